@@ -1,0 +1,1 @@
+"""tarot: historical Tarot card games as YAML rulesets, run by one generic interpreter."""

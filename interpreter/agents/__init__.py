@@ -1,0 +1,1 @@
+"""Players: anything that picks one of the legal actions of a hand state."""

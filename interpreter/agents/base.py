@@ -1,0 +1,13 @@
+"""The agent interface: given a hand state and a seat, return one of the legal actions."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, state, seat: int) -> str:
+        """One of `state.legal_actions()`; called only when `seat` is to decide."""
+        ...

@@ -1,0 +1,1 @@
+"""The engine: deals, asks agents for decisions, fires payment rules and settles a hand."""

@@ -1,0 +1,81 @@
+"""Error types shared by the whole interpreter.
+
+The loading pipeline (``yaml_source`` -> ``inheritance`` -> ``schema_check`` -> later option
+resolution and compilation) reports everything it finds as :class:`Problem` objects, each
+positioned in a source file where possible, and raises them together in one
+:class:`RulesetError` so an author sees every mistake in a single run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["Position", "Problem", "RulesetError", "json_path"]
+
+
+@dataclass(frozen=True)
+class Position:
+    """A place in a source file; ``line`` and ``column`` are 1-based."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a ruleset.
+
+    ``path`` is a JSON path into the (merged) document such as ``$.payments[3].amount``;
+    ``$`` stands for the document itself.
+    """
+
+    position: Position | None
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        if self.position is None:
+            return f"{self.path}: {self.message}"
+        if self.position.line <= 0:
+            return f"{self.position.file}: {self.path}: {self.message}"
+        return f"{self.position}: {self.path}: {self.message}"
+
+
+class RulesetError(Exception):
+    """Raised with every problem found, all at once."""
+
+    problems: list[Problem]
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return "\n".join(str(p) for p in self.problems)
+
+
+def json_path(parts: Sequence[str | int]) -> str:
+    """``("payments", 3, "amount")`` -> ``"$.payments[3].amount"``.
+
+    Keys that are not plain identifiers are written in bracket form: ``$["a b"]``.
+    """
+    out = ["$"]
+    for part in parts:
+        if isinstance(part, int) and not isinstance(part, bool):
+            out.append(f"[{part}]")
+        elif part.isidentifier() or _is_simple_key(part):
+            out.append(f".{part}")
+        else:
+            escaped = part.replace("\\", "\\\\").replace('"', '\\"')
+            out.append(f'["{escaped}"]')
+    return "".join(out)
+
+
+def _is_simple_key(key: str) -> bool:
+    # Ruleset keys often contain dashes or start with digits ("marolles-1637", "3p").
+    return bool(key) and all(c.isalnum() or c in "_-" for c in key)

@@ -1,0 +1,125 @@
+"""Built-in functions and run-time helpers of the expression language.
+
+Pipeline: grammar.lark -> parser.py -> compiler.py -> builtins.py (this module).
+The compiler type-checks calls against the tables here and wires these small
+helpers into its closures.  Division by zero never raises: ``/``, ``//`` and
+``%`` by zero give 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+Number = int | float
+
+#: functions with a bound variable: name(x in C: body) -> what the body must be
+AGGREGATES: dict[str, str] = {
+    "count": "BOOL",
+    "any": "BOOL",
+    "all": "BOOL",
+    "sum": "NUMBER",
+    "max": "NUMBER",
+    "min": "NUMBER",
+}
+
+#: plain built-in calls and a human description of their arguments
+PLAIN: dict[str, str] = {
+    "count": "count(C) takes one CARDS or SEATS value",
+    "max": "max(a, b, ...) takes one or more NUMBER values",
+    "min": "min(a, b, ...) takes one or more NUMBER values",
+    "abs": "abs(a) takes one NUMBER value",
+}
+
+BUILTIN_NAMES: frozenset[str] = frozenset(AGGREGATES) | frozenset(PLAIN)
+
+
+def div(a: Number, b: Number) -> Number:
+    return 0 if b == 0 else a / b
+
+
+def floordiv(a: Number, b: Number) -> Number:
+    return 0 if b == 0 else a // b
+
+
+def mod(a: Number, b: Number) -> Number:
+    return 0 if b == 0 else a % b
+
+
+def max_or_zero(values: Iterable[Number]) -> Number:
+    return max(values, default=0)
+
+
+def min_or_zero(values: Iterable[Number]) -> Number:
+    return min(values, default=0)
+
+
+#: reducers for aggregates: (list of body results) -> result
+_REDUCERS: dict[str, Callable[[list], object]] = {
+    "count": lambda rs: sum(1 for r in rs if r),
+    "sum": sum,
+    "max": max_or_zero,
+    "min": min_or_zero,
+}
+
+_MISSING = object()
+
+
+def make_aggregate(
+    kind: str,
+    var: str,
+    collection: Callable[[Any], Iterable[int]],
+    body: Callable[[Any], object],
+) -> Callable[[Any], object]:
+    """Closure evaluating kind(var in collection: body), or a filter when kind is
+    "filter", binding var in scope.vars for each element and restoring it after."""
+    if kind == "any":
+
+        def loop(scope: Any, variables: dict, items: Iterable[int]) -> object:
+            for item in items:
+                variables[var] = item
+                if body(scope):
+                    return True
+            return False
+
+    elif kind == "all":
+
+        def loop(scope: Any, variables: dict, items: Iterable[int]) -> object:
+            for item in items:
+                variables[var] = item
+                if not body(scope):
+                    return False
+            return True
+
+    elif kind == "filter":
+
+        def loop(scope: Any, variables: dict, items: Iterable[int]) -> object:
+            kept = []
+            for item in items:
+                variables[var] = item
+                if body(scope):
+                    kept.append(item)
+            return tuple(kept)
+
+    else:
+        reduce = _REDUCERS[kind]
+
+        def loop(scope: Any, variables: dict, items: Iterable[int]) -> object:
+            results = []
+            for item in items:
+                variables[var] = item
+                results.append(body(scope))
+            return reduce(results)
+
+    def run(scope: Any) -> object:
+        variables = scope.vars
+        saved = variables.get(var, _MISSING)
+        try:
+            return loop(scope, variables, collection(scope))
+        finally:
+            if saved is _MISSING:
+                variables.pop(var, None)
+            else:
+                variables[var] = saved
+
+    return run

@@ -1,0 +1,79 @@
+"""Types and data classes shared by the expression language.
+
+Pipeline: grammar.lark -> parser.py -> compiler.py (type checking uses Type) ->
+builtins.py.  This module holds the value types, the load-time Environment a
+ruleset offers to an expression, the run-time Scope, and the compiled result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Type(Enum):
+    """Static type of an expression.  Cards and seats are ints at run time;
+    CARDS and SEATS are sequences of ints; NUMBER is an int or a float."""
+
+    NUMBER = "NUMBER"
+    BOOL = "BOOL"
+    STRING = "STRING"
+    CARD = "CARD"
+    SEAT = "SEAT"
+    CARDS = "CARDS"
+    SEATS = "SEATS"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: element type of each collection type
+ELEMENT: dict[Type, Type] = {Type.CARDS: Type.CARD, Type.SEATS: Type.SEAT}
+
+
+@dataclass(frozen=True)
+class FactFunction:
+    """A game-fact function, called at run time as impl(state, *arguments)."""
+
+    params: tuple[Type, ...]
+    returns: Type
+    impl: Callable[..., object]
+
+
+@dataclass
+class Environment:
+    """Everything an expression may refer to at one place in a ruleset."""
+
+    variables: Mapping[str, Type] = field(default_factory=dict)
+    card_sets: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    options: Mapping[str, object] = field(default_factory=dict)
+    params: Mapping[str, object] = field(default_factory=dict)
+    facts: Mapping[str, FactFunction] = field(default_factory=dict)
+
+
+class Scope:
+    """What a compiled expression receives at run time."""
+
+    __slots__ = ("state", "vars")
+
+    def __init__(self, state: object, vars: dict[str, object]) -> None:
+        self.state = state
+        self.vars = vars
+
+
+@dataclass(frozen=True)
+class CompiledExpression:
+    """A type-checked expression compiled to a closure over a Scope.
+
+    is_constant is True when the expression uses no context variable and no
+    fact function, so it may be evaluated at load time with Scope(None, {}).
+    """
+
+    source: str
+    type: Type
+    fn: Callable[[Scope], object]
+    is_constant: bool = False
+
+    def __call__(self, scope: Scope) -> object:
+        return self.fn(scope)

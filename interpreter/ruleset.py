@@ -1,0 +1,104 @@
+"""The compiled form of a ruleset: what the engine runs.
+
+Made by `interpreter.loading.ruleset_loader` once, at load time: every expression is already
+a Python callable, every card set a frozenset of card indexes, every option resolved. The
+engine reads these tables and never looks at YAML again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from interpreter.cards import Deck
+
+Evaluator = Callable[..., object]  # a CompiledExpression: called with a Scope
+
+
+@dataclass(frozen=True)
+class PacketStep:
+    rounds: int
+    dealer: int
+    others: int
+
+
+@dataclass(frozen=True)
+class PaymentRule:
+    id: str
+    name: str
+    on: str  # the event that fires it, or "settlement"
+    when: Evaluator | None
+    payers: Evaluator
+    payees: Evaluator
+    amount: Evaluator
+    source: str
+    assumption: str | None = None
+
+
+@dataclass(frozen=True)
+class DeclarationLevel:
+    id: str
+    when: Evaluator
+    value: Evaluator
+
+
+@dataclass(frozen=True)
+class Declaration:
+    id: str
+    name: str
+    levels: tuple[DeclarationLevel, ...]
+    shows: Evaluator | None
+    payers: Evaluator
+    payees: Evaluator
+    source: str
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    first_leader: str  # "after_dealer" or "dealer"
+    follow_suit: bool
+    trump_when_void: bool
+    trump_when_trump_led: bool
+    overtrump: bool
+    fool_may_lead: bool
+    fool_in_last_trick: str  # "captured" or "kept"
+
+
+@dataclass(frozen=True)
+class Counting:
+    values: tuple[float, ...]  # nominal value of each card index; 0 for an empty card
+    group_size: int
+    partial_group_credit: tuple[float, ...]
+
+
+@dataclass
+class Ruleset:
+    """Everything the engine needs, precomputed."""
+
+    id: str
+    title: str
+    path: str
+    content_hash: str
+    players: int
+    direction: str
+    deck: Deck
+    first_dealer: int
+    next_dealer: str
+    cut_shown: bool
+    packets: tuple[PacketStep, ...]
+    discard_counts: tuple[int, int]  # (dealer, others)
+    discard_forbidden: Evaluator | None
+    declarations: tuple[Declaration, ...]
+    declarations_maximal: bool
+    declaration_timing: str
+    play: PlayRules
+    payments: dict[str, tuple[PaymentRule, ...]]  # by event
+    settlement: tuple[PaymentRule, ...]
+    counting: Counting
+    options: dict[str, str] = field(default_factory=dict)  # option -> chosen reading
+    rule_sources: dict[str, str] = field(default_factory=dict)  # rule id -> source key
+    sources: dict[str, str] = field(default_factory=dict)  # source key -> citation
+    document: dict = field(default_factory=dict)  # the effective document, for diffs/records
+
+    def discard_count(self, seat: int, dealer: int) -> int:
+        return self.discard_counts[0] if seat == dealer else self.discard_counts[1]
