@@ -18,6 +18,7 @@ from .errors import ExpressionError
 
 MAX_LENGTH = 2000
 
+_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 _FRIENDLY = {"NAME": "a name", "NUMBER": "a number", "STRING": "a string", "$END": "end of text"}
 
 
@@ -42,7 +43,9 @@ def _expected(names: object) -> str:
         return ""
     if len(described) > 8:
         described = described[:8] + ["..."]
-    return "; expected " + (described[0] if len(described) == 1 else "one of " + ", ".join(described))
+    return "; expected " + (
+        described[0] if len(described) == 1 else "one of " + ", ".join(described)
+    )
 
 
 def _end_position(text: str) -> tuple[int, int]:
@@ -72,6 +75,8 @@ def parse(text: str) -> Tree:
         else:
             found = repr(str(err.token))
         message = f"unexpected {found}{_expected(err.expected)}"
+        if str(err.token) in _COMPARISONS:
+            message = f"unexpected {found}: comparisons cannot be chained; join them with 'and'"
         raise ExpressionError(message, line, column) from None
     except UnexpectedInput as err:
         line, column = getattr(err, "line", 1), getattr(err, "column", 1)

@@ -1,0 +1,171 @@
+"""The `tarot` command: validate, rules, play, replay.
+
+argparse (standard library) parses the command line; each sub-command is one small function
+that loads through `interpreter.loading` and prints. A user's mistake (a bad ruleset, a
+corrupt record, a wrong option) ends with a message and exit status 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from interpreter import paths
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.engine.game import play_game
+from interpreter.errors import Problem, RulesetError
+from interpreter.loading.ruleset_loader import load_ruleset, locate
+from interpreter.record import game_record
+from interpreter.replay import ReplayMismatch, record_problems, replay_record
+from interpreter.transcript import hand_transcript, totals_line
+
+
+def _ruleset_files(targets: Sequence[str]) -> list[Path]:
+    files: list[Path] = []
+    for target in targets:
+        path = Path(target)
+        if path.is_dir():
+            files += sorted(path.rglob("*.yaml")) + sorted(path.rglob("*.yml"))
+        else:
+            files.append(path if path.exists() else locate(target))
+    return files
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    failed = 0
+    for path in _ruleset_files(args.paths):
+        try:
+            load_ruleset(path)
+        except RulesetError as error:
+            failed += 1
+            print(error, file=sys.stderr)
+            continue
+        print(f"{path}: ok")
+    return 1 if failed else 0
+
+
+def cmd_rules(_args: argparse.Namespace) -> int:
+    for name, path in paths.builtin_rulesets().items():
+        try:
+            ruleset = load_ruleset(path)
+            print(f"{name:32} {ruleset.players} players  {ruleset.title}")
+        except RulesetError:
+            print(f"{name:32} (does not load: run tarot validate {path})")
+    return 0
+
+
+def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    chosen = {}
+    for pair in pairs:
+        name, sep, reading = pair.partition("=")
+        if not sep or not name or not reading:
+            raise RulesetError([Problem(None, "$", f"--option wants NAME=READING, got {pair!r}")])
+        chosen[name] = reading
+    return chosen
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    ruleset = load_ruleset(args.ruleset, _parse_options(args.option))
+    agents = [RandomAgent(f"{args.seed}/{seat}") for seat in range(ruleset.players)]
+    writes_record_to_stdout = args.record == "-"
+    out = sys.stderr if writes_record_to_stdout else sys.stdout
+
+    def show(state) -> None:
+        if not args.quiet:
+            print(hand_transcript(state), file=out)
+            print(file=out)
+
+    states = play_game(ruleset, args.seed, agents, args.hands, on_hand=show)
+    print(totals_line(states), file=out)
+    if args.record:
+        record = game_record(ruleset, args.seed, [a.name for a in agents], states)
+        text = json.dumps(record, indent=1)
+        if writes_record_to_stdout:
+            print(text)
+        else:
+            Path(args.record).write_text(text + "\n", encoding="utf-8")
+            print(f"record written to {args.record}", file=out)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    source = "standard input" if args.file == "-" else args.file
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
+    except OSError as error:
+        print(f"{source}: cannot read: {error.strerror}", file=sys.stderr)
+        return 1
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        print(f"{source}:{error.lineno}:{error.colno}: not JSON: {error.msg}", file=sys.stderr)
+        return 1
+    problems = record_problems(record)
+    if problems:
+        for problem in problems:
+            print(f"{source}: {problem}", file=sys.stderr)
+        return 1
+    ruleset = load_ruleset(args.ruleset or record["ruleset"]["id"], record["ruleset"]["options"])
+    try:
+        replay_record(record, ruleset)
+    except ReplayMismatch as mismatch:
+        print(f"{source}: {mismatch}", file=sys.stderr)
+        return 1
+    print(f"{source}: {len(record['hands'])} hand(s) replayed; every decision legal and every "
+          "payment the same")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tarot", description="Run historical Tarot games written as YAML rulesets."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    validate = sub.add_parser("validate", help="check ruleset files and report every problem")
+    validate.add_argument("paths", nargs="+", metavar="PATH",
+                          help="ruleset files, folders of them, or built-in names")
+    validate.set_defaults(run=cmd_validate)
+
+    rules = sub.add_parser("rules", help="list the built-in rulesets")
+    rules.set_defaults(run=cmd_rules)
+
+    play = sub.add_parser("play", help="play hands with computer players and print them")
+    play.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
+    play.add_argument("--seed", type=int, default=1, help="seed of the shuffle and players")
+    play.add_argument("--hands", type=int, default=1, help="number of hands (default 1)")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=READING",
+                      help="choose a reading of an interpretation option (repeatable)")
+    play.add_argument("--record", metavar="FILE", help="write the game record (JSON); - for stdout")
+    play.add_argument("--quiet", action="store_true", help="print only the totals")
+    play.set_defaults(run=cmd_play)
+
+    replay = sub.add_parser("replay", help="replay a game record and check it")
+    replay.add_argument("file", metavar="FILE", help="a game record; - for standard input")
+    replay.add_argument("--ruleset", help="ruleset to replay with (default: the record's id)")
+    replay.set_defaults(run=cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "hands", 1) < 1:
+        print("tarot: --hands must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        return args.run(args)
+    except RulesetError as error:
+        print(error, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

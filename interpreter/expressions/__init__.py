@@ -1,0 +1,26 @@
+"""The rules expression language: small, typed, not Turing-complete.
+
+Pipeline: grammar.lark (syntax) -> parser.py (lark facade, syntax errors) ->
+compiler.py (type checking, constant folding, closures) -> builtins.py
+(built-in functions and run-time helpers).  Expressions are compiled once at
+load time into nested Python closures; nothing is evaluated with eval/exec and
+no tree is walked at run time.
+
+Division by zero never raises at run time: ``a / 0``, ``a // 0`` and ``a % 0``
+all give 0, so a game cannot crash on it.  ``max``/``min`` over an empty
+collection give 0.  See LANGUAGE.md for the reference for ruleset authors.
+"""
+
+from .compiler import compile_expression
+from .errors import ExpressionError
+from .types import CompiledExpression, Environment, FactFunction, Scope, Type
+
+__all__ = [
+    "CompiledExpression",
+    "Environment",
+    "ExpressionError",
+    "FactFunction",
+    "Scope",
+    "Type",
+    "compile_expression",
+]

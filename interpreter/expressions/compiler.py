@@ -1,0 +1,427 @@
+"""Compiler: parse tree -> type-checked nested closures.
+
+Pipeline: grammar.lark -> parser.py -> compiler.py (this module) -> builtins.py.
+Each grammar alias has one method here.  Every method checks the types of its
+operands, then returns a Node holding the result type and a closure taking a
+Scope.  Nodes that use no context variable, no fact function and no bound
+variable are folded to constants at compile time.  Nothing is interpreted at
+run time: the closures call each other directly.
+"""
+
+from __future__ import annotations
+
+import difflib
+import operator
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from lark import Token, Tree
+
+from . import builtins as bi
+from .errors import ExpressionError
+from .parser import parse
+from .types import ELEMENT, CompiledExpression, Environment, Scope, Type
+
+MAX_COMPREHENSION_DEPTH = 3
+MAX_NESTING = 100
+
+Fn = Callable[[Scope], object]
+Item = Tree | Token
+COLLECTIONS = (Type.CARDS, Type.SEATS)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A compiled sub-expression."""
+
+    type: Type
+    fn: Fn
+    pure: bool = True  # uses no context variable and no fact function
+    free: frozenset[str] = frozenset()  # bound variables it reads
+    is_const: bool = False
+    value: object = None
+
+    @property
+    def foldable(self) -> bool:
+        return self.pure and not self.free
+
+
+def _pos(item: Item | None) -> tuple[int, int]:
+    if isinstance(item, Token):
+        return item.line or 1, item.column or 1
+    if isinstance(item, Tree) and not item.meta.empty:
+        return item.meta.line, item.meta.column
+    return 1, 1
+
+
+def _error(message: str, at: Item | None) -> ExpressionError:
+    return ExpressionError(message, *_pos(at))
+
+
+def _const(type_: Type, value: object) -> Node:
+    return Node(type_, lambda scope: value, is_const=True, value=value)
+
+
+def _unknown(kind: str, name: str, candidates: Iterable[str], label: str, at: Item) -> None:
+    names = sorted(set(candidates))
+    message = f"unknown {kind} '{name}'"
+    close = difflib.get_close_matches(name, names, n=1)
+    message += f"; did you mean '{close[0]}'?" if close else "."
+    message += f" {label}: {', '.join(names)}" if names else f" No {label.lower()} are defined."
+    raise _error(message, at)
+
+
+def _value_type(value: object) -> Type | None:
+    if isinstance(value, bool):
+        return Type.BOOL
+    if isinstance(value, int | float):
+        return Type.NUMBER
+    if isinstance(value, str):
+        return Type.STRING
+    return None
+
+
+def _plural(n: int) -> str:
+    return "argument" if n == 1 else "arguments"
+
+
+_ARITH = {
+    "add": ("+", operator.add),
+    "sub": ("-", operator.sub),
+    "mul": ("*", operator.mul),
+    "div": ("/", bi.div),
+    "floordiv": ("//", bi.floordiv),
+    "mod": ("%", bi.mod),
+}
+_ORDER = {"lt": ("<", operator.lt), "le": ("<=", operator.le)}
+_ORDER |= {"gt": (">", operator.gt), "ge": (">=", operator.ge)}
+_EQUAL = {"eq": ("==", operator.eq), "ne": ("!=", operator.ne)}
+
+
+class _Compiler:
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+        self.bound: dict[str, Type] = {}
+        self.comprehensions = 0
+        self.depth = 0
+
+    # -- plumbing ---------------------------------------------------------
+    def compile(self, tree: Tree) -> Node:
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                raise _error(f"expression is nested too deeply (over {MAX_NESTING} levels)", tree)
+            return getattr(self, "c_" + str(tree.data))(tree, *tree.children)
+        finally:
+            self.depth -= 1
+
+    def combine(self, type_: Type, fn: Fn, at: Item, *parts: Node, drop: str = "") -> Node:
+        free = frozenset().union(*(p.free for p in parts)) - {drop}
+        node = Node(type_, fn, all(p.pure for p in parts), free)
+        if not node.foldable:
+            return node
+        try:
+            return _const(type_, fn(Scope(None, {})))
+        except (ArithmeticError, ValueError) as exc:
+            raise _error(f"cannot compute this constant: {exc}", at) from None
+
+    def need(self, node: Node, types: tuple[Type, ...], what: str, at: Item) -> None:
+        if node.type not in types:
+            raise _error(f"{what}, got {node.type}", at)
+
+    def both(self, op: str, need: str, left: Item, right: Item) -> tuple[Node, Node]:
+        """Compile two operands that must both be of type `need`."""
+        lnode, rnode = self.compile(left), self.compile(right)
+        if lnode.type.value != need:
+            raise _error(f"'{op}' needs {need} on both sides, got {lnode.type} on the left", left)
+        if rnode.type.value != need:
+            raise _error(f"'{op}' needs {need} on both sides, got {rnode.type} on the right", right)
+        return lnode, rnode
+
+    # -- literals and names ----------------------------------------------
+    def c_number(self, tree: Tree, tok: Token) -> Node:
+        return _const(Type.NUMBER, float(tok) if "." in tok else int(tok))
+
+    def c_string(self, tree: Tree, tok: Token) -> Node:
+        return _const(Type.STRING, str(tok)[1:-1])
+
+    def c_true(self, tree: Tree) -> Node:
+        return _const(Type.BOOL, True)
+
+    def c_false(self, tree: Tree) -> Node:
+        return _const(Type.BOOL, False)
+
+    def c_name(self, tree: Tree, tok: Token) -> Node:
+        name, env = str(tok), self.env
+        if name in self.bound:
+            return Node(self.bound[name], lambda s: s.vars[name], free=frozenset({name}))
+        if name in env.variables:
+            return Node(env.variables[name], lambda s: s.vars[name], pure=False)
+        if name in env.card_sets:
+            return _const(Type.CARDS, tuple(sorted(env.card_sets[name])))
+        if name in ("option", "param"):
+            raise _error(f"'{name}' needs a name after it, like {name}.NAME", tok)
+        if name in env.facts or name in bi.BUILTIN_NAMES:
+            raise _error(f"'{name}' is a function; call it as {name}(...)", tok)
+        _unknown("name", name, [*self.bound, *env.variables, *env.card_sets], "Available here", tok)
+        raise AssertionError  # pragma: no cover
+
+    def c_dotted(self, tree: Tree, head: Token, attr: Token) -> Node:
+        table = {"option": self.env.options, "param": self.env.params}.get(str(head))
+        if table is None:
+            raise _error(
+                f"'{head}.{attr}' is not allowed: only option.NAME and param.NAME use a dot", head
+            )
+        if str(attr) not in table:
+            label = "Options" if head == "option" else "Parameters"
+            _unknown(str(head), str(attr), table, label, attr)
+        value = table[str(attr)]
+        type_ = _value_type(value)
+        if type_ is None:
+            raise _error(f"{head} '{attr}' has a value of unsupported kind", attr)
+        return _const(type_, value)
+
+    # -- operators ----------------------------------------------------------
+    def arith(self, tree: Tree, left: Tree, right: Tree) -> Node:
+        symbol, func = _ARITH[str(tree.data)]
+        lnode, rnode = self.compile(left), self.compile(right)
+        lf, rf = lnode.fn, rnode.fn
+        if symbol == "+" and lnode.type == rnode.type == Type.CARDS:
+            return self.combine(
+                Type.CARDS, lambda s: tuple(lf(s)) + tuple(rf(s)), tree, lnode, rnode
+            )
+        need = "NUMBER on both sides" + (" (or CARDS on both sides)" if symbol == "+" else "")
+        if lnode.type != Type.NUMBER:
+            raise _error(f"'{symbol}' needs {need}, got {lnode.type} on the left", left)
+        if rnode.type != Type.NUMBER:
+            raise _error(f"'{symbol}' needs {need}, got {rnode.type} on the right", right)
+        if rnode.is_const:
+            rv = rnode.value
+            return self.combine(Type.NUMBER, lambda s: func(lf(s), rv), tree, lnode, rnode)
+        return self.combine(Type.NUMBER, lambda s: func(lf(s), rf(s)), tree, lnode, rnode)
+
+    c_add = c_sub = c_mul = c_div = c_floordiv = c_mod = arith
+
+    def c_neg(self, tree: Tree, operand: Tree) -> Node:
+        node = self.compile(operand)
+        if node.type != Type.NUMBER:
+            raise _error(f"unary '-' needs a NUMBER, got {node.type}", operand)
+        f = node.fn
+        return self.combine(Type.NUMBER, lambda s: -f(s), tree, node)
+
+    def order(self, tree: Tree, left: Tree, right: Tree) -> Node:
+        symbol, func = _ORDER[str(tree.data)]
+        lnode, rnode = self.both(symbol, "NUMBER", left, right)
+        lf, rf = lnode.fn, rnode.fn
+        return self.combine(Type.BOOL, lambda s: func(lf(s), rf(s)), tree, lnode, rnode)
+
+    c_lt = c_le = c_gt = c_ge = order
+
+    def equal(self, tree: Tree, left: Tree, right: Tree) -> Node:
+        symbol, func = _EQUAL[str(tree.data)]
+        lnode, rnode = self.compile(left), self.compile(right)
+        if lnode.type in COLLECTIONS:
+            raise _error(
+                f"'{symbol}' cannot compare {lnode.type} values; use count() or 'in'", left
+            )
+        if lnode.type != rnode.type:
+            raise _error(
+                f"'{symbol}' needs the same type on both sides, "
+                f"got {lnode.type} on the left and {rnode.type} on the right",
+                right,
+            )
+        lf, rf = lnode.fn, rnode.fn
+        return self.combine(Type.BOOL, lambda s: func(lf(s), rf(s)), tree, lnode, rnode)
+
+    c_eq = c_ne = equal
+
+    def membership(self, tree: Tree, left: Tree, right: Tree) -> Node:
+        negate = tree.data == "not_member"
+        symbol = "not in" if negate else "in"
+        lnode, rnode = self.compile(left), self.compile(right)
+        self.need(rnode, COLLECTIONS, f"'{symbol}' needs CARDS or SEATS on the right", right)
+        element = ELEMENT[rnode.type]
+        if lnode.type != element:
+            raise _error(
+                f"'{symbol}' on {rnode.type} needs a {element} on the left, got {lnode.type}", left
+            )
+        lf, rf = lnode.fn, rnode.fn
+        if rnode.is_const:  # named card set or other constant: one frozenset lookup
+            contains = frozenset(rnode.value).__contains__  # type: ignore[arg-type]
+            fn = (lambda s: not contains(lf(s))) if negate else (lambda s: contains(lf(s)))
+        elif negate:
+            fn = lambda s: lf(s) not in rf(s)  # noqa: E731
+        else:
+            fn = lambda s: lf(s) in rf(s)  # noqa: E731
+        return self.combine(Type.BOOL, fn, tree, lnode, rnode)
+
+    c_member = c_not_member = membership
+
+    def c_and_(self, tree: Tree, left: Tree, right: Tree) -> Node:
+        lnode, rnode = self.both("and", "BOOL", left, right)
+        lf, rf = lnode.fn, rnode.fn
+        return self.combine(Type.BOOL, lambda s: lf(s) and rf(s), tree, lnode, rnode)
+
+    def c_or_(self, tree: Tree, left: Tree, right: Tree) -> Node:
+        lnode, rnode = self.both("or", "BOOL", left, right)
+        lf, rf = lnode.fn, rnode.fn
+        return self.combine(Type.BOOL, lambda s: lf(s) or rf(s), tree, lnode, rnode)
+
+    def c_not_(self, tree: Tree, operand: Tree) -> Node:
+        node = self.compile(operand)
+        self.need(node, (Type.BOOL,), "'not' needs a BOOL", operand)
+        f = node.fn
+        return self.combine(Type.BOOL, lambda s: not f(s), tree, node)
+
+    def c_cond(self, tree: Tree, test: Tree, then: Tree, other: Tree) -> Node:
+        tnode = self.compile(test)
+        self.need(tnode, (Type.BOOL,), "'if' needs a BOOL condition", test)
+        anode, bnode = self.compile(then), self.compile(other)
+        if anode.type != bnode.type:
+            raise _error(
+                "'if' branches must have the same type, "
+                f"got {anode.type} after 'then' and {bnode.type} after 'else'",
+                other,
+            )
+        if tnode.is_const:
+            return anode if tnode.value else bnode
+        tf, af, bf = tnode.fn, anode.fn, bnode.fn
+        return self.combine(
+            anode.type, lambda s: af(s) if tf(s) else bf(s), tree, tnode, anode, bnode
+        )
+
+    # -- calls ----------------------------------------------------------------
+    def c_call(self, tree: Tree, name_tok: Token, *arg_trees: Tree | None) -> Node:
+        name = str(name_tok)
+        trees = [t for t in arg_trees if t is not None]
+        if name in bi.BUILTIN_NAMES:
+            return self.builtin(tree, name_tok, trees)
+        fact = self.env.facts.get(name)
+        if fact is None:
+            self.not_a_function(name_tok)
+        assert fact is not None
+        if len(trees) != len(fact.params):
+            n = len(fact.params)
+            wanted = (
+                f"{n} {_plural(n)} ({', '.join(map(str, fact.params))})" if n else "no arguments"
+            )
+            raise _error(f"{name}() takes {wanted}, got {len(trees)}", name_tok)
+        args = [self.compile(t) for t in trees]
+        for i, (node, want, at) in enumerate(zip(args, fact.params, trees, strict=True), 1):
+            if node.type != want:
+                raise _error(f"argument {i} of {name}() must be {want}, got {node.type}", at)
+        impl, fns = fact.impl, [a.fn for a in args]
+        if not fns:
+            fn: Fn = lambda s: impl(s.state)  # noqa: E731
+        elif len(fns) == 1:
+            (f,) = fns
+            fn = lambda s: impl(s.state, f(s))  # noqa: E731
+        else:
+            fn = lambda s: impl(s.state, *[f(s) for f in fns])  # noqa: E731
+        # never folded: a fact depends on the game state
+        return Node(fact.returns, fn, pure=False, free=frozenset().union(*(a.free for a in args)))
+
+    def not_a_function(self, name_tok: Token) -> None:
+        name, env = str(name_tok), self.env
+        if name in self.bound or name in env.variables or name in env.card_sets:
+            raise _error(f"'{name}' is not a function", name_tok)
+        _unknown("function", name, [*bi.BUILTIN_NAMES, *env.facts], "Functions", name_tok)
+
+    def builtin(self, tree: Tree, name_tok: Token, trees: list[Tree]) -> Node:
+        name = str(name_tok)
+        if name not in bi.PLAIN:
+            raise _error(f"{name}() needs a bound variable, like {name}(x in C: ...)", name_tok)
+        args = [self.compile(t) for t in trees]
+        if name == "count":
+            if len(args) != 1 or args[0].type not in COLLECTIONS:
+                got = args[0].type if len(args) == 1 else f"{len(args)} {_plural(len(args))}"
+                raise _error(f"{bi.PLAIN[name]}, got {got}", trees[0] if args else name_tok)
+            f = args[0].fn
+            return self.combine(Type.NUMBER, lambda s: len(f(s)), tree, *args)
+        if not args or (name == "abs" and len(args) != 1):
+            raise _error(f"{bi.PLAIN[name]}, got {len(args)}", name_tok)
+        for node, at in zip(args, trees, strict=True):
+            self.need(node, (Type.NUMBER,), bi.PLAIN[name], at)
+        fns = [a.fn for a in args]
+        if name == "abs":
+            f = fns[0]
+            fn: Fn = lambda s: abs(f(s))  # noqa: E731
+        else:
+            pick = max if name == "max" else min
+            fn = fns[0] if len(fns) == 1 else lambda s: pick([f(s) for f in fns])  # noqa: E731
+        return self.combine(Type.NUMBER, fn, tree, *args)
+
+    # -- comprehensions -------------------------------------------------------
+    def bind(self, what: str, binder: Tree, body: Tree, body_type: Type) -> tuple[str, Node, Node]:
+        """Compile `x in C` and the body with x bound to C's element type."""
+        if not (
+            isinstance(binder, Tree)
+            and binder.data == "member"
+            and isinstance(binder.children[0], Tree)
+            and binder.children[0].data == "name"
+        ):
+            raise _error(f"{what} needs 'NAME in COLLECTION' before the condition", binder)
+        var_tok, coll_tree = binder.children[0].children[0], binder.children[1]
+        var, env = str(var_tok), self.env
+        if self.comprehensions >= MAX_COMPREHENSION_DEPTH:
+            raise _error(f"comprehensions nest more than {MAX_COMPREHENSION_DEPTH} deep", binder)
+        if var in self.bound or var in env.variables or var in env.card_sets:
+            raise _error(f"'{var}' is already defined here; pick another name for it", var_tok)
+        coll = self.compile(coll_tree)
+        self.need(coll, COLLECTIONS, f"{what} ranges over CARDS or SEATS", coll_tree)
+        self.bound[var] = ELEMENT[coll.type]
+        self.comprehensions += 1
+        try:
+            node = self.compile(body)
+        finally:
+            del self.bound[var]
+            self.comprehensions -= 1
+        if node.type != body_type:
+            raise _error(f"the body of {what} must be {body_type}, got {node.type}", body)
+        return var, coll, node
+
+    def c_aggregate(self, tree: Tree, name_tok: Token, binder: Tree, body: Tree) -> Node:
+        kind = str(name_tok)
+        if kind not in bi.AGGREGATES:
+            if kind in self.env.facts or kind in bi.BUILTIN_NAMES:
+                raise _error(
+                    f"{kind}() does not take a bound variable; only "
+                    f"{', '.join(sorted(bi.AGGREGATES))} do",
+                    name_tok,
+                )
+            self.not_a_function(name_tok)
+        var, coll, node = self.bind(f"{kind}()", binder, body, Type[bi.AGGREGATES[kind]])
+        fn = bi.make_aggregate(kind, var, coll.fn, node.fn)
+        result = Type.BOOL if kind in ("any", "all") else Type.NUMBER
+        return self.combine(result, fn, tree, coll, node, drop=var)
+
+    def c_filter(self, tree: Tree, binder: Tree, condition: Tree) -> Node:
+        var, coll, node = self.bind("a filter [x in C if ...]", binder, condition, Type.BOOL)
+        fn = bi.make_aggregate("filter", var, coll.fn, node.fn)
+        return self.combine(coll.type, fn, tree, coll, node, drop=var)
+
+
+def compile_expression(
+    text: str, env: Environment, expected: Type | None = None
+) -> CompiledExpression:
+    """Parse, type-check and compile one expression.
+
+    Raises ExpressionError (the first problem found) on a syntax error, an
+    unknown name, a wrong number of arguments, a type error, or a result whose
+    type is not `expected`.  Numbers and booleans (as YAML may hand them over)
+    are accepted and read as their literal text.
+    """
+    if isinstance(text, bool):
+        text = "true" if text else "false"
+    elif isinstance(text, int | float):
+        text = repr(text)
+    elif not isinstance(text, str):
+        raise ExpressionError(f"an expression must be text, got {type(text).__name__}")
+    tree = parse(text)
+    try:
+        node = _Compiler(env).compile(tree)
+    except RecursionError:
+        raise ExpressionError("expression is nested too deeply") from None
+    if expected is not None and node.type != expected:
+        raise ExpressionError(f"expected a {expected} expression, got {node.type}")
+    return CompiledExpression(text, node.type, node.fn, node.pure)

@@ -1,0 +1,320 @@
+"""Stage 2 of loading: follow ``extends`` and merge a ruleset with its bases.
+
+Pipeline: yaml_source -> **inheritance** -> schema_check -> (later) option resolution and
+compilation.
+
+A ruleset may say ``extends: NAME_OR_PATH``. A value ending in ``.yaml``/``.yml`` is a path
+relative to the extending file; anything else is a ruleset name, looked up first as
+``NAME.yaml`` next to the extending file and then through ``find_builtin(name)``.
+
+Merging (the child overrides its base):
+
+* mappings merge key by key, recursively;
+* a list whose items are all mappings with an ``id`` key merges by id: an item with a known
+  id is merged into the base item, a new id is appended, and ``{id: X, remove: true}``
+  removes the base item ``X`` (an error if there is none);
+* any other list, and any scalar, replaces the base value whole.
+
+Every value of the result keeps its provenance: the position in the file that supplied it
+(for a mapping merged from several files, the most derived file that mentions it).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interpreter.errors import Position, Problem, RulesetError, json_path
+from interpreter.loading.yaml_source import (
+    DocPath,
+    SourceDocument,
+    load_yaml,
+    position_in_scalar,
+)
+
+__all__ = ["EXTENDS_KEY", "MergedDocument", "resolve"]
+
+EXTENDS_KEY = "extends"
+_PATH_SUFFIXES = (".yaml", ".yml")
+
+FindBuiltin = Callable[[str], "Path | None"]
+ListBuiltins = Callable[[], "list[str]"]
+
+
+@dataclass
+class MergedDocument:
+    """The effective ruleset after following ``extends``."""
+
+    #: The merged document, without the ``extends`` key.
+    data: Any
+    #: For every value in ``data`` (paths use merged list indexes): where it came from.
+    provenance: dict[DocPath, Position]
+    #: The file itself, then its base, then the base's base...
+    chain: list[Path]
+    #: Position of the key of every mapping entry in ``data``, by the entry's path.
+    key_provenance: dict[DocPath, Position] = field(default_factory=dict)
+    #: For every value: the source document that supplied it and its path there.
+    origins: dict[DocPath, tuple[SourceDocument, DocPath]] = field(default_factory=dict)
+
+    def position(self, path: DocPath) -> Position | None:
+        """Provenance of ``path``, or of its nearest ancestor that has one."""
+        path = tuple(path)
+        while True:
+            if path in self.provenance:
+                return self.provenance[path]
+            if not path:
+                return None
+            path = path[:-1]
+
+    def position_in_scalar(self, path: DocPath, line: int, column: int) -> Position | None:
+        """:func:`~interpreter.loading.yaml_source.position_in_scalar` for a merged path."""
+        origin = self.origins.get(tuple(path))
+        if origin is None:
+            return self.position(path)
+        doc, source_path = origin
+        return position_in_scalar(doc, source_path, line, column)
+
+
+@dataclass
+class _Node:
+    """A value annotated with its origin; containers hold ``_Node`` children."""
+
+    value: Any  # dict[str, _Node] | list[_Node] | scalar
+    doc: SourceDocument
+    path: DocPath
+
+    @property
+    def position(self) -> Position | None:
+        return self.doc.position(self.path)
+
+    @property
+    def key_position(self) -> Position | None:
+        return self.doc.key_positions.get(self.path)
+
+
+def _annotate(doc: SourceDocument, value: Any, path: DocPath) -> _Node:
+    if isinstance(value, dict):
+        return _Node({k: _annotate(doc, v, (*path, k)) for k, v in value.items()}, doc, path)
+    if isinstance(value, list):
+        return _Node([_annotate(doc, v, (*path, i)) for i, v in enumerate(value)], doc, path)
+    return _Node(value, doc, path)
+
+
+def resolve(
+    path: Path,
+    find_builtin: FindBuiltin,
+    list_builtins: ListBuiltins | None = None,
+) -> MergedDocument:
+    """Load ``path``, follow its ``extends`` chain and merge; raise :class:`RulesetError`."""
+    path = Path(path)
+    resolver = _Resolver(path, find_builtin, list_builtins)
+    node, chain = resolver.load(path, [])
+    if resolver.problems:
+        raise RulesetError(resolver.problems)
+    merged = MergedDocument(data=None, provenance={}, chain=chain)
+    merged.data = _flatten(node, (), merged)
+    return merged
+
+
+class _Resolver:
+    def __init__(
+        self, root: Path, find_builtin: FindBuiltin, list_builtins: ListBuiltins | None
+    ) -> None:
+        self.root_dir = root.parent
+        self.find_builtin = find_builtin
+        self.list_builtins = list_builtins
+        self.problems: list[Problem] = []
+
+    def display(self, path: Path) -> str:
+        try:
+            return os.path.relpath(path, self.root_dir)
+        except ValueError:  # different drives on Windows
+            return str(path)
+
+    def load(self, path: Path, stack: list[Path]) -> tuple[_Node, list[Path]]:
+        doc = load_yaml(path)
+        node = _annotate(doc, doc.data, ())
+        chain = [path]
+        if not isinstance(node.value, dict) or EXTENDS_KEY not in node.value:
+            return node, chain
+        extends = node.value.pop(EXTENDS_KEY)
+        where = extends.position
+        if not isinstance(extends.value, str) or not extends.value.strip():
+            raise RulesetError(
+                [
+                    Problem(
+                        where,
+                        json_path([EXTENDS_KEY]),
+                        "'extends' must be a ruleset name or a path ending in .yaml, got "
+                        f"{_describe(extends.value)}",
+                    )
+                ]
+            )
+        base_path = self.find_base(path, extends.value.strip(), where)
+        here = [*stack, path]
+        resolved_here = [p.resolve() for p in here]
+        if base_path.resolve() in resolved_here:
+            start = resolved_here.index(base_path.resolve())
+            loop = [self.display(p) for p in here[start:]] + [self.display(base_path)]
+            raise RulesetError(
+                [Problem(where, json_path([EXTENDS_KEY]), "extends cycle: " + " -> ".join(loop))]
+            )
+        base, base_chain = self.load(base_path, here)
+        merged = self.merge(base, node)
+        return merged, chain + base_chain
+
+    def find_base(self, path: Path, name: str, where: Position | None) -> Path:
+        folder = path.parent
+        if name.lower().endswith(_PATH_SUFFIXES):
+            candidate = folder / name
+            if candidate.is_file():
+                return candidate
+            known = (
+                sorted(p.name for p in candidate.parent.glob("*.y*ml"))
+                if (candidate.parent.is_dir())
+                else []
+            )
+            message = f"base ruleset file {name!r} not found (looked for {candidate})"
+            raise RulesetError(
+                [Problem(where, json_path([EXTENDS_KEY]), message + _suggest(name, known))]
+            )
+        for suffix in _PATH_SUFFIXES:
+            candidate = folder / f"{name}{suffix}"
+            if candidate.is_file() and candidate.resolve() != path.resolve():
+                return candidate
+        found = self.find_builtin(name)
+        if found is not None:
+            return Path(found)
+        known = {p.stem for p in folder.glob("*.y*ml") if p.resolve() != path.resolve()}
+        if self.list_builtins is not None:
+            try:
+                known.update(self.list_builtins())
+            except Exception:  # noqa: BLE001 - suggestions are a courtesy only
+                pass
+        message = (
+            f"base ruleset {name!r} not found (neither {name}.yaml next to this file "
+            "nor a built-in ruleset)"
+        )
+        raise RulesetError(
+            [Problem(where, json_path([EXTENDS_KEY]), message + _suggest(name, sorted(known)))]
+        )
+
+    # --- merging ------------------------------------------------------------------------
+
+    def merge(self, base: _Node, child: _Node) -> _Node:
+        if isinstance(base.value, dict) and isinstance(child.value, dict):
+            result = dict(base.value)
+            for key, child_value in child.value.items():
+                if key in result:
+                    result[key] = self.merge(result[key], child_value)
+                else:
+                    result[key] = self.clean(child_value)
+            return _Node(result, child.doc, child.path)
+        if (
+            isinstance(base.value, list)
+            and _is_id_list(child.value)
+            and (not base.value or _is_id_list(base.value))
+        ):
+            return self.merge_by_id(base, child)
+        return self.clean(child)
+
+    def merge_by_id(self, base: _Node, child: _Node) -> _Node:
+        items: list[_Node] = list(base.value)
+        index = {item.value["id"].value: i for i, item in enumerate(items)}
+        removed: set[int] = set()
+        for child_item in child.value:
+            item_id = child_item.value["id"].value
+            if _is_removal(child_item):
+                i = index.get(item_id)
+                if i is None or i in removed:
+                    self.unknown_removal(child_item, item_id, [items[j] for j in index.values()])
+                else:
+                    removed.add(i)
+                continue
+            i = index.get(item_id)
+            if i is not None and i not in removed:
+                items[i] = self.merge(items[i], child_item)
+            else:
+                index[item_id] = len(items)
+                items.append(self.clean(child_item))
+        kept = [item for i, item in enumerate(items) if i not in removed]
+        return _Node(kept, child.doc, child.path)
+
+    def clean(self, node: _Node) -> _Node:
+        """A value taken from the child as is: removal items in it have nothing to remove."""
+        if isinstance(node.value, dict):
+            return _Node({k: self.clean(v) for k, v in node.value.items()}, node.doc, node.path)
+        if isinstance(node.value, list):
+            items = []
+            for item in node.value:
+                if _is_id_list(node.value) and _is_removal(item):
+                    self.unknown_removal(item, item.value["id"].value, [])
+                    continue
+                items.append(self.clean(item))
+            return _Node(items, node.doc, node.path)
+        return node
+
+    def unknown_removal(self, item: _Node, item_id: Any, candidates: list[_Node]) -> None:
+        ids = [str(c.value["id"].value) for c in candidates]
+        message = f"cannot remove id {item_id!r}: the base has no item with that id"
+        if ids:
+            message += _suggest(str(item_id), ids, show_all=False)
+        position = item.value["id"].position or item.position
+        self.problems.append(Problem(position, json_path(item.path), message))
+
+
+def _is_id_list(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            isinstance(item.value, dict)
+            and "id" in item.value
+            and isinstance(item.value["id"].value, str | int | float)
+            for item in value
+        )
+    )
+
+
+def _is_removal(item: _Node) -> bool:
+    remove = item.value.get("remove")
+    return remove is not None and remove.value is True
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _suggest(name: str, known: list[str], show_all: bool = True) -> str:
+    text = ""
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    if close:
+        text += "; did you mean " + " or ".join(repr(c) for c in close) + "?"
+    if show_all and known:
+        text += " Known: " + ", ".join(known)
+    return text
+
+
+def _flatten(node: _Node, path: DocPath, merged: MergedDocument) -> Any:
+    position = node.position
+    if position is not None:
+        merged.provenance[path] = position
+    key_position = node.key_position
+    if key_position is not None and path:
+        merged.key_provenance[path] = key_position
+    merged.origins[path] = (node.doc, node.path)
+    if isinstance(node.value, dict):
+        return {k: _flatten(v, (*path, k), merged) for k, v in node.value.items()}
+    if isinstance(node.value, list):
+        return [_flatten(v, (*path, i), merged) for i, v in enumerate(node.value)]
+    return node.value

@@ -1,0 +1,467 @@
+"""The last loading stage: from a checked, merged document to a compiled `Ruleset`.
+
+Pipeline: `yaml_source` (YAML with positions) -> `inheritance` (extends) -> `schema_check`
+(the JSON Schema) -> this module: options chosen and substituted, source references checked,
+the deck built, every expression compiled against the names its event provides, the deal
+checked to add up. Every problem is collected with its file position and reported at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+from interpreter import paths
+from interpreter.cards import Deck, build_deck, set_dependencies
+from interpreter.engine.contexts import FACTS, variables_for
+from interpreter.errors import Position, Problem, RulesetError, json_path
+from interpreter.expressions import Environment, ExpressionError, Type, compile_expression
+from interpreter.loading.inheritance import resolve
+from interpreter.loading.schema_check import check_schema
+from interpreter.ruleset import (
+    Counting,
+    Declaration,
+    DeclarationLevel,
+    PacketStep,
+    PaymentRule,
+    PlayRules,
+    Ruleset,
+)
+
+@cache
+def load_schema(name: str) -> dict:
+    return json.loads((paths.schemas_dir() / f"{name}.schema.json").read_text(encoding="utf-8"))
+
+
+def locate(spec: str | Path) -> Path:
+    """A built-in ruleset name or a path to a YAML file."""
+    path = Path(spec)
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        if not path.is_file():
+            raise RulesetError([Problem(None, "$", f"no ruleset file at {spec}")])
+        return path
+    found = paths.find_builtin(str(spec))
+    if found is None:
+        names = ", ".join(paths.list_builtins())
+        raise RulesetError(
+            [Problem(None, "$", f"no built-in ruleset named {spec!r}; built-in: {names}")]
+        )
+    return found
+
+
+def load_ruleset(spec: str | Path, choices: Mapping[str, str] | None = None) -> Ruleset:
+    """Load, check and compile a ruleset; raise RulesetError listing every problem."""
+    path = locate(spec)
+    merged = resolve(path, paths.find_builtin, paths.list_builtins)
+    problems = check_schema(merged.data, merged.provenance, load_schema("ruleset"))
+    if problems:
+        raise RulesetError(problems)
+    builder = _Builder(path, merged.data, merged.provenance, dict(choices or {}))
+    ruleset = builder.build()
+    if builder.problems:
+        raise RulesetError(sorted(builder.problems, key=_problem_order))
+    return ruleset
+
+
+def _problem_order(problem: Problem):
+    pos = problem.position
+    return (pos.file, pos.line, pos.column) if pos else ("", 0, 0)
+
+
+class _Constant:
+    """A literal number or boolean standing where an expression may stand."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __call__(self, _scope: object) -> object:
+        return self.value
+
+
+class _Builder:
+    def __init__(self, path: Path, data: dict, provenance: dict, choices: dict[str, str]):
+        self.path = path
+        self.data = data
+        self.provenance = provenance
+        self.choices = choices
+        self.problems: list[Problem] = []
+        self.option_values: dict[str, object] = {}
+        self.chosen: dict[str, str] = {}
+        self.params: dict[str, object] = {}
+        self.deck: Deck | None = None
+
+    # --- problems and positions --------------------------------------------------------
+
+    def at(self, parts: tuple) -> Position | None:
+        while True:
+            if parts in self.provenance:
+                return self.provenance[parts]
+            if not parts:
+                return None
+            parts = parts[:-1]
+
+    def problem(self, parts: tuple, message: str, position: Position | None = None) -> None:
+        self.problems.append(Problem(position or self.at(parts), json_path(parts), message))
+
+    # --- the whole ruleset -------------------------------------------------------------
+
+    def build(self) -> Ruleset | None:
+        data = self.data
+        self._options()
+        self._params()
+        self._substitute_options(data, ())
+        self._check_sources(data, ())
+        players = data["players"]["count"]
+        self.deck = self._deck()
+        if self.deck is None:
+            return None
+        packets = self._packets(players)
+        discard = data.get("discard", {})
+        counts = discard.get("counts", {"dealer": 0, "others": 0})
+        self._check_hand_sizes(packets, players, (counts["dealer"], counts["others"]))
+        ruleset = Ruleset(
+            id=self.path.stem,
+            title=data.get("title", self.path.stem),
+            path=str(self.path),
+            content_hash=self._hash(),
+            players=players,
+            direction=data["players"].get("direction", "clockwise"),
+            deck=self.deck,
+            first_dealer=data["deal"].get("first_dealer", 0) % players,
+            next_dealer=data["deal"].get("next_dealer", "next"),
+            cut_shown=bool(data["deal"].get("cut", {}).get("shown", False)),
+            packets=packets,
+            discard_counts=(counts["dealer"], counts["others"]),
+            discard_forbidden=self._condition(("discard", "forbidden"), discard.get("forbidden"),
+                                              "discard_check"),
+            declarations=self._declarations(),
+            declarations_maximal=bool(data.get("declarations", {}).get("maximal", True)),
+            declaration_timing=data.get("declarations", {}).get("timing", "before_play"),
+            play=self._play(),
+            payments=self._payments(),
+            settlement=self._settlement(),
+            counting=self._counting(),
+            options=self.chosen,
+            rule_sources=self._rule_sources(),
+            sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
+            document=data,
+        )
+        return None if self.problems else ruleset
+
+    def _hash(self) -> str:
+        content = json.dumps({"ruleset": self.data, "options": self.chosen}, sort_keys=True)
+        return "sha256:" + hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+    def _rule_sources(self) -> dict[str, str]:
+        found = {}
+        for section in ("payments", "settlement"):
+            for rule in self.data.get(section, []):
+                found[rule["id"]] = _source_text(rule.get("source"))
+        for declaration in self.data.get("declarations", {}).get("table", []):
+            found[declaration["id"]] = _source_text(declaration.get("source"))
+        return found
+
+    # --- options, parameters, sources ------------------------------------------------
+
+    def _options(self) -> None:
+        options = self.data.get("options", {})
+        for name in self.choices:
+            if name not in options:
+                self.problem(("options",), f"no option named {name!r} to choose; options: "
+                             + ", ".join(sorted(options)))
+        for name, option in options.items():
+            where = ("options", name)
+            readings = option.get("readings")
+            if not readings:
+                self.problem(where, f"option {name!r} has no readings")
+                continue
+            for reading_name, reading in readings.items():
+                for key in ("value", "source", "description"):
+                    if key not in reading:
+                        self.problem(where + ("readings", reading_name),
+                                     f"reading {reading_name!r} needs '{key}'")
+            chosen = self.choices.get(name, option.get("default"))
+            if chosen not in readings:
+                key = "default" if name not in self.choices else None
+                self.problem(where + ((key,) if key else ()),
+                             f"option {name!r} has no reading {chosen!r}; readings: "
+                             + ", ".join(readings))
+                continue
+            self.chosen[name] = chosen
+            self.option_values[name] = readings[chosen].get("value")
+
+    def _params(self) -> None:
+        for name, param in self.data.get("parameters", {}).items():
+            self.params[name] = param.get("value")
+
+    def _substitute_options(self, node: object, parts: tuple) -> object:
+        """Replace every `{option: NAME}` (outside `options`) by the chosen reading's value."""
+        if parts == ("options",):
+            return node
+        if isinstance(node, dict):
+            if set(node) == {"option"}:
+                name = node["option"]
+                if name not in self.option_values:
+                    self.problem(parts + ("option",), f"unknown option {name!r}; options: "
+                                 + ", ".join(sorted(self.data.get("options", {}))))
+                    return node
+                return self.option_values[name]
+            for key, value in list(node.items()):
+                node[key] = self._substitute_options(value, parts + (key,))
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                node[i] = self._substitute_options(value, parts + (i,))
+        return node
+
+    def _check_sources(self, node: object, parts: tuple) -> None:
+        known = self.data.get("sources", {})
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "source" and parts[:1] != ("sources",):
+                    for ref in [value] if isinstance(value, str) else value:
+                        if ref not in known:
+                            self.problem(parts + (key,), f"unknown source {ref!r}; sources: "
+                                         + ", ".join(sorted(known)))
+                else:
+                    self._check_sources(value, parts + (key,))
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                self._check_sources(value, parts + (i,))
+
+    # --- the deck and the deal ---------------------------------------------------------
+
+    def _deck(self) -> Deck | None:
+        spec = self.data["deck"]
+        sets = spec.setdefault("card_sets", {})
+        order: list[str] = []
+        visiting: set[str] = set()
+
+        def visit(name: str, chain: list[str]) -> None:
+            if name in order:
+                return
+            if name in visiting:
+                self.problem(("deck", "card_sets", name),
+                             "card sets refer to each other in a circle: " + " -> ".join(chain))
+                return
+            visiting.add(name)
+            for dependency in set_dependencies(sets[name]):
+                if dependency not in sets:
+                    self.problem(("deck", "card_sets", name),
+                                 f"unknown card set {dependency!r}; sets: " + ", ".join(sets))
+                    continue
+                visit(dependency, chain + [dependency])
+            order.append(name)
+
+        for name in sets:
+            visit(name, [name])
+        suits = {s["name"] for s in spec.get("suits", [])}
+        for path, selector in _selectors(spec):
+            for suit in _all_values(selector, "suits"):
+                if suit not in suits:
+                    self.problem(path, f"unknown suit {suit!r}; suits: " + ", ".join(sorted(suits)))
+        if self.problems:
+            return None
+        deck = build_deck(spec, order)
+        for name, members in deck.sets.items():
+            if not members:
+                self.problem(("deck", "card_sets", name), f"card set {name!r} has no cards")
+        return deck
+
+    def _packets(self, players: int) -> tuple[PacketStep, ...]:
+        steps = []
+        for step in self.data["deal"].get("packets", []):
+            if "each" in step:
+                steps.append(PacketStep(step["rounds"], step["each"], step["each"]))
+            else:
+                steps.append(PacketStep(step["rounds"], step.get("dealer", 0),
+                                        step.get("others", 0)))
+        dealt = sum(s.rounds * (s.dealer + s.others * (players - 1)) for s in steps)
+        if self.deck is not None and dealt != len(self.deck):
+            self.problem(("deal", "packets"), f"the deal does not add up: it deals {dealt} cards"
+                         f" but the pack has {len(self.deck)}")
+        return tuple(steps)
+
+    def _check_hand_sizes(self, packets, players: int, discards: tuple[int, int]) -> None:
+        dealer = sum(s.rounds * s.dealer for s in packets) - discards[0]
+        others = sum(s.rounds * s.others for s in packets) - discards[1]
+        if players > 1 and dealer != others:
+            self.problem(("discard", "counts"), f"after discarding the dealer holds {dealer} "
+                         f"cards and the others {others}; tricks need equal hands")
+
+    # --- expressions -------------------------------------------------------------------
+
+    def environment(self, event: str, amount: bool = False) -> Environment:
+        return Environment(
+            variables=variables_for(event, amount),
+            card_sets=self.deck.sets if self.deck else {},
+            options=self.option_values,
+            params=self.params,
+            facts=FACTS,
+        )
+
+    def expression(self, parts: tuple, value: object, event: str, expected: Type | None,
+                   amount: bool = False):
+        if isinstance(value, bool) or isinstance(value, int | float):
+            if expected == Type.BOOL and not isinstance(value, bool):
+                self.problem(parts, f"expected true, false or a condition, got {value!r}")
+            return _Constant(value)
+        if not isinstance(value, str):
+            self.problem(parts, f"expected an expression, got {value!r}")
+            return _Constant(None)
+        try:
+            return compile_expression(value, self.environment(event, amount), expected)
+        except ExpressionError as error:
+            self.problem(parts, error.message, self._inside(parts, error))
+            return _Constant(None)
+
+    def _condition(self, parts: tuple, value: object, event: str):
+        return None if value is None else self.expression(parts, value, event, Type.BOOL)
+
+    def _seats(self, parts: tuple, value: str, event: str):
+        compiled = self.expression(parts, value, event, None)
+        kind = getattr(compiled, "type", None)
+        if kind is not None and kind not in (Type.SEAT, Type.SEATS):
+            self.problem(parts, f"expected a seat or seats, got {kind.name}")
+        return compiled
+
+    def _inside(self, parts: tuple, error: ExpressionError) -> Position | None:
+        """The file position of a point inside an expression string."""
+        start = self.at(parts)
+        if start is None:
+            return None
+        text = _file_line(start.file, start.line)
+        first = text[start.column - 1 : start.column] if len(text) >= start.column else ""
+        if first in ("|", ">"):
+            following = _file_line(start.file, start.line + error.line)
+            indent = len(following) - len(following.lstrip())
+            return Position(start.file, start.line + error.line, indent + error.column)
+        shift = 1 if first in ("'", '"') else 0
+        if error.line == 1:
+            return Position(start.file, start.line, start.column + shift + error.column - 1)
+        return Position(start.file, start.line + error.line - 1, error.column)
+
+    # --- sections ----------------------------------------------------------------------
+
+    def _rule(self, where: tuple, rule: dict, event: str) -> PaymentRule:
+        return PaymentRule(
+            id=rule["id"],
+            name=rule.get("name", rule["id"]),
+            on=event,
+            when=self._condition(where + ("when",), rule.get("when"), event),
+            payers=self._seats(where + ("from",), rule["from"], event),
+            payees=self._seats(where + ("to",), rule["to"], event),
+            amount=self.expression(
+                where + ("amount",), rule["amount"], event, Type.NUMBER, amount=True
+            ),
+            source=_source_text(rule.get("source")),
+            assumption=rule.get("assumption"),
+        )
+
+    def _settlement(self) -> tuple[PaymentRule, ...]:
+        rules = self.data.get("settlement", [])
+        return tuple(self._rule(("settlement", i), r, "settlement") for i, r in enumerate(rules))
+
+    def _payments(self) -> dict[str, tuple[PaymentRule, ...]]:
+        by_event: dict[str, list[PaymentRule]] = {}
+        for i, rule in enumerate(self.data.get("payments", [])):
+            by_event.setdefault(rule["event"], []).append(self._rule(("payments", i), rule, rule["event"]))
+        return {event: tuple(rules) for event, rules in by_event.items()}
+
+    def _declarations(self) -> tuple[Declaration, ...]:
+        section = self.data.get("declarations", {})
+        compiled = []
+        for i, entry in enumerate(section.get("table", [])):
+            where = ("declarations", "table", i)
+            levels = tuple(
+                DeclarationLevel(
+                    id=level["id"],
+                    when=self.expression(where + ("levels", j, "when"), level["when"],
+                                         "declaration", Type.BOOL),
+                    value=self.expression(where + ("levels", j, "value"), level["value"],
+                                          "declaration", Type.NUMBER),
+                )
+                for j, level in enumerate(entry.get("levels", []))
+            )
+            shows = entry.get("shows")
+            compiled.append(Declaration(
+                id=entry["id"],
+                name=entry.get("name", entry["id"]),
+                levels=levels,
+                shows=None if shows is None else self.expression(
+                    where + ("shows",), shows, "declaration", Type.CARDS),
+                payers=self._seats(where + ("from",), entry.get("from", "opponents(player)"),
+                                   "declaration"),
+                payees=self._seats(where + ("to",), entry.get("to", "player"), "declaration"),
+                source=_source_text(entry.get("source")),
+            ))
+        return tuple(compiled)
+
+    def _play(self) -> PlayRules:
+        play = self.data["play"]
+        excuse = play.get("excuse", {})
+        may_lead = self._condition(("play", "excuse", "may_lead"), excuse.get("may_lead", True),
+                                   "static")
+        return PlayRules(
+            first_leader=play.get("first_leader", "after_dealer"),
+            follow_suit=bool(play.get("follow_suit", True)),
+            trump_when_void=bool(play.get("trump_when_void", True)),
+            trump_when_trump_led=bool(play.get("trump_when_trump_led", True)),
+            overtrump=bool(play.get("overtrump", False)),
+            fool_may_lead=bool(may_lead(None)) if may_lead is not None else True,
+            fool_in_last_trick=excuse.get("in_last_trick", "captured"),
+        )
+
+    def _counting(self) -> Counting:
+        counting = self.data["counting"]
+        values = [0.0] * (len(self.deck) if self.deck else 0)
+        for i, entry in enumerate(counting.get("values", [])):
+            members = self.deck.sets.get(entry["set"]) if self.deck else None
+            if members is None:
+                self.problem(("counting", "values", i, "set"),
+                             f"unknown card set {entry['set']!r}")
+                continue
+            for card in members:
+                if not values[card]:
+                    values[card] = entry["value"]
+        group = counting.get("group_size", 1)
+        credit = tuple(counting.get("partial_group_credit", [0] * (group - 1)))
+        if len(credit) != group - 1:
+            self.problem(("counting", "partial_group_credit"),
+                         f"needs {group - 1} entries (one per possible leftover), has {len(credit)}")
+        return Counting(tuple(values), group, credit)
+
+
+def _source_text(source: object) -> str:
+    if source is None:
+        return ""
+    return source if isinstance(source, str) else ", ".join(source)
+
+
+def _selectors(spec: dict):
+    for i, selector in enumerate(spec.get("removed", [])):
+        yield ("deck", "removed", i), selector
+    for name, selector in spec.get("card_sets", {}).items():
+        yield ("deck", "card_sets", name), selector
+
+
+def _all_values(selector: dict, key: str) -> list:
+    found = list(selector.get(key, []))
+    for part in selector.get("any_of", []):
+        found += _all_values(part, key)
+    return found
+
+
+@cache
+def _file_lines(file: str) -> tuple[str, ...]:
+    try:
+        return tuple(Path(file).read_text(encoding="utf-8").splitlines())
+    except OSError:
+        return ()
+
+
+def _file_line(file: str, line: int) -> str:
+    lines = _file_lines(file)
+    return lines[line - 1] if 0 < line <= len(lines) else ""

@@ -1,0 +1,209 @@
+"""Stage 3 of loading: check the merged ruleset against its JSON Schema.
+
+Pipeline: yaml_source -> inheritance -> **schema_check** -> (later) option resolution and
+compilation.
+
+:func:`check_schema` validates with the validator class named by the schema's ``$schema``
+(Draft 2020-12 by default), collects *all* errors, and turns each into a positioned
+:class:`~interpreter.errors.Problem` with a message written for ruleset authors. Validation
+(:func:`validation_errors`) is kept apart from wording (:func:`describe_error`) and from
+positioning (:func:`check_schema`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.validators import validator_for
+
+from interpreter.errors import Position, Problem, json_path
+
+__all__ = ["Finding", "check_schema", "describe_error", "validation_errors"]
+
+DocPath = tuple[str | int, ...]
+
+#: One thing to report: the path it is about, the message, and whether the path names a
+#: mapping key (an unknown key) rather than a value.
+Finding = tuple[DocPath, str, bool]
+
+
+# --- validation ----------------------------------------------------------------------------
+
+
+def validation_errors(data: Any, schema: Mapping[str, Any]) -> list[ValidationError]:
+    """Every validation error, using the validator class for the schema's ``$schema``."""
+    cls = validator_for(schema, default=Draft202012Validator)
+    validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
+    return list(validator.iter_errors(data))
+
+
+# --- wording -------------------------------------------------------------------------------
+
+
+def describe_error(error: ValidationError) -> list[Finding]:
+    """Turn one validation error into one or more findings with people-friendly messages."""
+    path: DocPath = tuple(error.absolute_path)
+    kind = error.validator
+    if kind in ("oneOf", "anyOf"):
+        if error.context:
+            # best_match descends into the context preferring the deepest sub-error (the
+            # branch that got furthest); when it cannot choose, rank the context directly.
+            best = best_match([error])
+            if best is error or best is None:
+                best = best_match(error.context)
+            if best is not None and best is not error:
+                return describe_error(best)
+        if kind == "oneOf":
+            return [(path, "matches more than one of the allowed forms; it must match one", False)]
+    if kind in ("additionalProperties", "unevaluatedProperties") and isinstance(
+        error.instance, dict
+    ):
+        findings = _unknown_keys(error, path)
+        if findings:
+            return findings
+    if kind == "required" and isinstance(error.instance, dict):
+        missing = [
+            key
+            for key in error.validator_value
+            if key not in error.instance and error.message == f"{key!r} is a required property"
+        ]
+        key = missing[0] if missing else _first_missing(error)
+        if key is not None:
+            return [(path, f"missing required key {key!r}", False)]
+    if kind == "enum":
+        allowed = list(error.validator_value)
+        message = f"{_show(error.instance)} is not allowed; use one of: " + ", ".join(
+            _show(v) for v in allowed
+        )
+        if isinstance(error.instance, str):
+            close = difflib.get_close_matches(
+                error.instance, [v for v in allowed if isinstance(v, str)], n=1
+            )
+            if close:
+                message += f" (did you mean {close[0]!r}?)"
+        return [(path, message, False)]
+    if kind == "const":
+        return [
+            (path, f"must be {_show(error.validator_value)}, not {_show(error.instance)}", False)
+        ]
+    if kind == "type":
+        expected = error.validator_value
+        if isinstance(expected, list):
+            expected = " or ".join(expected)
+        got = _json_type(error.instance)
+        return [(path, f"expected {_article(expected)}, got {got} {_show(error.instance)}", False)]
+    return [(path, error.message, False)]
+
+
+def _unknown_keys(error: ValidationError, path: DocPath) -> list[Finding]:
+    schema = error.schema if isinstance(error.schema, Mapping) else {}
+    properties = schema.get("properties", {}) or {}
+    patterns = schema.get("patternProperties", {}) or {}
+    extras = [
+        key
+        for key in error.instance
+        if key not in properties and not any(re.search(p, key) for p in patterns)
+    ]
+    if error.validator == "unevaluatedProperties":
+        # Only the keys jsonschema names in its message were really unevaluated.
+        extras = [key for key in extras if repr(key) in error.message] or extras
+    allowed = sorted(properties)
+    findings: list[Finding] = []
+    for key in extras:
+        message = f"unknown key {key!r}"
+        close = difflib.get_close_matches(str(key), allowed, n=1)
+        if close:
+            message += f" (did you mean {close[0]!r}?)"
+        if allowed:
+            message += "; allowed keys: " + ", ".join(allowed)
+        if patterns:
+            message += (" and " if allowed else "; keys must match: ") + ", ".join(patterns)
+        findings.append(((*path, key), message, True))
+    return findings
+
+
+def _first_missing(error: ValidationError) -> str | None:
+    match = re.match(r"^(['\"])(.*)\1 is a required property$", error.message)
+    return match.group(2) if match else None
+
+
+def _show(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "mapping"
+    return type(value).__name__
+
+
+def _article(type_name: str) -> str:
+    names = {"object": "mapping", "array": "list"}
+    words = [names.get(w, w) for w in type_name.split(" or ")]
+    text = " or ".join(words)
+    return ("an " if text[:1] in "aeiou" else "a ") + text
+
+
+# --- positioning ---------------------------------------------------------------------------
+
+
+def _nearest(provenance: Mapping[DocPath, Position], path: DocPath) -> Position | None:
+    while True:
+        if path in provenance:
+            return provenance[path]
+        if not path:
+            return None
+        path = path[:-1]
+
+
+def check_schema(
+    data: Any,
+    provenance: Mapping[DocPath, Position],
+    schema: Mapping[str, Any],
+    key_provenance: Mapping[DocPath, Position] | None = None,
+) -> list[Problem]:
+    """Validate ``data`` against ``schema``; every error as a positioned :class:`Problem`.
+
+    Problems are placed at the provenance of the error's path, falling back to the nearest
+    ancestor with a position; an unknown key is placed at the key itself when
+    ``key_provenance`` knows it. The list is sorted by file position.
+    """
+    problems: set[Problem] = set()
+    for error in validation_errors(data, schema):
+        for path, message, is_key in describe_error(error):
+            position = None
+            if is_key and key_provenance is not None:
+                position = key_provenance.get(path)
+            if position is None:
+                position = _nearest(provenance, path)
+            shown_path = path[:-1] if is_key else path
+            problems.add(Problem(position, json_path(shown_path), message))
+    return sorted(problems, key=_sort_key)
+
+
+def _sort_key(problem: Problem) -> tuple[Any, ...]:
+    pos = problem.position
+    if pos is None:
+        return (1, "", 0, 0, problem.path, problem.message)
+    return (0, pos.file, pos.line, pos.column, problem.path, problem.message)

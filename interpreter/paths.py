@@ -1,0 +1,34 @@
+"""Where the built-in rulesets and the schemas live: inside the installed package
+(`interpreter/_data`, put there by the wheel build) or, in a checkout, beside the package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _data_dir(name: str) -> Path:
+    installed = _PACKAGE / "_data" / name
+    return installed if installed.is_dir() else _PACKAGE.parent / name
+
+
+def rulesets_dir() -> Path:
+    return _data_dir("rulesets")
+
+
+def schemas_dir() -> Path:
+    return _data_dir("schemas")
+
+
+def builtin_rulesets() -> dict[str, Path]:
+    """Built-in ruleset name (the file's stem) -> path, over every family folder."""
+    return {path.stem: path for path in sorted(rulesets_dir().glob("*/*.yaml"))}
+
+
+def find_builtin(name: str) -> Path | None:
+    return builtin_rulesets().get(name)
+
+
+def list_builtins() -> list[str]:
+    return sorted(builtin_rulesets())

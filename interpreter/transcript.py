@@ -1,0 +1,103 @@
+"""A readable account of a finished hand: the deal, discards, declarations, every trick,
+every payment with the rule that made it, the card points and the net per seat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from interpreter.engine.state import HandState
+from interpreter.ruleset import Ruleset
+
+
+def seat_name(state: HandState, seat: int) -> str:
+    return f"Seat {seat}" + (" (dealer)" if seat == state.dealer else "")
+
+
+def _cards(ruleset: Ruleset, cards: Sequence[int]) -> str:
+    deck = ruleset.deck.cards
+    ordered = sorted(cards, key=lambda c: _sort_key(ruleset, c))
+    return ", ".join(deck[c].id for c in ordered)
+
+
+def _sort_key(ruleset: Ruleset, card: int) -> tuple:
+    c = ruleset.deck.cards[card]
+    if c.fool:
+        return (len(ruleset.deck.suits) + 1, 0)
+    if c.is_trump:
+        return (len(ruleset.deck.suits), -c.strength)
+    return (ruleset.deck.suits.index(c.suit), -c.strength)
+
+
+def _rule_name(ruleset: Ruleset, rule_id: str) -> str:
+    for rule in [r for rules in ruleset.payments.values() for r in rules] + list(
+        ruleset.settlement
+    ):
+        if rule.id == rule_id:
+            return rule.name
+    declaration_id, _, level = rule_id.partition(":")
+    for declaration in ruleset.declarations:
+        if declaration.id == declaration_id:
+            return f"declared {declaration.name} ({level.replace('_', ' ')})"
+    return rule_id
+
+
+def _payments_at(state: HandState, at: str) -> list[str]:
+    lines = []
+    for p in state.payments:
+        if p.at == at:
+            name = _rule_name(state.ruleset, p.rule)
+            source = state.ruleset.rule_sources.get(p.rule.split(":")[0], "")
+            cite = f" [{source}]" if source else ""
+            lines.append(f"    pay: seat {p.payer} -> seat {p.payee}  {p.amount}  {name}{cite}")
+    return lines
+
+
+def hand_transcript(state: HandState) -> str:
+    ruleset = state.ruleset
+    deck = ruleset.deck.cards
+    out = [f"=== Hand {state.number} of {ruleset.title}: seat {state.dealer} deals ==="]
+    if state.cut_card is not None:
+        out.append(f"Cut card (to the dealer): {deck[state.cut_card].label()}")
+        out += _payments_at(state, "cut")
+    out.append("Deal:")
+    for seat, hand in enumerate(state.hands_dealt):
+        out.append(f"  {seat_name(state, seat)} [{len(hand)}]: {_cards(ruleset, hand)}")
+    if any(state.discards):
+        out.append("Discards:")
+        for seat, cards in enumerate(state.discards):
+            if cards:
+                out.append(f"  {seat_name(state, seat)}: {_cards(ruleset, cards)}")
+        out += _payments_at(state, "discard")
+    shown = {(seat, decl): cards for seat, decl, cards in state.shown}
+    declared = [d for d in state.decisions if d["kind"] == "declare"]
+    if declared:
+        out.append("Declarations:")
+        for d in declared:
+            decl, _, level = d["choice"].partition(":")
+            if level == "none":
+                continue
+            cards = shown.get((d["seat"], decl), [])
+            display = f" showing {_cards(ruleset, cards)}" if cards else ""
+            out.append(f"  Seat {d['seat']}: {_rule_name(ruleset, d['choice'])}{display}")
+        out += _payments_at(state, "declarations")
+    out.append("Play:")
+    for trick in state.tricks:
+        played = ", ".join(f"{c['seat']}:{c['card']}" for c in trick["cards"])
+        out.append(f"  Trick {trick['number']:2}: {played}  -> seat {trick['winner']}")
+        out += _payments_at(state, f"trick {trick['number']}")
+    points = state.card_points()
+    out.append("Card points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(points)))
+    out += _payments_at(state, "settlement")
+    out.append("Net: " + ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns())))
+    return "\n".join(out)
+
+
+def totals_line(states: Sequence[HandState]) -> str:
+    if not states:
+        return ""
+    totals = [0] * states[0].ruleset.players
+    for state in states:
+        totals = [t + n for t, n in zip(totals, state.returns(), strict=True)]
+    return f"Totals after {len(states)} hand(s): " + ", ".join(
+        f"seat {s} {t:+}" for s, t in enumerate(totals)
+    )
