@@ -86,7 +86,9 @@ def _full_pack(spec: Mapping) -> list[Card]:
     return cards
 
 
-def select(cards: Sequence[Card], selector: Mapping, sets: Mapping[str, frozenset[str]]) -> set[str]:
+def select(
+    cards: Sequence[Card], selector: Mapping, sets: Mapping[str, frozenset[str]]
+) -> set[str]:
     """The ids of the cards a card selector picks (see the schema's card selector)."""
     if "any_of" in selector:
         chosen: set[str] = set()
@@ -128,9 +130,7 @@ def build_deck(spec: Mapping, set_order: Sequence[str]) -> Deck:
     for selector in spec.get("removed", []):
         removed |= select(full, selector, {})
     kept = [card for card in full if card.id not in removed]
-    cards = [
-        Card(i, c.id, c.suit, c.rank, c.trump, c.fool, c.strength) for i, c in enumerate(kept)
-    ]
+    cards = [Card(i, c.id, c.suit, c.rank, c.trump, c.fool, c.strength) for i, c in enumerate(kept)]
     by_id = {card.id: card.index for card in cards}
     named_ids: dict[str, frozenset[str]] = {}
     for name in set_order:

@@ -114,8 +114,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except ReplayMismatch as mismatch:
         print(f"{source}: {mismatch}", file=sys.stderr)
         return 1
-    print(f"{source}: {len(record['hands'])} hand(s) replayed; every decision legal and every "
-          "payment the same")
+    print(
+        f"{source}: {len(record['hands'])} hand(s) replayed; every decision legal and every "
+        "payment the same"
+    )
     return 0
 
 
@@ -126,8 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     validate = sub.add_parser("validate", help="check ruleset files and report every problem")
-    validate.add_argument("paths", nargs="+", metavar="PATH",
-                          help="ruleset files, folders of them, or built-in names")
+    validate.add_argument(
+        "paths", nargs="+", metavar="PATH", help="ruleset files, folders of them, or built-in names"
+    )
     validate.set_defaults(run=cmd_validate)
 
     rules = sub.add_parser("rules", help="list the built-in rulesets")
@@ -137,8 +140,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
     play.add_argument("--seed", type=int, default=1, help="seed of the shuffle and players")
     play.add_argument("--hands", type=int, default=1, help="number of hands (default 1)")
-    play.add_argument("--option", action="append", default=[], metavar="NAME=READING",
-                      help="choose a reading of an interpretation option (repeatable)")
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=READING",
+        help="choose a reading of an interpretation option (repeatable)",
+    )
     play.add_argument("--record", metavar="FILE", help="write the game record (JSON); - for stdout")
     play.add_argument("--quiet", action="store_true", help="print only the totals")
     play.set_defaults(run=cmd_play)

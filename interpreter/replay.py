@@ -71,8 +71,16 @@ def _replay_hand(hand: Mapping, ruleset: Ruleset, where: str) -> dict:
     if not state.is_terminal():
         raise ReplayMismatch(f"{where}.decisions: the record stops before the hand is over")
     replayed = hand_record(state)
-    for key in ("dealer", "deck", "cut_card", "hands_dealt", "tricks", "payments",
-                "card_points", "net"):
+    for key in (
+        "dealer",
+        "deck",
+        "cut_card",
+        "hands_dealt",
+        "tricks",
+        "payments",
+        "card_points",
+        "net",
+    ):
         _compare(hand.get(key), replayed[key], f"{where}.{key}")
     return replayed
 

@@ -440,7 +440,7 @@ def test_position_in_quoted_scalars_with_escapes() -> None:
     doc = parse_yaml("a: 'it''s x'\nb: \"\\t\\u00e9 y\"\n", "q.yaml")
     assert doc.data == {"a": "it's x", "b": "\té y"}
     assert position_in_scalar(doc, ("a",), 1, 6) == Position("q.yaml", 1, 11)
-    assert position_in_scalar(doc, ("b",), 1, 4) == Position("q.yaml", 2, 15)
+    assert position_in_scalar(doc, ("b",), 1, 4) == Position("q.yaml", 2, 14)
 
 
 def test_every_character_maps_back_to_itself() -> None:

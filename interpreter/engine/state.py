@@ -40,8 +40,13 @@ class Payment:
     at: str
 
     def as_record(self) -> dict:
-        return {"rule": self.rule, "from": self.payer, "to": self.payee, "amount": self.amount,
-                "at": self.at}
+        return {
+            "rule": self.rule,
+            "from": self.payer,
+            "to": self.payee,
+            "amount": self.amount,
+            "at": self.at,
+        }
 
 
 class HandState:
@@ -139,8 +144,9 @@ class HandState:
             self.phase = DECLARE
         if self.phase == DECLARE:
             if self.ruleset.declaration_timing == "before_play":
-                order = [(self.leader + i) % self.ruleset.players
-                         for i in range(self.ruleset.players)]
+                order = [
+                    (self.leader + i) % self.ruleset.players for i in range(self.ruleset.players)
+                ]
                 for seat in order:
                     if self._next_declaration(seat):
                         return
@@ -152,7 +158,10 @@ class HandState:
                 self._finish()
                 return
             seat = self._to_play()
-            if self.ruleset.declaration_timing == "before_own_first_card" and self.trick_number == 1:
+            if (
+                self.ruleset.declaration_timing == "before_own_first_card"
+                and self.trick_number == 1
+            ):
                 if self._next_declaration(seat):
                     return
             cards = self.ruleset.deck.cards
@@ -258,9 +267,12 @@ class HandState:
         winner = trick_rules.trick_winner(cards, self.trick)
         last = self.trick_number == self.total_tricks
         fool_kept = not last or self.ruleset.play.fool_in_last_trick == "kept"
-        record = {"number": self.trick_number, "leader": self.leader,
-                  "cards": [{"seat": s, "card": cards[c].id} for s, c in self.trick],
-                  "winner": winner}
+        record = {
+            "number": self.trick_number,
+            "leader": self.leader,
+            "cards": [{"seat": s, "card": cards[c].id} for s, c in self.trick],
+            "winner": winner,
+        }
         for seat, card in self.trick:
             keeper = seat if cards[card].fool and fool_kept else winner
             self.won[keeper].append(card)
@@ -278,11 +290,26 @@ class HandState:
         if self._points is None:
             counting = self.ruleset.counting
             self._points = [
-                count_points(counting.values, counting.group_size, counting.partial_group_credit,
-                             self.won[s] + self.discards[s])
+                count_points(
+                    counting.values,
+                    counting.group_size,
+                    counting.partial_group_credit,
+                    self.won[s] + self.discards[s],
+                )
                 for s in range(self.ruleset.players)
             ]
         return self._points
+
+    def settlement_for(self, points: Sequence[float]) -> list[Payment]:
+        """The settlement payments the ruleset makes for these card points (for checking a
+        settlement table without playing a hand to reach each row)."""
+        saved_points, saved_payments = self._points, self.payments
+        self._points, self.payments = list(points), []
+        try:
+            self._fire_rules(self.ruleset.settlement, {}, "settlement")
+            return self.payments
+        finally:
+            self._points, self.payments = saved_points, saved_payments
 
     def _finish(self) -> None:
         self.phase = DONE
@@ -326,8 +353,9 @@ def _seats(value) -> Sequence[int]:
     return (value,) if isinstance(value, int) else value
 
 
-def count_points(values: Sequence[float], group_size: int, credit: Sequence[float],
-                 pile: Sequence[int]) -> float:
+def count_points(
+    values: Sequence[float], group_size: int, credit: Sequence[float], pile: Sequence[int]
+) -> float:
     """Card points of a pile counted in groups: each group scores the values of its counting
     cards less one for each counting card, plus one; a partial group of r cards scores the
     same with `credit[r-1]` in place of the one."""

@@ -19,7 +19,7 @@ from interpreter.cards import Deck, build_deck, set_dependencies
 from interpreter.engine.contexts import FACTS, variables_for
 from interpreter.errors import Position, Problem, RulesetError, json_path
 from interpreter.expressions import Environment, ExpressionError, Type, compile_expression
-from interpreter.loading.inheritance import resolve
+from interpreter.loading.inheritance import MergedDocument, resolve
 from interpreter.loading.schema_check import check_schema
 from interpreter.ruleset import (
     Counting,
@@ -30,6 +30,7 @@ from interpreter.ruleset import (
     PlayRules,
     Ruleset,
 )
+
 
 @cache
 def load_schema(name: str) -> dict:
@@ -56,10 +57,12 @@ def load_ruleset(spec: str | Path, choices: Mapping[str, str] | None = None) -> 
     """Load, check and compile a ruleset; raise RulesetError listing every problem."""
     path = locate(spec)
     merged = resolve(path, paths.find_builtin, paths.list_builtins)
-    problems = check_schema(merged.data, merged.provenance, load_schema("ruleset"))
+    problems = check_schema(
+        merged.data, merged.provenance, load_schema("ruleset"), merged.key_provenance
+    )
     if problems:
         raise RulesetError(problems)
-    builder = _Builder(path, merged.data, merged.provenance, dict(choices or {}))
+    builder = _Builder(path, merged, dict(choices or {}))
     ruleset = builder.build()
     if builder.problems:
         raise RulesetError(sorted(builder.problems, key=_problem_order))
@@ -82,10 +85,11 @@ class _Constant:
 
 
 class _Builder:
-    def __init__(self, path: Path, data: dict, provenance: dict, choices: dict[str, str]):
+    def __init__(self, path: Path, merged: MergedDocument, choices: dict[str, str]):
         self.path = path
-        self.data = data
-        self.provenance = provenance
+        self.merged = merged
+        self.data = merged.data
+        self.provenance = merged.provenance
         self.choices = choices
         self.problems: list[Problem] = []
         self.option_values: dict[str, object] = {}
@@ -135,8 +139,9 @@ class _Builder:
             cut_shown=bool(data["deal"].get("cut", {}).get("shown", False)),
             packets=packets,
             discard_counts=(counts["dealer"], counts["others"]),
-            discard_forbidden=self._condition(("discard", "forbidden"), discard.get("forbidden"),
-                                              "discard_check"),
+            discard_forbidden=self._condition(
+                ("discard", "forbidden"), discard.get("forbidden"), "discard_check"
+            ),
             declarations=self._declarations(),
             declarations_maximal=bool(data.get("declarations", {}).get("maximal", True)),
             declaration_timing=data.get("declarations", {}).get("timing", "before_play"),
@@ -170,8 +175,10 @@ class _Builder:
         options = self.data.get("options", {})
         for name in self.choices:
             if name not in options:
-                self.problem(("options",), f"no option named {name!r} to choose; options: "
-                             + ", ".join(sorted(options)))
+                self.problem(
+                    ("options",),
+                    f"no option named {name!r} to choose; options: " + ", ".join(sorted(options)),
+                )
         for name, option in options.items():
             where = ("options", name)
             readings = option.get("readings")
@@ -181,14 +188,17 @@ class _Builder:
             for reading_name, reading in readings.items():
                 for key in ("value", "source", "description"):
                     if key not in reading:
-                        self.problem(where + ("readings", reading_name),
-                                     f"reading {reading_name!r} needs '{key}'")
+                        self.problem(
+                            where + ("readings", reading_name),
+                            f"reading {reading_name!r} needs '{key}'",
+                        )
             chosen = self.choices.get(name, option.get("default"))
             if chosen not in readings:
                 key = "default" if name not in self.choices else None
-                self.problem(where + ((key,) if key else ()),
-                             f"option {name!r} has no reading {chosen!r}; readings: "
-                             + ", ".join(readings))
+                self.problem(
+                    where + ((key,) if key else ()),
+                    f"option {name!r} has no reading {chosen!r}; readings: " + ", ".join(readings),
+                )
                 continue
             self.chosen[name] = chosen
             self.option_values[name] = readings[chosen].get("value")
@@ -205,8 +215,11 @@ class _Builder:
             if set(node) == {"option"}:
                 name = node["option"]
                 if name not in self.option_values:
-                    self.problem(parts + ("option",), f"unknown option {name!r}; options: "
-                                 + ", ".join(sorted(self.data.get("options", {}))))
+                    self.problem(
+                        parts + ("option",),
+                        f"unknown option {name!r}; options: "
+                        + ", ".join(sorted(self.data.get("options", {}))),
+                    )
                     return node
                 return self.option_values[name]
             for key, value in list(node.items()):
@@ -223,8 +236,10 @@ class _Builder:
                 if key == "source" and parts[:1] != ("sources",):
                     for ref in [value] if isinstance(value, str) else value:
                         if ref not in known:
-                            self.problem(parts + (key,), f"unknown source {ref!r}; sources: "
-                                         + ", ".join(sorted(known)))
+                            self.problem(
+                                parts + (key,),
+                                f"unknown source {ref!r}; sources: " + ", ".join(sorted(known)),
+                            )
                 else:
                     self._check_sources(value, parts + (key,))
         elif isinstance(node, list):
@@ -243,14 +258,18 @@ class _Builder:
             if name in order:
                 return
             if name in visiting:
-                self.problem(("deck", "card_sets", name),
-                             "card sets refer to each other in a circle: " + " -> ".join(chain))
+                self.problem(
+                    ("deck", "card_sets", name),
+                    "card sets refer to each other in a circle: " + " -> ".join(chain),
+                )
                 return
             visiting.add(name)
             for dependency in set_dependencies(sets[name]):
                 if dependency not in sets:
-                    self.problem(("deck", "card_sets", name),
-                                 f"unknown card set {dependency!r}; sets: " + ", ".join(sets))
+                    self.problem(
+                        ("deck", "card_sets", name),
+                        f"unknown card set {dependency!r}; sets: " + ", ".join(sets),
+                    )
                     continue
                 visit(dependency, chain + [dependency])
             order.append(name)
@@ -276,20 +295,27 @@ class _Builder:
             if "each" in step:
                 steps.append(PacketStep(step["rounds"], step["each"], step["each"]))
             else:
-                steps.append(PacketStep(step["rounds"], step.get("dealer", 0),
-                                        step.get("others", 0)))
+                steps.append(
+                    PacketStep(step["rounds"], step.get("dealer", 0), step.get("others", 0))
+                )
         dealt = sum(s.rounds * (s.dealer + s.others * (players - 1)) for s in steps)
         if self.deck is not None and dealt != len(self.deck):
-            self.problem(("deal", "packets"), f"the deal does not add up: it deals {dealt} cards"
-                         f" but the pack has {len(self.deck)}")
+            self.problem(
+                ("deal", "packets"),
+                f"the deal does not add up: it deals {dealt} cards"
+                f" but the pack has {len(self.deck)}",
+            )
         return tuple(steps)
 
     def _check_hand_sizes(self, packets, players: int, discards: tuple[int, int]) -> None:
         dealer = sum(s.rounds * s.dealer for s in packets) - discards[0]
         others = sum(s.rounds * s.others for s in packets) - discards[1]
         if players > 1 and dealer != others:
-            self.problem(("discard", "counts"), f"after discarding the dealer holds {dealer} "
-                         f"cards and the others {others}; tricks need equal hands")
+            self.problem(
+                ("discard", "counts"),
+                f"after discarding the dealer holds {dealer} "
+                f"cards and the others {others}; tricks need equal hands",
+            )
 
     # --- expressions -------------------------------------------------------------------
 
@@ -302,8 +328,9 @@ class _Builder:
             facts=FACTS,
         )
 
-    def expression(self, parts: tuple, value: object, event: str, expected: Type | None,
-                   amount: bool = False):
+    def expression(
+        self, parts: tuple, value: object, event: str, expected: Type | None, amount: bool = False
+    ):
         if isinstance(value, bool) or isinstance(value, int | float):
             if expected == Type.BOOL and not isinstance(value, bool):
                 self.problem(parts, f"expected true, false or a condition, got {value!r}")
@@ -329,19 +356,9 @@ class _Builder:
 
     def _inside(self, parts: tuple, error: ExpressionError) -> Position | None:
         """The file position of a point inside an expression string."""
-        start = self.at(parts)
-        if start is None:
-            return None
-        text = _file_line(start.file, start.line)
-        first = text[start.column - 1 : start.column] if len(text) >= start.column else ""
-        if first in ("|", ">"):
-            following = _file_line(start.file, start.line + error.line)
-            indent = len(following) - len(following.lstrip())
-            return Position(start.file, start.line + error.line, indent + error.column)
-        shift = 1 if first in ("'", '"') else 0
-        if error.line == 1:
-            return Position(start.file, start.line, start.column + shift + error.column - 1)
-        return Position(start.file, start.line + error.line - 1, error.column)
+        if parts not in self.provenance:
+            return self.at(parts)
+        return self.merged.position_in_scalar(parts, error.line, error.column)
 
     # --- sections ----------------------------------------------------------------------
 
@@ -367,7 +384,9 @@ class _Builder:
     def _payments(self) -> dict[str, tuple[PaymentRule, ...]]:
         by_event: dict[str, list[PaymentRule]] = {}
         for i, rule in enumerate(self.data.get("payments", [])):
-            by_event.setdefault(rule["event"], []).append(self._rule(("payments", i), rule, rule["event"]))
+            by_event.setdefault(rule["event"], []).append(
+                self._rule(("payments", i), rule, rule["event"])
+            )
         return {event: tuple(rules) for event, rules in by_event.items()}
 
     def _declarations(self) -> tuple[Declaration, ...]:
@@ -378,32 +397,39 @@ class _Builder:
             levels = tuple(
                 DeclarationLevel(
                     id=level["id"],
-                    when=self.expression(where + ("levels", j, "when"), level["when"],
-                                         "declaration", Type.BOOL),
-                    value=self.expression(where + ("levels", j, "value"), level["value"],
-                                          "declaration", Type.NUMBER),
+                    when=self.expression(
+                        where + ("levels", j, "when"), level["when"], "declaration", Type.BOOL
+                    ),
+                    value=self.expression(
+                        where + ("levels", j, "value"), level["value"], "declaration", Type.NUMBER
+                    ),
                 )
                 for j, level in enumerate(entry.get("levels", []))
             )
             shows = entry.get("shows")
-            compiled.append(Declaration(
-                id=entry["id"],
-                name=entry.get("name", entry["id"]),
-                levels=levels,
-                shows=None if shows is None else self.expression(
-                    where + ("shows",), shows, "declaration", Type.CARDS),
-                payers=self._seats(where + ("from",), entry.get("from", "opponents(player)"),
-                                   "declaration"),
-                payees=self._seats(where + ("to",), entry.get("to", "player"), "declaration"),
-                source=_source_text(entry.get("source")),
-            ))
+            compiled.append(
+                Declaration(
+                    id=entry["id"],
+                    name=entry.get("name", entry["id"]),
+                    levels=levels,
+                    shows=None
+                    if shows is None
+                    else self.expression(where + ("shows",), shows, "declaration", Type.CARDS),
+                    payers=self._seats(
+                        where + ("from",), entry.get("from", "opponents(player)"), "declaration"
+                    ),
+                    payees=self._seats(where + ("to",), entry.get("to", "player"), "declaration"),
+                    source=_source_text(entry.get("source")),
+                )
+            )
         return tuple(compiled)
 
     def _play(self) -> PlayRules:
         play = self.data["play"]
         excuse = play.get("excuse", {})
-        may_lead = self._condition(("play", "excuse", "may_lead"), excuse.get("may_lead", True),
-                                   "static")
+        may_lead = self._condition(
+            ("play", "excuse", "may_lead"), excuse.get("may_lead", True), "static"
+        )
         return PlayRules(
             first_leader=play.get("first_leader", "after_dealer"),
             follow_suit=bool(play.get("follow_suit", True)),
@@ -420,8 +446,7 @@ class _Builder:
         for i, entry in enumerate(counting.get("values", [])):
             members = self.deck.sets.get(entry["set"]) if self.deck else None
             if members is None:
-                self.problem(("counting", "values", i, "set"),
-                             f"unknown card set {entry['set']!r}")
+                self.problem(("counting", "values", i, "set"), f"unknown card set {entry['set']!r}")
                 continue
             for card in members:
                 if not values[card]:
@@ -429,8 +454,10 @@ class _Builder:
         group = counting.get("group_size", 1)
         credit = tuple(counting.get("partial_group_credit", [0] * (group - 1)))
         if len(credit) != group - 1:
-            self.problem(("counting", "partial_group_credit"),
-                         f"needs {group - 1} entries (one per possible leftover), has {len(credit)}")
+            self.problem(
+                ("counting", "partial_group_credit"),
+                f"needs {group - 1} entries (one per possible leftover), has {len(credit)}",
+            )
         return Counting(tuple(values), group, credit)
 
 
@@ -452,16 +479,3 @@ def _all_values(selector: dict, key: str) -> list:
     for part in selector.get("any_of", []):
         found += _all_values(part, key)
     return found
-
-
-@cache
-def _file_lines(file: str) -> tuple[str, ...]:
-    try:
-        return tuple(Path(file).read_text(encoding="utf-8").splitlines())
-    except OSError:
-        return ()
-
-
-def _file_line(file: str, line: int) -> str:
-    lines = _file_lines(file)
-    return lines[line - 1] if 0 < line <= len(lines) else ""
