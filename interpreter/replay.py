@@ -53,6 +53,10 @@ def _replay_hand(hand: Mapping, ruleset: Ruleset, where: str) -> dict:
             f"{where}.pack: not the ruleset's pack"
             + (f" (unknown cards: {', '.join(unknown[:5])})" if unknown else "")
         )
+    if not 0 <= hand["dealer"] < ruleset.players:
+        raise ReplayMismatch(
+            f"{where}.dealer: seat {hand['dealer']} does not exist with {ruleset.players} players"
+        )
     state = HandState(ruleset, hand["dealer"], [by_id[c] for c in hand["pack"]], hand["number"])
     for i, decision in enumerate(hand["decisions"]):
         at = f"{where}.decisions[{i}]"

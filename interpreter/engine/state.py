@@ -332,8 +332,8 @@ class HandState:
             self._fire_rules(rules, variables, at)
 
     def _fire_rules(self, rules: Sequence[PaymentRule], variables: dict, at: str) -> None:
+        scope = self._scope(variables)
         for rule in rules:
-            scope = self._scope(variables)
             if rule.when is not None and not rule.when(scope):
                 continue
             self._pay(rule.id, rule.payers(scope), rule.payees(scope), rule.amount, scope, at)
