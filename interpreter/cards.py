@@ -115,12 +115,12 @@ def select(
     return chosen
 
 
-def set_dependencies(selector: Mapping) -> list[str]:
-    """Names of other card sets a selector refers to."""
-    names = list(selector.get("sets", []))
-    for part in selector.get("any_of", []):
-        names += set_dependencies(part)
-    return names
+def set_dependencies(selector: Mapping, where: tuple = ()) -> list[tuple[str, tuple]]:
+    """Other card sets a selector refers to, each with its path inside the selector."""
+    found = [(name, where + ("sets", i)) for i, name in enumerate(selector.get("sets", []))]
+    for i, part in enumerate(selector.get("any_of", [])):
+        found += set_dependencies(part, where + ("any_of", i))
+    return found
 
 
 def build_deck(spec: Mapping, set_order: Sequence[str]) -> Deck:

@@ -108,7 +108,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
         for problem in problems:
             print(f"{source}: {problem}", file=sys.stderr)
         return 1
-    ruleset = load_ruleset(args.ruleset or record["ruleset"]["id"], record["ruleset"]["options"])
+    name = args.ruleset or record["ruleset"]["id"]
+    try:
+        base = load_ruleset(name)
+    except RulesetError as error:
+        print(f"{source}: $.ruleset.id: cannot load ruleset {name!r}:", file=sys.stderr)
+        print(error, file=sys.stderr)
+        return 1
+    wrong = _unknown_choices(base.document.get("options", {}), record["ruleset"]["options"])
+    if wrong:
+        for problem in wrong:
+            print(f"{source}: $.ruleset.options.{problem}", file=sys.stderr)
+        return 1
+    ruleset = load_ruleset(name, record["ruleset"]["options"])
     try:
         replay_record(record, ruleset)
     except ReplayMismatch as mismatch:
@@ -119,6 +131,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
         "payment the same"
     )
     return 0
+
+
+def _unknown_choices(options: dict, chosen: dict[str, str]) -> list[str]:
+    """Options or readings of a record that its ruleset does not have."""
+    problems = []
+    for option, reading in chosen.items():
+        if option not in options:
+            problems.append(
+                f"{option}: the ruleset has no such option; options: " + ", ".join(sorted(options))
+            )
+        elif reading not in options[option].get("readings", {}):
+            problems.append(
+                f"{option}: no reading {reading!r}; readings: "
+                + ", ".join(options[option]["readings"])
+            )
+    return problems
 
 
 def build_parser() -> argparse.ArgumentParser:

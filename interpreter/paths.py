@@ -23,7 +23,8 @@ def schemas_dir() -> Path:
 
 def builtin_rulesets() -> dict[str, Path]:
     """Built-in ruleset name (the file's stem) -> path, over every family folder."""
-    return {path.stem: path for path in sorted(rulesets_dir().glob("*/*.yaml"))}
+    found = {path.stem: path for path in rulesets_dir().glob("*/*.yaml")}
+    return dict(sorted(found.items()))
 
 
 def find_builtin(name: str) -> Path | None:

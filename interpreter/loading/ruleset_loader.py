@@ -264,10 +264,10 @@ class _Builder:
                 )
                 return
             visiting.add(name)
-            for dependency in set_dependencies(sets[name]):
+            for dependency, inside in set_dependencies(sets[name]):
                 if dependency not in sets:
                     self.problem(
-                        ("deck", "card_sets", name),
+                        ("deck", "card_sets", name) + inside,
                         f"unknown card set {dependency!r}; sets: " + ", ".join(sets),
                     )
                     continue
