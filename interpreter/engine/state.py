@@ -183,7 +183,7 @@ class HandState:
         if forbidden is not None:
             scope = self._scope({"player": seat})
             allowed = [c for c in hand if not forbidden(self._with(scope, card=c))]
-            if len(allowed) < self._discard_left[seat]:
+            if not allowed:  # only protected cards are left: they must go after all
                 allowed = hand
         return [cards[c].id for c in allowed]
 
@@ -287,18 +287,22 @@ class HandState:
     # --- the end of the hand -------------------------------------------------------------
 
     def card_points(self) -> list[float]:
-        if self._points is None:
-            counting = self.ruleset.counting
-            self._points = [
-                count_points(
-                    counting.values,
-                    counting.group_size,
-                    counting.partial_group_credit,
-                    self.won[s] + self.discards[s],
-                )
-                for s in range(self.ruleset.players)
-            ]
-        return self._points
+        """Card points of each seat's scoring pile as it stands (fixed once the hand is over)."""
+        if self._points is not None:
+            return self._points
+        counting = self.ruleset.counting
+        points = [
+            count_points(
+                counting.values,
+                counting.group_size,
+                counting.partial_group_credit,
+                self.won[s] + self.discards[s],
+            )
+            for s in range(self.ruleset.players)
+        ]
+        if self.phase == DONE:
+            self._points = points
+        return points
 
     def settlement_for(self, points: Sequence[float]) -> list[Payment]:
         """The settlement payments the ruleset makes for these card points (for checking a

@@ -100,12 +100,7 @@ class _Builder:
     # --- problems and positions --------------------------------------------------------
 
     def at(self, parts: tuple) -> Position | None:
-        while True:
-            if parts in self.provenance:
-                return self.provenance[parts]
-            if not parts:
-                return None
-            parts = parts[:-1]
+        return self.merged.position(parts)
 
     def problem(self, parts: tuple, message: str, position: Position | None = None) -> None:
         self.problems.append(Problem(position or self.at(parts), json_path(parts), message))
