@@ -48,12 +48,16 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(_args: argparse.Namespace) -> int:
-    for name, path in paths.builtin_rulesets().items():
+    builtin = paths.builtin_rulesets()
+    width = max((len(name) for name in builtin), default=0) + 2
+    for name, path in builtin.items():
         try:
             ruleset = load_ruleset(path)
-            print(f"{name:32} {ruleset.players} players  {ruleset.title}")
         except RulesetError:
-            print(f"{name:32} (does not load: run tarot validate {path})")
+            print(f"{name:{width}}(does not load: run tarot validate {path})")
+            continue
+        sources = ", ".join(sorted(ruleset.sources))
+        print(f"{name:{width}}{ruleset.players} players  {ruleset.title}  [sources: {sources}]")
     return 0
 
 

@@ -77,5 +77,5 @@ def json_path(parts: Sequence[str | int]) -> str:
 
 
 def _is_simple_key(key: str) -> bool:
-    # Ruleset keys often contain dashes or start with digits ("marolles-1637", "3p").
+    # Ruleset keys often contain dashes or start with digits ("some-variant", "3p").
     return bool(key) and all(c.isalnum() or c in "_-" for c in key)

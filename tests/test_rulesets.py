@@ -1,0 +1,53 @@
+"""Every built-in ruleset loads, plays seeded random hands within the invariants, and every
+Marolles variant differs from the base in exactly the one option it names."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from interpreter import paths
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.engine.game import play_game
+from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.record import game_record
+from interpreter.replay import record_problems, replay_record
+
+BUILTIN = paths.builtin_rulesets()
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN))
+def test_builtin_ruleset_plays_zero_sum_hands_that_replay(name: str) -> None:
+    ruleset = load_ruleset(name)
+    agents = [RandomAgent(f"{name}/{seat}") for seat in range(ruleset.players)]
+    states = play_game(ruleset, seed=11, agents=agents, hands=15)
+    for state in states:
+        assert state.is_terminal()
+        assert sum(state.returns()) == 0
+        everything = [c for seat in range(ruleset.players) for c in state.won[seat]]
+        everything += [c for seat in range(ruleset.players) for c in state.discards[seat]]
+        assert sorted(everything) == list(range(len(ruleset.deck)))
+    record = game_record(ruleset, 11, [a.name for a in agents], states)
+    assert record_problems(record) == []
+    replay_record(record, ruleset)
+
+
+VARIANTS = sorted(
+    n for n, p in BUILTIN.items() if p.parent.name == "marolles-1637" and n != p.parent.name
+)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_variant_changes_exactly_one_option(name: str) -> None:
+    text = yaml.safe_load(BUILTIN[name].read_text(encoding="utf-8"))
+    assert text["extends"] == "marolles-1637"
+    base, variant = load_ruleset("marolles-1637"), load_ruleset(name)
+    changed = {k for k in base.options if base.options[k] != variant.options[k]}
+    assert len(changed) == 1, changed
+    (option,) = changed
+    assert set(text["options"]) == {option}
+    assert variant.content_hash != base.content_hash
+
+
+def test_at_least_ten_variants() -> None:
+    assert len(VARIANTS) >= 10
