@@ -305,6 +305,13 @@ class _Builder:
     def _check_hand_sizes(self, packets, players: int, discards: tuple[int, int]) -> None:
         dealer = sum(s.rounds * s.dealer for s in packets) - discards[0]
         others = sum(s.rounds * s.others for s in packets) - discards[1]
+        if dealer < 0 or others < 0:
+            self.problem(
+                ("discard", "counts"),
+                "more cards to discard than are dealt: the dealer would keep "
+                f"{dealer} cards and the others {others}",
+            )
+            return
         if players > 1 and dealer != others:
             self.problem(
                 ("discard", "counts"),
