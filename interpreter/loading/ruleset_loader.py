@@ -112,6 +112,18 @@ class _Builder:
         self._options()
         self._params()
         self._substitute_options(data, ())
+        if not self.problems:
+            # a reading's value now stands where `{option: X}` stood: it must fit there too
+            for problem in check_schema(data, self.provenance, load_schema("ruleset")):
+                self.problems.append(
+                    Problem(
+                        problem.position,
+                        problem.path,
+                        f"{problem.message} (with the options' chosen readings)",
+                    )
+                )
+        if self.problems:
+            return None
         self._check_sources(data, ())
         players = data["players"]["count"]
         self.deck = self._deck()
@@ -216,6 +228,9 @@ class _Builder:
                         + ", ".join(sorted(self.data.get("options", {}))),
                     )
                     return node
+                self._copy_positions(
+                    ("options", name, "readings", self.chosen[name], "value"), parts
+                )
                 return self.option_values[name]
             for key, value in list(node.items()):
                 node[key] = self._substitute_options(value, parts + (key,))
@@ -223,6 +238,12 @@ class _Builder:
             for i, value in enumerate(node):
                 node[i] = self._substitute_options(value, parts + (i,))
         return node
+
+    def _copy_positions(self, source: tuple, target: tuple) -> None:
+        """Values substituted from an option's reading keep the reading's file positions."""
+        for path, position in list(self.provenance.items()):
+            if path[: len(source)] == source:
+                self.provenance[target + path[len(source) :]] = position
 
     def _check_sources(self, node: object, parts: tuple) -> None:
         known = self.data.get("sources", {})
