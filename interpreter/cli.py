@@ -1,4 +1,4 @@
-"""The `tarot` command: validate, rules, play, replay.
+"""The `tarot` command: validate, rules, play, replay, diff.
 
 argparse (standard library) parses the command line; each sub-command is one small function
 that loads through `interpreter.loading` and prints. A user's mistake (a bad ruleset, a
@@ -15,6 +15,7 @@ from pathlib import Path
 
 from interpreter import paths
 from interpreter.agents.random_agent import RandomAgent
+from interpreter.diff import FORMATS, diff_rulesets, render
 from interpreter.engine.game import play_game
 from interpreter.errors import Problem, RulesetError
 from interpreter.loading.ruleset_loader import load_ruleset, locate
@@ -137,6 +138,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    print(render(diff_rulesets(args.a, args.b), args.format))
+    return 0
+
+
 def _unknown_choices(options: dict, chosen: dict[str, str]) -> list[str]:
     """Options or readings of a record that its ruleset does not have."""
     problems = []
@@ -187,6 +193,14 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", metavar="FILE", help="a game record; - for standard input")
     replay.add_argument("--ruleset", help="ruleset to replay with (default: the record's id)")
     replay.set_defaults(run=cmd_replay)
+
+    diff = sub.add_parser("diff", help="compare two rulesets as written (options, rules, values)")
+    diff.add_argument("a", metavar="A", help="a built-in name or a YAML file")
+    diff.add_argument("b", metavar="B", help="a built-in name or a YAML file")
+    diff.add_argument(
+        "--format", choices=list(FORMATS), default="text", help="output format (default text)"
+    )
+    diff.set_defaults(run=cmd_diff)
     return parser
 
 

@@ -1,0 +1,34 @@
+"""Comparing two rulesets on paper (as written), without playing them.
+
+Where it sits: after `interpreter.loading`. `paper` loads two rulesets and computes a
+`RulesetDiff` (plain dataclasses: options, rules, other values); `render` turns it into text,
+JSON or Markdown. The `tarot diff A B` command (`interpreter.cli`) joins the two.
+"""
+
+from interpreter.diff.paper import (
+    OptionChange,
+    ReadingInfo,
+    RuleChange,
+    RulesetDiff,
+    SideInfo,
+    ValueChange,
+    diff_loaded,
+    diff_rulesets,
+)
+from interpreter.diff.render import FORMATS, render, to_json, to_markdown, to_text
+
+__all__ = [
+    "FORMATS",
+    "OptionChange",
+    "ReadingInfo",
+    "RuleChange",
+    "RulesetDiff",
+    "SideInfo",
+    "ValueChange",
+    "diff_loaded",
+    "diff_rulesets",
+    "render",
+    "to_json",
+    "to_markdown",
+    "to_text",
+]
