@@ -10,37 +10,15 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
-from functools import cache
 
 import pytest
+from hands import SEATS, agents_for, new_hand, played_hand, ruleset_with  # noqa: E402
 
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import dealer_of, play_game, play_hand, shuffled_pack
+from interpreter.engine.game import play_game, play_hand
 from interpreter.engine.state import HandState, IllegalAction, count_points
 from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.record import game_record
 from interpreter.replay import ReplayMismatch, record_problems, replay_record
-
-SEATS = 3
-
-
-@cache
-def ruleset_with(**choices: str):
-    """A Marolles ruleset with some options chosen (cached: loading takes a moment)."""
-    return load_ruleset("marolles-1637", choices=choices)
-
-
-def agents_for(seed: int) -> list[RandomAgent]:
-    return [RandomAgent(f"{seed}/{seat}") for seat in range(SEATS)]
-
-
-def new_hand(ruleset, seed: int, number: int = 1) -> HandState:
-    pack = shuffled_pack(len(ruleset.deck), seed, number)
-    return HandState(ruleset, dealer_of(ruleset, number), pack, number)
-
-
-def played_hand(ruleset, seed: int) -> HandState:
-    return play_hand(new_hand(ruleset, seed), agents_for(seed))
 
 
 def card_places(state: HandState) -> Counter:

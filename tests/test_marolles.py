@@ -6,34 +6,13 @@ Each test says in a comment which statement of the rules it checks.
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
 
 import pytest
+from hands import SEATS, agents_for, new_hand, played_hand, ruleset_with  # noqa: E402
 
 from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import dealer_of, play_hand, shuffled_pack
+from interpreter.engine.game import play_hand
 from interpreter.engine.state import HandState, count_points
-from interpreter.loading.ruleset_loader import load_ruleset
-
-SEATS = 3
-
-
-@cache
-def ruleset_with(**choices: str):
-    return load_ruleset("marolles-1637", choices=choices)
-
-
-def agents_for(seed: int) -> list[RandomAgent]:
-    return [RandomAgent(f"{seed}/{seat}") for seat in range(SEATS)]
-
-
-def new_hand(ruleset, seed: int, number: int = 1) -> HandState:
-    pack = shuffled_pack(len(ruleset.deck), seed, number)
-    return HandState(ruleset, dealer_of(ruleset, number), pack, number)
-
-
-def played_hand(ruleset, seed: int) -> HandState:
-    return play_hand(new_hand(ruleset, seed), agents_for(seed))
 
 
 def opponents(seat: int) -> list[int]:

@@ -1,0 +1,31 @@
+"""Helpers shared by the engine and Marolles tests: seeded Marolles hands and agents."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.engine.game import dealer_of, play_hand, shuffled_pack
+from interpreter.engine.state import HandState
+from interpreter.loading.ruleset_loader import load_ruleset
+
+SEATS = 3
+
+
+@cache
+def ruleset_with(**choices: str):
+    """A Marolles ruleset with some options chosen (cached: loading takes a moment)."""
+    return load_ruleset("marolles-1637", choices=choices)
+
+
+def agents_for(seed: int) -> list[RandomAgent]:
+    return [RandomAgent(f"{seed}/{seat}") for seat in range(SEATS)]
+
+
+def new_hand(ruleset, seed: int, number: int = 1) -> HandState:
+    pack = shuffled_pack(len(ruleset.deck), seed, number)
+    return HandState(ruleset, dealer_of(ruleset, number), pack, number)
+
+
+def played_hand(ruleset, seed: int) -> HandState:
+    return play_hand(new_hand(ruleset, seed), agents_for(seed))
