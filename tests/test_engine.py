@@ -12,7 +12,7 @@ import json
 from collections import Counter
 
 import pytest
-from hands import SEATS, agents_for, new_hand, played_hand, ruleset_with  # noqa: E402
+from hands import SEATS, agents_for, new_hand, played_hand, ruleset_with
 
 from interpreter.engine.game import play_game, play_hand
 from interpreter.engine.state import HandState, IllegalAction, count_points

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hands import SEATS, agents_for, new_hand, played_hand, ruleset_with  # noqa: E402
+from hands import SEATS, agents_for, new_hand, played_hand, ruleset_with
 
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import play_hand
