@@ -97,7 +97,8 @@ def describe_error(error: ValidationError) -> list[Finding]:
         if isinstance(expected, list):
             expected = " or ".join(expected)
         got = _json_type(error.instance)
-        return [(path, f"expected {_article(expected)}, got {got} {_show(error.instance)}", False)]
+        shown = "" if error.instance is None else f" {_show(error.instance)}"
+        return [(path, f"expected {_article(expected)}, got {got}{shown}", False)]
     return [(path, error.message, False)]
 
 
