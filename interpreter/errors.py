@@ -8,10 +8,10 @@ positioned in a source file where possible, and raises them together in one
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Position", "Problem", "RulesetError", "json_path"]
+__all__ = ["Position", "Problem", "RulesetError", "json_path", "nearest_position"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,19 @@ class Position:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
+
+
+def nearest_position(
+    positions: Mapping[tuple[str | int, ...], Position], path: Sequence[str | int]
+) -> Position | None:
+    """The position recorded for ``path``, or for its nearest ancestor that has one."""
+    path = tuple(path)
+    while True:
+        if path in positions:
+            return positions[path]
+        if not path:
+            return None
+        path = path[:-1]
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.errors import Position, Problem, RulesetError, json_path
+from interpreter.errors import Position, Problem, RulesetError, json_path, nearest_position
 from interpreter.loading.yaml_source import (
     DocPath,
     SourceDocument,
@@ -62,13 +62,7 @@ class MergedDocument:
 
     def position(self, path: DocPath) -> Position | None:
         """Provenance of ``path``, or of its nearest ancestor that has one."""
-        path = tuple(path)
-        while True:
-            if path in self.provenance:
-                return self.provenance[path]
-            if not path:
-                return None
-            path = path[:-1]
+        return nearest_position(self.provenance, path)
 
     def position_in_scalar(self, path: DocPath, line: int, column: int) -> Position | None:
         """:func:`~interpreter.loading.yaml_source.position_in_scalar` for a merged path."""

@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.validators import validator_for
 
-from interpreter.errors import Position, Problem, json_path
+from interpreter.errors import Position, Problem, json_path, nearest_position
 
 __all__ = ["Finding", "check_schema", "describe_error", "validation_errors"]
 
@@ -169,15 +169,6 @@ def _article(type_name: str) -> str:
 # --- positioning ---------------------------------------------------------------------------
 
 
-def _nearest(provenance: Mapping[DocPath, Position], path: DocPath) -> Position | None:
-    while True:
-        if path in provenance:
-            return provenance[path]
-        if not path:
-            return None
-        path = path[:-1]
-
-
 def check_schema(
     data: Any,
     provenance: Mapping[DocPath, Position],
@@ -197,7 +188,7 @@ def check_schema(
             if is_key and key_provenance is not None:
                 position = key_provenance.get(path)
             if position is None:
-                position = _nearest(provenance, path)
+                position = nearest_position(provenance, path)
             shown_path = path[:-1] if is_key else path
             problems.add(Problem(position, json_path(shown_path), message))
     return sorted(problems, key=_sort_key)

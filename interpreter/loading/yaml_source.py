@@ -24,7 +24,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from interpreter.errors import Position, Problem, RulesetError, json_path
+from interpreter.errors import Position, Problem, RulesetError, json_path, nearest_position
 
 __all__ = [
     "DocPath",
@@ -83,13 +83,7 @@ class SourceDocument:
 
     def position(self, path: DocPath) -> Position | None:
         """The position of the value at ``path``, or of its nearest ancestor that has one."""
-        path = tuple(path)
-        while True:
-            if path in self.positions:
-                return self.positions[path]
-            if not path:
-                return None
-            path = path[:-1]
+        return nearest_position(self.positions, path)
 
 
 def _pos(file: str, mark: Any) -> Position:
