@@ -3,29 +3,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from commands import tarot
 
 from interpreter.diff import diff_rulesets, render, to_json, to_markdown, to_text
 from interpreter.diff.paper import RulesetDiff
 from interpreter.errors import RulesetError
 
-ROOT = Path(__file__).resolve().parent.parent
 MCLEOD = 'John McLeod, "Early 17th Century French Tarot'
 DUMMETT = "Michael Dummett and John McLeod (2004)"
-
-
-def tarot(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "interpreter", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 @pytest.fixture(scope="module")

@@ -14,16 +14,14 @@ of the folder is named (an extends cycle is reported where its last `extends` cl
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from commands import ROOT, tarot
 
 from interpreter.errors import RulesetError
 from interpreter.loading.ruleset_loader import load_ruleset
 
-ROOT = Path(__file__).resolve().parent.parent
 MALFORMED = Path(__file__).resolve().parent / "data" / "malformed"
 FILES = sorted(MALFORMED.glob("*.yaml"))
 
@@ -50,16 +48,6 @@ def _param(path: Path):
     if path.name in KNOWN_BUGS:
         marks.append(pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[path.name]))
     return pytest.param(path, id=path.stem, marks=marks)
-
-
-def run_tarot(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "interpreter", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def test_the_folder_has_the_files() -> None:
@@ -98,7 +86,7 @@ def test_malformed_file_is_reported_in_place(path: Path) -> None:
 )
 def test_validate_command_on_one_file(name: str) -> None:
     relative = (MALFORMED / name).relative_to(ROOT)
-    result = run_tarot("validate", str(relative))
+    result = tarot("validate", str(relative))
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
     assert result.stdout == ""
@@ -110,7 +98,7 @@ def test_validate_command_on_one_file(name: str) -> None:
 
 def test_validate_command_on_the_whole_folder_reports_every_file() -> None:
     folder = MALFORMED.relative_to(ROOT)
-    result = run_tarot("validate", str(folder))
+    result = tarot("validate", str(folder))
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert ": ok" not in result.stdout, "a malformed file passed validation"
@@ -128,7 +116,7 @@ def test_validate_command_on_the_whole_folder_reports_every_file() -> None:
 
 
 def test_validate_command_on_the_builtin_rulesets_succeeds() -> None:
-    result = run_tarot("validate", "rulesets/")
+    result = tarot("validate", "rulesets/")
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert "rulesets/marolles-1637/marolles-1637.yaml: ok" in result.stdout.splitlines()
