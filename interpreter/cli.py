@@ -115,17 +115,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 1
     name = args.ruleset or record["ruleset"]["id"]
     try:
-        base = load_ruleset(name)
+        ruleset = load_ruleset(name, record["ruleset"]["options"])
     except RulesetError as error:
-        print(f"{source}: $.ruleset.id: cannot load ruleset {name!r}:", file=sys.stderr)
-        print(error, file=sys.stderr)
+        print(_ruleset_refusal(source, name, record["ruleset"]["options"], error), file=sys.stderr)
         return 1
-    wrong = _unknown_choices(base.document.get("options", {}), record["ruleset"]["options"])
-    if wrong:
-        for problem in wrong:
-            print(f"{source}: $.ruleset.options.{problem}", file=sys.stderr)
-        return 1
-    ruleset = load_ruleset(name, record["ruleset"]["options"])
     try:
         replay_record(record, ruleset)
     except ReplayMismatch as mismatch:
@@ -141,6 +134,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     print(render(diff_rulesets(args.a, args.b), args.format))
     return 0
+
+
+def _ruleset_refusal(source: str, name: str, chosen: dict[str, str], error: RulesetError) -> str:
+    """Why a record's ruleset does not load, blamed on the record where the record is wrong."""
+    try:
+        base = load_ruleset(name)
+    except RulesetError:
+        return f"{source}: $.ruleset.id: cannot load ruleset {name!r}:\n{error}"
+    wrong = _unknown_choices(base.document.get("options", {}), chosen)
+    if wrong:
+        return "\n".join(f"{source}: $.ruleset.options.{problem}" for problem in wrong)
+    return f"{source}: $.ruleset: cannot load ruleset {name!r} with the record's options:\n{error}"
 
 
 def _unknown_choices(options: dict, chosen: dict[str, str]) -> list[str]:
