@@ -182,7 +182,11 @@ class HandState:
         allowed = hand
         if forbidden is not None:
             scope = self._scope({"player": seat})
-            allowed = [c for c in hand if not forbidden(self._with(scope, card=c))]
+            allowed = []
+            for card in hand:
+                scope.vars["card"] = card
+                if not forbidden(scope):
+                    allowed.append(card)
             if not allowed:  # only protected cards are left: they must go after all
                 allowed = hand
         return [cards[c].id for c in allowed]
@@ -324,11 +328,6 @@ class HandState:
 
     def _scope(self, variables: dict) -> Scope:
         return Scope(self, {**self._base_vars, **variables})
-
-    @staticmethod
-    def _with(scope: Scope, **variables) -> Scope:
-        scope.vars.update(variables)
-        return scope
 
     def _fire(self, event: str, variables: dict, at: str) -> None:
         rules = self.ruleset.payments.get(event)
