@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from interpreter.cards import Deck
 
@@ -96,9 +97,25 @@ class Ruleset:
     settlement: tuple[PaymentRule, ...]
     counting: Counting
     options: dict[str, str] = field(default_factory=dict)  # option -> chosen reading
-    rule_sources: dict[str, str] = field(default_factory=dict)  # rule id -> source key
     sources: dict[str, str] = field(default_factory=dict)  # source key -> citation
     document: dict = field(default_factory=dict)  # the effective document, for diffs/records
+
+    @cached_property
+    def _rules_by_id(self) -> dict[str, PaymentRule]:
+        rules = [rule for group in self.payments.values() for rule in group]
+        return {rule.id: rule for rule in (*rules, *self.settlement)}
+
+    @cached_property
+    def _declarations_by_id(self) -> dict[str, Declaration]:
+        return {declaration.id: declaration for declaration in self.declarations}
+
+    def rule(self, payment_rule: str) -> PaymentRule | Declaration | None:
+        """The rule a payment names: a payment or settlement rule's id, or `id:level` for a
+        declaration."""
+        declaration_id, colon, _level = payment_rule.partition(":")
+        if colon:
+            return self._declarations_by_id.get(declaration_id)
+        return self._rules_by_id.get(payment_rule)
 
     def discard_count(self, seat: int, dealer: int) -> int:
         return self.discard_counts[0] if seat == dealer else self.discard_counts[1]

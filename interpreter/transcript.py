@@ -28,17 +28,12 @@ def _sort_key(ruleset: Ruleset, card: int) -> tuple:
     return (ruleset.deck.suits.index(c.suit), -c.strength)
 
 
-def _rule_name(ruleset: Ruleset, rule_id: str) -> str:
-    for rule in [r for rules in ruleset.payments.values() for r in rules] + list(
-        ruleset.settlement
-    ):
-        if rule.id == rule_id:
-            return rule.name
-    declaration_id, _, level = rule_id.partition(":")
-    for declaration in ruleset.declarations:
-        if declaration.id == declaration_id:
-            return f"declared {declaration.name} ({level.replace('_', ' ')})"
-    return rule_id
+def _rule_name(ruleset: Ruleset, payment_rule: str) -> str:
+    rule = ruleset.rule(payment_rule)
+    if rule is None:
+        return payment_rule
+    _, _, level = payment_rule.partition(":")
+    return f"declared {rule.name} ({level.replace('_', ' ')})" if level else rule.name
 
 
 def _payments_at(state: HandState, at: str) -> list[str]:
@@ -46,7 +41,8 @@ def _payments_at(state: HandState, at: str) -> list[str]:
     for p in state.payments:
         if p.at == at:
             name = _rule_name(state.ruleset, p.rule)
-            source = state.ruleset.rule_sources.get(p.rule.split(":")[0], "")
+            rule = state.ruleset.rule(p.rule)
+            source = rule.source if rule is not None else ""
             cite = f" [{source}]" if source else ""
             lines.append(f"    pay: seat {p.payer} -> seat {p.payee}  {p.amount}  {name}{cite}")
     return lines

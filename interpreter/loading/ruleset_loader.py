@@ -157,7 +157,6 @@ class _Builder:
             settlement=self._settlement(),
             counting=self._counting(),
             options=self.chosen,
-            rule_sources=self._rule_sources(),
             sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
             document=data,
         )
@@ -166,15 +165,6 @@ class _Builder:
     def _hash(self) -> str:
         content = json.dumps({"ruleset": self.data, "options": self.chosen}, sort_keys=True)
         return "sha256:" + hashlib.sha256(content.encode("utf-8")).hexdigest()
-
-    def _rule_sources(self) -> dict[str, str]:
-        found = {}
-        for section in ("payments", "settlement"):
-            for rule in self.data.get(section, []):
-                found[rule["id"]] = _source_text(rule.get("source"))
-        for declaration in self.data.get("declarations", {}).get("table", []):
-            found[declaration["id"]] = _source_text(declaration.get("source"))
-        return found
 
     # --- options, parameters, sources ------------------------------------------------
 
