@@ -1,7 +1,8 @@
-"""The `tarot` command: validate, rules, play, replay, diff.
+"""The `tarot` command: validate, rules, play, replay, diff, simulate.
 
 argparse (standard library) parses the command line; each sub-command is one small function
-that loads through `interpreter.loading` and prints. A user's mistake (a bad ruleset, a
+that loads through `interpreter.loading` and prints (the commands that play many hands are in
+`interpreter.table_commands`). A user's mistake (a bad ruleset, a
 corrupt record, a wrong option) ends with a message and exit status 1, never a traceback.
 """
 
@@ -14,14 +15,25 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from interpreter import paths
-from interpreter.agents.random_agent import RandomAgent
+from interpreter.agents.lineup import seat_agents
 from interpreter.diff import FORMATS, diff_rulesets, render
 from interpreter.engine.game import play_game
 from interpreter.errors import Problem, RulesetError
 from interpreter.loading.ruleset_loader import load_ruleset, locate
 from interpreter.record import game_record
 from interpreter.replay import ReplayMismatch, record_problems, replay_record
+from interpreter.simulation.plot import PlotUnavailable
+from interpreter.table_commands import (
+    AGENTS,
+    OutputError,
+    cmd_diff_family,
+    cmd_diff_table,
+    cmd_simulate,
+)
 from interpreter.transcript import hand_transcript, totals_line
+
+DEFAULT_SIMULATE_HANDS = 1000
+DEFAULT_FAMILY_HANDS = 500
 
 
 def _ruleset_files(targets: Sequence[str]) -> list[Path]:
@@ -74,7 +86,11 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset, _parse_options(args.option))
-    agents = [RandomAgent(f"{args.seed}/{seat}") for seat in range(ruleset.players)]
+    numbers = [args.hand] if args.hand else range(1, args.hands + 1)
+
+    def agents(number: int):
+        return seat_agents(AGENTS, args.seed, number, ruleset.players)
+
     writes_record_to_stdout = args.record == "-"
     out = sys.stderr if writes_record_to_stdout else sys.stdout
 
@@ -83,10 +99,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(hand_transcript(state), file=out)
             print(file=out)
 
-    states = play_game(ruleset, args.seed, agents, args.hands, on_hand=show)
+    states = play_game(ruleset, args.seed, agents, numbers, on_hand=show)
     print(totals_line(states), file=out)
     if args.record:
-        record = game_record(ruleset, args.seed, [a.name for a in agents], states)
+        record = game_record(ruleset, args.seed, [a.name for a in agents(1)], states)
         text = json.dumps(record, indent=1)
         if writes_record_to_stdout:
             print(text)
@@ -132,8 +148,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    if args.family:
+        if args.a or args.b:
+            raise OutputError("give either two rulesets A B or --family BASE, not both")
+        args.hands = args.hands or DEFAULT_FAMILY_HANDS
+        return cmd_diff_family(args)
+    if not args.a or not args.b:
+        raise OutputError("tarot diff needs two rulesets A B (or --family BASE)")
+    if args.hands:
+        return cmd_diff_table(args)
+    for flag in ("out", "plot"):
+        if getattr(args, flag):
+            raise OutputError(f"--{flag} needs --hands N: it describes hands played")
     print(render(diff_rulesets(args.a, args.b), args.format))
     return 0
+
+
+def cmd_simulate_args(args: argparse.Namespace) -> int:
+    return cmd_simulate(args, _parse_options(args.option))
 
 
 def _ruleset_refusal(source: str, name: str, chosen: dict[str, str], error: RulesetError) -> str:
@@ -184,12 +216,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=1, help="seed of the shuffle and players")
     play.add_argument("--hands", type=int, default=1, help="number of hands (default 1)")
     play.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=READING",
-        help="choose a reading of an interpretation option (repeatable)",
+        "--hand",
+        type=int,
+        metavar="N",
+        help="play only hand N of the game (as simulate and diff number them)",
     )
+    _add_option_flag(play)
     play.add_argument("--record", metavar="FILE", help="write the game record (JSON); - for stdout")
     play.add_argument("--quiet", action="store_true", help="print only the totals")
     play.set_defaults(run=cmd_play)
@@ -199,25 +231,98 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--ruleset", help="ruleset to replay with (default: the record's id)")
     replay.set_defaults(run=cmd_replay)
 
-    diff = sub.add_parser("diff", help="compare two rulesets as written (options, rules, values)")
-    diff.add_argument("a", metavar="A", help="a built-in name or a YAML file")
-    diff.add_argument("b", metavar="B", help="a built-in name or a YAML file")
+    diff = sub.add_parser(
+        "diff",
+        help="compare two rulesets as written and, with --hands, at the table",
+        description="Compare two rulesets as written (options, rules, values). With --hands N "
+        "also play the same N deals under both with the same players and seeds, and report "
+        "the paired differences. With --family BASE, compare every built-in variant of BASE "
+        "against it in one table.",
+    )
+    diff.add_argument("a", metavar="A", nargs="?", help="a built-in name or a YAML file")
+    diff.add_argument("b", metavar="B", nargs="?", help="a built-in name or a YAML file")
     diff.add_argument(
+        "--family",
+        metavar="BASE",
+        help=f"every built-in ruleset that extends BASE against it "
+        f"(default {DEFAULT_FAMILY_HANDS} hands)",
+    )
+    diff.add_argument("--hands", type=int, metavar="N", help="also play N paired hands under both")
+    _add_run_flags(diff)
+    diff.set_defaults(run=cmd_diff)
+
+    simulate = sub.add_parser(
+        "simulate",
+        help="play many hands of one ruleset and report game measures",
+        description="Play N hands with computer players and report the mean result per seat "
+        "and place, balance, spread, length, branching and how often each rule paid.",
+    )
+    simulate.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
+    simulate.add_argument(
+        "--hands",
+        type=int,
+        default=DEFAULT_SIMULATE_HANDS,
+        metavar="N",
+        help=f"number of hands (default {DEFAULT_SIMULATE_HANDS})",
+    )
+    _add_option_flag(simulate)
+    _add_run_flags(simulate)
+    simulate.set_defaults(run=cmd_simulate_args)
+    return parser
+
+
+def _add_option_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=READING",
+        help="choose a reading of an interpretation option (repeatable)",
+    )
+
+
+def _add_run_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and players")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        metavar="J",
+        help="worker processes (default: every core); results do not depend on it",
+    )
+    parser.add_argument(
+        "--out", metavar="FILE", help="write one row per hand and ruleset (.jsonl or .csv)"
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw the results per seat (.png or .svg; needs the [plot] extra)",
+    )
+    parser.add_argument(
         "--format", choices=list(FORMATS), default="text", help="output format (default text)"
     )
-    diff.set_defaults(run=cmd_diff)
-    return parser
+
+
+def _count_problem(args: argparse.Namespace) -> str | None:
+    for flag in ("hands", "hand", "jobs"):
+        value = getattr(args, flag, None)
+        if value is not None and value < 1:
+            return f"--{flag} must be at least 1"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if getattr(args, "hands", 1) < 1:
-        print("tarot: --hands must be at least 1", file=sys.stderr)
+    problem = _count_problem(args)
+    if problem:
+        print(f"tarot: {problem}", file=sys.stderr)
         return 2
     try:
         return args.run(args)
     except RulesetError as error:
         print(error, file=sys.stderr)
+        return 1
+    except (OutputError, PlotUnavailable) as error:
+        print(f"tarot: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

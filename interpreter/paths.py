@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
+
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -33,3 +35,16 @@ def find_builtin(name: str) -> Path | None:
 
 def list_builtins() -> list[str]:
     return sorted(builtin_rulesets())
+
+
+def builtin_variants(base: str) -> list[str]:
+    """The built-in rulesets whose own file says `extends: <base>`, by name."""
+    variants = []
+    for name, path in builtin_rulesets().items():
+        try:
+            document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError):
+            continue
+        if isinstance(document, dict) and document.get("extends") == base:
+            variants.append(name)
+    return variants

@@ -117,5 +117,14 @@ class Ruleset:
             return self._declarations_by_id.get(declaration_id)
         return self._rules_by_id.get(payment_rule)
 
+    def rule_label(self, payment_rule: str) -> str:
+        """A readable name for what a payment names: the rule's name, or "declared NAME
+        (level)" for a declaration; the bare key when the ruleset has no such rule."""
+        rule = self.rule(payment_rule)
+        if rule is None:
+            return payment_rule
+        _, _, level = payment_rule.partition(":")
+        return f"declared {rule.name} ({level.replace('_', ' ')})" if level else rule.name
+
     def discard_count(self, seat: int, dealer: int) -> int:
         return self.discard_counts[0] if seat == dealer else self.discard_counts[1]

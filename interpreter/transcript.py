@@ -28,19 +28,11 @@ def _sort_key(ruleset: Ruleset, card: int) -> tuple:
     return (ruleset.deck.suits.index(c.suit), -c.strength)
 
 
-def _rule_name(ruleset: Ruleset, payment_rule: str) -> str:
-    rule = ruleset.rule(payment_rule)
-    if rule is None:
-        return payment_rule
-    _, _, level = payment_rule.partition(":")
-    return f"declared {rule.name} ({level.replace('_', ' ')})" if level else rule.name
-
-
 def _payments_at(state: HandState, at: str) -> list[str]:
     lines = []
     for p in state.payments:
         if p.at == at:
-            name = _rule_name(state.ruleset, p.rule)
+            name = state.ruleset.rule_label(p.rule)
             rule = state.ruleset.rule(p.rule)
             source = rule.source if rule is not None else ""
             cite = f" [{source}]" if source else ""
@@ -74,7 +66,7 @@ def hand_transcript(state: HandState) -> str:
                 continue
             cards = shown.get((d["seat"], decl), [])
             display = f" showing {_cards(ruleset, cards)}" if cards else ""
-            out.append(f"  Seat {d['seat']}: {_rule_name(ruleset, d['choice'])}{display}")
+            out.append(f"  Seat {d['seat']}: {ruleset.rule_label(d['choice'])}{display}")
         out += _payments_at(state, "declarations")
     out.append("Play:")
     for trick in state.tricks:

@@ -1,18 +1,21 @@
 """A game of several hands: seeded shuffles, the dealer moving round, agents deciding.
 
 `shuffled_pack` gives the same pack for the same (seed, hand number) under any ruleset with
-the same number of cards, so two rulesets can be compared on identical deals. `play_game`
-runs agents through `HandState`s and hands back the finished states.
+the same number of cards, so two rulesets can be compared on identical deals. `deal_hand`
+makes hand N of a seeded game on its own; `play_game` runs agents through a run of hands and
+hands back the finished states.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from interpreter.agents.base import Agent
 from interpreter.engine.state import HandState
 from interpreter.ruleset import Ruleset
+
+Seating = Callable[[int], Sequence[Agent]]  # hand number -> the agents for that hand
 
 
 def hand_rng(seed: int, number: int) -> random.Random:
@@ -33,6 +36,12 @@ def dealer_of(ruleset: Ruleset, number: int) -> int:
     return (ruleset.first_dealer + step * (number - 1)) % ruleset.players
 
 
+def deal_hand(ruleset: Ruleset, seed: int, number: int) -> HandState:
+    """Hand `number` (from 1) of the game with this seed, dealt and waiting for decisions."""
+    pack = shuffled_pack(len(ruleset.deck), seed, number)
+    return HandState(ruleset, dealer_of(ruleset, number), pack, number)
+
+
 def play_hand(state: HandState, agents: Sequence[Agent]) -> HandState:
     while not state.is_terminal():
         seat = state.current_player()
@@ -43,15 +52,17 @@ def play_hand(state: HandState, agents: Sequence[Agent]) -> HandState:
 def play_game(
     ruleset: Ruleset,
     seed: int,
-    agents: Sequence[Agent],
-    hands: int = 1,
+    agents: Sequence[Agent] | Seating,
+    hands: int | Iterable[int] = 1,
     on_hand: Callable[[HandState], None] | None = None,
 ) -> list[HandState]:
+    """Play hands 1..`hands` (or the given hand numbers). `agents` is either one list kept
+    for the whole game or a function giving fresh agents for each hand number."""
+    numbers = range(1, hands + 1) if isinstance(hands, int) else hands
     played = []
-    for number in range(1, hands + 1):
-        pack = shuffled_pack(len(ruleset.deck), seed, number)
-        state = HandState(ruleset, dealer_of(ruleset, number), pack, number)
-        play_hand(state, agents)
+    for number in numbers:
+        state = deal_hand(ruleset, seed, number)
+        play_hand(state, agents(number) if callable(agents) else agents)
         if on_hand is not None:
             on_hand(state)
         played.append(state)

@@ -66,6 +66,7 @@ class HandState:
         self.shown: list[tuple[int, str, list[int]]] = []  # (seat, declaration, cards shown)
         self.decisions: list[dict] = []
         self.payments: list[Payment] = []
+        self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
         self.tricks: list[dict] = []
         self.trick: list[tuple[int, int]] = []
         self.trick_number = 0
@@ -311,13 +312,13 @@ class HandState:
     def settlement_for(self, points: Sequence[float]) -> list[Payment]:
         """The settlement payments the ruleset makes for these card points (for checking a
         settlement table without playing a hand to reach each row)."""
-        saved_points, saved_payments = self._points, self.payments
-        self._points, self.payments = list(points), []
+        saved = self._points, self.payments, self.fired
+        self._points, self.payments, self.fired = list(points), [], {}
         try:
             self._fire_rules(self.ruleset.settlement, {}, "settlement")
             return self.payments
         finally:
-            self._points, self.payments = saved_points, saved_payments
+            self._points, self.payments, self.fired = saved
 
     def _finish(self) -> None:
         self.phase = DONE
@@ -342,6 +343,7 @@ class HandState:
             self._pay(rule.id, rule.payers(scope), rule.payees(scope), rule.amount, scope, at)
 
     def _pay(self, rule_id, payers, payees, amount, scope: Scope, at: str) -> None:
+        paid = False
         for payer in _seats(payers):
             for payee in _seats(payees):
                 if payer == payee:
@@ -350,6 +352,9 @@ class HandState:
                 value = amount(scope)
                 if value:
                     self.payments.append(Payment(rule_id, payer, payee, value, at))
+                    paid = True
+        if paid:
+            self.fired[rule_id] = self.fired.get(rule_id, 0) + 1
 
 
 def _seats(value) -> Sequence[int]:

@@ -1,0 +1,94 @@
+"""Two rulesets played on the same deals: paired differences, seat by seat.
+
+Where it sits: the table half of `tarot diff`. `Comparison.add` takes the summaries of one
+hand number under A and under B (same pack, same agents, same seeds). When the two rulesets
+share a deck and a player count the hands are paired: the per-seat difference B - A is
+averaged hand by hand, which cancels the luck of the deal. Otherwise each side is measured on
+its own and the difference of the means gets an unpaired (Welch) interval; the report says
+which it is.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from interpreter.ruleset import Ruleset
+from interpreter.simulation.hand_summary import HandSummary
+from interpreter.simulation.measures import RulesetMeasures
+from interpreter.simulation.statistics import RunningMean, difference_of_means
+
+MOST_DIFFERENT = 5
+
+
+def can_pair(a: Ruleset, b: Ruleset) -> bool:
+    """Whether a shuffled pack means the same cards under both rulesets."""
+    return a.players == b.players and [c.id for c in a.deck.cards] == [c.id for c in b.deck.cards]
+
+
+@dataclass(frozen=True)
+class DifferentHand:
+    number: int
+    size: float  # sum over seats of |B - A|
+    net_a: tuple[float, ...]
+    net_b: tuple[float, ...]
+
+
+class Comparison:
+    def __init__(self, a: Ruleset, b: Ruleset) -> None:
+        self.paired = can_pair(a, b)
+        self.a = RulesetMeasures(a.players)
+        self.b = RulesetMeasures(b.players)
+        self.difference = [RunningMean() for _ in range(a.players)] if self.paired else []
+        self.size = RunningMean()  # mean over seats of |B - A|, per hand
+        self.differing = 0
+        self._largest: list[tuple[float, int, DifferentHand]] = []
+
+    def add(self, under_a: HandSummary, under_b: HandSummary) -> None:
+        self.a.add(under_a)
+        self.b.add(under_b)
+        if not self.paired:
+            return
+        gaps = [vb - va for va, vb in zip(under_a.net, under_b.net, strict=True)]
+        for seat, gap in enumerate(gaps):
+            self.difference[seat].add(gap)
+        size = sum(abs(g) for g in gaps)
+        self.size.add(size / len(gaps))
+        if size:
+            self.differing += 1
+            entry = DifferentHand(under_a.number, size, under_a.net, under_b.net)
+            item = (size, -under_a.number, entry)  # the earlier hand wins a tie
+            if len(self._largest) < MOST_DIFFERENT:
+                heapq.heappush(self._largest, item)
+            else:
+                heapq.heappushpop(self._largest, item)
+
+    @property
+    def hands(self) -> int:
+        return self.a.hands
+
+    def most_different(self) -> list[DifferentHand]:
+        return [entry for *_, entry in sorted(self._largest, reverse=True)]
+
+    def seat_differences(self) -> list[dict]:
+        if self.paired:
+            return [m.estimate().as_dict() for m in self.difference]
+        return [
+            difference_of_means(a, b).as_dict()
+            for a, b in zip(self.a.by_seat, self.b.by_seat, strict=False)
+        ]
+
+    def report(self) -> dict:
+        return {
+            "paired": self.paired,
+            "hands": self.hands,
+            "difference_by_seat": self.seat_differences(),
+            "differing_share": self.differing / self.hands if self.paired and self.hands else None,
+            "mean_abs_difference": self.size.estimate().as_dict() if self.paired else None,
+            "most_different": [
+                {"hand": h.number, "size": h.size, "net_a": list(h.net_a), "net_b": list(h.net_b)}
+                for h in self.most_different()
+            ],
+            "a": self.a.report(),
+            "b": self.b.report(),
+        }

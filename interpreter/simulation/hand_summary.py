@@ -1,0 +1,103 @@
+"""One hand played and boiled down to what the measures need: a `HandSummary`.
+
+Where it sits: the unit of work of a simulation. `play_summarized` deals hand N of a seeded
+game, lets the agents play it, and on the way notes the running result after every decision
+(who leads, when the eventual winner took the lead for good), the number of legal choices at
+each decision, and how often each rule paid. Summaries are small and picklable, so worker
+processes send them back to the process that folds them into statistics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from interpreter.agents.base import Agent
+from interpreter.engine.game import deal_hand
+from interpreter.ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    number: int
+    dealer: int
+    net: tuple[float, ...]  # per seat
+    decisions: int
+    choices: int  # legal choices summed over the decisions
+    winner: int | None  # the one seat with the best result; None when the best is shared
+    decided_at: int | None  # decisions taken before the winner led for good
+    lead_changes: int  # times the sole leader of the running result changed
+    fired: dict[str, int] = field(default_factory=dict)  # rule -> times it paid
+
+    @property
+    def decided_share(self) -> float | None:
+        """Share of the hand's decisions taken before the winner led for good."""
+        if self.decided_at is None:
+            return None
+        return self.decided_at / self.decisions if self.decisions else 0.0
+
+
+def sole_leader(net: Sequence[float]) -> int | None:
+    best = max(net)
+    leaders = [seat for seat, value in enumerate(net) if value == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def play_summarized(
+    ruleset: Ruleset, seed: int, number: int, agents: Sequence[Agent]
+) -> HandSummary:
+    state = deal_hand(ruleset, seed, number)
+    running = [0.0] * ruleset.players
+    counted = 0
+    leaders: list[int | None] = []  # the sole leader after 0, 1, 2... decisions
+    decisions = choices = 0
+
+    def note_leader() -> None:
+        nonlocal counted
+        for payment in state.payments[counted:]:
+            running[payment.payer] -= payment.amount
+            running[payment.payee] += payment.amount
+        counted = len(state.payments)
+        leaders.append(sole_leader(running))
+
+    note_leader()
+    while not state.is_terminal():
+        seat = state.current_player()
+        choices += len(state.decision.choices)
+        state.apply_action(agents[seat].choose(state, seat))
+        decisions += 1
+        note_leader()
+
+    net = tuple(state.returns())
+    winner = sole_leader(net)
+    decided_at = None
+    if winner is not None:
+        decided_at = len(leaders) - 1
+        while decided_at > 0 and leaders[decided_at - 1] == winner:
+            decided_at -= 1
+    changes = 0
+    previous = None
+    for leader in leaders:
+        if leader is not None:
+            changes += previous is not None and leader != previous
+            previous = leader
+    return HandSummary(
+        number=number,
+        dealer=state.dealer,
+        net=net,
+        decisions=decisions,
+        choices=choices,
+        winner=winner,
+        decided_at=decided_at,
+        lead_changes=changes,
+        fired=dict(state.fired),
+    )
+
+
+def rule_keys(ruleset: Ruleset) -> list[str]:
+    """Every name a payment can carry: each rule's id and each declaration level."""
+    keys = [rule.id for rules in ruleset.payments.values() for rule in rules]
+    keys += [rule.id for rule in ruleset.settlement]
+    for declaration in ruleset.declarations:
+        keys += [f"{declaration.id}:{level.id}" for level in declaration.levels]
+    return keys

@@ -1,0 +1,98 @@
+"""Game measures of one ruleset over many hands, in the manner of Ludii's metrics.
+
+Where it sits: `RulesetMeasures.add` folds in one `HandSummary` at a time (constant memory);
+`report` gives plain dicts for `interpreter.simulation.report` to print. Seats are reported
+two ways: by seat number (as in a game record) and by place relative to the dealer (dealer,
+first after the dealer, ...), which is where an advantage of position shows.
+
+A hand's winner is the one seat with the best net result; a hand whose best result is shared
+is a draw and counts as a win for nobody. Balance is one less the largest gap between the win
+rates of two places at the table (Ludii's Balance). "Decided after" is the share of a hand's
+decisions taken before its winner led the running result for good (Ludii's Decisiveness
+Moves, with the running result as the state evaluation).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from interpreter.simulation.hand_summary import HandSummary
+from interpreter.simulation.statistics import RunningMean
+
+
+class RulesetMeasures:
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.hands = 0
+        self.by_seat = [RunningMean() for _ in range(players)]
+        self.by_place = [RunningMean() for _ in range(players)]  # 0 = dealer
+        self.wins_by_place = [0] * players
+        self.draws = 0
+        self.spread = RunningMean()  # standard deviation of the seats' results in a hand
+        self.moved = RunningMean()  # marques that changed hands, net, in a hand
+        self.length = RunningMean()
+        self.choices = 0
+        self.decisions = 0
+        self.decided_share = RunningMean()
+        self.lead_changes = RunningMean()
+        self.fired_hands: Counter[str] = Counter()  # hands in which the rule paid
+        self.fired_total: Counter[str] = Counter()
+        self.histogram = [Counter() for _ in range(players)]  # per seat: result -> hands
+
+    def place_of(self, seat: int, dealer: int) -> int:
+        return (seat - dealer) % self.players
+
+    def add(self, hand: HandSummary) -> None:
+        self.hands += 1
+        for seat, value in enumerate(hand.net):
+            self.by_seat[seat].add(value)
+            self.by_place[self.place_of(seat, hand.dealer)].add(value)
+            self.histogram[seat][value] += 1
+        if hand.winner is None:
+            self.draws += 1
+        else:
+            self.wins_by_place[self.place_of(hand.winner, hand.dealer)] += 1
+        mean = sum(hand.net) / self.players
+        self.spread.add((sum((v - mean) ** 2 for v in hand.net) / self.players) ** 0.5)
+        self.moved.add(sum(v for v in hand.net if v > 0))
+        self.length.add(hand.decisions)
+        self.choices += hand.choices
+        self.decisions += hand.decisions
+        if hand.decided_share is not None:
+            self.decided_share.add(hand.decided_share)
+        self.lead_changes.add(hand.lead_changes)
+        for rule, times in hand.fired.items():
+            self.fired_hands[rule] += 1
+            self.fired_total[rule] += times
+
+    def win_rates(self) -> list[float]:
+        return [wins / self.hands if self.hands else 0.0 for wins in self.wins_by_place]
+
+    def balance(self) -> float:
+        rates = self.win_rates()
+        return 1.0 - (max(rates) - min(rates)) if self.hands else 0.0
+
+    def report(self) -> dict:
+        """Every measure as plain numbers (estimates as {mean, ci95, n})."""
+        hands = self.hands or 1
+        return {
+            "hands": self.hands,
+            "by_seat": [m.estimate().as_dict() for m in self.by_seat],
+            "by_place": [m.estimate().as_dict() for m in self.by_place],
+            "win_rate_by_place": self.win_rates(),
+            "balance": self.balance(),
+            "draws": self.draws / hands,
+            "spread": self.spread.estimate().as_dict(),
+            "moved": self.moved.estimate().as_dict(),
+            "decisions_per_hand": self.length.estimate().as_dict(),
+            "choices_per_decision": self.choices / self.decisions if self.decisions else 0.0,
+            "decided_after": self.decided_share.estimate().as_dict(),
+            "lead_changes": self.lead_changes.estimate().as_dict(),
+            "rules": {
+                rule: {
+                    "hands": self.fired_hands[rule] / hands,
+                    "per_hand": self.fired_total[rule] / hands,
+                }
+                for rule in sorted(self.fired_hands)
+            },
+        }

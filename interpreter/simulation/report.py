@@ -1,0 +1,313 @@
+"""Printing simulation results: one ruleset, two rulesets at the table, or a whole family.
+
+Where it sits: the last step of `tarot simulate` and `tarot diff --hands`. It takes the plain
+dicts that `RulesetMeasures.report` and `Comparison.report` give and formats them as text
+(terminal), Markdown (tables for notes) or JSON (everything, for programs). Numbers with an
+interval print as `mean ± half-width` (95%).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from interpreter.ruleset import Ruleset
+
+FORMATS = ("text", "markdown", "json")
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """What was run, for the heading and the replay commands."""
+
+    seed: int
+    hands_asked: int
+    agents: tuple[str, ...]
+    jobs: int
+    interrupted: bool = False
+    options: tuple[tuple[str, str], ...] = ()  # chosen with --option, repeated in commands
+
+    def heading(self, hands_done: int) -> str:
+        players = ",".join(self.agents)
+        done = f"{hands_done} hands"
+        if self.interrupted:
+            done = f"{hands_done} of {self.hands_asked} hands (interrupted)"
+        return f"{done}, seed {self.seed}, {players} players, {self.jobs} job(s)"
+
+    def replay_command(self, target: str, number: int) -> str:
+        options = "".join(f" --option {name}={reading}" for name, reading in self.options)
+        return f"tarot play {target} --seed {self.seed} --hand {number}{options}"
+
+
+def signed(value: float, digits: int = 2) -> str:
+    return f"{value:+.{digits}f}"
+
+
+def estimate(e: dict, digits: int = 2) -> str:
+    low, high = e["ci95"]
+    if low is None:
+        return signed(e["mean"], digits)
+    return f"{signed(e['mean'], digits)} ± {(high - low) / 2:.{digits}f}"
+
+
+def plain(e: dict, digits: int = 2) -> str:
+    low, high = e["ci95"]
+    if low is None:
+        return f"{e['mean']:.{digits}f}"
+    return f"{e['mean']:.{digits}f} ± {(high - low) / 2:.{digits}f}"
+
+
+def percent(share: float | None) -> str:
+    return "n/a" if share is None else f"{100 * share:.1f}%"
+
+
+def place_name(place: int) -> str:
+    return "dealer" if place == 0 else f"dealer + {place}"
+
+
+def _table(rows: Sequence[Sequence[str]], markdown: bool, indent: str = "  ") -> list[str]:
+    if markdown:
+        head, *body = rows
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        return lines + ["| " + " | ".join(row) + " |" for row in body]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        (indent + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))).rstrip()
+        for row in rows
+    ]
+
+
+def _section(title: str, markdown: bool) -> list[str]:
+    return ["", f"### {title}", ""] if markdown else ["", f"{title}:"]
+
+
+# --- measures shared by simulate and diff ------------------------------------------------------
+
+
+def _measure_rows(reports: Sequence[dict]) -> list[list[str]]:
+    """One row per measure, one column per ruleset."""
+    rows = []
+    places = len(reports[0]["by_place"])
+    for place in range(places):
+        rows.append(
+            [f"mean result, {place_name(place)}"]
+            + [
+                estimate(r["by_place"][place]) if place < len(r["by_place"]) else "-"
+                for r in reports
+            ]
+        )
+    for place in range(places):
+        rows.append(
+            [f"win rate, {place_name(place)}"]
+            + [
+                percent(r["win_rate_by_place"][place]) if place < len(r["by_place"]) else "-"
+                for r in reports
+            ]
+        )
+    rows += [
+        ["balance (1 - widest win-rate gap)"] + [f"{r['balance']:.3f}" for r in reports],
+        ["drawn hands (best result shared)"] + [percent(r["draws"]) for r in reports],
+        ["spread of results in a hand (sd)"] + [plain(r["spread"]) for r in reports],
+        ["marques won by the winners"] + [plain(r["moved"]) for r in reports],
+        ["decisions per hand"] + [plain(r["decisions_per_hand"], 1) for r in reports],
+        ["legal choices per decision"] + [f"{r['choices_per_decision']:.2f}" for r in reports],
+        ["decided after (share of decisions)"] + [plain(r["decided_after"], 3) for r in reports],
+        ["lead changes per hand"] + [plain(r["lead_changes"]) for r in reports],
+    ]
+    return rows
+
+
+def _rule_rows(rulesets: Sequence[Ruleset], reports: Sequence[dict]) -> list[list[str]]:
+    keys = sorted({key for r in reports for key in r["rules"]})
+    rows = []
+    for key in keys:
+        label = next((rs.rule_label(key) for rs in rulesets if rs.rule(key) is not None), key)
+        cells = []
+        for report in reports:
+            fired = report["rules"].get(key)
+            cells.append(
+                "-" if fired is None else f"{percent(fired['hands'])} ({fired['per_hand']:.3f})"
+            )
+        rows.append([key, label, *cells])
+    return rows
+
+
+# --- tarot simulate -----------------------------------------------------------------------------
+
+
+def simulate_report(ruleset: Ruleset, measures: dict, info: RunInfo, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(
+            {
+                "ruleset": ruleset.id,
+                "options": ruleset.options,
+                "run": _run_json(info),
+                "measures": measures,
+            },
+            indent=1,
+        )
+    md = fmt == "markdown"
+    out = [("## " if md else "") + f"{ruleset.id}: {info.heading(measures['hands'])}"]
+    out += _section("Net result per hand by seat (marques, mean ± 95% interval)", md)
+    out += _table(
+        [["seat", "result"]] + [[str(s), estimate(e)] for s, e in enumerate(measures["by_seat"])],
+        md,
+    )
+    out += _section("Game measures", md)
+    out += _table([["measure", ruleset.id], *_measure_rows([measures])], md)
+    out += _section("Rules that paid (share of hands, and times per hand)", md)
+    rules = _rule_rows([ruleset], [measures])
+    out += _table([["rule", "name", ruleset.id], *rules], md) if rules else ["  none"]
+    return "\n".join(out)
+
+
+def _run_json(info: RunInfo) -> dict:
+    return {
+        "seed": info.seed,
+        "hands_asked": info.hands_asked,
+        "agents": list(info.agents),
+        "jobs": info.jobs,
+        "interrupted": info.interrupted,
+        "options": dict(info.options),
+    }
+
+
+# --- tarot diff A B --hands N -------------------------------------------------------------------
+
+
+def table_report(
+    a: Ruleset, b: Ruleset, targets: tuple[str, str], result: dict, info: RunInfo, fmt: str
+) -> str:
+    """The at-the-table half of a diff: `result` is `Comparison.report()`."""
+    if fmt == "json":
+        return json.dumps({"a": a.id, "b": b.id, "run": _run_json(info), "table": result}, indent=1)
+    md = fmt == "markdown"
+    hands = result["hands"]
+    how = (
+        "paired: the same packs, players and seeds under both"
+        if result["paired"]
+        else "UNPAIRED: the rulesets do not share a deck and player count, so each is "
+        "measured on its own deals and the differences are between means"
+    )
+    out = [("## " if md else "") + f"At the table: {info.heading(hands)}", f"({how})"]
+    out += _section("Net result per hand by seat (marques, mean ± 95% interval)", md)
+    label = "B - A (paired)" if result["paired"] else "B - A (unpaired)"
+    seats = max(len(result["a"]["by_seat"]), len(result["b"]["by_seat"]))
+    rows = [["seat", f"A {a.id}", f"B {b.id}", label]]
+    for seat in range(seats):
+        rows.append(
+            [
+                str(seat),
+                _seat(result["a"], seat),
+                _seat(result["b"], seat),
+                estimate(result["difference_by_seat"][seat])
+                if seat < len(result["difference_by_seat"])
+                else "-",
+            ]
+        )
+    out += _table(rows, md)
+    if result["paired"]:
+        differing = result["differing_share"]
+        count = round(differing * hands) if hands else 0
+        out += [
+            "",
+            f"Hands whose result differs: {percent(differing)} ({count} of {hands}); "
+            f"mean |B - A| per seat and hand: {plain(result['mean_abs_difference'])}",
+        ]
+        if result["most_different"]:
+            out += _section("Hands that differ most (replay each under A and under B)", md)
+            for hand in result["most_different"]:
+                out.append(
+                    f"  hand {hand['hand']}: A {_nets(hand['net_a'])}, B {_nets(hand['net_b'])}"
+                )
+                out.append(f"    {info.replay_command(targets[0], hand['hand'])}")
+                out.append(f"    {info.replay_command(targets[1], hand['hand'])}")
+    out += _section("Game measures", md)
+    out += _table(
+        [["measure", f"A {a.id}", f"B {b.id}"], *_measure_rows([result["a"], result["b"]])], md
+    )
+    out += _section("Rules that paid (share of hands, and times per hand)", md)
+    rules = _rule_rows([a, b], [result["a"], result["b"]])
+    out += _table([["rule", "name", f"A {a.id}", f"B {b.id}"], *rules], md) if rules else ["  none"]
+    return "\n".join(out)
+
+
+def _seat(measures: dict, seat: int) -> str:
+    return estimate(measures["by_seat"][seat]) if seat < len(measures["by_seat"]) else "-"
+
+
+def _nets(net: Sequence[float]) -> str:
+    return " ".join(f"{v:+g}" for v in net)
+
+
+# --- tarot diff --family BASE --hands N ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FamilyLine:
+    variant: Ruleset
+    changed: list[str]  # "option: base reading -> variant reading"
+    result: dict  # Comparison.report()
+
+
+def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt: str) -> str:
+    ordered = sorted(lines, key=_change_size, reverse=True)
+    if fmt == "json":
+        return json.dumps(
+            {
+                "base": base.id,
+                "run": _run_json(info),
+                "variants": [
+                    {"variant": line.variant.id, "changed": line.changed, "table": line.result}
+                    for line in ordered
+                ],
+            },
+            indent=1,
+        )
+    md = fmt == "markdown"
+    hands = ordered[0].result["hands"] if ordered else 0
+    out = [
+        ("## " if md else "") + f"Family of {base.id}: each variant against it, "
+        f"{info.heading(hands)}",
+        "(sorted by the mean |B - A| per seat and hand: how much the variant moves results)",
+        "",
+    ]
+    rows = [
+        [
+            "variant",
+            "changes",
+            "hands differing",
+            "mean |B - A|",
+            "largest seat B - A",
+            "dealer's mean A -> B",
+        ]
+    ]
+    for line in ordered:
+        r = line.result
+        if r["paired"]:
+            size = plain(r["mean_abs_difference"])
+            largest = max(r["difference_by_seat"], key=lambda e: abs(e["mean"]))
+            largest_text = estimate(largest)
+        else:
+            size, largest_text = "unpaired", "-"
+        dealer = (
+            f"{signed(r['a']['by_place'][0]['mean'])} -> {signed(r['b']['by_place'][0]['mean'])}"
+        )
+        rows.append(
+            [
+                line.variant.id,
+                "; ".join(line.changed) or "(none)",
+                percent(r["differing_share"]),
+                size,
+                largest_text,
+                dealer,
+            ]
+        )
+    out += _table(rows, md)
+    return "\n".join(out)
+
+
+def _change_size(line: FamilyLine) -> float:
+    e = line.result["mean_abs_difference"]
+    return -1.0 if e is None else e["mean"]

@@ -1,0 +1,86 @@
+"""One row per hand per ruleset, written as it comes: JSON Lines or CSV, by file extension.
+
+Where it sits: `--out FILE` of `tarot simulate` and `tarot diff --hands`. Rows are flat (one
+column per seat and one per rule) so that `pandas.read_json(path, lines=True)` and
+`pandas.read_csv(path)` give a table with no further work. Rows are written and flushed as the
+hands finish, so an interrupted run keeps every finished hand on disk.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from interpreter.ruleset import Ruleset
+from interpreter.simulation.hand_summary import HandSummary, rule_keys
+
+FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
+
+
+class RowsError(ValueError):
+    """An --out file that cannot be written."""
+
+
+def row_format(path: str) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise RowsError(
+            f"--out {path}: name the file .jsonl (JSON Lines) or .csv; got {suffix or 'none'!r}"
+        )
+    return FORMATS[suffix]
+
+
+class RowWriter:
+    def __init__(self, path: str, rulesets: Sequence[Ruleset]) -> None:
+        self.format = row_format(path)
+        self.rulesets = list(rulesets)
+        self._rule_keys = [rule_keys(r) for r in rulesets]
+        players = max(r.players for r in rulesets)
+        rules = sorted({key for r in rulesets for key in rule_keys(r)})
+        self.columns = (
+            ["ruleset", "hand", "dealer"]
+            + [f"net_{seat}" for seat in range(players)]
+            + ["decisions", "choices", "winner", "decided_at", "lead_changes"]
+            + [f"fired.{rule}" for rule in rules]
+        )
+        try:
+            self._file: TextIO = open(path, "w", encoding="utf-8", newline="")
+        except OSError as error:
+            raise RowsError(f"--out {path}: cannot write: {error.strerror}") from error
+        self._csv = None
+        if self.format == "csv":
+            self._csv = csv.DictWriter(self._file, self.columns)
+            self._csv.writeheader()
+
+    def row(self, ruleset: Ruleset, keys: Sequence[str], hand: HandSummary) -> dict:
+        row: dict = dict.fromkeys(self.columns)
+        row.update(
+            ruleset=ruleset.id,
+            hand=hand.number,
+            dealer=hand.dealer,
+            decisions=hand.decisions,
+            choices=hand.choices,
+            winner=hand.winner,
+            decided_at=hand.decided_at,
+            lead_changes=hand.lead_changes,
+        )
+        for seat, value in enumerate(hand.net):
+            row[f"net_{seat}"] = value
+        for rule in keys:
+            row[f"fired.{rule}"] = hand.fired.get(rule, 0)
+        return row
+
+    def write(self, results: Sequence[HandSummary]) -> None:
+        for ruleset, keys, hand in zip(self.rulesets, self._rule_keys, results, strict=True):
+            row = self.row(ruleset, keys, hand)
+            if self._csv is not None:
+                self._csv.writerow(row)
+            else:
+                self._file.write(json.dumps(row) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()

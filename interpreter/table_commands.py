@@ -1,0 +1,203 @@
+"""The commands that play many hands: `tarot simulate` and `tarot diff --hands / --family`.
+
+Where it sits: called by `interpreter.cli`, which parses the arguments. Each command loads its
+rulesets (so a broken one is reported before anything runs), checks the output paths, plays
+the hands through `interpreter.simulation.driver` and prints a report. An interrupted run
+(Ctrl-C) still reports, writes and draws what it finished, and exits 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from interpreter import paths
+from interpreter.diff import diff_rulesets, render
+from interpreter.errors import Problem, RulesetError
+from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset import Ruleset
+from interpreter.simulation.comparison import Comparison
+from interpreter.simulation.driver import drive
+from interpreter.simulation.measures import RulesetMeasures
+from interpreter.simulation.plot import Series, check_plot_path, plot_results, require_plotting
+from interpreter.simulation.report import (
+    FamilyLine,
+    RunInfo,
+    family_report,
+    simulate_report,
+    table_report,
+)
+from interpreter.simulation.rows import RowWriter, row_format
+from interpreter.simulation.runner import RulesetSpec, RunPlan, available_cores
+
+INTERRUPTED = 130
+AGENTS = ("random",)
+
+
+class OutputError(Exception):
+    """An output path (--out, --plot) that cannot be used; raised before the run starts."""
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    try:
+        if getattr(args, "out", None):
+            row_format(args.out)
+        if getattr(args, "plot", None):
+            check_plot_path(args.plot)
+            require_plotting()
+    except ValueError as error:
+        raise OutputError(str(error)) from error
+    except RuntimeError as error:
+        raise OutputError(str(error)) from error
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    return args.jobs if args.jobs is not None else available_cores()
+
+
+def _info(args: argparse.Namespace, hands: int, interrupted: bool, options=()) -> RunInfo:
+    return RunInfo(args.seed, args.hands, AGENTS, _jobs(args), interrupted, tuple(options))
+
+
+def _rows(args: argparse.Namespace, rulesets: list[Ruleset]) -> RowWriter | None:
+    if not args.out:
+        return None
+    try:
+        return RowWriter(args.out, rulesets)
+    except ValueError as error:
+        raise OutputError(str(error)) from error
+
+
+def _finish(interrupted: bool, args: argparse.Namespace) -> int:
+    if args.out:
+        print(f"rows written to {args.out}", file=sys.stderr)
+    if interrupted:
+        print("interrupted: the report covers the hands that finished", file=sys.stderr)
+        return INTERRUPTED
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
+    ruleset = load_ruleset(args.ruleset, options)
+    check_outputs(args)
+    chosen = tuple(sorted(options.items()))
+    plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, AGENTS)
+    measures = RulesetMeasures(ruleset.players)
+    interrupted = drive(
+        plan,
+        [ruleset],
+        _jobs(args),
+        lambda results: measures.add(results[0]),
+        _rows(args, [ruleset]),
+        ruleset.id,
+    )
+    if measures.hands == 0:
+        print("interrupted before any hand finished", file=sys.stderr)
+        return INTERRUPTED
+    info = _info(args, measures.hands, interrupted, chosen)
+    print(simulate_report(ruleset, measures.report(), info, args.format))
+    if args.plot:
+        plot_results(
+            args.plot,
+            f"{ruleset.id}: net result per hand, {measures.hands} hands",
+            [Series(ruleset.id, measures.histogram, measures.hands)],
+        )
+        print(f"picture written to {args.plot}", file=sys.stderr)
+    return _finish(interrupted, args)
+
+
+def cmd_diff_table(args: argparse.Namespace) -> int:
+    """`tarot diff A B --hands N`: the rules as written, then the same deals under both."""
+    a, b = load_ruleset(args.a), load_ruleset(args.b)
+    paper = diff_rulesets(args.a, args.b)
+    check_outputs(args)
+    plan = RunPlan((RulesetSpec(args.a), RulesetSpec(args.b)), args.seed, args.hands, AGENTS)
+    comparison = Comparison(a, b)
+    interrupted = drive(
+        plan,
+        [a, b],
+        _jobs(args),
+        lambda results: comparison.add(*results),
+        _rows(args, [a, b]),
+        f"{a.id} vs {b.id}",
+    )
+    if comparison.hands == 0:
+        print("interrupted before any hand finished", file=sys.stderr)
+        return INTERRUPTED
+    info = _info(args, comparison.hands, interrupted)
+    table = table_report(a, b, (args.a, args.b), comparison.report(), info, args.format)
+    if args.format == "json":
+        print(
+            json.dumps({"paper": json.loads(render(paper, "json")), **json.loads(table)}, indent=1)
+        )
+    else:
+        print(render(paper, args.format))
+        print()
+        print(table)
+    if args.plot:
+        plot_results(
+            args.plot,
+            f"{a.id} (A) and {b.id} (B): net result per hand, {comparison.hands} hands",
+            [
+                Series(f"A {a.id}", comparison.a.histogram, comparison.a.hands),
+                Series(f"B {b.id}", comparison.b.histogram, comparison.b.hands),
+            ],
+        )
+        print(f"picture written to {args.plot}", file=sys.stderr)
+    return _finish(interrupted, args)
+
+
+def cmd_diff_family(args: argparse.Namespace) -> int:
+    """`tarot diff --family BASE --hands N`: every built-in variant of BASE against it."""
+    if args.plot:
+        raise OutputError("--plot draws two rulesets; use it with tarot diff A B --hands N")
+    base = load_ruleset(args.family)
+    names = paths.builtin_variants(args.family)
+    if not names:
+        raise RulesetError(
+            [
+                Problem(
+                    None,
+                    "$",
+                    f"no built-in ruleset extends {args.family!r}; tarot rules lists them",
+                )
+            ]
+        )
+    variants = [load_ruleset(name) for name in names]
+    check_outputs(args)
+    specs = tuple(RulesetSpec(target) for target in (args.family, *names))
+    plan = RunPlan(specs, args.seed, args.hands, AGENTS)
+    comparisons = [Comparison(base, variant) for variant in variants]
+
+    def consume(results) -> None:
+        for comparison, under_variant in zip(comparisons, results[1:], strict=True):
+            comparison.add(results[0], under_variant)
+
+    interrupted = drive(
+        plan,
+        [base, *variants],
+        _jobs(args),
+        consume,
+        _rows(args, [base, *variants]),
+        f"{base.id} family",
+    )
+    if comparisons[0].hands == 0:
+        print("interrupted before any hand finished", file=sys.stderr)
+        return INTERRUPTED
+    lines = [
+        FamilyLine(variant, changed_options(base, variant), comparison.report())
+        for variant, comparison in zip(variants, comparisons, strict=True)
+    ]
+    info = _info(args, comparisons[0].hands, interrupted)
+    print(family_report(base, lines, info, args.format))
+    return _finish(interrupted, args)
+
+
+def changed_options(base: Ruleset, variant: Ruleset) -> list[str]:
+    names = sorted(set(base.options) | set(variant.options))
+    return [
+        f"{name}: {base.options.get(name, '-')} -> {variant.options.get(name, '-')}"
+        for name in names
+        if base.options.get(name) != variant.options.get(name)
+    ]
