@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from interpreter.ruleset import Ruleset
 from interpreter.simulation.hand_summary import HandSummary
-from interpreter.simulation.measures import RulesetMeasures
+from interpreter.simulation.measures import RulesetMeasures, spread
 from interpreter.simulation.statistics import RunningMean, difference_of_means
 
 MOST_DIFFERENT = 5
@@ -39,7 +39,10 @@ class Comparison:
         self.paired = can_pair(a, b)
         self.a = RulesetMeasures(a.players)
         self.b = RulesetMeasures(b.players)
-        self.difference = [RunningMean() for _ in range(a.players)] if self.paired else []
+        seats = a.players if self.paired else 0
+        self.difference = [RunningMean() for _ in range(seats)]
+        self.place_difference = [RunningMean() for _ in range(seats)]  # 0 = the dealer
+        self.spread_difference = RunningMean()  # B - A of the spread of results in a hand
         self.size = RunningMean()  # mean over seats of |B - A|, per hand
         self.differing = 0
         self._largest: list[tuple[float, int, DifferentHand]] = []
@@ -52,6 +55,8 @@ class Comparison:
         gaps = [vb - va for va, vb in zip(under_a.net, under_b.net, strict=True)]
         for seat, gap in enumerate(gaps):
             self.difference[seat].add(gap)
+            self.place_difference[self.a.place_of(seat, under_a.dealer)].add(gap)
+        self.spread_difference.add(spread(under_b.net) - spread(under_a.net))
         size = sum(abs(g) for g in gaps)
         self.size.add(size / len(gaps))
         if size:
@@ -83,6 +88,10 @@ class Comparison:
             "paired": self.paired,
             "hands": self.hands,
             "difference_by_seat": self.seat_differences(),
+            "difference_by_place": [m.estimate().as_dict() for m in self.place_difference],
+            "spread_difference": (
+                self.spread_difference.estimate().as_dict() if self.paired else None
+            ),
             "differing_share": self.differing / self.hands if self.paired and self.hands else None,
             "mean_abs_difference": self.size.estimate().as_dict() if self.paired else None,
             "most_different": [

@@ -15,9 +15,16 @@ Moves, with the running result as the state evaluation).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from interpreter.simulation.hand_summary import HandSummary
 from interpreter.simulation.statistics import RunningMean
+
+
+def spread(net: Sequence[float]) -> float:
+    """The standard deviation of the seats' results in one hand (how much was at stake)."""
+    mean = sum(net) / len(net)
+    return (sum((v - mean) ** 2 for v in net) / len(net)) ** 0.5
 
 
 class RulesetMeasures:
@@ -52,8 +59,7 @@ class RulesetMeasures:
             self.draws += 1
         else:
             self.wins_by_place[self.place_of(hand.winner, hand.dealer)] += 1
-        mean = sum(hand.net) / self.players
-        self.spread.add((sum((v - mean) ** 2 for v in hand.net) / self.players) ** 0.5)
+        self.spread.add(spread(hand.net))
         self.moved.add(sum(v for v in hand.net if v > 0))
         self.length.add(hand.decisions)
         self.choices += hand.choices

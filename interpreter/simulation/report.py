@@ -68,7 +68,7 @@ def place_name(place: int) -> str:
 
 def _table(rows: Sequence[Sequence[str]], markdown: bool, indent: str = "  ") -> list[str]:
     if markdown:
-        head, *body = rows
+        head, *body = [[cell.replace("|", "\\|") for cell in row] for row in rows]
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         return lines + ["| " + " | ".join(row) + " |" for row in body]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -208,12 +208,25 @@ def table_report(
         )
     out += _table(rows, md)
     if result["paired"]:
+        out += _section("By place at the table (the dealer, then in order of play)", md)
+        rows = [["place", f"A {a.id}", f"B {b.id}", label]]
+        for place, gap in enumerate(result["difference_by_place"]):
+            rows.append(
+                [
+                    place_name(place),
+                    estimate(result["a"]["by_place"][place]),
+                    estimate(result["b"]["by_place"][place]),
+                    estimate(gap),
+                ]
+            )
+        out += _table(rows, md)
         differing = result["differing_share"]
         count = round(differing * hands) if hands else 0
         out += [
             "",
             f"Hands whose result differs: {percent(differing)} ({count} of {hands}); "
-            f"mean |B - A| per seat and hand: {plain(result['mean_abs_difference'])}",
+            f"mean |B - A| per seat and hand: {plain(result['mean_abs_difference'])}; "
+            f"spread of results in a hand, B - A: {estimate(result['spread_difference'])}",
         ]
         if result["most_different"]:
             out += _section("Hands that differ most (replay each under A and under B)", md)
@@ -270,40 +283,26 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
     out = [
         ("## " if md else "") + f"Family of {base.id}: each variant against it, "
         f"{info.heading(hands)}",
-        "(sorted by the mean |B - A| per seat and hand: how much the variant moves results)",
+        "(sorted by the mean |B - A| per seat and hand, how much the variant moves results; "
+        "dealer B - A is the dealer's paired difference; spread B - A the change in the "
+        "standard deviation of the seats' results in a hand, i.e. in what is at stake)",
         "",
     ]
     rows = [
-        [
-            "variant",
-            "changes",
-            "hands differing",
-            "mean |B - A|",
-            "largest seat B - A",
-            "dealer's mean A -> B",
-        ]
+        ["variant", "changes", "hands differing", "mean |B - A|", "dealer B - A", "spread B - A"]
     ]
     for line in ordered:
         r = line.result
         if r["paired"]:
-            size = plain(r["mean_abs_difference"])
-            largest = max(r["difference_by_seat"], key=lambda e: abs(e["mean"]))
-            largest_text = estimate(largest)
-        else:
-            size, largest_text = "unpaired", "-"
-        dealer = (
-            f"{signed(r['a']['by_place'][0]['mean'])} -> {signed(r['b']['by_place'][0]['mean'])}"
-        )
-        rows.append(
-            [
-                line.variant.id,
-                "; ".join(line.changed) or "(none)",
-                percent(r["differing_share"]),
-                size,
-                largest_text,
-                dealer,
+            cells = [
+                plain(r["mean_abs_difference"]),
+                estimate(r["difference_by_place"][0]),
+                estimate(r["spread_difference"]),
             ]
-        )
+        else:
+            cells = ["unpaired", "-", "-"]
+        changed = "; ".join(line.changed) or "(none)"
+        rows.append([line.variant.id, changed, percent(r["differing_share"]), *cells])
     out += _table(rows, md)
     return "\n".join(out)
 
