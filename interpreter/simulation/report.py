@@ -9,7 +9,7 @@ interval print as `mean ± half-width` (95%).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from interpreter.ruleset import Ruleset
@@ -85,50 +85,88 @@ def _section(title: str, markdown: bool) -> list[str]:
 # --- measures shared by simulate and diff ------------------------------------------------------
 
 
-def _measure_rows(reports: Sequence[dict]) -> list[list[str]]:
-    """One row per measure, one column per ruleset."""
-    rows = []
-    places = len(reports[0]["by_place"])
-    for place in range(places):
-        rows.append(
-            [f"mean result, {place_name(place)}"]
-            + [
-                estimate(r["by_place"][place]) if place < len(r["by_place"]) else "-"
-                for r in reports
-            ]
-        )
-    for place in range(places):
-        rows.append(
-            [f"win rate, {place_name(place)}"]
-            + [
-                percent(r["win_rate_by_place"][place]) if place < len(r["by_place"]) else "-"
-                for r in reports
-            ]
-        )
-    rows += [
-        ["balance (1 - widest win-rate gap)"] + [f"{r['balance']:.3f}" for r in reports],
-        ["drawn hands (best result shared)"] + [percent(r["draws"]) for r in reports],
-        ["spread of results in a hand (sd)"] + [plain(r["spread"]) for r in reports],
-        ["marques won by the winners"] + [plain(r["moved"]) for r in reports],
-        ["decisions per hand"] + [plain(r["decisions_per_hand"], 1) for r in reports],
-        ["legal choices per decision"] + [f"{r['choices_per_decision']:.2f}" for r in reports],
-        ["decided after (share of decisions)"] + [plain(r["decided_after"], 3) for r in reports],
-        ["lead changes per hand"] + [plain(r["lead_changes"]) for r in reports],
+@dataclass(frozen=True)
+class _Measure:
+    label: str
+    value: Callable[[dict], float | dict | None]  # a number, or an estimate dict
+    digits: int = 2
+    as_percent: bool = False
+    signed: bool = False  # a result, shown with its sign
+
+
+def _measures(places: int) -> list[_Measure]:
+    def at(key: str, place: int) -> Callable[[dict], float | dict | None]:
+        return lambda r: r[key][place] if place < len(r[key]) else None
+
+    return [
+        *(
+            _Measure(f"mean result, {place_name(p)}", at("by_place", p), signed=True)
+            for p in range(places)
+        ),
+        *(
+            _Measure(f"win rate, {place_name(p)}", at("win_rate_by_place", p), as_percent=True)
+            for p in range(places)
+        ),
+        _Measure("balance (1 - widest win-rate gap)", lambda r: r["balance"], 3),
+        _Measure("drawn hands (best result shared)", lambda r: r["draws"], as_percent=True),
+        _Measure("spread of results in a hand (sd)", lambda r: r["spread"]),
+        _Measure("marques won by the winners", lambda r: r["moved"]),
+        _Measure("decisions per hand", lambda r: r["decisions_per_hand"], 1),
+        _Measure("legal choices per decision", lambda r: r["choices_per_decision"]),
+        _Measure("decided after (share of decisions)", lambda r: r["decided_after"], 3),
+        _Measure("lead changes per hand", lambda r: r["lead_changes"]),
     ]
+
+
+def _number(value: float | dict | None) -> float | None:
+    return value["mean"] if isinstance(value, dict) else value
+
+
+def _cell(measure: _Measure, value: float | dict | None) -> str:
+    if value is None:
+        return "-"
+    if measure.as_percent:
+        return percent(value)
+    if isinstance(value, dict):
+        return (
+            estimate(value, measure.digits)
+            if measure.label.startswith("mean result")
+            else (plain(value, measure.digits))
+        )
+    return f"{value:.{measure.digits}f}"
+
+
+def _measure_rows(reports: Sequence[dict]) -> list[list[str]]:
+    """One row per measure, one column per ruleset; with two rulesets a last column B - A
+    (the difference of the two means; the paired intervals are in the tables above)."""
+    rows = []
+    for measure in _measures(len(reports[0]["by_place"])):
+        values = [measure.value(r) for r in reports]
+        row = [measure.label, *(_cell(measure, v) for v in values)]
+        if len(reports) == 2:
+            a, b = (_number(v) for v in values)
+            gap = None if a is None or b is None else b - a
+            if gap is None:
+                row.append("-")
+            elif measure.as_percent:
+                row.append(f"{100 * gap:+.1f} points")
+            else:
+                row.append(f"{gap:+.{measure.digits}f}")
+        rows.append(row)
     return rows
 
 
 def _rule_rows(rulesets: Sequence[Ruleset], reports: Sequence[dict]) -> list[list[str]]:
+    """One row per rule that paid: the share of hands it paid in (and times per hand) under
+    each ruleset; with two, a last column B - A of the shares."""
     keys = sorted({key for r in reports for key in r["rules"]})
     rows = []
     for key in keys:
         label = next((rs.rule_label(key) for rs in rulesets if rs.rule(key) is not None), key)
-        cells = []
-        for report in reports:
-            fired = report["rules"].get(key)
-            cells.append(
-                "-" if fired is None else f"{percent(fired['hands'])} ({fired['per_hand']:.3f})"
-            )
+        shares = [r["rules"].get(key, {"hands": 0.0, "per_hand": 0.0}) for r in reports]
+        cells = [f"{percent(f['hands'])} ({f['per_hand']:.3f})" for f in shares]
+        if len(reports) == 2:
+            cells.append(f"{100 * (shares[1]['hands'] - shares[0]['hands']):+.1f} points")
         rows.append([key, label, *cells])
     return rows
 
@@ -238,11 +276,19 @@ def table_report(
                 out.append(f"    {info.replay_command(targets[1], hand['hand'])}")
     out += _section("Game measures", md)
     out += _table(
-        [["measure", f"A {a.id}", f"B {b.id}"], *_measure_rows([result["a"], result["b"]])], md
+        [
+            ["measure", f"A {a.id}", f"B {b.id}", "B - A"],
+            *_measure_rows([result["a"], result["b"]]),
+        ],
+        md,
     )
     out += _section("Rules that paid (share of hands, and times per hand)", md)
     rules = _rule_rows([a, b], [result["a"], result["b"]])
-    out += _table([["rule", "name", f"A {a.id}", f"B {b.id}"], *rules], md) if rules else ["  none"]
+    out += (
+        _table([["rule", "name", f"A {a.id}", f"B {b.id}", "B - A"], *rules], md)
+        if rules
+        else ["  none"]
+    )
     return "\n".join(out)
 
 
