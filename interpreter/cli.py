@@ -214,8 +214,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play hands with computer players and print them")
     play.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
     play.add_argument("--seed", type=int, default=1, help="seed of the shuffle and players")
-    play.add_argument("--hands", type=int, default=1, help="number of hands (default 1)")
-    play.add_argument(
+    which = play.add_mutually_exclusive_group()
+    which.add_argument("--hands", type=int, default=1, help="number of hands (default 1)")
+    which.add_argument(
         "--hand",
         type=int,
         metavar="N",

@@ -36,6 +36,8 @@ class Series:
 def check_plot_path(path: str) -> None:
     if Path(path).suffix.lower() not in SUFFIXES:
         raise PlotUnavailable(f"--plot {path}: name the picture .png or .svg")
+    if not Path(path).parent.is_dir():
+        raise PlotUnavailable(f"--plot {path}: no such folder {str(Path(path).parent)!r}")
 
 
 def _pyplot():

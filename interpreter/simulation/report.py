@@ -140,7 +140,7 @@ def _measure_rows(reports: Sequence[dict]) -> list[list[str]]:
     """One row per measure, one column per ruleset; with two rulesets a last column B - A
     (the difference of the two means; the paired intervals are in the tables above)."""
     rows = []
-    for measure in _measures(len(reports[0]["by_place"])):
+    for measure in _measures(max(len(r["by_place"]) for r in reports)):
         values = [measure.value(r) for r in reports]
         row = [measure.label, *(_cell(measure, v) for v in values)]
         if len(reports) == 2:

@@ -17,7 +17,7 @@ from typing import TextIO
 from interpreter.ruleset import Ruleset
 from interpreter.simulation.hand_summary import HandSummary, rule_keys
 
-FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
+FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 
 
 class RowsError(ValueError):
@@ -25,10 +25,15 @@ class RowsError(ValueError):
 
 
 def row_format(path: str) -> str:
+    """The row format the file name asks for; refuses other names and missing folders."""
+    parent = Path(path).parent
+    if not parent.is_dir():
+        raise RowsError(f"--out {path}: no such folder {str(parent)!r}")
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
         raise RowsError(
-            f"--out {path}: name the file .jsonl (JSON Lines) or .csv; got {suffix or 'none'!r}"
+            f"--out {path}: name the file .jsonl (JSON Lines, one object per line) or .csv; "
+            f"got {suffix or 'no extension'!r}"
         )
     return FORMATS[suffix]
 

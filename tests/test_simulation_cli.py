@@ -1,0 +1,693 @@
+"""`tarot simulate`, `tarot diff --hands / --family` and `tarot play --hand N`, run in this
+process through `interpreter.cli.main` (and once as a real command).
+
+Numbers printed are checked against hands replayed on their own with the engine, and rows
+written to disk against the report of the same run.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import statistics
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+from commands import tarot
+
+from interpreter import paths
+from interpreter.agents.lineup import seat_agents
+from interpreter.cli import main
+from interpreter.engine.game import deal_hand, play_hand
+from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.simulation import driver
+
+LITERAL = "marolles-1637-ultimo-literal"
+RANDOM = ("random",)
+
+FOUR_PLAYERS = """\
+extends: marolles-1637
+title: Marolles for four
+players:
+  count: 4
+deal:
+  packets:
+    - {rounds: 3, each: 5}
+    - {rounds: 1, others: 1, dealer: 3}
+discard:
+  counts: {dealer: 3, others: 1}
+"""
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    """`tarot ARGS` in this process: (exit status, stdout, stderr)."""
+    try:
+        status = main(list(args))
+    except SystemExit as exit_:  # argparse refusing the command line
+        status = exit_.code
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+def refused(capsys, *args: str, status: int = 1) -> str:
+    got, out, err = run(capsys, *args)
+    assert got == status, (got, out, err)
+    assert err.strip(), "refused without a message"
+    return err
+
+
+@cache
+def loaded(target: str):
+    return load_ruleset(target)
+
+
+def replayed_net(target: str, seed: int, number: int) -> tuple:
+    ruleset = loaded(target)
+    state = deal_hand(ruleset, seed, number)
+    play_hand(state, seat_agents(RANDOM, seed, number, ruleset.players))
+    return tuple(state.returns())
+
+
+@pytest.fixture(scope="module")
+def four_players(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("four") / "four.yaml"
+    path.write_text(FOUR_PLAYERS, encoding="utf-8")
+    return str(path)
+
+
+# --- tarot simulate -----------------------------------------------------------------------------
+
+
+def test_simulate_prints_the_measures(capsys) -> None:
+    status, out, err = run(capsys, "simulate", "marolles-1637", "--hands", "40", "--jobs", "1")
+    assert status == 0, err
+    assert out.startswith("marolles-1637: 40 hands, seed 1, random players, 1 job(s)")
+    for seat in range(3):
+        assert re.search(rf"^  {seat} +[+-]\d+\.\d\d ± \d+\.\d\d$", out, re.M), out
+    for label in (
+        "mean result, dealer + 2",
+        "win rate, dealer",
+        "balance (1 - widest win-rate gap)",
+        "drawn hands",
+        "legal choices per decision",
+        "decided after",
+        "Rules that paid",
+        "tarot_kept",
+    ):
+        assert label in out
+
+
+def test_simulate_json_agrees_with_the_hands_replayed(capsys) -> None:
+    status, out, err = run(
+        capsys, "simulate", "marolles-1637", "--hands", "40", "--jobs", "1", "--format", "json"
+    )
+    assert status == 0, err
+    report = json.loads(out)
+    assert report["ruleset"] == "marolles-1637"
+    assert report["run"]["hands_asked"] == 40
+    assert report["run"]["interrupted"] is False
+    measures = report["measures"]
+    assert measures["hands"] == 40
+    nets = [replayed_net("marolles-1637", 1, number) for number in range(1, 41)]
+    for seat in range(3):
+        got = measures["by_seat"][seat]
+        assert got["n"] == 40
+        assert got["mean"] == pytest.approx(statistics.mean(net[seat] for net in nets))
+    draws = sum(1 for net in nets if list(net).count(max(net)) > 1)
+    assert measures["draws"] == pytest.approx(draws / 40)
+    assert sum(measures["win_rate_by_place"]) + measures["draws"] == pytest.approx(1.0)
+
+
+def test_simulate_option_plays_as_the_variant(capsys) -> None:
+    common = ("--hands", "25", "--jobs", "1", "--format", "json")
+    status, out, _ = run(
+        capsys, "simulate", "marolles-1637", "--option", "ultimo_failure=literal", *common
+    )
+    assert status == 0
+    with_option = json.loads(out)
+    status, out, _ = run(capsys, "simulate", LITERAL, *common)
+    assert status == 0
+    variant = json.loads(out)
+    assert with_option["run"]["options"] == {"ultimo_failure": "literal"}
+    assert with_option["options"]["ultimo_failure"] == "literal"
+    assert with_option["measures"] == variant["measures"]
+
+
+def test_simulate_jobs_do_not_change_the_result(capsys) -> None:
+    common = ("simulate", "marolles-1637", "--hands", "24", "--format", "json", "--seed", "9")
+    status, out, _ = run(capsys, *common, "--jobs", "1")
+    assert status == 0
+    alone = json.loads(out)
+    status, out, _ = run(capsys, *common, "--jobs", "2")
+    assert status == 0
+    spread = json.loads(out)
+    assert spread["run"]["jobs"] == 2
+    assert spread["measures"] == alone["measures"]
+
+
+def test_simulate_as_a_command() -> None:
+    result = tarot("simulate", "marolles-1637", "--hands", "20", "--jobs", "1", "--seed", "2")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stdout.startswith("marolles-1637: 20 hands, seed 2")
+
+
+# --- rows on disk -------------------------------------------------------------------------------
+
+
+def test_simulate_csv_rows_match_the_report(capsys, tmp_path: Path) -> None:
+    rows_file = tmp_path / "hands.csv"
+    status, out, err = run(
+        capsys,
+        "simulate",
+        "marolles-1637",
+        "--hands",
+        "30",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+        "--out",
+        str(rows_file),
+    )
+    assert status == 0, err
+    assert str(rows_file) in err
+    measures = json.loads(out)["measures"]
+    with rows_file.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 30
+    assert {"ruleset", "hand", "dealer", "net_0", "net_1", "net_2"} <= set(rows[0])
+    assert [int(row["hand"]) for row in rows] == list(range(1, 31))
+    assert {row["ruleset"] for row in rows} == {"marolles-1637"}
+    for seat in range(3):
+        values = [float(row[f"net_{seat}"]) for row in rows]
+        assert statistics.mean(values) == pytest.approx(measures["by_seat"][seat]["mean"])
+    for number, row in enumerate(rows, start=1):
+        net = tuple(float(row[f"net_{seat}"]) for seat in range(3))
+        assert net == replayed_net("marolles-1637", 1, number)
+    for rule, fired in measures["rules"].items():
+        paid_in = sum(1 for row in rows if int(row[f"fired.{rule}"]) > 0)
+        assert paid_in / 30 == pytest.approx(fired["hands"]), rule
+
+
+def test_diff_jsonl_rows_one_per_hand_per_ruleset(capsys, tmp_path: Path) -> None:
+    rows_file = tmp_path / "hands.jsonl"
+    status, _, err = run(
+        capsys,
+        "diff",
+        "marolles-1637",
+        LITERAL,
+        "--hands",
+        "20",
+        "--jobs",
+        "1",
+        "--out",
+        str(rows_file),
+    )
+    assert status == 0, err
+    rows = [json.loads(line) for line in rows_file.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 40
+    assert [(row["ruleset"], row["hand"]) for row in rows] == [
+        (ruleset, number) for number in range(1, 21) for ruleset in ("marolles-1637", LITERAL)
+    ]
+    for row in rows:
+        net = (row["net_0"], row["net_1"], row["net_2"])
+        assert net == replayed_net(row["ruleset"], 1, row["hand"])
+
+
+def test_rows_of_rulesets_with_different_player_counts(
+    capsys, tmp_path: Path, four_players: str
+) -> None:
+    rows_file = tmp_path / "hands.csv"
+    status, _, err = run(
+        capsys,
+        "diff",
+        "marolles-1637",
+        four_players,
+        "--hands",
+        "5",
+        "--jobs",
+        "1",
+        "--out",
+        str(rows_file),
+    )
+    assert status == 0, err
+    with rows_file.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 10
+    assert all(row["net_3"] == "" for row in rows[0::2]), "three players: no seat 3"
+    assert all(row["net_3"] != "" for row in rows[1::2])
+
+
+def test_out_with_a_wrong_extension_is_refused(capsys, tmp_path: Path) -> None:
+    target = tmp_path / "x.txt"
+    err = refused(
+        capsys, "simulate", "marolles-1637", "--hands", "5", "--jobs", "1", "--out", str(target)
+    )
+    assert str(target) in err
+    assert not target.exists()
+    err = refused(capsys, "diff", "marolles-1637", LITERAL, "--hands", "5", "--out", str(target))
+    assert str(target) in err
+
+
+def test_out_in_a_missing_folder_is_refused(capsys, tmp_path: Path) -> None:
+    target = tmp_path / "no such folder" / "x.csv"
+    err = refused(capsys, "simulate", "marolles-1637", "--hands", "5", "--out", str(target))
+    assert str(target) in err
+
+
+# --- pictures -----------------------------------------------------------------------------------
+
+
+def test_simulate_plot_png(capsys, tmp_path: Path) -> None:
+    picture = tmp_path / "p.png"
+    status, _, err = run(
+        capsys, "simulate", "marolles-1637", "--hands", "20", "--jobs", "1", "--plot", str(picture)
+    )
+    assert status == 0, err
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_diff_plot_svg(capsys, tmp_path: Path) -> None:
+    picture = tmp_path / "p.svg"
+    status, _, err = run(
+        capsys,
+        "diff",
+        "marolles-1637",
+        LITERAL,
+        "--hands",
+        "20",
+        "--jobs",
+        "1",
+        "--plot",
+        str(picture),
+    )
+    assert status == 0, err
+    text = picture.read_text(encoding="utf-8")
+    assert "<svg" in text and text.rstrip().endswith("</svg>")
+
+
+def test_plot_with_a_wrong_extension_is_refused(capsys, tmp_path: Path) -> None:
+    target = tmp_path / "p.gif"
+    err = refused(capsys, "simulate", "marolles-1637", "--hands", "5", "--plot", str(target))
+    assert str(target) in err
+
+
+def test_plot_without_matplotlib_is_refused_before_the_run(
+    capsys, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    picture = tmp_path / "p.png"
+    status, out, err = run(
+        capsys, "simulate", "marolles-1637", "--hands", "5", "--jobs", "1", "--plot", str(picture)
+    )
+    assert status == 1
+    assert "[plot]" in err
+    assert out == "", "refused before playing"
+    assert not picture.exists()
+    status, _, err = run(
+        capsys, "diff", "marolles-1637", LITERAL, "--hands", "5", "--plot", str(picture)
+    )
+    assert status == 1
+    assert "[plot]" in err
+
+
+# --- tarot diff A B --hands N -------------------------------------------------------------------
+
+
+def test_diff_a_ruleset_with_itself_at_the_table(capsys) -> None:
+    status, out, err = run(
+        capsys,
+        "diff",
+        "marolles-1637",
+        "marolles-1637",
+        "--hands",
+        "60",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+    )
+    assert status == 0, err
+    report = json.loads(out)
+    assert report["paper"]["options"] == [] and report["paper"]["rules"] == []
+    table = report["table"]
+    assert table["paired"] is True
+    assert table["hands"] == 60
+    assert len(table["difference_by_seat"]) == 3
+    for seat in table["difference_by_seat"]:
+        assert seat["mean"] == 0
+        assert seat["ci95"] == [0, 0]
+    assert table["differing_share"] == 0
+    assert table["mean_abs_difference"]["mean"] == 0
+    assert table["most_different"] == []
+
+
+def test_diff_a_ruleset_with_itself_shows_zero_on_every_line(capsys) -> None:
+    status, out, err = run(
+        capsys, "diff", "marolles-1637", "marolles-1637", "--hands", "20", "--jobs", "1"
+    )
+    assert status == 0, err
+    table = out.partition("At the table")[2]
+    assert "Hands whose result differs: 0.0% (0 of 20)" in table
+    sections = re.split(r"^(\S.*):$", table, flags=re.M)
+    titled = dict(zip(sections[1::2], sections[2::2], strict=True))
+    compared = 0
+    for title, body in titled.items():
+        header, *lines = [line for line in body.splitlines() if line.startswith("  ")]
+        assert header.rstrip().endswith(("B - A", "B - A (paired)")), header
+        assert lines, title
+        for line in lines:
+            if title.startswith(("Net result", "By place")):
+                assert line.endswith("+0.00 ± 0.00"), line
+            else:
+                assert re.search(r"  \+0\.0+( points)?$", line), line
+            compared += 1
+    assert compared >= 3 + 3 + 14, "seats, places, measures and rules all compared"
+
+
+def test_diff_ultimo_literal_text(capsys) -> None:
+    status, out, err = run(
+        capsys, "diff", "marolles-1637", LITERAL, "--hands", "100", "--jobs", "1"
+    )
+    assert status == 0, err
+    paper, _, table = out.partition("At the table")
+    assert table, "the table part follows the paper part"
+    assert "ultimo_failure" in paper
+    assert "mcleod" in paper and "dummett_mcleod_2004" in paper
+    size = re.search(r"mean \|B - A\| per seat and hand: (\d+\.\d+)", table)
+    assert size, table
+    assert float(size.group(1)) > 0
+    differing = re.search(r"Hands whose result differs: [\d.]+% \((\d+) of 100\)", table)
+    assert differing and int(differing.group(1)) > 0, table
+    assert f"tarot play {LITERAL} --seed 1 --hand " in table
+
+
+def test_diff_most_different_hands_replay(capsys) -> None:
+    status, out, err = run(
+        capsys,
+        "diff",
+        "marolles-1637",
+        LITERAL,
+        "--hands",
+        "100",
+        "--jobs",
+        "1",
+        "--seed",
+        "4",
+        "--format",
+        "json",
+    )
+    assert status == 0, err
+    table = json.loads(out)["table"]
+    assert table["most_different"], "some hand of 100 has a failed Ultimo"
+    sizes = [hand["size"] for hand in table["most_different"]]
+    assert sizes == sorted(sizes, reverse=True)
+    for hand in table["most_different"]:
+        net_a = replayed_net("marolles-1637", 4, hand["hand"])
+        net_b = replayed_net(LITERAL, 4, hand["hand"])
+        assert tuple(hand["net_a"]) == net_a
+        assert tuple(hand["net_b"]) == net_b
+        assert hand["size"] == sum(abs(b - a) for a, b in zip(net_a, net_b, strict=True))
+
+
+def test_diff_unpaired_rulesets(capsys, four_players: str) -> None:
+    status, out, err = run(
+        capsys,
+        "diff",
+        "marolles-1637",
+        four_players,
+        "--hands",
+        "10",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+    )
+    assert status == 0, err
+    table = json.loads(out)["table"]
+    assert table["paired"] is False
+    assert table["differing_share"] is None
+    assert len(table["b"]["by_place"]) == 4
+
+
+@pytest.mark.parametrize("order", ["three first", "four first"])
+def test_diff_text_shows_every_place_of_both_rulesets(capsys, four_players: str, order) -> None:
+    """Whichever side has more players, its extra place gets a row in the game measures."""
+    pair = ("marolles-1637", four_players)
+    if order == "four first":
+        pair = pair[::-1]
+    status, out, err = run(capsys, "diff", *pair, "--hands", "10", "--jobs", "1")
+    assert status == 0, err
+    assert "UNPAIRED" in out
+    assert re.search(r"^  3 ", out, re.M), "seat 3 of the four-player ruleset"
+    assert "mean result, dealer + 3" in out
+    assert "win rate, dealer + 3" in out
+
+
+# --- tarot diff --family ------------------------------------------------------------------------
+
+
+def test_diff_family_json_lists_every_variant_by_size(capsys) -> None:
+    status, out, err = run(
+        capsys,
+        "diff",
+        "--family",
+        "marolles-1637",
+        "--hands",
+        "20",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+    )
+    assert status == 0, err
+    report = json.loads(out)
+    assert report["base"] == "marolles-1637"
+    names = paths.builtin_variants("marolles-1637")
+    assert len(names) >= 10
+    variants = report["variants"]
+    assert sorted(v["variant"] for v in variants) == sorted(names)
+    sizes = [v["table"]["mean_abs_difference"]["mean"] for v in variants]
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[0] > 0
+    for line in variants:
+        assert line["table"]["hands"] == 20
+        assert line["table"]["paired"] is True
+        assert len(line["changed"]) == 1, line
+        option = line["changed"][0].split(":")[0]
+        text = paths.find_builtin(line["variant"]).read_text(encoding="utf-8")
+        assert f"{option}:" in text, "the change named is the option the variant's file sets"
+    literal = next(v for v in variants if v["variant"] == LITERAL)
+    assert literal["changed"] == ["ultimo_failure: mcleod -> literal"]
+
+
+def test_diff_family_text(capsys) -> None:
+    status, out, err = run(
+        capsys, "diff", "--family", "marolles-1637", "--hands", "4", "--jobs", "1"
+    )
+    assert status == 0, err
+    assert out.startswith("Family of marolles-1637")
+    for name in paths.builtin_variants("marolles-1637"):
+        assert re.search(rf"^  {re.escape(name)} ", out, re.M), name
+
+
+def test_diff_family_refusals(capsys, tmp_path: Path) -> None:
+    err = refused(capsys, "diff", "--family", "nonexistent", "--hands", "5")
+    assert "nonexistent" in err
+    err = refused(capsys, "diff", "--family", LITERAL, "--hands", "5")
+    assert LITERAL in err, "a ruleset with no variants"
+    refused(capsys, "diff", "marolles-1637", LITERAL, "--family", "marolles-1637")
+    err = refused(
+        capsys,
+        "diff",
+        "--family",
+        "marolles-1637",
+        "--hands",
+        "5",
+        "--plot",
+        str(tmp_path / "p.png"),
+    )
+    assert "--plot" in err
+
+
+# --- wrong command lines ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("simulate", "marolles-1637", "--hands", "0"),
+        ("simulate", "marolles-1637", "--hands", "5", "--jobs", "0"),
+        ("diff", "marolles-1637", LITERAL, "--hands", "0"),
+        ("diff", "marolles-1637", LITERAL, "--hands", "5", "--jobs", "0"),
+        ("diff", "--family", "marolles-1637", "--hands", "-3"),
+        ("play", "marolles-1637", "--hand", "0"),
+    ],
+)
+def test_counts_below_one_exit_2(capsys, args) -> None:
+    err = refused(capsys, *args, status=2)
+    assert "at least 1" in err
+
+
+def test_diff_needs_two_rulesets(capsys) -> None:
+    err = refused(capsys, "diff", "marolles-1637")
+    assert "two rulesets" in err
+    err = refused(capsys, "diff", "marolles-1637", "--hands", "5")
+    assert "two rulesets" in err
+
+
+def test_out_and_plot_need_hands(capsys, tmp_path: Path) -> None:
+    err = refused(capsys, "diff", "marolles-1637", LITERAL, "--out", str(tmp_path / "x.csv"))
+    assert "--hands" in err
+
+
+def test_simulate_an_unknown_ruleset(capsys) -> None:
+    err = refused(capsys, "simulate", "no-such-ruleset", "--hands", "5")
+    assert "no-such-ruleset" in err
+
+
+# --- tarot play --hand N ------------------------------------------------------------------------
+
+
+def test_play_hand_n_reproduces_hand_n_of_a_game(capsys, tmp_path: Path) -> None:
+    game_file, hand_file = tmp_path / "game.json", tmp_path / "hand.json"
+    status, _, err = run(
+        capsys,
+        "play",
+        "marolles-1637",
+        "--seed",
+        "6",
+        "--hands",
+        "4",
+        "--quiet",
+        "--record",
+        str(game_file),
+    )
+    assert status == 0, err
+    status, _, err = run(
+        capsys,
+        "play",
+        "marolles-1637",
+        "--seed",
+        "6",
+        "--hand",
+        "3",
+        "--quiet",
+        "--record",
+        str(hand_file),
+    )
+    assert status == 0, err
+    game = json.loads(game_file.read_text(encoding="utf-8"))
+    alone = json.loads(hand_file.read_text(encoding="utf-8"))
+    assert [hand["number"] for hand in game["hands"]] == [1, 2, 3, 4]
+    assert len(alone["hands"]) == 1
+    assert alone["hands"][0] == game["hands"][2]
+    assert alone["hands"][0]["dealer"] == 2, "the deal moves round: hand 3 is dealt by seat 2"
+    assert alone["totals"] == game["hands"][2]["net"]
+    assert tuple(alone["totals"]) == replayed_net("marolles-1637", 6, 3)
+
+
+# --- Ctrl-C -------------------------------------------------------------------------------------
+
+
+def interrupt_after(monkeypatch, hands: int) -> None:
+    """Make the run stop as Ctrl-C would, once `hands` hands have finished."""
+    real = driver.run_hands
+
+    def stopping(plan, rulesets, jobs=1):
+        for done, results in enumerate(real(plan, rulesets, jobs)):
+            if done == hands:
+                raise KeyboardInterrupt
+            yield results
+
+    monkeypatch.setattr(driver, "run_hands", stopping)
+
+
+def test_interrupted_simulate_keeps_what_finished(capsys, tmp_path: Path, monkeypatch) -> None:
+    interrupt_after(monkeypatch, 7)
+    rows_file = tmp_path / "hands.csv"
+    common = ("simulate", "marolles-1637", "--hands", "50", "--jobs", "1")
+    status, out, err = run(capsys, *common, "--out", str(rows_file))
+    assert status == 130
+    assert out.startswith("marolles-1637: 7 of 50 hands (interrupted)")
+    assert "interrupted" in err
+    with rows_file.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [int(row["hand"]) for row in rows] == list(range(1, 8))
+
+    status, out, _ = run(capsys, *common, "--format", "json")
+    assert status == 130
+    report = json.loads(out)
+    assert report["run"]["interrupted"] is True
+    assert report["run"]["hands_asked"] == 50
+    assert report["measures"]["hands"] == 7
+    nets = [replayed_net("marolles-1637", 1, number) for number in range(1, 8)]
+    assert report["measures"]["by_seat"][0]["mean"] == pytest.approx(
+        statistics.mean(net[0] for net in nets)
+    )
+
+
+def test_interrupted_diff_keeps_what_finished(capsys, tmp_path: Path, monkeypatch) -> None:
+    interrupt_after(monkeypatch, 4)
+    rows_file = tmp_path / "hands.jsonl"
+    status, out, _ = run(
+        capsys,
+        "diff",
+        "marolles-1637",
+        LITERAL,
+        "--hands",
+        "50",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+        "--out",
+        str(rows_file),
+    )
+    assert status == 130
+    report = json.loads(out)
+    assert report["run"]["interrupted"] is True
+    assert report["table"]["hands"] == 4
+    assert len(rows_file.read_text(encoding="utf-8").splitlines()) == 8
+
+
+def test_interrupted_before_any_hand(capsys, tmp_path: Path, monkeypatch) -> None:
+    interrupt_after(monkeypatch, 0)
+    rows_file = tmp_path / "hands.csv"
+    status, out, err = run(
+        capsys, "simulate", "marolles-1637", "--hands", "50", "--jobs", "1", "--out", str(rows_file)
+    )
+    assert status == 130
+    assert out == ""
+    assert "interrupted" in err
+    with rows_file.open(newline="", encoding="utf-8") as handle:
+        assert list(csv.DictReader(handle)) == []
+
+
+def test_out_json_is_refused_with_the_name_to_use(capsys, tmp_path: Path) -> None:
+    target = tmp_path / "rows.json"
+    err = refused(capsys, "simulate", "marolles-1637", "--hands", "5", "--out", str(target))
+    assert ".jsonl" in err
+    assert not target.exists()
+
+
+def test_plot_in_a_missing_folder_is_refused_before_the_run(
+    capsys, tmp_path: Path, monkeypatch
+) -> None:
+    def no_run(*_args, **_kwargs):
+        raise AssertionError("the run started before the picture's folder was checked")
+
+    monkeypatch.setattr(driver, "run_hands", no_run)
+    target = tmp_path / "no such folder" / "p.png"
+    err = refused(capsys, "simulate", "marolles-1637", "--hands", "5", "--plot", str(target))
+    assert "no such folder" in err
+
+
+def test_play_refuses_hand_together_with_hands(capsys) -> None:
+    refused(capsys, "play", "marolles-1637", "--hand", "3", "--hands", "4", status=2)
