@@ -29,3 +29,19 @@ def new_hand(ruleset, seed: int, number: int = 1) -> HandState:
 
 def played_hand(ruleset, seed: int) -> HandState:
     return play_hand(new_hand(ruleset, seed), agents_for(seed))
+
+
+# Marolles extended to four players: a different player count on the same pack, for the
+# comparisons that cannot pair their hands.
+FOUR_PLAYERS = """\
+extends: marolles-1637
+title: Marolles for four
+players:
+  count: 4
+deal:
+  packets:
+    - {rounds: 3, each: 5}
+    - {rounds: 1, others: 1, dealer: 3}
+discard:
+  counts: {dealer: 3, others: 1}
+"""

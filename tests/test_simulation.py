@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hands import FOUR_PLAYERS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,19 +40,6 @@ Z = 1.959964  # the 97.5th percentile of the standard normal, to six places
 RANDOM = ("random",)
 LITERAL = "marolles-1637-ultimo-literal"
 
-# A Marolles variant for four players (a different player count, the same pack).
-FOUR_PLAYERS = """\
-extends: marolles-1637
-title: Marolles for four
-players:
-  count: 4
-deal:
-  packets:
-    - {rounds: 3, each: 5}
-    - {rounds: 1, others: 1, dealer: 3}
-discard:
-  counts: {dealer: 3, others: 1}
-"""
 
 # A Marolles variant with other cards stripped (a different pack of the same size).
 OTHER_DECK = """\

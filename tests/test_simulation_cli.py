@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from commands import tarot
+from hands import FOUR_PLAYERS
 
 from interpreter import paths
 from interpreter.agents.lineup import seat_agents
@@ -27,19 +28,6 @@ from interpreter.simulation import driver
 
 LITERAL = "marolles-1637-ultimo-literal"
 RANDOM = ("random",)
-
-FOUR_PLAYERS = """\
-extends: marolles-1637
-title: Marolles for four
-players:
-  count: 4
-deal:
-  packets:
-    - {rounds: 3, each: 5}
-    - {rounds: 1, others: 1, dealer: 3}
-discard:
-  counts: {dealer: 3, others: 1}
-"""
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
