@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from interpreter import paths
-from interpreter.agents.lineup import seat_agents
+from interpreter.agents.lineup import AGENT_KINDS, seat_agents
 from interpreter.diff import FORMATS, diff_rulesets, render
 from interpreter.engine.game import play_game
 from interpreter.errors import Problem, RulesetError
@@ -24,8 +24,9 @@ from interpreter.record import game_record
 from interpreter.replay import ReplayMismatch, record_problems, replay_record
 from interpreter.simulation.plot import PlotUnavailable
 from interpreter.table_commands import (
-    AGENTS,
+    DEFAULT_AGENTS,
     OutputError,
+    agents_for,
     cmd_diff_family,
     cmd_diff_table,
     cmd_simulate,
@@ -87,9 +88,10 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
 def cmd_play(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset, _parse_options(args.option))
     numbers = [args.hand] if args.hand else range(1, args.hands + 1)
+    kinds = agents_for(args, ruleset)
 
     def agents(number: int):
-        return seat_agents(AGENTS, args.seed, number, ruleset.players)
+        return seat_agents(kinds, args.seed, number, ruleset.players)
 
     writes_record_to_stdout = args.record == "-"
     out = sys.stderr if writes_record_to_stdout else sys.stdout
@@ -223,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play only hand N of the game (as simulate and diff number them)",
     )
     _add_option_flag(play)
+    _add_agents_flag(play)
     play.add_argument("--record", metavar="FILE", help="write the game record (JSON); - for stdout")
     play.add_argument("--quiet", action="store_true", help="print only the totals")
     play.set_defaults(run=cmd_play)
@@ -282,7 +285,18 @@ def _add_option_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_agents_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--agents",
+        default=DEFAULT_AGENTS,
+        metavar="KIND[,KIND...]",
+        help=f"computer players: one kind for every seat or one per seat, from "
+        f"{', '.join(AGENT_KINDS)} (default {DEFAULT_AGENTS})",
+    )
+
+
 def _add_run_flags(parser: argparse.ArgumentParser) -> None:
+    _add_agents_flag(parser)
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and players")
     parser.add_argument(
         "--jobs",

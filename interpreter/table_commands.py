@@ -13,6 +13,7 @@ import json
 import sys
 
 from interpreter import paths
+from interpreter.agents.lineup import LineupError, parse_agents
 from interpreter.diff import diff_rulesets, render
 from interpreter.errors import Problem, RulesetError
 from interpreter.loading.ruleset_loader import load_ruleset
@@ -32,7 +33,7 @@ from interpreter.simulation.rows import RowWriter, row_format
 from interpreter.simulation.runner import RulesetSpec, RunPlan, available_cores
 
 INTERRUPTED = 130
-AGENTS = ("random",)
+DEFAULT_AGENTS = "random"
 
 
 class OutputError(Exception):
@@ -56,8 +57,24 @@ def _jobs(args: argparse.Namespace) -> int:
     return args.jobs if args.jobs is not None else available_cores()
 
 
-def _info(args: argparse.Namespace, hands: int, interrupted: bool, options=()) -> RunInfo:
-    return RunInfo(args.seed, args.hands, AGENTS, _jobs(args), interrupted, tuple(options))
+def agents_for(args: argparse.Namespace, *rulesets: Ruleset) -> tuple[str, ...]:
+    """The --agents kinds, checked against every ruleset's player count."""
+    try:
+        kinds = [parse_agents(args.agents, ruleset.players) for ruleset in rulesets]
+    except LineupError as error:
+        raise OutputError(str(error)) from error
+    return kinds[0]
+
+
+def _info(args: argparse.Namespace, interrupted: bool, options=()) -> RunInfo:
+    return RunInfo(
+        args.seed,
+        args.hands,
+        tuple(args.agents.split(",")),
+        _jobs(args),
+        interrupted,
+        tuple(options),
+    )
 
 
 def _rows(args: argparse.Namespace, rulesets: list[Ruleset]) -> RowWriter | None:
@@ -80,9 +97,10 @@ def _finish(interrupted: bool, args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     ruleset = load_ruleset(args.ruleset, options)
+    agents = agents_for(args, ruleset)
     check_outputs(args)
     chosen = tuple(sorted(options.items()))
-    plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, AGENTS)
+    plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, agents)
     measures = RulesetMeasures(ruleset.players)
     interrupted = drive(
         plan,
@@ -95,7 +113,7 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     if measures.hands == 0:
         print("interrupted before any hand finished", file=sys.stderr)
         return INTERRUPTED
-    info = _info(args, measures.hands, interrupted, chosen)
+    info = _info(args, interrupted, chosen)
     print(simulate_report(ruleset, measures.report(), info, args.format))
     if args.plot:
         plot_results(
@@ -111,8 +129,9 @@ def cmd_diff_table(args: argparse.Namespace) -> int:
     """`tarot diff A B --hands N`: the rules as written, then the same deals under both."""
     a, b = load_ruleset(args.a), load_ruleset(args.b)
     paper = diff_rulesets(args.a, args.b)
+    agents = agents_for(args, a, b)
     check_outputs(args)
-    plan = RunPlan((RulesetSpec(args.a), RulesetSpec(args.b)), args.seed, args.hands, AGENTS)
+    plan = RunPlan((RulesetSpec(args.a), RulesetSpec(args.b)), args.seed, args.hands, agents)
     comparison = Comparison(a, b)
     interrupted = drive(
         plan,
@@ -125,7 +144,7 @@ def cmd_diff_table(args: argparse.Namespace) -> int:
     if comparison.hands == 0:
         print("interrupted before any hand finished", file=sys.stderr)
         return INTERRUPTED
-    info = _info(args, comparison.hands, interrupted)
+    info = _info(args, interrupted)
     table = table_report(a, b, (args.a, args.b), comparison.report(), info, args.format)
     if args.format == "json":
         print(
@@ -165,9 +184,10 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
             ]
         )
     variants = [load_ruleset(name) for name in names]
+    agents = agents_for(args, base, *variants)
     check_outputs(args)
     specs = tuple(RulesetSpec(target) for target in (args.family, *names))
-    plan = RunPlan(specs, args.seed, args.hands, AGENTS)
+    plan = RunPlan(specs, args.seed, args.hands, agents)
     comparisons = [Comparison(base, variant) for variant in variants]
 
     def consume(results) -> None:
@@ -189,7 +209,7 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
         FamilyLine(variant, changed_options(base, variant), comparison.report())
         for variant, comparison in zip(variants, comparisons, strict=True)
     ]
-    info = _info(args, comparisons[0].hands, interrupted)
+    info = _info(args, interrupted)
     print(family_report(base, lines, info, args.format))
     return _finish(interrupted, args)
 

@@ -8,6 +8,7 @@ payment comes from the ruleset's tables and compiled expressions.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -98,6 +99,25 @@ class HandState:
             self._fire("cut", {"cut_card": self.cut_card}, "cut")
 
     # --- the Game/State interface --------------------------------------------------------
+
+    def clone(self) -> HandState:
+        """An independent copy to try actions on (the ruleset and the dealt pack are shared,
+        being never changed)."""
+        other = copy.copy(self)
+        other.hands = [list(h) for h in self.hands]
+        other.discards = [list(d) for d in self.discards]
+        other.won = [list(w) for w in self.won]
+        other.declared = [set(d) for d in self.declared]
+        other.shown = list(self.shown)
+        other.decisions = list(self.decisions)
+        other.payments = list(self.payments)
+        other.fired = dict(self.fired)
+        other.tricks = list(self.tricks)
+        other.trick = list(self.trick)
+        other._discard_left = dict(self._discard_left)
+        other._declare_queue = list(self._declare_queue)
+        other._declared_seats = set(self._declared_seats)
+        return other
 
     def current_player(self) -> int | None:
         return None if self.decision is None else self.decision.seat

@@ -37,7 +37,8 @@ class RunInfo:
 
     def replay_command(self, target: str, number: int) -> str:
         options = "".join(f" --option {name}={reading}" for name, reading in self.options)
-        return f"tarot play {target} --seed {self.seed} --hand {number}{options}"
+        agents = "" if self.agents == ("random",) else f" --agents {','.join(self.agents)}"
+        return f"tarot play {target} --seed {self.seed} --hand {number}{agents}{options}"
 
 
 def signed(value: float, digits: int = 2) -> str:

@@ -1,0 +1,59 @@
+"""A cheap player for any ruleset: it looks one action ahead with the ruleset's own payments
+and otherwise follows card-play habits built from the ruleset's card values.
+
+Where it sits: beside the random agent, chosen with `--agents heuristic`. For each legal
+action it tries the action on a copy of the hand (`HandState.clone`) and counts what that
+action alone pays it at once: a penalised discard, a declaration's bonus, the payments of a
+trick it completes. Among actions that pay the same it prefers, for cards, to win a trick
+that holds card points with the cheapest card that wins it, and otherwise to give away as
+few points as possible; for discards, to lay away its least valuable cards. Remaining ties
+are broken by a seeded random choice, so a game is reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+
+from interpreter.engine import tricks as trick_rules
+from interpreter.engine.state import DISCARD, PLAY, HandState
+
+POINTS_WEIGHT = 0.1  # card points count for less than marques paid at once
+
+
+class HeuristicAgent:
+    name = "heuristic"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = random.Random(f"tarot-agent/heuristic/{seed}")
+
+    def choose(self, state: HandState, seat: int) -> str:
+        choices = state.legal_actions()
+        if len(choices) == 1:
+            return choices[0]
+        before = state.returns()[seat]
+        scored = []
+        for action in choices:
+            trial = state.clone()
+            trial.apply_action(action)
+            score = trial.returns()[seat] - before
+            score += POINTS_WEIGHT * self._habit(state, seat, action)
+            scored.append((score, self.rng.random(), action))
+        return max(scored)[2]
+
+    def _habit(self, state: HandState, seat: int, action: str) -> float:
+        kind = state.decision.kind
+        deck = state.ruleset.deck
+        values = state.ruleset.counting.values
+        if kind == DISCARD:
+            card = deck.cards[deck.by_id[action]]
+            return -values[card.index] - (1.0 if card.is_trump else 0.0)
+        if kind != PLAY:
+            return 0.0
+        card = deck.by_id[action]
+        trick = [*state.trick, (seat, card)]
+        at_stake = sum(values[c] for _s, c in trick)
+        winner = trick_rules.trick_winner(deck.cards, trick)
+        strength = deck.cards[card].strength / 1000.0  # a slight preference for low cards
+        if winner == seat:
+            return at_stake - values[card] - strength
+        return -values[card] - strength
