@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.diff.paper import OptionChange, ReadingInfo, RuleChange, RulesetDiff, ValueChange
+from interpreter.markdown import escape, table
 
 __all__ = ["FORMATS", "render", "to_json", "to_markdown", "to_text"]
 
@@ -155,46 +156,36 @@ def to_json(diff: RulesetDiff) -> str:
 # --- Markdown -----------------------------------------------------------------------------------
 
 
-def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "<br>")
-
-
 def _code(value: Any) -> str:
     if value is None:
         return ""
     text = _value(value)
-    return _cell(f"`{text}`" if "`" not in text else text)
-
-
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return lines
+    return escape(f"`{text}`" if "`" not in text else text)
 
 
 def _reading_cells(reading: ReadingInfo | None) -> list[str]:
     if reading is None:
         return ["", "", ""]
-    return [_cell(reading.reading), _code(reading.value), _cell(_source(reading.source))]
+    return [escape(reading.reading), _code(reading.value), escape(_source(reading.source))]
 
 
 def _value_row(change: ValueChange) -> list[str]:
     return [
-        _cell(f"`{change.path}`"),
+        escape(f"`{change.path}`"),
         change.kind,
         _code(change.old),
         _code(change.new),
-        _cell(_source(change.old_source) if change.old_source is not None else ""),
-        _cell(_source(change.new_source) if change.new_source is not None else ""),
+        escape(_source(change.old_source) if change.old_source is not None else ""),
+        escape(_source(change.new_source) if change.new_source is not None else ""),
     ]
 
 
 def to_markdown(diff: RulesetDiff) -> str:
     lines = [f"# `{diff.a.name}` → `{diff.b.name}`", ""]
-    lines += _table(
+    lines += table(
         ["", "ruleset", "title", "file"],
         [
-            [label, _cell(f"`{side.name}`"), _cell(side.title), _cell(f"`{side.path}`")]
+            [label, escape(f"`{side.name}`"), escape(side.title), escape(f"`{side.path}`")]
             for label, side in (("a", diff.a), ("b", diff.b))
         ],
     )
@@ -202,25 +193,25 @@ def to_markdown(diff: RulesetDiff) -> str:
         return "\n".join([*lines, "", "No differences."])
     if diff.options:
         lines += ["", "## Options", ""]
-        lines += _table(
+        lines += table(
             ["option", "change", "a: reading", "a: value", "a: source"]
             + ["b: reading", "b: value", "b: source"],
             [
-                [_cell(o.option), _cell(_option_kind(o))]
+                [escape(o.option), escape(_option_kind(o))]
                 + _reading_cells(o.old)
                 + _reading_cells(o.new)
                 for o in diff.options
             ],
         )
         details = [
-            [_cell(o.option), note, *_value_row(c)]
+            [escape(o.option), note, *_value_row(c)]
             for o in diff.options
             for note, changes in (("definition", o.definition), ("follows the option", o.follows))
             for c in changes
         ]
         if details:
             lines.append("")
-            lines += _table(
+            lines += table(
                 ["option", "why", "path", "change", "a", "b", "a: source", "b: source"], details
             )
         read_by = [o for o in diff.options if o.read_by]
@@ -234,24 +225,24 @@ def to_markdown(diff: RulesetDiff) -> str:
         lines += ["", "## Rules", ""]
         rows = []
         for rule in diff.rules:
-            head = [rule.section, _cell(f"`{rule.id}`"), _cell(rule.name or ""), rule.kind]
-            sides = [_cell(_source(rule.old_source)), _cell(_source(rule.new_source))]
+            head = [rule.section, escape(f"`{rule.id}`"), escape(rule.name or ""), rule.kind]
+            sides = [escape(_source(rule.old_source)), escape(_source(rule.new_source))]
             if rule.kind == "changed":
                 rows += [head + _value_row(c)[:1] + _value_row(c)[2:4] + sides for c in rule.fields]
             else:
-                rows.append(head + [_cell(f"`{rule.path}`"), "", ""] + sides)
-        lines += _table(
+                rows.append(head + [escape(f"`{rule.path}`"), "", ""] + sides)
+        lines += table(
             ["section", "id", "name", "change", "path", "a", "b", "a: source", "b: source"], rows
         )
     if diff.other:
         lines += ["", "## Other", ""]
-        lines += _table(
+        lines += table(
             ["path", "change", "a", "b", "a: source", "b: source"],
             [_value_row(c) for c in diff.other],
         )
     if diff.citations:
         lines += ["", "## Sources cited", ""]
-        lines += [f"- `{key}`: {_cell(citation)}" for key, citation in diff.citations.items()]
+        lines += [f"- `{key}`: {escape(citation)}" for key, citation in diff.citations.items()]
     return "\n".join(lines)
 
 

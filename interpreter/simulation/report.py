@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from interpreter.markdown import escape, table
 from interpreter.ruleset import Ruleset
 
 FORMATS = ("text", "markdown", "json")
@@ -45,18 +46,16 @@ def signed(value: float, digits: int = 2) -> str:
     return f"{value:+.{digits}f}"
 
 
-def estimate(e: dict, digits: int = 2) -> str:
+def estimate(e: dict, digits: int = 2, sign: bool = True) -> str:
+    """`mean ± half-width` of an estimate dict (`Estimate.as_dict`); the mean alone when it
+    has no interval. A result shows its sign; a size (`plain`) does not."""
     low, high = e["ci95"]
-    if low is None:
-        return signed(e["mean"], digits)
-    return f"{signed(e['mean'], digits)} ± {(high - low) / 2:.{digits}f}"
+    mean = f"{e['mean']:{'+' if sign else ''}.{digits}f}"
+    return mean if low is None else f"{mean} ± {(high - low) / 2:.{digits}f}"
 
 
 def plain(e: dict, digits: int = 2) -> str:
-    low, high = e["ci95"]
-    if low is None:
-        return f"{e['mean']:.{digits}f}"
-    return f"{e['mean']:.{digits}f} ± {(high - low) / 2:.{digits}f}"
+    return estimate(e, digits, sign=False)
 
 
 def percent(share: float | None) -> str:
@@ -69,9 +68,8 @@ def place_name(place: int) -> str:
 
 def _table(rows: Sequence[Sequence[str]], markdown: bool, indent: str = "  ") -> list[str]:
     if markdown:
-        head, *body = [[cell.replace("|", "\\|") for cell in row] for row in rows]
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        return lines + ["| " + " | ".join(row) + " |" for row in body]
+        head, *body = [[escape(cell) for cell in row] for row in rows]
+        return table(head, body)
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
         (indent + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))).rstrip()
