@@ -14,14 +14,20 @@ import sys
 
 from interpreter import paths
 from interpreter.agents.lineup import LineupError, parse_agents
-from interpreter.diff import diff_rulesets, render
+from interpreter.diff import diff_loaded, load_pair, render
 from interpreter.errors import Problem, RulesetError
 from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.ruleset import Ruleset
 from interpreter.simulation.comparison import Comparison
 from interpreter.simulation.driver import drive
 from interpreter.simulation.measures import RulesetMeasures
-from interpreter.simulation.plot import Series, check_plot_path, plot_results, require_plotting
+from interpreter.simulation.plot import (
+    PlotUnavailable,
+    Series,
+    check_plot_path,
+    plot_results,
+    require_plotting,
+)
 from interpreter.simulation.report import (
     FamilyLine,
     RunInfo,
@@ -29,7 +35,7 @@ from interpreter.simulation.report import (
     simulate_report,
     table_report,
 )
-from interpreter.simulation.rows import RowWriter, row_format
+from interpreter.simulation.rows import RowsError, RowWriter, row_format
 from interpreter.simulation.runner import RulesetSpec, RunPlan, available_cores
 
 INTERRUPTED = 130
@@ -47,9 +53,7 @@ def check_outputs(args: argparse.Namespace) -> None:
         if getattr(args, "plot", None):
             check_plot_path(args.plot)
             require_plotting()
-    except ValueError as error:
-        raise OutputError(str(error)) from error
-    except RuntimeError as error:
+    except (RowsError, PlotUnavailable) as error:
         raise OutputError(str(error)) from error
 
 
@@ -66,15 +70,8 @@ def agents_for(args: argparse.Namespace, *rulesets: Ruleset) -> tuple[str, ...]:
     return kinds[0]
 
 
-def _info(args: argparse.Namespace, interrupted: bool, options=()) -> RunInfo:
-    return RunInfo(
-        args.seed,
-        args.hands,
-        tuple(args.agents.split(",")),
-        _jobs(args),
-        interrupted,
-        tuple(options),
-    )
+def _info(plan: RunPlan, jobs: int, interrupted: bool, options=()) -> RunInfo:
+    return RunInfo(plan.seed, plan.hands, plan.agents, jobs, interrupted, tuple(options))
 
 
 def _rows(args: argparse.Namespace, rulesets: list[Ruleset]) -> RowWriter | None:
@@ -82,8 +79,13 @@ def _rows(args: argparse.Namespace, rulesets: list[Ruleset]) -> RowWriter | None
         return None
     try:
         return RowWriter(args.out, rulesets)
-    except ValueError as error:
+    except RowsError as error:
         raise OutputError(str(error)) from error
+
+
+def _nothing_finished() -> int:
+    print("interrupted before any hand finished", file=sys.stderr)
+    return INTERRUPTED
 
 
 def _finish(interrupted: bool, args: argparse.Namespace) -> int:
@@ -111,9 +113,8 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
         ruleset.id,
     )
     if measures.hands == 0:
-        print("interrupted before any hand finished", file=sys.stderr)
-        return INTERRUPTED
-    info = _info(args, interrupted, chosen)
+        return _nothing_finished()
+    info = _info(plan, _jobs(args), interrupted, chosen)
     print(simulate_report(ruleset, measures.report(), info, args.format))
     if args.plot:
         plot_results(
@@ -127,8 +128,8 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
 
 def cmd_diff_table(args: argparse.Namespace) -> int:
     """`tarot diff A B --hands N`: the rules as written, then the same deals under both."""
-    a, b = load_ruleset(args.a), load_ruleset(args.b)
-    paper = diff_rulesets(args.a, args.b)
+    (a, raw_a), (b, raw_b) = load_pair(args.a, args.b)
+    paper = diff_loaded(a, raw_a, b, raw_b)
     agents = agents_for(args, a, b)
     check_outputs(args)
     plan = RunPlan((RulesetSpec(args.a), RulesetSpec(args.b)), args.seed, args.hands, agents)
@@ -142,9 +143,8 @@ def cmd_diff_table(args: argparse.Namespace) -> int:
         f"{a.id} vs {b.id}",
     )
     if comparison.hands == 0:
-        print("interrupted before any hand finished", file=sys.stderr)
-        return INTERRUPTED
-    info = _info(args, interrupted)
+        return _nothing_finished()
+    info = _info(plan, _jobs(args), interrupted)
     table = table_report(a, b, (args.a, args.b), comparison.report(), info, args.format)
     if args.format == "json":
         print(
@@ -203,13 +203,12 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
         f"{base.id} family",
     )
     if comparisons[0].hands == 0:
-        print("interrupted before any hand finished", file=sys.stderr)
-        return INTERRUPTED
+        return _nothing_finished()
     lines = [
         FamilyLine(variant, changed_options(base, variant), comparison.report())
         for variant, comparison in zip(variants, comparisons, strict=True)
     ]
-    info = _info(args, interrupted)
+    info = _info(plan, _jobs(args), interrupted)
     print(family_report(base, lines, info, args.format))
     return _finish(interrupted, args)
 

@@ -14,6 +14,7 @@ from interpreter.diff.paper import (
     ValueChange,
     diff_loaded,
     diff_rulesets,
+    load_pair,
 )
 from interpreter.diff.render import FORMATS, render, to_json, to_markdown, to_text
 
@@ -27,6 +28,7 @@ __all__ = [
     "ValueChange",
     "diff_loaded",
     "diff_rulesets",
+    "load_pair",
     "render",
     "to_json",
     "to_markdown",

@@ -160,8 +160,9 @@ class RulesetDiff:
 # --- entry points ---------------------------------------------------------------------------
 
 
-def diff_rulesets(a: str | Path, b: str | Path) -> RulesetDiff:
-    """Load two rulesets (built-in names or paths) and compare them as written.
+def load_pair(a: str | Path, b: str | Path) -> tuple[tuple[Ruleset, dict], tuple[Ruleset, dict]]:
+    """Load two rulesets (built-in names or paths), each with its merged document before the
+    options' readings were substituted, as `diff_loaded` takes them.
 
     Raises RulesetError with the problems of both if either does not load."""
     problems: list[Problem] = []
@@ -176,7 +177,12 @@ def diff_rulesets(a: str | Path, b: str | Path) -> RulesetDiff:
         loaded.append((ruleset, raw))
     if problems:
         raise RulesetError(problems)
-    (ruleset_a, raw_a), (ruleset_b, raw_b) = loaded
+    return loaded[0], loaded[1]
+
+
+def diff_rulesets(a: str | Path, b: str | Path) -> RulesetDiff:
+    """Load two rulesets (built-in names or paths) and compare them as written."""
+    (ruleset_a, raw_a), (ruleset_b, raw_b) = load_pair(a, b)
     return diff_loaded(ruleset_a, raw_a, ruleset_b, raw_b)
 
 
