@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import dealer_of, play_hand, shuffled_pack
+from interpreter.engine.game import deal_hand, play_hand
 from interpreter.engine.state import HandState
 from interpreter.loading.ruleset_loader import load_ruleset
 
@@ -23,8 +23,7 @@ def agents_for(seed: int) -> list[RandomAgent]:
 
 
 def new_hand(ruleset, seed: int, number: int = 1) -> HandState:
-    pack = shuffled_pack(len(ruleset.deck), seed, number)
-    return HandState(ruleset, dealer_of(ruleset, number), pack, number)
+    return deal_hand(ruleset, seed, number)
 
 
 def played_hand(ruleset, seed: int) -> HandState:

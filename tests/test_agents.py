@@ -3,53 +3,49 @@
 from __future__ import annotations
 
 import pytest
-from hands import SEATS
+from hands import SEATS, new_hand
 
 from interpreter.agents.heuristic_agent import HeuristicAgent
 from interpreter.agents.lineup import LineupError, parse_agents, seat_agents
 from interpreter.cli import main
-from interpreter.engine.game import deal_hand, play_hand
+from interpreter.engine.game import play_hand
 from interpreter.engine.state import DISCARD, IllegalAction
 from interpreter.loading.ruleset_loader import load_ruleset
 
 MAROLLES = load_ruleset("marolles-1637")
 
 
-def new_hand(seed: int):
-    return deal_hand(MAROLLES, seed, 1)
+def marolles_hand(seed: int):
+    return new_hand(MAROLLES, seed)
+
+
+def snapshot(state) -> tuple:
+    return (
+        [list(h) for h in state.hands],
+        [list(w) for w in state.won],
+        list(state.payments),
+        list(state.decisions),
+        dict(state.fired),
+        state.current_player(),
+    )
 
 
 def test_clone_is_independent_of_the_original() -> None:
-    state = new_hand(4)
+    state = marolles_hand(4)
     agents = seat_agents(("random",), 4, 1, SEATS)
     for _ in range(30):  # into the play, past the discards and declarations
         seat = state.current_player()
         state.apply_action(agents[seat].choose(state, seat))
-    before = (
-        [list(h) for h in state.hands],
-        [list(w) for w in state.won],
-        list(state.payments),
-        list(state.decisions),
-        dict(state.fired),
-        state.current_player(),
-    )
+    before = snapshot(state)
     trial = state.clone()
     play_hand(trial, seat_agents(("random",), 9, 1, SEATS))
     assert trial.is_terminal()
-    after = (
-        [list(h) for h in state.hands],
-        [list(w) for w in state.won],
-        list(state.payments),
-        list(state.decisions),
-        dict(state.fired),
-        state.current_player(),
-    )
-    assert after == before
+    assert snapshot(state) == before
     assert not state.is_terminal()
 
 
 def test_clone_plays_on_exactly_like_the_original() -> None:
-    state = new_hand(6)
+    state = marolles_hand(6)
     twin = state.clone()
     play_hand(state, seat_agents(("random",), 6, 1, SEATS))
     play_hand(twin, seat_agents(("random",), 6, 1, SEATS))
@@ -60,7 +56,7 @@ def test_clone_plays_on_exactly_like_the_original() -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_heuristic_agent_plays_legal_reproducible_hands(seed: int) -> None:
     def played() -> list[dict]:
-        state = new_hand(seed)
+        state = marolles_hand(seed)
         seen = []
         agents = [HeuristicAgent(f"{seed}/{seat}") for seat in range(SEATS)]
         while not state.is_terminal():
@@ -78,7 +74,7 @@ def test_heuristic_agent_avoids_a_penalised_discard() -> None:
     """Marolles charges a marque for each trump or Tarot discarded; with other cards in hand
     the heuristic player never pays it."""
     for seed in range(1, 9):
-        state = new_hand(seed)
+        state = marolles_hand(seed)
         agents = [HeuristicAgent(seat) for seat in range(SEATS)]
         while state.phase == DISCARD:
             seat = state.current_player()
@@ -96,7 +92,7 @@ def test_parse_agents() -> None:
 
 
 def test_illegal_actions_still_refused_after_clone() -> None:
-    state = new_hand(2).clone()
+    state = marolles_hand(2).clone()
     with pytest.raises(IllegalAction):
         state.apply_action("no-such-card")
 
