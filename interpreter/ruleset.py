@@ -21,6 +21,61 @@ class PacketStep:
     rounds: int
     dealer: int
     others: int
+    talon: int = 0  # cards laid in the talon each round
+    talon_after: int = 0  # ... after this many players' packets of the round
+
+
+@dataclass(frozen=True)
+class TalonUse:
+    """Where the talon goes once the deal (and any auction) is over."""
+
+    to: str  # "hand", "pile" or "out_of_play"
+    seat: Evaluator | None  # whose hand or pile (a seat or seats: the first one)
+    shown: bool
+
+
+@dataclass(frozen=True)
+class Contract:
+    id: str
+    name: str
+    values: dict[str, float]
+    talon: TalonUse | None
+    source: str
+
+
+@dataclass(frozen=True)
+class Bidding:
+    contracts: tuple[Contract, ...]  # lowest first
+    source: str
+
+    def rank(self, contract_id: str) -> int:
+        return [c.id for c in self.contracts].index(contract_id)
+
+
+@dataclass(frozen=True)
+class PartnerCall:
+    """The taker names a card; its holder becomes his hidden partner."""
+
+    when: Evaluator
+    cards: Evaluator
+    source: str
+
+
+@dataclass(frozen=True)
+class RedealRule:
+    id: str
+    name: str
+    when: Evaluator
+    choice: bool  # True: the player may ask for the redeal; False: it is automatic
+    source: str
+
+
+@dataclass(frozen=True)
+class ExcuseExchange:
+    """The Fool kept from a trick the other side won is paid for with a card of `cards`."""
+
+    cards: Evaluator
+    unpaid: str  # "nothing" or "fool_surrendered"
 
 
 @dataclass(frozen=True)
@@ -52,6 +107,8 @@ class Declaration:
     payers: Evaluator
     payees: Evaluator
     source: str
+    timing: str | None = None  # overrides the section's timing
+    paid_when_declared: bool = True
 
 
 @dataclass(frozen=True)
@@ -63,6 +120,8 @@ class PlayRules:
     overtrump: bool
     fool_may_lead: bool
     fool_in_last_trick: str  # "captured" or "kept"
+    fool_wins_last_trick_after_all: bool = False  # led to the last by a side with all others
+    excuse_exchange: ExcuseExchange | None = None
 
 
 @dataclass(frozen=True)
@@ -70,6 +129,7 @@ class Counting:
     values: tuple[float, ...]  # nominal value of each card index; 0 for an empty card
     group_size: int
     partial_group_credit: tuple[float, ...]
+    method: str = "groups"  # "groups" or "sum" (each card its value)
 
 
 @dataclass
@@ -88,7 +148,9 @@ class Ruleset:
     cut_shown: bool
     packets: tuple[PacketStep, ...]
     discard_counts: tuple[int, int]  # (dealer, others)
-    discard_forbidden: Evaluator | None
+    discard_forbidden: Evaluator | None  # allowed only when nothing else can go
+    discard_never: Evaluator | None  # never allowed while another card can go
+    discard_shown: Evaluator | None  # shown to all when discarded
     declarations: tuple[Declaration, ...]
     declarations_maximal: bool
     declaration_timing: str
@@ -96,6 +158,10 @@ class Ruleset:
     payments: dict[str, tuple[PaymentRule, ...]]  # by event
     settlement: tuple[PaymentRule, ...]
     counting: Counting
+    talon: TalonUse | None = None  # where the talon goes when there is no auction
+    bidding: Bidding | None = None
+    partner_call: PartnerCall | None = None
+    redeals: tuple[RedealRule, ...] = ()
     options: dict[str, str] = field(default_factory=dict)  # option -> chosen reading
     sources: dict[str, str] = field(default_factory=dict)  # source key -> citation
     document: dict = field(default_factory=dict)  # the effective document, for diffs/records
@@ -121,6 +187,9 @@ class Ruleset:
         """A readable name for what a payment names: the rule's name, or "declared NAME
         (level)" for a declaration; the bare key when the ruleset has no such rule."""
         rule = self.rule(payment_rule)
+        kind, _, reason = payment_rule.partition(":")
+        if rule is None and kind == "thrown_in":
+            return f"deal thrown in ({reason.replace('_', ' ')})"
         if rule is None:
             return payment_rule
         _, _, level = payment_rule.partition(":")

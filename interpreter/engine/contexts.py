@@ -21,8 +21,22 @@ _TRICK = {
     "leader": Type.SEAT,
 }
 
+#: names known once an auction has a taker (in rulesets with `bidding`)
+TAKER = {
+    "taker": Type.SEAT,
+    "contract": Type.STRING,
+    "attackers": Type.SEATS,
+    "defenders": Type.SEATS,
+}
+
+#: events that happen before the auction is over: the taker is not known there
+BEFORE_TAKER = frozenset({"cut", "redeal", "static"})
+
 EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "cut": {"cut_card": Type.CARD},
+    "redeal": _PLAYER,
+    "call": {},
+    "talon": {},
     "discard": _CARD_OF_PLAYER,
     "discards_done": _PLAYER,
     "card_played": _TRICK,
@@ -36,9 +50,13 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
 AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}
 
 
-def variables_for(event: str, amount: bool = False) -> dict[str, Type]:
+def variables_for(event: str, amount: bool = False, bidding: bool = False) -> dict[str, Type]:
+    """The context names an expression may use at `event` (with `payer` and `payee` in a
+    payment's amount, and the taker's names after an auction)."""
     names = dict(COMMON) if event != "static" else {}
     names.update(EVENT_VARIABLES[event])
+    if bidding and event not in BEFORE_TAKER:
+        names.update(TAKER)
     if amount:
         names.update(AMOUNT_VARIABLES)
     return names
@@ -57,7 +75,7 @@ def _tricks(state, seat):
 
 
 def _pile(state, seat):
-    return state.won[seat] + state.discards[seat]
+    return state.pile(seat)
 
 
 def _points(state, seat):
@@ -80,6 +98,47 @@ def _next_seat(state, seat):
     return (seat + 1) % state.ruleset.players
 
 
+def _side(state, seat):
+    return state.side_of(seat)
+
+
+def _side_pile(state, seat):
+    return tuple(c for member in state.side_of(seat) for c in state.pile(member))
+
+
+def _side_points(state, seat):
+    return state.side_points(seat)
+
+
+def _tricks_won(state, seat):
+    return sum(1 for winner, _cards in state.trick_cards if winner == seat)
+
+
+def _tricks_played(state):
+    return len(state.trick_cards)
+
+
+def _last_trick_cards(state):
+    return tuple(state.trick_cards[-1][1]) if state.trick_cards else ()
+
+
+def _last_trick_winner(state):
+    return state.trick_cards[-1][0] if state.trick_cards else -1
+
+
+def _declared_value(state, seat, declaration_id):
+    return state.declared_values[seat].get(declaration_id, 0)
+
+
+def _talon(state):
+    return tuple(state.talon_dealt)
+
+
+def _packet(state, seat, number):
+    packets = state.packets_dealt[seat]
+    return tuple(packets[int(number) - 1]) if 1 <= number <= len(packets) else ()
+
+
 FACTS: dict[str, FactFunction] = {
     "hand": FactFunction((Type.SEAT,), Type.CARDS, _hand),
     "discards": FactFunction((Type.SEAT,), Type.CARDS, _discards),
@@ -90,4 +149,14 @@ FACTS: dict[str, FactFunction] = {
     "declared": FactFunction((Type.SEAT, Type.STRING), Type.BOOL, _declared),
     "trump_number": FactFunction((Type.CARD,), Type.NUMBER, _trump_number),
     "next_seat": FactFunction((Type.SEAT,), Type.SEAT, _next_seat),
+    "side": FactFunction((Type.SEAT,), Type.SEATS, _side),
+    "side_pile": FactFunction((Type.SEAT,), Type.CARDS, _side_pile),
+    "side_points": FactFunction((Type.SEAT,), Type.NUMBER, _side_points),
+    "tricks_won": FactFunction((Type.SEAT,), Type.NUMBER, _tricks_won),
+    "tricks_played": FactFunction((), Type.NUMBER, _tricks_played),
+    "last_trick_cards": FactFunction((), Type.CARDS, _last_trick_cards),
+    "last_trick_winner": FactFunction((), Type.SEAT, _last_trick_winner),
+    "declared_value": FactFunction((Type.SEAT, Type.STRING), Type.NUMBER, _declared_value),
+    "talon": FactFunction((), Type.CARDS, _talon),
+    "packet": FactFunction((Type.SEAT, Type.NUMBER), Type.CARDS, _packet),
 }

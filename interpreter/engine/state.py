@@ -1,9 +1,11 @@
 """One hand of a game, in the Game/State manner: current player, legal actions, apply, returns.
 
 `HandState` deals a given pack under a compiled `Ruleset`, then asks for decisions in order
-(discards, declarations, cards), fires the ruleset's payment rules at each event and settles
-the card points at the end. Nothing here knows a particular game: every number, card set and
-payment comes from the ruleset's tables and compiled expressions.
+(redeal requests, bids, a partner call, discards, declarations, cards), fires the ruleset's
+payment rules at each event and settles at the end. Nothing here knows a particular game:
+every number, card set, contract and payment comes from the ruleset's tables and compiled
+expressions. Sides (a taker and partner against defenders) come from the auction; without
+one, every player is a side alone.
 """
 
 from __future__ import annotations
@@ -13,10 +15,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from interpreter.engine import tricks as trick_rules
+from interpreter.engine.dealing import deal_packets
 from interpreter.expressions import Scope
-from interpreter.ruleset import Declaration, PaymentRule, Ruleset
+from interpreter.ruleset import Declaration, PaymentRule, Ruleset, TalonUse
 
-DISCARD, DECLARE, PLAY, DONE = "discard", "declare", "play", "done"
+REDEAL, BID, CALL, DISCARD, DECLARE, PLAY, DONE = (
+    "redeal",
+    "bid",
+    "call",
+    "discard",
+    "declare",
+    "play",
+    "done",
+)
+PASS = "pass"
+ALL_PASSED = "all_passed"
 
 
 class IllegalAction(ValueError):
@@ -26,7 +39,7 @@ class IllegalAction(ValueError):
 @dataclass
 class Decision:
     seat: int
-    kind: str  # "discard", "declare" or "play"
+    kind: str  # "redeal", "bid", "call", "discard", "declare" or "play"
     choices: list[str]
     declaration: Declaration | None = None
     level_values: dict[str, float] = field(default_factory=dict)
@@ -59,27 +72,41 @@ class HandState:
         self.dealer = dealer
         self.pack = list(pack)
         n = ruleset.players
-        self.seat_order = [(dealer + 1 + i) % n for i in range(n)]  # dealing and discard order
+        self.seat_order = [(dealer + 1 + i) % n for i in range(n)]  # dealing and bidding order
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.discards: list[list[int]] = [[] for _ in range(n)]
         self.won: list[list[int]] = [[] for _ in range(n)]
+        self.set_aside: list[list[int]] = [[] for _ in range(n)]  # talon cards scoring for a seat
+        self.talon: list[int] = []
         self.declared: list[set[str]] = [set() for _ in range(n)]
-        self.shown: list[tuple[int, str, list[int]]] = []  # (seat, declaration, cards shown)
+        self.declared_values: list[dict[str, float]] = [{} for _ in range(n)]
+        self.shown: list[tuple[int, str, list[int]]] = []  # (seat, what, cards shown)
         self.decisions: list[dict] = []
         self.payments: list[Payment] = []
         self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
         self.tricks: list[dict] = []
+        self.trick_cards: list[tuple[int, list[int]]] = []  # (winner, cards) per finished trick
         self.trick: list[tuple[int, int]] = []
         self.trick_number = 0
         self.total_tricks = 0
         self.leader = dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n
         self.cut_card: int | None = self.pack[-1] if ruleset.cut_shown and self.pack else None
+        self.taker: int | None = None
+        self.contract: str | None = None
+        self.called_card: int | None = None
+        self.partner: int | None = None  # the called card's holder, when not the taker
+        self.partner_shown_at: int | None = None  # the trick in which the called card fell
+        self.thrown_in: str | None = None  # why the deal was abandoned, if it was
+        self.excuse_debts: list[tuple[int, int]] = []  # (the Fool's holder, the trick's winner)
+        self.exchanges: list[dict] = []  # cards handed over for the Fool
         self._points: list[float] | None = None
         self._base_vars = {"seats": tuple(range(n)), "dealer": dealer, "players": n}
         self._discard_left = {s: ruleset.discard_count(s, dealer) for s in self.seat_order}
         self._declare_queue: list[Decision] = []
-        self._declared_seats: set[int] = set()
-        self.phase = DISCARD
+        self._declared_seats: set[tuple[int, str]] = set()
+        self._redeal_queue: list[tuple[int, object]] = []
+        self._bidders = list(self.seat_order) if ruleset.bidding else []
+        self.phase = REDEAL
         self.decision: Decision | None = None
         self._deal()
         self._advance()
@@ -87,16 +114,20 @@ class HandState:
     # --- dealing -------------------------------------------------------------------------
 
     def _deal(self) -> None:
-        position = 0
-        for step in self.ruleset.packets:
-            for _ in range(step.rounds):
-                for seat in self.seat_order:
-                    count = step.dealer if seat == self.dealer else step.others
-                    self.hands[seat].extend(self.pack[position : position + count])
-                    position += count
+        dealt = deal_packets(self.ruleset.packets, self.pack, self.seat_order, self.dealer)
+        self.packets_dealt = dealt.packets
+        for seat, packets in enumerate(dealt.packets):
+            self.hands[seat] = [card for packet in packets for card in packet]
+        self.talon = list(dealt.talon)
+        self.talon_dealt = list(dealt.talon)
         self.hands_dealt = [list(hand) for hand in self.hands]
         if self.cut_card is not None:
             self._fire("cut", {"cut_card": self.cut_card}, "cut")
+        for seat in self.seat_order:
+            scope = self._scope({"player": seat})
+            for rule in self.ruleset.redeals:
+                if rule.when(scope):
+                    self._redeal_queue.append((seat, rule))
 
     # --- the Game/State interface --------------------------------------------------------
 
@@ -104,18 +135,26 @@ class HandState:
         """An independent copy to try actions on (the ruleset and the dealt pack are shared,
         being never changed)."""
         other = copy.copy(self)
-        other.hands = [list(h) for h in self.hands]
-        other.discards = [list(d) for d in self.discards]
-        other.won = [list(w) for w in self.won]
+        for name in ("hands", "discards", "won", "set_aside", "declared_values"):
+            setattr(other, name, [type(x)(x) for x in getattr(self, name)])
         other.declared = [set(d) for d in self.declared]
-        other.shown = list(self.shown)
-        other.decisions = list(self.decisions)
-        other.payments = list(self.payments)
+        for name in (
+            "talon",
+            "shown",
+            "decisions",
+            "payments",
+            "tricks",
+            "trick_cards",
+            "trick",
+            "excuse_debts",
+            "exchanges",
+            "_declare_queue",
+            "_redeal_queue",
+            "_bidders",
+        ):
+            setattr(other, name, list(getattr(self, name)))
         other.fired = dict(self.fired)
-        other.tricks = list(self.tricks)
-        other.trick = list(self.trick)
         other._discard_left = dict(self._discard_left)
-        other._declare_queue = list(self._declare_queue)
         other._declared_seats = set(self._declared_seats)
         return other
 
@@ -134,7 +173,7 @@ class HandState:
         for payment in self.payments:
             net[payment.payer] -= payment.amount
             net[payment.payee] += payment.amount
-        return [int(x) if float(x).is_integer() else x for x in net]
+        return [_tidy(x) for x in net]
 
     def apply_action(self, action: str) -> None:
         decision = self.decision
@@ -146,17 +185,67 @@ class HandState:
                 f"seat {decision.seat} may not {decision.kind} {action!r}; legal: {shown}"
             )
         self.decisions.append({"seat": decision.seat, "kind": decision.kind, "choice": action})
-        if decision.kind == DISCARD:
-            self._discard(decision.seat, self.ruleset.deck.by_id[action])
-        elif decision.kind == DECLARE:
-            self._declare(decision, action)
-        else:
-            self._play(decision.seat, self.ruleset.deck.by_id[action])
+        handler = {
+            REDEAL: self._answer_redeal,
+            BID: self._bid,
+            CALL: self._call,
+            DISCARD: lambda seat, choice: self._discard(seat, self.ruleset.deck.by_id[choice]),
+            DECLARE: lambda _seat, choice: self._declare(decision, choice),
+            PLAY: lambda seat, choice: self._play(seat, self.ruleset.deck.by_id[choice]),
+        }[decision.kind]
+        handler(decision.seat, action)
         self._advance()
+
+    # --- sides ---------------------------------------------------------------------------
+
+    def attackers(self) -> tuple[int, ...]:
+        """The taker and his partner (when there is one); empty without an auction."""
+        if self.taker is None:
+            return ()
+        return (self.taker,) if self.partner is None else (self.taker, self.partner)
+
+    def defenders(self) -> tuple[int, ...]:
+        attack = self.attackers()
+        if not attack:
+            return ()
+        return tuple(s for s in range(self.ruleset.players) if s not in attack)
+
+    def side_of(self, seat: int) -> tuple[int, ...]:
+        """The seats that share `seat`'s tricks: its side, or the seat alone."""
+        attack = self.attackers()
+        if not attack:
+            return (seat,)
+        return attack if seat in attack else self.defenders()
+
+    def contract_value(self, name: str) -> float:
+        bidding = self.ruleset.bidding
+        if bidding is None or self.contract is None:
+            return 0
+        return bidding.contracts[bidding.rank(self.contract)].values.get(name, 0)
 
     # --- moving from decision to decision ------------------------------------------------
 
     def _advance(self) -> None:
+        if self.phase == REDEAL:
+            if self._next_redeal():
+                return
+            if self.phase == DONE:
+                return
+            self.phase = BID if self.ruleset.bidding else DISCARD
+            if self.phase == DISCARD:
+                self._place_talon(self.ruleset.talon)
+        if self.phase == BID:
+            if self._next_bid():
+                return
+            if self.phase == DONE:
+                return
+            self.phase = CALL
+        if self.phase == CALL:
+            if self._call_due():
+                return
+            self.phase = DISCARD
+            contract = self.ruleset.bidding.contracts[self.ruleset.bidding.rank(self.contract)]
+            self._place_talon(contract.talon)
         if self.phase == DISCARD:
             for seat in self.seat_order:
                 if self._discard_left[seat] > 0:
@@ -164,13 +253,10 @@ class HandState:
                     return
             self.phase = DECLARE
         if self.phase == DECLARE:
-            if self.ruleset.declaration_timing == "before_play":
-                order = [
-                    (self.leader + i) % self.ruleset.players for i in range(self.ruleset.players)
-                ]
-                for seat in order:
-                    if self._next_declaration(seat):
-                        return
+            order = [(self.leader + i) % self.ruleset.players for i in range(self.ruleset.players)]
+            for seat in order:
+                if self._next_declaration(seat, "before_play"):
+                    return
             self.phase = PLAY
             self.total_tricks = len(self.hands[self.leader])
             self.trick_number = 1
@@ -179,12 +265,8 @@ class HandState:
                 self._finish()
                 return
             seat = self._to_play()
-            if (
-                self.ruleset.declaration_timing == "before_own_first_card"
-                and self.trick_number == 1
-            ):
-                if self._next_declaration(seat):
-                    return
+            if self.trick_number == 1 and self._next_declaration(seat, "before_own_first_card"):
+                return
             cards = self.ruleset.deck.cards
             legal = trick_rules.legal_cards(self.ruleset.play, cards, self.hands[seat], self.trick)
             self.decision = Decision(seat, PLAY, [cards[c].id for c in legal])
@@ -194,48 +276,136 @@ class HandState:
     def _to_play(self) -> int:
         return (self.leader + len(self.trick)) % self.ruleset.players
 
+    def _throw_in(self, reason: str) -> None:
+        self.thrown_in = reason
+        self.fired[f"thrown_in:{reason}"] = 1
+        self.phase = DONE
+        self.decision = None
+
+    # --- redeals -------------------------------------------------------------------------
+
+    def _next_redeal(self) -> bool:
+        """Ask the next player who may have the deal cancelled; throw it in when a rule
+        cancels it by itself. False when nobody is left to ask."""
+        while self._redeal_queue:
+            seat, rule = self._redeal_queue[0]
+            if not rule.choice:
+                self._throw_in(rule.id)
+                return False
+            self.decision = Decision(seat, REDEAL, [f"{rule.id}:redeal", f"{rule.id}:play_on"])
+            return True
+        return False
+
+    def _answer_redeal(self, _seat: int, action: str) -> None:
+        self._redeal_queue.pop(0)
+        rule_id, _, answer = action.partition(":")
+        if answer == "redeal":
+            self._throw_in(rule_id)
+
+    # --- the auction and the call --------------------------------------------------------
+
+    def _next_bid(self) -> bool:
+        if self._bidders:
+            seat = self._bidders[0]
+            contracts = self.ruleset.bidding.contracts
+            lowest = 0 if self.contract is None else self.ruleset.bidding.rank(self.contract) + 1
+            choices = [c.id for c in contracts[lowest:]] + [PASS]
+            self.decision = Decision(seat, BID, choices)
+            return True
+        if self.taker is None:
+            self._throw_in(ALL_PASSED)
+        return False
+
+    def _bid(self, seat: int, action: str) -> None:
+        self._bidders.pop(0)
+        if action != PASS:
+            self.taker, self.contract = seat, action
+
+    def _call_due(self) -> bool:
+        call = self.ruleset.partner_call
+        if call is None or self.called_card is not None:
+            return False
+        scope = self._scope({})
+        if not call.when(scope):
+            return False
+        cards = self.ruleset.deck.cards
+        choices = [cards[c].id for c in sorted(call.cards(scope))]
+        if not choices:
+            return False
+        self.decision = Decision(self.taker, CALL, choices)
+        return True
+
+    def _call(self, seat: int, action: str) -> None:
+        card = self.ruleset.deck.by_id[action]
+        self.called_card = card
+        holders = [s for s in range(self.ruleset.players) if s != seat and card in self.hands[s]]
+        self.partner = holders[0] if holders else None
+
+    # --- the talon -----------------------------------------------------------------------
+
+    def _place_talon(self, use: TalonUse | None) -> None:
+        if not self.talon or use is None or use.to == "out_of_play":
+            return
+        seats = _seats(use.seat(self._scope({})))
+        seat = seats[0]
+        if use.shown:
+            self.shown.append((seat, "talon", list(self.talon)))
+        if use.to == "hand":
+            self.hands[seat].extend(self.talon)
+            self._discard_left[seat] = self._discard_left.get(seat, 0) + len(self.talon)
+        else:
+            self.set_aside[seat].extend(self.talon)
+        self.talon = []
+
     # --- discards ------------------------------------------------------------------------
 
     def _discard_choices(self, seat: int) -> list[str]:
         hand = self.hands[seat]
         cards = self.ruleset.deck.cards
-        forbidden = self.ruleset.discard_forbidden
+        scope = self._scope({"player": seat})
         allowed = hand
-        if forbidden is not None:
-            scope = self._scope({"player": seat})
-            allowed = []
-            for card in hand:
+        for rule in (self.ruleset.discard_never, self.ruleset.discard_forbidden):
+            if rule is None:
+                continue
+            kept = []
+            for card in allowed:
                 scope.vars["card"] = card
-                if not forbidden(scope):
-                    allowed.append(card)
-            if not allowed:  # only protected cards are left: they must go after all
-                allowed = hand
+                if not rule(scope):
+                    kept.append(card)
+            if kept:  # when only protected cards are left, they must go after all
+                allowed = kept
         return [cards[c].id for c in allowed]
 
     def _discard(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
         self.discards[seat].append(card)
         self._discard_left[seat] -= 1
+        shown = self.ruleset.discard_shown
+        if shown is not None and shown(self._scope({"player": seat, "card": card})):
+            self.shown.append((seat, "discard", [card]))
         self._fire("discard", {"player": seat, "card": card}, "discard")
         if self._discard_left[seat] == 0:
             self._fire("discards_done", {"player": seat}, "discard")
 
     # --- declarations --------------------------------------------------------------------
 
-    def _next_declaration(self, seat: int) -> bool:
-        """Set the next declaration decision for `seat`; False when it has none left."""
-        if seat not in self._declared_seats:
-            self._declared_seats.add(seat)
-            self._declare_queue = self._declarations_for(seat)
+    def _next_declaration(self, seat: int, timing: str) -> bool:
+        """Set the next declaration decision of `timing` for `seat`; False when it has none
+        left."""
+        if (seat, timing) not in self._declared_seats:
+            self._declared_seats.add((seat, timing))
+            self._declare_queue = self._declarations_for(seat, timing)
         if self._declare_queue and self._declare_queue[0].seat == seat:
             self.decision = self._declare_queue.pop(0)
             return True
         return False
 
-    def _declarations_for(self, seat: int) -> list[Decision]:
+    def _declarations_for(self, seat: int, timing: str) -> list[Decision]:
         scope = self._scope({"player": seat})
         pending = []
         for declaration in self.ruleset.declarations:
+            if (declaration.timing or self.ruleset.declaration_timing) != timing:
+                continue
             values = {lvl.id: lvl.value(scope) for lvl in declaration.levels if lvl.when(scope)}
             if not values:
                 continue
@@ -254,10 +424,14 @@ class HandState:
             return
         seat = decision.seat
         self.declared[seat].add(declaration.id)
+        value = decision.level_values[level]
+        self.declared_values[seat][declaration.id] = value
         scope = self._scope({"player": seat})
         if declaration.shows is not None:
             self.shown.append((seat, declaration.id, list(declaration.shows(scope))))
-        value = decision.level_values[level]
+        if not declaration.paid_when_declared:  # the ruleset's own rules use its value
+            self.fired[action] = self.fired.get(action, 0) + 1
+            return
         self._pay(
             f"{declaration.id}:{level}",
             declaration.payers(scope),
@@ -272,6 +446,8 @@ class HandState:
     def _play(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
+        if card == self.called_card and self.partner_shown_at is None:
+            self.partner_shown_at = self.trick_number
         trick_vars = self._trick_vars(seat, card)
         self._fire("card_played", trick_vars, f"trick {self.trick_number}")
         if len(self.trick) == self.ruleset.players:
@@ -289,9 +465,18 @@ class HandState:
 
     def _end_trick(self) -> None:
         cards = self.ruleset.deck.cards
-        winner = trick_rules.trick_winner(cards, self.trick)
+        play = self.ruleset.play
         last = self.trick_number == self.total_tricks
-        fool_kept = not last or self.ruleset.play.fool_in_last_trick == "kept"
+        winner = trick_rules.trick_winner(cards, self.trick)
+        first_seat, first_card = self.trick[0]
+        if (
+            last
+            and play.fool_wins_last_trick_after_all
+            and cards[first_card].fool
+            and all(w in self.side_of(first_seat) for w, _c in self.trick_cards)
+        ):
+            winner = first_seat
+        fool_kept = not last or play.fool_in_last_trick == "kept"
         record = {
             "number": self.trick_number,
             "leader": self.leader,
@@ -301,33 +486,77 @@ class HandState:
         for seat, card in self.trick:
             keeper = seat if cards[card].fool and fool_kept else winner
             self.won[keeper].append(card)
+            if keeper != winner and play.excuse_exchange and winner not in self.side_of(keeper):
+                self.excuse_debts.append((keeper, winner))
             trick_vars = self._trick_vars(seat, card)
             trick_vars.update(winner=winner, keeper=keeper)
             self._fire("trick_end", trick_vars, f"trick {self.trick_number}")
         self.tricks.append(record)
+        self.trick_cards.append((winner, [c for _s, c in self.trick]))
         self.trick = []
         self.leader = winner
+        self._pay_excuse_debts()
         self.trick_number += 1
 
+    def _pay_excuse_debts(self) -> None:
+        """Hand over a card for each excused Fool as soon as its side has one to give."""
+        exchange = self.ruleset.play.excuse_exchange
+        if exchange is None or not self.excuse_debts:
+            return
+        eligible = set(exchange.cards(self._scope({})))
+        values = self.ruleset.counting.values
+        still_owed = []
+        for debtor, creditor in self.excuse_debts:
+            offers = [
+                (values[c], c, member)
+                for member in self.side_of(debtor)
+                for c in self.won[member]
+                if c in eligible
+            ]
+            if not offers:
+                still_owed.append((debtor, creditor))
+                continue
+            _value, card, member = min(offers)
+            self.won[member].remove(card)
+            self.won[creditor].append(card)
+            self.exchanges.append(
+                {
+                    "from": member,
+                    "to": creditor,
+                    "card": self.ruleset.deck.cards[card].id,
+                    "after_trick": self.trick_number,
+                }
+            )
+        self.excuse_debts = still_owed
+
     # --- the end of the hand -------------------------------------------------------------
+
+    def pile(self, seat: int) -> list[int]:
+        """The cards that score for `seat`: tricks won, own discards, any talon set aside."""
+        return self.won[seat] + self.discards[seat] + self.set_aside[seat]
 
     def card_points(self) -> list[float]:
         """Card points of each seat's scoring pile as it stands (fixed once the hand is over)."""
         if self._points is not None:
             return self._points
-        counting = self.ruleset.counting
-        points = [
-            count_points(
-                counting.values,
-                counting.group_size,
-                counting.partial_group_credit,
-                self.won[s] + self.discards[s],
-            )
-            for s in range(self.ruleset.players)
-        ]
+        points = [self.count(self.pile(s)) for s in range(self.ruleset.players)]
         if self.phase == DONE:
             self._points = points
         return points
+
+    def side_points(self, seat: int) -> float:
+        """Card points of the pooled piles of `seat`'s side."""
+        if self._points is not None and len(self.side_of(seat)) == 1:
+            return self._points[seat]
+        return self.count([c for member in self.side_of(seat) for c in self.pile(member)])
+
+    def count(self, pile: Sequence[int]) -> float:
+        counting = self.ruleset.counting
+        if counting.method == "sum":
+            return _tidy(sum(counting.values[c] for c in pile))
+        return count_points(
+            counting.values, counting.group_size, counting.partial_group_credit, pile
+        )
 
     def settlement_for(self, points: Sequence[float]) -> list[Payment]:
         """The settlement payments the ruleset makes for these card points (for checking a
@@ -341,6 +570,13 @@ class HandState:
             self._points, self.payments, self.fired = saved
 
     def _finish(self) -> None:
+        exchange = self.ruleset.play.excuse_exchange
+        if exchange is not None and exchange.unpaid == "fool_surrendered":
+            fools = {c.index for c in self.ruleset.deck.cards if c.fool}
+            for debtor, creditor in self.excuse_debts:
+                for card in [c for c in self.won[debtor] if c in fools]:
+                    self.won[debtor].remove(card)
+                    self.won[creditor].append(card)
         self.phase = DONE
         self.decision = None
         self._fire_rules(self.ruleset.settlement, {}, "settlement")
@@ -348,7 +584,16 @@ class HandState:
     # --- payments ------------------------------------------------------------------------
 
     def _scope(self, variables: dict) -> Scope:
-        return Scope(self, {**self._base_vars, **variables})
+        base = self._base_vars
+        if self.taker is not None:
+            base = {
+                **base,
+                "taker": self.taker,
+                "contract": self.contract,
+                "attackers": self.attackers(),
+                "defenders": self.defenders(),
+            }
+        return Scope(self, {**base, **variables})
 
     def _fire(self, event: str, variables: dict, at: str) -> None:
         rules = self.ruleset.payments.get(event)
@@ -369,9 +614,11 @@ class HandState:
                 if payer == payee:
                     continue
                 scope.vars["payer"], scope.vars["payee"] = payer, payee
-                value = amount(scope)
+                value = _tidy(amount(scope))
                 if value:
-                    self.payments.append(Payment(rule_id, payer, payee, value, at))
+                    # a negative amount is paid the other way
+                    giver, taker = (payer, payee) if value > 0 else (payee, payer)
+                    self.payments.append(Payment(rule_id, giver, taker, abs(value), at))
                     paid = True
         if paid:
             self.fired[rule_id] = self.fired.get(rule_id, 0) + 1
@@ -379,6 +626,11 @@ class HandState:
 
 def _seats(value) -> Sequence[int]:
     return (value,) if isinstance(value, int) else value
+
+
+def _tidy(number: float) -> float:
+    """Whole numbers as ints, so records and reports read 3 rather than 3.0."""
+    return int(number) if float(number).is_integer() else number
 
 
 def count_points(
@@ -390,4 +642,4 @@ def count_points(
     counting = [values[c] for c in pile if values[c]]
     whole, leftover = divmod(len(pile), group_size)
     total = sum(counting) - len(counting) + whole + (credit[leftover - 1] if leftover else 0)
-    return int(total) if float(total).is_integer() else total
+    return _tidy(total)

@@ -8,6 +8,7 @@ helpers into its closures.  Division by zero never raises: ``/``, ``//`` and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -29,6 +30,9 @@ PLAIN: dict[str, str] = {
     "max": "max(a, b, ...) takes one or more NUMBER values",
     "min": "min(a, b, ...) takes one or more NUMBER values",
     "abs": "abs(a) takes one NUMBER value",
+    "ceil": "ceil(a) takes one NUMBER value",
+    "floor": "floor(a) takes one NUMBER value",
+    "round": "round(a) takes one NUMBER value",
 }
 
 BUILTIN_NAMES: frozenset[str] = frozenset(AGGREGATES) | frozenset(PLAIN)
@@ -44,6 +48,20 @@ def floordiv(a: Number, b: Number) -> Number:
 
 def mod(a: Number, b: Number) -> Number:
     return 0 if b == 0 else a % b
+
+
+def round_half_up(a: Number) -> int:
+    """Nearest whole number, halves away from zero (2.5 -> 3, -2.5 -> -3)."""
+    return int(math.floor(abs(a) + 0.5)) * (1 if a >= 0 else -1)
+
+
+#: the built-ins that take exactly one number
+ONE_NUMBER: dict[str, Callable[[Number], Number]] = {
+    "abs": abs,
+    "ceil": math.ceil,
+    "floor": math.floor,
+    "round": round_half_up,
+}
 
 
 def max_or_zero(values: Iterable[Number]) -> Number:

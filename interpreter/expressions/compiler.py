@@ -159,19 +159,31 @@ class _Compiler:
             return Node(env.variables[name], lambda s: s.vars[name], pure=False)
         if name in env.card_sets:
             return _const(Type.CARDS, tuple(sorted(env.card_sets[name])))
+        if name in env.named:
+            definition = env.named[name]
+            return Node(definition.type, definition.fn, pure=False)
         if name in ("option", "param"):
             raise _error(f"'{name}' needs a name after it, like {name}.NAME", tok)
         if name in env.facts or name in bi.BUILTIN_NAMES:
             raise _error(f"'{name}' is a function; call it as {name}(...)", tok)
-        _unknown("name", name, [*self.bound, *env.variables, *env.card_sets], "Available here", tok)
+        known = [*self.bound, *env.variables, *env.card_sets, *env.named]
+        _unknown("name", name, known, "Available here", tok)
         raise AssertionError  # pragma: no cover
 
     def c_dotted(self, tree: Tree, head: Token, attr: Token) -> Node:
+        if str(head) == "contract" and self.env.contract_values:
+            key = str(attr)
+            if key not in self.env.contract_values:
+                _unknown("contract value", key, self.env.contract_values, "Contract values", attr)
+            return Node(Type.NUMBER, lambda s: s.state.contract_value(key), pure=False)
         table = {"option": self.env.options, "param": self.env.params}.get(str(head))
         if table is None:
-            raise _error(
-                f"'{head}.{attr}' is not allowed: only option.NAME and param.NAME use a dot", head
+            dotted = (
+                "option.NAME, param.NAME and contract.NAME"
+                if self.env.contract_values
+                else "option.NAME and param.NAME"
             )
+            raise _error(f"'{head}.{attr}' is not allowed: only {dotted} use a dot", head)
         if str(attr) not in table:
             label = "Options" if head == "option" else "Parameters"
             _unknown(str(head), str(attr), table, label, attr)
@@ -338,14 +350,14 @@ class _Compiler:
                 raise _error(f"{bi.PLAIN[name]}, got {got}", trees[0] if args else name_tok)
             f = args[0].fn
             return self.combine(Type.NUMBER, lambda s: len(f(s)), tree, *args)
-        if not args or (name == "abs" and len(args) != 1):
+        if not args or (name in bi.ONE_NUMBER and len(args) != 1):
             raise _error(f"{bi.PLAIN[name]}, got {len(args)}", name_tok)
         for node, at in zip(args, trees, strict=True):
             self.need(node, (Type.NUMBER,), bi.PLAIN[name], at)
         fns = [a.fn for a in args]
-        if name == "abs":
-            f = fns[0]
-            fn: Fn = lambda s: abs(f(s))  # noqa: E731
+        if name in bi.ONE_NUMBER:
+            f, one = fns[0], bi.ONE_NUMBER[name]
+            fn: Fn = lambda s: one(f(s))  # noqa: E731
         else:
             pick = max if name == "max" else min
             fn = fns[0] if len(fns) == 1 else lambda s: pick([f(s) for f in fns])  # noqa: E731

@@ -50,6 +50,10 @@ class Environment:
     options: Mapping[str, object] = field(default_factory=dict)
     params: Mapping[str, object] = field(default_factory=dict)
     facts: Mapping[str, FactFunction] = field(default_factory=dict)
+    #: the ruleset's named definitions usable here, already compiled
+    named: Mapping[str, CompiledExpression] = field(default_factory=dict)
+    #: the numbers every contract of an auction defines, usable as contract.NAME
+    contract_values: frozenset[str] = frozenset()
 
 
 class Scope:

@@ -16,19 +16,25 @@ from pathlib import Path
 
 from interpreter import paths
 from interpreter.cards import Deck, build_deck, set_dependencies
-from interpreter.engine.contexts import FACTS, variables_for
+from interpreter.engine.contexts import BEFORE_TAKER, FACTS, variables_for
 from interpreter.errors import Position, Problem, RulesetError, json_path
 from interpreter.expressions import Environment, ExpressionError, Type, compile_expression
 from interpreter.loading.inheritance import MergedDocument, resolve
 from interpreter.loading.schema_check import check_schema
 from interpreter.ruleset import (
+    Bidding,
+    Contract,
     Counting,
     Declaration,
     DeclarationLevel,
+    ExcuseExchange,
     PacketStep,
+    PartnerCall,
     PaymentRule,
     PlayRules,
+    RedealRule,
     Ruleset,
+    TalonUse,
 )
 
 
@@ -96,6 +102,9 @@ class _Builder:
         self.chosen: dict[str, str] = {}
         self.params: dict[str, object] = {}
         self.deck: Deck | None = None
+        self.bidding = "bidding" in merged.data
+        self.contract_values: frozenset[str] = frozenset()
+        self.named: dict[str, object] = {}
 
     # --- problems and positions --------------------------------------------------------
 
@@ -133,6 +142,8 @@ class _Builder:
         discard = data.get("discard", {})
         counts = discard.get("counts", {"dealer": 0, "others": 0})
         self._check_hand_sizes(packets, players, (counts["dealer"], counts["others"]))
+        bidding = self._bidding()
+        self._definitions()
         ruleset = Ruleset(
             id=self.path.stem,
             title=data.get("title", self.path.stem),
@@ -149,6 +160,12 @@ class _Builder:
             discard_forbidden=self._condition(
                 ("discard", "forbidden"), discard.get("forbidden"), "discard_check"
             ),
+            discard_never=self._condition(
+                ("discard", "never"), discard.get("never"), "discard_check"
+            ),
+            discard_shown=self._condition(
+                ("discard", "shown"), discard.get("shown"), "discard_check"
+            ),
             declarations=self._declarations(),
             declarations_maximal=bool(data.get("declarations", {}).get("maximal", True)),
             declaration_timing=data.get("declarations", {}).get("timing", "before_play"),
@@ -156,6 +173,10 @@ class _Builder:
             payments=self._payments(),
             settlement=self._settlement(),
             counting=self._counting(),
+            talon=self._talon_use(("talon",), data.get("talon")),
+            bidding=bidding,
+            partner_call=self._partner_call(),
+            redeals=self._redeals(),
             options=self.chosen,
             sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
             document=data,
@@ -298,13 +319,18 @@ class _Builder:
     def _packets(self, players: int) -> tuple[PacketStep, ...]:
         steps = []
         for step in self.data["deal"].get("packets", []):
-            if "each" in step:
-                steps.append(PacketStep(step["rounds"], step["each"], step["each"]))
-            else:
-                steps.append(
-                    PacketStep(step["rounds"], step.get("dealer", 0), step.get("others", 0))
-                )
-        dealt = sum(s.rounds * (s.dealer + s.others * (players - 1)) for s in steps)
+            dealer = step.get("each", step.get("dealer", 0))
+            others = step.get("each", step.get("others", 0))
+            talon, after = step.get("talon", 0), step.get("talon_after", players)
+            steps.append(PacketStep(step["rounds"], dealer, others, talon, min(after, players)))
+        dealt = sum(s.rounds * (s.dealer + s.others * (players - 1) + s.talon) for s in steps)
+        talon = sum(s.rounds * s.talon for s in steps)
+        if talon and "talon" not in self.data and not self.bidding:
+            self.problem(
+                ("deal", "packets"),
+                f"the deal lays {talon} cards in a talon but no `talon` section says where"
+                " they go",
+            )
         if self.deck is not None and dealt != len(self.deck):
             self.problem(
                 ("deal", "packets"),
@@ -333,12 +359,17 @@ class _Builder:
     # --- expressions -------------------------------------------------------------------
 
     def environment(self, event: str, amount: bool = False) -> Environment:
+        variables = variables_for(event, amount, self.bidding)
+        at_settlement = variables_for("settlement", False, self.bidding)
+        named = self.named if all(name in variables for name in at_settlement) else {}
         return Environment(
-            variables=variables_for(event, amount),
+            variables=variables,
             card_sets=self.deck.sets if self.deck else {},
             options=self.option_values,
             params=self.params,
             facts=FACTS,
+            named=named,
+            contract_values=self.contract_values if event not in BEFORE_TAKER else frozenset(),
         )
 
     def expression(
@@ -433,6 +464,8 @@ class _Builder:
                     ),
                     payees=self._seats(where + ("to",), entry.get("to", "player"), "declaration"),
                     source=_source_text(entry.get("source")),
+                    timing=entry.get("timing"),
+                    paid_when_declared=bool(entry.get("paid_when_declared", True)),
                 )
             )
         return tuple(compiled)
@@ -451,6 +484,17 @@ class _Builder:
             overtrump=bool(play.get("overtrump", False)),
             fool_may_lead=bool(may_lead(None)) if may_lead is not None else True,
             fool_in_last_trick=excuse.get("in_last_trick", "captured"),
+            fool_wins_last_trick_after_all=bool(excuse.get("wins_last_trick_after_all", False)),
+            excuse_exchange=self._excuse_exchange(excuse.get("exchange")),
+        )
+
+    def _excuse_exchange(self, spec: dict | None) -> ExcuseExchange | None:
+        if spec is None:
+            return None
+        where = ("play", "excuse", "exchange")
+        return ExcuseExchange(
+            cards=self.expression(where + ("cards",), spec["cards"], "trick_end", Type.CARDS),
+            unpaid=spec.get("unpaid", "nothing"),
         )
 
     def _counting(self) -> Counting:
@@ -471,7 +515,95 @@ class _Builder:
                 ("counting", "partial_group_credit"),
                 f"needs {group - 1} entries (one per possible leftover), has {len(credit)}",
             )
-        return Counting(tuple(values), group, credit)
+        method = counting.get("method", "groups")
+        return Counting(tuple(values), group, credit, method)
+
+    # --- talon, auction, partner, redeals, definitions ---------------------------------
+
+    def _talon_use(self, where: tuple, spec: dict | None) -> TalonUse | None:
+        if spec is None:
+            return None
+        to = spec.get("to", "out_of_play")
+        seat = spec.get("seat")
+        if to != "out_of_play" and seat is None:
+            self.problem(where, f"a talon that goes to a {to} needs `seat`: whose {to}")
+        return TalonUse(
+            to=to,
+            seat=None if seat is None else self._seats(where + ("seat",), seat, "talon"),
+            shown=bool(spec.get("shown", False)),
+        )
+
+    def _bidding(self) -> Bidding | None:
+        spec = self.data.get("bidding")
+        if spec is None:
+            return None
+        contracts = spec.get("contracts", [])
+        keys = [frozenset(c.get("values", {})) for c in contracts]
+        self.contract_values = frozenset.union(*keys) if keys else frozenset()
+        for i, contract in enumerate(contracts):
+            missing = sorted(self.contract_values - keys[i])
+            if missing:
+                self.problem(
+                    ("bidding", "contracts", i, "values"),
+                    f"contract {contract['id']!r} gives no value for " + ", ".join(missing)
+                    + " (every contract must give the same values)",
+                )
+        return Bidding(
+            contracts=tuple(
+                Contract(
+                    id=contract["id"],
+                    name=contract.get("name", contract["id"]),
+                    values=dict(contract.get("values", {})),
+                    talon=self._talon_use(
+                        ("bidding", "contracts", i, "talon"), contract.get("talon")
+                    ),
+                    source=_source_text(contract.get("source")),
+                )
+                for i, contract in enumerate(contracts)
+            ),
+            source=_source_text(spec.get("source")),
+        )
+
+    def _partner_call(self) -> PartnerCall | None:
+        spec = self.data.get("partner_call")
+        if spec is None:
+            return None
+        if not self.bidding:
+            self.problem(("partner_call",), "a partner call needs a taker: add a `bidding` section")
+            return None
+        return PartnerCall(
+            when=self._condition(("partner_call", "when"), spec.get("when", True), "call"),
+            cards=self.expression(("partner_call", "cards"), spec["cards"], "call", Type.CARDS),
+            source=_source_text(spec.get("source")),
+        )
+
+    def _redeals(self) -> tuple[RedealRule, ...]:
+        rules = []
+        for i, spec in enumerate(self.data.get("redeal", [])):
+            rules.append(
+                RedealRule(
+                    id=spec["id"],
+                    name=spec.get("name", spec["id"]),
+                    when=self._condition(("redeal", i, "when"), spec["when"], "redeal"),
+                    choice=bool(spec.get("choice", False)),
+                    source=_source_text(spec.get("source")),
+                )
+            )
+        return tuple(rules)
+
+    def _definitions(self) -> None:
+        """Named values, each compiled where the settlement is and usable by the ones after
+        it and by every rule that sees at least what the settlement sees."""
+        taken = set(self.deck.sets if self.deck else ()) | set(FACTS)
+        taken |= set(variables_for("trick_end", True, self.bidding))
+        for name, spec in self.data.get("definitions", {}).items():
+            where = ("definitions", name)
+            if name in taken:
+                self.problem(where, f"{name!r} is already a name in rulesets; choose another")
+                continue
+            compiled = self.expression(where + ("value",), spec["value"], "settlement", None)
+            if getattr(compiled, "type", None) is not None:
+                self.named[name] = compiled
 
 
 def _source_text(source: object) -> str:

@@ -1,0 +1,46 @@
+"""The deal: a pack handed out packet by packet to the seats and to the talon.
+
+Pure function of the compiled packet steps; `HandState` calls it once per hand and keeps the
+packets each seat received, since some rules look at a particular packet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from interpreter.ruleset import PacketStep
+
+
+@dataclass
+class Dealt:
+    packets: list[list[list[int]]]  # per seat, the packets it received in order
+    talon: list[int]
+
+
+def deal_packets(
+    steps: Sequence[PacketStep], pack: Sequence[int], seat_order: Sequence[int], dealer: int
+) -> Dealt:
+    """Deal `pack` from the top: each step goes round `seat_order` `rounds` times, and lays
+    its talon cards after the first `talon_after` packets of each round."""
+    packets: list[list[list[int]]] = [[] for _ in seat_order]
+    talon: list[int] = []
+    position = 0
+
+    def take(count: int) -> list[int]:
+        nonlocal position
+        cards = list(pack[position : position + count])
+        position += count
+        return cards
+
+    for step in steps:
+        for _ in range(step.rounds):
+            for place, seat in enumerate(seat_order):
+                if step.talon and place == step.talon_after:
+                    talon += take(step.talon)
+                count = step.dealer if seat == dealer else step.others
+                if count:
+                    packets[seat].append(take(count))
+            if step.talon and step.talon_after >= len(seat_order):
+                talon += take(step.talon)
+    return Dealt(packets, talon)
