@@ -23,11 +23,35 @@ def hand_record(state: HandState) -> dict:
         "pack": [cards[c].id for c in state.pack],
         "cut_card": None if state.cut_card is None else cards[state.cut_card].id,
         "hands_dealt": [[cards[c].id for c in hand] for hand in state.hands_dealt],
+        "talon": [cards[c].id for c in state.talon_dealt],
+        "thrown_in": state.thrown_in,
         "decisions": list(state.decisions),
+        "sides": _sides(state),
+        "shown": [
+            {"seat": seat, "what": what, "cards": [cards[c].id for c in shown]}
+            for seat, what, shown in state.shown
+        ],
+        "excuse_exchanges": list(state.exchanges),
         "tricks": list(state.tricks),
         "payments": [payment.as_record() for payment in state.payments],
         "card_points": list(state.card_points()),
         "net": state.returns(),
+    }
+
+
+def _sides(state: HandState) -> dict | None:
+    """Who played with whom, once the auction made a taker (None in an every-man game)."""
+    if state.taker is None:
+        return None
+    cards = state.ruleset.deck.cards
+    return {
+        "taker": state.taker,
+        "contract": state.contract,
+        "called_card": None if state.called_card is None else cards[state.called_card].id,
+        "partner": state.partner,
+        "partner_shown_at_trick": state.partner_shown_at,
+        "attackers": list(state.attackers()),
+        "defenders": list(state.defenders()),
     }
 
 

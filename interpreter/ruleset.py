@@ -189,7 +189,8 @@ class Ruleset:
         rule = self.rule(payment_rule)
         kind, _, reason = payment_rule.partition(":")
         if rule is None and kind == "thrown_in":
-            return f"deal thrown in ({reason.replace('_', ' ')})"
+            names = {redeal.id: redeal.name for redeal in self.redeals}
+            return names.get(reason, "every player passed" if reason == "all_passed" else reason)
         if rule is None:
             return payment_rule
         _, _, level = payment_rule.partition(":")

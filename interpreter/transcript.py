@@ -50,6 +50,13 @@ def hand_transcript(state: HandState) -> str:
     out.append("Deal:")
     for seat, hand in enumerate(state.hands_dealt):
         out.append(f"  {seat_name(state, seat)} [{len(hand)}]: {_cards(ruleset, hand)}")
+    if state.talon_dealt:
+        out.append(f"  Talon [{len(state.talon_dealt)}]: {_cards(ruleset, state.talon_dealt)}")
+    out += _before_play(state)
+    if state.thrown_in is not None:
+        reason = ruleset.rule_label("thrown_in:" + state.thrown_in)
+        out.append(f"The deal is thrown in: {reason}")
+        return "\n".join(out)
     if any(state.discards):
         out.append("Discards:")
         for seat, cards in enumerate(state.discards):
@@ -69,15 +76,49 @@ def hand_transcript(state: HandState) -> str:
             out.append(f"  Seat {d['seat']}: {ruleset.rule_label(d['choice'])}{display}")
         out += _payments_at(state, "declarations")
     out.append("Play:")
+    exchanges = {}
+    for exchange in state.exchanges:
+        exchanges.setdefault(exchange["after_trick"], []).append(exchange)
     for trick in state.tricks:
         played = ", ".join(f"{c['seat']}:{c['card']}" for c in trick["cards"])
         out.append(f"  Trick {trick['number']:2}: {played}  -> seat {trick['winner']}")
         out += _payments_at(state, f"trick {trick['number']}")
+        for exchange in exchanges.get(trick["number"], []):
+            out.append(
+                f"    for the Fool: seat {exchange['from']} gives {exchange['card']}"
+                f" to seat {exchange['to']}"
+            )
     points = state.card_points()
     out.append("Card points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(points)))
     out += _payments_at(state, "settlement")
     out.append("Net: " + ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns())))
     return "\n".join(out)
+
+
+def _before_play(state: HandState) -> list[str]:
+    """Redeal answers, bids, the call and the talon's fate, in the order they happened."""
+    out = []
+    labels = {"redeal": "asks", "bid": "bids", "call": "calls"}
+    for d in state.decisions:
+        if d["kind"] in labels:
+            choice = d["choice"].replace(":", " ").replace("_", " ")
+            out.append(f"  Seat {d['seat']} {labels[d['kind']]} {choice}")
+    if state.taker is not None:
+        partner = (
+            f", partner seat {state.partner} (the holder of the called card)"
+            if state.partner is not None
+            else (" alone" if state.called_card is not None else "")
+        )
+        out.append(f"Taker: seat {state.taker}, {state.contract.replace('_', ' ')}{partner}")
+    for seat, what, cards in state.shown:
+        if what == "talon":
+            out.append(f"  The talon is shown and goes to seat {seat}")
+    aside = [(s, cards) for s, cards in enumerate(state.set_aside) if cards]
+    for seat, cards in aside:
+        out.append(f"  The talon counts for seat {seat}'s side, unseen")
+    if out:
+        out.insert(0, "Auction:" if state.ruleset.bidding else "Before play:")
+    return out
 
 
 def totals_line(states: Sequence[HandState]) -> str:

@@ -24,8 +24,11 @@ def test_builtin_ruleset_plays_zero_sum_hands_that_replay(name: str) -> None:
     for state in states:
         assert state.is_terminal()
         assert sum(state.returns()) == 0
-        everything = [c for seat in range(ruleset.players) for c in state.won[seat]]
-        everything += [c for seat in range(ruleset.players) for c in state.discards[seat]]
+        if state.thrown_in is None:
+            everything = [c for seat in range(ruleset.players) for c in state.pile(seat)]
+        else:
+            everything = [c for hand in state.hands for c in hand]
+        everything += state.talon  # a talon nobody took is out of play
         assert sorted(everything) == list(range(len(ruleset.deck)))
     record = game_record(ruleset, 11, [a.name for a in agents], states)
     assert record_problems(record) == []

@@ -507,21 +507,25 @@ class HandState:
         values = self.ruleset.counting.values
         still_owed = []
         for debtor, creditor in self.excuse_debts:
+            # the side's least valuable eligible card, from its tricks before its discards
             offers = [
-                (values[c], c, member)
+                (values[c], order, c, member, zone)
                 for member in self.side_of(debtor)
-                for c in self.won[member]
+                for order, zone in enumerate(
+                    (self.won[member], self.discards[member], self.set_aside[member])
+                )
+                for c in zone
                 if c in eligible
             ]
             if not offers:
                 still_owed.append((debtor, creditor))
                 continue
-            _value, card, member = min(offers)
-            self.won[member].remove(card)
+            *_rank, card, giver, zone = min(offers, key=lambda offer: offer[:3])
+            zone.remove(card)
             self.won[creditor].append(card)
             self.exchanges.append(
                 {
-                    "from": member,
+                    "from": giver,
                     "to": creditor,
                     "card": self.ruleset.deck.cards[card].id,
                     "after_trick": self.trick_number,
@@ -558,11 +562,12 @@ class HandState:
             counting.values, counting.group_size, counting.partial_group_credit, pile
         )
 
-    def settlement_for(self, points: Sequence[float]) -> list[Payment]:
-        """The settlement payments the ruleset makes for these card points (for checking a
-        settlement table without playing a hand to reach each row)."""
+    def settlement_for(self, points: Sequence[float] | None = None) -> list[Payment]:
+        """The settlement payments the ruleset makes for the hand as it stands, or for these
+        card points (for checking a settlement table without playing a hand to each row)."""
         saved = self._points, self.payments, self.fired
-        self._points, self.payments, self.fired = list(points), [], {}
+        self._points = None if points is None else list(points)
+        self.payments, self.fired = [], {}
         try:
             self._fire_rules(self.ruleset.settlement, {}, "settlement")
             return self.payments

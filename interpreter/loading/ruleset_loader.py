@@ -328,8 +328,7 @@ class _Builder:
         if talon and "talon" not in self.data and not self.bidding:
             self.problem(
                 ("deal", "packets"),
-                f"the deal lays {talon} cards in a talon but no `talon` section says where"
-                " they go",
+                f"the deal lays {talon} cards in a talon but no `talon` section says where they go",
             )
         if self.deck is not None and dealt != len(self.deck):
             self.problem(
@@ -545,7 +544,8 @@ class _Builder:
             if missing:
                 self.problem(
                     ("bidding", "contracts", i, "values"),
-                    f"contract {contract['id']!r} gives no value for " + ", ".join(missing)
+                    f"contract {contract['id']!r} gives no value for "
+                    + ", ".join(missing)
                     + " (every contract must give the same values)",
                 )
         return Bidding(
