@@ -110,12 +110,12 @@ def _before_play(state: HandState) -> list[str]:
             else (" alone" if state.called_card is not None else "")
         )
         out.append(f"Taker: seat {state.taker}, {state.contract.replace('_', ' ')}{partner}")
-    for seat, what, cards in state.shown:
+    for seat, what, _cards in state.shown:
         if what == "talon":
             out.append(f"  The talon is shown and goes to seat {seat}")
-    aside = [(s, cards) for s, cards in enumerate(state.set_aside) if cards]
-    for seat, cards in aside:
-        out.append(f"  The talon counts for seat {seat}'s side, unseen")
+    for seat, aside in enumerate(state.set_aside):
+        if aside:
+            out.append(f"  The talon counts for seat {seat}'s side, unseen")
     if out:
         out.insert(0, "Auction:" if state.ruleset.bidding else "Before play:")
     return out
