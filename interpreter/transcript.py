@@ -64,7 +64,9 @@ def hand_transcript(state: HandState) -> str:
                 out.append(f"  {seat_name(state, seat)}: {_cards(ruleset, cards)}")
         out += _payments_at(state, "discard")
     shown = {(seat, decl): cards for seat, decl, cards in state.shown}
-    declared = [d for d in state.decisions if d["kind"] == "declare"]
+    declared = [
+        d for d in state.decisions if d["kind"] == "declare" and not d["choice"].endswith(":none")
+    ]
     if declared:
         out.append("Declarations:")
         for d in declared:

@@ -50,11 +50,12 @@ def settled(
     poignees: dict[int, int] | None = None,
     chelem_announced: bool = False,
     tricks: list[tuple[int, list[int]]] | None = None,
+    partner: int | None = None,
 ) -> HandState:
     """A four-player hand brought to its end by hand: the taker's cards, the last trick and
     the declarations as given; every other card with the defenders."""
     state = HandState(ruleset, 3, list(range(len(ruleset.deck))))
-    state.taker, state.contract, state.partner = TAKER, contract, None
+    state.taker, state.contract, state.partner = TAKER, contract, partner
     state.hands = [[] for _ in range(ruleset.players)]
     state.talon = []
     state.won = [[] for _ in range(ruleset.players)]
@@ -71,9 +72,9 @@ def settled(
 
 
 def each_defender_pays(state: HandState) -> float:
-    payments = state.settlement_for()
+    payments = [p for p in state.settlement_for() if p.rule == "contract"]
     by_defender = {p.payer if p.payee == TAKER else p.payee: p for p in payments}
-    assert set(by_defender) == {1, 2, 3}
+    assert set(by_defender) == set(state.defenders())
     amounts = {(p.amount if p.payee == TAKER else -p.amount) for p in payments}
     assert len(amounts) == 1, payments
     return amounts.pop()
@@ -273,3 +274,71 @@ def test_the_excuse_is_kept_and_paid_for_with_a_low_card():
                 assert all(ruleset.deck.by_id[e["card"]] in low for e in handed)
                 assert all(e["from"] in state.side_of(holder) for e in handed)
     assert seen > 5
+
+
+@pytest.mark.parametrize(("points", "paid"), [(40.5, -(25 + 1)), (41.5, 25 + 1), (41, 25)])
+def test_three_players_half_points_round_for_the_side_that_scores(points, paid):
+    ruleset = french("french-tarot-3")
+    pile = pile_of(ruleset, ["trump-21", "fool"], points)
+    state = settled(ruleset, pile, (DEFENDER, LAST_WITHOUT_PETIT), contract="petite")
+    assert each_defender_pays(state) == paid
+    assert state.returns() == [0, 0, 0]  # settlement_for leaves the hand as it was
+    net = [0, 0, 0]
+    for p in state.settlement_for():
+        net[p.payer] -= p.amount
+        net[p.payee] += p.amount
+    assert net[TAKER] == 2 * paid  # the taker wins or loses it twice
+
+
+def _net(payments, players):
+    net = [0] * players
+    for p in payments:
+        net[p.payer] -= p.amount
+        net[p.payee] += p.amount
+    return net
+
+
+@pytest.mark.parametrize(("share", "taker", "partner"), [("two_to_one", 2, 1), ("equal", 1.5, 1.5)])
+def test_five_players_taker_and_partner_share(share, taker, partner):
+    ruleset = french("french-tarot-5", partner_share=share)
+    pile = pile_of(ruleset, ["trump-21", "fool"], 51)
+    state = settled(ruleset, pile, (DEFENDER, LAST_WITHOUT_PETIT), contract="petite", partner=2)
+    score = 25 + 10
+    assert each_defender_pays(state) == score
+    net = _net(state.settlement_for(), 5)
+    assert net == [taker * score, -score, partner * score, -score, -score]
+
+
+def test_five_players_taker_alone_wins_four_times():
+    ruleset = french("french-tarot-5")
+    pile = pile_of(ruleset, ["trump-21", "fool"], 51)
+    state = settled(ruleset, pile, (DEFENDER, LAST_WITHOUT_PETIT), contract="petite")
+    assert _net(state.settlement_for(), 5) == [4 * 35, -35, -35, -35, -35]
+
+
+def test_five_players_the_called_king_makes_the_hidden_partner():
+    ruleset = french("french-tarot-5", le_petit="not_played")
+    for seed in range(1, 40):
+        state = deal_hand(ruleset, seed, 1)
+        while state.decision is not None and state.decision.kind == "bid":
+            state.apply_action(state.legal_actions()[0])  # the first bids, the rest must rise
+        if state.decision is None or state.decision.kind != "call":
+            continue
+        taker = state.taker
+        kings = ruleset.deck.sets["kings"]
+        assert {ruleset.deck.by_id[c] for c in state.legal_actions()} >= kings
+        called = next(
+            c for c in state.legal_actions() if ruleset.deck.by_id[c] not in state.hands[taker]
+        )
+        holder = next((s for s in range(5) if ruleset.deck.by_id[called] in state.hands[s]), None)
+        state.apply_action(called)
+        assert state.partner == holder
+        if holder is None:  # the called card lies in the chien: the taker plays alone
+            continue
+        assert state.attackers() == (taker, holder)
+        assert len(state.defenders()) == 3
+        agents = [RandomAgent(f"call/{seed}/{s}") for s in range(5)]
+        play_hand(state, agents)
+        assert state.partner_shown_at is not None
+        return
+    pytest.fail("no hand reached a call")
