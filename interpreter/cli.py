@@ -17,7 +17,7 @@ from pathlib import Path
 from interpreter import paths
 from interpreter.agents.lineup import AGENT_KINDS, seat_agents
 from interpreter.diff import FORMATS, diff_rulesets, render
-from interpreter.engine.game import play_game
+from interpreter.engine.game import game_winners, play_game
 from interpreter.errors import Problem, RulesetError
 from interpreter.loading.ruleset_loader import load_ruleset, locate
 from interpreter.record import game_record
@@ -31,7 +31,7 @@ from interpreter.table_commands import (
     cmd_diff_table,
     cmd_simulate,
 )
-from interpreter.transcript import hand_transcript, totals_line
+from interpreter.transcript import game_line, hand_transcript, totals_line
 
 DEFAULT_SIMULATE_HANDS = 1000
 DEFAULT_FAMILY_HANDS = 500
@@ -87,7 +87,7 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset, _parse_options(args.option))
-    numbers = [args.hand] if args.hand else range(1, args.hands + 1)
+    numbers = [args.hand] if args.hand else args.hands  # None: a whole game
     kinds = agents_for(args, ruleset)
 
     def agents(number: int):
@@ -103,6 +103,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     states = play_game(ruleset, args.seed, agents, numbers, on_hand=show)
     print(totals_line(states), file=out)
+    winners = game_winners(states[-1]) if states else ()
+    if winners:
+        print(game_line(states, winners), file=out)
     if args.record:
         record = game_record(ruleset, args.seed, [a.name for a in agents(1)], states)
         text = json.dumps(record, indent=1)
@@ -217,7 +220,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
     play.add_argument("--seed", type=int, default=1, help="seed of the shuffle and players")
     which = play.add_mutually_exclusive_group()
-    which.add_argument("--hands", type=int, default=1, help="number of hands (default 1)")
+    which.add_argument(
+        "--hands",
+        type=int,
+        help="number of hands (default: one hand, or a whole game for a ruleset played to a score)",
+    )
     which.add_argument(
         "--hand",
         type=int,

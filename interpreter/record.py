@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from interpreter.engine.game import game_winners
 from interpreter.engine.state import HandState
 from interpreter.ruleset import Ruleset
 
@@ -32,6 +33,7 @@ def hand_record(state: HandState) -> dict:
             for seat, what, shown in state.shown
         ],
         "excuse_exchanges": list(state.exchanges),
+        "claimed": list(state.claimed),
         "tricks": list(state.tricks),
         "payments": [payment.as_record() for payment in state.payments],
         "card_points": list(state.card_points()),
@@ -69,4 +71,5 @@ def game_record(
         "seats": [{"seat": i, "agent": name} for i, name in enumerate(agent_names)],
         "hands": hands,
         "totals": totals,
+        "game_winners": list(game_winners(states[-1])) if states else [],
     }

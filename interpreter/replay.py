@@ -39,13 +39,13 @@ def replay_record(record: Mapping, ruleset: Ruleset) -> None:
         )
     totals = [0] * ruleset.players
     for index, hand in enumerate(record["hands"]):
-        replayed = _replay_hand(hand, ruleset, f"$.hands[{index}]")
+        replayed = _replay_hand(hand, ruleset, f"$.hands[{index}]", totals)
         totals = [t + n for t, n in zip(totals, replayed["net"], strict=True)]
     if list(record["totals"]) != totals:
         raise ReplayMismatch(f"$.totals: recorded {record['totals']}, replayed {totals}")
 
 
-def _replay_hand(hand: Mapping, ruleset: Ruleset, where: str) -> dict:
+def _replay_hand(hand: Mapping, ruleset: Ruleset, where: str, totals_before: list) -> dict:
     by_id = ruleset.deck.by_id
     unknown = [card for card in hand["pack"] if card not in by_id]
     if unknown or sorted(hand["pack"]) != sorted(by_id):
@@ -57,7 +57,8 @@ def _replay_hand(hand: Mapping, ruleset: Ruleset, where: str) -> dict:
         raise ReplayMismatch(
             f"{where}.dealer: seat {hand['dealer']} does not exist with {ruleset.players} players"
         )
-    state = HandState(ruleset, hand["dealer"], [by_id[c] for c in hand["pack"]], hand["number"])
+    pack = [by_id[c] for c in hand["pack"]]
+    state = HandState(ruleset, hand["dealer"], pack, hand["number"], totals_before)
     for i, decision in enumerate(hand["decisions"]):
         at = f"{where}.decisions[{i}]"
         if state.is_terminal():
@@ -85,6 +86,7 @@ def _replay_hand(hand: Mapping, ruleset: Ruleset, where: str) -> dict:
         "sides",
         "shown",
         "excuse_exchanges",
+        "claimed",
         "tricks",
         "payments",
         "card_points",

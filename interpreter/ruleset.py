@@ -112,6 +112,17 @@ class Declaration:
 
 
 @dataclass(frozen=True)
+class GameRules:
+    """A game of several hands, scored by running totals, and how it ends."""
+
+    ends_when: Evaluator  # after a hand, with total(seat) counting it
+    winners: Evaluator  # the seats that win once it has ended
+    claim: Evaluator | None  # seats that may claim the game after any trick
+    max_hands: int
+    source: str
+
+
+@dataclass(frozen=True)
 class PlayRules:
     first_leader: str  # "after_dealer" or "dealer"
     follow_suit: bool
@@ -162,6 +173,8 @@ class Ruleset:
     bidding: Bidding | None = None
     partner_call: PartnerCall | None = None
     redeals: tuple[RedealRule, ...] = ()
+    hand_score: Evaluator | None = None  # points each `player` scores in a hand
+    game: GameRules | None = None
     options: dict[str, str] = field(default_factory=dict)  # option -> chosen reading
     sources: dict[str, str] = field(default_factory=dict)  # source key -> citation
     document: dict = field(default_factory=dict)  # the effective document, for diffs/records

@@ -92,9 +92,21 @@ def hand_transcript(state: HandState) -> str:
             )
     points = state.card_points()
     out.append("Card points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(points)))
+    if state.claimed:
+        claimed = ", ".join(f"seat {s}" for s in state.claimed)
+        out.append(f"The game is claimed during play by {claimed}")
+    if state.ruleset.hand_score is not None:
+        out.append("Scored: " + ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores)))
     out += _payments_at(state, "settlement")
     out.append("Net: " + ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns())))
     return "\n".join(out)
+
+
+def game_line(states: Sequence[HandState], winners: Sequence[int]) -> str:
+    """Who won a game played to a score, after how many hands."""
+    seats = " and ".join(f"seat {s}" for s in winners)
+    verb = "wins" if len(winners) == 1 else "share"
+    return f"Game over after {len(states)} hand(s): {seats} {verb} the game"
 
 
 def _before_play(state: HandState) -> list[str]:

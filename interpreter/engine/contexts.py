@@ -35,6 +35,8 @@ BEFORE_TAKER = frozenset({"cut", "redeal", "static"})
 EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "cut": {"cut_card": Type.CARD},
     "redeal": _PLAYER,
+    "hand_score": _PLAYER,
+    "game": {},
     "call": {},
     "talon": {},
     "discard": _CARD_OF_PLAYER,
@@ -134,6 +136,10 @@ def _talon(state):
     return tuple(state.talon_dealt)
 
 
+def _total(state, seat):
+    return state.total(seat)
+
+
 def _packet(state, seat, number):
     packets = state.packets_dealt[seat]
     return tuple(packets[int(number) - 1]) if 1 <= number <= len(packets) else ()
@@ -159,4 +165,5 @@ FACTS: dict[str, FactFunction] = {
     "declared_value": FactFunction((Type.SEAT, Type.STRING), Type.NUMBER, _declared_value),
     "talon": FactFunction((), Type.CARDS, _talon),
     "packet": FactFunction((Type.SEAT, Type.NUMBER), Type.CARDS, _packet),
+    "total": FactFunction((Type.SEAT,), Type.NUMBER, _total),
 }

@@ -36,10 +36,13 @@ def dealer_of(ruleset: Ruleset, number: int) -> int:
     return (ruleset.first_dealer + step * (number - 1)) % ruleset.players
 
 
-def deal_hand(ruleset: Ruleset, seed: int, number: int) -> HandState:
-    """Hand `number` (from 1) of the game with this seed, dealt and waiting for decisions."""
+def deal_hand(
+    ruleset: Ruleset, seed: int, number: int, totals_before: Sequence[float] | None = None
+) -> HandState:
+    """Hand `number` (from 1) of the game with this seed, dealt and waiting for decisions
+    (`totals_before`: the game totals so far, for rulesets that play to a score)."""
     pack = shuffled_pack(len(ruleset.deck), seed, number)
-    return HandState(ruleset, dealer_of(ruleset, number), pack, number)
+    return HandState(ruleset, dealer_of(ruleset, number), pack, number, totals_before)
 
 
 def play_hand(state: HandState, agents: Sequence[Agent]) -> HandState:
@@ -53,17 +56,41 @@ def play_game(
     ruleset: Ruleset,
     seed: int,
     agents: Sequence[Agent] | Seating,
-    hands: int | Iterable[int] = 1,
+    hands: int | Iterable[int] | None = 1,
     on_hand: Callable[[HandState], None] | None = None,
 ) -> list[HandState]:
-    """Play hands 1..`hands` (or the given hand numbers). `agents` is either one list kept
-    for the whole game or a function giving fresh agents for each hand number."""
-    numbers = range(1, hands + 1) if isinstance(hands, int) else hands
-    played = []
+    """Play hands 1..`hands` (or the given hand numbers), or with `hands=None` a whole game:
+    hands until the ruleset's game ends (one hand for a ruleset without a game end).
+    `agents` is either one list kept for the whole game or a function giving fresh agents
+    for each hand number."""
+    whole_game = hands is None
+    if whole_game:
+        numbers: Iterable[int] = range(1, ruleset.game.max_hands + 1) if ruleset.game else [1]
+    else:
+        numbers = range(1, hands + 1) if isinstance(hands, int) else hands
+    played: list[HandState] = []
+    totals = [0] * ruleset.players
     for number in numbers:
-        state = deal_hand(ruleset, seed, number)
+        state = deal_hand(ruleset, seed, number, totals)
         play_hand(state, agents(number) if callable(agents) else agents)
+        totals = [t + r for t, r in zip(totals, state.returns(), strict=True)]
         if on_hand is not None:
             on_hand(state)
         played.append(state)
+        if whole_game and game_winners(state):
+            break
     return played
+
+
+def game_winners(last: HandState) -> tuple[int, ...]:
+    """Who has won the game once this hand is over: the seats that claimed it during play,
+    or the ruleset's winners if its game has ended; () while it goes on."""
+    game = last.ruleset.game
+    if game is None:
+        return ()
+    if last.claimed:
+        return last.claimed
+    if not last.evaluate(game.ends_when):
+        return ()
+    winners = last.evaluate(game.winners)
+    return (winners,) if isinstance(winners, int) else tuple(winners)

@@ -66,7 +66,14 @@ class Payment:
 class HandState:
     """A hand from the deal to the settlement."""
 
-    def __init__(self, ruleset: Ruleset, dealer: int, pack: Sequence[int], number: int = 1):
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        dealer: int,
+        pack: Sequence[int],
+        number: int = 1,
+        totals_before: Sequence[float] | None = None,
+    ):
         self.ruleset = ruleset
         self.number = number
         self.dealer = dealer
@@ -99,6 +106,9 @@ class HandState:
         self.thrown_in: str | None = None  # why the deal was abandoned, if it was
         self.excuse_debts: list[tuple[int, int]] = []  # (the Fool's holder, the trick's winner)
         self.exchanges: list[dict] = []  # cards handed over for the Fool
+        self.totals_before = list(totals_before or [0] * n)  # game totals before this hand
+        self.scores: list[float] = [0] * n  # points scored in the hand (rulesets that score)
+        self.claimed: tuple[int, ...] = ()  # seats that claimed the game during play
         self._points: list[float] | None = None
         self._base_vars = {"seats": tuple(range(n)), "dealer": dealer, "players": n}
         self._discard_left = {s: ruleset.discard_count(s, dealer) for s in self.seat_order}
@@ -135,7 +145,7 @@ class HandState:
         """An independent copy to try actions on (the ruleset and the dealt pack are shared,
         being never changed)."""
         other = copy.copy(self)
-        for name in ("hands", "discards", "won", "set_aside", "declared_values"):
+        for name in ("hands", "discards", "won", "set_aside", "declared_values", "scores"):
             setattr(other, name, [type(x)(x) for x in getattr(self, name)])
         other.declared = [set(d) for d in self.declared]
         for name in (
@@ -168,8 +178,9 @@ class HandState:
         return self.phase == DONE
 
     def returns(self) -> list[float]:
-        """Net marques per seat so far (final once terminal)."""
-        net = [0.0] * self.ruleset.players
+        """Net result per seat so far, final once terminal: marques paid and received, plus
+        the points scored in rulesets that score hands."""
+        net = list(self.scores)
         for payment in self.payments:
             net[payment.payer] -= payment.amount
             net[payment.payee] += payment.amount
@@ -497,6 +508,11 @@ class HandState:
         self.leader = winner
         self._pay_excuse_debts()
         self.trick_number += 1
+        game = self.ruleset.game
+        if game is not None and game.claim is not None and any(self.hands):
+            self.claimed = tuple(_seats(game.claim(self._scope({}))))
+            if self.claimed:
+                self._finish()
 
     def _pay_excuse_debts(self) -> None:
         """Hand over a card for each excused Fool as soon as its side has one to give."""
@@ -585,8 +601,24 @@ class HandState:
         self.phase = DONE
         self.decision = None
         self._fire_rules(self.ruleset.settlement, {}, "settlement")
+        self.scores = [_tidy(self.hand_score(seat)) for seat in range(self.ruleset.players)]
+
+    def hand_score(self, seat: int) -> float:
+        """The points `seat` scores in this hand as it stands (0 in rulesets that pay)."""
+        score = self.ruleset.hand_score
+        return 0 if score is None else score(self._scope({"player": seat}))
+
+    def total(self, seat: int) -> float:
+        """The seat's game total counting this hand as it stands."""
+        if self.phase == DONE:
+            return self.totals_before[seat] + self.returns()[seat]
+        return self.totals_before[seat] + self.returns()[seat] + self.hand_score(seat)
 
     # --- payments ------------------------------------------------------------------------
+
+    def evaluate(self, expression, variables: dict | None = None) -> object:
+        """A compiled ruleset expression evaluated on this hand as it stands."""
+        return expression(self._scope(variables or {}))
 
     def _scope(self, variables: dict) -> Scope:
         base = self._base_vars

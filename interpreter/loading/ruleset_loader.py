@@ -28,6 +28,7 @@ from interpreter.ruleset import (
     Declaration,
     DeclarationLevel,
     ExcuseExchange,
+    GameRules,
     PacketStep,
     PartnerCall,
     PaymentRule,
@@ -177,6 +178,8 @@ class _Builder:
             bidding=bidding,
             partner_call=self._partner_call(),
             redeals=self._redeals(),
+            hand_score=self._hand_score(),
+            game=self._game(),
             options=self.chosen,
             sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
             document=data,
@@ -590,6 +593,27 @@ class _Builder:
                 )
             )
         return tuple(rules)
+
+    def _hand_score(self):
+        spec = self.data.get("hand_score")
+        if spec is None:
+            return None
+        return self.expression(("hand_score", "value"), spec["value"], "hand_score", Type.NUMBER)
+
+    def _game(self) -> GameRules | None:
+        spec = self.data.get("game")
+        if spec is None:
+            return None
+        claim = spec.get("claim_during_play")
+        return GameRules(
+            ends_when=self._condition(("game", "ends_when"), spec["ends_when"], "game"),
+            winners=self._seats(("game", "winners"), spec["winners"], "game"),
+            claim=None
+            if claim is None
+            else self._seats(("game", "claim_during_play"), claim, "game"),
+            max_hands=spec.get("max_hands", 100),
+            source=_source_text(spec.get("source")),
+        )
 
     def _definitions(self) -> None:
         """Named values, each compiled where the settlement is and usable by the ones after
