@@ -250,6 +250,8 @@ class HandState:
                 return
             if self.phase == DONE:
                 return
+            if self.ruleset.play.first_leader == "taker":
+                self.leader = self.taker
             self.phase = CALL
         if self.phase == CALL:
             if self._call_due():
