@@ -24,6 +24,9 @@ def hand_record(state: HandState) -> dict:
         "pack": [cards[c].id for c in state.pack],
         "cut_card": None if state.cut_card is None else cards[state.cut_card].id,
         "hands_dealt": [[cards[c].id for c in hand] for hand in state.hands_dealt],
+        "piles_dealt": [
+            [[cards[c].id for c in pile] for pile in piles] for piles in state.piles_dealt
+        ],
         "talon": [cards[c].id for c in state.talon_dealt],
         "thrown_in": state.thrown_in,
         "decisions": list(state.decisions),

@@ -81,6 +81,7 @@ def _replay_hand(hand: Mapping, ruleset: Ruleset, where: str, totals_before: lis
         "deck",
         "cut_card",
         "hands_dealt",
+        "piles_dealt",
         "talon",
         "thrown_in",
         "sides",

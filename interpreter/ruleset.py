@@ -23,6 +23,7 @@ class PacketStep:
     others: int
     talon: int = 0  # cards laid in the talon each round
     talon_after: int = 0  # ... after this many players' packets of the round
+    piles: int = 0  # each player gets one card on each of this many piles of his, per round
 
 
 @dataclass(frozen=True)

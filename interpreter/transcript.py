@@ -50,6 +50,13 @@ def hand_transcript(state: HandState) -> str:
     out.append("Deal:")
     for seat, hand in enumerate(state.hands_dealt):
         out.append(f"  {seat_name(state, seat)} [{len(hand)}]: {_cards(ruleset, hand)}")
+    for seat, piles in enumerate(state.piles_dealt):
+        if piles:
+            shown = "; ".join(
+                " ".join(deck[c].id for c in pile[:-1]) + f" [{deck[pile[-1]].id}]"
+                for pile in piles
+            )
+            out.append(f"  {seat_name(state, seat)} piles (bottom first, [top] face up): {shown}")
     if state.talon_dealt:
         out.append(f"  Talon [{len(state.talon_dealt)}]: {_cards(ruleset, state.talon_dealt)}")
     out += _before_play(state)

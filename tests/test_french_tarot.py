@@ -342,3 +342,41 @@ def test_five_players_the_called_king_makes_the_hidden_partner():
         assert state.partner_shown_at is not None
         return
     pytest.fail("no hand reached a call")
+
+
+def test_two_players_hands_of_21_and_six_piles_of_three_with_playable_tops():
+    ruleset = french("french-tarot-2")
+    state = deal_hand(ruleset, 4, 1)
+    assert [len(h) for h in state.hands_dealt] == [21, 21]
+    assert [[len(p) for p in piles] for piles in state.piles_dealt] == [[3] * 6, [3] * 6]
+    assert state.decision.kind == "play" and state.decision.seat == 1  # the non-dealer leads
+    tops = {pile[-1] for pile in state.piles[1]}
+    legal = {ruleset.deck.by_id[c] for c in state.legal_actions()}
+    assert legal == set(state.hands[1]) | tops  # any card may lead
+    top = state.piles[1][0][-1]
+    beneath = state.piles[1][0][-2]
+    state.apply_action(ruleset.deck.cards[top].id)
+    assert state.piles[1][0][-1] == beneath  # the next card is now the face-up top
+    assert state.total_tricks == 39
+    agents = [RandomAgent(f"2p/{s}") for s in range(2)]
+    play_hand(state, agents)
+    assert len(state.trick_cards) == 39
+    assert not any(map(any, state.piles))
+    assert sum(state.count(state.pile(s)) for s in range(2)) == 91
+
+
+@pytest.mark.parametrize(("bouts", "points", "won"), [(2, 41, 25), (1, 60, 34), (2, 40.5, 0)])
+def test_two_players_the_winner_scores_25_and_his_excess(bouts, points, won):
+    ruleset = french("french-tarot-2")
+    names = ["trump-21", "fool", "trump-1"][:bouts]
+    state = HandState(ruleset, 1, list(range(78)))
+    state.hands, state.piles = [[], []], [[], []]
+    state.won[0] = pile_of(ruleset, names, points)
+    state.won[1] = [c for c in range(78) if c not in set(state.won[0])]
+    state.trick_cards = [(1, ids(ruleset, LAST_WITHOUT_PETIT[:2]))]
+    payments = state.settlement_for()
+    net = _net(payments, 2)
+    if won:
+        assert net == [won, -won]
+    else:  # 40.5 with two bouts misses; the other needs 56 with one bout and has 50.5
+        assert net == [0, 0]

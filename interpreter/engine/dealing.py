@@ -16,14 +16,17 @@ from interpreter.ruleset import PacketStep
 class Dealt:
     packets: list[list[list[int]]]  # per seat, the packets it received in order
     talon: list[int]
+    piles: list[list[list[int]]]  # per seat, its piles on the table, bottom card first
 
 
 def deal_packets(
     steps: Sequence[PacketStep], pack: Sequence[int], seat_order: Sequence[int], dealer: int
 ) -> Dealt:
-    """Deal `pack` from the top: each step goes round `seat_order` `rounds` times, and lays
-    its talon cards after the first `talon_after` packets of each round."""
+    """Deal `pack` from the top: each step goes round `seat_order` `rounds` times, giving each
+    seat its packet and one card on each of its `piles`, and lays its talon cards after the
+    first `talon_after` seats of each round."""
     packets: list[list[list[int]]] = [[] for _ in seat_order]
+    piles: list[list[list[int]]] = [[] for _ in seat_order]
     talon: list[int] = []
     position = 0
 
@@ -41,6 +44,11 @@ def deal_packets(
                 count = step.dealer if seat == dealer else step.others
                 if count:
                     packets[seat].append(take(count))
+                if step.piles:
+                    while len(piles[seat]) < step.piles:
+                        piles[seat].append([])
+                    for pile, card in zip(piles[seat], take(step.piles), strict=True):
+                        pile.append(card)
             if step.talon and step.talon_after >= len(seat_order):
                 talon += take(step.talon)
-    return Dealt(packets, talon)
+    return Dealt(packets, talon, piles)

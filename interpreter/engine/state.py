@@ -128,6 +128,8 @@ class HandState:
         self.packets_dealt = dealt.packets
         for seat, packets in enumerate(dealt.packets):
             self.hands[seat] = [card for packet in packets for card in packet]
+        self.piles = dealt.piles  # face-down piles whose top card is face up and playable
+        self.piles_dealt = [[list(p) for p in piles] for piles in dealt.piles]
         self.talon = list(dealt.talon)
         self.talon_dealt = list(dealt.talon)
         self.hands_dealt = [list(hand) for hand in self.hands]
@@ -148,6 +150,7 @@ class HandState:
         for name in ("hands", "discards", "won", "set_aside", "declared_values", "scores"):
             setattr(other, name, [type(x)(x) for x in getattr(self, name)])
         other.declared = [set(d) for d in self.declared]
+        other.piles = [[list(p) for p in piles] for piles in self.piles]
         for name in (
             "talon",
             "shown",
@@ -271,17 +274,20 @@ class HandState:
                 if self._next_declaration(seat, "before_play"):
                     return
             self.phase = PLAY
-            self.total_tricks = len(self.hands[self.leader])
+            self.total_tricks = len(self.hands[self.leader]) + sum(
+                map(len, self.piles[self.leader])
+            )
             self.trick_number = 1
         if self.phase == PLAY:
-            if not any(self.hands):
+            if not any(self.hands) and not any(map(any, self.piles)):
                 self._finish()
                 return
             seat = self._to_play()
             if self.trick_number == 1 and self._next_declaration(seat, "before_own_first_card"):
                 return
             cards = self.ruleset.deck.cards
-            legal = trick_rules.legal_cards(self.ruleset.play, cards, self.hands[seat], self.trick)
+            playable = self.playable(seat)
+            legal = trick_rules.legal_cards(self.ruleset.play, cards, playable, self.trick)
             self.decision = Decision(seat, PLAY, [cards[c].id for c in legal])
             return
         self.decision = None
@@ -456,8 +462,15 @@ class HandState:
 
     # --- play ----------------------------------------------------------------------------
 
+    def playable(self, seat: int) -> list[int]:
+        """The cards `seat` may play from: its hand and the face-up tops of its piles."""
+        return self.hands[seat] + [pile[-1] for pile in self.piles[seat] if pile]
+
     def _play(self, seat: int, card: int) -> None:
-        self.hands[seat].remove(card)
+        if card in self.hands[seat]:
+            self.hands[seat].remove(card)
+        else:  # the top of one of its piles; the card beneath is now the face-up top
+            next(pile for pile in self.piles[seat] if pile and pile[-1] == card).pop()
         self.trick.append((seat, card))
         if card == self.called_card and self.partner_shown_at is None:
             self.partner_shown_at = self.trick_number

@@ -18,7 +18,13 @@ from interpreter import paths
 from interpreter.cards import Deck, build_deck, set_dependencies
 from interpreter.engine.contexts import BEFORE_TAKER, FACTS, variables_for
 from interpreter.errors import Position, Problem, RulesetError, json_path
-from interpreter.expressions import Environment, ExpressionError, Type, compile_expression
+from interpreter.expressions import (
+    Environment,
+    ExpressionError,
+    FactFunction,
+    Type,
+    compile_expression,
+)
 from interpreter.loading.inheritance import MergedDocument, resolve
 from interpreter.loading.schema_check import check_schema
 from interpreter.ruleset import (
@@ -106,6 +112,7 @@ class _Builder:
         self.bidding = "bidding" in merged.data
         self.contract_values: frozenset[str] = frozenset()
         self.named: dict[str, object] = {}
+        self.seat_functions: dict[str, FactFunction] = {}
 
     # --- problems and positions --------------------------------------------------------
 
@@ -325,8 +332,14 @@ class _Builder:
             dealer = step.get("each", step.get("dealer", 0))
             others = step.get("each", step.get("others", 0))
             talon, after = step.get("talon", 0), step.get("talon_after", players)
-            steps.append(PacketStep(step["rounds"], dealer, others, talon, min(after, players)))
-        dealt = sum(s.rounds * (s.dealer + s.others * (players - 1) + s.talon) for s in steps)
+            piles = step.get("piles", 0)
+            steps.append(
+                PacketStep(step["rounds"], dealer, others, talon, min(after, players), piles)
+            )
+        dealt = sum(
+            s.rounds * (s.dealer + s.others * (players - 1) + s.talon + s.piles * players)
+            for s in steps
+        )
         talon = sum(s.rounds * s.talon for s in steps)
         if talon and "talon" not in self.data and not self.bidding:
             self.problem(
@@ -360,22 +373,30 @@ class _Builder:
 
     # --- expressions -------------------------------------------------------------------
 
-    def environment(self, event: str, amount: bool = False) -> Environment:
-        variables = variables_for(event, amount, self.bidding)
+    def environment(
+        self, event: str, amount: bool = False, extra: dict[str, Type] | None = None
+    ) -> Environment:
+        variables = {**variables_for(event, amount, self.bidding), **(extra or {})}
         at_settlement = variables_for("settlement", False, self.bidding)
-        named = self.named if all(name in variables for name in at_settlement) else {}
+        defined = all(name in variables for name in at_settlement)
         return Environment(
             variables=variables,
             card_sets=self.deck.sets if self.deck else {},
             options=self.option_values,
             params=self.params,
-            facts=FACTS,
-            named=named,
+            facts={**FACTS, **self.seat_functions} if defined else FACTS,
+            named=self.named if defined else {},
             contract_values=self.contract_values if event not in BEFORE_TAKER else frozenset(),
         )
 
     def expression(
-        self, parts: tuple, value: object, event: str, expected: Type | None, amount: bool = False
+        self,
+        parts: tuple,
+        value: object,
+        event: str,
+        expected: Type | None,
+        amount: bool = False,
+        extra: dict[str, Type] | None = None,
     ):
         if isinstance(value, bool) or isinstance(value, int | float):
             if expected == Type.BOOL and not isinstance(value, bool):
@@ -385,7 +406,7 @@ class _Builder:
             self.problem(parts, f"expected an expression, got {value!r}")
             return _Constant(None)
         try:
-            return compile_expression(value, self.environment(event, amount), expected)
+            return compile_expression(value, self.environment(event, amount, extra), expected)
         except ExpressionError as error:
             self.problem(parts, error.message, self._inside(parts, error))
             return _Constant(None)
@@ -625,9 +646,30 @@ class _Builder:
             if name in taken:
                 self.problem(where, f"{name!r} is already a name in rulesets; choose another")
                 continue
-            compiled = self.expression(where + ("value",), spec["value"], "settlement", None)
-            if getattr(compiled, "type", None) is not None:
+            seat_name = spec.get("of_seat")
+            extra = {seat_name: Type.SEAT} if seat_name else None
+            compiled = self.expression(
+                where + ("value",), spec["value"], "settlement", None, extra=extra
+            )
+            kind = getattr(compiled, "type", None)
+            if kind is None:
+                continue
+            if seat_name:
+                self.seat_functions[name] = FactFunction(
+                    (Type.SEAT,), kind, _seat_function(compiled, seat_name)
+                )
+            else:
                 self.named[name] = compiled
+
+
+def _seat_function(compiled, seat_name: str):
+    """A definition `of_seat` as a game fact: called with a seat, it evaluates with that seat
+    standing for `seat_name`."""
+
+    def evaluate(state, seat):
+        return state.evaluate(compiled, {seat_name: seat})
+
+    return evaluate
 
 
 def _source_text(source: object) -> str:
