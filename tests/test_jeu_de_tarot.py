@@ -1,0 +1,464 @@
+"""Jeu de Tarot as Bunbury plays it (source 004), for three, four and five players: the pack
+counted in pairs to 91, the deal and the stock of each bid, the declarer's lead, Brass Balls,
+Abundance, the Sparrow and the Slam announced or not, and the 2:1 split with five players,
+checked on packs arranged card by card and on hands brought to their end by hand."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.engine.game import deal_hand, play_hand
+from interpreter.engine.state import HandState
+from interpreter.loading.ruleset_loader import load_ruleset
+
+TAKER, DEFENDER = 0, 1
+FOUR = "jeu-de-tarot"
+
+
+@cache
+def jeu(name: str = FOUR):
+    return load_ruleset(name)
+
+
+def ids(ruleset, cards) -> list[int]:
+    return [ruleset.deck.by_id[c] for c in cards]
+
+
+def net(payments, players: int) -> list[float]:
+    totals = [0] * players
+    for p in payments:
+        totals[p.payer] -= p.amount
+        totals[p.payee] += p.amount
+    return totals
+
+
+# --- counting in pairs ---------------------------------------------------------------------
+
+
+def test_the_whole_pack_counts_91_in_pairs():
+    ruleset = jeu()
+    state = HandState(ruleset, 0, list(range(78)))
+    assert len(ruleset.deck) == 78
+    assert state.count(list(range(78))) == 91  # 130 in nominal values, less 39 pairs
+
+
+@pytest.mark.parametrize(
+    ("cards", "points"),
+    [
+        (["spades-2", "spades-3"], 1),  # two empty cards: 1 + 1 - 1
+        (["spades-K", "spades-3"], 5),  # a King and an empty card: 5 + 1 - 1
+        (["trump-21", "hearts-Q"], 8),  # an Honour and a Queen: 5 + 4 - 1
+        (["fool", "trump-1", "clubs-C", "clubs-J"], 5 + 5 - 1 + 3 + 2 - 1),
+    ],
+)
+def test_pairs_score_their_values_less_one(cards, points):
+    ruleset = jeu()
+    state = HandState(ruleset, 0, list(range(78)))
+    assert state.count(ids(ruleset, cards)) == points
+
+
+@pytest.mark.parametrize("name", [FOUR, "jeu-de-tarot-3", "jeu-de-tarot-5"])
+def test_random_hands_share_91_between_the_sides(name):
+    ruleset = jeu(name)
+    played = 0
+    for number in range(1, 25):
+        state = deal_hand(ruleset, 7, number)
+        play_hand(state, [RandomAgent(f"{name}/{number}/{s}") for s in range(ruleset.players)])
+        if state.thrown_in is not None:
+            continue
+        played += 1
+        assert state.side_points(state.taker) + state.side_points(state.defenders()[0]) == 91
+        assert state.tricks[0]["leader"] == state.taker  # the declarer leads
+    assert played > 10
+
+
+# --- the deal, the auction and the stock -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "each", "stock", "kept_off"),
+    [(FOUR, 18, 6, 6), ("jeu-de-tarot-3", 24, 6, 6), ("jeu-de-tarot-5", 15, 3, 3)],
+)
+def test_the_deal_and_the_stock_never_first_or_last(name, each, stock, kept_off):
+    ruleset = jeu(name)
+    pack = list(range(78))
+    state = HandState(ruleset, 0, pack)
+    assert [len(h) for h in state.hands_dealt] == [each] * ruleset.players
+    assert len(state.talon_dealt) == stock
+    assert not set(state.talon_dealt) & set(pack[:kept_off] + pack[-1:])
+
+
+def arranged_pack(ruleset, wanted: dict[int, list[str]], dealer: int = 0) -> list[int]:
+    """A pack that deals the named cards to the given seats (dealer `dealer`), the rest in
+    order; where each position goes is read off a deal of the pack in order."""
+    probe = HandState(ruleset, dealer, list(range(len(ruleset.deck))))
+    pack: list[int | None] = [None] * len(ruleset.deck)
+    placed = set()
+    for seat, cards in wanted.items():
+        positions = sorted(probe.hands_dealt[seat])
+        for position, card in zip(positions, ids(ruleset, cards), strict=False):
+            pack[position] = card
+            placed.add(card)
+    rest = iter(c for c in range(len(ruleset.deck)) if c not in placed)
+    return [next(rest) if c is None else c for c in pack]
+
+
+TRUMPS_FOR_EVERYONE = {
+    seat: [f"trump-{n}" for n in range(2 + 5 * seat, 7 + 5 * seat)] for seat in range(4)
+}  # no hand whose only trump is the Magician
+
+
+def auctioned(contract: str) -> HandState:
+    """Seat 1 (eldest) bids `contract`, the others pass."""
+    ruleset = jeu()
+    state = HandState(ruleset, 0, arranged_pack(ruleset, TRUMPS_FOR_EVERYONE))
+    assert state.decision.kind == "bid" and state.decision.seat == 1
+    assert state.legal_actions() == [
+        "ill_play",
+        "solo",
+        "solo_with_stock",
+        "solo_against_stock",
+        "pass",
+    ]
+    state.apply_action(contract)
+    for _ in range(3):
+        state.apply_action("pass")
+    assert (state.taker, state.contract) == (1, contract)
+    return state
+
+
+@pytest.mark.parametrize("contract", ["ill_play", "solo"])
+def test_ill_play_and_solo_show_the_stock_take_it_up_and_discard(contract):
+    state = auctioned(contract)
+    stock = state.talon_dealt
+    assert (1, "talon", stock) in state.shown
+    assert set(stock) <= set(state.hands[1]) and len(state.hands[1]) == 24
+    ruleset = state.ruleset
+    never = ruleset.deck.sets["never_discarded"]
+    assert state.decision.kind == "discard"
+    assert not {ruleset.deck.by_id[c] for c in state.legal_actions()} & never
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[0])
+    assert len(state.discards[1]) == 6 and len(state.hands[1]) == 18
+    assert all(state.discards[1][i] in state.pile(1) for i in range(6))
+
+
+def test_solo_with_the_stock_puts_it_unseen_to_the_declarer():
+    state = auctioned("solo_with_stock")
+    assert state.set_aside[1] == state.talon_dealt
+    assert not any(what == "talon" for _s, what, _c in state.shown)
+    assert len(state.hands[1]) == 18 and state.decision.kind != "discard"
+
+
+def test_solo_against_the_stock_puts_it_unseen_to_the_defenders():
+    state = auctioned("solo_against_stock")
+    holders = [s for s in range(4) if state.set_aside[s]]
+    assert len(holders) == 1 and holders[0] in state.defenders()
+    assert state.set_aside[holders[0]] == state.talon_dealt
+    assert not any(what == "talon" for _s, what, _c in state.shown)
+
+
+def test_the_declarer_leads_to_the_first_trick():
+    state = auctioned("solo_with_stock")
+    while state.decision.kind == "declare":
+        state.apply_action(state.legal_actions()[-1])  # declare nothing
+    assert state.decision.kind == "play" and state.decision.seat == 1 == state.taker
+
+
+def test_all_passing_throws_the_hand_in():
+    ruleset = jeu()
+    state = HandState(ruleset, 0, arranged_pack(ruleset, TRUMPS_FOR_EVERYONE))
+    for _ in range(4):
+        state.apply_action("pass")
+    assert state.thrown_in == "all_passed" and state.returns() == [0, 0, 0, 0]
+
+
+# --- Brass Balls ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cards", "redealt"),
+    [
+        (["trump-1"], True),  # the Magician the only trump
+        (["trump-1", "fool"], True),  # the Fool is not one of the 21 trumps
+        (["trump-1", "trump-2"], False),
+        (["trump-2"], False),
+    ],
+)
+def test_brass_balls_has_the_hand_dealt_again(cards, redealt):
+    ruleset = jeu()
+    wanted = {seat: list(trumps) for seat, trumps in TRUMPS_FOR_EVERYONE.items()}
+    wanted[2] = cards + [f"spades-{n}" for n in range(1, 11)] + ["hearts-1", "hearts-2"]
+    for seat in (0, 1, 3):
+        wanted[seat] = [t for t in wanted[seat] if t not in cards]
+    state = HandState(ruleset, 0, arranged_pack(ruleset, wanted))
+    trumps = ruleset.deck.sets["trumps"]
+    assert [c for c in state.hands_dealt[2] if c in trumps] == [
+        c for c in ids(ruleset, cards) if c in trumps
+    ]
+    assert (state.thrown_in == "brass_balls") is redealt
+    if redealt:
+        assert state.is_terminal() and state.payments == []
+
+
+# --- settlement on hands built by hand -----------------------------------------------------
+
+
+def pile_of(ruleset, honours: list[str], points: float) -> list[int]:
+    """Cards counting exactly `points` in pairs that hold exactly the Honours named."""
+    state = HandState(ruleset, 0, list(range(len(ruleset.deck))))
+    chosen = ids(ruleset, honours)
+    honour_set = ruleset.deck.sets["honours"]
+    values = ruleset.counting.values
+    others = sorted(
+        (c for c in range(len(ruleset.deck)) if c not in honour_set), key=lambda c: -values[c]
+    )
+    for card in others:
+        if state.count([*chosen, card]) <= points:
+            chosen.append(card)
+    assert state.count(chosen) == points, (state.count(chosen), points)
+    return chosen
+
+
+NO_MAGICIAN = ["spades-2", "spades-3", "spades-4", "spades-5"]
+MAGICIAN_WINS = ["trump-1", "spades-6", "spades-7", "spades-8"]
+MAGICIAN_BEATEN = ["trump-1", "trump-2", "spades-9", "spades-10"]
+
+
+def settled(
+    ruleset,
+    taker_pile: list[int],
+    last_trick: tuple[int, list[str]],
+    contract: str = "solo",
+    declared: dict[int, list[str]] | None = None,
+    abundances: dict[int, float] | None = None,
+    tricks: list[tuple[int, list[int]]] | None = None,
+    partner: int | None = None,
+    stock_to_taker: list[int] | None = None,
+) -> HandState:
+    """A hand at its end: the declarer's cards, the last trick and the declarations as
+    given; every other card with the defenders."""
+    state = HandState(ruleset, 3, list(range(len(ruleset.deck))))
+    state.taker, state.contract, state.partner = TAKER, contract, partner
+    state.hands = [[] for _ in range(ruleset.players)]
+    state.talon = []
+    state.won = [[] for _ in range(ruleset.players)]
+    state.set_aside = [[] for _ in range(ruleset.players)]
+    state.won[TAKER] = list(taker_pile)
+    state.set_aside[TAKER] = list(stock_to_taker or [])
+    mine = set(taker_pile) | set(stock_to_taker or [])
+    state.won[DEFENDER] = [c for c in range(len(ruleset.deck)) if c not in mine]
+    winner, cards = last_trick
+    # one trick to each side before the last, so no slam unless asked for
+    state.trick_cards = tricks or [(TAKER, []), (DEFENDER, []), (winner, ids(ruleset, cards))]
+    for seat, names in (declared or {}).items():
+        state.declared[seat].update(names)
+    for seat, value in (abundances or {}).items():
+        state.declared_values[seat]["abundance"] = value
+        state.declared[seat].add("abundance")
+    return state
+
+
+def each_defender_pays(state: HandState) -> float:
+    payments = [p for p in state.settlement_for() if p.rule == "contract"]
+    by_defender = {p.payer if p.payee == TAKER else p.payee: p for p in payments}
+    assert set(by_defender) == set(state.defenders())
+    amounts = {(p.amount if p.payee == TAKER else -p.amount) for p in payments}
+    assert len(amounts) == 1, payments
+    return amounts.pop()
+
+
+@pytest.mark.parametrize(
+    ("honours", "target"),
+    [
+        ([], 56),
+        (["trump-21"], 51),
+        (["trump-21", "fool"], 41),
+        (["trump-21", "fool", "trump-1"], 36),
+    ],
+)
+def test_the_target_falls_with_the_honours_taken(honours, target):
+    ruleset = jeu()
+    made = settled(ruleset, pile_of(ruleset, honours, target), (DEFENDER, NO_MAGICIAN))
+    assert made.side_points(TAKER) == target
+    assert each_defender_pays(made) == 25 * 2  # made exactly: 25, times Solo's 2
+    short = settled(ruleset, pile_of(ruleset, honours, target - 3), (DEFENDER, NO_MAGICIAN))
+    assert each_defender_pays(short) == -(25 + 3) * 2
+
+
+@pytest.mark.parametrize(
+    ("contract", "multiplier"),
+    [("ill_play", 1), ("solo", 2), ("solo_with_stock", 4), ("solo_against_stock", 6)],
+)
+def test_25_and_the_margin_times_the_bid(contract, multiplier):
+    ruleset = jeu()
+    pile = pile_of(ruleset, ["trump-21", "fool"], 51)
+    state = settled(ruleset, pile, (DEFENDER, NO_MAGICIAN), contract=contract)
+    assert each_defender_pays(state) == (25 + 10) * multiplier
+
+
+def test_a_declarer_without_a_trick_loses_the_stock_to_the_defenders():
+    ruleset = jeu()
+    stock = ids(ruleset, ["trump-21", "spades-K", "hearts-K", "clubs-K", "diamonds-K", "fool"])
+    everything = [(DEFENDER, [])] * 18
+    counted = settled(ruleset, [], (DEFENDER, NO_MAGICIAN), "solo_with_stock", stock_to_taker=stock)
+    assert counted.side_points(TAKER) == 5 * 6 - 6 + 3  # the stock itself is worth 27
+    lost = settled(
+        ruleset,
+        [],
+        (DEFENDER, NO_MAGICIAN),
+        "solo_with_stock",
+        stock_to_taker=stock,
+        tricks=everything,
+    )
+    # counted for nobody: no points and no Honours, so 56 short; the defenders' slam adds 200
+    assert each_defender_pays(lost) == -(25 + 56) * 4 - 200
+
+
+# --- the Sparrow ---------------------------------------------------------------------------
+
+
+def _sparrow_hand(last_trick, declared=None) -> float:
+    ruleset = jeu()
+    pile = pile_of(ruleset, ["trump-21", "fool"], 51)  # made by 10 at Solo
+    return each_defender_pays(settled(ruleset, pile, last_trick, declared=declared))
+
+
+def test_the_sparrow_unannounced_scores_10_times_the_bid():
+    assert _sparrow_hand((TAKER, MAGICIAN_WINS)) == (25 + 10 + 10) * 2
+    assert _sparrow_hand((DEFENDER, MAGICIAN_WINS)) == (25 + 10 - 10) * 2
+
+
+def test_the_magician_beaten_in_the_last_trick_is_no_sparrow():
+    assert _sparrow_hand((DEFENDER, MAGICIAN_BEATEN)) == (25 + 10) * 2
+
+
+def test_the_sparrow_announced_scores_20_or_costs_20():
+    won = _sparrow_hand((TAKER, MAGICIAN_WINS), declared={TAKER: ["sparrow"]})
+    assert won == (25 + 10 + 20) * 2
+    lost = _sparrow_hand((DEFENDER, MAGICIAN_BEATEN), declared={TAKER: ["sparrow"]})
+    assert lost == (25 + 10 - 20) * 2
+    by_defence = _sparrow_hand((DEFENDER, MAGICIAN_WINS), declared={DEFENDER: ["sparrow"]})
+    assert by_defence == (25 + 10 - 20) * 2
+    failed_by_defence = _sparrow_hand((TAKER, NO_MAGICIAN), declared={DEFENDER: ["sparrow"]})
+    assert failed_by_defence == (25 + 10 + 20) * 2
+
+
+# --- the Slam ------------------------------------------------------------------------------
+
+
+def _slam_hand(winner: int, announced: bool) -> float:
+    ruleset = jeu()
+    pile = pile_of(ruleset, ["trump-21", "fool"], 51)
+    tricks = [(winner, [])] * 18
+    declared = {TAKER: ["slam"]} if announced else None
+    state = settled(ruleset, pile, (winner, NO_MAGICIAN), declared=declared, tricks=tricks)
+    return each_defender_pays(state)
+
+
+def test_the_slam_announced_scores_400_or_costs_400_after_the_multiplier():
+    assert _slam_hand(TAKER, announced=True) == (25 + 10) * 2 + 400
+    ruleset = jeu()
+    pile = pile_of(ruleset, ["trump-21", "fool"], 51)
+    failed = settled(ruleset, pile, (DEFENDER, NO_MAGICIAN), declared={TAKER: ["slam"]})
+    assert each_defender_pays(failed) == (25 + 10) * 2 - 400
+
+
+def test_the_slam_unannounced_scores_200():
+    assert _slam_hand(TAKER, announced=False) == (25 + 10) * 2 + 200
+
+
+def test_only_the_declarer_may_announce_the_slam_and_only_the_magicians_holder_the_sparrow():
+    state = auctioned("solo_with_stock")
+    offered = {}
+    while state.decision.kind == "declare":
+        offered.setdefault(state.decision.seat, []).extend(state.legal_actions())
+        state.apply_action(state.legal_actions()[-1])
+    magician = state.ruleset.deck.by_id["trump-1"]
+    holder = next(s for s in range(4) if magician in state.hands[s])
+    assert [s for s, acts in offered.items() if "slam:announced" in acts] == [state.taker]
+    assert [s for s, acts in offered.items() if "sparrow:announced" in acts] == [holder]
+
+
+# --- Abundance -----------------------------------------------------------------------------
+
+
+def test_abundance_scores_for_the_side_that_declared_it_win_or_lose():
+    ruleset = jeu()
+    won = pile_of(ruleset, ["trump-21", "fool"], 51)
+    lost = pile_of(ruleset, ["trump-21", "fool"], 35)  # 6 short
+    defence = settled(ruleset, won, (DEFENDER, NO_MAGICIAN), abundances={2: 20})
+    assert each_defender_pays(defence) == (25 + 10) * 2 - 20  # not multiplied
+    attack = settled(ruleset, lost, (DEFENDER, NO_MAGICIAN), abundances={TAKER: 30})
+    assert each_defender_pays(attack) == -(25 + 6) * 2 + 30
+
+
+def test_abundance_may_be_declared_below_what_is_held():
+    ruleset = jeu()
+    trumps = [f"trump-{n}" for n in range(2, 15)]  # 13 trumps: single or double
+    wanted = {1: trumps, 0: ["trump-1", "trump-15"], 2: ["trump-16"], 3: ["trump-17"]}
+    state = HandState(ruleset, 0, arranged_pack(ruleset, wanted))
+    state.apply_action("solo_with_stock")
+    for _ in range(3):
+        state.apply_action("pass")
+    while state.decision.seat != 1 or state.decision.declaration.id != "abundance":
+        state.apply_action(state.legal_actions()[-1])
+    assert state.legal_actions() == ["abundance:single", "abundance:double", "abundance:none"]
+    state.apply_action("abundance:single")
+    assert state.declared_values[1]["abundance"] == 20
+    shown = [cards for seat, what, cards in state.shown if what == "abundance"]
+    assert sorted(shown[0]) == sorted(ids(ruleset, trumps))
+    assert state.payments == []  # paid only in the settlement
+
+
+# --- three and five players ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("points", "paid"), [(40.5, -(25 + 1)), (41.5, 25 + 1), (41, 25)])
+def test_three_players_half_points_and_two_defenders(points, paid):
+    ruleset = jeu("jeu-de-tarot-3")
+    pile = pile_of(ruleset, ["trump-21", "fool"], points)
+    state = settled(ruleset, pile, (DEFENDER, NO_MAGICIAN), contract="ill_play")
+    assert each_defender_pays(state) == paid
+    assert net(state.settlement_for(), 3)[TAKER] == 2 * paid
+
+
+@pytest.mark.parametrize("points", [51, 41])
+def test_five_players_the_side_shares_2_to_1(points):
+    ruleset = jeu("jeu-de-tarot-5")
+    pile = pile_of(ruleset, ["trump-21", "fool"], points)
+    state = settled(ruleset, pile, (DEFENDER, NO_MAGICIAN), contract="ill_play", partner=2)
+    score = 25 + abs(points - 41)
+    assert each_defender_pays(state) == score
+    assert net(state.settlement_for(), 5) == [2 * score, -score, score, -score, -score]
+    lost = settled(
+        ruleset, pile_of(ruleset, ["trump-21"], 41), (DEFENDER, NO_MAGICIAN), "ill_play", partner=2
+    )
+    s = 25 + 10
+    assert net(lost.settlement_for(), 5) == [-2 * s, s, -s, s, s]
+
+
+def test_five_players_the_declarer_calls_a_king_he_does_not_hold():
+    ruleset = jeu("jeu-de-tarot-5")
+    kings = ruleset.deck.sets["kings"]
+    for seed in range(1, 40):
+        state = deal_hand(ruleset, seed, 1)
+        while state.decision is not None and state.decision.kind == "bid":
+            state.apply_action(state.legal_actions()[0])
+        if state.decision is None or state.decision.kind != "call":
+            continue
+        taker = state.taker
+        offered = {ruleset.deck.by_id[c] for c in state.legal_actions()}
+        assert offered == kings - set(state.hands[taker])
+        called = state.legal_actions()[0]
+        card = ruleset.deck.by_id[called]
+        holder = next((s for s in range(5) if card in state.hands[s]), None)
+        state.apply_action(called)
+        assert state.partner == holder
+        if holder is not None:
+            assert state.attackers() == (taker, holder) and len(state.defenders()) == 3
+            return
+    pytest.fail("no hand reached a call with a partner")
