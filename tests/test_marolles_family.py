@@ -1,0 +1,522 @@
+"""The other games of the Marolles family, checked against their sources' own statements:
+the 78-card game McLeod places before the princess's changes (seed 000) and Wickson's
+reading for three and for two players (seed 001).
+
+Each test says in a comment which statement it checks; hands are built card by card where a
+rule needs a particular hand, and played at random where a rule must hold in every hand.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+import pytest
+from commands import tarot
+
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.engine.game import deal_hand, play_hand
+from interpreter.engine.state import HandState
+from interpreter.loading.ruleset_loader import load_ruleset
+
+OLD = "marolles-1637-78-cards"
+WICKSON = "marolles-1637-wickson"
+TWO = "marolles-1637-wickson-2p"
+FAMILY = (OLD, WICKSON, TWO)
+
+
+@cache
+def game(name: str, **choices: str):
+    return load_ruleset(name, choices=choices)
+
+
+def ids(ruleset, cards) -> set[str]:
+    return {ruleset.deck.cards[c].id for c in cards}
+
+
+def random_hands(ruleset, count: int, seed: int = 7):
+    for number in range(1, count + 1):
+        state = deal_hand(ruleset, seed, number)
+        agents = [RandomAgent(f"{seed}/{number}/{s}") for s in range(ruleset.players)]
+        yield play_hand(state, agents)
+
+
+def transfers(payments, rule: str | None = None) -> Counter:
+    return Counter(
+        (p.rule, p.payer, p.payee, p.amount) for p in payments if rule is None or p.rule == rule
+    )
+
+
+def built_pack(ruleset, hands: dict[int, list[str]], talon: list[str] = ()) -> list[int]:
+    """A pack that deals seat `s` (seat 0 deals) the cards `hands[s]` and the talon `talon`,
+    in the ruleset's own packets; every other card goes where it falls, with an empty card
+    at the bottom so that the cut card is not a Tarot."""
+    deck = ruleset.deck
+    n = len(deck)
+    where = HandState(ruleset, 0, list(range(n)))  # the identity pack: card = position
+    positions = {s: sorted(where.hands_dealt[s]) for s in range(ruleset.players)}
+    positions["talon"] = sorted(where.talon_dealt)
+    wanted = {**hands, "talon": list(talon)}
+    pack: list[int | None] = [None] * n
+    for key, cards in wanted.items():
+        for position, card in zip(positions[key], cards, strict=False):
+            pack[position] = deck.by_id[card]
+    placed = {c for c in pack if c is not None}
+    rest = [c for c in range(n) if c not in placed]
+    plain = [c for c in rest if c not in deck.sets["tarots"]]
+    bottom = next((c for c in plain if isinstance(deck.cards[c].rank, int)), plain[0])
+    if pack[n - 1] is None:
+        rest.remove(bottom)
+        rest.append(bottom)
+    others = iter(rest)
+    return [c if c is not None else next(others) for c in pack]
+
+
+def empties(ruleset, count: int, avoid: tuple[str, ...] = ("coins-1",)) -> list[str]:
+    """Numeral cards, which make no declaration (la Belle left out)."""
+    cards = [c.id for c in ruleset.deck.cards if isinstance(c.rank, int) and c.id not in avoid]
+    return cards[:count]
+
+
+def discard_plainly(state: HandState) -> None:
+    """The dealer lays away the first numeral cards offered."""
+    cards = state.ruleset.deck.cards
+    while state.phase == "discard":
+        legal = state.legal_actions()
+        plain = [c for c in legal if isinstance(cards[state.ruleset.deck.by_id[c]].rank, int)]
+        state.apply_action((plain or legal)[0])
+
+
+def offers(state: HandState, seat: int) -> dict[str, float]:
+    """Every declaration offered to `seat` with its value; everyone declares nothing."""
+    discard_plainly(state)
+    offered = {}
+    while state.phase == "declare":
+        decision = state.decision
+        if decision.seat == seat:
+            offered.update(
+                {f"{decision.declaration.id}:{k}": v for k, v in decision.level_values.items()}
+            )
+        state.apply_action(next(c for c in decision.choices if c.endswith(":none")))
+    return offered
+
+
+def declare_all(state: HandState, seat: int) -> None:
+    """`seat` declares every combination offered (at its highest level); others nothing."""
+    discard_plainly(state)
+    while state.phase == "declare":
+        choices = state.legal_actions()
+        if state.current_player() == seat:
+            state.apply_action(choices[0])
+        else:
+            state.apply_action(next(c for c in choices if c.endswith(":none")))
+
+
+# --- every member of the family ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_validates_and_plays_a_hand_from_the_command_line(name):
+    checked = tarot("validate", f"rulesets/marolles-1637/{name}.yaml")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.strip().endswith(": ok")
+    played = tarot("play", name, "--seed", "1")
+    assert played.returncode == 0, played.stderr
+    assert "Card points:" in played.stdout and "Net:" in played.stdout
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_random_hands_conserve_cards_and_payments(name):
+    ruleset = game(name)
+    for state in random_hands(ruleset, 12):
+        assert state.is_terminal() and state.thrown_in is None
+        assert sum(state.returns()) == 0
+        held = [c for s in range(ruleset.players) for c in state.pile(s)] + state.talon
+        assert sorted(held) == list(range(len(ruleset.deck)))
+
+
+# --- the 78-card game (000, "78-card game") ------------------------------------------------
+
+
+def test_old_game_uses_the_whole_pack_worth_78():
+    # Without the princess's shortened pack the game has all 78 cards; counted in threes
+    # they are worth 78 (rules facts: 130 less 52).
+    ruleset = game(OLD)
+    assert len(ruleset.deck) == 78
+    assert len(game("marolles-1637").deck) == 66
+    state = HandState(ruleset, 0, list(range(78)))
+    assert state.count(list(range(78))) == 78
+
+
+@pytest.mark.parametrize("packets", ["fives", "threes"])
+def test_old_game_deals_25_25_28_and_the_dealer_discards_3(packets):
+    # "25 cards are dealt to each of the dealer's opponents and 28 to the dealer, who
+    # discards three cards"
+    ruleset = game(OLD, deal_packets=packets)
+    for number in (1, 2, 3):
+        state = deal_hand(ruleset, 5, number)
+        dealer = state.dealer
+        assert [len(h) for h in state.hands_dealt] == [28 if s == dealer else 25 for s in range(3)]
+        assert state.cut_card in state.hands_dealt[dealer]  # the cut card goes to the dealer
+        assert state.talon_dealt == []
+        assert state.current_player() == dealer  # only the dealer discards
+        for _ in range(3):
+            assert state.current_player() == dealer
+            state.apply_action(state.legal_actions()[0])
+        assert state.phase != "discard"
+        assert [len(h) for h in state.hands] == [25, 25, 25]
+        assert len(state.discards[dealer]) == 3
+
+
+def test_old_game_keeps_the_discard_penalty_and_totals_78():
+    # Kept from the 1637 game: a trump or Tarot discarded costs two marques to each
+    # opponent, per card; the discards count for the dealer, so the piles hold the 78.
+    ruleset = game(OLD)
+    protected = ruleset.deck.sets["not_discardable"]
+    penalised = 0
+    for state in random_hands(ruleset, 40, seed=3):
+        assert sum(state.card_points()) == 78
+        dealer = state.dealer
+        bad = sum(1 for c in state.discards[dealer] if c in protected)
+        expected = Counter()
+        for other in (s for s in range(3) if s != dealer):
+            if bad:
+                expected[("illegal_discard", dealer, other, 2)] = bad
+        assert transfers([p for p in state.payments if p.at == "discard"]) == expected
+        penalised += bad > 0
+    assert penalised > 0
+
+
+def test_old_game_average_is_26():
+    # "below average ... are losers": a third of the pack's 78 points is 26, so a player at
+    # 25 is a loser here, where with the 66-card pack's average he is a winner.
+    def paid(name, points):
+        state = deal_hand(game(name), 0, 1)
+        return Counter((p.payer, p.payee, p.amount) for p in state.settlement_for(points))
+
+    # one winner (36): seat 1 pays by his shortfall from 26 (9 points: one marque)
+    assert paid(OLD, [25, 17, 36]) == Counter({(1, 2, 1): 1})
+    # two winners at 25 (25 and 36): the loser pays by their excess (11 points: two)
+    assert paid("marolles-1637", [25, 17, 36]) == Counter({(1, 2, 2): 1})
+    # two winners at 26: each collects by his excess over 26
+    assert paid(OLD, [26, 16, 36]) == Counter({(1, 2, 2): 1})
+    assert paid(OLD, [31, 16, 31]) == Counter({(1, 0, 1): 1, (1, 2, 1): 1})
+
+
+# --- Wickson, three players (001) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("packets", ["fives", "threes"])
+def test_wickson_deals_24_each_and_a_talon_of_6_for_the_dealer(packets):
+    # "Each player is dealt 24 cards. There remains thus 6 cards"; the dealer (presumably)
+    # exchanges them with six of his own; the talon is not shown.
+    ruleset = game(WICKSON, deal_packets=packets)
+    assert len(ruleset.deck) == 78
+    state = deal_hand(ruleset, 2, 1)
+    dealer = state.dealer
+    assert [len(h) for h in state.hands_dealt] == [24, 24, 24]
+    assert len(state.talon_dealt) == 6
+    assert state.cut_card in state.hands_dealt[dealer]
+    assert set(state.talon_dealt) <= set(state.hands[dealer]) and len(state.hands[dealer]) == 30
+    assert not [what for _seat, what, _cards in state.shown if what == "talon"]
+    for _ in range(6):
+        assert state.current_player() == dealer and state.decision.kind == "discard"
+        state.apply_action(state.legal_actions()[-1])
+    assert state.phase != "discard"
+    assert [len(h) for h in state.hands] == [24, 24, 24]
+
+
+def test_wickson_talon_never_takes_the_fool_kings_or_trumps():
+    # "the discard card pile must not contain The Fool, any Kings, or any of the 21 Trump
+    # cards" - refused outright, not paid for.
+    ruleset = game(WICKSON)
+    deck = ruleset.deck
+    protected = deck.sets["fool"] | deck.sets["kings"] | deck.sets["trumps"]
+    assert protected == deck.sets["not_discardable"]
+    for state in random_hands(ruleset, 30, seed=11):
+        laid = [d["choice"] for d in state.decisions if d["kind"] == "discard"]
+        assert len(laid) == 6  # (one may later be handed over for the Excuse)
+        assert not {deck.by_id[c] for c in laid} & protected
+        assert not [p for p in state.payments if p.at == "discard"]
+
+
+def test_wickson_a_hand_of_nearly_all_protected_cards_gives_up_trumps_first():
+    # A dealer left with only trumps, Kings and the Fool must still lay six away: the
+    # trumps go before the Kings and the Fool (the modern French order, an assumption).
+    ruleset = game(WICKSON)
+    deck = ruleset.deck
+    trumps = [f"trump-{n}" for n in range(1, 22)]
+    kings = ["swords-K", "batons-K", "cups-K", "coins-K"]
+    dealt = trumps[:20] + kings  # 24 cards; the talon brings the last trump and the Fool
+    talon = ["trump-21", "fool", *empties(ruleset, 4)]
+    state = HandState(ruleset, 0, built_pack(ruleset, {0: dealt}, talon))
+    assert state.current_player() == 0 and len(state.hands[0]) == 30
+    first = set(state.legal_actions())
+    assert first == set(empties(ruleset, 4))
+    for _ in range(4):
+        state.apply_action(state.legal_actions()[0])
+    assert set(state.legal_actions()) == set(trumps)
+    # under 000's reading a Fool, King or trump may go, at two marques each
+    penalty = HandState(
+        game(WICKSON, illegal_discard="per_card"), 0, built_pack(ruleset, {0: dealt}, talon)
+    )
+    assert len(penalty.legal_actions()) == 30
+    penalty.apply_action("fool")
+    assert transfers(penalty.payments, "illegal_discard") == Counter(
+        {("illegal_discard", 0, 1, 2): 1, ("illegal_discard", 0, 2, 2): 1}
+    )
+    assert deck.by_id["fool"] in penalty.discards[0]
+
+
+# Wickson's declaration values, seat 1 (first to declare) holding the cards named and
+# numeral cards besides.
+@pytest.mark.parametrize(
+    ("cards", "expected", "choices"),
+    [
+        # "Three Kings are worth one"
+        (["swords-K", "batons-K", "cups-K"], {"kings_and_fool:three_kings": 1}, {}),
+        # "Four Kings are worth four" (and, as four Tarots, "Four Tarots are worth one")
+        (
+            ["swords-K", "batons-K", "cups-K", "coins-K"],
+            {"kings_and_fool:four_kings": 4, "tarots:four": 1},
+            {},
+        ),
+        # "if one wishes to include five or six of the seven Tarots ... four Kings should
+        # only be worth three"
+        (
+            ["swords-K", "batons-K", "cups-K", "coins-K"],
+            {"kings_and_fool:four_kings": 3, "tarots:four": 1},
+            {"kings_values": "four_kings_three"},
+        ),
+        # "Two Kings and The Fool wins one point"
+        (["swords-K", "batons-K", "fool"], {"kings_and_fool:two_kings_fool": 1}, {}),
+        # "Three Kings and The Fool are worth two" (and four Tarots one)
+        (
+            ["swords-K", "batons-K", "cups-K", "fool"],
+            {"kings_and_fool:three_kings_fool": 2, "tarots:four": 1},
+            {},
+        ),
+        # "Four Kings and The Fool are worth six" (five Tarots two), in both readings
+        (
+            ["swords-K", "batons-K", "cups-K", "coins-K", "fool"],
+            {"kings_and_fool:four_kings_fool": 6, "tarots:five": 2},
+            {},
+        ),
+        (
+            ["swords-K", "batons-K", "cups-K", "coins-K", "fool"],
+            {"kings_and_fool:four_kings_fool": 6, "tarots:five": 2},
+            {"kings_values": "four_kings_three"},
+        ),
+        # "World (XXI), The Fool, and Magician (I) are worth three"
+        (["trump-21", "trump-1", "fool"], {"all_three:all_three": 3}, {}),
+        # "Six Tarots, are worth three"
+        (
+            ["swords-K", "batons-K", "cups-K", "trump-21", "trump-1", "fool"],
+            {"tarots:six": 3, "kings_and_fool:three_kings_fool": 2, "all_three:all_three": 3},
+            {},
+        ),
+        # "Seven Tarots are worth four. Seven Tarots and 'la belle' ... are worth five."
+        (
+            ["swords-K", "batons-K", "cups-K", "coins-K", "trump-21", "trump-1", "fool"],
+            {
+                "tarots:seven": 4,
+                "kings_and_fool:four_kings_fool": 6,
+                "all_three:all_three": 3,
+            },
+            {},
+        ),
+        (
+            ["swords-K", "batons-K", "cups-K", "coins-K", "trump-21", "trump-1", "fool"]
+            + ["coins-1"],
+            {
+                "tarots:seven": 4,
+                "belle_with_tarots:belle": 1,
+                "kings_and_fool:four_kings_fool": 6,
+                "all_three:all_three": 3,
+            },
+            {},
+        ),
+        # Imperials are four courts of one rank (four Queens...), not of one suit
+        (["swords-Q", "batons-Q", "cups-Q", "coins-Q"], {"imperial_queens:all_four": 1}, {}),
+        (["swords-K", "swords-Q", "swords-C", "swords-J"], {}, {}),
+        (
+            ["swords-C", "swords-Q", "swords-J", "swords-K"],
+            {"imperial_swords:all_courts": 1},
+            {"suit_imperials": "counted"},
+        ),
+    ],
+)
+def test_wickson_declaration_values(cards, expected, choices):
+    ruleset = game(WICKSON, **choices)
+    hand = cards + empties(ruleset, 24 - len(cards))
+    state = HandState(ruleset, 0, built_pack(ruleset, {1: hand}))
+    assert ids(ruleset, state.hands[1]) == set(hand)
+    assert offers(state, 1) == expected
+
+
+def test_wickson_seven_tarots_with_la_belle_pays_five_and_not_again():
+    # seven Tarots with la Belle are worth five from each opponent; la Belle so declared is
+    # not paid again when played
+    ruleset = game(WICKSON)
+    tarots = ["swords-K", "batons-K", "cups-K", "coins-K", "trump-21", "trump-1", "fool"]
+    hand = [*tarots, "coins-1", *empties(ruleset, 16)]
+    state = HandState(ruleset, 0, built_pack(ruleset, {1: hand}))
+    discard_plainly(state)
+    while state.phase == "declare":
+        choices = state.legal_actions()
+        wanted = state.current_player() == 1 and choices[0].split(":")[0] in (
+            "tarots",
+            "belle_with_tarots",
+        )
+        state.apply_action(choices[0] if wanted else next(c for c in choices if "none" in c))
+    paid = [p for p in state.payments if p.at == "declarations"]
+    assert {p.payer for p in paid} == {0, 2}
+    for payer in (0, 2):
+        assert sum(p.amount for p in paid if p.payer == payer and p.payee == 1) == 5
+    play_hand(state, [RandomAgent(f"belle/{s}") for s in range(3)])
+    assert not [p for p in state.payments if p.rule == "belle_played"]
+
+
+@pytest.mark.parametrize(
+    ("reading", "payments"),
+    [
+        # the player with none of the three pays the asker
+        ("none_pays_asker", {(0, 1, 1)}),
+        # ... or "(or both?)" each player who has any
+        ("none_pays_both", {(0, 1, 1), (0, 2, 1)}),
+        # the holder of the third gives it up (one marque stands for the card)
+        ("third_given_up", {(2, 1, 1)}),
+    ],
+)
+def test_wickson_who_has_the_third(reading, payments):
+    # Two of World, Fool and Magician held by seat 1: "a bonus for having two ... or a
+    # penalty for not having any of them"; seat 2 holds the third, seat 0 none.
+    ruleset = game(WICKSON, who_has_the_third=reading)
+    hand1 = ["trump-21", "trump-1", *empties(ruleset, 22)]
+    hand2 = ["fool", *empties(ruleset, 23, avoid=("coins-1", *hand1))]
+    state = HandState(ruleset, 0, built_pack(ruleset, {1: hand1, 2: hand2}))
+    assert offers(state.clone(), 1) == {"who_has_the_third:two_of_three": 1}
+    declare_all(state, 1)
+    paid = {(p.payer, p.payee, p.amount) for p in state.payments if p.at == "declarations"}
+    assert paid == payments
+
+
+def test_wickson_the_excuse_is_paid_for_with_an_empty_card():
+    # "the player that played the excuse must transfer one card from his trick pile to the
+    # winner of the trick. This will be a card of no point value", at once or as soon as he
+    # has one.
+    ruleset = game(WICKSON)
+    fool = ruleset.deck.by_id["fool"]
+    empty = ruleset.deck.sets["empty_cards"]
+    assert not empty & (ruleset.deck.sets["tarots"] | ruleset.deck.sets["queens"])
+    assert all(ruleset.counting.values[c] == 0 for c in empty)
+    seen = 0
+    for state in random_hands(ruleset, 40, seed=5):
+        excused = [
+            (entry["seat"], trick["winner"])
+            for trick in state.tricks[:-1]
+            for entry in trick["cards"]
+            if entry["card"] == "fool"
+        ]
+        for holder, winner in excused:
+            seen += 1
+            assert fool in state.won[holder]
+            handed = [e for e in state.exchanges if e["to"] == winner and e["from"] == holder]
+            assert len(handed) == 1 or (holder, winner) in state.excuse_debts
+        for exchange in state.exchanges:
+            assert ruleset.deck.by_id[exchange["card"]] in empty
+        if excused and not state.excuse_debts:
+            # each pile back to whole tricks: the discards (6) and tricks of three
+            assert all(len(state.pile(s)) % 3 == 0 for s in range(3))
+    assert seen > 10
+
+
+def test_wickson_ultimo_with_a_king_or_the_magician_pays_six():
+    # "winning the final trick with the Magician (I) ... or with the King ... are worth 6"
+    ruleset = game(WICKSON)
+    ultimo = ruleset.deck.sets["ultimo_cards"]
+    won = 0
+    for state in random_hands(ruleset, 60, seed=9):
+        last = state.tricks[-1]
+        expected = Counter()
+        for entry in last["cards"]:
+            card = ruleset.deck.by_id[entry["card"]]
+            if card in ultimo and last["winner"] == entry["seat"]:
+                for other in (s for s in range(3) if s != entry["seat"]):
+                    expected[("ultimo_won", other, entry["seat"], 6)] += 1
+        assert transfers(state.payments, "ultimo_won") == expected
+        won += bool(expected)
+    assert won > 0
+
+
+# --- Wickson, two players (001) ------------------------------------------------------------
+
+
+def test_two_player_pack_strips_the_twelve_cards_of_the_base_pack():
+    # "the 10, 9, & 8 of the Cups and Coins and the Ace, 2, & 3 of the Swords and Wands"
+    two, full = game(TWO), game(WICKSON)
+    removed = {c.id for c in full.deck.cards} - {c.id for c in two.deck.cards}
+    expected = {f"{s}-{r}" for s in ("cups", "coins") for r in (8, 9, 10)}
+    expected |= {f"{s}-{r}" for s in ("swords", "batons") for r in (1, 2, 3)}
+    assert removed == expected
+    assert len(two.deck) == 66
+    assert {c.id for c in two.deck.cards} == {c.id for c in game("marolles-1637").deck.cards}
+
+
+@pytest.mark.parametrize("packets", ["fives", "threes"])
+def test_two_players_get_24_each_and_18_are_out_of_play(packets):
+    # "after 24 cards are dealt to each player, only 48 of the 66 ... are in play. The
+    # discard and extra hand are probably not used."
+    ruleset = game(TWO, deal_packets=packets)
+    assert ruleset.players == 2
+    for state in random_hands(ruleset, 6, seed=4):
+        assert [len(h) for h in state.hands_dealt] == [24, 24]
+        assert len(state.talon_dealt) == 18 and sorted(state.talon) == sorted(state.talon_dealt)
+        assert state.cut_card in state.hands_dealt[state.dealer]
+        assert state.discards == [[], []]
+        assert sum(len(state.pile(s)) for s in range(2)) == 48
+        aside = state.count(state.talon_dealt)
+        assert sum(state.card_points()) + aside in (73, 74, 75)
+
+
+def pair_points(ruleset, pile) -> int:
+    """Counting in pairs: each pair its counting cards less one each, plus one; a card left
+    over scores one less than its value, or nothing."""
+    values = ruleset.counting.values
+    counting = [values[c] for c in pile if values[c]]
+    return sum(counting) - len(counting) + len(pile) // 2
+
+
+@pytest.mark.parametrize(
+    ("points", "paid"),
+    [
+        ([37, 12], {(1, 0, 2)}),  # 25 apart: 12.5 short of the average of 24.5
+        ([12, 37], {(0, 1, 2)}),
+        ([30, 21], set()),  # 4.5 short: nothing
+        ([35, 25], {(1, 0, 1)}),
+        ([30, 30], set()),
+    ],
+)
+def test_two_player_settlement_by_half_the_difference(points, paid):
+    state = deal_hand(game(TWO), 0, 1)
+    assert state.dealer == 0
+    assert {(p.payer, p.payee, p.amount) for p in state.settlement_for(points)} == paid
+
+
+def test_two_player_counting_in_pairs_reading():
+    # "It may also be the case that the cards are counted in two's rather than three's."
+    deck = game(TWO).deck
+    kings_queens = [c.index for c in deck.cards if c.rank in ("King", "Queen")]
+    plain = [c.index for c in deck.cards if isinstance(c.rank, int)]
+    piles = [kings_queens + plain[:1], plain[1:28]]  # 9 cards (one left over in pairs), 27
+    results = {}
+    for reading in ("threes", "pairs"):
+        state = deal_hand(game(TWO, counted_in=reading), 0, 1)
+        state.won = [list(p) for p in piles]
+        state.discards = [[], []]
+        results[reading] = {(p.payer, p.payee, p.amount) for p in state.settlement_for()}
+    threes = [state.count(p) for p in piles]
+    pairs = [pair_points(game(TWO), p) for p in piles]
+    assert threes == [31, 9] and pairs == [32, 13]
+    assert results["threes"] == {(1, 0, 2)}  # 22 apart: 11 short of the average
+    assert results["pairs"] == {(1, 0, 1)}  # 19 apart: 9.5 short
