@@ -77,6 +77,7 @@ class ExcuseExchange:
 
     cards: Evaluator
     unpaid: str  # "nothing" or "fool_surrendered"
+    taken_from: str = "pile"  # "pile" (tricks, then discards, then talon) or "tricks"
 
 
 @dataclass(frozen=True)

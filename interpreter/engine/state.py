@@ -544,6 +544,8 @@ class HandState:
                 for member in self.side_of(debtor)
                 for order, zone in enumerate(
                     (self.won[member], self.discards[member], self.set_aside[member])
+                    if exchange.taken_from == "pile"
+                    else (self.won[member],)
                 )
                 for c in zone
                 if c in eligible

@@ -518,6 +518,7 @@ class _Builder:
         return ExcuseExchange(
             cards=self.expression(where + ("cards",), spec["cards"], "trick_end", Type.CARDS),
             unpaid=spec.get("unpaid", "nothing"),
+            taken_from=spec.get("from", "pile"),
         )
 
     def _counting(self) -> Counting:
