@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from interpreter import paths
+from interpreter.agents.human_agent import HumanAgent, LeftTable
 from interpreter.agents.lineup import AGENT_KINDS, seat_agents
 from interpreter.diff import FORMATS, diff_rulesets, render
 from interpreter.engine.game import play_game
@@ -25,6 +26,7 @@ from interpreter.replay import ReplayMismatch, record_problems, replay_record
 from interpreter.simulation.plot import PlotUnavailable
 from interpreter.table_commands import (
     DEFAULT_AGENTS,
+    INTERRUPTED,
     OutputError,
     agents_for,
     cmd_diff_family,
@@ -87,31 +89,59 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset, _parse_options(args.option))
-    numbers = [args.hand] if args.hand else range(1, args.hands + 1)
+    numbers = [args.hand] if args.hand else list(range(1, args.hands + 1))
     kinds = agents_for(args, ruleset)
-
-    def agents(number: int):
-        return seat_agents(kinds, args.seed, number, ruleset.players)
-
+    if args.human is not None and not 0 <= args.human < ruleset.players:
+        print(
+            f"tarot: --human {args.human}: no such seat; {ruleset.id} has seats "
+            f"0 to {ruleset.players - 1}",
+            file=sys.stderr,
+        )
+        return 2
     writes_record_to_stdout = args.record == "-"
     out = sys.stderr if writes_record_to_stdout else sys.stdout
+    human = HumanAgent(output=out) if args.human is not None else None
+
+    def agents(number: int):
+        seated = seat_agents(kinds, args.seed, number, ruleset.players)
+        if human is not None:
+            seated[args.human] = human
+        return seated
+
+    finished = []
 
     def show(state) -> None:
-        if not args.quiet:
+        finished.append(state)
+        if human is not None:
+            if not args.quiet:
+                human.hand_over(state)
+                if state.number != numbers[-1]:
+                    human.wait("Press Enter to deal the next hand (q to leave): ")
+        elif not args.quiet:
             print(hand_transcript(state), file=out)
             print(file=out)
 
-    states = play_game(ruleset, args.seed, agents, numbers, on_hand=show)
-    print(totals_line(states), file=out)
-    if args.record:
-        record = game_record(ruleset, args.seed, [a.name for a in agents(1)], states)
+    status = 0
+    try:
+        play_game(ruleset, args.seed, agents, numbers, on_hand=show)
+    except (KeyboardInterrupt, LeftTable) as stop:
+        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else str(stop)
+        kept = f"; the {len(finished)} finished hand(s) are kept" if finished else ""
+        print(f"\n{why}: stopped during hand {numbers[len(finished)]}{kept}", file=sys.stderr)
+        status = INTERRUPTED
+    if finished:
+        print(totals_line(finished), file=out)
+    if args.record and not finished:
+        print("no hand finished: no record written", file=sys.stderr)
+    elif args.record:
+        record = game_record(ruleset, args.seed, [a.name for a in agents(numbers[0])], finished)
         text = json.dumps(record, indent=1)
         if writes_record_to_stdout:
             print(text)
         else:
             Path(args.record).write_text(text + "\n", encoding="utf-8")
             print(f"record written to {args.record}", file=out)
-    return 0
+    return status
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -213,7 +243,9 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="list the built-in rulesets")
     rules.set_defaults(run=cmd_rules)
 
-    play = sub.add_parser("play", help="play hands with computer players and print them")
+    play = sub.add_parser(
+        "play", help="play hands with computer players (or sit in with --human) and print them"
+    )
     play.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
     play.add_argument("--seed", type=int, default=1, help="seed of the shuffle and players")
     which = play.add_mutually_exclusive_group()
@@ -227,7 +259,17 @@ def build_parser() -> argparse.ArgumentParser:
     _add_option_flag(play)
     _add_agents_flag(play)
     play.add_argument("--record", metavar="FILE", help="write the game record (JSON); - for stdout")
-    play.add_argument("--quiet", action="store_true", help="print only the totals")
+    play.add_argument(
+        "--human",
+        type=int,
+        metavar="SEAT",
+        help="you play this seat (0, 1, ...) at the terminal; you see only what it may see",
+    )
+    play.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print only the totals (with --human: also your decisions, but no hand results)",
+    )
     play.set_defaults(run=cmd_play)
 
     replay = sub.add_parser("replay", help="replay a game record and check it")
