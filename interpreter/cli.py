@@ -13,16 +13,20 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from interpreter import paths
+from interpreter.agents.base import Agent
 from interpreter.agents.human_agent import HumanAgent, LeftTable
 from interpreter.agents.lineup import AGENT_KINDS, seat_agents
 from interpreter.diff import FORMATS, diff_rulesets, render
 from interpreter.engine.game import play_game
+from interpreter.engine.state import HandState
 from interpreter.errors import Problem, RulesetError
 from interpreter.loading.ruleset_loader import load_ruleset, locate
 from interpreter.record import game_record
 from interpreter.replay import ReplayMismatch, record_problems, replay_record
+from interpreter.ruleset import Ruleset
 from interpreter.simulation.plot import PlotUnavailable
 from interpreter.table_commands import (
     DEFAULT_AGENTS,
@@ -98,8 +102,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    writes_record_to_stdout = args.record == "-"
-    out = sys.stderr if writes_record_to_stdout else sys.stdout
+    out = sys.stderr if args.record == "-" else sys.stdout
     human = HumanAgent(output=out) if args.human is not None else None
 
     def agents(number: int):
@@ -112,14 +115,15 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     def show(state) -> None:
         finished.append(state)
-        if human is not None:
-            if not args.quiet:
-                human.hand_over(state)
-                if state.number != numbers[-1]:
-                    human.wait("Press Enter to deal the next hand (q to leave): ")
-        elif not args.quiet:
+        if args.quiet:
+            return
+        if human is None:
             print(hand_transcript(state), file=out)
             print(file=out)
+            return
+        human.hand_over(state)
+        if state.number != numbers[-1]:
+            human.wait("Press Enter to deal the next hand (q to leave): ")
 
     status = 0
     try:
@@ -130,18 +134,31 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"\n{why}: stopped during hand {numbers[len(finished)]}{kept}", file=sys.stderr)
         status = INTERRUPTED
     if finished:
-        print(totals_line(finished), file=out)
-    if args.record and not finished:
-        print("no hand finished: no record written", file=sys.stderr)
-    elif args.record:
-        record = game_record(ruleset, args.seed, [a.name for a in agents(numbers[0])], finished)
-        text = json.dumps(record, indent=1)
-        if writes_record_to_stdout:
-            print(text)
-        else:
-            Path(args.record).write_text(text + "\n", encoding="utf-8")
-            print(f"record written to {args.record}", file=out)
+        you = f"  (you are seat {args.human})" if human is not None else ""
+        print(totals_line(finished) + you, file=out)
+    if args.record:
+        _write_record(args.record, ruleset, args.seed, agents(numbers[0]), finished, out)
     return status
+
+
+def _write_record(
+    target: str,
+    ruleset: Ruleset,
+    seed: int,
+    agents: Sequence[Agent],
+    finished: Sequence[HandState],
+    out: TextIO,
+) -> None:
+    """The game record of the finished hands, to a file or (`-`) to standard output."""
+    if not finished:
+        print("no hand finished: no record written", file=sys.stderr)
+        return
+    text = json.dumps(game_record(ruleset, seed, [a.name for a in agents], finished), indent=1)
+    if target == "-":
+        print(text)
+    else:
+        Path(target).write_text(text + "\n", encoding="utf-8")
+        print(f"record written to {target}", file=out)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

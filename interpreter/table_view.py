@@ -1,8 +1,9 @@
 """What one seat may see of a hand, as lines of text: the screen of a person's seat.
 
 Where it sits: between the engine's `HandState` and `interpreter.agents.human_agent` (which
-reads the person's answers) and `tarot play --human` in `interpreter.cli`. Every function
-here reads a state and a seat and returns text; nothing reads input or writes output.
+reads the person's answers) and `tarot play --human` in `interpreter.cli`; what happened
+between two decisions is told by `interpreter.table_news`. Every function here reads a state
+and a seat and returns text (or resolves an answer); nothing reads input or writes output.
 
 A seat sees its own hand and discards, every card played, the cards shown in declarations,
 every payment, and the other seats' decisions except those of a private kind (a discard),
@@ -13,17 +14,15 @@ cards and rule names come from the ruleset.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from interpreter.cards import COURT_LETTERS, Card, Deck, roman
 from interpreter.engine import tricks as trick_rules
-from interpreter.engine.state import HandState
+from interpreter.engine.state import HandState, Payment
 from interpreter.ruleset import Declaration, Ruleset
 
-PLAY = "play"
-PRIVATE_KINDS = frozenset({"discard"})  # decisions whose choice only the deciding seat sees
+PLAY, DISCARD = "play", "discard"
+PRIVATE_KINDS = frozenset({DISCARD})  # decisions whose choice only the deciding seat sees
 NO_LEVEL = "none"  # the level of a declaration choice that declares nothing
-SETTLEMENT = "settlement"  # where the payments at the end of a hand are made
 
 
 # --- seats, amounts and cards ------------------------------------------------------------
@@ -33,11 +32,11 @@ def who(seat: int, me: int) -> str:
     return "you" if seat == me else f"seat {seat}"
 
 
-def _verb(seat: int, me: int, verb: str) -> str:
+def verb(seat: int, me: int, verb: str) -> str:
     return verb if seat == me else verb + "s"
 
 
-def _capital(text: str) -> str:
+def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
@@ -83,7 +82,7 @@ def _row_title(card: Card) -> str:
     return "" if card.fool else str(card.suit)
 
 
-def _cards(deck: Deck, cards: Iterable[int]) -> str:
+def card_list(deck: Deck, cards: Iterable[int]) -> str:
     return ", ".join(deck.cards[c].label() for c in cards)
 
 
@@ -175,7 +174,7 @@ def _shown_line(state: HandState, me: int) -> str | None:
                 if card not in played and card not in held.setdefault(seat, []):
                     held[seat].append(card)
     parts = [
-        f"{who(s, me)} {_cards(state.ruleset.deck, cards)}" for s, cards in held.items() if cards
+        f"{who(s, me)} {card_list(state.ruleset.deck, cards)}" for s, cards in held.items() if cards
     ]
     return "Shown in declarations, not yet played: " + "; ".join(parts) if parts else None
 
@@ -192,7 +191,7 @@ def decision_lines(state: HandState, me: int) -> list[str]:
     ruleset = state.ruleset
     dealer = ", the dealer" if state.dealer == me else ""
     stage = f"trick {state.trick_number}" if decision.kind == PLAY else decision.kind
-    if decision.kind in PRIVATE_KINDS:
+    if decision.kind == DISCARD:
         done, total = len(state.discards[me]), ruleset.discard_count(me, state.dealer)
         stage += f" {done + 1} of {total}" if done < total else ""
     lines = [f"--- Hand {state.number}, {stage}: you are seat {me}{dealer} ---"]
@@ -201,10 +200,10 @@ def decision_lines(state: HandState, me: int) -> list[str]:
     if shown:
         lines.append(shown)
     if state.discards[me]:
-        lines.append("Your discards: " + _cards(ruleset.deck, state.discards[me]))
+        lines.append("Your discards: " + card_list(ruleset.deck, state.discards[me]))
     if decision.kind == PLAY or state.trick:
         lines.append(table_line(state, me))
-        paid = [p for p in state.payments if p.at == _current_trick(state)]
+        paid = [p for p in state.payments if p.at == current_trick(state)]
         lines += ["  " + line for line in payment_lines(ruleset, paid, me)]
     numbered = numbered_choices(state, me)
     if cards_in_hand(state, me, numbered):
@@ -215,11 +214,12 @@ def decision_lines(state: HandState, me: int) -> list[str]:
     values = getattr(decision, "level_values", None)
     lines.append(f"Choose ({decision.kind.replace('_', ' ')}):")
     lines += [f"  [{n}] {choice_label(ruleset, c, values)}" for n, c in enumerate(numbered, 1)]
+    lines.append(f"Type the [number] of your choice (1 to {len(numbered)}); ? for help.")
     return lines
 
 
 def _card_question(kind: str, numbered: Sequence[str]) -> str:
-    verb = _capital(kind.replace("_", " "))
+    verb = capital(kind.replace("_", " "))
     return f"{verb} which card? Type its [number] or its id ({numbered[0]}); ? for help."
 
 
@@ -299,101 +299,18 @@ def _play_reason(state: HandState, card: Card) -> str:
     return "it is not among the legal cards"
 
 
-# --- what happened since the seat last looked ---------------------------------------------
+# --- payments ----------------------------------------------------------------------------
 
 
-@dataclass
-class Seen:
-    """How far into a hand a seat has been told: decisions, payments and tricks so far."""
-
-    started: bool = False
-    decisions: int = 0
-    payments: int = 0
-    tricks: int = 0
-
-
-def news_lines(state: HandState, me: int, seen: Seen) -> list[str]:
-    """What the seat has not been told yet: the start of the hand, the other seats' decisions,
-    the tricks finished and who won them, and every payment with its rule; `seen` moves on.
-    Payments made in the trick still on the table are left to `decision_lines`."""
-    ruleset = state.ruleset
-    lines = [] if seen.started else _opening_lines(state, me)
-    lines += _decision_news(state, me, state.decisions[seen.decisions :])
-    finished = state.tricks[seen.tricks :]
-    at_tricks = {f"trick {t['number']}" for t in finished} | {_current_trick(state)}
-    others = [p for p in state.payments[seen.payments :] if p.at not in at_tricks]
-    lines += _payment_groups(ruleset, [p for p in others if p.at != SETTLEMENT], me)
-    for trick in finished:
-        lines.append(_trick_line(state, me, trick))
-        paid = [p for p in state.payments if p.at == f"trick {trick['number']}"]
-        lines += ["  " + line for line in payment_lines(ruleset, paid, me)]
-    lines += _payment_groups(ruleset, [p for p in others if p.at == SETTLEMENT], me)
-    seen.started = True
-    seen.decisions = len(state.decisions)
-    seen.payments = len(state.payments)
-    seen.tricks = len(state.tricks)
-    return lines
-
-
-def _current_trick(state: HandState) -> str | None:
+def current_trick(state: HandState) -> str | None:
     """The name payments in the trick on the table are made at (None between tricks)."""
     return f"trick {state.trick_number}" if state.trick else None
 
 
-def _opening_lines(state: HandState, me: int) -> list[str]:
-    ruleset = state.ruleset
-    lines = [
-        f"=== Hand {state.number} of {ruleset.title}: {who(state.dealer, me)} "
-        f"{_verb(state.dealer, me, 'deal')}; you are seat {me} ==="
-    ]
-    if state.cut_card is not None:
-        card = ruleset.deck.cards[state.cut_card].label()
-        lines.append(f"Cut card, shown to all: {card} (to the dealer)")
-    return lines
-
-
-def _decision_news(state: HandState, me: int, decisions: Sequence[dict]) -> list[str]:
-    ruleset = state.ruleset
-    lines = []
-    private: dict[tuple[int, str], int] = {}
-    for decision in decisions:
-        seat, kind, choice = decision["seat"], decision["kind"], decision["choice"]
-        if seat == me or kind == PLAY:
-            continue
-        if kind in PRIVATE_KINDS:
-            private[seat, kind] = private.get((seat, kind), 0) + 1
-            continue
-        if choice.endswith(":" + NO_LEVEL):
-            continue
-        declared = ruleset.rule(choice) if ":" in choice else None
-        label = ruleset.rule_label(choice) if isinstance(declared, Declaration) else None
-        lines.append(
-            f"{_capital(who(seat, me))} " + (label or f"chose {choice_label(ruleset, choice)}")
-        )
-        shown = [cards for s, d, cards in state.shown if s == seat and choice.startswith(d + ":")]
-        if shown and shown[-1]:
-            lines[-1] += ", showing " + _cards(ruleset.deck, sorted_hand(ruleset.deck, shown[-1]))
-    hidden = []
-    for (seat, kind), count in private.items():
-        cards = "a card" if count == 1 else f"{count} cards"
-        what = f"{_capital(who(seat, me))} chose {cards} to {kind.replace('_', ' ')}"
-        hidden.append(what + " (not shown to you).")
-    return hidden + lines
-
-
-def _trick_line(state: HandState, me: int, trick: dict) -> str:
-    deck = state.ruleset.deck
-    played = ", ".join(
-        f"{who(c['seat'], me)} {deck.cards[deck.by_id[c['card']]].label()}" for c in trick["cards"]
-    )
-    winner = trick["winner"]
-    return f"Trick {trick['number']}: {played}; {who(winner, me)} {_verb(winner, me, 'win')}."
-
-
-def payment_lines(ruleset: Ruleset, payments: Sequence, me: int) -> list[str]:
+def payment_lines(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> list[str]:
     """One line per payer and rule, in order: who pays how much to whom, and the rule's name."""
     lines = []
-    group: list = []
+    group: list[Payment] = []
     for payment in [*payments, None]:
         if group and (
             payment is None
@@ -405,24 +322,12 @@ def payment_lines(ruleset: Ruleset, payments: Sequence, me: int) -> list[str]:
             each = " each" if len(group) > 1 else ""
             payees = _and([who(p.payee, me) for p in group])
             lines.append(
-                f"{_capital(who(first.payer, me))} {_verb(first.payer, me, 'pay')} "
+                f"{capital(who(first.payer, me))} {verb(first.payer, me, 'pay')} "
                 f"{amount(first.amount)}{each} to {payees}: {ruleset.rule_label(first.rule)}"
             )
             group = []
         if payment is not None:
             group.append(payment)
-    return lines
-
-
-def _payment_groups(ruleset: Ruleset, payments: Sequence, me: int) -> list[str]:
-    """Payments under a heading for each stage of the hand they were made at."""
-    lines: list[str] = []
-    start = 0
-    for end in range(1, len(payments) + 1):
-        if end == len(payments) or payments[end].at != payments[start].at:
-            lines.append(f"{_capital(payments[start].at)}:")
-            lines += ["  " + line for line in payment_lines(ruleset, payments[start:end], me)]
-            start = end
     return lines
 
 

@@ -26,6 +26,7 @@ from interpreter.table_view import (
     hand_lines,
     numbered_choices,
     resolve,
+    short_name,
     sorted_hand,
 )
 from interpreter.transcript import hand_transcript
@@ -92,8 +93,18 @@ def test_the_hand_rows_follow_the_sorted_order_and_number_the_legal_cards(maroll
     marks = re.findall(r"\[(\d+)\]", "\n".join(lines))
     assert [int(m) for m in marks] == list(range(1, len(numbered) + 1))
     assert len(numbered) < len(state.hands[1]), "cards that may not be played are shown too"
-    shown = re.findall(r"\S+", " ".join(line[10:] for line in lines[1:]))
-    assert len(shown) == len(state.hands[1]) or any(c.fool for c in marolles.deck.cards)
+    deck = marolles.deck
+    expected = []
+    for index in sorted_hand(deck, state.hands[1]):
+        mark = (
+            f"[{numbered.index(deck.cards[index].id) + 1}]"
+            if deck.cards[index].id in numbered
+            else ""
+        )
+        expected += (mark + short_name(deck.cards[index])).split()
+    # each row is "  TITLE  cards..."; a row without a title starts with spaces
+    rows = [line[2:].split(None, 1)[1] if line[2] != " " else line for line in lines[1:]]
+    assert " ".join(rows).split() == expected
 
 
 def test_choices_that_are_not_cards_read_as_words(marolles) -> None:

@@ -2,10 +2,10 @@
 
 Where it sits: beside the computer agents, seated by `tarot play --human SEAT`. At each of its
 decisions it writes what happened since it last decided (other seats' plays, tricks won,
-payments with their rules), then where the hand stands and its hand with the legal choices
-numbered (`interpreter.table_view` makes the text), and reads an answer until one is legal. A
-wrong answer is refused in one line and the question asked again; the state is not touched
-until a legal choice is made. End of input or `quit` raises `LeftTable`.
+payments with their rules; `interpreter.table_news`), then where the hand stands and its
+hand with the legal choices numbered (`interpreter.table_view`), and reads an answer until
+one is legal. A wrong answer is refused in one line and the question asked again; the state
+is not touched until a legal choice is made. End of input or `quit` raises `LeftTable`.
 """
 
 from __future__ import annotations
@@ -14,15 +14,8 @@ import sys
 from typing import TextIO
 
 from interpreter.engine.state import HandState
-from interpreter.table_view import (
-    Seen,
-    chosen_line,
-    decision_lines,
-    help_lines,
-    news_lines,
-    resolve,
-    result_lines,
-)
+from interpreter.table_news import Seen, news_lines
+from interpreter.table_view import chosen_line, decision_lines, help_lines, resolve, result_lines
 
 HELP = {"?", "help"}
 REDISPLAY = {"h", "hand"}
