@@ -11,10 +11,14 @@ from __future__ import annotations
 import io
 import json
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
-from commands import tarot
+from commands import ROOT, tarot
 
 from interpreter.agents.human_agent import HumanAgent, LeftTable
 from interpreter.agents.random_agent import RandomAgent
@@ -143,27 +147,27 @@ def test_a_whole_hand_answering_1_chooses_the_first_numbered_choice(marolles) ->
 
         def choose(self, state, s):
             first = numbered_choices(state, s)[0]
+            engine_first = state.legal_actions()[0]
             choice = human.choose(state, s)
-            chosen.append((first, choice))
+            chosen.append((first, choice, engine_first))
             return choice
 
     agents = lineup(Watching(), seat)  # type: ignore[arg-type]
     (state,) = play_game(marolles, SEED, agents, 1, on_hand=human.hand_over)
     assert state.is_terminal()
     mine = [d["choice"] for d in state.decisions if d["seat"] == seat]
-    assert [choice for _first, choice in chosen] == mine
-    assert all(first == choice for first, choice in chosen)
+    assert [choice for _first, choice, _engine in chosen] == mine
+    assert all(first == choice for first, choice, _engine in chosen)
+    assert any(first != engine for first, _choice, engine in chosen), "numbered as sorted"
     text = output.getvalue()
     assert f"=== Hand 1 of {marolles.title}: seat 0 deals; you are seat 1 ===" in text
     assert len(re.findall(r"^You play ", text, re.M)) == len(
         [d for d in state.decisions if d["seat"] == seat and d["kind"] == "play"]
     )
     assert "=== Hand 1 over ===" in text
+    names = ["you" if s == seat else f"seat {s}" for s in range(3)]
     net = ", ".join(
-        f"{'you' if s == seat else f'seat {s}'} {n:+}"
-        if n
-        else f"{'you' if s == seat else f'seat {s}'} 0"
-        for s, n in enumerate(state.returns())
+        f"{names[s]} {n:+}" if n else f"{names[s]} 0" for s, n in enumerate(state.returns())
     )
     assert f"Net this hand: {net}" in text
     for payment in state.payments:
@@ -333,3 +337,27 @@ def test_quiet_with_a_human_seat_keeps_the_questions_and_drops_the_results() -> 
     assert saved["seats"][2]["agent"] == "human"
     assert "Your hand" in result.stderr, "with --record - the screen goes to standard error"
     assert "Hand 1 over" not in result.stderr
+
+
+def test_ctrl_c_at_a_question_exits_130_without_a_traceback() -> None:
+    command = [sys.executable, "-m", "interpreter", "play", "marolles-1637", "--human", "0"]
+    with subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stdout is not None
+        screen = ""
+        while not screen.endswith("? for help.\n"):
+            line = process.stdout.readline()
+            assert line, "the game ended before asking anything"
+            screen += line
+        time.sleep(0.2)  # let it reach the read of the answer
+        process.send_signal(signal.SIGINT)
+        _out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    assert "interrupted: stopped during hand 1" in err
