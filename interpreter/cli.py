@@ -13,18 +13,24 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from interpreter import paths
+from interpreter.agents.base import Agent
+from interpreter.agents.human_agent import HumanAgent, LeftTable
 from interpreter.agents.lineup import AGENT_KINDS, seat_agents
 from interpreter.diff import FORMATS, diff_rulesets, render
 from interpreter.engine.game import game_winners, play_game
+from interpreter.engine.state import HandState
 from interpreter.errors import Problem, RulesetError
 from interpreter.loading.ruleset_loader import load_ruleset, locate
 from interpreter.record import game_record
 from interpreter.replay import ReplayMismatch, record_problems, replay_record
+from interpreter.ruleset import Ruleset
 from interpreter.simulation.plot import PlotUnavailable
 from interpreter.table_commands import (
     DEFAULT_AGENTS,
+    INTERRUPTED,
     OutputError,
     agents_for,
     cmd_diff_family,
@@ -87,34 +93,79 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset, _parse_options(args.option))
-    numbers = [args.hand] if args.hand else args.hands  # None: a whole game
+    numbers = [args.hand] if args.hand else args.hands and list(range(1, args.hands + 1))
+    # numbers is None for a whole game: as many hands as the ruleset's game takes
     kinds = agents_for(args, ruleset)
+    if args.human is not None and not 0 <= args.human < ruleset.players:
+        print(
+            f"tarot: --human {args.human}: no such seat; {ruleset.id} has seats "
+            f"0 to {ruleset.players - 1}",
+            file=sys.stderr,
+        )
+        return 2
+    out = sys.stderr if args.record == "-" else sys.stdout
+    human = HumanAgent(output=out) if args.human is not None else None
 
     def agents(number: int):
-        return seat_agents(kinds, args.seed, number, ruleset.players)
+        seated = seat_agents(kinds, args.seed, number, ruleset.players)
+        if human is not None:
+            seated[args.human] = human
+        return seated
 
-    writes_record_to_stdout = args.record == "-"
-    out = sys.stderr if writes_record_to_stdout else sys.stdout
+    finished = []
 
     def show(state) -> None:
-        if not args.quiet:
+        finished.append(state)
+        if args.quiet:
+            return
+        if human is None:
             print(hand_transcript(state), file=out)
             print(file=out)
+            return
+        human.hand_over(state)
+        more = state.number != numbers[-1] if numbers else not game_winners(state)
+        if more and (numbers or ruleset.game is not None):
+            human.wait("Press Enter to deal the next hand (q to leave): ")
 
-    states = play_game(ruleset, args.seed, agents, numbers, on_hand=show)
-    print(totals_line(states), file=out)
-    winners = game_winners(states[-1]) if states else ()
-    if winners:
-        print(game_line(states, winners), file=out)
+    status = 0
+    try:
+        play_game(ruleset, args.seed, agents, numbers, on_hand=show)
+    except (KeyboardInterrupt, LeftTable) as stop:
+        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else str(stop)
+        kept = f"; the {len(finished)} finished hand(s) are kept" if finished else ""
+        during = numbers[len(finished)] if numbers else len(finished) + 1
+        print(f"\n{why}: stopped during hand {during}{kept}", file=sys.stderr)
+        status = INTERRUPTED
+    if finished:
+        you = f"  (you are seat {args.human})" if human is not None else ""
+        print(totals_line(finished) + you, file=out)
+        winners = game_winners(finished[-1])
+        if winners:
+            print(game_line(finished, winners), file=out)
     if args.record:
-        record = game_record(ruleset, args.seed, [a.name for a in agents(1)], states)
-        text = json.dumps(record, indent=1)
-        if writes_record_to_stdout:
-            print(text)
-        else:
-            Path(args.record).write_text(text + "\n", encoding="utf-8")
-            print(f"record written to {args.record}", file=out)
-    return 0
+        first = numbers[0] if numbers else 1
+        _write_record(args.record, ruleset, args.seed, agents(first), finished, out)
+    return status
+
+
+def _write_record(
+    target: str,
+    ruleset: Ruleset,
+    seed: int,
+    agents: Sequence[Agent],
+    finished: Sequence[HandState],
+    out: TextIO,
+) -> None:
+    """The game record of the finished hands, to a file or (`-`) to standard output."""
+    if not finished:
+        print("no hand finished: no record written", file=sys.stderr)
+        return
+    text = json.dumps(game_record(ruleset, seed, [a.name for a in agents], finished), indent=1)
+    if target == "-":
+        print(text)
+    else:
+        Path(target).write_text(text + "\n", encoding="utf-8")
+        print(f"record written to {target}", file=out)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -216,7 +267,9 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="list the built-in rulesets")
     rules.set_defaults(run=cmd_rules)
 
-    play = sub.add_parser("play", help="play hands with computer players and print them")
+    play = sub.add_parser(
+        "play", help="play hands with computer players (or sit in with --human) and print them"
+    )
     play.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
     play.add_argument("--seed", type=int, default=1, help="seed of the shuffle and players")
     which = play.add_mutually_exclusive_group()
@@ -234,7 +287,17 @@ def build_parser() -> argparse.ArgumentParser:
     _add_option_flag(play)
     _add_agents_flag(play)
     play.add_argument("--record", metavar="FILE", help="write the game record (JSON); - for stdout")
-    play.add_argument("--quiet", action="store_true", help="print only the totals")
+    play.add_argument(
+        "--human",
+        type=int,
+        metavar="SEAT",
+        help="you play this seat (0, 1, ...) at the terminal; you see only what it may see",
+    )
+    play.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print only the totals (with --human: also your decisions, but no hand results)",
+    )
     play.set_defaults(run=cmd_play)
 
     replay = sub.add_parser("replay", help="replay a game record and check it")

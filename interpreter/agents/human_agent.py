@@ -1,0 +1,103 @@
+"""A person at the terminal as a player: shows what the seat may see, reads the choice.
+
+Where it sits: beside the computer agents, seated by `tarot play --human SEAT`. At each of its
+decisions it writes what happened since it last decided (other seats' plays, tricks won,
+payments with their rules; `interpreter.table_news`), then where the hand stands and its
+hand with the legal choices numbered (`interpreter.table_view`), and reads an answer until
+one is legal. A wrong answer is refused in one line and the question asked again; the state
+is not touched until a legal choice is made. End of input or `quit` raises `LeftTable`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from interpreter.engine.state import HandState
+from interpreter.table_news import Seen, news_lines
+from interpreter.table_view import chosen_line, decision_lines, help_lines, resolve, result_lines
+
+HELP = {"?", "help"}
+REDISPLAY = {"h", "hand"}
+QUIT = {"q", "quit"}
+
+
+class LeftTable(Exception):
+    """The person ended the input or asked to leave; nothing of the current hand is kept."""
+
+
+class HumanAgent:
+    def __init__(
+        self, name: str = "human", input: TextIO | None = None, output: TextIO | None = None
+    ) -> None:
+        self.name = name
+        self.input = input if input is not None else sys.stdin
+        self.output = output if output is not None else sys.stdout
+        self.seat: int | None = None
+        self._state: HandState | None = None
+        self._seen = Seen()
+
+    def choose(self, state: HandState, seat: int) -> str:
+        self.seat = seat
+        self._catch_up(state)
+        choices = state.decision.choices
+        if len(choices) == 1:
+            self._say(chosen_line(state.ruleset, state.decision.kind, choices[0], forced=True))
+            return choices[0]
+        self._say("", *decision_lines(state, seat))
+        while True:
+            answer = self._ask("> ")
+            command = answer.strip().lower()
+            if command in HELP:
+                self._say(*help_lines(state, seat))
+                continue
+            if command in REDISPLAY:
+                self._say(*decision_lines(state, seat))
+                continue
+            if command in QUIT:
+                raise LeftTable("you left the table")
+            choice, why = resolve(state, seat, answer)
+            if choice is not None:
+                self._say(chosen_line(state.ruleset, state.decision.kind, choice))
+                return choice
+            self._say(f"Not accepted: {why}." if command else "Please choose (? for help).")
+
+    def hand_over(self, state: HandState) -> None:
+        """Tell the person the rest of a finished hand and its result."""
+        if self.seat is None:
+            return
+        self._catch_up(state)
+        self._say("", *result_lines(state, self.seat))
+
+    def wait(self, prompt: str) -> None:
+        """Wait for the person to press Enter (between hands); `q` or end of input leaves."""
+        if self._ask(prompt).strip().lower() in QUIT:
+            raise LeftTable("you left the table")
+
+    def _catch_up(self, state: HandState) -> None:
+        if state is not self._state:
+            self._state, self._seen = state, Seen()
+        news = news_lines(state, self.seat, self._seen)
+        if news:
+            self._say("", *news)
+
+    def _ask(self, prompt: str) -> str:
+        self.output.write(prompt)
+        self.output.flush()
+        line = self.input.readline()
+        if not line:
+            raise LeftTable("end of input")
+        if not _interactive(self.input):  # scripted answers: show them as if typed
+            self.output.write(line if line.endswith("\n") else line + "\n")
+        return line
+
+    def _say(self, *lines: str) -> None:
+        self.output.write("".join(line + "\n" for line in lines))
+        self.output.flush()
+
+
+def _interactive(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,128 @@
+"""What a seat has not been told yet of a hand: the other seats' public decisions, the
+tricks finished and who won them, and every payment with the rule that made it.
+
+Where it sits: beside `interpreter.table_view` (the screen at a decision), used by
+`interpreter.agents.human_agent` before each decision and at the end of a hand. A `Seen`
+remembers how far into the hand the seat has been told, so nothing is told twice; the other
+seats' discards are told only as a count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from interpreter.engine.state import HandState, Payment
+from interpreter.ruleset import Declaration, Ruleset
+from interpreter.table_view import (
+    NO_LEVEL,
+    PLAY,
+    PRIVATE_KINDS,
+    capital,
+    card_list,
+    choice_label,
+    current_trick,
+    payment_lines,
+    sorted_hand,
+    verb,
+    who,
+)
+
+SETTLEMENT = "settlement"  # where the payments at the end of a hand are made
+
+
+@dataclass
+class Seen:
+    """How far into a hand a seat has been told: decisions, payments and tricks so far."""
+
+    started: bool = False
+    decisions: int = 0
+    payments: int = 0
+    tricks: int = 0
+
+
+def news_lines(state: HandState, me: int, seen: Seen) -> list[str]:
+    """What the seat has not been told yet: the start of the hand, the other seats' decisions,
+    the tricks finished and who won them, and every payment with its rule; `seen` moves on.
+    Payments made in the trick still on the table are left to `decision_lines`."""
+    ruleset = state.ruleset
+    lines = [] if seen.started else _opening_lines(state, me)
+    lines += _decision_news(state, me, state.decisions[seen.decisions :])
+    finished = state.tricks[seen.tricks :]
+    at_tricks = {f"trick {t['number']}" for t in finished} | {current_trick(state)}
+    others = [p for p in state.payments[seen.payments :] if p.at not in at_tricks]
+    lines += _payment_groups(ruleset, [p for p in others if p.at != SETTLEMENT], me)
+    for trick in finished:
+        lines.append(_trick_line(state, me, trick))
+        paid = [p for p in state.payments if p.at == f"trick {trick['number']}"]
+        lines += ["  " + line for line in payment_lines(ruleset, paid, me)]
+    lines += _payment_groups(ruleset, [p for p in others if p.at == SETTLEMENT], me)
+    seen.started = True
+    seen.decisions = len(state.decisions)
+    seen.payments = len(state.payments)
+    seen.tricks = len(state.tricks)
+    return lines
+
+
+def _opening_lines(state: HandState, me: int) -> list[str]:
+    ruleset = state.ruleset
+    lines = [
+        f"=== Hand {state.number} of {ruleset.title}: {who(state.dealer, me)} "
+        f"{verb(state.dealer, me, 'deal')}; you are seat {me} ==="
+    ]
+    if state.cut_card is not None:
+        card = ruleset.deck.cards[state.cut_card].label()
+        lines.append(f"Cut card, shown to all: {card} (to the dealer)")
+    return lines
+
+
+def _decision_news(state: HandState, me: int, decisions: Sequence[dict]) -> list[str]:
+    ruleset = state.ruleset
+    lines = []
+    private: dict[tuple[int, str], int] = {}
+    for decision in decisions:
+        seat, kind, choice = decision["seat"], decision["kind"], decision["choice"]
+        if seat == me or kind == PLAY:
+            continue
+        if kind in PRIVATE_KINDS:
+            private[seat, kind] = private.get((seat, kind), 0) + 1
+            continue
+        if choice.endswith(":" + NO_LEVEL):
+            continue
+        declared = ruleset.rule(choice) if ":" in choice else None
+        label = ruleset.rule_label(choice) if isinstance(declared, Declaration) else None
+        lines.append(
+            f"{capital(who(seat, me))} " + (label or f"chose {choice_label(ruleset, choice)}")
+        )
+        shown = [cards for s, d, cards in state.shown if s == seat and choice.startswith(d + ":")]
+        if shown and shown[-1]:
+            lines[-1] += ", showing " + card_list(
+                ruleset.deck, sorted_hand(ruleset.deck, shown[-1])
+            )
+    hidden = []
+    for (seat, kind), count in private.items():
+        cards = "a card" if count == 1 else f"{count} cards"
+        what = f"{capital(who(seat, me))} chose {cards} to {kind.replace('_', ' ')}"
+        hidden.append(what + " (not shown to you).")
+    return hidden + lines
+
+
+def _trick_line(state: HandState, me: int, trick: dict) -> str:
+    deck = state.ruleset.deck
+    played = ", ".join(
+        f"{who(c['seat'], me)} {deck.cards[deck.by_id[c['card']]].label()}" for c in trick["cards"]
+    )
+    winner = trick["winner"]
+    return f"Trick {trick['number']}: {played}; {who(winner, me)} {verb(winner, me, 'win')}."
+
+
+def _payment_groups(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> list[str]:
+    """Payments under a heading for each stage of the hand they were made at."""
+    lines: list[str] = []
+    start = 0
+    for end in range(1, len(payments) + 1):
+        if end == len(payments) or payments[end].at != payments[start].at:
+            lines.append(f"{capital(payments[start].at)}:")
+            lines += ["  " + line for line in payment_lines(ruleset, payments[start:end], me)]
+            start = end
+    return lines

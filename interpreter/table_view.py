@@ -1,0 +1,362 @@
+"""What one seat may see of a hand, as lines of text: the screen of a person's seat.
+
+Where it sits: between the engine's `HandState` and `interpreter.agents.human_agent` (which
+reads the person's answers) and `tarot play --human` in `interpreter.cli`; what happened
+between two decisions is told by `interpreter.table_news`. Every function here reads a state
+and a seat and returns text (or resolves an answer); nothing reads input or writes output.
+
+A seat sees its own hand and discards, every card played, the cards shown in declarations,
+every payment, and the other seats' decisions except those of a private kind (a discard),
+of which it learns only how many cards went. Nothing here knows a particular game: suits,
+cards and rule names come from the ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from interpreter.cards import COURT_LETTERS, Card, Deck, roman
+from interpreter.engine import tricks as trick_rules
+from interpreter.engine.state import HandState, Payment
+from interpreter.ruleset import Declaration, Ruleset
+
+PLAY, DISCARD = "play", "discard"
+PRIVATE_KINDS = frozenset({DISCARD})  # decisions whose choice only the deciding seat sees
+NO_LEVEL = "none"  # the level of a declaration choice that declares nothing
+
+
+# --- seats, amounts and cards ------------------------------------------------------------
+
+
+def who(seat: int, me: int) -> str:
+    return "you" if seat == me else f"seat {seat}"
+
+
+def verb(seat: int, me: int, verb: str) -> str:
+    return verb if seat == me else verb + "s"
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def amount(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def signed(value: float) -> str:
+    return ("+" if value > 0 else "") + amount(value) if value else "0"
+
+
+def sort_key(deck: Deck, index: int) -> tuple[int, int]:
+    """Suits in the deck's order, each from high to low; then trumps upwards; then the rest."""
+    card = deck.cards[index]
+    if card.fool:
+        return (len(deck.suits) + 1, 0)
+    if card.is_trump:
+        return (len(deck.suits), card.strength)
+    return (deck.suits.index(card.suit), -card.strength)
+
+
+def sorted_hand(deck: Deck, cards: Iterable[int]) -> list[int]:
+    """A hand as players hold it (see `sort_key`)."""
+    return sorted(cards, key=lambda index: sort_key(deck, index))
+
+
+def short_name(card: Card) -> str:
+    """The card within its row of the hand: rank letter or pip, trump number, or its label."""
+    if card.is_trump:
+        return roman(card.trump)
+    if card.fool:
+        return card.label()
+    return COURT_LETTERS.get(str(card.rank), str(card.rank))
+
+
+def _row_title(card: Card) -> str:
+    if card.is_trump:
+        return "trumps"
+    return "" if card.fool else str(card.suit)
+
+
+def card_list(deck: Deck, cards: Iterable[int]) -> str:
+    return ", ".join(deck.cards[c].label() for c in cards)
+
+
+# --- choices --------------------------------------------------------------------------------
+
+
+def choice_label(ruleset: Ruleset, choice: str, values: dict | None = None) -> str:
+    """A choice as a person reads it: a card by its label, a declaration by its name and
+    level (and worth, when `values` gives it), anything else as written, without underscores."""
+    deck = ruleset.deck
+    if choice in deck.by_id:
+        return deck.cards[deck.by_id[choice]].label()
+    declaration = ruleset.rule(choice) if ":" in choice else None
+    if isinstance(declaration, Declaration):
+        level = choice.partition(":")[2]
+        if level == NO_LEVEL:
+            return f"do not declare {declaration.name}"
+        worth = f", worth {amount(values[level])}" if values and level in values else ""
+        return f"declare {declaration.name} ({level.replace('_', ' ')}){worth}"
+    return choice.replace("_", " ")
+
+
+def chosen_line(ruleset: Ruleset, kind: str, choice: str, forced: bool = False) -> str:
+    """What the seat just did, in the second person (`forced`: it had no other choice)."""
+    label = choice_label(ruleset, choice)
+    if choice in ruleset.deck.by_id:
+        line = f"You {kind.replace('_', ' ')} {label}"
+    else:
+        line = f"You choose: {label}"
+    return line + (" (your only choice)." if forced else ".")
+
+
+def cards_in_hand(state: HandState, seat: int, choices: Sequence[str]) -> bool:
+    """Whether every choice is a card of the seat's hand (played, discarded...), so the
+    choices are shown as marks on the hand rather than as a list."""
+    by_id = state.ruleset.deck.by_id
+    hand = set(state.hands[seat])
+    return bool(choices) and all(c in by_id and by_id[c] in hand for c in choices)
+
+
+def numbered_choices(state: HandState, seat: int) -> list[str]:
+    """The legal choices in the order they are numbered on screen, from 1: cards of the hand
+    in the order the hand is shown; other choices as the ruleset gives them."""
+    choices = list(state.decision.choices)
+    if not cards_in_hand(state, seat, choices):
+        return choices
+    deck = state.ruleset.deck
+    return sorted(choices, key=lambda c: sort_key(deck, deck.by_id[c]))
+
+
+# --- the hand and the table -----------------------------------------------------------------
+
+
+def hand_lines(state: HandState, seat: int, numbered: Sequence[str] = ()) -> list[str]:
+    """The seat's hand, one row per suit, with `[n]` before the cards that may be chosen."""
+    deck = state.ruleset.deck
+    number = {deck.by_id[c]: n for n, c in enumerate(numbered, 1) if c in deck.by_id}
+    rows: dict[str, list[str]] = {}
+    for index in sorted_hand(deck, state.hands[seat]):
+        card = deck.cards[index]
+        mark = f"[{number[index]}]" if index in number else ""
+        rows.setdefault(_row_title(card), []).append(mark + short_name(card))
+    width = max((len(title) for title in rows), default=0) + 2
+    count = len(state.hands[seat])
+    legend = "; [n] = you may choose it" if number else ""
+    lines = [f"Your hand, each suit high to low ({count} card{'s' if count != 1 else ''}{legend}):"]
+    lines += [f"  {title:{width}}" + "  ".join(items) for title, items in rows.items()]
+    return lines
+
+
+def table_line(state: HandState, me: int) -> str:
+    """The trick on the table so far, its number and who led it."""
+    deck = state.ruleset.deck
+    if not state.trick:
+        return f"Trick {state.trick_number}: {who(state.leader, me)} to lead."
+    played = ", ".join(f"{who(s, me)} {deck.cards[c].label()}" for s, c in state.trick)
+    return f"Trick {state.trick_number}, led by {who(state.leader, me)}: {played}."
+
+
+def _shown_line(state: HandState, me: int) -> str | None:
+    """Cards other seats showed in declarations and have not played yet."""
+    played = {card for _seat, card in state.trick}
+    for trick in state.tricks:
+        played |= {state.ruleset.deck.by_id[c["card"]] for c in trick["cards"]}
+    held: dict[int, list[int]] = {}
+    for seat, _declaration, cards in state.shown:
+        if seat != me:
+            for card in cards:
+                if card not in played and card not in held.setdefault(seat, []):
+                    held[seat].append(card)
+    parts = [
+        f"{who(s, me)} {card_list(state.ruleset.deck, cards)}" for s, cards in held.items() if cards
+    ]
+    return "Shown in declarations, not yet played: " + "; ".join(parts) if parts else None
+
+
+def net_line(state: HandState, me: int, heading: str = "Net so far") -> str:
+    net = state.returns()
+    return f"{heading}: " + ", ".join(f"{who(s, me)} {signed(v)}" for s, v in enumerate(net))
+
+
+def decision_lines(state: HandState, me: int) -> list[str]:
+    """Everything the seat is shown when it must decide: where the hand stands, its hand
+    with the choices marked, and for other decisions the numbered list of choices."""
+    decision = state.decision
+    ruleset = state.ruleset
+    dealer = ", the dealer" if state.dealer == me else ""
+    stage = f"trick {state.trick_number}" if decision.kind == PLAY else decision.kind
+    if decision.kind == DISCARD:
+        done, total = len(state.discards[me]), ruleset.discard_count(me, state.dealer)
+        stage += f" {done + 1} of {total}" if done < total else ""
+    lines = [f"--- Hand {state.number}, {stage}: you are seat {me}{dealer} ---"]
+    lines.append(net_line(state, me))
+    shown = _shown_line(state, me)
+    if shown:
+        lines.append(shown)
+    if state.discards[me]:
+        lines.append("Your discards: " + card_list(ruleset.deck, state.discards[me]))
+    if decision.kind == PLAY or state.trick:
+        lines.append(table_line(state, me))
+        paid = [p for p in state.payments if p.at == current_trick(state)]
+        lines += ["  " + line for line in payment_lines(ruleset, paid, me)]
+    numbered = numbered_choices(state, me)
+    if cards_in_hand(state, me, numbered):
+        lines += hand_lines(state, me, numbered)
+        lines.append(_card_question(decision.kind, numbered))
+        return lines
+    lines += hand_lines(state, me)
+    values = getattr(decision, "level_values", None)
+    lines.append(f"Choose ({decision.kind.replace('_', ' ')}):")
+    lines += [f"  [{n}] {choice_label(ruleset, c, values)}" for n, c in enumerate(numbered, 1)]
+    lines.append(f"Type the [number] of your choice (1 to {len(numbered)}); ? for help.")
+    return lines
+
+
+def _card_question(kind: str, numbered: Sequence[str]) -> str:
+    verb = capital(kind.replace("_", " "))
+    return f"{verb} which card? Type its [number] or its id ({numbered[0]}); ? for help."
+
+
+def help_lines(state: HandState, me: int) -> list[str]:
+    numbered = numbered_choices(state, me)
+    deck = state.ruleset.deck
+    first = numbered[0]
+    lines = [f"Type the number in [ ] of your choice (1 to {len(numbered)})"]
+    if first in deck.by_id:
+        label = deck.cards[deck.by_id[first]].label()
+        lines[0] += f", or a card's id ({first}) or name ({label})."
+    else:
+        lines[0] += " or the choice as written."
+    lines.append("  h or hand: show the table and your hand again")
+    lines.append("  ? or help: this help")
+    lines.append("  q or quit (or Ctrl-D): leave the table; finished hands are kept")
+    return lines
+
+
+# --- reading an answer ----------------------------------------------------------------------
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+
+
+def resolve(state: HandState, me: int, answer: str) -> tuple[str | None, str]:
+    """The choice an answer names (a number on screen, a card's id or name, or a choice as
+    written), or None and a one-line reason why it names none of the legal choices."""
+    numbered = numbered_choices(state, me)
+    text = answer.strip()
+    if text.isdigit():
+        n = int(text)
+        if 1 <= n <= len(numbered):
+            return numbered[n - 1], ""
+        return None, f"there is no choice [{n}]: choose 1 to {len(numbered)}"
+    wanted = _normal(text)
+    for choice in numbered:
+        if wanted in (_normal(choice), _normal(choice_label(state.ruleset, choice))):
+            return choice, ""
+    deck = state.ruleset.deck
+    for card in deck.cards:
+        if wanted in (_normal(card.id), _normal(card.label())):
+            return None, _refusal(state, me, card)
+    return None, f"{text!r} is not one of the choices (? for help)"
+
+
+def _refusal(state: HandState, me: int, card: Card) -> str:
+    """Why a card named by the person cannot be chosen now."""
+    label = card.label()
+    if card.index not in state.hands[me]:
+        return f"{label} is not in your hand"
+    kind = state.decision.kind
+    if kind != PLAY:
+        return f"you may not {kind.replace('_', ' ')} {label} now"
+    return f"you may not play {label} now: {_play_reason(state, card)}"
+
+
+def _play_reason(state: HandState, card: Card) -> str:
+    deck = state.ruleset.deck
+    legal = [deck.cards[deck.by_id[c]] for c in state.decision.choices]
+    if not state.trick:
+        return "it may not lead"
+    lead = trick_rules.led_card(deck.cards, state.trick)
+    required = [c for c in legal if not c.fool]
+    if lead is None or not required:
+        return "it is not among the legal cards"
+    if all(c.is_trump for c in required):
+        if card.is_trump:
+            return "you must play a higher trump"
+        if lead.is_trump:
+            return "trumps were led and you must play a trump"
+        return f"you have no {lead.suit}, so you must play a trump"
+    suits = {c.suit for c in required}
+    if len(suits) == 1 and lead.suit in suits:
+        return f"you must follow {lead.suit}"
+    return "it is not among the legal cards"
+
+
+# --- payments ----------------------------------------------------------------------------
+
+
+def current_trick(state: HandState) -> str | None:
+    """The name payments in the trick on the table are made at (None between tricks)."""
+    return f"trick {state.trick_number}" if state.trick else None
+
+
+def payment_lines(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> list[str]:
+    """One line per payer and rule, in order: who pays how much to whom, and the rule's name."""
+    lines = []
+    group: list[Payment] = []
+    for payment in [*payments, None]:
+        if group and (
+            payment is None
+            or (payment.rule, payment.payer, payment.amount, payment.at)
+            != (group[0].rule, group[0].payer, group[0].amount, group[0].at)
+            or payment.payee in {p.payee for p in group}
+        ):
+            first = group[0]
+            each = " each" if len(group) > 1 else ""
+            payees = _and([who(p.payee, me) for p in group])
+            lines.append(
+                f"{capital(who(first.payer, me))} {verb(first.payer, me, 'pay')} "
+                f"{amount(first.amount)}{each} to {payees}: {ruleset.rule_label(first.rule)}"
+            )
+            group = []
+        if payment is not None:
+            group.append(payment)
+    return lines
+
+
+# --- the end of the hand --------------------------------------------------------------------
+
+
+def result_lines(state: HandState, me: int) -> list[str]:
+    """A finished hand: the card points, the net of each rule's payments per seat, the net."""
+    players = state.ruleset.players
+    seats = [who(s, me) for s in range(players)]
+    lines = [f"=== Hand {state.number} over ==="]
+    points = state.card_points()
+    lines.append(
+        "Card points: " + ", ".join(f"{seats[s]} {amount(p)}" for s, p in enumerate(points))
+    )
+    by_rule: dict[str, list[float]] = {}
+    for p in state.payments:
+        net = by_rule.setdefault(state.ruleset.rule_label(p.rule), [0] * players)
+        net[p.payer] -= p.amount
+        net[p.payee] += p.amount
+    if by_rule:
+        width = min(max(len(label) for label in by_rule), 48) + 2
+        lines.append("Paid, by rule (net for each seat):")
+        lines.append("  " + " " * width + "".join(f"{s:>8}" for s in seats))
+        for label, net in by_rule.items():
+            numbers = "".join(f"{signed(v):>8}" for v in net)
+            if len(label) > width - 2:
+                lines.append(f"  {label}")
+                label = ""
+            lines.append(f"  {label:{width}}{numbers}")
+    lines.append(net_line(state, me, "Net this hand"))
+    return lines

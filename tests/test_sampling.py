@@ -1,0 +1,179 @@
+"""Determinization (interpreter.agents.sampling): a re-deal of what a seat cannot see."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hands import SEATS, agents_for, new_hand
+
+from interpreter.agents.sampling import Zone, deal_zones, determinize, hidden_zones
+from interpreter.engine.state import PLAY
+from interpreter.loading.ruleset_loader import load_ruleset
+
+MAROLLES = load_ruleset("marolles-1637")
+
+
+def advanced(seed: int, decisions: int):
+    """A Marolles hand after `decisions` random decisions."""
+    state = new_hand(MAROLLES, seed)
+    agents = agents_for(seed)
+    for _ in range(decisions):
+        seat = state.current_player()
+        state.apply_action(agents[seat].choose(state, seat))
+    return state
+
+
+def view(state, seat: int) -> tuple:
+    return (
+        list(state.hands[seat]),
+        list(state.discards[seat]),
+        list(state.tricks),
+        list(state.trick),
+        [list(w) for w in state.won],
+        state.legal_actions(),
+        state.current_player(),
+    )
+
+
+def everything(state) -> Counter:
+    piles = [*state.hands, *state.discards, *state.won, [c for _s, c in state.trick]]
+    return Counter(card for pile in piles for card in pile)
+
+
+@pytest.mark.parametrize("decisions", [0, 5, 12, 30, 47])
+def test_sample_keeps_the_seats_view_sizes_and_pack(decisions: int) -> None:
+    state = advanced(decisions + 1, decisions)
+    seat = state.current_player()
+    before = view(state, seat), [list(h) for h in state.hands], [list(d) for d in state.discards]
+    rng = random.Random(1)
+    moved = 0
+    for _ in range(20):
+        sample = determinize(state, seat, rng)
+        assert view(sample, seat) == before[0]
+        assert [len(h) for h in sample.hands] == [len(h) for h in state.hands]
+        assert [len(d) for d in sample.discards] == [len(d) for d in state.discards]
+        assert everything(sample) == everything(state)
+        moved += sample.hands != state.hands
+    assert moved, "other seats' cards are dealt again"
+    assert ([list(h) for h in state.hands], [list(d) for d in state.discards]) == before[1:]
+    assert view(state, seat) == before[0], "the original is untouched"
+
+
+def test_sample_plays_on_to_the_end() -> None:
+    state = advanced(3, 20)
+    sample = determinize(state, state.current_player(), random.Random(2))
+    agents = agents_for(3)
+    while not sample.is_terminal():
+        seat = sample.current_player()
+        sample.apply_action(agents[seat].choose(sample, seat))
+    assert sum(sample.returns()) == 0
+
+
+def a_revoke(seed_range=range(1, 60)):
+    """A hand where some seat did not follow the suit led (the Fool excused), and the seat to
+    decide is another."""
+    for seed in seed_range:
+        state = new_hand(MAROLLES, seed)
+        agents = agents_for(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(state, seat))
+            if state.phase != PLAY or not state.tricks:
+                continue
+            cards = MAROLLES.deck.cards
+            for trick in state.tricks:
+                plays = [(p["seat"], cards[MAROLLES.deck.by_id[p["card"]]]) for p in trick["cards"]]
+                led = plays[0][1]
+                if led.suit is None:
+                    continue
+                for who, card in plays[1:]:
+                    revoked = not card.fool and card.suit != led.suit
+                    if revoked and who != state.current_player():
+                        if state.hands[who] and state.current_player() is not None:
+                            return state, who, led.suit
+    raise AssertionError("no revoke found")
+
+
+def test_sample_respects_a_void_shown_in_play() -> None:
+    state, void_seat, suit = a_revoke()
+    seat = state.current_player()
+    cards = MAROLLES.deck.cards
+    unseen_of_suit = [
+        c
+        for s in range(SEATS)
+        if s != seat
+        for c in state.hands[s] + state.discards[s]
+        if cards[c].suit == suit
+    ]
+    assert unseen_of_suit, "the test needs cards of the suit still hidden"
+    rng = random.Random(3)
+    for _ in range(30):
+        sample = determinize(state, seat, rng)
+        assert not [c for c in sample.hands[void_seat] if cards[c].suit == suit]
+
+
+def test_shown_cards_stay_with_their_holder() -> None:
+    for seed in range(1, 80):
+        state = advanced(seed, 12)
+        seat = state.current_player()
+        held = [
+            (holder, card)
+            for holder, _declaration, shown in state.shown
+            if holder != seat
+            for card in shown
+            if card in state.hands[holder]
+        ]
+        if held:
+            break
+    else:
+        raise AssertionError("no declaration with shown cards found")
+    rng = random.Random(4)
+    for _ in range(20):
+        sample = determinize(state, seat, rng)
+        for holder, card in held:
+            assert card in sample.hands[holder]
+
+
+def test_cut_card_stays_with_its_holder() -> None:
+    state = advanced(5, 0)
+    seat = state.current_player()
+    cut = state.cut_card
+    holder = next(s for s, hand in enumerate(state.hands_dealt) if cut in hand)
+    if holder == seat:
+        seat = (seat + 1) % SEATS
+    rng = random.Random(5)
+    for _ in range(20):
+        sample = determinize(state, seat, rng)
+        assert cut in sample.hands[holder] + sample.discards[holder]
+
+
+def test_zones_cover_only_other_seats() -> None:
+    state = advanced(6, 10)
+    seat = state.current_player()
+    zones = hidden_zones(state, seat)
+    assert {zone.seat for zone in zones} == set(range(SEATS)) - {seat}
+    assert {zone.pile for zone in zones} == {"hands", "discards"}
+
+
+def test_impossible_constraints_are_relaxed_not_fatal() -> None:
+    """Two zones of one card each, both excluding card 1: no deal fits, one is still made."""
+    zones = [Zone("hands", 0, (1,), frozenset({1})), Zone("hands", 1, (2,), frozenset({1}))]
+    placed = deal_zones(zones, {}, random.Random(6))
+    assert sorted(card for cards in placed for card in cards) == [1, 2]
+    assert [len(cards) for cards in placed] == [1, 1]
+
+
+def test_exclusions_and_holders_are_honoured_when_possible() -> None:
+    zones = [
+        Zone("hands", 0, (1, 2), frozenset({3})),
+        Zone("hands", 1, (3, 4), frozenset()),
+        Zone("discards", 1, (5,), frozenset()),
+    ]
+    rng = random.Random(7)
+    for _ in range(50):
+        placed = deal_zones(zones, {5: (0,)}, rng)
+        assert 3 not in placed[0]
+        assert 5 in placed[0]
+        assert [len(cards) for cards in placed] == [2, 2, 1]

@@ -1,0 +1,143 @@
+"""The search agent (interpreter.agents.search_agent) and agent settings on --agents."""
+
+from __future__ import annotations
+
+import pytest
+from hands import SEATS, agents_for, new_hand
+
+from interpreter.agents.lineup import LineupError, parse_agents, seat_agents
+from interpreter.agents.search_agent import SearchAgent
+from interpreter.cli import main
+from interpreter.engine.state import DISCARD, PLAY
+from interpreter.loading.ruleset_loader import load_ruleset
+
+MAROLLES = load_ruleset("marolles-1637")
+
+
+def into_play(seed: int, tricks: int = 0):
+    """A Marolles hand, with random players, up to the first card of trick `tricks` + 1."""
+    state = new_hand(MAROLLES, seed)
+    agents = agents_for(seed)
+    while state.phase != PLAY or len(state.tricks) < tricks or state.trick:
+        seat = state.current_player()
+        state.apply_action(agents[seat].choose(state, seat))
+    return state
+
+
+def test_search_agent_plays_a_whole_hand_legally_and_reproducibly() -> None:
+    def played() -> list[str]:
+        state = into_play(2, tricks=16)
+        agents = [SearchAgent(f"2/{seat}", samples=2) for seat in range(SEATS)]
+        seen = []
+        while not state.is_terminal():
+            seat = state.current_player()
+            action = agents[seat].choose(state, seat)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            seen.append(action)
+        return seen
+
+    assert played() == played()
+
+
+def test_search_agent_leaves_the_state_alone() -> None:
+    state = into_play(3, tricks=12)
+    before = ([list(h) for h in state.hands], list(state.decisions), list(state.payments))
+    SearchAgent("x", samples=3).choose(state, state.current_player())
+    assert ([list(h) for h in state.hands], list(state.decisions), list(state.payments)) == before
+
+
+def test_search_agent_takes_discard_decisions() -> None:
+    state = new_hand(MAROLLES, 4)
+    assert state.decision.kind == DISCARD
+    agent = SearchAgent("d", samples=1, rollout="random")
+    assert agent.choose(state, state.current_player()) in state.legal_actions()
+
+
+def test_search_agent_avoids_a_penalised_discard() -> None:
+    """Marolles charges for each trump or Tarot discarded; the search sees the payment."""
+    for seed in (1, 2):
+        state = new_hand(MAROLLES, seed)
+        agents = [SearchAgent(f"{seed}/{s}", samples=1) for s in range(SEATS)]
+        while state.phase == DISCARD:
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(state, seat))
+        assert "illegal_discard" not in state.fired, seed
+
+
+@pytest.mark.parametrize("rollout", ["greedy", "random", "heuristic"])
+def test_every_rollout_policy_chooses_a_legal_card(rollout: str) -> None:
+    state = into_play(5, tricks=17)
+    agent = SearchAgent("r", samples=2, rollout=rollout)
+    assert agent.choose(state, state.current_player()) in state.legal_actions()
+
+
+def test_a_time_budget_still_takes_one_sample() -> None:
+    state = into_play(6, tricks=18)
+    agent = SearchAgent("t", seconds=1e-9)
+    assert agent.choose(state, state.current_player()) in state.legal_actions()
+
+
+def test_names_carry_settings_that_differ_from_the_defaults() -> None:
+    assert SearchAgent("s").name == "search"
+    assert SearchAgent("s", samples=20).name == "search(samples=20)"
+    assert SearchAgent("s", rollout="random").name == "search(rollout=random)"
+    assert SearchAgent("s", rollout="greedy").name == "search"
+
+
+def test_bad_settings_are_refused_by_the_agent() -> None:
+    with pytest.raises(ValueError, match="samples must be at least 1"):
+        SearchAgent(samples=0)
+    with pytest.raises(ValueError, match="rollout must be one of"):
+        SearchAgent(rollout="clever")
+
+
+def test_parse_agents_with_settings() -> None:
+    assert parse_agents("search", 3) == ("search",)
+    assert parse_agents("search:samples=20,heuristic,random", 3) == (
+        "search:samples=20",
+        "heuristic",
+        "random",
+    )
+    assert parse_agents("search:rollout=random:samples=4", 3) == (
+        "search:samples=4:rollout=random",
+    ), "settings in the kind's order"
+    assert parse_agents("search:rollout=greedy", 3) == ("search",), "defaults left out"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("search:depth=3", "agent 'search' has no setting 'depth'; settings: samples, seconds"),
+        ("search:samples=many", "agent 'search': samples must be a whole number, not 'many'"),
+        ("search:samples=0", "agent 'search': samples must be at least 1"),
+        ("search:seconds=soon", "seconds must be a number"),
+        ("search:rollout=clever", "rollout must be one of greedy, random, heuristic"),
+        ("search:samples", "settings are key=value, not 'samples'"),
+        ("random:samples=3", "agent 'random' has no setting 'samples'; settings: none"),
+        ("clever:samples=3", "no agent kind 'clever'"),
+    ],
+)
+def test_parse_agents_refuses_bad_settings(text: str, message: str) -> None:
+    with pytest.raises(LineupError, match=message.replace("(", r"\(")):
+        parse_agents(text, 3)
+
+
+def test_seat_agents_builds_agents_from_their_text() -> None:
+    agents = seat_agents(("search:samples=3", "heuristic", "random"), 1, 2, 3)
+    assert [a.name for a in agents] == ["search(samples=3)", "heuristic", "random"]
+    assert agents[0].samples == 3
+
+
+def test_bad_settings_on_the_command_line_are_a_message(capsys) -> None:
+    assert main(["play", "marolles-1637", "--agents", "search:depth=2"]) == 1
+    err = capsys.readouterr().err
+    assert "no setting 'depth'" in err and "Traceback" not in err
+
+
+def test_search_agents_on_simulate_over_two_workers(capsys) -> None:
+    """Workers are spawned and build the agents from their text alone."""
+    argv = ["simulate", "marolles-1637", "--hands", "2", "--seed", "3"]
+    argv += ["--agents", "search:samples=1:rollout=random,random,random"]
+    assert main([*argv, "--jobs", "2"]) == 0
+    assert "search:samples=1:rollout=random,random,random players" in capsys.readouterr().out
