@@ -119,7 +119,7 @@ def cards_in_hand(state: HandState, seat: int, choices: Sequence[str]) -> bool:
     """Whether every choice is a card of the seat's hand (played, discarded...), so the
     choices are shown as marks on the hand rather than as a list."""
     by_id = state.ruleset.deck.by_id
-    hand = set(state.hands[seat])
+    hand = set(state.playable(seat))
     return bool(choices) and all(c in by_id and by_id[c] in hand for c in choices)
 
 
@@ -141,16 +141,50 @@ def hand_lines(state: HandState, seat: int, numbered: Sequence[str] = ()) -> lis
     deck = state.ruleset.deck
     number = {deck.by_id[c]: n for n, c in enumerate(numbered, 1) if c in deck.by_id}
     rows: dict[str, list[str]] = {}
-    for index in sorted_hand(deck, state.hands[seat]):
+    for index in sorted_hand(deck, state.playable(seat)):
         card = deck.cards[index]
         mark = f"[{number[index]}]" if index in number else ""
         rows.setdefault(_row_title(card), []).append(mark + short_name(card))
     width = max((len(title) for title in rows), default=0) + 2
     count = len(state.hands[seat])
     legend = "; [n] = you may choose it" if number else ""
-    lines = [f"Your hand, each suit high to low ({count} card{'s' if count != 1 else ''}{legend}):"]
+    tops = " and the tops of your piles" if any(state.piles[seat]) else ""
+    lines = [
+        f"Your hand{tops}, each suit high to low "
+        f"({count} card{'s' if count != 1 else ''} in hand{legend}):"
+    ]
     lines += [f"  {title:{width}}" + "  ".join(items) for title, items in rows.items()]
     return lines
+
+
+def sides_line(state: HandState, me: int) -> str | None:
+    """Who took the contract and who plays with whom, as far as this seat may know: a called
+    partner is named only to himself until the called card is played."""
+    if state.taker is None:
+        return None
+    contract = state.contract.replace("_", " ")
+    line = f"Taker: {who(state.taker, me)} ({contract})"
+    if state.called_card is not None:
+        called = state.ruleset.deck.cards[state.called_card].label()
+        known = state.partner_shown_at is not None or me in (state.taker, state.partner)
+        if state.partner is None and known:
+            line += f", alone (called {called})"
+        elif known:
+            line += f", with {who(state.partner, me)} (called {called})"
+        else:
+            line += f", with the holder of the {called}"
+    return line + "."
+
+
+def piles_line(state: HandState, me: int) -> str | None:
+    """The face-up tops of every seat's piles on the table."""
+    deck = state.ruleset.deck
+    parts = [
+        f"{who(s, me)} {card_list(deck, [pile[-1] for pile in piles if pile])}"
+        for s, piles in enumerate(state.piles)
+        if any(piles)
+    ]
+    return "Face up on the piles: " + "; ".join(parts) if parts else None
 
 
 def table_line(state: HandState, me: int) -> str:
@@ -176,7 +210,7 @@ def _shown_line(state: HandState, me: int) -> str | None:
     parts = [
         f"{who(s, me)} {card_list(state.ruleset.deck, cards)}" for s, cards in held.items() if cards
     ]
-    return "Shown in declarations, not yet played: " + "; ".join(parts) if parts else None
+    return "Shown, not yet played: " + "; ".join(parts) if parts else None
 
 
 def net_line(state: HandState, me: int, heading: str = "Net so far") -> str:
@@ -196,6 +230,7 @@ def decision_lines(state: HandState, me: int) -> list[str]:
         stage += f" {done + 1} of {total}" if done < total else ""
     lines = [f"--- Hand {state.number}, {stage}: you are seat {me}{dealer} ---"]
     lines.append(net_line(state, me))
+    lines += [line for line in (sides_line(state, me), piles_line(state, me)) if line]
     shown = _shown_line(state, me)
     if shown:
         lines.append(shown)
