@@ -126,7 +126,7 @@ class GameRules:
 
 @dataclass(frozen=True)
 class PlayRules:
-    first_leader: str  # "after_dealer" or "dealer"
+    first_leader: str  # "after_dealer", "dealer" or "taker" (the auction's winner)
     follow_suit: bool
     trump_when_void: bool
     trump_when_trump_led: bool
