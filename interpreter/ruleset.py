@@ -135,6 +135,7 @@ class PlayRules:
     fool_in_last_trick: str  # "captured" or "kept"
     fool_wins_last_trick_after_all: bool = False  # led to the last by a side with all others
     excuse_exchange: ExcuseExchange | None = None
+    excuse_cards: Evaluator | None = None  # cards playing as the Fool in a hand (None: the Fool)
 
 
 @dataclass(frozen=True)

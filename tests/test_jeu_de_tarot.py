@@ -199,9 +199,33 @@ def test_brass_balls_has_the_hand_dealt_again(cards, redealt):
     assert [c for c in state.hands_dealt[2] if c in trumps] == [
         c for c in ids(ruleset, cards) if c in trumps
     ]
-    assert (state.thrown_in == "brass_balls") is redealt
+    offered = state.decision is not None and state.decision.kind == "redeal"
+    assert offered is redealt
     if redealt:
-        assert state.is_terminal() and state.payments == []
+        assert state.decision.seat == 2
+        assert state.legal_actions() == ["brass_balls:redeal", "brass_balls:play_on"]
+        state.apply_action("brass_balls:redeal")
+        assert state.thrown_in == "brass_balls" and state.is_terminal() and state.payments == []
+
+
+def test_brass_balls_played_on_makes_the_magician_a_second_fool():
+    ruleset = jeu()
+    magician, fool = ruleset.deck.by_id["trump-1"], ruleset.deck.by_id["fool"]
+    wanted = {seat: list(trumps) for seat, trumps in TRUMPS_FOR_EVERYONE.items()}
+    wanted[2] = ["trump-1"] + [f"spades-{n}" for n in range(1, 11)] + ["hearts-1", "hearts-2"]
+    for seat in (0, 1, 3):
+        wanted[seat] = [t for t in wanted[seat] if t != "trump-1"]
+    state = HandState(ruleset, 0, arranged_pack(ruleset, wanted))
+    state.apply_action("brass_balls:play_on")
+    assert state.thrown_in is None and "brass_balls" in state.declared[2]
+    while state.decision.kind != "play":  # each bids the lowest bid open to him
+        state.apply_action(state.legal_actions()[0])
+    assert state.excuses == {magician, fool}
+    agents = [RandomAgent(f"bb/{s}") for s in range(4)]
+    play_hand(state, agents)
+    trick = next(t for t in state.tricks if any(c["card"] == "trump-1" for c in t["cards"]))
+    assert trick["winner"] != 2  # it cannot win...
+    assert magician in [c for s in state.side_of(2) for c in state.won[s]]  # ...nor be lost
 
 
 # --- settlement on hands built by hand -----------------------------------------------------

@@ -39,6 +39,7 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "game": {},
     "call": {},
     "talon": {},
+    "play": {},
     "discard": _CARD_OF_PLAYER,
     "discards_done": _PLAYER,
     "card_played": _TRICK,

@@ -117,6 +117,7 @@ class HandState:
         self._redeal_queue: list[tuple[int, object]] = []
         self._bidders = list(self.seat_order) if ruleset.bidding else []
         self.phase = REDEAL
+        self.excuses = frozenset(c.index for c in ruleset.deck.cards if c.fool)
         self.decision: Decision | None = None
         self._deal()
         self._advance()
@@ -274,6 +275,7 @@ class HandState:
                 if self._next_declaration(seat, "before_play"):
                     return
             self.phase = PLAY
+            self.excuses = self._excuse_cards()
             self.total_tricks = len(self.hands[self.leader]) + sum(
                 map(len, self.piles[self.leader])
             )
@@ -287,7 +289,9 @@ class HandState:
                 return
             cards = self.ruleset.deck.cards
             playable = self.playable(seat)
-            legal = trick_rules.legal_cards(self.ruleset.play, cards, playable, self.trick)
+            legal = trick_rules.legal_cards(
+                self.ruleset.play, cards, playable, self.trick, self.excuses
+            )
             self.decision = Decision(seat, PLAY, [cards[c].id for c in legal])
             return
         self.decision = None
@@ -315,11 +319,13 @@ class HandState:
             return True
         return False
 
-    def _answer_redeal(self, _seat: int, action: str) -> None:
+    def _answer_redeal(self, seat: int, action: str) -> None:
         self._redeal_queue.pop(0)
         rule_id, _, answer = action.partition(":")
         if answer == "redeal":
             self._throw_in(rule_id)
+        else:  # playing on is itself declared: rules may ask declared(seat, 'rule id')
+            self.declared[seat].add(rule_id)
 
     # --- the auction and the call --------------------------------------------------------
 
@@ -462,6 +468,14 @@ class HandState:
 
     # --- play ----------------------------------------------------------------------------
 
+    def _excuse_cards(self) -> frozenset[int]:
+        """The cards that play as the Fool in this hand: the Fool, unless the ruleset's
+        `play.excuse.cards` says otherwise for the hand as dealt and declared."""
+        rule = self.ruleset.play.excuse_cards
+        if rule is None:
+            return frozenset(c.index for c in self.ruleset.deck.cards if c.fool)
+        return frozenset(self.evaluate(rule))
+
     def playable(self, seat: int) -> list[int]:
         """The cards `seat` may play from: its hand and the face-up tops of its piles."""
         return self.hands[seat] + [pile[-1] for pile in self.piles[seat] if pile]
@@ -493,12 +507,12 @@ class HandState:
         cards = self.ruleset.deck.cards
         play = self.ruleset.play
         last = self.trick_number == self.total_tricks
-        winner = trick_rules.trick_winner(cards, self.trick)
+        winner = trick_rules.trick_winner(cards, self.trick, self.excuses)
         first_seat, first_card = self.trick[0]
         if (
             last
             and play.fool_wins_last_trick_after_all
-            and cards[first_card].fool
+            and first_card in self.excuses
             and all(w in self.side_of(first_seat) for w, _c in self.trick_cards)
         ):
             winner = first_seat
@@ -510,7 +524,7 @@ class HandState:
             "winner": winner,
         }
         for seat, card in self.trick:
-            keeper = seat if cards[card].fool and fool_kept else winner
+            keeper = seat if card in self.excuses and fool_kept else winner
             self.won[keeper].append(card)
             if keeper != winner and play.excuse_exchange and winner not in self.side_of(keeper):
                 self.excuse_debts.append((keeper, winner))
@@ -610,9 +624,8 @@ class HandState:
     def _finish(self) -> None:
         exchange = self.ruleset.play.excuse_exchange
         if exchange is not None and exchange.unpaid == "fool_surrendered":
-            fools = {c.index for c in self.ruleset.deck.cards if c.fool}
             for debtor, creditor in self.excuse_debts:
-                for card in [c for c in self.won[debtor] if c in fools]:
+                for card in [c for c in self.won[debtor] if c in self.excuses]:
                     self.won[debtor].remove(card)
                     self.won[creditor].append(card)
         self.phase = DONE

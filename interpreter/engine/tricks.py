@@ -6,16 +6,26 @@ state (`interpreter.engine.state`) calls them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from interpreter.cards import Card
 from interpreter.ruleset import PlayRules
 
 
-def led_card(cards: Sequence[Card], trick: Sequence[tuple[int, int]]) -> Card | None:
-    """The card that sets what must be followed: the first one that is not the Fool."""
+def is_excuse(cards: Sequence[Card], index: int, excuses: Collection[int] | None) -> bool:
+    """Whether the card plays as the Fool does: the Fool itself, or in a hand where the
+    ruleset makes other cards excuses, any card of `excuses`."""
+    return cards[index].fool if excuses is None else index in excuses
+
+
+def led_card(
+    cards: Sequence[Card],
+    trick: Sequence[tuple[int, int]],
+    excuses: Collection[int] | None = None,
+) -> Card | None:
+    """The card that sets what must be followed: the first one that is not an excuse."""
     for _seat, index in trick:
-        if not cards[index].fool:
+        if not is_excuse(cards, index, excuses):
             return cards[index]
     return None
 
@@ -25,15 +35,17 @@ def legal_cards(
     cards: Sequence[Card],
     hand: Sequence[int],
     trick: Sequence[tuple[int, int]],
+    excuses: Collection[int] | None = None,
 ) -> list[int]:
-    """The cards of `hand` that may be played to `trick` (in hand order)."""
+    """The cards of `hand` that may be played to `trick` (in hand order); `excuses`, when
+    given, are the cards that play as the Fool in this hand."""
     if len(hand) <= 1:
         return list(hand)
-    fools = [c for c in hand if cards[c].fool]
-    others = [c for c in hand if not cards[c].fool]
+    fools = [c for c in hand if is_excuse(cards, c, excuses)]
+    others = [c for c in hand if not is_excuse(cards, c, excuses)]
     if not trick:
         return list(hand) if rules.fool_may_lead or not others else others
-    lead = led_card(cards, trick)
+    lead = led_card(cards, trick, excuses)
     if lead is None:
         return list(hand)
     required = _required(rules, cards, others, trick, lead)
@@ -71,13 +83,18 @@ def _overtrumping(
     return higher or trumps
 
 
-def trick_winner(cards: Sequence[Card], trick: Sequence[tuple[int, int]]) -> int:
-    """The seat that wins: the highest trump, else the highest card of the suit led."""
-    lead = led_card(cards, trick)
+def trick_winner(
+    cards: Sequence[Card],
+    trick: Sequence[tuple[int, int]],
+    excuses: Collection[int] | None = None,
+) -> int:
+    """The seat that wins: the highest trump, else the highest card of the suit led (an
+    excuse never wins)."""
+    lead = led_card(cards, trick, excuses)
     best_seat, best_key = trick[0][0], (-1, -1)
     for seat, index in trick:
         card = cards[index]
-        if card.fool:
+        if is_excuse(cards, index, excuses):
             continue
         if card.is_trump:
             key = (1, card.strength)

@@ -509,6 +509,9 @@ class _Builder:
             fool_in_last_trick=excuse.get("in_last_trick", "captured"),
             fool_wins_last_trick_after_all=bool(excuse.get("wins_last_trick_after_all", False)),
             excuse_exchange=self._excuse_exchange(excuse.get("exchange")),
+            excuse_cards=None
+            if "cards" not in excuse
+            else self.expression(("play", "excuse", "cards"), excuse["cards"], "play", Type.CARDS),
         )
 
     def _excuse_exchange(self, spec: dict | None) -> ExcuseExchange | None:
