@@ -138,8 +138,9 @@ def known_holders(state: HandState, zones: list[Zone]) -> dict[int, tuple[int, .
 
     cut = state.cut_card
     if cut is not None and cut in hidden:
-        holder = next(s for s, hand in enumerate(state.hands_dealt) if cut in hand)
-        where[cut] = zones_of(holder, HIDDEN_PILES)
+        holder = next((s for s, hand in enumerate(state.hands_dealt) if cut in hand), None)
+        if holder is not None:
+            where[cut] = zones_of(holder, HIDDEN_PILES)
     for holder, _declaration, cards in state.shown:
         for card in cards:
             if card in hidden:

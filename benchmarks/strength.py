@@ -1,0 +1,182 @@
+"""Strength: how much one kind of player wins against another, on paired deals. Prints
+numbers; asserts nothing.
+
+    python benchmarks/strength.py [--rulesets marolles-1637[,...]] [--hands N] [--seed S]
+        [--jobs J] [--matchups A/B[,A/B...]]
+
+A matchup A/B seats agent A in one seat and agent B in all the others, and plays each deal
+once with A in every seat in turn, so that no seat's advantage counts for or against A. For
+each matchup it prints A's mean net result per hand (marques, 95% interval over the deals;
+zero is parity), then the mean time each agent took per decision that had more than one
+legal action, by kind of decision. Agents are named as on the command line
+(`search:samples=20`); seeds are those of `tarot simulate`, so a hand can be replayed with
+`tarot play RULESET --seed S --hand N --agents ...`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tqdm import tqdm
+
+from interpreter.agents.lineup import LineupError, canonical_agent, seat_agents
+from interpreter.engine.game import deal_hand
+from interpreter.errors import RulesetError
+from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset import Ruleset
+from interpreter.simulation.runner import available_cores
+from interpreter.simulation.statistics import RunningMean
+
+DEFAULT_MATCHUPS = "search/random,search/heuristic,heuristic/random"
+
+Timings = dict[tuple[str, str], list[float]]  # (agent, decision kind) -> [count, seconds]
+
+
+@dataclass
+class Deal:
+    """What one deal of one matchup gave: A's net in each seat, and the agents' timings."""
+
+    number: int
+    a_net: list[float]
+    timings: Timings = field(default_factory=dict)
+
+
+class _Timed:
+    """An agent whose decisions with a real choice are timed."""
+
+    def __init__(self, agent, label: str, timings: Timings) -> None:
+        self.agent, self.label, self.timings = agent, label, timings
+
+    def choose(self, state, seat: int) -> str:
+        if len(state.decision.choices) == 1:
+            return self.agent.choose(state, seat)
+        kind = state.decision.kind
+        start = time.perf_counter()
+        action = self.agent.choose(state, seat)
+        tally = self.timings.setdefault((self.label, kind), [0, 0.0])
+        tally[0] += 1
+        tally[1] += time.perf_counter() - start
+        return action
+
+
+def play_deal(ruleset: Ruleset, seed: int, number: int, a: str, b: str) -> Deal:
+    """Deal `number` played once with A in each seat and B in the others."""
+    deal = Deal(number, [])
+    players = ruleset.players
+    for a_seat in range(players):
+        kinds = [a if seat == a_seat else b for seat in range(players)]
+        agents = seat_agents(kinds, seed, number, players)
+        timed = [
+            _Timed(agent, kind, deal.timings) for agent, kind in zip(agents, kinds, strict=True)
+        ]
+        state = deal_hand(ruleset, seed, number)
+        while not state.is_terminal():
+            seat = state.current_player()
+            state.apply_action(timed[seat].choose(state, seat))
+        deal.a_net.append(state.returns()[a_seat])
+    return deal
+
+
+_rulesets: dict[str, Ruleset] = {}
+
+
+def _load(name: str) -> Ruleset:
+    if name not in _rulesets:
+        _rulesets[name] = load_ruleset(name)
+    return _rulesets[name]
+
+
+def _task(job: tuple[str, int, int, str, str]) -> Deal:
+    name, seed, number, a, b = job
+    return play_deal(_load(name), seed, number, a, b)
+
+
+def run_matchup(
+    name: str, seed: int, hands: int, a: str, b: str, jobs: int
+) -> tuple[RunningMean, Timings]:
+    """A's mean net per hand over the deals (each deal's mean over A's seats), and timings."""
+    tasks = [(name, seed, number, a, b) for number in range(1, hands + 1)]
+    result, timings = RunningMean(), {}
+    bar = tqdm(total=hands, unit="deal", desc=f"{name} {a} vs {b}", file=sys.stderr)
+    if jobs > 1:
+        pool = multiprocessing.get_context("spawn").Pool(jobs)
+        deals = pool.imap(_task, tasks)
+    else:
+        pool, deals = None, map(_task, tasks)
+    try:
+        for deal in deals:
+            result.add(sum(deal.a_net) / len(deal.a_net))
+            for key, (count, seconds) in deal.timings.items():
+                tally = timings.setdefault(key, [0, 0.0])
+                tally[0] += count
+                tally[1] += seconds
+            bar.update()
+    finally:
+        bar.close()
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    return result, timings
+
+
+def _interval(result: RunningMean) -> str:
+    estimate = result.estimate()
+    if estimate.half_width is None:
+        return f"{estimate.mean:+.2f}"
+    verdict = "A stronger" if estimate.mean > 0 else "B stronger"
+    verdict = verdict if estimate.excludes_zero() else "no clear difference"
+    return f"{estimate.mean:+.2f} ± {estimate.half_width:.2f}  ({verdict})"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rulesets", default="marolles-1637", help="comma-separated names")
+    parser.add_argument("--hands", type=int, default=300, help="deals per matchup")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=available_cores())
+    parser.add_argument("--matchups", default=DEFAULT_MATCHUPS, help="A/B,A/B...")
+    args = parser.parse_args(argv)
+    try:
+        matchups = []
+        for pair in args.matchups.split(","):
+            a, slash, b = pair.partition("/")
+            if not slash:
+                raise LineupError(f"--matchups: {pair!r} is not A/B")
+            matchups.append((canonical_agent(a.strip()), canonical_agent(b.strip())))
+        for name in args.rulesets.split(","):
+            _load(name)
+    except (LineupError, RulesetError) as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(
+        f"Strength: {args.hands} deals per matchup, seed {args.seed}, {args.jobs} job(s); "
+        "A in one seat, B in the others, A rotated through every seat on each deal"
+    )
+    for name in args.rulesets.split(","):
+        print(f"\n{name}: A's mean net result per hand (marques, 95% interval)")
+        all_timings: Timings = {}
+        for a, b in matchups:
+            result, timings = run_matchup(name, args.seed, args.hands, a, b, args.jobs)
+            print(f"  {a:>28} vs {b:<28} {_interval(result)}", flush=True)
+            for key, (count, seconds) in timings.items():
+                tally = all_timings.setdefault(key, [0, 0.0])
+                tally[0] += count
+                tally[1] += seconds
+        print(f"\n{name}: mean time per decision with a choice (seconds)")
+        for agent in sorted({agent for agent, _kind in all_timings}):
+            parts = [
+                f"{kind} {seconds / count:.4f} (n={count})"
+                for (label, kind), (count, seconds) in sorted(all_timings.items())
+                if label == agent
+            ]
+            print(f"  {agent:>28}: " + ", ".join(parts))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
