@@ -177,3 +177,93 @@ def test_exclusions_and_holders_are_honoured_when_possible() -> None:
         assert 3 not in placed[0]
         assert 5 in placed[0]
         assert [len(cards) for cards in placed] == [2, 2, 1]
+
+
+# --- the zones of games with a talon, sides and piles ------------------------------------------
+
+
+def _all_cards(state) -> Counter:
+    found = Counter()
+    for seat in range(state.ruleset.players):
+        found.update(state.hands[seat] + state.discards[seat] + state.won[seat])
+        found.update(state.set_aside[seat])
+        found.update(c for pile in state.piles[seat] for c in pile)
+    found.update(state.talon)
+    found.update(c for _s, c in state.trick)
+    return found
+
+
+def _advanced_in(name: str, seed: int, decisions: int, **choices: str):
+    from interpreter.agents.random_agent import RandomAgent
+    from interpreter.engine.game import deal_hand
+
+    ruleset = load_ruleset(name, choices=choices)
+    for number in range(1, 30):
+        state = deal_hand(ruleset, seed, number)
+        agents = [RandomAgent(f"s/{number}/{s}") for s in range(ruleset.players)]
+        for _ in range(decisions):
+            if state.is_terminal():
+                break
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(state, seat))
+        if not state.is_terminal() and state.phase == PLAY:
+            return state
+    raise AssertionError("no hand reached play")
+
+
+@pytest.mark.parametrize("name", ["french-tarot", "french-tarot-5", "french-tarot-2"])
+def test_samples_of_talon_side_and_pile_games_keep_every_zone(name):
+    state = (
+        _advanced_in(name, 3, 40, le_petit="not_played")
+        if name != "french-tarot-2"
+        else (_advanced_in(name, 3, 20))
+    )
+    seat = state.current_player()
+    before = _all_cards(state)
+    moved = False
+    for draw in range(10):
+        sample = determinize(state, seat, random.Random(draw))
+        assert _all_cards(sample) == before
+        assert sample.hands[seat] == state.hands[seat]
+        assert sample.discards[seat] == state.discards[seat]
+        assert [len(a) for a in sample.set_aside] == [len(a) for a in state.set_aside]
+        assert [[len(p) for p in piles] for piles in sample.piles] == [
+            [len(p) for p in piles] for piles in state.piles
+        ]
+        assert [[p[-1] for p in piles if p] for piles in sample.piles] == [
+            [p[-1] for p in piles if p] for piles in state.piles
+        ]  # the face-up tops are seen by all
+        if state.called_card is not None and state.partner_shown_at is None:
+            holder = [
+                s for s in range(5) if s != state.taker and state.called_card in sample.hands[s]
+            ]
+            assert sample.partner == (holder[0] if holder else None)
+        moved |= sample.hands != state.hands or sample.piles != state.piles
+        assert _all_cards(state) == before and state.hands[seat] == sample.hands[seat]
+    assert moved
+
+
+def test_a_shown_talon_stays_with_the_taker_in_every_sample():
+    from interpreter.agents.random_agent import RandomAgent
+    from interpreter.engine.game import deal_hand
+
+    ruleset = load_ruleset("french-tarot", choices={"le_petit": "not_played"})
+    state = deal_hand(ruleset, 5, 1)
+    state.apply_action("garde")  # the first to speak takes; the others pass
+    for _ in range(3):
+        state.apply_action("pass")
+    taker = state.taker
+    (cards,) = [cards for s, what, cards in state.shown if what == "talon" and s == taker]
+    agents = [RandomAgent(f"t/{s}") for s in range(4)]
+    for _ in range(6 + 10):  # the discard, then some cards
+        seat = state.current_player()
+        state.apply_action(agents[seat].choose(state, seat))
+    seat = next(s for s in range(4) if s != taker)  # a defender, who saw the talon shown
+    for draw in range(5):
+        sample = determinize(state, seat, random.Random(draw))
+        for card in cards:  # in the taker's hand or discards, or played where all saw it
+            assert (
+                card in sample.hands[taker] + sample.discards[taker]
+                or any(card in w for w in sample.won)
+                or any(card == c for _s, c in sample.trick)
+            )

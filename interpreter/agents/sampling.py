@@ -6,9 +6,12 @@ the hand state in which every card hidden from `seat` has been dealt again at ra
 the hidden zones, each zone keeping its size.
 
 What a seat sees: its own hand and discards, every card played to a trick, the cut card
-(when the ruleset shows it) and the cards shown in declarations. A hidden zone is a pile the
-seat cannot look into: another seat's hand or discards. Adding a kind of hidden pile (a
-talon, a partner's hand) is one more `Zone` from `hidden_zones`.
+(when the ruleset shows it), the cards shown (in declarations, a talon turned up, discards
+that must be shown) and the face-up tops of the piles on the table. A hidden zone is a pile
+the seat cannot look into: another seat's hand or discards, a talon not yet taken, a talon
+set aside to count for a side (unseen by everyone), the face-down cards under the tops of
+the piles (unseen by their owner too). A called partner is whoever holds the called card in
+the sample, as long as that card is unseen.
 
 Constraints come from the rules, never from a named game:
   - a card seen going to one seat stays with that seat: a shown card that is not yet played
@@ -32,6 +35,7 @@ from interpreter.engine import tricks as trick_rules
 from interpreter.engine.state import HandState
 
 HIDDEN_PILES = ("hands", "discards")  # per-seat piles no other seat looks into
+UNSEEN_PILES = ("set_aside",)  # per-seat piles nobody looks into, their owner included
 VOIDS_APPLY_TO = "hands"  # the pile a seat played its cards from
 ATTEMPTS = 20  # tries at a deal before relaxing the constraints
 
@@ -45,6 +49,17 @@ class Zone:
     seat: int | None
     cards: tuple[int, ...]  # what it holds in the real state (only its size is used)
     excluded: frozenset[int] = frozenset()  # cards it cannot hold, inferred from play
+    index: int | None = None  # for the piles on the table: which of the seat's piles
+
+    def put(self, state: HandState, cards: list[int]) -> None:
+        """Lay `cards` in this zone of `state` (a clone being made into a sample)."""
+        if self.index is not None:  # under the face-up top of a pile on the table
+            pile = getattr(state, self.pile)[self.seat][self.index]
+            pile[:-1] = cards
+        elif self.seat is None:
+            setattr(state, self.pile, cards)
+        else:
+            getattr(state, self.pile)[self.seat] = cards
 
     @property
     def size(self) -> int:
@@ -70,30 +85,51 @@ class Sampler:
         placed = deal_zones(self.zones, self.holders, rng)
         sample = self.state.clone()
         for zone, cards in zip(self.zones, placed, strict=True):
-            if zone.seat is None:
-                setattr(sample, zone.pile, cards)
-            else:
-                getattr(sample, zone.pile)[zone.seat] = cards
+            zone.put(sample, cards)
+        _rebind_partner(sample)
         return sample
+
+
+def _rebind_partner(sample: HandState) -> None:
+    """The called card's holder in the sample is the taker's partner (None if the card lies
+    where no other player holds it)."""
+    card = sample.called_card
+    if card is None or sample.partner_shown_at is not None:
+        return
+    holders = [s for s, hand in enumerate(sample.hands) if s != sample.taker and card in hand]
+    sample.partner = holders[0] if holders else None
 
 
 def hidden_zones(state: HandState, seat: int) -> list[Zone]:
     """Every pile `seat` cannot see, with what each may not hold."""
-    pool = {
-        card
+    zones = [
+        Zone(pile, other, tuple(cards))
         for pile in HIDDEN_PILES
         for other, cards in enumerate(getattr(state, pile))
         if other != seat
-        for card in cards
-    }
+    ]
+    zones += [
+        Zone(pile, other, tuple(cards))
+        for pile in UNSEEN_PILES
+        for other, cards in enumerate(getattr(state, pile))
+        if cards
+    ]
+    if state.talon:
+        zones.append(Zone("talon", None, tuple(state.talon)))
+    zones += [
+        Zone("piles", other, tuple(pile[:-1]), index=index)
+        for other, piles in enumerate(state.piles)
+        for index, pile in enumerate(piles)
+        if len(pile) > 1
+    ]
+    pool = {card for zone in zones for card in zone.cards}
     voids = inferred_voids(state, pool, skip=seat)
-    zones = []
-    for pile in HIDDEN_PILES:
-        for other, cards in enumerate(getattr(state, pile)):
-            if other != seat:
-                excluded = voids.get(other, frozenset()) if pile == VOIDS_APPLY_TO else frozenset()
-                zones.append(Zone(pile, other, tuple(cards), frozenset(excluded)))
-    return zones
+    return [
+        Zone(z.pile, z.seat, z.cards, voids.get(z.seat, frozenset()), z.index)
+        if z.pile == VOIDS_APPLY_TO
+        else z
+        for z in zones
+    ]
 
 
 def past_plays(state: HandState) -> list[tuple[int, int, list[tuple[int, int]]]]:
@@ -122,7 +158,7 @@ def inferred_voids(
         ruled_out = voids.setdefault(played_by, set())
         for other in unseen:
             if other not in ruled_out and card not in trick_rules.legal_cards(
-                rules, cards, [card, other], before
+                rules, cards, [card, other], before, state.excuses
             ):
                 ruled_out.add(other)
     return {s: frozenset(v) for s, v in voids.items()}
@@ -141,10 +177,12 @@ def known_holders(state: HandState, zones: list[Zone]) -> dict[int, tuple[int, .
         holder = next((s for s, hand in enumerate(state.hands_dealt) if cut in hand), None)
         if holder is not None:
             where[cut] = zones_of(holder, HIDDEN_PILES)
-    for holder, _declaration, cards in state.shown:
+    for holder, what, cards in state.shown:
+        # a talon turned up went into the hand, and may since have been laid away
+        piles = {"talon": HIDDEN_PILES, "discard": ("discards",)}.get(what, ("hands",))
         for card in cards:
             if card in hidden:
-                where[card] = zones_of(holder, ("hands",))
+                where[card] = zones_of(holder, piles)
     return where
 
 
