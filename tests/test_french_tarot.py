@@ -7,13 +7,14 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from sides import DEFENDER, TAKER, each_defender_pays, ended_by_hand, ids
+from sides import net as _net
+from sides import pile_of as sides_pile_of
 
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import deal_hand, play_hand
 from interpreter.engine.state import HandState
 from interpreter.loading.ruleset_loader import load_ruleset
-
-TAKER, DEFENDER = 0, 1
 
 
 @cache
@@ -21,25 +22,9 @@ def french(name: str = "french-tarot", **choices: str):
     return load_ruleset(name, choices=choices)
 
 
-def ids(ruleset, cards) -> list[int]:
-    return [ruleset.deck.by_id[c] for c in cards]
-
-
 def pile_of(ruleset, bouts: list[str], points: float) -> list[int]:
     """Cards worth exactly `points` that hold exactly the bouts named."""
-    values = ruleset.counting.values
-    chosen = ids(ruleset, bouts)
-    total = sum(values[c] for c in chosen)
-    bout_set = ruleset.deck.sets["bouts"]
-    others = sorted(
-        (c for c in range(len(ruleset.deck)) if c not in bout_set), key=lambda c: -values[c]
-    )
-    for card in others:
-        if total + values[card] <= points:
-            chosen.append(card)
-            total += values[card]
-    assert total == points, (total, points)
-    return chosen
+    return sides_pile_of(ruleset, bouts, points, "bouts")
 
 
 def settled(
@@ -52,32 +37,13 @@ def settled(
     tricks: list[tuple[int, list[int]]] | None = None,
     partner: int | None = None,
 ) -> HandState:
-    """A four-player hand brought to its end by hand: the taker's cards, the last trick and
-    the declarations as given; every other card with the defenders."""
-    state = HandState(ruleset, 3, list(range(len(ruleset.deck))))
-    state.taker, state.contract, state.partner = TAKER, contract, partner
-    state.hands = [[] for _ in range(ruleset.players)]
-    state.talon = []
-    state.won = [[] for _ in range(ruleset.players)]
-    state.won[TAKER] = list(taker_pile)
-    state.won[DEFENDER] = [c for c in range(len(ruleset.deck)) if c not in set(taker_pile)]
-    winner, cards = last_trick
-    # one trick to each side before the last, so no chelem unless asked for
-    state.trick_cards = tricks or [(TAKER, []), (DEFENDER, []), (winner, ids(ruleset, cards))]
+    """A hand brought to its end by hand, with the declarations as given."""
+    state = ended_by_hand(ruleset, taker_pile, last_trick, contract, tricks, partner)
     for seat, value in (poignees or {}).items():
         state.declared_values[seat]["poignee"] = value
     if chelem_announced:
         state.declared[TAKER].add("chelem")
     return state
-
-
-def each_defender_pays(state: HandState) -> float:
-    payments = [p for p in state.settlement_for() if p.rule == "contract"]
-    by_defender = {p.payer if p.payee == TAKER else p.payee: p for p in payments}
-    assert set(by_defender) == set(state.defenders())
-    amounts = {(p.amount if p.payee == TAKER else -p.amount) for p in payments}
-    assert len(amounts) == 1, payments
-    return amounts.pop()
 
 
 LAST_WITHOUT_PETIT = ["spades-2", "spades-3", "spades-4", "spades-5"]
@@ -288,14 +254,6 @@ def test_three_players_half_points_round_for_the_side_that_scores(points, paid):
         net[p.payer] -= p.amount
         net[p.payee] += p.amount
     assert net[TAKER] == 2 * paid  # the taker wins or loses it twice
-
-
-def _net(payments, players):
-    net = [0] * players
-    for p in payments:
-        net[p.payer] -= p.amount
-        net[p.payee] += p.amount
-    return net
 
 
 @pytest.mark.parametrize(("share", "taker", "partner"), [("two_to_one", 2, 1), ("equal", 1.5, 1.5)])

@@ -8,31 +8,20 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from sides import DEFENDER, TAKER, each_defender_pays, ended_by_hand, ids, net
+from sides import pile_of as sides_pile_of
 
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import deal_hand, play_hand
 from interpreter.engine.state import HandState
 from interpreter.loading.ruleset_loader import load_ruleset
 
-TAKER, DEFENDER = 0, 1
 FOUR = "jeu-de-tarot"
 
 
 @cache
 def jeu(name: str = FOUR):
     return load_ruleset(name)
-
-
-def ids(ruleset, cards) -> list[int]:
-    return [ruleset.deck.by_id[c] for c in cards]
-
-
-def net(payments, players: int) -> list[float]:
-    totals = [0] * players
-    for p in payments:
-        totals[p.payer] -= p.amount
-        totals[p.payee] += p.amount
-    return totals
 
 
 # --- counting in pairs ---------------------------------------------------------------------
@@ -233,18 +222,7 @@ def test_brass_balls_played_on_makes_the_magician_a_second_fool():
 
 def pile_of(ruleset, honours: list[str], points: float) -> list[int]:
     """Cards counting exactly `points` in pairs that hold exactly the Honours named."""
-    state = HandState(ruleset, 0, list(range(len(ruleset.deck))))
-    chosen = ids(ruleset, honours)
-    honour_set = ruleset.deck.sets["honours"]
-    values = ruleset.counting.values
-    others = sorted(
-        (c for c in range(len(ruleset.deck)) if c not in honour_set), key=lambda c: -values[c]
-    )
-    for card in others:
-        if state.count([*chosen, card]) <= points:
-            chosen.append(card)
-    assert state.count(chosen) == points, (state.count(chosen), points)
-    return chosen
+    return sides_pile_of(ruleset, honours, points, "honours")
 
 
 NO_MAGICIAN = ["spades-2", "spades-3", "spades-4", "spades-5"]
@@ -265,34 +243,15 @@ def settled(
 ) -> HandState:
     """A hand at its end: the declarer's cards, the last trick and the declarations as
     given; every other card with the defenders."""
-    state = HandState(ruleset, 3, list(range(len(ruleset.deck))))
-    state.taker, state.contract, state.partner = TAKER, contract, partner
-    state.hands = [[] for _ in range(ruleset.players)]
-    state.talon = []
-    state.won = [[] for _ in range(ruleset.players)]
-    state.set_aside = [[] for _ in range(ruleset.players)]
-    state.won[TAKER] = list(taker_pile)
-    state.set_aside[TAKER] = list(stock_to_taker or [])
-    mine = set(taker_pile) | set(stock_to_taker or [])
-    state.won[DEFENDER] = [c for c in range(len(ruleset.deck)) if c not in mine]
-    winner, cards = last_trick
-    # one trick to each side before the last, so no slam unless asked for
-    state.trick_cards = tricks or [(TAKER, []), (DEFENDER, []), (winner, ids(ruleset, cards))]
+    state = ended_by_hand(
+        ruleset, taker_pile, last_trick, contract, tricks, partner, stock_to_taker or ()
+    )
     for seat, names in (declared or {}).items():
         state.declared[seat].update(names)
     for seat, value in (abundances or {}).items():
         state.declared_values[seat]["abundance"] = value
         state.declared[seat].add("abundance")
     return state
-
-
-def each_defender_pays(state: HandState) -> float:
-    payments = [p for p in state.settlement_for() if p.rule == "contract"]
-    by_defender = {p.payer if p.payee == TAKER else p.payee: p for p in payments}
-    assert set(by_defender) == set(state.defenders())
-    amounts = {(p.amount if p.payee == TAKER else -p.amount) for p in payments}
-    assert len(amounts) == 1, payments
-    return amounts.pop()
 
 
 @pytest.mark.parametrize(
