@@ -22,6 +22,7 @@ def hand_record(state: HandState) -> dict:
         "dealer": state.dealer,
         "deck": [card.as_record() for card in cards],
         "pack": [cards[c].id for c in state.pack],
+        "abandoned_deals": list(state.abandoned),
         "cut_card": None if state.cut_card is None else cards[state.cut_card].id,
         "hands_dealt": [[cards[c].id for c in hand] for hand in state.hands_dealt],
         "piles_dealt": [

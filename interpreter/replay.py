@@ -57,9 +57,21 @@ def _replay_hand(hand: Mapping, ruleset: Ruleset, where: str, totals_before: lis
         raise ReplayMismatch(
             f"{where}.dealer: seat {hand['dealer']} does not exist with {ruleset.players} players"
         )
-    pack = [by_id[c] for c in hand["pack"]]
-    state = HandState(ruleset, hand["dealer"], pack, hand["number"], totals_before)
-    for i, decision in enumerate(hand["decisions"]):
+    packs = [deal["pack"] for deal in hand.get("abandoned_deals", [])] + [hand["pack"]]
+    for k, pack in enumerate(packs[:-1]):
+        if sorted(pack) != sorted(by_id):
+            raise ReplayMismatch(f"{where}.abandoned_deals[{k}].pack: not the ruleset's pack")
+
+    def repack(redeal: int) -> list[int]:
+        if redeal >= len(packs):
+            raise ReplayMismatch(f"{where}.abandoned_deals: the replay deals more often")
+        return [by_id[c] for c in packs[redeal]]
+
+    state = HandState(
+        ruleset, hand["dealer"], repack(0), hand["number"], totals_before, repack=repack
+    )
+    decisions = [d for deal in hand.get("abandoned_deals", []) for d in deal["decisions"]]
+    for i, decision in enumerate(decisions + list(hand["decisions"])):
         at = f"{where}.decisions[{i}]"
         if state.is_terminal():
             raise ReplayMismatch(f"{at}: the hand was already over")
@@ -78,6 +90,7 @@ def _replay_hand(hand: Mapping, ruleset: Ruleset, where: str, totals_before: lis
     replayed = hand_record(state)
     for key in (
         "dealer",
+        "abandoned_deals",
         "deck",
         "cut_card",
         "hands_dealt",

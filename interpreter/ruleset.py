@@ -159,6 +159,7 @@ class Ruleset:
     deck: Deck
     first_dealer: int
     next_dealer: str
+    redeal_by: str  # after a deal is thrown in: "next_dealer" (next hand) or "same_dealer"
     cut_shown: bool
     packets: tuple[PacketStep, ...]
     discard_counts: tuple[int, int]  # (dealer, others)

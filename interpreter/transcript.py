@@ -47,6 +47,9 @@ def hand_transcript(state: HandState) -> str:
     if state.cut_card is not None:
         out.append(f"Cut card (to the dealer): {deck[state.cut_card].label()}")
         out += _payments_at(state, "cut")
+    for deal in state.abandoned:
+        reason = ruleset.rule_label("thrown_in:" + deal["thrown_in"])
+        out.append(f"A deal is thrown in ({reason}); the same dealer deals again.")
     out.append("Deal:")
     for seat, hand in enumerate(state.hands_dealt):
         out.append(f"  {seat_name(state, seat)} [{len(hand)}]: {_cards(ruleset, hand)}")

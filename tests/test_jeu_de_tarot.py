@@ -445,3 +445,25 @@ def test_five_players_the_declarer_calls_a_king_he_does_not_hold():
             assert state.attackers() == (taker, holder) and len(state.defenders()) == 3
             return
     pytest.fail("no hand reached a call with a partner")
+
+
+def test_all_passing_has_the_same_dealer_deal_again_and_the_record_replays():
+    from interpreter.engine.game import deal_hand
+    from interpreter.record import game_record
+    from interpreter.replay import replay_record
+
+    ruleset = jeu()
+    state = deal_hand(ruleset, 9, 1)
+    first_pack = list(state.pack)
+    while state.decision.kind == "redeal":  # keep the hand: play on
+        state.apply_action(state.legal_actions()[-1])
+    for _ in range(4):
+        state.apply_action("pass")
+    assert state.thrown_in is None and not state.is_terminal()
+    assert state.dealer == 0 and state.pack != first_pack
+    assert [d["thrown_in"] for d in state.abandoned] == ["all_passed"]
+    assert state.abandoned[0]["pack"] == [ruleset.deck.cards[c].id for c in first_pack]
+    agents = [RandomAgent(f"again/{s}") for s in range(4)]
+    play_hand(state, agents)
+    record = game_record(ruleset, 9, [a.name for a in agents], [state])
+    replay_record(record, ruleset)

@@ -87,6 +87,7 @@ class Sampler:
         for zone, cards in zip(self.zones, placed, strict=True):
             zone.put(sample, cards)
         _rebind_partner(sample)
+        sample.forget_future_deals()
         return sample
 
 

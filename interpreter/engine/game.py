@@ -22,9 +22,14 @@ def hand_rng(seed: int, number: int) -> random.Random:
     return random.Random(f"tarot-deal/{seed}/{number}")
 
 
-def shuffled_pack(size: int, seed: int, number: int) -> list[int]:
-    """Shuffle, then cut: a random number of cards moved from the top to the bottom."""
-    rng = hand_rng(seed, number)
+def shuffled_pack(size: int, seed: int, number: int, redeal: int = 0) -> list[int]:
+    """Shuffle, then cut: a random number of cards moved from the top to the bottom
+    (`redeal`: the k-th new deal of the same hand, after deals thrown in)."""
+    rng = (
+        hand_rng(seed, number)
+        if not redeal
+        else random.Random(f"tarot-deal/{seed}/{number}/redeal-{redeal}")
+    )
     pack = list(range(size))
     rng.shuffle(pack)
     cut = rng.randrange(1, size) if size > 1 else 0
@@ -41,8 +46,15 @@ def deal_hand(
 ) -> HandState:
     """Hand `number` (from 1) of the game with this seed, dealt and waiting for decisions
     (`totals_before`: the game totals so far, for rulesets that play to a score)."""
-    pack = shuffled_pack(len(ruleset.deck), seed, number)
-    return HandState(ruleset, dealer_of(ruleset, number), pack, number, totals_before)
+    size = len(ruleset.deck)
+    return HandState(
+        ruleset,
+        dealer_of(ruleset, number),
+        shuffled_pack(size, seed, number),
+        number,
+        totals_before,
+        repack=lambda redeal: shuffled_pack(size, seed, number, redeal),
+    )
 
 
 def play_hand(state: HandState, agents: Sequence[Agent]) -> HandState:

@@ -11,7 +11,7 @@ one, every player is a side alone.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from interpreter.engine import tricks as trick_rules
@@ -30,6 +30,7 @@ REDEAL, BID, CALL, DISCARD, DECLARE, PLAY, DONE = (
 )
 PASS = "pass"
 ALL_PASSED = "all_passed"
+MAX_REDEALS = 20  # deals thrown in and dealt again in one hand before it is given up
 
 
 class IllegalAction(ValueError):
@@ -73,12 +74,25 @@ class HandState:
         pack: Sequence[int],
         number: int = 1,
         totals_before: Sequence[float] | None = None,
+        repack: Callable[[int], Sequence[int]] | None = None,
     ):
+        """`repack(k)` gives the pack for the k-th new deal by the same dealer, in rulesets
+        where a thrown-in deal is dealt again within the hand."""
         self.ruleset = ruleset
         self.number = number
         self.dealer = dealer
-        self.pack = list(pack)
         n = ruleset.players
+        self.totals_before = list(totals_before or [0] * n)  # game totals before this hand
+        self._repack = repack
+        self.abandoned: list[dict] = []  # deals thrown in and dealt again by the same dealer
+        self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
+        self._start(pack)
+        self._advance()
+
+    def _start(self, pack: Sequence[int]) -> None:
+        """Everything of one deal, from the shuffled pack to the first decision."""
+        ruleset, dealer, n = self.ruleset, self.dealer, self.ruleset.players
+        self.pack = list(pack)
         self.seat_order = [(dealer + 1 + i) % n for i in range(n)]  # dealing and bidding order
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.discards: list[list[int]] = [[] for _ in range(n)]
@@ -90,7 +104,6 @@ class HandState:
         self.shown: list[tuple[int, str, list[int]]] = []  # (seat, what, cards shown)
         self.decisions: list[dict] = []
         self.payments: list[Payment] = []
-        self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
         self.tricks: list[dict] = []
         self.trick_cards: list[tuple[int, list[int]]] = []  # (winner, cards) per finished trick
         self.trick: list[tuple[int, int]] = []
@@ -106,7 +119,6 @@ class HandState:
         self.thrown_in: str | None = None  # why the deal was abandoned, if it was
         self.excuse_debts: list[tuple[int, int]] = []  # (the Fool's holder, the trick's winner)
         self.exchanges: list[dict] = []  # cards handed over for the Fool
-        self.totals_before = list(totals_before or [0] * n)  # game totals before this hand
         self.scores: list[float] = [0] * n  # points scored in the hand (rulesets that score)
         self.claimed: tuple[int, ...] = ()  # seats that claimed the game during play
         self._points: list[float] | None = None
@@ -120,7 +132,6 @@ class HandState:
         self.excuses = frozenset(c.index for c in ruleset.deck.cards if c.fool)
         self.decision: Decision | None = None
         self._deal()
-        self._advance()
 
     # --- dealing -------------------------------------------------------------------------
 
@@ -162,6 +173,7 @@ class HandState:
             "trick",
             "excuse_debts",
             "exchanges",
+            "abandoned",
             "_declare_queue",
             "_redeal_queue",
             "_bidders",
@@ -171,6 +183,11 @@ class HandState:
         other._discard_left = dict(self._discard_left)
         other._declared_seats = set(self._declared_seats)
         return other
+
+    def forget_future_deals(self) -> None:
+        """Make a thrown-in deal end the hand instead of being dealt again: for a guessed
+        state, which must not know how the cards would fall next time."""
+        self._repack = None
 
     def current_player(self) -> int | None:
         return None if self.decision is None else self.decision.seat
@@ -299,11 +316,30 @@ class HandState:
     def _to_play(self) -> int:
         return (self.leader + len(self.trick)) % self.ruleset.players
 
-    def _throw_in(self, reason: str) -> None:
+    def _throw_in(self, reason: str) -> bool:
+        """Abandon the deal. True when the same dealer deals again at once (the state is
+        then at the start of the new deal), False when the hand is over."""
+        key = f"thrown_in:{reason}"
+        self.fired[key] = self.fired.get(key, 0) + 1
+        if (
+            self.ruleset.redeal_by == "same_dealer"
+            and self._repack is not None
+            and len(self.abandoned) < MAX_REDEALS
+        ):
+            cards = self.ruleset.deck.cards
+            self.abandoned.append(
+                {
+                    "pack": [cards[c].id for c in self.pack],
+                    "thrown_in": reason,
+                    "decisions": list(self.decisions),
+                }
+            )
+            self._start(self._repack(len(self.abandoned)))
+            return True
         self.thrown_in = reason
-        self.fired[f"thrown_in:{reason}"] = 1
         self.phase = DONE
         self.decision = None
+        return False
 
     # --- redeals -------------------------------------------------------------------------
 
@@ -313,7 +349,9 @@ class HandState:
         while self._redeal_queue:
             seat, rule = self._redeal_queue[0]
             if not rule.choice:
-                self._throw_in(rule.id)
+                if self._throw_in(rule.id):
+                    self._advance()
+                    return True
                 return False
             self.decision = Decision(seat, REDEAL, [f"{rule.id}:redeal", f"{rule.id}:play_on"])
             return True
@@ -337,8 +375,9 @@ class HandState:
             choices = [c.id for c in contracts[lowest:]] + [PASS]
             self.decision = Decision(seat, BID, choices)
             return True
-        if self.taker is None:
-            self._throw_in(ALL_PASSED)
+        if self.taker is None and self._throw_in(ALL_PASSED):
+            self._advance()
+            return True
         return False
 
     def _bid(self, seat: int, action: str) -> None:

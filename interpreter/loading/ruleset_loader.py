@@ -162,6 +162,7 @@ class _Builder:
             deck=self.deck,
             first_dealer=data["deal"].get("first_dealer", 0) % players,
             next_dealer=data["deal"].get("next_dealer", "next"),
+            redeal_by=data["deal"].get("redeal_by", "next_dealer"),
             cut_shown=bool(data["deal"].get("cut", {}).get("shown", False)),
             packets=packets,
             discard_counts=(counts["dealer"], counts["others"]),
