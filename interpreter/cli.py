@@ -104,7 +104,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         )
         return 2
     out = sys.stderr if args.record == "-" else sys.stdout
-    human = HumanAgent(output=out) if args.human is not None else None
+    human = HumanAgent(output=out, seat=args.human) if args.human is not None else None
 
     def agents(number: int):
         seated = seat_agents(kinds, args.seed, number, ruleset.players)

@@ -36,6 +36,7 @@ class Seen:
     """How far into a hand a seat has been told: decisions, payments and tricks so far."""
 
     started: bool = False
+    deals: int = 0  # deals thrown in and dealt again within the hand
     decisions: int = 0
     payments: int = 0
     tricks: int = 0
@@ -47,6 +48,11 @@ def news_lines(state: HandState, me: int, seen: Seen) -> list[str]:
     Payments made in the trick still on the table are left to `decision_lines`."""
     ruleset = state.ruleset
     lines = [] if seen.started else _opening_lines(state, me)
+    for deal in state.abandoned[seen.deals :]:
+        lines += _decision_news(state, me, deal["decisions"][seen.decisions :])
+        reason = ruleset.rule_label("thrown_in:" + deal["thrown_in"])
+        lines.append(f"The deal is thrown in ({reason}); {who(state.dealer, me)} deals again.")
+        seen.deals, seen.decisions, seen.payments, seen.tricks = seen.deals + 1, 0, 0, 0
     lines += _decision_news(state, me, state.decisions[seen.decisions :])
     finished = state.tricks[seen.tricks :]
     at_tricks = {f"trick {t['number']}" for t in finished} | {current_trick(state)}

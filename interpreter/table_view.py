@@ -374,6 +374,9 @@ def result_lines(state: HandState, me: int) -> list[str]:
     players = state.ruleset.players
     seats = [who(s, me) for s in range(players)]
     lines = [f"=== Hand {state.number} over ==="]
+    if state.thrown_in is not None:
+        reason = state.ruleset.rule_label("thrown_in:" + state.thrown_in)
+        return [*lines, f"The deal is thrown in before play: {reason}. Nothing is paid."]
     points = state.card_points()
     lines.append(
         "Card points: " + ", ".join(f"{seats[s]} {amount(p)}" for s, p in enumerate(points))

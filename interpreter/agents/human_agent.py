@@ -28,12 +28,16 @@ class LeftTable(Exception):
 
 class HumanAgent:
     def __init__(
-        self, name: str = "human", input: TextIO | None = None, output: TextIO | None = None
+        self,
+        name: str = "human",
+        input: TextIO | None = None,
+        output: TextIO | None = None,
+        seat: int | None = None,
     ) -> None:
         self.name = name
         self.input = input if input is not None else sys.stdin
         self.output = output if output is not None else sys.stdout
-        self.seat: int | None = None
+        self.seat = seat  # known from the first decision if not given
         self._state: HandState | None = None
         self._seen = Seen()
 
