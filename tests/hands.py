@@ -26,6 +26,18 @@ def new_hand(ruleset, seed: int, number: int = 1) -> HandState:
     return deal_hand(ruleset, seed, number)
 
 
+def play_checking(state: HandState, agents) -> list[str]:
+    """Play the hand out, checking every choice is legal; the choices made, in order."""
+    seen = []
+    while not state.is_terminal():
+        seat = state.current_player()
+        action = agents[seat].choose(state, seat)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        seen.append(action)
+    return seen
+
+
 def played_hand(ruleset, seed: int) -> HandState:
     return play_hand(new_hand(ruleset, seed), agents_for(seed))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hands import SEATS, new_hand
+from hands import SEATS, new_hand, play_checking
 
 from interpreter.agents.heuristic_agent import HeuristicAgent
 from interpreter.agents.lineup import LineupError, parse_agents, seat_agents
@@ -56,16 +56,8 @@ def test_clone_plays_on_exactly_like_the_original() -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_heuristic_agent_plays_legal_reproducible_hands(seed: int) -> None:
     def played() -> list[dict]:
-        state = marolles_hand(seed)
-        seen = []
         agents = [HeuristicAgent(f"{seed}/{seat}") for seat in range(SEATS)]
-        while not state.is_terminal():
-            seat = state.current_player()
-            action = agents[seat].choose(state, seat)
-            assert action in state.legal_actions()
-            state.apply_action(action)
-            seen.append(action)
-        return seen
+        return play_checking(marolles_hand(seed), agents)
 
     assert played() == played()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hands import SEATS, agents_for, new_hand
+from hands import SEATS, agents_for, new_hand, play_checking
 
 from interpreter.agents.lineup import LineupError, parse_agents, seat_agents
 from interpreter.agents.search_agent import SearchAgent
@@ -28,14 +28,7 @@ def test_search_agent_plays_a_whole_hand_legally_and_reproducibly() -> None:
     def played() -> list[str]:
         state = into_play(2, tricks=16)
         agents = [SearchAgent(f"2/{seat}", samples=2) for seat in range(SEATS)]
-        seen = []
-        while not state.is_terminal():
-            seat = state.current_player()
-            action = agents[seat].choose(state, seat)
-            assert action in state.legal_actions()
-            state.apply_action(action)
-            seen.append(action)
-        return seen
+        return play_checking(state, agents)
 
     assert played() == played()
 
