@@ -20,7 +20,8 @@ Settings:
   rollout=P   the default policy of the play-outs: `greedy` (default), `random`, or
               `heuristic` (the heuristic agent itself, much slower).
 
-Measured on the development machine (2 cores, both busy; Marolles 1637; benchmarks/strength.py,
+Measured on the development machine (2 cores, both busy; the first ruleset of the README's
+Strength section; benchmarks/strength.py,
 one seat against two, rotated through the seats on the same deals):
   - greedy play-outs, 8 samples: 0.09 s per card decision (about 11 ms a sample), 0.6 s per
     discard (every card of the hand is tried); +5.6 ± 1.8 marques a hand against the
