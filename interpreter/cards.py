@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 COURT_LETTERS = {"King": "K", "Queen": "Q", "Cavalier": "C", "Jack": "J"}
 
@@ -54,6 +55,11 @@ class Deck:
 
     def __len__(self) -> int:
         return len(self.cards)
+
+    @cached_property
+    def fools(self) -> frozenset[int]:
+        """The Fool (every card marked as one): the cards that play as excuses by default."""
+        return frozenset(card.index for card in self.cards if card.fool)
 
 
 def roman(number: int) -> str:

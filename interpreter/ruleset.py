@@ -49,8 +49,16 @@ class Bidding:
     contracts: tuple[Contract, ...]  # lowest first
     source: str
 
+    @cached_property
+    def _ranks(self) -> dict[str, int]:
+        return {contract.id: rank for rank, contract in enumerate(self.contracts)}
+
     def rank(self, contract_id: str) -> int:
-        return [c.id for c in self.contracts].index(contract_id)
+        """The contract's place in the bidding order, from 0 for the lowest."""
+        return self._ranks[contract_id]
+
+    def contract(self, contract_id: str) -> Contract:
+        return self.contracts[self.rank(contract_id)]
 
 
 @dataclass(frozen=True)

@@ -94,11 +94,8 @@ class Sampler:
 def _rebind_partner(sample: HandState) -> None:
     """The called card's holder in the sample is the taker's partner (None if the card lies
     where no other player holds it)."""
-    card = sample.called_card
-    if card is None or sample.partner_shown_at is not None:
-        return
-    holders = [s for s, hand in enumerate(sample.hands) if s != sample.taker and card in hand]
-    sample.partner = holders[0] if holders else None
+    if sample.called_card is not None and sample.partner_shown_at is None:
+        sample.partner = sample.called_card_holder()
 
 
 def hidden_zones(state: HandState, seat: int) -> list[Zone]:

@@ -106,7 +106,7 @@ def _side(state, seat):
 
 
 def _side_pile(state, seat):
-    return tuple(c for member in state.side_of(seat) for c in state.pile(member))
+    return tuple(state.side_pile(seat))
 
 
 def _side_points(state, seat):

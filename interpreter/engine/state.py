@@ -129,7 +129,7 @@ class HandState:
         self._redeal_queue: list[tuple[int, object]] = []
         self._bidders = list(self.seat_order) if ruleset.bidding else []
         self.phase = REDEAL
-        self.excuses = frozenset(c.index for c in ruleset.deck.cards if c.fool)
+        self.excuses = ruleset.deck.fools
         self.decision: Decision | None = None
         self._deal()
 
@@ -253,7 +253,7 @@ class HandState:
         bidding = self.ruleset.bidding
         if bidding is None or self.contract is None:
             return 0
-        return bidding.contracts[bidding.rank(self.contract)].values.get(name, 0)
+        return bidding.contract(self.contract).values.get(name, 0)
 
     # --- moving from decision to decision ------------------------------------------------
 
@@ -278,8 +278,7 @@ class HandState:
             if self._call_due():
                 return
             self.phase = DISCARD
-            contract = self.ruleset.bidding.contracts[self.ruleset.bidding.rank(self.contract)]
-            self._place_talon(contract.talon)
+            self._place_talon(self.ruleset.bidding.contract(self.contract).talon)
         if self.phase == DISCARD:
             for seat in self.seat_order:
                 if self._discard_left[seat] > 0:
@@ -298,7 +297,7 @@ class HandState:
             )
             self.trick_number = 1
         if self.phase == PLAY:
-            if not any(self.hands) and not any(map(any, self.piles)):
+            if not self._cards_left():
                 self._finish()
                 return
             seat = self._to_play()
@@ -346,16 +345,16 @@ class HandState:
     def _next_redeal(self) -> bool:
         """Ask the next player who may have the deal cancelled; throw it in when a rule
         cancels it by itself. False when nobody is left to ask."""
-        while self._redeal_queue:
-            seat, rule = self._redeal_queue[0]
-            if not rule.choice:
-                if self._throw_in(rule.id):
-                    self._advance()
-                    return True
-                return False
-            self.decision = Decision(seat, REDEAL, [f"{rule.id}:redeal", f"{rule.id}:play_on"])
-            return True
-        return False
+        if not self._redeal_queue:
+            return False
+        seat, rule = self._redeal_queue[0]
+        if not rule.choice:
+            if self._throw_in(rule.id):
+                self._advance()
+                return True
+            return False
+        self.decision = Decision(seat, REDEAL, [f"{rule.id}:redeal", f"{rule.id}:play_on"])
+        return True
 
     def _answer_redeal(self, seat: int, action: str) -> None:
         self._redeal_queue.pop(0)
@@ -399,11 +398,16 @@ class HandState:
         self.decision = Decision(self.taker, CALL, choices)
         return True
 
-    def _call(self, seat: int, action: str) -> None:
-        card = self.ruleset.deck.by_id[action]
-        self.called_card = card
-        holders = [s for s in range(self.ruleset.players) if s != seat and card in self.hands[s]]
-        self.partner = holders[0] if holders else None
+    def _call(self, _seat: int, action: str) -> None:
+        self.called_card = self.ruleset.deck.by_id[action]
+        self.partner = self.called_card_holder()
+
+    def called_card_holder(self) -> int | None:
+        """The player other than the taker holding the called card in hand, if any."""
+        holders = [
+            s for s, hand in enumerate(self.hands) if s != self.taker and self.called_card in hand
+        ]
+        return holders[0] if holders else None
 
     # --- the talon -----------------------------------------------------------------------
 
@@ -511,9 +515,11 @@ class HandState:
         """The cards that play as the Fool in this hand: the Fool, unless the ruleset's
         `play.excuse.cards` says otherwise for the hand as dealt and declared."""
         rule = self.ruleset.play.excuse_cards
-        if rule is None:
-            return frozenset(c.index for c in self.ruleset.deck.cards if c.fool)
-        return frozenset(self.evaluate(rule))
+        return self.ruleset.deck.fools if rule is None else frozenset(self.evaluate(rule))
+
+    def _cards_left(self) -> bool:
+        """Whether any card is still to be played, from a hand or a pile on the table."""
+        return any(self.hands) or any(map(any, self.piles))
 
     def playable(self, seat: int) -> list[int]:
         """The cards `seat` may play from: its hand and the face-up tops of its piles."""
@@ -577,7 +583,7 @@ class HandState:
         self._pay_excuse_debts()
         self.trick_number += 1
         game = self.ruleset.game
-        if game is not None and game.claim is not None and any(self.hands):
+        if game is not None and game.claim is not None and self._cards_left():
             self.claimed = tuple(_seats(game.claim(self._scope({}))))
             if self.claimed:
                 self._finish()
@@ -634,11 +640,15 @@ class HandState:
             self._points = points
         return points
 
+    def side_pile(self, seat: int) -> list[int]:
+        """The scoring piles of `seat`'s side, pooled."""
+        return [c for member in self.side_of(seat) for c in self.pile(member)]
+
     def side_points(self, seat: int) -> float:
         """Card points of the pooled piles of `seat`'s side."""
         if self._points is not None and len(self.side_of(seat)) == 1:
             return self._points[seat]
-        return self.count([c for member in self.side_of(seat) for c in self.pile(member)])
+        return self.count(self.side_pile(seat))
 
     def count(self, pile: Sequence[int]) -> float:
         counting = self.ruleset.counting
