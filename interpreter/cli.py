@@ -123,8 +123,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(file=out)
             return
         human.hand_over(state)
-        more = state.number != numbers[-1] if numbers else not game_winners(state)
-        if more and (numbers or ruleset.game is not None):
+        if numbers:
+            more = state.number != numbers[-1]
+        else:  # a whole game: one hand for a ruleset without a game end
+            more = ruleset.game is not None and not game_winners(state)
+        if more:
             human.wait("Press Enter to deal the next hand (q to leave): ")
 
     status = 0
