@@ -98,11 +98,18 @@ def test_every_builtin_renders_in_both_formats(name: str) -> None:
     assert titles.index("Play of the cards") > titles.index("The deal")
 
 
+def ruleset_reading(name: str) -> list[str]:
+    """The source keys of the reading in force of `ultimo_failure` in ruleset `name`."""
+    ruleset = load_ruleset(name)
+    return ruleset.reading_source("ultimo_failure").split(", ")
+
+
 def test_reading_in_force_marked_and_default_named() -> None:
     literal = render(explain_page(load_ruleset("marolles-1637-ultimo-literal")), "text")
     assert "  * literal [in force]: value 1." in literal
     assert "  - mcleod: value 6." in literal  # the variant's own default is literal
-    assert "Reads option ultimo_failure = literal (see Options)." in literal
+    literal_source = ", ".join(ruleset_reading("marolles-1637-ultimo-literal"))
+    assert f"Reads option ultimo_failure = literal ({literal_source}) (see Options)." in literal
     base = render(explain_page(load_ruleset("marolles-1637")), "markdown")
     assert "- **`mcleod`** [in force]: value `6`." in base
     assert "- `literal`: value `1`." in base

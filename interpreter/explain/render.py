@@ -32,9 +32,9 @@ def _sources(keys: list[str]) -> str:
 
 
 def _reads(page: Page, rule: Rule) -> str:
-    """The options a rule reads, each with its reading in force."""
+    """The options a rule reads, each with its reading in force and that reading's source."""
     chosen = {
-        option.name: reading.name
+        option.name: f"{reading.name} ({_sources(reading.sources)})"
         for option in page.options
         for reading in option.readings
         if reading.in_force
