@@ -35,7 +35,7 @@ SETTINGS = {
     "pile": "the side's tricks, then its discards, then a talon counted for it",
     "tricks": "the side's tricks only",
     "next_dealer": "the next dealer (the thrown-in deal counts as a hand with no score)",
-    "same_dealer": "the same dealer, again",
+    "same_dealer": "the same dealer",
 }
 
 
