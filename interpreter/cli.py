@@ -1,4 +1,4 @@
-"""The `tarot` command: validate, rules, play, replay, diff, simulate.
+"""The `tarot` command: validate, rules, explain, play, replay, diff, simulate.
 
 argparse (standard library) parses the command line; each sub-command is one small function
 that loads through `interpreter.loading` and prints (the commands that play many hands are in
@@ -23,6 +23,9 @@ from interpreter.diff import FORMATS, diff_rulesets, render
 from interpreter.engine.game import game_winners, play_game
 from interpreter.engine.state import HandState
 from interpreter.errors import Problem, RulesetError
+from interpreter.explain import FORMATS as PAGE_FORMATS
+from interpreter.explain import explain_page
+from interpreter.explain import render as render_page
 from interpreter.loading.ruleset_loader import load_ruleset, locate
 from interpreter.record import game_record
 from interpreter.replay import ReplayMismatch, record_problems, replay_record
@@ -78,6 +81,12 @@ def cmd_rules(_args: argparse.Namespace) -> int:
             continue
         sources = ", ".join(sorted(ruleset.sources))
         print(f"{name:{width}}{ruleset.players} players  {ruleset.title}  [sources: {sources}]")
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    ruleset = load_ruleset(args.ruleset, _parse_options(args.option))
+    print(render_page(explain_page(ruleset), args.format))
     return 0
 
 
@@ -269,6 +278,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = sub.add_parser("rules", help="list the built-in rulesets")
     rules.set_defaults(run=cmd_rules)
+
+    explain = sub.add_parser(
+        "explain",
+        help="the ruleset as a rules page: each rule with its source, options, assumptions",
+        description="Print the ruleset as a rules page in the order a player learns the game, "
+        "each rule in plain words with its source, every option with its readings and the one "
+        "in force, the parameters, the assumptions and the full citation of each source.",
+    )
+    explain.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
+    explain.add_argument(
+        "--format", choices=PAGE_FORMATS, default="text", help="output format (default text)"
+    )
+    _add_option_flag(explain)
+    explain.set_defaults(run=cmd_explain)
 
     play = sub.add_parser(
         "play", help="play hands with computer players (or sit in with --human) and print them"

@@ -99,6 +99,7 @@ class PaymentRule:
     amount: Evaluator
     source: str
     assumption: str | None = None
+    options: tuple[str, ...] = ()  # the options its expressions read
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,7 @@ class DeclarationLevel:
     id: str
     when: Evaluator
     value: Evaluator
+    options: tuple[str, ...] = ()  # the options its condition and value read
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,7 @@ class Declaration:
     source: str
     timing: str | None = None  # overrides the section's timing
     paid_when_declared: bool = True
+    options: tuple[str, ...] = ()  # the options read outside its levels (shows, from, to)
 
 
 @dataclass(frozen=True)
@@ -188,6 +191,9 @@ class Ruleset:
     hand_score: Evaluator | None = None  # points each `player` scores in a hand
     game: GameRules | None = None
     options: dict[str, str] = field(default_factory=dict)  # option -> chosen reading
+    # where in the document (path parts) -> the options read there: by the expression at that
+    # place (itself or through definitions), or substituted there as `{option: NAME}`
+    option_reads: dict[tuple, frozenset[str]] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # source key -> citation
     document: dict = field(default_factory=dict)  # the effective document, for diffs/records
 
@@ -220,6 +226,42 @@ class Ruleset:
             return payment_rule
         _, _, level = payment_rule.partition(":")
         return f"declared {rule.name} ({level.replace('_', ' ')})" if level else rule.name
+
+    def rule_options(self, payment_rule: str) -> tuple[str, ...]:
+        """The options read by the rule a payment names (for a declaration: by the declared
+        level and by the declaration's own expressions)."""
+        rule = self.rule(payment_rule)
+        if isinstance(rule, Declaration):
+            _, _, level_id = payment_rule.partition(":")
+            level = next((lv for lv in rule.levels if lv.id == level_id), None)
+            return tuple(sorted({*rule.options, *(level.options if level else ())}))
+        return rule.options if rule is not None else ()
+
+    def reading_source(self, option: str) -> str:
+        """The source key(s) of the reading in force for `option` ("" when none is named)."""
+        return ", ".join(self._keys(option))
+
+    def _keys(self, option: str) -> list[str]:
+        reading = self.options.get(option)
+        readings = self.document.get("options", {}).get(option, {}).get("readings", {})
+        source = readings.get(reading, {}).get("source", [])
+        return [source] if isinstance(source, str) else list(source)
+
+    def citation(self, payment_rule: str) -> str:
+        """Where a payment's rule comes from: the source of each option reading in force that
+        the rule reads (`option=reading: source`), then the rule's own source when no reading
+        already names it; "" when neither names one."""
+        rule = self.rule(payment_rule)
+        own = rule.source if rule is not None else ""
+        parts = [
+            f"{name}={self.options[name]}: {self.reading_source(name)}"
+            for name in self.rule_options(payment_rule)
+            if name in self.options
+        ]
+        named = {key for name in self.rule_options(payment_rule) for key in self._keys(name)}
+        if own and parts and not set(own.split(", ")) <= named:
+            parts.append(f"rule: {own}")
+        return "; ".join(parts) if parts else own
 
     def discard_count(self, seat: int, dealer: int) -> int:
         return self.discard_counts[0] if seat == dealer else self.discard_counts[1]

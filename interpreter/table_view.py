@@ -343,7 +343,8 @@ def current_trick(state: HandState) -> str | None:
 
 
 def payment_lines(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> list[str]:
-    """One line per payer and rule, in order: who pays how much to whom, and the rule's name."""
+    """One line per payer and rule, in order: who pays how much to whom, and the rule's name;
+    for a rule that reads an option, the reading in force and its source too."""
     lines = []
     group: list[Payment] = []
     for payment in [*payments, None]:
@@ -359,6 +360,7 @@ def payment_lines(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> lis
             lines.append(
                 f"{capital(who(first.payer, me))} {verb(first.payer, me, 'pay')} "
                 f"{amount(first.amount)}{each} to {payees}: {ruleset.rule_label(first.rule)}"
+                + (f" [{ruleset.citation(first.rule)}]" if ruleset.rule_options(first.rule) else "")
             )
             group = []
         if payment is not None:

@@ -1,5 +1,9 @@
 """A readable account of a finished hand: the deal, discards, declarations, every trick,
-every payment with the rule that made it, the card points and the net per seat."""
+every payment with the rule that made it and its source (the source of each option reading
+in force that the rule reads, then the rule's own), the card points and the net per seat.
+
+Where it sits: after the engine (`interpreter.engine.state`), printed by `tarot play`.
+"""
 
 from __future__ import annotations
 
@@ -33,9 +37,8 @@ def _payments_at(state: HandState, at: str) -> list[str]:
     for p in state.payments:
         if p.at == at:
             name = state.ruleset.rule_label(p.rule)
-            rule = state.ruleset.rule(p.rule)
-            source = rule.source if rule is not None else ""
-            cite = f" [{source}]" if source else ""
+            citation = state.ruleset.citation(p.rule)
+            cite = f" [{citation}]" if citation else ""
             lines.append(f"    pay: seat {p.payer} -> seat {p.payee}  {p.amount}  {name}{cite}")
     return lines
 
@@ -67,12 +70,7 @@ def hand_transcript(state: HandState) -> str:
         reason = ruleset.rule_label("thrown_in:" + state.thrown_in)
         out.append(f"The deal is thrown in: {reason}")
         return "\n".join(out)
-    if any(state.discards):
-        out.append("Discards:")
-        for seat, cards in enumerate(state.discards):
-            if cards:
-                out.append(f"  {seat_name(state, seat)}: {_cards(ruleset, cards)}")
-        out += _payments_at(state, "discard")
+    out += _discard_lines(state)
     shown = {(seat, decl): cards for seat, decl, cards in state.shown}
     declared = [
         d for d in state.decisions if d["kind"] == "declare" and not d["choice"].endswith(":none")
@@ -117,6 +115,33 @@ def game_line(states: Sequence[HandState], winners: Sequence[int]) -> str:
     seats = " and ".join(f"seat {s}" for s in winners)
     verb = "wins" if len(winners) == 1 else "share"
     return f"Game over after {len(states)} hand(s): {seats} {verb} the game"
+
+
+def _discard_lines(state: HandState) -> list[str]:
+    """Every card each seat discarded, as chosen (a card later handed over from the discards
+    for the Fool is still among them, and said to be), and the payments for them."""
+    ruleset = state.ruleset
+    chosen: list[list[int]] = [[] for _ in range(ruleset.players)]
+    for decision in state.decisions:
+        if decision["kind"] == "discard":
+            chosen[decision["seat"]].append(ruleset.deck.by_id[decision["choice"]])
+    if not any(chosen):
+        return []
+    out = ["Discards:"]
+    for seat, cards in enumerate(chosen):
+        if not cards:
+            continue
+        out.append(f"  {seat_name(state, seat)}: {_cards(ruleset, cards)}")
+        gone = [card for card in cards if card not in state.discards[seat]]
+        for exchange in state.exchanges:
+            card = ruleset.deck.by_id[exchange["card"]]
+            if exchange["from"] == seat and card in gone:
+                gone.remove(card)
+                out.append(
+                    f"    {exchange['card']} is later handed over for the Fool"
+                    f" (after trick {exchange['after_trick']}, to seat {exchange['to']})"
+                )
+    return out + _payments_at(state, "discard")
 
 
 def _before_play(state: HandState) -> list[str]:

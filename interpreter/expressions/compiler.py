@@ -104,6 +104,7 @@ class _Compiler:
         self.bound: dict[str, Type] = {}
         self.comprehensions = 0
         self.depth = 0
+        self.options_read: set[str] = set()  # option.NAME read, directly or via definitions
 
     # -- plumbing ---------------------------------------------------------
     def compile(self, tree: Tree) -> Node:
@@ -161,6 +162,7 @@ class _Compiler:
             return _const(Type.CARDS, tuple(sorted(env.card_sets[name])))
         if name in env.named:
             definition = env.named[name]
+            self.options_read |= definition.options
             return Node(definition.type, definition.fn, pure=False)
         if name in ("option", "param"):
             raise _error(f"'{name}' needs a name after it, like {name}.NAME", tok)
@@ -187,6 +189,8 @@ class _Compiler:
         if str(attr) not in table:
             label = "Options" if head == "option" else "Parameters"
             _unknown(str(head), str(attr), table, label, attr)
+        if head == "option":
+            self.options_read.add(str(attr))
         value = table[str(attr)]
         type_ = _value_type(value)
         if type_ is None:
@@ -312,6 +316,7 @@ class _Compiler:
         if fact is None:
             self.not_a_function(name_tok)
         assert fact is not None
+        self.options_read |= fact.options
         if len(trees) != len(fact.params):
             n = len(fact.params)
             wanted = (
@@ -430,10 +435,12 @@ def compile_expression(
     elif not isinstance(text, str):
         raise ExpressionError(f"an expression must be text, got {type(text).__name__}")
     tree = parse(text)
+    compiler = _Compiler(env)
     try:
-        node = _Compiler(env).compile(tree)
+        node = compiler.compile(tree)
     except RecursionError:
         raise ExpressionError("expression is nested too deeply") from None
     if expected is not None and node.type != expected:
         raise ExpressionError(f"expected a {expected} expression, got {node.type}")
-    return CompiledExpression(text, node.type, node.fn, node.pure)
+    options = frozenset(compiler.options_read)
+    return CompiledExpression(text, node.type, node.fn, node.pure, options)

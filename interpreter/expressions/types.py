@@ -39,6 +39,7 @@ class FactFunction:
     params: tuple[Type, ...]
     returns: Type
     impl: Callable[..., object]
+    options: frozenset[str] = frozenset()  # options it reads (a ruleset's own definition)
 
 
 @dataclass
@@ -72,12 +73,14 @@ class CompiledExpression:
 
     is_constant is True when the expression uses no context variable and no
     fact function, so it may be evaluated at load time with Scope(None, {}).
+    options names the options it reads, itself or through the definitions it uses.
     """
 
     source: str
     type: Type
     fn: Callable[[Scope], object]
     is_constant: bool = False
+    options: frozenset[str] = frozenset()
 
     def __call__(self, scope: Scope) -> object:
         return self.fn(scope)

@@ -113,6 +113,7 @@ class _Builder:
         self.contract_values: frozenset[str] = frozenset()
         self.named: dict[str, object] = {}
         self.seat_functions: dict[str, FactFunction] = {}
+        self.option_reads: dict[tuple, frozenset[str]] = {}  # where -> the options read there
 
     # --- problems and positions --------------------------------------------------------
 
@@ -189,6 +190,7 @@ class _Builder:
             hand_score=self._hand_score(),
             game=self._game(),
             options=self.chosen,
+            option_reads=dict(self.option_reads),
             sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
             document=data,
         )
@@ -253,6 +255,7 @@ class _Builder:
                 self._copy_positions(
                     ("options", name, "readings", self.chosen[name], "value"), parts
                 )
+                self.option_reads[parts] = frozenset({name})
                 return self.option_values[name]
             for key, value in list(node.items()):
                 node[key] = self._substitute_options(value, parts + (key,))
@@ -407,10 +410,21 @@ class _Builder:
             self.problem(parts, f"expected an expression, got {value!r}")
             return _Constant(None)
         try:
-            return compile_expression(value, self.environment(event, amount, extra), expected)
+            compiled = compile_expression(value, self.environment(event, amount, extra), expected)
         except ExpressionError as error:
             self.problem(parts, error.message, self._inside(parts, error))
             return _Constant(None)
+        if compiled.options:
+            self.option_reads[parts] = self.option_reads.get(parts, frozenset()) | compiled.options
+        return compiled
+
+    def options_under(self, where: tuple, skip: tuple | None = None) -> tuple[str, ...]:
+        """The options read anywhere under `where` (outside `skip`), in name order."""
+        found: set[str] = set()
+        for parts, options in self.option_reads.items():
+            if parts[: len(where)] == where and (skip is None or parts[: len(skip)] != skip):
+                found |= options
+        return tuple(sorted(found))
 
     def _condition(self, parts: tuple, value: object, event: str):
         return None if value is None else self.expression(parts, value, event, Type.BOOL)
@@ -443,6 +457,7 @@ class _Builder:
             ),
             source=_source_text(rule.get("source")),
             assumption=rule.get("assumption"),
+            options=self.options_under(where),
         )
 
     def _settlement(self) -> tuple[PaymentRule, ...]:
@@ -471,6 +486,7 @@ class _Builder:
                     value=self.expression(
                         where + ("levels", j, "value"), level["value"], "declaration", Type.NUMBER
                     ),
+                    options=self.options_under(where + ("levels", j)),
                 )
                 for j, level in enumerate(entry.get("levels", []))
             )
@@ -490,6 +506,7 @@ class _Builder:
                     source=_source_text(entry.get("source")),
                     timing=entry.get("timing"),
                     paid_when_declared=bool(entry.get("paid_when_declared", True)),
+                    options=self.options_under(where, skip=where + ("levels",)),
                 )
             )
         return tuple(compiled)
@@ -661,7 +678,7 @@ class _Builder:
                 continue
             if seat_name:
                 self.seat_functions[name] = FactFunction(
-                    (Type.SEAT,), kind, _seat_function(compiled, seat_name)
+                    (Type.SEAT,), kind, _seat_function(compiled, seat_name), compiled.options
                 )
             else:
                 self.named[name] = compiled

@@ -1,0 +1,128 @@
+"""Plain words for the values a ruleset's sections hold: card selectors, packets of the deal,
+where a talon goes, the engine's events and enumerated settings.
+
+Where it sits: used by `interpreter.explain.page` to turn a loaded ruleset's document into
+sentences. Expressions are quoted as written (in backticks), not paraphrased: the expression
+language is meant to be read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+EVENTS = {
+    "cut": "when the cut card is shown",
+    "discard": "for each card discarded",
+    "discards_done": "when a player has finished discarding",
+    "card_played": "for each card played",
+    "trick_end": "for each card of a trick, when the trick is over",
+    "settlement": "at the end of the hand",
+}
+
+SETTINGS = {
+    "after_dealer": "the player after the dealer",
+    "dealer": "the dealer",
+    "taker": "the winner of the auction",
+    "before_play": "before the first lead, in order of play",
+    "before_own_first_card": "by each player just before he plays to the first trick",
+    "captured": "goes to the winner of the trick like any other card",
+    "kept": "goes to its holder's tricks",
+    "holder": "its holder",
+    "tricks_and_discards": "the cards won in tricks and the player's own discards",
+    "discarder": "the player who discarded them",
+    "nothing": "the debt lapses",
+    "fool_surrendered": "the Fool goes to the trick's winner at the end of the hand",
+    "pile": "the side's tricks, then its discards, then a talon counted for it",
+    "tricks": "the side's tricks only",
+    "next_dealer": "the next dealer (the thrown-in deal counts as a hand with no score)",
+    "same_dealer": "the same dealer",
+}
+
+
+def code(expression: object) -> str:
+    """An expression (or a literal) quoted on one line."""
+    if isinstance(expression, bool):
+        return "`true`" if expression else "`false`"
+    return "`" + " ".join(str(expression).split()) + "`"
+
+
+def setting(value: object) -> str:
+    """An enumerated setting in words (the value itself when it has no words here)."""
+    return SETTINGS.get(str(value), str(value).replace("_", " "))
+
+
+def event(name: str) -> str:
+    return EVENTS.get(name, f"at the event {name}")
+
+
+def listing(items: Sequence[object], last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + f" {last} " + words[-1]
+
+
+def selector(spec: Mapping) -> str:
+    """The cards a card selector picks, in words."""
+    if "any_of" in spec:
+        return listing([selector(part) for part in spec["any_of"]], "or")
+    parts = []
+    ranks = spec.get("ranks")
+    suits = spec.get("suits")
+    if ranks is not None:
+        of = f" of {listing(suits)}" if suits else " of every suit"
+        parts.append(f"rank {listing(ranks)}{of}")
+    elif suits is not None:
+        parts.append(f"every card of {listing(suits)}")
+    trumps = spec.get("trumps")
+    if trumps == "all":
+        parts.append("every trump")
+    elif trumps is not None:
+        parts.append(
+            f"trump {listing(trumps)}" if len(trumps) == 1 else f"trumps {listing(trumps)}"
+        )
+    if spec.get("fool"):
+        parts.append("the Fool")
+    if "sets" in spec:
+        parts.append("among the set " + listing(spec["sets"], "or"))
+    return ", ".join(parts) if parts else "every card"
+
+
+def packet_step(step: Mapping, players: int) -> str:
+    """One step of the deal: rounds of packets, the talon and the piles laid in it."""
+    rounds = step["rounds"]
+    parts = []
+    if step.get("each"):
+        parts.append(f"{_cards(step['each'])} to each player")
+    elif step.get("others") or step.get("dealer"):
+        others, dealer = _cards(step.get("others", 0)), _cards(step.get("dealer", 0))
+        parts.append(f"{others} to each other player and {dealer} to the dealer")
+    if step.get("talon"):
+        after = step.get("talon_after", players)
+        when = "at the end" if after >= players else f"after the {_ordinal(after)} player's packet"
+        parts.append(f"{_cards(step['talon'])} to the talon {when}")
+    if step.get("piles"):
+        parts.append(f"1 card onto each of each player's {step['piles']} piles")
+    times = "once" if rounds == 1 else f"{rounds} rounds, each"
+    return f"{times}: {listing(parts)}"
+
+
+def talon_use(spec: Mapping) -> str:
+    """Where a talon goes."""
+    to, seat = spec.get("to", "out_of_play"), spec.get("seat")
+    shown = "shown to all, then " if spec.get("shown") else ""
+    if to == "hand":
+        return f"{shown}into the hand of {code(seat)}, who then discards as many cards"
+    if to == "pile":
+        return f"{shown}unseen onto the scoring pile of {code(seat)}"
+    return f"{shown}out of play, unseen"
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def _ordinal(number: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10 if number not in (11, 12, 13) else 0)
+    return f"{number}{suffix or 'th'}"
