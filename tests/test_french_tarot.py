@@ -492,6 +492,7 @@ def test_scores_rounded_to_5_or_10(reading, hand_2, hand_3):
     won = example(TAKER_WINS_WITH_PETIT, bouts, 49, score_rounding=reading)
     lost = example(DEFENCE_WINS_WITH_PETIT, bouts[:2], 40, score_rounding=reading)
     assert (each_defender_pays(won), each_defender_pays(lost)) == (hand_2, hand_3)
+    assert french("french-tarot-round-10").options["score_rounding"] == "nearest_10"
 
 
 @pytest.mark.parametrize(("reading", "offered"), [("taker", False), ("either_side", True)])

@@ -567,6 +567,8 @@ def test_an_abundance_by_each_reading(reading, paid):
         abundances={2: 20},
     )
     assert each_defender_pays(state) == (25 + 10) * 2 + paid
+    variant = jeu("jeu-de-tarot-abundance-to-winner")
+    assert variant.options["abundance_to"] == "winning_side"
 
 
 @pytest.mark.parametrize(("reading", "offered"), [("declarer", {1}), ("any_player", {0, 1, 2, 3})])
