@@ -17,6 +17,13 @@ def seat_name(state: HandState, seat: int) -> str:
     return f"Seat {seat}" + (" (dealer)" if seat == state.dealer else "")
 
 
+def table_order(ruleset: Ruleset) -> str:
+    """Where the seats sit, from the ruleset's direction of play: seats are numbered in
+    the order of play, which passes to each seat's left (clockwise) or right."""
+    side = "left" if ruleset.direction == "clockwise" else "right"
+    return f"play passes {ruleset.direction}, so each seat's next sits on its {side}"
+
+
 def _cards(ruleset: Ruleset, cards: Sequence[int]) -> str:
     deck = ruleset.deck.cards
     ordered = sorted(cards, key=lambda c: _sort_key(ruleset, c))
@@ -53,7 +60,7 @@ def hand_transcript(state: HandState) -> str:
     for deal in state.abandoned:
         reason = ruleset.rule_label("thrown_in:" + deal["thrown_in"])
         out.append(f"A deal is thrown in ({reason}); the same dealer deals again.")
-    out.append("Deal:")
+    out.append(f"Deal ({table_order(ruleset)}):")
     for seat, hand in enumerate(state.hands_dealt):
         out.append(f"  {seat_name(state, seat)} [{len(hand)}]: {_cards(ruleset, hand)}")
     for seat, piles in enumerate(state.piles_dealt):

@@ -14,6 +14,21 @@ def ids(ruleset, cards: Sequence[str]) -> list[int]:
     return [ruleset.deck.by_id[c] for c in cards]
 
 
+def arranged_pack(ruleset, wanted: dict[int, list[str]], dealer: int = 0) -> list[int]:
+    """A pack that deals the named cards to the given seats (dealer `dealer`), the rest in
+    order; where each position goes is read off a deal of the pack in order."""
+    probe = HandState(ruleset, dealer, list(range(len(ruleset.deck))))
+    pack: list[int | None] = [None] * len(ruleset.deck)
+    placed = set()
+    for seat, cards in wanted.items():
+        positions = sorted(probe.hands_dealt[seat])
+        for position, card in zip(positions, ids(ruleset, cards), strict=False):
+            pack[position] = card
+            placed.add(card)
+    rest = iter(c for c in range(len(ruleset.deck)) if c not in placed)
+    return [next(rest) if c is None else c for c in pack]
+
+
 def net(payments: Sequence[Payment], players: int) -> list[float]:
     result = [0] * players
     for p in payments:
@@ -22,13 +37,16 @@ def net(payments: Sequence[Payment], players: int) -> list[float]:
     return result
 
 
-def pile_of(ruleset, named: Sequence[str], points: float, special: str) -> list[int]:
+def pile_of(
+    ruleset, named: Sequence[str], points: float, special: str, excluding: Sequence[str] = ()
+) -> list[int]:
     """Cards counting exactly `points` (by the ruleset's own counting) that hold the cards
-    named and no other card of the set `special` (the bouts, the honours)."""
+    named and no other card of the set `special` (the bouts, the honours), nor any card of
+    `excluding`."""
     state = HandState(ruleset, 0, list(range(len(ruleset.deck))))
     chosen = ids(ruleset, named)
     values = ruleset.counting.values
-    barred = ruleset.deck.sets[special]
+    barred = ruleset.deck.sets[special] | set(ids(ruleset, excluding))
     others = sorted(
         (c for c in range(len(ruleset.deck)) if c not in barred), key=lambda c: -values[c]
     )
@@ -74,3 +92,76 @@ def each_defender_pays(state: HandState) -> float:
     amounts = {(p.amount if p.payee == TAKER else -p.amount) for p in payments}
     assert len(amounts) == 1, payments
     return amounts.pop()
+
+
+def played_out(
+    ruleset,
+    taker_pile: Sequence[str | int],
+    final_tricks: Sequence[Sequence[tuple[int, str]]],
+    contract: str | None,
+    earlier_winners: Sequence[int] | None = None,
+    partner: int | None = None,
+    declared: dict[int, dict[str, float]] | None = None,
+    excuses: Sequence[str] | None = None,
+) -> HandState:
+    """A hand whose last tricks are played card by card through the engine (`contract`
+    None for a game without an auction, seat 0 still holding `taker_pile`): each of
+    `final_tricks` lists its (seat, card id) in the order played. Before them the taker has
+    won `taker_pile` (no card of the final tricks) and the first defender every other card;
+    `earlier_winners` says who won each earlier trick (by default one to each side first);
+    `declared` gives each seat's declarations with their values; `excuses`, the cards that
+    play as the Fool in this hand (by default the ruleset's)."""
+    n, size = ruleset.players, len(ruleset.deck)
+    final = [ruleset.deck.by_id[card] for trick in final_tricks for _seat, card in trick]
+    mine = [c if isinstance(c, int) else ruleset.deck.by_id[c] for c in taker_pile]
+    assert not set(mine) & set(final), "the taker's pile holds a card of the final tricks"
+    state = HandState(ruleset, n - 1, list(range(size)))
+    tricks = len(state.hands_dealt[0])
+    earlier_count = tricks - len(final_tricks)
+    winners = list(earlier_winners or [TAKER, DEFENDER] + [DEFENDER] * (earlier_count - 2))
+    assert len(winners) == earlier_count
+    state.thrown_in, state._redeal_queue, state.abandoned = None, [], []
+    state.taker = None if contract is None else TAKER  # no contract: every seat for itself
+    state.contract, state.partner = contract, partner
+    state.hands = [[] for _ in range(n)]
+    for trick in final_tricks:
+        for seat, card in trick:
+            state.hands[seat].append(ruleset.deck.by_id[card])
+    state.talon, state.discards = [], [[] for _ in range(n)]
+    state.set_aside = [[] for _ in range(n)]
+    state.won = [[] for _ in range(n)]
+    state.won[TAKER] = mine
+    state.won[DEFENDER] = [c for c in range(size) if c not in set(mine) | set(final)]
+    state.trick_cards = [(w, []) for w in winners]
+    state.tricks = [
+        {"number": i + 1, "leader": w, "cards": [], "winner": w} for i, w in enumerate(winners)
+    ]
+    for seat, values in (declared or {}).items():
+        for name, value in values.items():
+            state.declared[seat].add(name)
+            state.declared_values[seat][name] = value
+    state.phase, state.decision = "play", None
+    state.trick_number, state.total_tricks = earlier_count + 1, tricks
+    state.leader = final_tricks[0][0][0]
+    state.excuses = state._excuse_cards() if excuses is None else frozenset(ids(ruleset, excuses))
+    state._advance()
+    for trick in final_tricks:
+        for seat, card in trick:
+            assert state.current_player() == seat, (seat, card, state.current_player())
+            state.apply_action(card)
+    assert state.is_terminal()
+    return state
+
+
+def offered_announcement(state: HandState, contract: str, action: str) -> set[int]:
+    """Seat 1 bids `contract` and the others pass; every declaration is then declined.
+    The seats that were offered `action` (e.g. `slam:announced`) on the way."""
+    state.apply_action(contract)
+    for _ in range(state.ruleset.players - 1):
+        state.apply_action("pass")
+    offered = set()
+    while state.decision.kind == "declare":
+        if action in state.legal_actions():
+            offered.add(state.decision.seat)
+        state.apply_action(state.legal_actions()[-1])
+    return offered

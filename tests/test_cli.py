@@ -67,7 +67,7 @@ def test_play_prints_a_whole_hand() -> None:
     assert result.stderr == ""
     out = result.stdout
     assert "=== Hand 1 of Marolles 1637 (McLeod's reconstruction): seat 0 deals ===" in out
-    assert "Deal:" in out
+    assert "Deal (play passes anticlockwise, so each seat's next sits on its right):" in out
     assert re.search(r"^  Seat 0 \(dealer\) \[24\]: ", out, re.M)
     assert len(re.findall(r"^  Seat [12] \[21\]: ", out, re.M)) == 2
     assert "Discards:" in out

@@ -120,3 +120,25 @@ def test_a_claim_ends_the_hand_and_the_game_during_play():
             assert state.total(0) >= 50
             assert game_winners(state) == (0,)
     assert claimed > 0
+
+
+@pytest.mark.parametrize(("reading", "fool_to", "handed"), [("kept", 0, 1), ("captured", 3, 0)])
+def test_the_fool_in_the_last_trick_by_each_reading(reading, fool_to, handed):
+    from sides import played_out
+
+    ruleset = early(fool_last_trick=reading)
+    last = [(0, "fool"), (1, "wands-2"), (2, "wands-3"), (3, "wands-4")]
+    state = played_out(ruleset, ["cups-2", "cups-K"], [last], None)
+    assert state.tricks[-1]["winner"] == 3
+    assert ruleset.deck.by_id["fool"] in state.won[fool_to]
+    assert len(state.exchanges) == handed  # taken back: a card of his tricks goes for it
+    assert [e["card"] for e in state.exchanges] == ["cups-2"][:handed]
+
+
+def test_the_direction_of_play_is_an_option():
+    from interpreter.transcript import hand_transcript
+
+    for reading, side in (("anticlockwise", "right"), ("clockwise", "left")):
+        ruleset = early(direction=reading)
+        state = play_hand(deal_hand(ruleset, 1, 1), [RandomAgent(str(s)) for s in range(4)])
+        assert f"passes {reading}, so each seat's next sits on its {side}" in hand_transcript(state)

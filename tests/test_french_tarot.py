@@ -7,7 +7,16 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from sides import DEFENDER, TAKER, each_defender_pays, ended_by_hand, ids
+from sides import (
+    DEFENDER,
+    TAKER,
+    arranged_pack,
+    each_defender_pays,
+    ended_by_hand,
+    ids,
+    offered_announcement,
+    played_out,
+)
 from sides import net as _net
 from sides import pile_of as sides_pile_of
 
@@ -50,52 +59,85 @@ LAST_WITHOUT_PETIT = ["spades-2", "spades-3", "spades-4", "spades-5"]
 LAST_WITH_PETIT = ["trump-1", "trump-2", "trump-3", "trump-4"]
 
 
+def example(
+    last: list[tuple[int, str]],
+    bouts: list[str],
+    points: float,
+    declared: dict[int, dict[str, float]] | None = None,
+    **choices: str,
+) -> HandState:
+    """A garde whose last trick is played card by card (seat 0, the taker, against seats 1
+    to 3), the taker ending with exactly these bouts and card points."""
+    ruleset = french(**choices)
+    played = [card for _seat, card in last]
+    probe = played_out(ruleset, [], [last], "garde")
+    kept = [c for c in played if ruleset.deck.by_id[c] in probe.won[TAKER]]
+    pile = sides_pile_of(
+        ruleset, bouts + [c for c in kept if c not in bouts], points, "bouts", played
+    )
+    mine = [c for c in pile if ruleset.deck.cards[c].id not in played]
+    state = played_out(ruleset, mine, [last], "garde", declared=declared)
+    assert state.side_points(TAKER) == points
+    assert sorted(c for c in state.side_pile(TAKER) if c in ruleset.deck.sets["bouts"]) == sorted(
+        ids(ruleset, bouts)
+    )
+    return state
+
+
+# 003's five examples, each with its figures: contract, card points, bouts, the last trick.
+TAKER_WINS_PLAIN = [(1, "hearts-2"), (2, "hearts-3"), (3, "hearts-4"), (0, "hearts-K")]
+TAKER_WINS_WITH_PETIT = [(1, "spades-2"), (2, "spades-3"), (3, "spades-4"), (0, "trump-1")]
+DEFENCE_WINS_WITH_PETIT = [(1, "spades-2"), (2, "trump-1"), (3, "spades-3"), (0, "spades-4")]
+DEFENCE_CAPTURES_PETIT = [(1, "trump-2"), (2, "trump-3"), (3, "trump-4"), (0, "trump-1")]
+
+
 def test_hand_1_garde_56_points_two_bouts():
-    ruleset = french()
-    pile = pile_of(ruleset, ["trump-21", "fool"], 56)
-    state = settled(ruleset, pile, (DEFENDER, LAST_WITHOUT_PETIT))
-    assert state.side_points(TAKER) == 56
-    assert each_defender_pays(state) == (25 + 15) * 2  # 80
+    # "garde", "56 card points with 2 bouts": each other player gives (25 + 15) * 2 = 80
+    state = example(TAKER_WINS_PLAIN, ["trump-21", "fool"], 56)
+    assert each_defender_pays(state) == 80
 
 
 def test_hand_2_petit_au_bout_for_the_taker():
-    ruleset = french()
-    pile = pile_of(ruleset, ["trump-21", "fool", "trump-1"], 49)
-    state = settled(ruleset, pile, (TAKER, LAST_WITH_PETIT))
-    assert each_defender_pays(state) == (25 + 13 + 10) * 2  # 96
+    # "garde", "49 card points with 3 bouts", the last trick taken with the 1 of trumps:
+    # (25 + 13 + 10) * 2 = 96 from each other player
+    state = example(TAKER_WINS_WITH_PETIT, ["trump-21", "fool", "trump-1"], 49)
+    assert state.tricks[-1]["winner"] == TAKER
+    assert each_defender_pays(state) == 96
 
 
 def test_hand_3_contract_lost_and_petit_au_bout_to_the_defence():
-    ruleset = french()
-    pile = pile_of(ruleset, ["trump-21", "fool"], 40)
-    state = settled(ruleset, pile, (DEFENDER, LAST_WITH_PETIT))
-    assert each_defender_pays(state) == -(25 + 1 + 10) * 2  # the taker pays 72 to each
+    # "garde", "40 card points with 2 bouts", the defence takes the last trick with the 1:
+    # the taker gives (25 + 1 + 10) * 2 = 72 to each other player
+    state = example(DEFENCE_WINS_WITH_PETIT, ["trump-21", "fool"], 40)
+    assert state.tricks[-1]["winner"] == 2
+    assert each_defender_pays(state) == -72
 
 
 def test_hand_4_petit_captured_at_the_end_raises_the_target():
-    ruleset = french()
-    # three bouts held, the petit lost in the last trick: two bouts and 41 points remain
-    pile = pile_of(ruleset, ["trump-21", "fool"], 41)
-    state = settled(ruleset, pile, (DEFENDER, LAST_WITH_PETIT))
-    assert each_defender_pays(state) == (25 + 0 - 10) * 2  # 30
+    # "garde with 3 bouts", "41 card points", the 1 captured in the last trick: two bouts
+    # left, target 41: (25 + 0 - 10) * 2 = 30 from each other player
+    state = example(DEFENCE_CAPTURES_PETIT, ["trump-21", "fool"], 41)
+    assert state.tricks[-1]["winner"] == 3
+    assert each_defender_pays(state) == 30
 
 
 def test_hand_5_the_defence_poignee_goes_to_the_winning_taker():
-    ruleset = french()
-    pile = pile_of(ruleset, ["trump-21", "fool", "trump-1"], 40)
-    state = settled(ruleset, pile, (DEFENDER, LAST_WITHOUT_PETIT), poignees={2: 20})
-    assert each_defender_pays(state) == (25 + 4) * 2 + 20  # 78
+    # "garde", "40 card points with 3 bouts", a defender's poignée of 10 trumps:
+    # (25 + 4) * 2 + 20 = 78 from each other player
+    state = example(
+        TAKER_WINS_PLAIN, ["trump-21", "fool", "trump-1"], 40, declared={2: {"poignee": 20}}
+    )
+    assert each_defender_pays(state) == 78
 
 
 def test_rules_facts_check_106_and_318():
-    ruleset = french()
-    pile = pile_of(ruleset, ["trump-21", "trump-1"], 49)
-    state = settled(ruleset, pile, (TAKER, LAST_WITH_PETIT), poignees={TAKER: 20})
-    assert each_defender_pays(state) == 106
-    assert (
-        state.settlement_for()
-        and sum(p.amount for p in state.settlement_for() if p.payee == TAKER) == 318
+    # garde, 49 card points, 2 bouts, the taker's single poignée, the last trick taken with
+    # the 1 of trumps: (25 + 8 + 10) x 2 + 20 = 106 from each defender, +318 to the taker
+    state = example(
+        TAKER_WINS_WITH_PETIT, ["trump-21", "trump-1"], 49, declared={TAKER: {"poignee": 20}}
     )
+    assert each_defender_pays(state) == 106
+    assert state.returns()[TAKER] == 318
 
 
 def test_the_taker_poignee_goes_to_the_defence_when_he_loses():
@@ -219,10 +261,11 @@ def test_every_bid_must_rise_and_all_passing_throws_the_deal_in():
     assert passing.thrown_in == "all_passed" and passing.is_terminal()
 
 
-def test_the_excuse_is_kept_and_paid_for_with_a_low_card():
+def test_the_excuse_is_kept_and_paid_for_with_a_half_point_card():
     ruleset = french()
     fool = ruleset.deck.by_id["fool"]
-    low = ruleset.deck.sets["low_cards"]
+    low = ruleset.deck.sets["half_point_cards"]
+    assert all(ruleset.counting.values[c] == 0.5 for c in low) and len(low) == 40 + 19
     seen = 0
     for state in _random_hands(ruleset, 80, seed=5):
         if state.thrown_in is not None:
@@ -338,3 +381,163 @@ def test_two_players_the_winner_scores_25_and_his_excess(bouts, points, won):
         assert net == [won, -won]
     else:  # 40.5 with two bouts misses; the other needs 56 with one bout and has 50.5
         assert net == [0, 0]
+
+
+# --- the Excuse paid for, poignée shown, chelem with the Excuse -----------------------------
+
+EXCUSE_LOST = [(1, "spades-2"), (2, "spades-3"), (3, "spades-4"), (0, "fool")]
+AFTER_IT = [(3, "hearts-2"), (0, "hearts-3"), (1, "hearts-4"), (2, "hearts-5")]
+
+
+def test_the_excuse_may_be_paid_for_with_a_trump_worth_half_a_point():
+    # 003: the card handed over for the Excuse "will be a 0.5 point card"; trumps 2 to 20
+    # count 0.5 as the low suit cards do. The taker's tricks hold a King and the 5 of trumps.
+    ruleset = french()
+    state = played_out(ruleset, ["spades-K", "trump-5"], [EXCUSE_LOST, AFTER_IT], "garde")
+    assert state.exchanges == [{"from": 0, "to": 3, "card": "trump-5", "after_trick": 17}]
+    assert ruleset.deck.by_id["fool"] in state.won[TAKER]
+    assert state.excuse_debts == []
+
+
+@pytest.mark.parametrize(("reading", "fool_to"), [("lapses", TAKER), ("fool_surrendered", 3)])
+def test_an_excuse_never_paid_for_by_each_reading(reading, fool_to):
+    ruleset = french(excuse_debt=reading)
+    state = played_out(ruleset, ["spades-K", "hearts-K"], [EXCUSE_LOST, AFTER_IT], "garde")
+    assert state.exchanges == []
+    assert ruleset.deck.by_id["fool"] in state.won[fool_to]
+
+
+def _poignee_offered(**choices: str) -> HandState:
+    """Seat 2 holds trumps 2 to 13 and the Excuse; seat 1 takes a garde sans; play runs
+    until seat 2 is asked about its poignée before its first card."""
+    ruleset = french(le_petit="not_played", **choices)
+    plain = [f"spades-{n}" for n in range(1, 6)]
+    wanted = {2: [f"trump-{n}" for n in range(2, 14)] + ["fool"] + plain}
+    state = HandState(ruleset, 0, arranged_pack(ruleset, wanted))
+    state.apply_action("garde_sans")
+    for _ in range(3):
+        state.apply_action("pass")
+    while not (
+        state.decision.kind == "declare"
+        and state.decision.seat == 2
+        and state.decision.declaration.id == "poignee"
+    ):
+        none = [a for a in state.legal_actions() if a.endswith(":none")]
+        state.apply_action(none[0] if none else state.legal_actions()[0])
+    return state
+
+
+def _shown_poignee(state: HandState) -> list[str]:
+    cards = state.ruleset.deck.cards
+    return sorted(
+        cards[c].id for seat, what, shown in state.shown for c in shown if what == "poignee"
+    )
+
+
+def test_a_poignee_reached_with_the_excuse_shows_it():
+    # 12 trumps and the Excuse make 13, a double poignée (4 players: 10/13/15): the Excuse is
+    # shown with the twelve trumps, thirteen cards for thirteen declared
+    state = _poignee_offered()
+    assert state.legal_actions() == ["poignee:double", "poignee:none"]
+    state.apply_action("poignee:double")
+    assert state.declared_values[2]["poignee"] == 30
+    assert _shown_poignee(state) == sorted([f"trump-{n}" for n in range(2, 14)] + ["fool"])
+
+
+def test_a_poignee_below_the_highest_by_the_any_level_reading():
+    state = _poignee_offered(poignee_level="any_level")
+    assert state.legal_actions() == ["poignee:single", "poignee:double", "poignee:none"]
+    state.apply_action("poignee:single")  # ten needed, twelve trumps: the Excuse stays hidden
+    assert state.declared_values[2]["poignee"] == 20
+    assert _shown_poignee(state) == sorted(f"trump-{n}" for n in range(2, 14))
+
+
+def _excuse_chelem(second_last_winner_card: str) -> HandState:
+    """The taker has won every trick but the last two; he wins the 17th with
+    `second_last_winner_card` (the defenders have no trump) and leads the Excuse to the last."""
+    ruleset = french()
+    final = [
+        [(0, second_last_winner_card), (1, "spades-2"), (2, "spades-3"), (3, "spades-4")],
+        [(0, "fool"), (1, "hearts-2"), (2, "hearts-3"), (3, "hearts-4")],
+    ]
+    played = {card for trick in final for _seat, card in trick}
+    mine = [c for c in range(78) if ruleset.deck.cards[c].id not in played]
+    return played_out(ruleset, mine, final, "garde", earlier_winners=[TAKER] * 16)
+
+
+def test_a_chelem_finished_by_the_excuse_counts_petit_au_bout_for_the_1_the_trick_before():
+    # 003: the Excuse led to the last trick by a side that took all the others wins it, and
+    # the 1 of trumps winning the trick before counts as petit au bout. The taker holds all
+    # 91 points and 3 bouts (target 36): (25 + 55 + 10) * 2 + 200 for the chelem
+    state = _excuse_chelem("trump-1")
+    assert [t["winner"] for t in state.tricks[-2:]] == [TAKER, TAKER]
+    assert state.side_points(TAKER) == 91
+    assert each_defender_pays(state) == (25 + 55 + 10) * 2 + 200
+
+
+def test_a_chelem_finished_by_the_excuse_without_the_1_the_trick_before():
+    state = _excuse_chelem("trump-21")  # the 1 was won earlier: no petit au bout
+    assert each_defender_pays(state) == (25 + 55) * 2 + 200
+
+
+# --- the options on 003's doubts -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reading", "hand_2", "hand_3"),
+    [("exact", 96, -72), ("nearest_5", 95, -70), ("nearest_10", 100, -70)],
+)
+def test_scores_rounded_to_5_or_10(reading, hand_2, hand_3):
+    bouts = ["trump-21", "fool", "trump-1"]
+    won = example(TAKER_WINS_WITH_PETIT, bouts, 49, score_rounding=reading)
+    lost = example(DEFENCE_WINS_WITH_PETIT, bouts[:2], 40, score_rounding=reading)
+    assert (each_defender_pays(won), each_defender_pays(lost)) == (hand_2, hand_3)
+    assert french("french-tarot-round-10").options["score_rounding"] == "nearest_10"
+
+
+@pytest.mark.parametrize(("reading", "offered"), [("taker", False), ("either_side", True)])
+def test_a_chelem_announced_by_the_defence(reading, offered):
+    ruleset = french(chelem_by=reading, le_petit="not_played")
+    state = HandState(ruleset, 0, list(range(78)))
+    asked = offered_announcement(state, "garde_sans", "chelem:announced")
+    assert asked == ({0, 1, 2, 3} if offered else {1})
+    # the defence announces and takes every trick: 400 to each defender; fails: 200 to the taker
+    defence_made = settled(
+        ruleset, [], (DEFENDER, LAST_WITHOUT_PETIT), tricks=_slam_tricks(DEFENDER)
+    )
+    defence_made.declared[DEFENDER].add("chelem")
+    assert each_defender_pays(defence_made) == -(25 + 56) * 2 - 400
+    defence_failed = settled(ruleset, pile_of(ruleset, ["trump-21", "fool"], 56), (TAKER, []))
+    defence_failed.declared[DEFENDER].add("chelem")
+    assert each_defender_pays(defence_failed) == (25 + 15) * 2 + 200
+
+
+@pytest.mark.parametrize(
+    ("reading", "position", "thrown"),
+    [
+        ("first_packet", 3, True),
+        ("first_three_cards", 3, False),
+        ("first_three_cards", 2, True),
+    ],
+)
+def test_le_petit_with_three_players_dealt_in_fours(reading, position, thrown):
+    ruleset = french("french-tarot-3", le_petit_cards=reading)
+    petit = ruleset.deck.by_id["trump-1"]
+    pack = [c for c in range(78) if c != petit]
+    pack.insert(position, petit)  # in seat 1's first packet of four (pack[0:4])
+    state = HandState(ruleset, 0, pack)
+    assert state.packets_dealt[1][0] == pack[:4]
+    assert (state.thrown_in == "le_petit") is thrown
+
+
+@pytest.mark.parametrize(("reading", "thrown"), [("not_played", False), ("played", True)])
+def test_le_petit_with_two_players(reading, thrown):
+    ruleset = french("french-tarot-2", le_petit=reading)
+    petit = ruleset.deck.by_id["trump-1"]
+    probe = HandState(ruleset, 0, list(range(78)))
+    first = probe.packets_dealt[1][0][0]  # the position of seat 1's first card in hand
+    pack = [c for c in range(78) if c != petit]
+    pack.insert(first, petit)
+    state = HandState(ruleset, 0, pack)
+    assert petit in state.packets_dealt[1][0]
+    assert (state.thrown_in == "le_petit") is thrown

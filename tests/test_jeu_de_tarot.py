@@ -8,7 +8,17 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from sides import DEFENDER, TAKER, each_defender_pays, ended_by_hand, ids, net
+from sides import (
+    DEFENDER,
+    TAKER,
+    arranged_pack,
+    each_defender_pays,
+    ended_by_hand,
+    ids,
+    net,
+    offered_announcement,
+    played_out,
+)
 from sides import pile_of as sides_pile_of
 
 from interpreter.agents.random_agent import RandomAgent
@@ -78,21 +88,6 @@ def test_the_deal_and_the_stock_never_first_or_last(name, each, stock, kept_off)
     assert [len(h) for h in state.hands_dealt] == [each] * ruleset.players
     assert len(state.talon_dealt) == stock
     assert not set(state.talon_dealt) & set(pack[:kept_off] + pack[-1:])
-
-
-def arranged_pack(ruleset, wanted: dict[int, list[str]], dealer: int = 0) -> list[int]:
-    """A pack that deals the named cards to the given seats (dealer `dealer`), the rest in
-    order; where each position goes is read off a deal of the pack in order."""
-    probe = HandState(ruleset, dealer, list(range(len(ruleset.deck))))
-    pack: list[int | None] = [None] * len(ruleset.deck)
-    placed = set()
-    for seat, cards in wanted.items():
-        positions = sorted(probe.hands_dealt[seat])
-        for position, card in zip(positions, ids(ruleset, cards), strict=False):
-            pack[position] = card
-            placed.add(card)
-    rest = iter(c for c in range(len(ruleset.deck)) if c not in placed)
-    return [next(rest) if c is None else c for c in pack]
 
 
 TRUMPS_FOR_EVERYONE = {
@@ -220,14 +215,13 @@ def test_brass_balls_played_on_makes_the_magician_a_second_fool():
 # --- settlement on hands built by hand -----------------------------------------------------
 
 
-def pile_of(ruleset, honours: list[str], points: float) -> list[int]:
-    """Cards counting exactly `points` in pairs that hold exactly the Honours named."""
-    return sides_pile_of(ruleset, honours, points, "honours")
+def pile_of(ruleset, honours: list[str], points: float, excluding=()) -> list[int]:
+    """Cards counting exactly `points` in pairs that hold exactly the Honours named (and no
+    card of `excluding`)."""
+    return sides_pile_of(ruleset, honours, points, "honours", excluding)
 
 
 NO_MAGICIAN = ["spades-2", "spades-3", "spades-4", "spades-5"]
-MAGICIAN_WINS = ["trump-1", "spades-6", "spades-7", "spades-8"]
-MAGICIAN_BEATEN = ["trump-1", "trump-2", "spades-9", "spades-10"]
 
 
 def settled(
@@ -304,30 +298,72 @@ def test_a_declarer_without_a_trick_loses_the_stock_to_the_defenders():
 # --- the Sparrow ---------------------------------------------------------------------------
 
 
-def _sparrow_hand(last_trick, declared=None) -> float:
+# Last tricks played card by card: (seat, card) in the order played; seat 0 is the declarer.
+TAKERS_MAGICIAN_WINS = [(1, "spades-6"), (2, "spades-7"), (3, "spades-8"), (0, "trump-1")]
+DEFENDERS_MAGICIAN_WINS = [(1, "trump-1"), (2, "spades-6"), (3, "spades-7"), (0, "spades-8")]
+TAKERS_MAGICIAN_BEATEN = [(1, "spades-9"), (2, "spades-10"), (3, "trump-2"), (0, "trump-1")]
+TAKER_WINS_NO_MAGICIAN = [(1, "spades-2"), (2, "spades-3"), (3, "spades-4"), (0, "spades-5")]
+
+
+def _last_trick_hand(last, honours, points, declared=None):
+    """Solo, the declarer's cards at the end holding `honours` and counting `points` (the
+    last trick's cards among them when he wins it, or keeps one as a Fool)."""
     ruleset = jeu()
-    pile = pile_of(ruleset, ["trump-21", "fool"], 51)  # made by 10 at Solo
-    return each_defender_pays(settled(ruleset, pile, last_trick, declared=declared))
+    played = [card for _seat, card in last]
+    state = played_out(
+        ruleset, [], [last], "solo", declared=declared, excuses=None
+    )  # a probe: who takes which card of the last trick
+    kept = [c for c in played if ruleset.deck.by_id[c] in state.won[TAKER]]
+    pile = pile_of(ruleset, honours + [c for c in kept if c not in honours], points, played)
+    mine = [c for c in pile if ruleset.deck.cards[c].id not in played]
+    state = played_out(ruleset, mine, [last], "solo", declared=declared)
+    return state
+
+
+def _sparrow_hand(last, honours, points, declared=None) -> float:
+    state = _last_trick_hand(last, honours, points, declared)
+    assert state.side_points(TAKER) == points
+    return each_defender_pays(state)
+
+
+ALL_HONOURS = ["trump-21", "fool", "trump-1"]
 
 
 def test_the_sparrow_unannounced_scores_10_times_the_bid():
-    assert _sparrow_hand((TAKER, MAGICIAN_WINS)) == (25 + 10 + 10) * 2
-    assert _sparrow_hand((DEFENDER, MAGICIAN_WINS)) == (25 + 10 - 10) * 2
+    # the declarer's Magician takes the last trick: three Honours, 46 points, target 36
+    assert _sparrow_hand(TAKERS_MAGICIAN_WINS, ALL_HONOURS, 46) == (25 + 10 + 10) * 2
+    # a defender's Magician takes it: two Honours, 51 points, target 41
+    assert _sparrow_hand(DEFENDERS_MAGICIAN_WINS, ALL_HONOURS[:2], 51) == (25 + 10 - 10) * 2
 
 
 def test_the_magician_beaten_in_the_last_trick_is_no_sparrow():
-    assert _sparrow_hand((DEFENDER, MAGICIAN_BEATEN)) == (25 + 10) * 2
+    assert _sparrow_hand(TAKERS_MAGICIAN_BEATEN, ALL_HONOURS[:2], 51) == (25 + 10) * 2
 
 
 def test_the_sparrow_announced_scores_20_or_costs_20():
-    won = _sparrow_hand((TAKER, MAGICIAN_WINS), declared={TAKER: ["sparrow"]})
+    taker, defender = {TAKER: {"sparrow": 0}}, {DEFENDER: {"sparrow": 0}}
+    won = _sparrow_hand(TAKERS_MAGICIAN_WINS, ALL_HONOURS, 46, taker)
     assert won == (25 + 10 + 20) * 2
-    lost = _sparrow_hand((DEFENDER, MAGICIAN_BEATEN), declared={TAKER: ["sparrow"]})
+    lost = _sparrow_hand(TAKERS_MAGICIAN_BEATEN, ALL_HONOURS[:2], 51, taker)
     assert lost == (25 + 10 - 20) * 2
-    by_defence = _sparrow_hand((DEFENDER, MAGICIAN_WINS), declared={DEFENDER: ["sparrow"]})
+    by_defence = _sparrow_hand(DEFENDERS_MAGICIAN_WINS, ALL_HONOURS[:2], 51, defender)
     assert by_defence == (25 + 10 - 20) * 2
-    failed_by_defence = _sparrow_hand((TAKER, NO_MAGICIAN), declared={DEFENDER: ["sparrow"]})
+    failed_by_defence = _sparrow_hand(TAKER_WINS_NO_MAGICIAN, ALL_HONOURS[:2], 51, defender)
     assert failed_by_defence == (25 + 10 + 20) * 2
+
+
+def test_a_magician_playing_as_the_fool_under_brass_balls_wins_no_sparrow():
+    # 004: under Brass Balls the Magician "behaves in the same way as The Fool": played to
+    # the last trick it cannot win it (spades-8 does) and is not lost (the declarer keeps it,
+    # handing an empty card over for it), so no Sparrow is scored either way.
+    brass = {TAKER: {"brass_balls": 0}}
+    state = _last_trick_hand(TAKERS_MAGICIAN_WINS, ALL_HONOURS, 46, brass)
+    magician = state.ruleset.deck.by_id["trump-1"]
+    assert state.excuses == {magician, state.ruleset.deck.by_id["fool"]}
+    assert state.tricks[-1]["winner"] == 3 and magician in state.won[TAKER]
+    assert len(state.exchanges) == 1 and state.exchanges[0]["to"] == 3
+    assert state.side_points(TAKER) == 45.5  # 46 less the empty card handed over
+    assert each_defender_pays(state) == (25 + 10) * 2  # ceil(9.5) = 10; no Sparrow
 
 
 # --- the Slam ------------------------------------------------------------------------------
@@ -467,3 +503,80 @@ def test_all_passing_has_the_same_dealer_deal_again_and_the_record_replays():
     play_hand(state, agents)
     record = game_record(ruleset, 9, [a.name for a in agents], [state])
     replay_record(record, ruleset)
+
+
+# --- the game, and the options on 004's doubts ----------------------------------------------
+
+
+@cache
+def jeu_with(name: str = FOUR, **choices: str):
+    return load_ruleset(name, choices=choices)
+
+
+@pytest.mark.parametrize("name", [FOUR, "jeu-de-tarot-3", "jeu-de-tarot-5"])
+def test_a_game_is_as_many_hands_as_there_are_players(name):
+    from interpreter.engine.game import game_winners, play_game
+
+    ruleset = jeu(name)
+    agents = [RandomAgent(f"game/{s}") for s in range(ruleset.players)]
+    states = play_game(ruleset, 11, agents, hands=None)
+    assert [s.number for s in states] == list(range(1, ruleset.players + 1))
+    assert [s.dealer for s in states] == list(range(ruleset.players))  # each deals once
+    totals = [sum(s.returns()[seat] for s in states) for seat in range(ruleset.players)]
+    assert game_winners(states[-1]) == tuple(s for s, t in enumerate(totals) if t == max(totals))
+    assert all(not game_winners(s) for s in states[:-1])
+
+
+def test_the_declarer_without_a_trick_by_each_reading():
+    # five players: the declarer (seat 0) wins no trick, his partner (seat 2) wins one whose
+    # cards hold a King; the stock (two Honours and a King) was set aside for the declarer
+    ruleset = jeu_with("jeu-de-tarot-5")
+    stock = ids(ruleset, ["trump-21", "fool", "spades-K"])
+    tricks = [(DEFENDER, [])] * 14 + [(2, [])]
+    partner_trick = ids(ruleset, ["hearts-K", "hearts-2", "hearts-3", "hearts-4", "hearts-5"])
+    results = {}
+    for reading in ("side", "declarer"):
+        state = settled(
+            jeu_with("jeu-de-tarot-5", no_tricks=reading),
+            [],
+            (2, []),
+            "solo_with_stock",
+            tricks=tricks,
+            partner=2,
+            stock_to_taker=stock,
+        )
+        state.won[DEFENDER] = [c for c in state.won[DEFENDER] if c not in partner_trick]
+        state.won[2] = partner_trick
+        results[reading] = each_defender_pays(state)
+    # the side won a trick: stock and trick count together, eight cards in four pairs with
+    # four cards of 5: 4 x (5 - 1) + 4 = 20, two Honours, so 21 short of 41
+    assert results["side"] == -(25 + 21) * 4
+    # the declarer won none: only the partner's five cards count, (5 - 1) + 2 + 0.5 = 6.5
+    # with no Honour, 49.5 short of 56, rounded for the defenders
+    assert results["declarer"] == -(25 + 50) * 4
+
+
+@pytest.mark.parametrize(("reading", "paid"), [("declarers_side", -20), ("winning_side", 20)])
+def test_an_abundance_by_each_reading(reading, paid):
+    # a defender declares a single Abundance (20); the declarer wins his Solo by 10
+    ruleset = jeu_with(abundance_to=reading)
+    state = settled(
+        ruleset,
+        pile_of(ruleset, ["trump-21", "fool"], 51),
+        (DEFENDER, NO_MAGICIAN),
+        abundances={2: 20},
+    )
+    assert each_defender_pays(state) == (25 + 10) * 2 + paid
+    variant = jeu("jeu-de-tarot-abundance-to-winner")
+    assert variant.options["abundance_to"] == "winning_side"
+
+
+@pytest.mark.parametrize(("reading", "offered"), [("declarer", {1}), ("any_player", {0, 1, 2, 3})])
+def test_who_may_announce_the_slam(reading, offered):
+    ruleset = jeu_with(slam_by=reading)
+    state = HandState(ruleset, 0, arranged_pack(ruleset, TRUMPS_FOR_EVERYONE))
+    asked = offered_announcement(state, "solo_with_stock", "slam:announced")
+    assert asked == offered
+    made = settled(ruleset, [], (DEFENDER, NO_MAGICIAN), tricks=[(DEFENDER, [])] * 18)
+    made.declared[DEFENDER].add("slam")
+    assert each_defender_pays(made) == -(25 + 56) * 2 - 400

@@ -46,6 +46,7 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "trick_end": {**_TRICK, "winner": Type.SEAT, "keeper": Type.SEAT},
     "settlement": {},
     "declaration": _PLAYER,
+    "declaration_shown": {**_PLAYER, "level": Type.STRING},
     "discard_check": _CARD_OF_PLAYER,
     "static": {},
 }
@@ -133,6 +134,26 @@ def _declared_value(state, seat, declaration_id):
     return state.declared_values[seat].get(declaration_id, 0)
 
 
+def _winning_card(state, number):
+    """The card with which the `number`-th finished trick was won (from 1), as a group of
+    one; empty when there is no such trick."""
+    index = int(number) - 1
+    if not 0 <= index < len(state.tricks):
+        return ()
+    record = state.tricks[index]
+    by_id = state.ruleset.deck.by_id
+    return tuple(by_id[c["card"]] for c in record["cards"] if c["seat"] == record["winner"])
+
+
+def _hand_number(state):
+    return state.number
+
+
+def _first_cards(state, seat, number):
+    dealt = [card for packet in state.packets_dealt[seat] for card in packet]
+    return tuple(dealt[: max(int(number), 0)])
+
+
 def _talon(state):
     return tuple(state.talon_dealt)
 
@@ -167,4 +188,7 @@ FACTS: dict[str, FactFunction] = {
     "talon": FactFunction((), Type.CARDS, _talon),
     "packet": FactFunction((Type.SEAT, Type.NUMBER), Type.CARDS, _packet),
     "total": FactFunction((Type.SEAT,), Type.NUMBER, _total),
+    "winning_card": FactFunction((Type.NUMBER,), Type.CARDS, _winning_card),
+    "hand_number": FactFunction((), Type.NUMBER, _hand_number),
+    "first_cards": FactFunction((Type.SEAT, Type.NUMBER), Type.CARDS, _first_cards),
 }

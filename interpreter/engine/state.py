@@ -496,7 +496,8 @@ class HandState:
         self.declared_values[seat][declaration.id] = value
         scope = self._scope({"player": seat})
         if declaration.shows is not None:
-            self.shown.append((seat, declaration.id, list(declaration.shows(scope))))
+            shown_scope = self._scope({"player": seat, "level": level})
+            self.shown.append((seat, declaration.id, list(declaration.shows(shown_scope))))
         if not declaration.paid_when_declared:  # the ruleset's own rules use its value
             self.fired[action] = self.fired.get(action, 0) + 1
             return

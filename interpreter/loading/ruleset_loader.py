@@ -498,7 +498,9 @@ class _Builder:
                     levels=levels,
                     shows=None
                     if shows is None
-                    else self.expression(where + ("shows",), shows, "declaration", Type.CARDS),
+                    else self.expression(
+                        where + ("shows",), shows, "declaration_shown", Type.CARDS
+                    ),
                     payers=self._seats(
                         where + ("from",), entry.get("from", "opponents(player)"), "declaration"
                     ),
