@@ -66,6 +66,17 @@ def test_whole_pack_counts_74(marolles):
     assert points_of(marolles, *ids) == 74
 
 
+def test_counting_cards_with_their_empties_71_and_nine_more_empties_3(marolles):
+    # "19 counting cards which along with the 38 empty cards that go with them have a total
+    # value of 71 points, plus 9 extra empty cards which are worth 3 points"
+    values = marolles.counting.values
+    counting = [c.id for c in marolles.deck.cards if values[c.index]]
+    empty = [c.id for c in marolles.deck.cards if not values[c.index]]
+    assert (len(counting), len(empty)) == (19, 47)
+    assert points_of(marolles, *counting, *empty[:38]) == 71
+    assert points_of(marolles, *empty[38:]) == 3
+
+
 @pytest.mark.parametrize(
     ("cards", "points"),
     [
@@ -594,6 +605,18 @@ class FoolHoarder(RandomAgent):
         return self.rng.choice(kept or legal)
 
 
+def hands_with_the_fool_kept(ruleset, seeds: int = 30):
+    """Hands played by FoolHoarders in which the Fool's holder kept it to the last trick:
+    (state, holder)."""
+    fool = ruleset.deck.by_id["fool"]
+    for seed in range(seeds):
+        state = new_hand(ruleset, seed)
+        holder = next((s for s in range(SEATS) if fool in state.hands[s]), None)
+        play_hand(state, [FoolHoarder(f"{seed}/{s}") for s in range(SEATS)])
+        if holder is not None and fool not in state.discards[holder]:
+            yield state, holder
+
+
 @pytest.mark.parametrize("where", ["captured", "kept"])
 def test_fool_not_excused_before_the_last_trick(where):
     # "A player who fails to excuse before the last trick pays two marques to each of the
@@ -602,13 +625,7 @@ def test_fool_not_excused_before_the_last_trick(where):
     ruleset = ruleset_with(fool_in_last_trick=where)
     fool = ruleset.deck.by_id["fool"]
     checked = 0
-    for seed in range(30):
-        state = new_hand(ruleset, seed)
-        holder = next((s for s in range(SEATS) if fool in state.hands[s]), None)
-        agents = [FoolHoarder(f"{seed}/{s}") for s in range(SEATS)]
-        play_hand(state, agents)
-        if holder is None or fool in state.discards[holder]:
-            continue
+    for state, holder in hands_with_the_fool_kept(ruleset):
         last = state.tricks[-1]
         assert {"seat": holder, "card": "fool"} in last["cards"]
         assert Counter(
@@ -864,31 +881,19 @@ def test_unexcused_fool_taken_in_the_last_trick(reading, extra):
     # "pays two marques to each of the other players"; with the capture reading, one more
     # marque to each opponent, as "When a Tarot is captured"
     ruleset = ruleset_with(fool_last_trick_payment=reading)
-    fool = ruleset.deck.by_id["fool"]
     checked = 0
-    for seed in range(30):
-        state = new_hand(ruleset, seed)
-        holder = next((s for s in range(SEATS) if fool in state.hands[s]), None)
-        play_hand(state, [FoolHoarder(f"{seed}/{s}") for s in range(SEATS)])
-        if holder is None or fool in state.discards[holder]:
-            continue
+    for state, holder in hands_with_the_fool_kept(ruleset):
         assert state.tricks[-1]["winner"] != holder  # the Fool cannot win
         paid = Counter((p.rule, p.payer, p.payee, p.amount) for p in state.payments)
         for other in opponents(holder):
             assert paid[("fool_not_excused", holder, other, 2)] == 1
+        # the Fool is the holder's only card in the last trick
         captured = [
-            p
+            (p.payee, p.amount)
             for p in state.payments
             if p.at == "trick 20" and p.rule == "tarot_captured" and p.payer == holder
         ]
-        fool_captures = len(captured) - 2 * sum(
-            1
-            for c in state.tricks[-1]["cards"]
-            if c["seat"] == holder
-            and c["card"] != "fool"
-            and ruleset.deck.by_id[c["card"]] in ruleset.deck.sets["tarots"]
-        )
-        assert fool_captures == 2 * extra
+        assert sorted(captured) == [(other, 1) for other in opponents(holder)] * extra
         checked += 1
     assert checked > 10
 

@@ -577,7 +577,10 @@ class HandState:
             candidates = [c for c in self.hands[seat] if c != card and c in offered]
             if not candidates:
                 candidates = [c for c in self.hands[seat] if c != card]
-            self._card_choices.append(CardChoice(seat, GIVE, declaration.id, candidates, 1, holder))
+            if candidates:  # a declarer with no other card keeps it and gives nothing back
+                self._card_choices.append(
+                    CardChoice(seat, GIVE, declaration.id, candidates, 1, holder)
+                )
 
     def _pick_card(self, card: int) -> None:
         pending = self._card_choices[0]
