@@ -30,7 +30,7 @@ class PacketStep:
 class TalonUse:
     """Where the talon goes once the deal (and any auction) is over."""
 
-    to: str  # "hand", "pile" or "out_of_play"
+    to: str  # "hand", "pile", "out_of_play" or "stock" (drawn from after each trick)
     seat: Evaluator | None  # whose hand or pile (a seat or seats: the first one)
     shown: bool
 
@@ -108,6 +108,16 @@ class DeclarationLevel:
     when: Evaluator
     value: Evaluator
     options: tuple[str, ...] = ()  # the options its condition and value read
+    shows: Evaluator | None = None  # the cards this level shows, if not the declaration's
+    show_count: Evaluator | None = None  # how many of them: the declarer picks which
+
+
+@dataclass(frozen=True)
+class HandOver:
+    """Cards another player must hand the declarer, each for one the declarer gives back."""
+
+    cards: Evaluator  # the cards asked for (those in another player's hand are handed over)
+    in_return: Evaluator  # the declarer's cards he may give back for each
 
 
 @dataclass(frozen=True)
@@ -122,6 +132,7 @@ class Declaration:
     timing: str | None = None  # overrides the section's timing
     paid_when_declared: bool = True
     options: tuple[str, ...] = ()  # the options read outside its levels (shows, from, to)
+    hands_over: HandOver | None = None
 
 
 @dataclass(frozen=True)

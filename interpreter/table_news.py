@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from interpreter.engine.state import HandState, Payment
+from interpreter.engine.state import SHOW, HandState, Payment
 from interpreter.ruleset import Declaration, Ruleset
 from interpreter.table_view import (
     NO_LEVEL,
@@ -88,7 +88,7 @@ def _decision_news(state: HandState, me: int, decisions: Sequence[dict]) -> list
     private: dict[tuple[int, str], int] = {}
     for decision in decisions:
         seat, kind, choice = decision["seat"], decision["kind"], decision["choice"]
-        if seat == me or kind == PLAY:
+        if seat == me or kind in (PLAY, SHOW):  # shown cards are told with the declaration
             continue
         if kind in PRIVATE_KINDS:
             private[seat, kind] = private.get((seat, kind), 0) + 1

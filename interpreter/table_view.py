@@ -21,7 +21,7 @@ from interpreter.engine.state import HandState, Payment
 from interpreter.ruleset import Declaration, Ruleset
 
 PLAY, DISCARD = "play", "discard"
-PRIVATE_KINDS = frozenset({DISCARD})  # decisions whose choice only the deciding seat sees
+PRIVATE_KINDS = frozenset({DISCARD, "give"})  # choices only the deciding seat sees
 NO_LEVEL = "none"  # the level of a declaration choice that declares nothing
 
 

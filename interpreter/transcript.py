@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from interpreter.engine.state import HandState
+from interpreter.engine.state import GIVE, HANDED_OVER, HandState
 from interpreter.ruleset import Ruleset
 
 
@@ -91,6 +91,7 @@ def hand_transcript(state: HandState) -> str:
             cards = shown.get((d["seat"], decl), [])
             display = f" showing {_cards(ruleset, cards)}" if cards else ""
             out.append(f"  Seat {d['seat']}: {ruleset.rule_label(d['choice'])}{display}")
+            out += _handed_over(state, d["seat"], decl)
         out += _payments_at(state, "declarations")
     out.append("Play:")
     exchanges = {}
@@ -115,6 +116,18 @@ def hand_transcript(state: HandState) -> str:
     out += _payments_at(state, "settlement")
     out.append("Net: " + ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns())))
     return "\n".join(out)
+
+
+def _handed_over(state: HandState, seat: int, declaration: str) -> list[str]:
+    """The cards handed to a declarer for his declaration, and those he gave back."""
+    ruleset = state.ruleset
+    what = f"{declaration}:{HANDED_OVER}"
+    received = [c for s, w, cards in state.shown if s == seat and w == what for c in cards]
+    if not received:
+        return []
+    by_id = ruleset.deck.by_id
+    back = [by_id[d["choice"]] for d in state.decisions if d["kind"] == GIVE and d["seat"] == seat]
+    return [f"    handed over: {_cards(ruleset, received)}; given back: {_cards(ruleset, back)}"]
 
 
 def game_line(states: Sequence[HandState], winners: Sequence[int]) -> str:

@@ -8,7 +8,18 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hands import SEATS, agents_for, new_hand, played_hand, ruleset_with
+from hands import (
+    SEATS,
+    agents_for,
+    built_pack,
+    declare_all,
+    discard_plainly,
+    empties,
+    new_hand,
+    offers,
+    played_hand,
+    ruleset_with,
+)
 
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import play_hand
@@ -53,6 +64,17 @@ def test_whole_pack_counts_74(marolles):
     # "the total value of the 66-card pack is 74 points"
     ids = [card.id for card in marolles.deck.cards]
     assert points_of(marolles, *ids) == 74
+
+
+def test_counting_cards_with_their_empties_71_and_nine_more_empties_3(marolles):
+    # "19 counting cards which along with the 38 empty cards that go with them have a total
+    # value of 71 points, plus 9 extra empty cards which are worth 3 points"
+    values = marolles.counting.values
+    counting = [c.id for c in marolles.deck.cards if values[c.index]]
+    empty = [c.id for c in marolles.deck.cards if not values[c.index]]
+    assert (len(counting), len(empty)) == (19, 47)
+    assert points_of(marolles, *counting, *empty[:38]) == 71
+    assert points_of(marolles, *empty[38:]) == 3
 
 
 @pytest.mark.parametrize(
@@ -583,6 +605,18 @@ class FoolHoarder(RandomAgent):
         return self.rng.choice(kept or legal)
 
 
+def hands_with_the_fool_kept(ruleset, seeds: int = 30):
+    """Hands played by FoolHoarders in which the Fool's holder kept it to the last trick:
+    (state, holder)."""
+    fool = ruleset.deck.by_id["fool"]
+    for seed in range(seeds):
+        state = new_hand(ruleset, seed)
+        holder = next((s for s in range(SEATS) if fool in state.hands[s]), None)
+        play_hand(state, [FoolHoarder(f"{seed}/{s}") for s in range(SEATS)])
+        if holder is not None and fool not in state.discards[holder]:
+            yield state, holder
+
+
 @pytest.mark.parametrize("where", ["captured", "kept"])
 def test_fool_not_excused_before_the_last_trick(where):
     # "A player who fails to excuse before the last trick pays two marques to each of the
@@ -591,13 +625,7 @@ def test_fool_not_excused_before_the_last_trick(where):
     ruleset = ruleset_with(fool_in_last_trick=where)
     fool = ruleset.deck.by_id["fool"]
     checked = 0
-    for seed in range(30):
-        state = new_hand(ruleset, seed)
-        holder = next((s for s in range(SEATS) if fool in state.hands[s]), None)
-        agents = [FoolHoarder(f"{seed}/{s}") for s in range(SEATS)]
-        play_hand(state, agents)
-        if holder is None or fool in state.discards[holder]:
-            continue
+    for state, holder in hands_with_the_fool_kept(ruleset):
         last = state.tricks[-1]
         assert {"seat": holder, "card": "fool"} in last["cards"]
         assert Counter(
@@ -683,7 +711,7 @@ def test_declarations_offered_in_random_hands(marolles):
         offered: dict[int, list[list[str]]] = {s: [] for s in range(SEATS)}
         while not state.is_terminal():
             seat = state.current_player()
-            if state.phase == "declare":
+            if state.decision.kind == "declare":
                 offered[seat].append(state.legal_actions())
             elif state.phase == "play":
                 break
@@ -708,3 +736,190 @@ def test_declarations_offered_in_random_hands(marolles):
                 assert len(paid) == expected, f"seed {seed}: {d}"
     assert seen["tarots"] and seen["kings_and_fool"] and seen["triomphes"]
     assert seen["who_has_the_third"] and seen["all_three"]
+
+
+# --- Marolles' own figures for the Kings and the Fool (000, "Variations") ------------------
+
+KINGS = ["swords-K", "batons-K", "cups-K", "coins-K"]
+
+
+@pytest.mark.parametrize(
+    ("cards", "expected"),
+    [
+        # "four Kings are worth 4M, (3M for four Kings plus 1M for four Tarots)": 4 in all
+        (KINGS, {"kings_and_fool:four_kings": 4}),
+        # "four Kings with the Fool are worth 6M (4M for Kings and Fool plus 2M for five
+        # tarots)": 6 in all
+        ([*KINGS, "fool"], {"kings_and_fool:four_kings_fool": 6}),
+        # "he gives 2 M for 'Trois Roys & le Math'" (the four Tarots not included): 2 + 1
+        (KINGS[:3] + ["fool"], {"kings_and_fool:three_kings_fool": 2, "tarots:four": 1}),
+        # with the Pagat besides, the five Tarots are declared apart and the Kings are 3
+        ([*KINGS, "trump-1"], {"kings_and_fool:four_kings": 3, "tarots:five": 2}),
+    ],
+)
+def test_marolles_figures_for_kings_include_the_tarots(cards, expected):
+    ruleset = ruleset_with(kings_values="marolles_figures")
+    hand = cards + empties(ruleset, 21 - len(cards))
+    state = HandState(ruleset, 0, built_pack(ruleset, {1: hand}))
+    assert offers(state, 1) == expected
+    # McLeod's table, for comparison: the Tarots always apart (four Kings 3 + four Tarots 1)
+    mcleod = HandState(ruleset_with(), 0, built_pack(ruleset_with(), {1: hand}))
+    offered = offers(mcleod, 1)
+    assert offered.get("kings_and_fool:four_kings", 3) == 3
+    assert any(k.startswith("tarots:") for k in offered)
+
+
+def test_four_kings_at_marolles_figures_pay_four_in_all(marolles):
+    # The hand the issue names: four Kings at Marolles' figures are paid 4 by each
+    # opponent, not 4 plus the Tarots' 1.
+    ruleset = ruleset_with(kings_values="marolles_figures")
+    hand = KINGS + empties(ruleset, 17)
+    state = HandState(ruleset, 0, built_pack(ruleset, {1: hand}))
+    declare_all(state, 1)
+    paid = [p for p in state.payments if p.at == "declarations"]
+    assert {p.payer: sum(q.amount for q in paid if q.payer == p.payer) for p in paid} == {
+        0: 4,
+        2: 4,
+    }
+
+
+# --- "Who has the third?" when each declares before his own first card ----------------------
+
+
+def test_who_has_the_third_is_not_paid_by_a_player_who_played_the_third():
+    # Seat 1 leads the Pagat to the first trick; seat 2, holding the World and the Fool,
+    # declares just before his own first card: seat 1 had the third (he played it), so only
+    # seat 0, who never had any of the three, pays the asker.
+    ruleset = ruleset_with(declaration_timing="before_own_first_card")
+    hand1 = ["trump-1", *empties(ruleset, 10)]
+    hand2 = ["trump-21", "fool", *empties(ruleset, 10, avoid=("coins-1", *hand1))]
+    state = HandState(ruleset, 0, built_pack(ruleset, {1: hand1, 2: hand2}))
+    discard_plainly(state)
+    while state.current_player() == 1 and state.decision.kind == "declare":
+        state.apply_action(state.legal_actions()[-1])  # seat 1 declares nothing
+    assert state.phase == "play" and state.current_player() == 1
+    state.apply_action("trump-1")
+    asked = False
+    while state.current_player() == 2 and state.decision.kind == "declare":
+        choices = state.legal_actions()
+        asked |= choices[0] == "who_has_the_third:two_of_three"
+        state.apply_action(choices[0] if choices[0].startswith("who_has") else choices[-1])
+    assert asked
+    assert transfers(state.payments, "who_has_the_third:two_of_three") == Counter(
+        {("who_has_the_third:two_of_three", 0, 2, 1): 1}
+    )
+
+
+# --- what a declarer shows ------------------------------------------------------------------
+
+
+def test_triomphes_the_declarer_shows_ten_of_his_choosing():
+    # "showing any 10 of 13 trumps"
+    ruleset = ruleset_with()
+    trumps = [f"trump-{n}" for n in range(7, 20)]  # 13 trumps, no Brizigole, no Tarot
+    state = HandState(ruleset, 0, built_pack(ruleset, {1: trumps + empties(ruleset, 8)}))
+    discard_plainly(state)
+    assert state.legal_actions() == ["triomphes:ten", "triomphes:none"]
+    state.apply_action("triomphes:ten")
+    chosen = []
+    while state.decision.kind == "show":
+        assert state.current_player() == 1
+        assert set(state.legal_actions()) == set(trumps) - set(chosen)
+        chosen.append(state.legal_actions()[0])
+        state.apply_action(chosen[-1])
+    assert len(chosen) == 10
+    shown = [ids_of(ruleset, cards) for seat, what, cards in state.shown if what == "triomphes"]
+    assert shown == [chosen]
+    assert transfers(state.payments, "triomphes:ten") == Counter(
+        {("triomphes:ten", 0, 1, 1): 1, ("triomphes:ten", 2, 1, 1): 1}
+    )
+
+
+def test_brizigole_shows_only_the_sequence():
+    # "An uninterrupted sequence of the four ... highest ... trumps": XXI, XX, XIX, XVIII
+    # are shown, not the XVI also held (XVII missing)
+    ruleset = ruleset_with()
+    trumps = ["trump-21", "trump-20", "trump-19", "trump-18", "trump-16", "trump-10"]
+    state = HandState(ruleset, 0, built_pack(ruleset, {1: trumps + empties(ruleset, 15)}))
+    discard_plainly(state)
+    while state.phase == "declare":
+        choices = state.legal_actions()
+        wanted = state.current_player() == 1 and choices[0] == "brizigole_top:four"
+        state.apply_action(choices[0] if wanted else choices[-1])
+    shown = [ids_of(ruleset, c) for s, what, c in state.shown if what == "brizigole_top"]
+    assert shown == [["trump-18", "trump-19", "trump-20", "trump-21"]]
+
+
+def ids_of(ruleset, cards) -> list[str]:
+    return [ruleset.deck.cards[c].id for c in cards]
+
+
+# --- 000's other worked example: two Imperials on the same cards ---------------------------
+
+
+def test_all_the_cups_courts_and_all_the_queens_collect_two_from_each():
+    # "a player who has all courts in the suit of Cups and all the Queens collects 2M from
+    # each opponent"
+    ruleset = ruleset_with()
+    courts = ["cups-K", "cups-Q", "cups-C", "cups-J", "swords-Q", "batons-Q", "coins-Q"]
+    state = HandState(ruleset, 0, built_pack(ruleset, {1: courts + empties(ruleset, 14)}))
+    assert offers(state.clone(), 1) == {
+        "imperial_cups:all_courts": 1,
+        "imperial_queens:all_four": 1,
+    }
+    declare_all(state, 1)
+    paid = [p for p in state.payments if p.at == "declarations"]
+    for payer in (0, 2):
+        assert sum(p.amount for p in paid if p.payer == payer and p.payee == 1) == 2
+
+
+# --- doubts made options --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("reading", "extra"), [("penalty_only", 0), ("penalty_and_capture", 1)])
+def test_unexcused_fool_taken_in_the_last_trick(reading, extra):
+    # "pays two marques to each of the other players"; with the capture reading, one more
+    # marque to each opponent, as "When a Tarot is captured"
+    ruleset = ruleset_with(fool_last_trick_payment=reading)
+    checked = 0
+    for state, holder in hands_with_the_fool_kept(ruleset):
+        assert state.tricks[-1]["winner"] != holder  # the Fool cannot win
+        paid = Counter((p.rule, p.payer, p.payee, p.amount) for p in state.payments)
+        for other in opponents(holder):
+            assert paid[("fool_not_excused", holder, other, 2)] == 1
+        # the Fool is the holder's only card in the last trick
+        captured = [
+            (p.payee, p.amount)
+            for p in state.payments
+            if p.at == "trick 20" and p.rule == "tarot_captured" and p.payer == holder
+        ]
+        assert sorted(captured) == [(other, 1) for other in opponents(holder)] * extra
+        checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("reading", ["not_paid", "paid_when_discarded"])
+def test_a_discarded_la_belle(reading):
+    ruleset = ruleset_with(belle_discarded=reading)
+    state = HandState(ruleset, 0, built_pack(ruleset, {1: ["coins-1", *empties(ruleset, 20)]}))
+    assert state.current_player() == 1
+    state.apply_action("coins-1")
+    paid = transfers(state.payments, "belle_discarded")
+    if reading == "not_paid":
+        assert paid == Counter()
+    else:
+        assert paid == Counter({("belle_discarded", 0, 1, 1): 1, ("belle_discarded", 2, 1, 1): 1})
+    play_hand(state, agents_for(3))
+    assert not [p for p in state.payments if p.rule == "belle_played"]
+
+
+def test_tied_higher_winners():
+    # "33:33:8 - in this case according to Marolles the loser should pay 3 marques but it is
+    # unclear how to divide these between the winners"
+    split = ruleset_with(two_winners="higher_only")
+    full = ruleset_with(two_winners="higher_only", tied_winners="each_in_full")
+    assert settle(split, [33, 33, 8]) == Counter({(2, 0, 1): 1, (2, 1, 1): 1})
+    assert settle(full, [33, 33, 8]) == Counter({(2, 0, 3): 1, (2, 1, 3): 1})
+    # "32:33:9": only the 33 is paid, the loser's 16 short making 3, in both readings
+    for ruleset in (split, full):
+        assert settle(ruleset, [32, 33, 9]) == Counter({(2, 1, 3): 1})

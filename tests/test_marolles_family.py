@@ -13,6 +13,7 @@ from functools import cache
 
 import pytest
 from commands import tarot
+from hands import built_pack, declare_all, discard_plainly, empties, offers
 
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import deal_hand, play_hand
@@ -45,71 +46,6 @@ def transfers(payments, rule: str | None = None) -> Counter:
     return Counter(
         (p.rule, p.payer, p.payee, p.amount) for p in payments if rule is None or p.rule == rule
     )
-
-
-def built_pack(ruleset, hands: dict[int, list[str]], talon: list[str] = ()) -> list[int]:
-    """A pack that deals seat `s` (seat 0 deals) the cards `hands[s]` and the talon `talon`,
-    in the ruleset's own packets; every other card goes where it falls, with an empty card
-    at the bottom so that the cut card is not a Tarot."""
-    deck = ruleset.deck
-    n = len(deck)
-    where = HandState(ruleset, 0, list(range(n)))  # the identity pack: card = position
-    positions = {s: sorted(where.hands_dealt[s]) for s in range(ruleset.players)}
-    positions["talon"] = sorted(where.talon_dealt)
-    wanted = {**hands, "talon": list(talon)}
-    pack: list[int | None] = [None] * n
-    for key, cards in wanted.items():
-        for position, card in zip(positions[key], cards, strict=False):
-            pack[position] = deck.by_id[card]
-    placed = {c for c in pack if c is not None}
-    rest = [c for c in range(n) if c not in placed]
-    plain = [c for c in rest if c not in deck.sets["tarots"]]
-    bottom = next((c for c in plain if isinstance(deck.cards[c].rank, int)), plain[0])
-    if pack[n - 1] is None:
-        rest.remove(bottom)
-        rest.append(bottom)
-    others = iter(rest)
-    return [c if c is not None else next(others) for c in pack]
-
-
-def empties(ruleset, count: int, avoid: tuple[str, ...] = ("coins-1",)) -> list[str]:
-    """Numeral cards, which make no declaration (la Belle left out)."""
-    cards = [c.id for c in ruleset.deck.cards if isinstance(c.rank, int) and c.id not in avoid]
-    return cards[:count]
-
-
-def discard_plainly(state: HandState) -> None:
-    """The dealer lays away the first numeral cards offered."""
-    cards = state.ruleset.deck.cards
-    while state.phase == "discard":
-        legal = state.legal_actions()
-        plain = [c for c in legal if isinstance(cards[state.ruleset.deck.by_id[c]].rank, int)]
-        state.apply_action((plain or legal)[0])
-
-
-def offers(state: HandState, seat: int) -> dict[str, float]:
-    """Every declaration offered to `seat` with its value; everyone declares nothing."""
-    discard_plainly(state)
-    offered = {}
-    while state.phase == "declare":
-        decision = state.decision
-        if decision.seat == seat:
-            offered.update(
-                {f"{decision.declaration.id}:{k}": v for k, v in decision.level_values.items()}
-            )
-        state.apply_action(next(c for c in decision.choices if c.endswith(":none")))
-    return offered
-
-
-def declare_all(state: HandState, seat: int) -> None:
-    """`seat` declares every combination offered (at its highest level); others nothing."""
-    discard_plainly(state)
-    while state.phase == "declare":
-        choices = state.legal_actions()
-        if state.current_player() == seat:
-            state.apply_action(choices[0])
-        else:
-            state.apply_action(next(c for c in choices if c.endswith(":none")))
 
 
 # --- every member of the family ------------------------------------------------------------
@@ -275,18 +211,24 @@ def test_wickson_a_hand_of_nearly_all_protected_cards_gives_up_trumps_first():
     [
         # "Three Kings are worth one"
         (["swords-K", "batons-K", "cups-K"], {"kings_and_fool:three_kings": 1}, {}),
-        # "Four Kings are worth four" (and, as four Tarots, "Four Tarots are worth one")
+        # four Kings 4, the figure that pays the four Tarots too (000: "4M for four Kings
+        # (3M ... plus 1M for four Tarots)"): the Tarots are not declared apart
+        (["swords-K", "batons-K", "cups-K", "coins-K"], {"kings_and_fool:four_kings": 4}, {}),
+        # four Kings 3 when five Tarots count (the Magician held besides): 3 + 2
         (
-            ["swords-K", "batons-K", "cups-K", "coins-K"],
-            {"kings_and_fool:four_kings": 4, "tarots:four": 1},
+            ["swords-K", "batons-K", "cups-K", "coins-K", "trump-1"],
+            {"kings_and_fool:four_kings": 3, "tarots:five": 2},
             {},
         ),
-        # "if one wishes to include five or six of the seven Tarots ... four Kings should
-        # only be worth three"
+        # ... and when six count: 3 + 3
         (
-            ["swords-K", "batons-K", "cups-K", "coins-K"],
-            {"kings_and_fool:four_kings": 3, "tarots:four": 1},
-            {"kings_values": "four_kings_three"},
+            ["swords-K", "batons-K", "cups-K", "coins-K", "trump-1", "trump-21"],
+            {
+                "kings_and_fool:four_kings": 3,
+                "tarots:six": 3,
+                "who_has_the_third:two_of_three": 1,
+            },
+            {},
         ),
         # "Two Kings and The Fool wins one point"
         (["swords-K", "batons-K", "fool"], {"kings_and_fool:two_kings_fool": 1}, {}),
@@ -296,16 +238,28 @@ def test_wickson_a_hand_of_nearly_all_protected_cards_gives_up_trumps_first():
             {"kings_and_fool:three_kings_fool": 2, "tarots:four": 1},
             {},
         ),
-        # "Four Kings and The Fool are worth six" (five Tarots two), in both readings
+        # four Kings and the Fool 6, which pays the five Tarots (000: "4M for Kings and
+        # Fool plus 2M for five tarots")
         (
             ["swords-K", "batons-K", "cups-K", "coins-K", "fool"],
-            {"kings_and_fool:four_kings_fool": 6, "tarots:five": 2},
+            {"kings_and_fool:four_kings_fool": 6},
             {},
         ),
+        # with the World besides, six Tarots count: 4 for the Kings and Fool, 3 for six
         (
-            ["swords-K", "batons-K", "cups-K", "coins-K", "fool"],
-            {"kings_and_fool:four_kings_fool": 6, "tarots:five": 2},
-            {"kings_values": "four_kings_three"},
+            ["swords-K", "batons-K", "cups-K", "coins-K", "fool", "trump-21"],
+            {
+                "kings_and_fool:four_kings_fool": 4,
+                "tarots:six": 3,
+                "who_has_the_third:two_of_three": 1,
+            },
+            {},
+        ),
+        # McLeod's table: four Kings 3 and four Tarots 1, always apart
+        (
+            ["swords-K", "batons-K", "cups-K", "coins-K"],
+            {"kings_and_fool:four_kings": 3, "tarots:four": 1},
+            {"kings_values": "mcleod"},
         ),
         # "World (XXI), The Fool, and Magician (I) are worth three"
         (["trump-21", "trump-1", "fool"], {"all_three:all_three": 3}, {}),
@@ -320,7 +274,7 @@ def test_wickson_a_hand_of_nearly_all_protected_cards_gives_up_trumps_first():
             ["swords-K", "batons-K", "cups-K", "coins-K", "trump-21", "trump-1", "fool"],
             {
                 "tarots:seven": 4,
-                "kings_and_fool:four_kings_fool": 6,
+                "kings_and_fool:four_kings_fool": 4,
                 "all_three:all_three": 3,
             },
             {},
@@ -331,7 +285,7 @@ def test_wickson_a_hand_of_nearly_all_protected_cards_gives_up_trumps_first():
             {
                 "tarots:seven": 4,
                 "belle_with_tarots:belle": 1,
-                "kings_and_fool:four_kings_fool": 6,
+                "kings_and_fool:four_kings_fool": 4,
                 "all_three:all_three": 3,
             },
             {},
@@ -339,6 +293,12 @@ def test_wickson_a_hand_of_nearly_all_protected_cards_gives_up_trumps_first():
         # Imperials are four courts of one rank (four Queens...), not of one suit
         (["swords-Q", "batons-Q", "cups-Q", "coins-Q"], {"imperial_queens:all_four": 1}, {}),
         (["swords-K", "swords-Q", "swords-C", "swords-J"], {}, {}),
+        # four Kings as an Imperiale too (001 names four Kings among the four courts)
+        (
+            ["swords-K", "batons-K", "cups-K", "coins-K"],
+            {"kings_and_fool:four_kings": 4, "imperial_kings:all_four": 1},
+            {"imperial_kings": "also_imperial"},
+        ),
         (
             ["swords-C", "swords-Q", "swords-J", "swords-K"],
             {"imperial_swords:all_courts": 1},
@@ -384,8 +344,8 @@ def test_wickson_seven_tarots_with_la_belle_pays_five_and_not_again():
         ("none_pays_asker", {(0, 1, 1)}),
         # ... or "(or both?)" each player who has any
         ("none_pays_both", {(0, 1, 1), (0, 2, 1)}),
-        # the holder of the third gives it up (one marque stands for the card)
-        ("third_given_up", {(2, 1, 1)}),
+        # the holder of the third gives it up (for a card: see the next test); nobody pays
+        ("third_given_up", set()),
     ],
 )
 def test_wickson_who_has_the_third(reading, payments):
@@ -395,7 +355,8 @@ def test_wickson_who_has_the_third(reading, payments):
     hand1 = ["trump-21", "trump-1", *empties(ruleset, 22)]
     hand2 = ["fool", *empties(ruleset, 23, avoid=("coins-1", *hand1))]
     state = HandState(ruleset, 0, built_pack(ruleset, {1: hand1, 2: hand2}))
-    assert offers(state.clone(), 1) == {"who_has_the_third:two_of_three": 1}
+    value = 0 if reading == "third_given_up" else 1
+    assert offers(state.clone(), 1) == {"who_has_the_third:two_of_three": value}
     declare_all(state, 1)
     paid = {(p.payer, p.payee, p.amount) for p in state.payments if p.at == "declarations"}
     assert paid == payments
@@ -520,3 +481,89 @@ def test_two_player_counting_in_pairs_reading():
     assert threes == [31, 9] and pairs == [32, 13]
     assert results["threes"] == {(1, 0, 2)}  # 22 apart: 11 short of the average
     assert results["pairs"] == {(1, 0, 1)}  # 19 apart: 9.5 short
+
+
+# --- Wickson's doubts, as options ------------------------------------------------------------
+
+
+def test_wickson_the_third_is_handed_over_for_a_lesser_card():
+    # "The player having only one of these Tarots might have to give it to the player having
+    # two of them in exchange perhaps for some lesser card": seat 2 hands the Fool to seat 1,
+    # who gives back an empty card of his choosing; nobody pays.
+    ruleset = game(WICKSON, who_has_the_third="third_given_up")
+    hand1 = ["trump-21", "trump-1", "cups-Q", *empties(ruleset, 21)]
+    hand2 = ["fool", *empties(ruleset, 23, avoid=("coins-1", *hand1))]
+    state = HandState(ruleset, 0, built_pack(ruleset, {1: hand1, 2: hand2}))
+    discard_plainly(state)
+    while state.decision.kind == "declare":
+        choices = state.legal_actions()
+        asks = choices[0].startswith("who_has_the_third")
+        state.apply_action(choices[0] if asks else choices[-1])
+    assert state.decision.kind == "give" and state.current_player() == 1
+    deck = ruleset.deck
+    assert "cups-Q" not in state.legal_actions()  # a card that counts is not "lesser"
+    assert all(deck.by_id[c] in deck.sets["empty_cards"] for c in state.legal_actions())
+    back = state.legal_actions()[0]
+    state.apply_action(back)
+    assert deck.by_id["fool"] in state.hands[1] and deck.by_id[back] in state.hands[2]
+    assert [len(h) for h in state.hands] == [24, 24, 24]
+    assert not [p for p in state.payments if p.at == "declarations"]
+
+
+def test_wickson_excuse_free_in_the_last_trick():
+    # "If you hold the excuse you may play it to any trick you choose": no penalty in the
+    # last trick; kept by its holder (fool_in_last_trick=kept) it is paid as a Tarot kept
+    ruleset = game(WICKSON, excuse_in_last_trick="free", fool_in_last_trick="kept")
+    fool = ruleset.deck.by_id["fool"]
+    seen = 0
+    for number in range(1, 25):
+        state = deal_hand(ruleset, 5, number)
+        play_hand(state, [FoolKeeper(f"{number}/{s}") for s in range(3)])
+        last = state.tricks[-1]
+        holder = next((c["seat"] for c in last["cards"] if c["card"] == "fool"), None)
+        if holder is None:
+            continue
+        seen += 1
+        assert not [p for p in state.payments if p.rule == "fool_not_excused"]
+        kept = [p for p in state.payments if p.at == "trick 24" and p.rule == "tarot_kept"]
+        assert {(p.payer, p.payee) for p in kept if p.payee == holder} == {
+            (s, holder) for s in range(3) if s != holder
+        }
+        assert fool in state.won[holder]
+    assert seen > 3
+
+
+class FoolKeeper(RandomAgent):
+    """A random player who keeps the Fool to the last trick."""
+
+    def choose(self, state, seat: int) -> str:
+        legal = state.legal_actions()
+        return self.rng.choice([c for c in legal if c != "fool"] or legal)
+
+
+def test_wickson_talon_to_eldest_and_shown():
+    # "One of the three players (presumably the dealer)"; the chien shown as in modern
+    # French Tarot
+    ruleset = game(WICKSON, talon_taker="eldest", talon_shown="shown")
+    state = deal_hand(ruleset, 2, 1)
+    eldest = (state.dealer + 1) % 3
+    assert len(state.hands[eldest]) == 30 and state.current_player() == eldest
+    assert [(s, w) for s, w, _c in state.shown if w == "talon"] == [(eldest, "talon")]
+
+
+def test_wickson_overtrumping_reading():
+    # "there is an obligation to play a higher Trump ... but I doubt if such an obligation
+    # existed in this early variant"
+    assert game(WICKSON).play.overtrump is False
+    assert game(WICKSON, overtrump="required").play.overtrump is True
+
+
+def test_two_players_draw_from_le_mort_after_each_trick():
+    # "a dummy hand ('le Mort') from which cards are drawn at random": the 18 cards not
+    # dealt are drawn, the trick's winner first, one each after every trick: 24 + 9 tricks
+    ruleset = game(TWO, le_mort="drawn_after_tricks")
+    for state in random_hands(ruleset, 4, seed=6):
+        assert len(state.tricks) == 24 + 9 and state.talon == []
+        assert sum(len(state.pile(s)) for s in range(2)) == 66
+        assert sum(state.card_points()) in (73, 74, 75)
+        assert state.tricks[-1]["number"] == state.total_tricks

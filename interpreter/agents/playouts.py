@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 
 from interpreter.engine import tricks as trick_rules
-from interpreter.engine.state import DECLARE, DISCARD, PLAY, HandState
+from interpreter.engine.state import DECLARE, DISCARD, GIVE, PLAY, HandState
 
 EXPLORE = 0.1  # share of the greedy policy's choices made at random
 
@@ -66,5 +66,6 @@ def _declare_habit(state: HandState, action: str) -> float:
 HABITS: dict[str, Callable[[HandState, str], float]] = {
     PLAY: _card_habit,
     DISCARD: _discard_habit,
+    GIVE: _discard_habit,
     DECLARE: _declare_habit,
 }

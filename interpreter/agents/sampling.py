@@ -121,7 +121,8 @@ def hidden_zones(state: HandState, seat: int) -> list[Zone]:
         if len(pile) > 1
     ]
     pool = {card for zone in zones for card in zone.cards}
-    voids = inferred_voids(state, pool, skip=seat)
+    # a void seen in play says nothing of a card drawn from a stock since
+    voids = {} if state.drawing else inferred_voids(state, pool, skip=seat)
     return [
         Zone(z.pile, z.seat, z.cards, voids.get(z.seat, frozenset()), z.index)
         if z.pile == VOIDS_APPLY_TO

@@ -78,6 +78,10 @@ def _tricks(state, seat):
     return state.won[seat]
 
 
+def _played(state, seat):
+    return state.played[seat]
+
+
 def _pile(state, seat):
     return state.pile(seat)
 
@@ -171,6 +175,7 @@ FACTS: dict[str, FactFunction] = {
     "hand": FactFunction((Type.SEAT,), Type.CARDS, _hand),
     "discards": FactFunction((Type.SEAT,), Type.CARDS, _discards),
     "tricks": FactFunction((Type.SEAT,), Type.CARDS, _tricks),
+    "played": FactFunction((Type.SEAT,), Type.CARDS, _played),
     "pile": FactFunction((Type.SEAT,), Type.CARDS, _pile),
     "points": FactFunction((Type.SEAT,), Type.NUMBER, _points),
     "opponents": FactFunction((Type.SEAT,), Type.SEATS, _opponents),

@@ -28,6 +28,8 @@ REDEAL, BID, CALL, DISCARD, DECLARE, PLAY, DONE = (
     "play",
     "done",
 )
+SHOW, GIVE = "show", "give"  # cards picked one at a time after a declaration
+HANDED_OVER = "handed_over"  # what `shown` calls a card handed to a declarer
 PASS = "pass"
 ALL_PASSED = "all_passed"
 MAX_REDEALS = 20  # deals thrown in and dealt again in one hand before it is given up
@@ -40,7 +42,7 @@ class IllegalAction(ValueError):
 @dataclass
 class Decision:
     seat: int
-    kind: str  # "redeal", "bid", "call", "discard", "declare" or "play"
+    kind: str  # "redeal", "bid", "call", "discard", "declare", "show", "give" or "play"
     choices: list[str]
     declaration: Declaration | None = None
     level_values: dict[str, float] = field(default_factory=dict)
@@ -62,6 +64,20 @@ class Payment:
             "amount": self.amount,
             "at": self.at,
         }
+
+
+@dataclass
+class CardChoice:
+    """Cards a seat is still to pick after a declaration: `count` of `candidates` to show,
+    or one to give back to `to` for a card handed over."""
+
+    seat: int
+    kind: str  # SHOW or GIVE
+    declaration: str
+    candidates: list[int]
+    count: int
+    to: int | None = None
+    chosen: list[int] = field(default_factory=list)
 
 
 class HandState:
@@ -97,8 +113,10 @@ class HandState:
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.discards: list[list[int]] = [[] for _ in range(n)]
         self.won: list[list[int]] = [[] for _ in range(n)]
+        self.played: list[list[int]] = [[] for _ in range(n)]  # cards each seat played
         self.set_aside: list[list[int]] = [[] for _ in range(n)]  # talon cards scoring for a seat
         self.talon: list[int] = []
+        self.drawing = False  # the talon is a stock drawn from after each trick
         self.declared: list[set[str]] = [set() for _ in range(n)]
         self.declared_values: list[dict[str, float]] = [{} for _ in range(n)]
         self.shown: list[tuple[int, str, list[int]]] = []  # (seat, what, cards shown)
@@ -125,6 +143,7 @@ class HandState:
         self._base_vars = {"seats": tuple(range(n)), "dealer": dealer, "players": n}
         self._discard_left = {s: ruleset.discard_count(s, dealer) for s in self.seat_order}
         self._declare_queue: list[Decision] = []
+        self._card_choices: list[CardChoice] = []  # shows and gives still to pick
         self._declared_seats: set[tuple[int, str]] = set()
         self._redeal_queue: list[tuple[int, object]] = []
         self._bidders = list(self.seat_order) if ruleset.bidding else []
@@ -159,7 +178,8 @@ class HandState:
         """An independent copy to try actions on (the ruleset and the dealt pack are shared,
         being never changed)."""
         other = copy.copy(self)
-        for name in ("hands", "discards", "won", "set_aside", "declared_values", "scores"):
+        per_seat = ("hands", "discards", "won", "played", "set_aside", "declared_values", "scores")
+        for name in per_seat:
             setattr(other, name, [type(x)(x) for x in getattr(self, name)])
         other.declared = [set(d) for d in self.declared]
         other.piles = [[list(p) for p in piles] for piles in self.piles]
@@ -180,6 +200,9 @@ class HandState:
         ):
             setattr(other, name, list(getattr(self, name)))
         other.fired = dict(self.fired)
+        other._card_choices = [
+            CardChoice(**{**vars(c), "chosen": list(c.chosen)}) for c in self._card_choices
+        ]
         other._discard_left = dict(self._discard_left)
         other._declared_seats = set(self._declared_seats)
         return other
@@ -223,6 +246,8 @@ class HandState:
             CALL: self._call,
             DISCARD: lambda seat, choice: self._discard(seat, self.ruleset.deck.by_id[choice]),
             DECLARE: lambda _seat, choice: self._declare(decision, choice),
+            SHOW: lambda _seat, choice: self._pick_card(self.ruleset.deck.by_id[choice]),
+            GIVE: lambda _seat, choice: self._pick_card(self.ruleset.deck.by_id[choice]),
             PLAY: lambda seat, choice: self._play(seat, self.ruleset.deck.by_id[choice]),
         }[decision.kind]
         handler(decision.seat, action)
@@ -258,6 +283,12 @@ class HandState:
     # --- moving from decision to decision ------------------------------------------------
 
     def _advance(self) -> None:
+        if self._card_choices:
+            pending = self._card_choices[0]
+            cards = self.ruleset.deck.cards
+            choices = [cards[c].id for c in pending.candidates if c not in pending.chosen]
+            self.decision = Decision(pending.seat, pending.kind, choices)
+            return
         if self.phase == REDEAL:
             if self._next_redeal():
                 return
@@ -292,8 +323,10 @@ class HandState:
                     return
             self.phase = PLAY
             self.excuses = self._excuse_cards()
-            self.total_tricks = len(self.hands[self.leader]) + sum(
-                map(len, self.piles[self.leader])
+            self.total_tricks = (
+                len(self.hands[self.leader])
+                + sum(map(len, self.piles[self.leader]))
+                + len(self._stock()) // self.ruleset.players
             )
             self.trick_number = 1
         if self.phase == PLAY:
@@ -414,6 +447,9 @@ class HandState:
     def _place_talon(self, use: TalonUse | None) -> None:
         if not self.talon or use is None or use.to == "out_of_play":
             return
+        if use.to == "stock":
+            self.drawing = True
+            return
         seats = _seats(use.seat(self._scope({})))
         seat = seats[0]
         if use.shown:
@@ -495,20 +531,68 @@ class HandState:
         value = decision.level_values[level]
         self.declared_values[seat][declaration.id] = value
         scope = self._scope({"player": seat})
-        if declaration.shows is not None:
-            shown_scope = self._scope({"player": seat, "level": level})
-            self.shown.append((seat, declaration.id, list(declaration.shows(shown_scope))))
+        self._show(decision, level, self._scope({"player": seat, "level": level}))
         if not declaration.paid_when_declared:  # the ruleset's own rules use its value
             self.fired[action] = self.fired.get(action, 0) + 1
+        else:
+            self._pay(
+                f"{declaration.id}:{level}",
+                declaration.payers(scope),
+                declaration.payees(scope),
+                lambda _scope: value,
+                scope,
+                "declarations",
+            )
+        if declaration.hands_over is not None:
+            self._hand_over(seat, declaration, scope)
+
+    def _show(self, decision: Decision, level_id: str, scope: Scope) -> None:
+        """Show the declared level's cards, or queue the declarer's pick of some of them."""
+        declaration, seat = decision.declaration, decision.seat
+        level = next(lvl for lvl in declaration.levels if lvl.id == level_id)
+        shows = declaration.shows if level.shows is None else level.shows
+        if shows is None:
             return
-        self._pay(
-            f"{declaration.id}:{level}",
-            declaration.payers(scope),
-            declaration.payees(scope),
-            lambda _scope: value,
-            scope,
-            "declarations",
-        )
+        cards = list(shows(scope))
+        count = len(cards) if level.show_count is None else int(level.show_count(scope))
+        if count >= len(cards):
+            self.shown.append((seat, declaration.id, cards))
+        elif count > 0:
+            self._card_choices.append(CardChoice(seat, SHOW, declaration.id, cards, count))
+
+    def _hand_over(self, seat: int, declaration: Declaration, scope: Scope) -> None:
+        """Move each card asked for from another player's hand to the declarer's, and queue
+        the declarer's choice of a card to give back for it."""
+        rule = declaration.hands_over
+        for card in rule.cards(scope):
+            holder = next(
+                (s for s, hand in enumerate(self.hands) if s != seat and card in hand), None
+            )
+            if holder is None:
+                continue
+            self.hands[holder].remove(card)
+            self.hands[seat].append(card)
+            self.shown.append((seat, f"{declaration.id}:{HANDED_OVER}", [card]))
+            offered = set(rule.in_return(scope))
+            candidates = [c for c in self.hands[seat] if c != card and c in offered]
+            if not candidates:
+                candidates = [c for c in self.hands[seat] if c != card]
+            if candidates:  # a declarer with no other card keeps it and gives nothing back
+                self._card_choices.append(
+                    CardChoice(seat, GIVE, declaration.id, candidates, 1, holder)
+                )
+
+    def _pick_card(self, card: int) -> None:
+        pending = self._card_choices[0]
+        pending.chosen.append(card)
+        if pending.kind == GIVE:
+            self.hands[pending.seat].remove(card)
+            self.hands[pending.to].append(card)
+        if len(pending.chosen) < pending.count:
+            return
+        self._card_choices.pop(0)
+        if pending.kind == SHOW:
+            self.shown.append((pending.seat, pending.declaration, list(pending.chosen)))
 
     # --- play ----------------------------------------------------------------------------
 
@@ -532,6 +616,7 @@ class HandState:
         else:  # the top of one of its piles; the card beneath is now the face-up top
             next(pile for pile in self.piles[seat] if pile and pile[-1] == card).pop()
         self.trick.append((seat, card))
+        self.played[seat].append(card)
         if card == self.called_card and self.partner_shown_at is None:
             self.partner_shown_at = self.trick_number
         trick_vars = self._trick_vars(seat, card)
@@ -581,6 +666,7 @@ class HandState:
         self.trick_cards.append((winner, [c for _s, c in self.trick]))
         self.trick = []
         self.leader = winner
+        self._draw(winner)
         self._pay_excuse_debts()
         self.trick_number += 1
         game = self.ruleset.game
@@ -588,6 +674,18 @@ class HandState:
             self.claimed = tuple(_seats(game.claim(self._scope({}))))
             if self.claimed:
                 self._finish()
+
+    def _stock(self) -> list[int]:
+        """The cards still to be drawn, when the talon is a stock."""
+        return self.talon if self.drawing else []
+
+    def _draw(self, winner: int) -> None:
+        """After a trick: each player, the winner first, draws the top card of the stock,
+        while it has a card for each."""
+        n = self.ruleset.players
+        if self.drawing and len(self.talon) >= n:
+            for i in range(n):
+                self.hands[(winner + i) % n].append(self.talon.pop(0))
 
     def _pay_excuse_debts(self) -> None:
         """Hand over a card for each excused Fool as soon as its side has one to give."""

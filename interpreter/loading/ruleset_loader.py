@@ -35,6 +35,7 @@ from interpreter.ruleset import (
     DeclarationLevel,
     ExcuseExchange,
     GameRules,
+    HandOver,
     PacketStep,
     PartnerCall,
     PaymentRule,
@@ -487,10 +488,17 @@ class _Builder:
                         where + ("levels", j, "value"), level["value"], "declaration", Type.NUMBER
                     ),
                     options=self.options_under(where + ("levels", j)),
+                    shows=self._optional(
+                        where + ("levels", j, "shows"), level.get("shows"), Type.CARDS
+                    ),
+                    show_count=self._optional(
+                        where + ("levels", j, "show_count"), level.get("show_count"), Type.NUMBER
+                    ),
                 )
                 for j, level in enumerate(entry.get("levels", []))
             )
             shows = entry.get("shows")
+            hands_over = entry.get("hands_over")
             compiled.append(
                 Declaration(
                     id=entry["id"],
@@ -509,9 +517,30 @@ class _Builder:
                     timing=entry.get("timing"),
                     paid_when_declared=bool(entry.get("paid_when_declared", True)),
                     options=self.options_under(where, skip=where + ("levels",)),
+                    hands_over=None
+                    if hands_over is None
+                    else HandOver(
+                        cards=self.expression(
+                            where + ("hands_over", "cards"),
+                            hands_over["cards"],
+                            "declaration",
+                            Type.CARDS,
+                        ),
+                        in_return=self.expression(
+                            where + ("hands_over", "in_return"),
+                            hands_over["in_return"],
+                            "declaration",
+                            Type.CARDS,
+                        ),
+                    ),
                 )
             )
         return tuple(compiled)
+
+    def _optional(self, where: tuple, text: object, kind: Type):
+        """A declaration level's optional expression, compiled when it is there."""
+        event = "declaration_shown" if where[-1] == "shows" else "declaration"
+        return None if text is None else self.expression(where, text, event, kind)
 
     def _play(self) -> PlayRules:
         play = self.data["play"]
@@ -572,7 +601,7 @@ class _Builder:
             return None
         to = spec.get("to", "out_of_play")
         seat = spec.get("seat")
-        if to != "out_of_play" and seat is None:
+        if to not in ("out_of_play", "stock") and seat is None:
             self.problem(where, f"a talon that goes to a {to} needs `seat`: whose {to}")
         return TalonUse(
             to=to,
