@@ -449,7 +449,13 @@ def test_a_poignee_below_the_highest_by_the_any_level_reading():
     assert state.legal_actions() == ["poignee:single", "poignee:double", "poignee:none"]
     state.apply_action("poignee:single")  # ten needed, twelve trumps: the Excuse stays hidden
     assert state.declared_values[2]["poignee"] == 20
-    assert _shown_poignee(state) == sorted(f"trump-{n}" for n in range(2, 14))
+    # 003: the number declared is shown, so the declarer picks ten of his twelve trumps
+    assert state.decision.kind == "show"
+    assert sorted(state.legal_actions()) == sorted(f"trump-{n}" for n in range(2, 14))
+    picked = [f"trump-{n}" for n in range(4, 14)]
+    for card in picked:
+        state.apply_action(card)
+    assert _shown_poignee(state) == sorted(picked)
 
 
 def _excuse_chelem(second_last_winner_card: str) -> HandState:
