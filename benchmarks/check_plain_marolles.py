@@ -25,7 +25,8 @@ from pathlib import Path
 
 import plain_marolles as plain
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent  # the checkout whose engine is checked
+sys.path.insert(0, str(ROOT))  # its engine, not the one installed in the environment
 RULESET = "marolles-1637"
 
 
@@ -149,15 +150,31 @@ def main() -> int:
         help="do not compare legal moves with the engine in this process (records only)",
     )
     args = parser.parse_args()
-    if args.record:
-        records = [json.loads(Path(path).read_text()) for path in args.record]
-    else:
-        records = [engine_record(int(seed), args.hands) for seed in args.seeds.split(",")]
+    try:
+        seeds = [int(seed) for seed in args.seeds.split(",")]
+    except ValueError:
+        parser.error(f"--seeds: whole numbers separated by commas, not {args.seeds!r}")
+    try:
+        if args.record:
+            records = [json.loads(Path(path).read_text()) for path in args.record]
+        else:
+            records = [engine_record(seed, args.hands) for seed in seeds]
+    except (OSError, json.JSONDecodeError) as problem:
+        print(f"error: cannot read a record: {problem}", file=sys.stderr)
+        return 1
+    except subprocess.CalledProcessError as problem:
+        print(f"error: the engine failed to make a record:\n{problem.stderr}", file=sys.stderr)
+        return 1
     agree = total = 0
     first: str | None = None
     for record in records:
         if record["ruleset"]["id"] != RULESET:
             print(f"skipped: a record of {record['ruleset']['id']}, not {RULESET}")
+            continue
+        readings = record["ruleset"].get("options", {})
+        other = {k: v for k, v in readings.items() if plain.READINGS.get(k) != v}
+        if other:
+            print(f"skipped: a record with readings the plain program does not play: {other}")
             continue
         for hand in record["hands"]:
             total += 1

@@ -26,6 +26,21 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+# the readings of marolles-1637's options that this program plays (each option's default)
+READINGS = {
+    "deal_packets": "fives",
+    "illegal_discard": "per_card",
+    "belle_declared": "paid_when_played",
+    "declaration_timing": "before_play",
+    "declarations_maximal": "maximal",
+    "kings_values": "mcleod",
+    "fool_may_lead": "allowed",
+    "fool_in_last_trick": "captured",
+    "two_winners": "each_by_excess",
+    "small_totals": "extrapolated",
+    "ultimo_failure": "mcleod",
+    "ultimo_replaces_tarot_payment": "replaces",
+}
 PLAYERS = 3
 AVERAGE = 25  # card points at or above which a player is a winner
 BAND = 5  # card points per marque in the settlement
@@ -249,19 +264,17 @@ def legal_cards(cards: list[Card], trick: list[tuple[int, Card]]) -> list[Card]:
 
 
 def trick_winner(trick: list[tuple[int, Card]]) -> int:
-    """The highest trump, or else the highest card of the suit led; the Fool never wins."""
-    led = next((card for _seat, card in trick if card.suit != FOOL), None)
-    best_seat, best = trick[0][0], (-1, -1)
-    for seat, card in trick:
+    """The highest trump, or else the highest card of the suit led; the Fool never wins.
+    (After a led Fool the next card is the lead, so some card always counts.)"""
+    led = next(card for _seat, card in trick if card.suit != FOOL)
+
+    def beats(play: tuple[int, Card]) -> tuple[int, int]:
+        card = play[1]
         if card.suit == TRUMP:
-            key = (1, card.strength)
-        elif led is not None and card.suit == led.suit:
-            key = (0, card.strength)
-        else:
-            continue
-        if key > best:
-            best_seat, best = seat, key
-    return best_seat
+            return 2, card.strength
+        return (1, card.strength) if card.suit == led.suit else (0, 0)
+
+    return max(trick, key=beats)[0]
 
 
 def play_tricks(hand: Hand, leader: int, choose: Chooser) -> None:
