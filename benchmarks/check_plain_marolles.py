@@ -4,9 +4,10 @@ Records made by the engine (`python -m interpreter play marolles-1637 --seed S -
 --record -`) are replayed through the plain program: each hand's pack and dealer, and each
 recorded decision in turn (which must be among the plain program's legal moves, for the same
 seat and kind of decision). Then every payment (rule, from, to, amount, in order), the card
-points and the net per seat must be the same. With `--legal` (the default) the engine plays
+points and the net per seat must be the same. Unless `--no-legal` is given, the engine plays
 the same decisions alongside in this process, and its legal moves must be the plain
-program's at every decision, so that neither allows a move the other refuses.
+program's at every decision, so that neither allows a move the other refuses (the records
+alone would not show a move the plain program allows and the engine refuses).
 
 Prints how many hands agree and the first disagreement in detail; exits 1 if any disagree.
 
@@ -17,6 +18,7 @@ Prints how many hands agree and the first disagreement in detail; exits 1 if any
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import subprocess
 import sys
@@ -42,16 +44,20 @@ def engine_record(seed: int, hands: int) -> dict:
     return json.loads(done.stdout)
 
 
+@functools.cache
+def engine_ruleset() -> object:
+    from interpreter.loading.ruleset_loader import load_ruleset
+
+    return load_ruleset(RULESET)
+
+
 class EngineAlongside:
     """The engine playing the recorded decisions too, to compare its legal moves."""
 
     def __init__(self, seed: int, number: int) -> None:
         from interpreter.engine.game import deal_hand
-        from interpreter.loading.ruleset_loader import load_ruleset
 
-        if not hasattr(EngineAlongside, "ruleset"):
-            EngineAlongside.ruleset = load_ruleset(RULESET)
-        self.state = deal_hand(EngineAlongside.ruleset, seed, number)
+        self.state = deal_hand(engine_ruleset(), seed, number)
 
     def legal(self, seat: int) -> list[str]:
         if self.state.current_player() != seat:
