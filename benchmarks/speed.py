@@ -1,52 +1,301 @@
-"""Speed: how long loading and checking each built-in ruleset takes, how many random hands a
-second one core plays, and how many a simulation plays over all cores. Prints numbers;
+"""Speed: how long loading, checking and compiling each built-in ruleset takes, how many random
+hands a second one core plays, how many a simulation plays over all cores, and the targets of
+the engine's rebuild (issue 13), each measured in this run beside its target. Prints numbers;
 asserts nothing.
 
-    python benchmarks/speed.py [--hands N] [--simulate N]
+    python benchmarks/speed.py [--hands N] [--rulesets A,B] [--simulate N] [--marolles N]
+        [--french N] [--search N] [--rules-runs N] [--magmacrunch DIR]
+
+A count of 0 skips its part. The targets:
+
+- random Marolles hands, engine against `plain_marolles.py` (a plain hand-written program of
+  the same game, proved the same by `check_plain_marolles.py`), one core, same process: at
+  least 0.5x;
+- random French Tarot hands, the engine's `french-tarot` against the hand-written French
+  Tarot of the PyPI package magmacrunch-tarot, random legal moves in both: at least 2x. That
+  package is not a dependency: it installs a module `tarot` and a `tarot` command of its own,
+  which replace this project's, so install it apart
+  (`pip install --no-deps --target DIR magmacrunch-tarot`) and pass `--magmacrunch DIR`;
+  without it the line says so and is skipped;
+- one Marolles hand with three search players at their default settings: at most 1 s;
+- `tarot rules` (`python -m interpreter rules`, process start included): under 0.3 s;
+- loading, checking and compiling one ruleset: under 0.1 s.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
+import importlib.util
+import random
+import statistics
+import subprocess
+import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine
+
+import plain_marolles
 
 from interpreter import paths
+from interpreter.agents.lineup import seat_agents
 from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import play_game
+from interpreter.engine.game import deal_hand, play_game, play_hand
 from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.simulation.runner import RulesetSpec, RunPlan, available_cores, run_hands
+
+ROOT = Path(__file__).resolve().parent.parent  # the checkout whose engine is measured
+LOAD_TARGET = 0.1  # seconds to load, check and compile one ruleset
+MAROLLES_TARGET = 0.5  # engine hands/s over the plain program's
+FRENCH_TARGET = 2.0  # engine hands/s over magmacrunch-tarot's
+SEARCH_TARGET = 1.0  # seconds for one Marolles hand with three search players
+RULES_TARGET = 0.3  # seconds for `tarot rules`
+# the readings of french-tarot that the PyPI program plays: no deal cancelled for the 1 of
+# trumps in the first packet (one deal in six would end at once), a petit sec dealt again
+FRENCH_READINGS = {"le_petit": "not_played", "petit_sec": "played"}
+ROUNDS = 5  # timed blocks per program, alternated, so that a change of load hits both
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "not met"
+
+
+def ruleset_table(names: list[str], hands: int) -> list[float]:
+    """Load+check+compile time and random hands/s of each ruleset; the load times."""
+    rulesets = paths.builtin_rulesets()
+    print(f"{'ruleset':40} {'load+check+compile':>18} {'random hands/s':>15}")
+    loads = []
+    for name in names:
+        start = time.perf_counter()
+        ruleset = load_ruleset(rulesets[name])
+        loaded = time.perf_counter() - start
+        loads.append(loaded)
+        rate = ""
+        if hands:
+            agents = [RandomAgent(seat) for seat in range(ruleset.players)]
+            start = time.perf_counter()
+            play_game(ruleset, seed=1, agents=agents, hands=hands)
+            rate = f"{hands / (time.perf_counter() - start):.0f}"
+        print(f"{name:40} {loaded * 1000:16.0f}ms {rate:>15}")
+    slowest = max(loads)
+    print(
+        f"load+check+compile per ruleset: median {statistics.median(loads) * 1000:.0f} ms, "
+        f"slowest {slowest * 1000:.0f} ms (target under {LOAD_TARGET * 1000:.0f} ms each: "
+        f"{verdict(slowest < LOAD_TARGET)}; the first pays for the parser and schema)"
+    )
+    return loads
+
+
+def simulation(hands: int) -> None:
+    name = "marolles-1637"
+    plan = RunPlan((RulesetSpec(name),), seed=1, hands=hands)
+    ruleset = load_ruleset(name)
+    for jobs in sorted({1, available_cores()}):
+        start = time.perf_counter()
+        for _ in run_hands(plan, [ruleset], jobs):
+            pass
+        elapsed = time.perf_counter() - start
+        print(
+            f"simulate {name}, {hands} hands, {jobs} job(s): "
+            f"{hands / elapsed:.0f} hands/s (process start-up included)"
+        )
+
+
+def race(
+    hands: int, engine: Callable[[int, int], None], other: Callable[[int, int], None]
+) -> tuple[float, float]:
+    """Seconds per hand of `engine` and `other`, each called as f(first, count) to play hands
+    first..first+count-1: a warm-up of each, then blocks of the two in turn."""
+    warm = max(1, hands // 10)
+    engine(1, warm)
+    other(1, warm)
+    spent = [0.0, 0.0]
+    block = max(1, hands // ROUNDS)
+    first = warm + 1
+    for _ in range(ROUNDS):
+        for index, play in enumerate((engine, other)):
+            start = time.perf_counter()
+            play(first, block)
+            spent[index] += time.perf_counter() - start
+        first += block
+    return spent[0] / (block * ROUNDS), spent[1] / (block * ROUNDS)
+
+
+def print_ratio(what: str, engine: float, other: float, name: str, target: float) -> None:
+    ratio = other / engine  # the engine's hands/s over the other program's
+    print(f"{what}, one core, same process:")
+    for label, seconds in (("engine", engine), (name, other)):
+        print(f"  {label + ':':8} {seconds * 1e6:8.0f} µs a hand, {1 / seconds:7.0f} hands/s")
+    print(
+        f"  ratio engine/{name}: {ratio:.2f}x (target at least {target}x: "
+        f"{verdict(ratio >= target)})"
+    )
+
+
+def marolles_ratio(hands: int) -> None:
+    ruleset = load_ruleset("marolles-1637")
+    agents = [RandomAgent(seat) for seat in range(ruleset.players)]
+    rng = random.Random(1)
+    choose = plain_marolles.random_players(rng)
+
+    def engine(first: int, count: int) -> None:
+        play_game(ruleset, seed=1, agents=agents, hands=range(first, first + count))
+
+    def plain(first: int, count: int) -> None:
+        for number in range(first, first + count):
+            plain_marolles.play_hand(plain_marolles.shuffled(rng), number % 3, choose)
+
+    engine_time, plain_time = race(hands, engine, plain)
+    print_ratio("random Marolles hands", engine_time, plain_time, "plain", MAROLLES_TARGET)
+
+
+def magmacrunch_rules(directory: str | None) -> ModuleType | None:
+    """The rules module of magmacrunch-tarot, loaded from its file under a name of its own
+    (its package is called `tarot`, a name this project may take), or None if it is not
+    installed (in this environment or in `directory`)."""
+    search = [directory] if directory else sys.path
+    try:
+        dist = next(iter(importlib.metadata.distributions(name="magmacrunch-tarot", path=search)))
+    except StopIteration:
+        return None
+    path = Path(str(dist.locate_file("tarot/rules.py")))
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location("magmacrunch_tarot_rules", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    module.VERSION = dist.version
+    return module
+
+
+def magmacrunch_hands(rules: ModuleType, rng: random.Random) -> Callable[[int, int], None]:
+    """Hands of the PyPI program with every seat choosing at random among its legal moves
+    (bids, the discard, poignées, cards), not its computer players; a deal thrown in (petit
+    sec, everybody passed) counts as a hand, as in the engine."""
+    game = rules.Game(rand=rng.random)
+
+    def play(_first: int, count: int) -> None:
+        for _ in range(count):
+            game.new_round()
+            game.deal()
+            while game.phase == rules.BIDDING:
+                outcome = game.bid(game.current_bidder, rng.choice(game.bids_open()))
+                if isinstance(outcome, dict) and outcome["event"] == "redeal":
+                    break
+            if game.phase == rules.DOG_EXCHANGE:
+                hand = game.hands[game.taker]
+                plain = [c for c in hand if c.type == rules.SUITED and c.rank != "R"]
+                trumps = [c for c in hand if c.type == rules.TRUMP and not c.is_oudler]
+                chosen = rng.sample(plain, 6) if len(plain) >= 6 else plain
+                chosen += rng.sample(trumps, 6 - len(chosen))
+                if game.discard([c.id for c in chosen]) is False:
+                    raise RuntimeError("magmacrunch-tarot refused a random discard")
+            while game.phase == rules.TRICK_PLAY:
+                if game.poignee_offer:
+                    game.declare_poignee(rng.random() < 0.5)
+                seat = game.current
+                legal = rules.legal_plays(game.hands[seat], game.trick)
+                game.play(seat, rng.choice(legal))
+
+    return play
+
+
+def french_ratio(hands: int, directory: str | None) -> None:
+    rules = magmacrunch_rules(directory)
+    if rules is None:
+        print(
+            "random French Tarot hands against magmacrunch-tarot: skipped, the package is not "
+            "installed (pip install --no-deps --target DIR magmacrunch-tarot, then "
+            f"--magmacrunch DIR; target at least {FRENCH_TARGET}x)"
+        )
+        return
+    ruleset = load_ruleset("french-tarot", FRENCH_READINGS)
+    agents = [RandomAgent(seat) for seat in range(ruleset.players)]
+
+    def engine(first: int, count: int) -> None:
+        play_game(ruleset, seed=1, agents=agents, hands=range(first, first + count))
+
+    other = magmacrunch_hands(rules, random.Random(1))
+    engine_time, other_time = race(hands, engine, other)
+    readings = ", ".join(f"{option}={reading}" for option, reading in FRENCH_READINGS.items())
+    what = (
+        f"random French Tarot hands (4 players; french-tarot with {readings}) against "
+        f"magmacrunch-tarot {rules.VERSION}"
+    )
+    print_ratio(what, engine_time, other_time, "PyPI", FRENCH_TARGET)
+
+
+def search_hand(hands: int) -> None:
+    ruleset = load_ruleset("marolles-1637")
+    times = []
+    for number in range(1, hands + 1):
+        state = deal_hand(ruleset, 1, number)
+        agents = seat_agents(["search"], 1, number, ruleset.players)
+        start = time.perf_counter()
+        play_hand(state, agents)
+        times.append(time.perf_counter() - start)
+    mean = statistics.mean(times)
+    spread = ", ".join(f"{t:.2f}" for t in times)
+    print(
+        f"one Marolles hand, three search players (default settings): {mean:.2f} s mean over "
+        f"{hands} hand(s) [{spread}] (target at most {SEARCH_TARGET:.0f} s: "
+        f"{verdict(mean <= SEARCH_TARGET)})"
+    )
+
+
+def rules_command(runs: int) -> None:
+    command = [sys.executable, "-m", "interpreter", "rules"]
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    median = statistics.median(times)
+    print(
+        f"tarot rules (python -m interpreter rules, process start included): {median:.2f} s "
+        f"median of {runs} run(s) (target under {RULES_TARGET} s: "
+        f"{verdict(median < RULES_TARGET)})"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=500, help="random hands per ruleset")
+    parser.add_argument("--rulesets", help="comma-separated rulesets of the table ('': skip it)")
     parser.add_argument(
         "--simulate", type=int, default=4000, help="hands of the simulation run (0: skip)"
     )
+    parser.add_argument(
+        "--marolles", type=int, default=2000, help="hands per program, Marolles ratio (0: skip)"
+    )
+    parser.add_argument(
+        "--french", type=int, default=1000, help="hands per program, French ratio (0: skip)"
+    )
+    parser.add_argument("--search", type=int, default=3, help="search-player hands (0: skip)")
+    parser.add_argument("--rules-runs", type=int, default=5, help="tarot rules runs (0: skip)")
+    parser.add_argument("--magmacrunch", help="a directory magmacrunch-tarot is installed in")
     args = parser.parse_args()
-    print(f"{'ruleset':40} {'load+check':>11} {'hands/s':>9}")
-    for name, path in paths.builtin_rulesets().items():
-        start = time.perf_counter()
-        ruleset = load_ruleset(path)
-        loaded = time.perf_counter() - start
-        agents = [RandomAgent(seat) for seat in range(ruleset.players)]
-        start = time.perf_counter()
-        play_game(ruleset, seed=1, agents=agents, hands=args.hands)
-        elapsed = time.perf_counter() - start
-        print(f"{name:40} {loaded * 1000:9.0f}ms {args.hands / elapsed:9.0f}")
+    builtin = list(paths.builtin_rulesets())
+    names = builtin if args.rulesets is None else [n for n in args.rulesets.split(",") if n]
+    unknown = [name for name in names if name not in builtin]
+    if unknown:
+        parser.error(f"--rulesets: no built-in ruleset {', '.join(unknown)}")
+    if names:
+        ruleset_table(names, args.hands)
     if args.simulate:
-        name = "marolles-1637"
-        plan = RunPlan((RulesetSpec(name),), seed=1, hands=args.simulate)
-        ruleset = load_ruleset(name)
-        for jobs in sorted({1, available_cores()}):
-            start = time.perf_counter()
-            for _ in run_hands(plan, [ruleset], jobs):
-                pass
-            elapsed = time.perf_counter() - start
-            print(
-                f"simulate {name}, {args.simulate} hands, {jobs} job(s): "
-                f"{args.simulate / elapsed:.0f} hands/s (process start-up included)"
-            )
+        simulation(args.simulate)
+    if args.marolles:
+        marolles_ratio(args.marolles)
+    if args.french:
+        french_ratio(args.french, args.magmacrunch)
+    if args.search:
+        search_hand(args.search)
+    if args.rules_runs:
+        rules_command(args.rules_runs)
 
 
 if __name__ == "__main__":

@@ -21,8 +21,11 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tqdm import tqdm
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine
 
 from interpreter.agents.lineup import LineupError, canonical_agent, seat_agents
 from interpreter.engine.game import deal_hand
