@@ -52,18 +52,30 @@ def load_schema(name: str) -> dict:
 
 def locate(spec: str | Path) -> Path:
     """A built-in ruleset name or a path to a YAML file."""
+    text = str(spec)
     path = Path(spec)
-    if path.suffix in (".yaml", ".yml") or path.exists():
-        if not path.is_file():
-            raise RulesetError([Problem(None, "$", f"no ruleset file at {spec}")])
-        return path
-    found = paths.find_builtin(str(spec))
+    try:
+        if path.is_dir():
+            raise _refusal(text, "this is a folder, not a ruleset file")
+        if path.suffix in (".yaml", ".yml") or path.exists():
+            if not path.is_file():
+                raise _refusal(text, "no such file")
+            return path
+    except OSError as exc:
+        raise _refusal(text, f"cannot read file: {exc.strerror or exc}") from None
+    found = paths.find_builtin(text)
     if found is None:
+        if len(text) > 60 or any(sep in text for sep in "/\\"):
+            raise _refusal(text, "no such file (and not a built-in ruleset name)")
         names = ", ".join(paths.list_builtins())
         raise RulesetError(
             [Problem(None, "$", f"no built-in ruleset named {spec!r}; built-in: {names}")]
         )
     return found
+
+
+def _refusal(file: str, message: str) -> RulesetError:
+    return RulesetError([Problem(Position(file, 0, 0), "$", message)])
 
 
 def load_ruleset(spec: str | Path, choices: Mapping[str, str] | None = None) -> Ruleset:

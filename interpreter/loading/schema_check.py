@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.validators import validator_for
 
@@ -37,10 +37,22 @@ Finding = tuple[DocPath, str, bool]
 
 
 def validation_errors(data: Any, schema: Mapping[str, Any]) -> list[ValidationError]:
-    """Every validation error, using the validator class for the schema's ``$schema``."""
+    """Every validation error, using the validator class for the schema's ``$schema``.
+
+    ``integer`` means a number written without a decimal point: JSON Schema also accepts
+    ``5.0``, which would reach the engine as a fraction where a count is meant, so a whole
+    number written with a decimal point is refused here (and the message says what to write).
+    """
     cls = validator_for(schema, default=Draft202012Validator)
-    validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
+    strict = validators.extend(
+        cls, type_checker=cls.TYPE_CHECKER.redefine("integer", _is_written_integer)
+    )
+    validator = strict(schema, format_checker=cls.FORMAT_CHECKER)
     return list(validator.iter_errors(data))
+
+
+def _is_written_integer(_checker: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
 
 
 # --- wording -------------------------------------------------------------------------------
@@ -51,6 +63,9 @@ def describe_error(error: ValidationError) -> list[Finding]:
     path: DocPath = tuple(error.absolute_path)
     kind = error.validator
     if kind in ("oneOf", "anyOf"):
+        branch = _closest_branch(error)
+        if branch:
+            return [finding for sub in branch for finding in describe_error(sub)]
         if error.context:
             # best_match descends into the context preferring the deepest sub-error (the
             # branch that got furthest); when it cannot choose, rank the context directly.
@@ -92,6 +107,15 @@ def describe_error(error: ValidationError) -> list[Finding]:
         return [
             (path, f"must be {_show(error.validator_value)}, not {_show(error.instance)}", False)
         ]
+    if kind == "type" and _is_integral_float(error.instance) and "integer" in error.validator_value:
+        whole = int(error.instance)
+        return [(path, f"write {whole}, a whole number without a decimal point", False)]
+    if kind in ("maximum", "minimum"):
+        bound = "at most" if kind == "maximum" else "at least"
+        return [(path, f"must be {bound} {error.validator_value}, not {error.instance}", False)]
+    if kind in ("maxItems", "maxLength"):
+        unit = "entries" if kind == "maxItems" else "characters"
+        return [(path, f"has more than {error.validator_value} {unit}", False)]
     if kind == "type":
         expected = error.validator_value
         if isinstance(expected, list):
@@ -100,6 +124,33 @@ def describe_error(error: ValidationError) -> list[Finding]:
         shown = "" if error.instance is None else f" {_show(error.instance)}"
         return [(path, f"expected {_article(expected)}, got {got}{shown}", False)]
     return [(path, error.message, False)]
+
+
+def _closest_branch(error: ValidationError) -> list[ValidationError]:
+    """The errors of the one alternative of a oneOf/anyOf the value is nearest to: among
+    the alternatives of the value's own shape (not refused for its type as a whole), the one
+    with fewest errors, if only one has that few; else nothing."""
+    by_branch: dict[int, list[ValidationError]] = {}
+    for sub in error.context or []:
+        by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
+    shaped = {
+        branch: subs
+        for branch, subs in by_branch.items()
+        if not any(sub.validator in _SHAPE_KEYWORDS and not sub.relative_path for sub in subs)
+    }
+    if not shaped:
+        return []
+    fewest = min(len(subs) for subs in shaped.values())
+    nearest = [subs for subs in shaped.values() if len(subs) == fewest]
+    return nearest[0] if len(nearest) == 1 else []
+
+
+#: Keywords that refuse a value for what it is (a list where a mapping is wanted...).
+_SHAPE_KEYWORDS = frozenset({"type", "const", "enum"})
+
+
+def _is_integral_float(value: Any) -> bool:
+    return isinstance(value, float) and value.is_integer()
 
 
 def _unknown_keys(error: ValidationError, path: DocPath) -> list[Finding]:
