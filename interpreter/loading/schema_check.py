@@ -24,7 +24,7 @@ from jsonschema.validators import validator_for
 
 from interpreter.errors import Position, Problem, json_path, nearest_position
 
-__all__ = ["Finding", "check_schema", "describe_error", "validation_errors"]
+__all__ = ["Finding", "check_schema", "describe_error", "schema_problems", "validation_errors"]
 
 DocPath = tuple[str | int, ...]
 
@@ -232,7 +232,19 @@ def check_schema(
     ancestor with a position; an unknown key is placed at the key itself when
     ``key_provenance`` knows it. The list is sorted by file position.
     """
-    problems: set[Problem] = set()
+    return [problem for _path, problem in schema_problems(data, provenance, schema, key_provenance)]
+
+
+def schema_problems(
+    data: Any,
+    provenance: Mapping[DocPath, Position],
+    schema: Mapping[str, Any],
+    key_provenance: Mapping[DocPath, Position] | None = None,
+) -> list[tuple[DocPath, Problem]]:
+    """Like :func:`check_schema`, each problem with the path of the value it is about (for
+    an unknown key, the key's own path; for a missing key, the path of the key that is
+    missing), so that later stages can leave those parts out and check the rest."""
+    found: dict[Problem, DocPath] = {}
     for error in validation_errors(data, schema):
         for path, message, is_key in describe_error(error):
             position = None
@@ -241,11 +253,20 @@ def check_schema(
             if position is None:
                 position = nearest_position(provenance, path)
             shown_path = path[:-1] if is_key else path
-            problems.add(Problem(position, json_path(shown_path), message))
-    return sorted(problems, key=_sort_key)
+            missing = _missing_key(message)
+            if missing is not None and not is_key:
+                path = (*path, missing)
+            found.setdefault(Problem(position, json_path(shown_path), message), path)
+    return sorted(((path, problem) for problem, path in found.items()), key=_sort_key)
 
 
-def _sort_key(problem: Problem) -> tuple[Any, ...]:
+def _missing_key(message: str) -> str | None:
+    match = re.match(r"^missing required key (['\"])(.*)\1$", message)
+    return match.group(2) if match else None
+
+
+def _sort_key(item: tuple[DocPath, Problem]) -> tuple[Any, ...]:
+    problem = item[1]
     pos = problem.position
     if pos is None:
         return (1, "", 0, 0, problem.path, problem.message)
