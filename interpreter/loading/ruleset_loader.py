@@ -25,8 +25,8 @@ from interpreter.expressions import (
     Type,
     compile_expression,
 )
-from interpreter.loading.inheritance import MergedDocument, resolve
 from interpreter.loading.broken_parts import BrokenParts
+from interpreter.loading.inheritance import MergedDocument, resolve
 from interpreter.loading.schema_check import schema_problems
 from interpreter.ruleset import (
     Bidding,
