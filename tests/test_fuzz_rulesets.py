@@ -53,9 +53,9 @@ TOKENS = [
     "rounds", "each", "payments", "amount", "when", "option", "é", "\u2028", "\x00", "\ufeff",
 ]  # fmt: skip
 
-yaml_texts = st.lists(
-    st.one_of(st.sampled_from(TOKENS), st.text(max_size=8)), max_size=60
-).map("".join)
+yaml_texts = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=8)), max_size=60).map(
+    "".join
+)
 
 
 def _outcome(text: str | bytes) -> None:

@@ -104,7 +104,10 @@ def test_values_are_counted_with_aliases_expanded() -> None:
 
 def test_an_alias_of_billions_is_refused_where_it_is_written() -> None:
     lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
-    lines += [f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]" for p, c in zip("abcdefgh", "bcdefghi")]
+    lines += [
+        f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]"
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+    ]
     problems = refusal("\n".join(lines) + "\n", "laughs.yaml")
     assert problems[0].startswith("laughs.yaml:5:")  # *c repeats 1,111 values; *d 11,111
     assert "the alias *d repeats 11,111 values" in problems[0]
@@ -194,8 +197,9 @@ def test_the_schema_states_the_loader_bounds() -> None:
     for bound in (MAX_FILE_BYTES, MAX_VALUES, MAX_MAGNITUDE):
         assert f"{bound:,}" in description
     assert f"{MAX_DEPTH} deep" in description
-    assert f"At most {MAX_REDEALS} deals" in (
-        SCHEMA["properties"]["deal"]["properties"]["redeal_by"]["description"]
+    assert (
+        f"At most {MAX_REDEALS} deals"
+        in (SCHEMA["properties"]["deal"]["properties"]["redeal_by"]["description"])
     )
 
 
