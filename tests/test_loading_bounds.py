@@ -74,8 +74,18 @@ def test_empty_and_non_mapping_files_name_the_file(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match=r"e\.yaml: \$: the file is empty"):
         load_ruleset(tmp_path / "e.yaml")
     (tmp_path / "s.yaml").write_text("just words\n", encoding="utf-8")
-    with pytest.raises(RulesetError, match=r"s\.yaml:1:1: \$: a ruleset is a mapping.*str"):
+    with pytest.raises(RulesetError, match=r"s\.yaml:1:1: \$: a ruleset is a mapping") as caught:
         load_ruleset(tmp_path / "s.yaml")
+    assert "words" not in str(caught.value), "the content of a file that is not a ruleset"
+
+
+def test_a_long_chain_of_variants_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "v0.yaml").write_text("extends: marolles-1637\n", encoding="utf-8")
+    for i in range(1, 30):
+        (tmp_path / f"v{i}.yaml").write_text(f"extends: v{i - 1}\n", encoding="utf-8")
+    load_ruleset(tmp_path / "v10.yaml")
+    with pytest.raises(RulesetError, match=r"v10\.yaml:1:10: \$\.extends: more than 20"):
+        load_ruleset(tmp_path / "v29.yaml")
 
 
 # --- depth and values ------------------------------------------------------------------------

@@ -42,6 +42,8 @@ EXTENDS_KEY = "extends"
 #: Longer `extends` values are refused before any file is looked up (a file system refuses
 #: names of more than 255 bytes with an error of its own).
 MAX_NAME_LENGTH = 255
+#: Variants of variants: at most this many files in one `extends` chain.
+MAX_EXTENDS_DEPTH = 20
 _PATH_SUFFIXES = (".yaml", ".yml")
 
 FindBuiltin = Callable[[str], "Path | None"]
@@ -154,6 +156,9 @@ class _Resolver:
             )
         base_path = self.find_base(path, extends.value.strip(), where)
         here = [*stack, path]
+        if len(here) >= MAX_EXTENDS_DEPTH:
+            message = f"more than {MAX_EXTENDS_DEPTH} rulesets extend each other in a chain"
+            raise RulesetError([Problem(where, json_path([EXTENDS_KEY]), message)])
         resolved_here = [p.resolve() for p in here]
         if base_path.resolve() in resolved_here:
             start = resolved_here.index(base_path.resolve())
@@ -288,10 +293,8 @@ def _check_root(doc: SourceDocument) -> None:
         message = "the file is empty: a ruleset is a mapping of sections (title, players, deck...)"
     else:
         where = doc.position(()) or Position(doc.file, 0, 0)
-        message = (
-            "a ruleset is a mapping of sections (title, players, deck...); "
-            f"this file holds {_describe(doc.data)}"
-        )
+        kind = "a list" if isinstance(doc.data, list) else "a single value"  # never shown
+        message = f"a ruleset is a mapping of sections (title, players, deck...), not {kind}"
     raise RulesetError([Problem(where, "$", message)])
 
 
