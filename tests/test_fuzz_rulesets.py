@@ -19,11 +19,9 @@ from pathlib import Path
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mutations import loads_and_plays_or_is_refused, value_paths
 
 from interpreter import paths
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import play_game
-from interpreter.errors import RulesetError
 from interpreter.loading.ruleset_loader import load_ruleset
 
 
@@ -59,23 +57,12 @@ yaml_texts = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=8)), m
 
 
 def _outcome(text: str | bytes) -> None:
-    """Write the ruleset, load it, play a hand if it loads; fail on anything but that or a
-    RulesetError with positioned problems."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "fuzzed.yaml"
         if isinstance(text, str):
             text = text.encode("utf-8", errors="surrogatepass")
         path.write_bytes(text)
-        try:
-            ruleset = load_ruleset(path)
-        except RulesetError as error:
-            assert error.problems
-            for problem in error.problems:
-                assert problem.message and problem.position is not None, str(problem)
-                assert problem.position.file, str(problem)
-            return
-    states = play_game(ruleset, 1, [RandomAgent(s) for s in range(ruleset.players)], 1)
-    assert states and states[0].decision is None
+        loads_and_plays_or_is_refused(path)
 
 
 @_fuzz(150)
@@ -123,18 +110,7 @@ def _json_values() -> st.SearchStrategy:
     )
 
 
-def _places(node: object, path: tuple = ()) -> list[tuple]:
-    found = [path] if path else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _places(value, path + (key,))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            found += _places(value, path + (i,))
-    return found
-
-
-PLACES = _places(BASE_DATA)
+PLACES = value_paths(BASE_DATA)
 
 
 @_fuzz(40)

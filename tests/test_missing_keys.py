@@ -12,27 +12,14 @@ from pathlib import Path
 
 import pytest
 import yaml
+from mutations import loads_and_plays_or_is_refused, value_paths
 
 from interpreter import paths
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import play_game
-from interpreter.errors import RulesetError
-from interpreter.loading.ruleset_loader import load_ruleset
 
 #: Sections whose keys are names chosen by the author: one entry stands for all.
 NAMED = {"definitions", "parameters", "sources", "options", "card_sets", "readings"}
 #: Keys that only document (the engine never reads them); deleting them is not tried.
 PROSE = {"description", "assumption", "period", "citation", "url"}
-
-
-def _key_paths(node: object, path: tuple = ()):
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield path + (key,)
-            yield from _key_paths(value, path + (key,))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _key_paths(value, path + (i,))
 
 
 def _place(path: tuple) -> tuple:
@@ -51,8 +38,9 @@ def _deletions() -> list:
         document = yaml.safe_load(path.read_text(encoding="utf-8"))
         if "extends" in document:
             continue  # a variant's merged document is a complete ruleset's: same keys
-        for key_path in _key_paths(document):
-            if key_path[-1] not in PROSE and _place(key_path) not in seen:
+        for key_path in value_paths(document):
+            key = key_path[-1]
+            if isinstance(key, str) and key not in PROSE and _place(key_path) not in seen:
                 seen.add(_place(key_path))
                 cases.append(
                     pytest.param(name, key_path, id=f"{name}:{'.'.join(map(str, key_path))}")
@@ -70,10 +58,4 @@ def test_deleting_a_key_loads_or_is_refused(name: str, key_path: tuple, tmp_path
     del node[key_path[-1]]
     path = tmp_path / f"{name}.yaml"
     path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
-    try:
-        ruleset = load_ruleset(path)
-    except RulesetError as error:
-        assert error.problems and all(str(problem) for problem in error.problems)
-        return
-    states = play_game(ruleset, 1, [RandomAgent(s) for s in range(ruleset.players)], 1)
-    assert states and states[0].decision is None, "the hand did not finish"
+    loads_and_plays_or_is_refused(path)
