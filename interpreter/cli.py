@@ -46,21 +46,27 @@ DEFAULT_SIMULATE_HANDS = 1000
 DEFAULT_FAMILY_HANDS = 500
 
 
-def _ruleset_files(targets: Sequence[str]) -> list[Path]:
-    files: list[Path] = []
+def _ruleset_targets(targets: Sequence[str]) -> list[str | Path]:
+    """Each target as given, a folder replaced by the YAML files under it."""
+    found: list[str | Path] = []
     for target in targets:
         path = Path(target)
-        if path.is_dir():
-            files += sorted(path.rglob("*.yaml")) + sorted(path.rglob("*.yml"))
+        try:
+            is_dir = path.is_dir()
+        except OSError:  # e.g. a name too long for the file system: locate() says so
+            is_dir = False
+        if is_dir:
+            found += sorted(path.rglob("*.yaml")) + sorted(path.rglob("*.yml"))
         else:
-            files.append(path if path.exists() else locate(target))
-    return files
+            found.append(target)
+    return found
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
     failed = 0
-    for path in _ruleset_files(args.paths):
+    for target in _ruleset_targets(args.paths):
         try:
+            path = locate(target)
             load_ruleset(path)
         except RulesetError as error:
             failed += 1

@@ -9,12 +9,9 @@ import random
 
 import pytest
 import yaml
+from mutations import loads_and_plays_or_is_refused, value_paths
 
 from interpreter import paths
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import play_game
-from interpreter.errors import RulesetError
-from interpreter.loading.ruleset_loader import load_ruleset
 
 REPLACEMENTS = [
     0,
@@ -44,17 +41,6 @@ REPLACEMENTS = [
 ]
 
 
-def _leaf_paths(node: object, path: tuple = ()) -> list[tuple]:
-    found = [path] if path else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _leaf_paths(value, path + (key,))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            found += _leaf_paths(value, path + (i,))
-    return found
-
-
 def _replace(document: dict, path: tuple, value: object) -> None:
     node = document
     for part in path[:-1]:
@@ -66,7 +52,7 @@ def _replace(document: dict, path: tuple, value: object) -> None:
 
 
 BASE = yaml.safe_load(paths.find_builtin("marolles-1637").read_text(encoding="utf-8"))
-PATHS = _leaf_paths(BASE)
+PATHS = value_paths(BASE)
 
 
 @pytest.mark.parametrize("case", range(60))
@@ -77,10 +63,5 @@ def test_mutated_ruleset_loads_or_is_refused_cleanly(case: int, tmp_path) -> Non
         _replace(document, rng.choice(PATHS), rng.choice(REPLACEMENTS))
     path = tmp_path / "mutated.yaml"
     path.write_text(yaml.safe_dump(document), encoding="utf-8")
-    try:
-        ruleset = load_ruleset(path)
-    except RulesetError as error:
-        assert error.problems and all(str(p) for p in error.problems)
-        return
-    states = play_game(ruleset, 1, [RandomAgent(s) for s in range(ruleset.players)], 1)
-    assert sum(states[0].returns()) == 0
+    states = loads_and_plays_or_is_refused(path)
+    assert states is None or sum(states[0].returns()) == 0

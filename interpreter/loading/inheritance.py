@@ -39,6 +39,11 @@ from interpreter.loading.yaml_source import (
 __all__ = ["EXTENDS_KEY", "MergedDocument", "resolve"]
 
 EXTENDS_KEY = "extends"
+#: Longer `extends` values are refused before any file is looked up (a file system refuses
+#: names of more than 255 bytes with an error of its own).
+MAX_NAME_LENGTH = 255
+#: Variants of variants: at most this many files in one `extends` chain.
+MAX_EXTENDS_DEPTH = 20
 _PATH_SUFFIXES = (".yaml", ".yml")
 
 FindBuiltin = Callable[[str], "Path | None"]
@@ -131,9 +136,10 @@ class _Resolver:
 
     def load(self, path: Path, stack: list[Path]) -> tuple[_Node, list[Path]]:
         doc = load_yaml(path)
+        _check_root(doc)
         node = _annotate(doc, doc.data, ())
         chain = [path]
-        if not isinstance(node.value, dict) or EXTENDS_KEY not in node.value:
+        if EXTENDS_KEY not in node.value:
             return node, chain
         extends = node.value.pop(EXTENDS_KEY)
         where = extends.position
@@ -150,6 +156,9 @@ class _Resolver:
             )
         base_path = self.find_base(path, extends.value.strip(), where)
         here = [*stack, path]
+        if len(here) >= MAX_EXTENDS_DEPTH:
+            message = f"more than {MAX_EXTENDS_DEPTH} rulesets extend each other in a chain"
+            raise RulesetError([Problem(where, json_path([EXTENDS_KEY]), message)])
         resolved_here = [p.resolve() for p in here]
         if base_path.resolve() in resolved_here:
             start = resolved_here.index(base_path.resolve())
@@ -162,6 +171,20 @@ class _Resolver:
         return merged, chain + base_chain
 
     def find_base(self, path: Path, name: str, where: Position | None) -> Path:
+        if len(name) > MAX_NAME_LENGTH or "\0" in name:
+            shown = name[:40] + "..." if len(name) > 40 else name
+            message = (
+                f"'extends' names a ruleset of {len(name)} characters ({shown!r}); "
+                f"ruleset names and paths are at most {MAX_NAME_LENGTH} characters"
+            )
+            raise RulesetError([Problem(where, json_path([EXTENDS_KEY]), message)])
+        try:
+            return self._find_base(path, name, where)
+        except OSError as exc:
+            message = f"cannot read base ruleset {name!r}: {exc.strerror or exc}"
+            raise RulesetError([Problem(where, json_path([EXTENDS_KEY]), message)]) from None
+
+    def _find_base(self, path: Path, name: str, where: Position | None) -> Path:
         folder = path.parent
         if name.lower().endswith(_PATH_SUFFIXES):
             candidate = folder / name
@@ -259,6 +282,20 @@ class _Resolver:
             message += _suggest(str(item_id), ids, show_all=False)
         position = item.value["id"].position or item.position
         self.problems.append(Problem(position, json_path(item.path), message))
+
+
+def _check_root(doc: SourceDocument) -> None:
+    """A ruleset file holds one mapping of sections."""
+    if isinstance(doc.data, dict):
+        return
+    if doc.data is None:
+        where = Position(doc.file, 0, 0)
+        message = "the file is empty: a ruleset is a mapping of sections (title, players, deck...)"
+    else:
+        where = doc.position(()) or Position(doc.file, 0, 0)
+        kind = "a list" if isinstance(doc.data, list) else "a single value"  # never shown
+        message = f"a ruleset is a mapping of sections (title, players, deck...), not {kind}"
+    raise RulesetError([Problem(where, "$", message)])
 
 
 def _is_id_list(value: Any) -> bool:

@@ -25,8 +25,9 @@ from interpreter.expressions import (
     Type,
     compile_expression,
 )
+from interpreter.loading.broken_parts import BrokenParts
 from interpreter.loading.inheritance import MergedDocument, resolve
-from interpreter.loading.schema_check import check_schema
+from interpreter.loading.schema_check import schema_problems
 from interpreter.ruleset import (
     Bidding,
     Contract,
@@ -53,13 +54,21 @@ def load_schema(name: str) -> dict:
 
 def locate(spec: str | Path) -> Path:
     """A built-in ruleset name or a path to a YAML file."""
+    text = str(spec)
     path = Path(spec)
-    if path.suffix in (".yaml", ".yml") or path.exists():
-        if not path.is_file():
-            raise RulesetError([Problem(None, "$", f"no ruleset file at {spec}")])
-        return path
-    found = paths.find_builtin(str(spec))
+    try:
+        if path.is_dir():
+            raise _refusal(text, "this is a folder, not a ruleset file")
+        if path.suffix in (".yaml", ".yml") or path.exists():
+            if not path.is_file():
+                raise _refusal(text, "no such file")
+            return path
+    except OSError as exc:
+        raise _refusal(text, f"cannot read file: {exc.strerror or exc}") from None
+    found = paths.find_builtin(text)
     if found is None:
+        if len(text) > 60 or any(sep in text for sep in "/\\"):
+            raise _refusal(text, "no such file (and not a built-in ruleset name)")
         names = ", ".join(paths.list_builtins())
         raise RulesetError(
             [Problem(None, "$", f"no built-in ruleset named {spec!r}; built-in: {names}")]
@@ -67,20 +76,29 @@ def locate(spec: str | Path) -> Path:
     return found
 
 
+def _refusal(file: str, message: str) -> RulesetError:
+    return RulesetError([Problem(Position(file, 0, 0), "$", message)])
+
+
 def load_ruleset(spec: str | Path, choices: Mapping[str, str] | None = None) -> Ruleset:
     """Load, check and compile a ruleset; raise RulesetError listing every problem."""
     path = locate(spec)
     merged = resolve(path, paths.find_builtin, paths.list_builtins)
-    problems = check_schema(
+    found = schema_problems(
         merged.data, merged.provenance, load_schema("ruleset"), merged.key_provenance
     )
-    if problems:
-        raise RulesetError(problems)
     builder = _Builder(path, merged, dict(choices or {}))
-    ruleset = builder.build()
-    if builder.problems:
-        raise RulesetError(sorted(builder.problems, key=_problem_order))
+    builder.problems = [problem for _path, problem in found]
+    builder.broken.add(where for where, _problem in found)
+    ruleset = None if builder.broken.stops_compiling else builder.build()
+    if builder.problems or ruleset is None:
+        raise RulesetError(_in_order(builder.problems))
     return ruleset
+
+
+def _in_order(problems: list[Problem]) -> list[Problem]:
+    """Each problem once, in file order."""
+    return sorted(dict.fromkeys(problems), key=_problem_order)
 
 
 def _problem_order(problem: Problem):
@@ -115,6 +133,10 @@ class _Builder:
         self.named: dict[str, object] = {}
         self.seat_functions: dict[str, FactFunction] = {}
         self.option_reads: dict[tuple, frozenset[str]] = {}  # where -> the options read there
+        #: Parts with a problem already reported, left out of the checks that follow.
+        self.broken = BrokenParts()
+        #: Definitions left out: an expression that uses one is not blamed for it.
+        self.left_out_names: set[str] = set()
 
     # --- problems and positions --------------------------------------------------------
 
@@ -127,34 +149,52 @@ class _Builder:
     # --- the whole ruleset -------------------------------------------------------------
 
     def build(self) -> Ruleset | None:
+        """The compiled ruleset, or None after recording problems. Parts already broken
+        (see :mod:`~interpreter.loading.broken_parts`) are left out of every check."""
         data = self.data
+        before = len(self.problems)
         self._options()
         self._params()
         self._substitute_options(data, ())
-        if not self.problems:
-            # a reading's value now stands where `{option: X}` stood: it must fit there too
-            for problem in check_schema(data, self.provenance, load_schema("ruleset")):
-                self.problems.append(
-                    Problem(
-                        problem.position,
-                        problem.path,
-                        f"{problem.message} (with the options' chosen readings)",
-                    )
-                )
-        if self.problems:
+        if len(self.problems) > before:
+            return None
+        self._check_chosen_readings()
+        if self.broken.stops_compiling:
             return None
         self._check_sources(data, ())
-        players = data["players"]["count"]
         self.deck = self._deck()
         if self.deck is None:
             return None
-        packets = self._packets(players)
-        discard = data.get("discard", {})
-        counts = discard.get("counts", {"dealer": 0, "others": 0})
-        self._check_hand_sizes(packets, players, (counts["dealer"], counts["others"]))
+        packets = discard_counts = None
+        if not self.broken.any_section("players", "deal", "discard"):
+            players = data["players"]["count"]
+            packets = self._packets(players)
+            counts = data.get("discard", {}).get("counts", {"dealer": 0, "others": 0})
+            discard_counts = (counts["dealer"], counts["others"])
+            self._check_hand_sizes(packets, players, discard_counts)
         bidding = self._bidding()
         self._definitions()
-        ruleset = Ruleset(
+        parts = {
+            name: None if self.broken.whole(section) else build()
+            for name, section, build in [
+                ("discard", "discard", self._discard_conditions),
+                ("declarations", "declarations", self._declarations),
+                ("play", "play", self._play),
+                ("payments", "payments", self._payments),
+                ("settlement", "settlement", self._settlement),
+                ("counting", "counting", self._counting),
+                ("talon", "talon", lambda: self._talon_use(("talon",), data.get("talon"))),
+                ("partner_call", "partner_call", self._partner_call),
+                ("redeals", "redeal", self._redeals),
+                ("hand_score", "hand_score", self._hand_score),
+                ("game", "game", self._game),
+            ]
+        }
+        if self.problems:
+            return None
+        forbidden, never, shown = parts["discard"]
+        players = data["players"]["count"]
+        return Ruleset(
             id=self.path.stem,
             title=data.get("title", self.path.stem),
             path=str(self.path),
@@ -167,35 +207,45 @@ class _Builder:
             redeal_by=data["deal"].get("redeal_by", "next_dealer"),
             cut_shown=bool(data["deal"].get("cut", {}).get("shown", False)),
             packets=packets,
-            discard_counts=(counts["dealer"], counts["others"]),
-            discard_forbidden=self._condition(
-                ("discard", "forbidden"), discard.get("forbidden"), "discard_check"
-            ),
-            discard_never=self._condition(
-                ("discard", "never"), discard.get("never"), "discard_check"
-            ),
-            discard_shown=self._condition(
-                ("discard", "shown"), discard.get("shown"), "discard_check"
-            ),
-            declarations=self._declarations(),
+            discard_counts=discard_counts,
+            discard_forbidden=forbidden,
+            discard_never=never,
+            discard_shown=shown,
+            declarations=parts["declarations"],
             declarations_maximal=bool(data.get("declarations", {}).get("maximal", True)),
             declaration_timing=data.get("declarations", {}).get("timing", "before_play"),
-            play=self._play(),
-            payments=self._payments(),
-            settlement=self._settlement(),
-            counting=self._counting(),
-            talon=self._talon_use(("talon",), data.get("talon")),
+            play=parts["play"],
+            payments=parts["payments"],
+            settlement=parts["settlement"],
+            counting=parts["counting"],
+            talon=parts["talon"],
             bidding=bidding,
-            partner_call=self._partner_call(),
-            redeals=self._redeals(),
-            hand_score=self._hand_score(),
-            game=self._game(),
+            partner_call=parts["partner_call"],
+            redeals=parts["redeals"],
+            hand_score=parts["hand_score"],
+            game=parts["game"],
             options=self.chosen,
             option_reads=dict(self.option_reads),
             sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
             document=data,
         )
-        return None if self.problems else ruleset
+
+    def _check_chosen_readings(self) -> None:
+        """A reading's value now stands where `{option: X}` stood: it must fit there too."""
+        reported = {problem.path for problem in self.problems}
+        for where, problem in schema_problems(self.data, self.provenance, load_schema("ruleset")):
+            if problem.path in reported or where in self.broken:
+                continue
+            self.broken.add([where])
+            message = f"{problem.message} (with the options' chosen readings)"
+            self.problems.append(Problem(problem.position, problem.path, message))
+
+    def _discard_conditions(self) -> tuple:
+        discard = self.data.get("discard", {})
+        return tuple(
+            self._condition(("discard", key), discard.get(key), "discard_check")
+            for key in ("forbidden", "never", "shown")
+        )
 
     def _hash(self) -> str:
         content = json.dumps({"ruleset": self.data, "options": self.chosen}, sort_keys=True)
@@ -241,7 +291,7 @@ class _Builder:
 
     def _substitute_options(self, node: object, parts: tuple) -> object:
         """Replace every `{option: NAME}` (outside `options`) by the chosen reading's value."""
-        if parts == ("options",):
+        if parts == ("options",) or parts in self.broken:
             return node
         if isinstance(node, dict):
             if set(node) == {"option"}:
@@ -272,6 +322,8 @@ class _Builder:
                 self.provenance[target + path[len(source) :]] = position
 
     def _check_sources(self, node: object, parts: tuple) -> None:
+        if parts in self.broken or self.broken.any_section("sources"):
+            return
         known = self.data.get("sources", {})
         if isinstance(node, dict):
             for key, value in node.items():
@@ -291,6 +343,7 @@ class _Builder:
     # --- the deck and the deal ---------------------------------------------------------
 
     def _deck(self) -> Deck | None:
+        before = len(self.problems)
         spec = self.data["deck"]
         sets = spec.setdefault("card_sets", {})
         order: list[str] = []
@@ -323,7 +376,7 @@ class _Builder:
             for suit in _all_values(selector, "suits"):
                 if suit not in suits:
                     self.problem(path, f"unknown suit {suit!r}; suits: " + ", ".join(sorted(suits)))
-        if self.problems:
+        if len(self.problems) > before:
             return None
         deck = build_deck(spec, order)
         for name, members in deck.sets.items():
@@ -413,7 +466,8 @@ class _Builder:
         try:
             compiled = compile_expression(value, self.environment(event, amount, extra), expected)
         except ExpressionError as error:
-            self.problem(parts, error.message, self._inside(parts, error))
+            if not any(f"'{name}'" in error.message for name in self.left_out_names):
+                self.problem(parts, error.message, self._inside(parts, error))
             return _Constant(None)
         if compiled.options:
             self.option_reads[parts] = self.option_reads.get(parts, frozenset()) | compiled.options
@@ -463,11 +517,17 @@ class _Builder:
 
     def _settlement(self) -> tuple[PaymentRule, ...]:
         rules = self.data.get("settlement", [])
-        return tuple(self._rule(("settlement", i), r, "settlement") for i, r in enumerate(rules))
+        return tuple(
+            self._rule(("settlement", i), rule, "settlement")
+            for i, rule in enumerate(rules)
+            if ("settlement", i) not in self.broken
+        )
 
     def _payments(self) -> dict[str, tuple[PaymentRule, ...]]:
         by_event: dict[str, list[PaymentRule]] = {}
         for i, rule in enumerate(self.data.get("payments", [])):
+            if ("payments", i) in self.broken:
+                continue
             by_event.setdefault(rule["event"], []).append(
                 self._rule(("payments", i), rule, rule["event"])
             )
@@ -478,6 +538,8 @@ class _Builder:
         compiled = []
         for i, entry in enumerate(section.get("table", [])):
             where = ("declarations", "table", i)
+            if where in self.broken:
+                continue
             levels = tuple(
                 DeclarationLevel(
                     id=level["id"],
@@ -657,6 +719,8 @@ class _Builder:
     def _redeals(self) -> tuple[RedealRule, ...]:
         rules = []
         for i, spec in enumerate(self.data.get("redeal", [])):
+            if ("redeal", i) in self.broken:
+                continue
             rules.append(
                 RedealRule(
                     id=spec["id"],
@@ -696,6 +760,9 @@ class _Builder:
         taken |= set(variables_for("trick_end", True, self.bidding))
         for name, spec in self.data.get("definitions", {}).items():
             where = ("definitions", name)
+            if where in self.broken:
+                self.left_out_names.add(name)
+                continue
             if name in taken:
                 self.problem(where, f"{name!r} is already a name in rulesets; choose another")
                 continue

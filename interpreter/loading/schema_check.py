@@ -18,13 +18,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.validators import validator_for
 
 from interpreter.errors import Position, Problem, json_path, nearest_position
 
-__all__ = ["Finding", "check_schema", "describe_error", "validation_errors"]
+__all__ = ["Finding", "check_schema", "describe_error", "schema_problems", "validation_errors"]
 
 DocPath = tuple[str | int, ...]
 
@@ -37,10 +37,22 @@ Finding = tuple[DocPath, str, bool]
 
 
 def validation_errors(data: Any, schema: Mapping[str, Any]) -> list[ValidationError]:
-    """Every validation error, using the validator class for the schema's ``$schema``."""
+    """Every validation error, using the validator class for the schema's ``$schema``.
+
+    ``integer`` means a number written without a decimal point: JSON Schema also accepts
+    ``5.0``, which would reach the engine as a fraction where a count is meant, so a whole
+    number written with a decimal point is refused here (and the message says what to write).
+    """
     cls = validator_for(schema, default=Draft202012Validator)
-    validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
+    strict = validators.extend(
+        cls, type_checker=cls.TYPE_CHECKER.redefine("integer", _is_written_integer)
+    )
+    validator = strict(schema, format_checker=cls.FORMAT_CHECKER)
     return list(validator.iter_errors(data))
+
+
+def _is_written_integer(_checker: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
 
 
 # --- wording -------------------------------------------------------------------------------
@@ -51,6 +63,9 @@ def describe_error(error: ValidationError) -> list[Finding]:
     path: DocPath = tuple(error.absolute_path)
     kind = error.validator
     if kind in ("oneOf", "anyOf"):
+        branch = _closest_branch(error)
+        if branch:
+            return [finding for sub in branch for finding in describe_error(sub)]
         if error.context:
             # best_match descends into the context preferring the deepest sub-error (the
             # branch that got furthest); when it cannot choose, rank the context directly.
@@ -92,6 +107,15 @@ def describe_error(error: ValidationError) -> list[Finding]:
         return [
             (path, f"must be {_show(error.validator_value)}, not {_show(error.instance)}", False)
         ]
+    if kind == "type" and _is_integral_float(error.instance) and "integer" in error.validator_value:
+        whole = int(error.instance)
+        return [(path, f"write {whole}, a whole number without a decimal point", False)]
+    if kind in ("maximum", "minimum"):
+        bound = "at most" if kind == "maximum" else "at least"
+        return [(path, f"must be {bound} {error.validator_value}, not {error.instance}", False)]
+    if kind in ("maxItems", "maxLength"):
+        unit = "entries" if kind == "maxItems" else "characters"
+        return [(path, f"has more than {error.validator_value} {unit}", False)]
     if kind == "type":
         expected = error.validator_value
         if isinstance(expected, list):
@@ -100,6 +124,33 @@ def describe_error(error: ValidationError) -> list[Finding]:
         shown = "" if error.instance is None else f" {_show(error.instance)}"
         return [(path, f"expected {_article(expected)}, got {got}{shown}", False)]
     return [(path, error.message, False)]
+
+
+def _closest_branch(error: ValidationError) -> list[ValidationError]:
+    """The errors of the one alternative of a oneOf/anyOf the value is nearest to: among
+    the alternatives of the value's own shape (not refused for its type as a whole), the one
+    with fewest errors, if only one has that few; else nothing."""
+    by_branch: dict[int, list[ValidationError]] = {}
+    for sub in error.context or []:
+        by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
+    shaped = {
+        branch: subs
+        for branch, subs in by_branch.items()
+        if not any(sub.validator in _SHAPE_KEYWORDS and not sub.relative_path for sub in subs)
+    }
+    if not shaped:
+        return []
+    fewest = min(len(subs) for subs in shaped.values())
+    nearest = [subs for subs in shaped.values() if len(subs) == fewest]
+    return nearest[0] if len(nearest) == 1 else []
+
+
+#: Keywords that refuse a value for what it is (a list where a mapping is wanted...).
+_SHAPE_KEYWORDS = frozenset({"type", "const", "enum"})
+
+
+def _is_integral_float(value: Any) -> bool:
+    return isinstance(value, float) and value.is_integer()
 
 
 def _unknown_keys(error: ValidationError, path: DocPath) -> list[Finding]:
@@ -181,7 +232,19 @@ def check_schema(
     ancestor with a position; an unknown key is placed at the key itself when
     ``key_provenance`` knows it. The list is sorted by file position.
     """
-    problems: set[Problem] = set()
+    return [problem for _path, problem in schema_problems(data, provenance, schema, key_provenance)]
+
+
+def schema_problems(
+    data: Any,
+    provenance: Mapping[DocPath, Position],
+    schema: Mapping[str, Any],
+    key_provenance: Mapping[DocPath, Position] | None = None,
+) -> list[tuple[DocPath, Problem]]:
+    """Like :func:`check_schema`, each problem with the path of the value it is about (for
+    an unknown key, the key's own path; for a missing key, the path of the key that is
+    missing), so that later stages can leave those parts out and check the rest."""
+    found: dict[Problem, DocPath] = {}
     for error in validation_errors(data, schema):
         for path, message, is_key in describe_error(error):
             position = None
@@ -190,11 +253,20 @@ def check_schema(
             if position is None:
                 position = nearest_position(provenance, path)
             shown_path = path[:-1] if is_key else path
-            problems.add(Problem(position, json_path(shown_path), message))
-    return sorted(problems, key=_sort_key)
+            missing = _missing_key(message)
+            if missing is not None and not is_key:
+                path = (*path, missing)
+            found.setdefault(Problem(position, json_path(shown_path), message), path)
+    return sorted(((path, problem) for problem, path in found.items()), key=_sort_key)
 
 
-def _sort_key(problem: Problem) -> tuple[Any, ...]:
+def _missing_key(message: str) -> str | None:
+    match = re.match(r"^missing required key (['\"])(.*)\1$", message)
+    return match.group(2) if match else None
+
+
+def _sort_key(item: tuple[DocPath, Problem]) -> tuple[Any, ...]:
+    problem = item[1]
     pos = problem.position
     if pos is None:
         return (1, "", 0, 0, problem.path, problem.message)

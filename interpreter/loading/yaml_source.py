@@ -25,6 +25,12 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from interpreter.errors import Position, Problem, RulesetError, json_path, nearest_position
+from interpreter.loading.yaml_limits import (
+    MAX_FILE_BYTES,
+    BoundedLoader,
+    LimitExceeded,
+    number_problem,
+)
 
 __all__ = [
     "DocPath",
@@ -40,6 +46,7 @@ DocPath = tuple[str | int, ...]
 
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null")}
+_NUMBER_TAGS = {_TAG + "int", _TAG + "float"}
 _TIMESTAMP_TAG = _TAG + "timestamp"
 _MERGE_TAG = _TAG + "merge"
 
@@ -98,25 +105,49 @@ def _file_position(file: str) -> Position:
 def load_yaml(path: Path) -> SourceDocument:
     """Read and build ``path``; raise :class:`RulesetError` with every problem found."""
     file = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise RulesetError([Problem(_file_position(file), "$", "file not found")]) from None
-    except OSError as exc:
-        msg = f"cannot read file: {exc.strerror or exc}"
-        raise RulesetError([Problem(_file_position(file), "$", msg)]) from None
+    raw = _read_bounded(Path(path), file)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        msg = f"file is not valid UTF-8 (byte offset {exc.start})"
-        raise RulesetError([Problem(_file_position(file), "$", msg)]) from None
+        position = _byte_position(file, raw, exc.start)
+        msg = f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save it as UTF-8 text"
+        raise RulesetError([Problem(position, "$", msg)]) from None
     return parse_yaml(text, file)
+
+
+def _read_bounded(path: Path, file: str) -> bytes:
+    """The file's bytes, or a RulesetError naming the file if it cannot or must not be read."""
+
+    def refuse(message: str) -> RulesetError:
+        return RulesetError([Problem(_file_position(file), "$", message)])
+
+    try:
+        if path.is_dir():
+            raise refuse("this is a folder, not a ruleset file")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise refuse("file not found") from None
+    except OSError as exc:
+        raise refuse(f"cannot read file: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise refuse(f"the file is larger than {MAX_FILE_BYTES:,} bytes; a ruleset needs far less")
+    return raw
+
+
+def _byte_position(file: str, raw: bytes, offset: int) -> Position:
+    """The line and column (in characters, as far as they decode) of a byte offset."""
+    line_start = raw.rfind(b"\n", 0, offset) + 1
+    column = len(raw[line_start:offset].decode("utf-8", errors="replace")) + 1
+    return Position(file, raw.count(b"\n", 0, offset) + 1, column)
 
 
 def parse_yaml(text: str, file: str = "<string>") -> SourceDocument:
     """Like :func:`load_yaml` but from text already in memory; ``file`` names it in positions."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=BoundedLoader)
+    except LimitExceeded as exc:
+        raise RulesetError([Problem(_pos(file, exc.mark), "$", exc.message)]) from None
     except yaml.MarkedYAMLError as exc:
         raise RulesetError([_syntax_problem(file, exc)]) from None
     except yaml.YAMLError as exc:  # reader errors (bad characters) carry no mark
@@ -129,20 +160,12 @@ def parse_yaml(text: str, file: str = "<string>") -> SourceDocument:
         else:
             msg = f"YAML error: {exc}"
         raise RulesetError([Problem(position, "$", msg)]) from None
-    except RecursionError:
-        msg = "YAML document is nested too deeply"
-        raise RulesetError([Problem(_file_position(file), "$", msg)]) from None
 
     doc = SourceDocument(file=file, data=None, text=text)
     if root is None:
         return doc
     builder = _Builder(doc)
-    try:
-        doc.data = builder.build(root, ())
-    except RecursionError:
-        builder.problems.append(
-            Problem(_file_position(file), "$", "YAML document is nested too deeply")
-        )
+    doc.data = builder.build(root, ())
     if builder.problems:
         raise RulesetError(builder.problems)
     return doc
@@ -199,10 +222,17 @@ class _Builder:
         if node.tag == _TIMESTAMP_TAG:
             value: Any = node.value  # dates stay strings: rulesets are plain JSON-like data
         elif node.tag in _SCALAR_TAGS:
+            is_number = node.tag in _NUMBER_TAGS
+            if is_number and (too_long := number_problem(node.value)):
+                self.problem(node, path, too_long)
+                return None
             try:
                 value = self.constructor.construct_object(node, deep=True)
             except Exception as exc:  # noqa: BLE001 - any constructor failure is a Problem
                 self.problem(node, path, f"invalid {node.tag.removeprefix(_TAG)} value: {exc}")
+                return None
+            if is_number and (out_of_bounds := number_problem(node.value, value)):
+                self.problem(node, path, out_of_bounds)
                 return None
         else:
             self.problem(node, path, f"unsupported YAML tag {node.tag!r}")

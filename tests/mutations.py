@@ -1,0 +1,41 @@
+"""Helpers for the tests that break built-in rulesets on purpose (test_hostile_rulesets,
+test_missing_keys, test_fuzz_rulesets): the places in a document, and the one outcome
+allowed for a broken ruleset file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.engine.game import play_game
+from interpreter.errors import RulesetError
+from interpreter.loading.ruleset_loader import load_ruleset
+
+
+def value_paths(node: object, path: tuple = ()) -> list[tuple]:
+    """The path of every value below ``node`` (mapping keys and list indexes)."""
+    found = [path] if path else []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += value_paths(value, path + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found += value_paths(value, path + (i,))
+    return found
+
+
+def loads_and_plays_or_is_refused(path: Path) -> list | None:
+    """Load the ruleset at ``path``: it must either load, and then one hand plays to its
+    end (its states are returned), or be refused with a RulesetError whose every problem
+    names a file (None is returned)."""
+    try:
+        ruleset = load_ruleset(path)
+    except RulesetError as error:
+        assert error.problems
+        for problem in error.problems:
+            assert problem.message and problem.position is not None, str(problem)
+            assert problem.position.file, str(problem)
+        return None
+    states = play_game(ruleset, 1, [RandomAgent(s) for s in range(ruleset.players)], 1)
+    assert states and states[0].decision is None, "the hand did not finish"
+    return states
