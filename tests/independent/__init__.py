@@ -15,13 +15,14 @@ Where 003 is silent or can be read two ways, this is what the checker does:
 - Record options followed (the record names the reading it was made under): `le_petit`
   (003's rule that the 1 of trumps in a player's first three cards cancels the deal: on by
   default), `le_petit_cards` (three players are dealt in fours: the first packet of four, or
-  the first three cards), `petit_sec` (not in 003; a deal thrown in for it is refused),
-  `poignee_level` (a poignée declared at the highest level the trumps reach, or any level
-  they reach), `chelem_by` (only the taker announces a chelem, or either side),
-  `excuse_debt` (a low card owed for the Excuse that its side never gets: the debt lapses,
-  or the Excuse itself goes over), `score_rounding` (exact, or each score to the nearest 5
-  or 10, halves away from zero), `partner_share` (five players: the taker two shares and
-  the partner one, or halves).
+  the first three cards), `petit_sec` (not in 003 but in rules-facts: a player whose only
+  trump is the 1, without the Excuse, may have the deal thrown in), `poignee_level` (a
+  poignée declared at the highest level the trumps reach, or any level they reach),
+  `chelem_by` (only the taker announces a chelem, or either side), `excuse_debt` (a low card
+  owed for the Excuse that its side never gets: the debt lapses, or the Excuse itself goes
+  over), `score_rounding` (exact, or each score to the nearest 5 or 10, halves away from
+  zero), `partner_share` (five players: the taker two shares and the partner one, or
+  halves).
 - Five players: 003 gives no packet size; the checker deals 15 cards in threes as with four.
 - The pack: the record's dealing order must put packets of three (four with three players)
   to each player in turn from the dealer's right, and only the talon's cards between them,

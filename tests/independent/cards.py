@@ -48,7 +48,8 @@ class Card:
 
     @property
     def points(self) -> float:
-        """003's card points: bouts and Kings 4.5, Queens 3.5, Knights 2.5, Jacks 1.5, others 0.5."""
+        """003's card points: bouts and Kings 4.5, Queens 3.5, Knights 2.5, Jacks 1.5, the
+        rest 0.5."""
         if self.is_bout:
             return BOUT_POINTS
         if isinstance(self.rank, str):

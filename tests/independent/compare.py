@@ -72,7 +72,9 @@ def _sides_and_play(hand: dict, reading: HandReading) -> list[str]:
         DEFENCE: sum(p for seat, p in enumerate(hand["card_points"]) if seat not in attackers),
     }
     if recorded != reading.side_points:
-        found.append(f"card points (taker's side, defence): record {recorded}, 003 {reading.side_points}")
+        found.append(
+            f"card points (taker's side, defence): record {recorded}, 003 {reading.side_points}"
+        )
     return found
 
 
@@ -109,7 +111,9 @@ def record_differences(record: dict) -> list[Difference]:
     for hand in record["hands"]:
         players = len(hand["hands_dealt"])
         if previous_dealer is not None and hand["dealer"] != (previous_dealer + 1) % players:
-            found.append(Difference(hand["number"], f"dealer {hand['dealer']} after {previous_dealer}"))
+            found.append(
+                Difference(hand["number"], f"dealer {hand['dealer']} after {previous_dealer}")
+            )
         previous_dealer = hand["dealer"]
         difference = hand_difference(hand, options)
         if difference:

@@ -76,9 +76,11 @@ class Doubts:
     nobody looks at it and adds it to the tricks at the end of the hand."""
 
     one_chelem_bonus: bool = False
-    """A failed announced chelem costs its side 200 and nothing more, even when the other
-    side takes every trick. The checker: 003's unannounced chelem (200 to a team that wins
-    every trick without announcing) applies as well."""
+    """One chelem bonus a hand: the taker's side's announcement if it made one, else the
+    defence's, else a chelem made unannounced. So a failed announcement costs 200 and nothing
+    more when the other side takes every trick, and when both sides announce (option
+    `chelem_by`) only the taker's counts. The checker: each of 003's bonuses applies on its
+    own terms, so both."""
 
 
 @dataclass
@@ -118,6 +120,10 @@ def read_hand(hand: dict, options: dict[str, str], doubts: Doubts = Doubts()) ->
         if decisions:
             raise RuleBroken("decisions after a deal cancelled by Le Petit")
         return HandReading(thrown_in=thrown, net=[0] * players)
+    if _petit_sec(table, dealt, _take(decisions, "redeal")):
+        if decisions:
+            raise RuleBroken("decisions after a deal cancelled for a petit sec")
+        return HandReading(thrown_in="petit_sec", net=[0] * players)
     taker, contract = _auction(table, _take(decisions, "bid"))
     if taker is None:
         if decisions:
@@ -154,7 +160,9 @@ def _declared_before_playing(decisions: list[dict]) -> list[dict]:
         if decision["kind"] == "play":
             played.add(decision["seat"])
         elif decision["kind"] == "declare":
-            late = decision["seat"] in played or (played and decision["choice"].startswith("chelem"))
+            late = decision["seat"] in played or (
+                played and decision["choice"].startswith("chelem")
+            )
             if late:
                 raise RuleBroken(f"{decision['choice']} declared after play began")
             declared.append(decision)
@@ -199,6 +207,20 @@ def _le_petit(table: Table, dealt: list[list[Card]]) -> str | None:
         if any(card.trump == 1 for card in cards[:first]):
             return "le_petit"
     return None
+
+
+def _petit_sec(table: Table, dealt: list[list[Card]], asked: list[dict]) -> bool:
+    """Option `petit_sec` (rules-facts, not 003): a player whose only trump is the 1, without
+    the Excuse, may have the deal cancelled."""
+    for decision in asked:
+        seat, (rule, _, choice) = decision["seat"], decision["choice"].partition(":")
+        trumps = [c for c in dealt[seat] if c.is_trump or c.fool]
+        alone = len(trumps) == 1 and trumps[0].trump == 1
+        if rule != "petit_sec" or table.options.get("petit_sec") != "played" or not alone:
+            raise RuleBroken(f"seat {seat} asked for {decision['choice']}")
+        if choice == "redeal":
+            return True
+    return False
 
 
 def _auction(table: Table, bids: list[dict]) -> tuple[int | None, str | None]:
@@ -378,7 +400,9 @@ def _play_tricks(table: Table, in_hand: dict[int, list[Card]], plays: list[dict]
         for seat in seats:
             play = plays[len(tricks) * table.players + len(cards)]
             if play["seat"] != seat:
-                raise RuleBroken(f"trick {number}: seat {play['seat']} played in seat {seat}'s turn")
+                raise RuleBroken(
+                    f"trick {number}: seat {play['seat']} played in seat {seat}'s turn"
+                )
             card = table.card(play["choice"])
             problem = legality_problem(card, in_hand[seat], cards)
             if problem:
@@ -459,7 +483,9 @@ def _petit_au_bout(tricks: list[PlayedTrick], side_of) -> int:
 
 
 def _chelem(tricks: list[PlayedTrick], side_of, announced_by: set[str], one_bonus: bool) -> int:
-    """Announced: 400 made, -200 failed; unannounced and made: 200. Signed for the taker."""
+    """Announced: 400 made, -200 failed; unannounced and made: 200. Signed for the taker.
+    Under the doubt `one_chelem_bonus`, only the first of these counts: the taker's side's
+    announcement, the defence's, a chelem unannounced."""
     total = 0
     for side, sign in ((ATTACK, 1), (DEFENCE, -1)):
         took_all = all(side_of(trick.winner) == side for trick in tricks)
@@ -469,6 +495,8 @@ def _chelem(tricks: list[PlayedTrick], side_of, announced_by: set[str], one_bonu
             value = CHELEM_UNANNOUNCED
         else:
             value = 0
+        if one_bonus and value:
+            return sign * value
         total += sign * value
     return total
 
