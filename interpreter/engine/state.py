@@ -6,17 +6,24 @@ payment rules at each event and settles at the end. Nothing here knows a particu
 every number, card set, contract and payment comes from the ruleset's tables and compiled
 expressions. Sides (a taker and partner against defenders) come from the auction; without
 one, every player is a side alone.
+
+The ruleset's definitions (and each seat's `total()`) are computed once per state and kept in
+`memo` until the state changes: every change below calls `_changed()`, which forgets them.
+An expression that fails while it runs (a number out of range) stops the hand with an
+EvaluationError naming the rule, the hand and the moment.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from interpreter.engine import tricks as trick_rules
+from interpreter.engine.contexts import MAX_REDEALS
 from interpreter.engine.dealing import deal_packets
-from interpreter.expressions import Scope
+from interpreter.expressions import EvaluationError, Scope
 from interpreter.ruleset import Declaration, PaymentRule, Ruleset, TalonUse
 
 REDEAL, BID, CALL, DISCARD, DECLARE, PLAY, DONE = (
@@ -30,7 +37,6 @@ REDEAL, BID, CALL, DISCARD, DECLARE, PLAY, DONE = (
 )
 PASS = "pass"
 ALL_PASSED = "all_passed"
-MAX_REDEALS = 20  # deals thrown in and dealt again in one hand before it is given up
 
 
 class IllegalAction(ValueError):
@@ -86,12 +92,15 @@ class HandState:
         self._repack = repack
         self.abandoned: list[dict] = []  # deals thrown in and dealt again by the same dealer
         self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
-        self._start(pack)
-        self._advance()
+        self.memo: dict = {}  # definitions' values in the state as it stands
+        with self._reporting():
+            self._start(pack)
+            self._advance()
 
     def _start(self, pack: Sequence[int]) -> None:
         """Everything of one deal, from the shuffled pack to the first decision."""
         ruleset, dealer, n = self.ruleset, self.dealer, self.ruleset.players
+        self._changed()
         self.pack = list(pack)
         self.seat_order = [(dealer + 1 + i) % n for i in range(n)]  # dealing and bidding order
         self.hands: list[list[int]] = [[] for _ in range(n)]
@@ -180,6 +189,7 @@ class HandState:
         ):
             setattr(other, name, list(getattr(self, name)))
         other.fired = dict(self.fired)
+        other.memo = {}
         other._discard_left = dict(self._discard_left)
         other._declared_seats = set(self._declared_seats)
         return other
@@ -217,6 +227,7 @@ class HandState:
                 f"seat {decision.seat} may not {decision.kind} {action!r}; legal: {shown}"
             )
         self.decisions.append({"seat": decision.seat, "kind": decision.kind, "choice": action})
+        self._changed()
         handler = {
             REDEAL: self._answer_redeal,
             BID: self._bid,
@@ -225,8 +236,38 @@ class HandState:
             DECLARE: lambda _seat, choice: self._declare(decision, choice),
             PLAY: lambda seat, choice: self._play(seat, self.ruleset.deck.by_id[choice]),
         }[decision.kind]
-        handler(decision.seat, action)
-        self._advance()
+        with self._reporting():
+            handler(decision.seat, action)
+            self._advance()
+
+    def remember(self, key: object, compute: Callable[[], object]) -> object:
+        """`compute()`, worked out once for the state as it stands (for definitions)."""
+        memo = self.memo
+        if key in memo:
+            return memo[key]
+        value = memo[key] = compute()
+        return value
+
+    def _changed(self) -> None:
+        """The state changed: forget every remembered definition."""
+        self.memo.clear()
+
+    @contextmanager
+    def _reporting(self) -> Iterator[None]:
+        """An expression that fails while the hand runs is told with the hand and the moment."""
+        try:
+            yield
+        except EvaluationError as error:
+            if error.hand is None:
+                error.hand, error.moment = self.number, self._moment()
+            raise
+
+    def _moment(self) -> str:
+        if self.phase == PLAY and self.trick_number:
+            return f"during trick {self.trick_number}"
+        return {DONE: "at the end of the hand", DECLARE: "during the declarations"}.get(
+            self.phase, f"during the {self.phase}"
+        )
 
     # --- sides ---------------------------------------------------------------------------
 
@@ -338,6 +379,7 @@ class HandState:
         self.thrown_in = reason
         self.phase = DONE
         self.decision = None
+        self._changed()
         return False
 
     # --- redeals -------------------------------------------------------------------------
@@ -414,7 +456,11 @@ class HandState:
     def _place_talon(self, use: TalonUse | None) -> None:
         if not self.talon or use is None or use.to == "out_of_play":
             return
-        seats = _seats(use.seat(self._scope({})))
+        seats = self._real_seats(use.seat(self._scope({})))
+        if not seats:
+            error = EvaluationError("the talon's `seat` selects nobody; it must give a seat")
+            error.where = getattr(use.seat, "where", "")
+            raise error
         seat = seats[0]
         if use.shown:
             self.shown.append((seat, "talon", list(self.talon)))
@@ -424,6 +470,7 @@ class HandState:
         else:
             self.set_aside[seat].extend(self.talon)
         self.talon = []
+        self._changed()
 
     # --- discards ------------------------------------------------------------------------
 
@@ -571,6 +618,7 @@ class HandState:
         for seat, card in self.trick:
             keeper = seat if card in self.excuses and fool_kept else winner
             self.won[keeper].append(card)
+            self._changed()
             if keeper != winner and play.excuse_exchange and winner not in self.side_of(keeper):
                 self.excuse_debts.append((keeper, winner))
             trick_vars = self._trick_vars(seat, card)
@@ -580,11 +628,13 @@ class HandState:
         self.trick_cards.append((winner, [c for _s, c in self.trick]))
         self.trick = []
         self.leader = winner
+        self._changed()
         self._pay_excuse_debts()
+        self._changed()
         self.trick_number += 1
         game = self.ruleset.game
         if game is not None and game.claim is not None and self._cards_left():
-            self.claimed = tuple(_seats(game.claim(self._scope({}))))
+            self.claimed = tuple(self._real_seats(game.claim(self._scope({}))))
             if self.claimed:
                 self._finish()
 
@@ -664,11 +714,14 @@ class HandState:
         saved = self._points, self.payments, self.fired
         self._points = None if points is None else list(points)
         self.payments, self.fired = [], {}
+        self._changed()
         try:
-            self._fire_rules(self.ruleset.settlement, {}, "settlement")
+            with self._reporting():
+                self._fire_rules(self.ruleset.settlement, {}, "settlement")
             return self.payments
         finally:
             self._points, self.payments, self.fired = saved
+            self._changed()
 
     def _finish(self) -> None:
         exchange = self.ruleset.play.excuse_exchange
@@ -679,8 +732,10 @@ class HandState:
                     self.won[creditor].append(card)
         self.phase = DONE
         self.decision = None
+        self._changed()
         self._fire_rules(self.ruleset.settlement, {}, "settlement")
         self.scores = [_tidy(self.hand_score(seat)) for seat in range(self.ruleset.players)]
+        self._changed()
 
     def hand_score(self, seat: int) -> float:
         """The points `seat` scores in this hand as it stands (0 in rulesets that pay)."""
@@ -697,7 +752,8 @@ class HandState:
 
     def evaluate(self, expression, variables: dict | None = None) -> object:
         """A compiled ruleset expression evaluated on this hand as it stands."""
-        return expression(self._scope(variables or {}))
+        with self._reporting():
+            return expression(self._scope(variables or {}))
 
     def _scope(self, variables: dict) -> Scope:
         base = self._base_vars
@@ -710,6 +766,13 @@ class HandState:
                 "defenders": self.defenders(),
             }
         return Scope(self, {**base, **variables})
+
+    def _real_seats(self, value) -> Sequence[int]:
+        """The seats a seat expression gives, leaving out a value that is no seat (such as
+        `last_trick_winner()` before any trick): from or to nobody, a rule pays nothing."""
+        seats = _seats(value)
+        n = self.ruleset.players
+        return seats if all(0 <= s < n for s in seats) else [s for s in seats if 0 <= s < n]
 
     def _fire(self, event: str, variables: dict, at: str) -> None:
         rules = self.ruleset.payments.get(event)
@@ -725,8 +788,8 @@ class HandState:
 
     def _pay(self, rule_id, payers, payees, amount, scope: Scope, at: str) -> None:
         paid = False
-        for payer in _seats(payers):
-            for payee in _seats(payees):
+        for payer in self._real_seats(payers):
+            for payee in self._real_seats(payees):
                 if payer == payee:
                     continue
                 scope.vars["payer"], scope.vars["payee"] = payer, payee
@@ -735,6 +798,7 @@ class HandState:
                     # a negative amount is paid the other way
                     giver, taker = (payer, payee) if value > 0 else (payee, payer)
                     self.payments.append(Payment(rule_id, giver, taker, abs(value), at))
+                    self._changed()
                     paid = True
         if paid:
             self.fired[rule_id] = self.fired.get(rule_id, 0) + 1
