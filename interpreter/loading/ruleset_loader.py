@@ -426,7 +426,6 @@ class _Builder:
             contract_values=self.contract_values if event not in BEFORE_TAKER else frozenset(),
             cards=len(self.deck) if self.deck else 0,
             seats=self.data["players"]["count"],
-            budget=HAND_SCORE_BUDGET if event == "hand_score" else COST_BUDGET,
         )
 
     def expression(
@@ -682,6 +681,12 @@ class _Builder:
                 where,
                 "the hand score cannot use total(), even through a definition: a seat's total"
                 " counts this hand's score, which would then depend on itself",
+            )
+        elif getattr(score, "cost", 0) > HAND_SCORE_BUDGET:
+            self.problem(
+                where,
+                f"the hand score could take about {score.cost:,} steps, over its limit of"
+                f" {HAND_SCORE_BUDGET:,} (every total() works it out): make it simpler",
             )
         return score
 
