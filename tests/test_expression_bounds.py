@@ -70,7 +70,9 @@ def test_some_built_in_ruleset_reads_a_remembered_definition_back() -> None:
 
 def test_a_chain_of_definitions_is_worked_out_once_per_state(tmp_path: Path) -> None:
     lines = ["definitions:", f'  d0: {{value: "count(c in hand(dealer): c in kings)", {SOURCE}}}']
-    lines += [f'  d{i}: {{value: "d{i - 1} + d{i - 1} - d{i - 1}", {SOURCE}}}' for i in range(1, 30)]
+    lines += [
+        f'  d{i}: {{value: "d{i - 1} + d{i - 1} - d{i - 1}", {SOURCE}}}' for i in range(1, 30)
+    ]
     lines += [
         "payments:",
         f'  - {{id: p, name: p, event: card_played, when: "d29 > 99", from: player, to: dealer,'
@@ -182,7 +184,8 @@ def test_an_overflow_at_run_time_names_the_rule_the_hand_and_the_trick(tmp_path:
 def test_names_of_the_language_are_refused(tmp_path: Path) -> None:
     message = _refusal(
         tmp_path,
-        f"options:\n  then: {{default: a, readings: {{a: {{value: 1, description: x, {SOURCE}}}}}}}\n"
+        "options:\n  then:\n    default: a\n"
+        f"    readings: {{a: {{value: 1, description: x, {SOURCE}}}}}\n"
         "definitions:\n"
         f'  sum: {{value: "1", {SOURCE}}}\n'
         f'  keeper: {{value: "1", {SOURCE}}}\n'

@@ -457,7 +457,9 @@ class _Builder:
             times = evaluations_per_hand(event, len(self.deck or ()), self.seats)
             if parts == ("game", "claim_during_play"):  # after each trick
                 times = len(self.deck or ())
-            self.hand_steps.append((compiled.cost, times * self.seats**2 if amount else times, parts))
+            self.hand_steps.append(
+                (compiled.cost, times * self.seats**2 if amount else times, parts)
+            )
         position = self.at(parts)
         where = f"{position}: {json_path(parts)}" if position else json_path(parts)
         return replace(compiled, where=where)
