@@ -10,7 +10,8 @@ Division by zero never raises at run time: ``a / 0``, ``a // 0`` and ``a % 0``
 all give 0, so a game cannot crash on it (a divisor that is always 0 is refused
 when compiling).  A number out of range (past 10^15, infinite, not a number)
 raises EvaluationError.  Every expression's cost is bounded when it is compiled.
-``max``/``min`` over an empty collection give 0.  See LANGUAGE.md for the reference for ruleset authors.
+``max``/``min`` over an empty collection give 0.  See LANGUAGE.md for the
+reference for ruleset authors.
 """
 
 from .compiler import compile_expression
