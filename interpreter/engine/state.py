@@ -16,8 +16,7 @@ EvaluationError naming the rule, the hand and the moment.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from interpreter.engine import tricks as trick_rules
@@ -37,6 +36,14 @@ REDEAL, BID, CALL, DISCARD, DECLARE, PLAY, DONE = (
 )
 PASS = "pass"
 ALL_PASSED = "all_passed"
+_MOMENTS = {
+    REDEAL: "at the deal",
+    BID: "during the auction",
+    CALL: "at the call",
+    DISCARD: "during the discard",
+    DECLARE: "during the declarations",
+    DONE: "at the end of the hand",
+}
 
 
 class IllegalAction(ValueError):
@@ -93,9 +100,11 @@ class HandState:
         self.abandoned: list[dict] = []  # deals thrown in and dealt again by the same dealer
         self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
         self.memo: dict = {}  # definitions' values in the state as it stands
-        with self._reporting():
+        try:
             self._start(pack)
             self._advance()
+        except EvaluationError as error:
+            raise self._reported(error) from None
 
     def _start(self, pack: Sequence[int]) -> None:
         """Everything of one deal, from the shuffled pack to the first decision."""
@@ -236,9 +245,11 @@ class HandState:
             DECLARE: lambda _seat, choice: self._declare(decision, choice),
             PLAY: lambda seat, choice: self._play(seat, self.ruleset.deck.by_id[choice]),
         }[decision.kind]
-        with self._reporting():
+        try:
             handler(decision.seat, action)
             self._advance()
+        except EvaluationError as error:
+            raise self._reported(error) from None
 
     def remember(self, key: object, compute: Callable[[], object]) -> object:
         """`compute()`, worked out once for the state as it stands (for definitions)."""
@@ -252,22 +263,15 @@ class HandState:
         """The state changed: forget every remembered definition."""
         self.memo.clear()
 
-    @contextmanager
-    def _reporting(self) -> Iterator[None]:
-        """An expression that fails while the hand runs is told with the hand and the moment."""
-        try:
-            yield
-        except EvaluationError as error:
-            if error.hand is None:
-                error.hand, error.moment = self.number, self._moment()
-            raise
-
-    def _moment(self) -> str:
-        if self.phase == PLAY and self.trick_number:
-            return f"during trick {self.trick_number}"
-        return {DONE: "at the end of the hand", DECLARE: "during the declarations"}.get(
-            self.phase, f"during the {self.phase}"
-        )
+    def _reported(self, error: EvaluationError) -> EvaluationError:
+        """An expression that failed while the hand ran, told with the hand and the moment."""
+        if error.hand is None:
+            error.hand = self.number
+            if self.phase == PLAY:
+                error.moment = f"during trick {self.trick_number}"
+            else:
+                error.moment = _MOMENTS[self.phase]
+        return error
 
     # --- sides ---------------------------------------------------------------------------
 
@@ -716,9 +720,10 @@ class HandState:
         self.payments, self.fired = [], {}
         self._changed()
         try:
-            with self._reporting():
-                self._fire_rules(self.ruleset.settlement, {}, "settlement")
+            self._fire_rules(self.ruleset.settlement, {}, "settlement")
             return self.payments
+        except EvaluationError as error:
+            raise self._reported(error) from None
         finally:
             self._points, self.payments, self.fired = saved
             self._changed()
@@ -752,8 +757,10 @@ class HandState:
 
     def evaluate(self, expression, variables: dict | None = None) -> object:
         """A compiled ruleset expression evaluated on this hand as it stands."""
-        with self._reporting():
+        try:
             return expression(self._scope(variables or {}))
+        except EvaluationError as error:
+            raise self._reported(error) from None
 
     def _scope(self, variables: dict) -> Scope:
         base = self._base_vars
@@ -768,11 +775,11 @@ class HandState:
         return Scope(self, {**base, **variables})
 
     def _real_seats(self, value) -> Sequence[int]:
-        """The seats a seat expression gives, leaving out a value that is no seat (such as
+        """The seats a seat expression gives, leaving out the -1 that stands for no seat (as
         `last_trick_winner()` before any trick): from or to nobody, a rule pays nothing."""
-        seats = _seats(value)
-        n = self.ruleset.players
-        return seats if all(0 <= s < n for s in seats) else [s for s in seats if 0 <= s < n]
+        if isinstance(value, int):
+            return (value,) if value >= 0 else ()
+        return value if min(value, default=0) >= 0 else [s for s in value if s >= 0]
 
     def _fire(self, event: str, variables: dict, at: str) -> None:
         rules = self.ruleset.payments.get(event)

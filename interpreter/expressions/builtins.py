@@ -49,6 +49,10 @@ def in_range(value: Number) -> Number:
     """`value` itself when it is a number within MAX_NUMBER of zero; else EvaluationError."""
     if -MAX_NUMBER <= value <= MAX_NUMBER:
         return value
+    return out_of_range(value)
+
+
+def out_of_range(value: Number) -> Number:
     raise EvaluationError(f"arithmetic gave {describe(value)}; {RANGE_RULE}")
 
 
@@ -62,18 +66,6 @@ def describe(value: Number) -> str:
     if abs(value) >= 10**300:  # an int too large for a float
         return f"10^{int((abs(value).bit_length() - 1) * math.log10(2))} or more"
     return f"{float(value):.3g}" if abs(value) >= 10**6 else str(value)
-
-
-def add(a: Number, b: Number) -> Number:
-    return in_range(a + b)
-
-
-def sub(a: Number, b: Number) -> Number:
-    return in_range(a - b)
-
-
-def mul(a: Number, b: Number) -> Number:
-    return in_range(a * b)
 
 
 def div(a: Number, b: Number) -> Number:

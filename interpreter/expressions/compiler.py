@@ -123,9 +123,9 @@ def _plural(n: int) -> str:
 
 
 _ARITH = {
-    "add": ("+", bi.add),
-    "sub": ("-", bi.sub),
-    "mul": ("*", bi.mul),
+    "add": ("+", operator.add),
+    "sub": ("-", operator.sub),
+    "mul": ("*", operator.mul),
     "div": ("/", bi.div),
     "floordiv": ("//", bi.floordiv),
     "mod": ("%", bi.mod),
@@ -289,11 +289,12 @@ class _Compiler:
                 right,
             )
         cost = 3 + lnode.cost + rnode.cost  # the closure, the operation, the range check
+        top, fail = bi.MAX_NUMBER, bi.out_of_range
         if rnode.is_const:
             rv = rnode.value
-            fn: Fn = lambda s: func(lf(s), rv)  # noqa: E731
+            fn: Fn = lambda s: v if -top <= (v := func(lf(s), rv)) <= top else fail(v)  # noqa: E731
         else:
-            fn = lambda s: func(lf(s), rf(s))  # noqa: E731
+            fn = lambda s: v if -top <= (v := func(lf(s), rf(s))) <= top else fail(v)  # noqa: E731
         return self.combine(Type.NUMBER, fn, tree, lnode, rnode, cost=cost)
 
     c_add = c_sub = c_mul = c_div = c_floordiv = c_mod = arith
