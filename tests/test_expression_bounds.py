@@ -161,6 +161,13 @@ def test_numbers_out_of_range_are_refused_at_load(tmp_path: Path) -> None:
     )
     assert "$.payments[0].amount: the number inf is out of range" in message
     assert "$.payments[1].amount: the number 1e+300 is out of range" in message
+    message = _refusal(
+        tmp_path,
+        "payments:\n"
+        f"  - {{id: q, name: q, event: card_played, when: true, from: player, to: dealer,"
+        f" amount: {'9' * 1000}, {SOURCE}}}\n",
+    )
+    assert "$.payments[0].amount: the number 10^999 or more is out of range" in message
 
 
 def test_an_overflow_at_run_time_names_the_rule_the_hand_and_the_trick(tmp_path: Path) -> None:

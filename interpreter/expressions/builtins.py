@@ -63,7 +63,7 @@ def describe(value: Number) -> str:
     """A number in a message, short even when it has a thousand digits."""
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
-    if abs(value) >= 10**300:  # an int too large for a float
+    if isinstance(value, int) and abs(value) >= 10**300:  # too large for a float
         return f"10^{int((abs(value).bit_length() - 1) * math.log10(2))} or more"
     return f"{float(value):.3g}" if abs(value) >= 10**6 else str(value)
 

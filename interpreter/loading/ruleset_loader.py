@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import cache
@@ -35,7 +34,7 @@ from interpreter.expressions import (
     Type,
     compile_expression,
 )
-from interpreter.expressions.builtins import BUILTIN_NAMES, MAX_NUMBER, RANGE_RULE
+from interpreter.expressions.builtins import BUILTIN_NAMES, MAX_NUMBER, RANGE_RULE, describe
 from interpreter.expressions.compiler import COST_BUDGET
 from interpreter.expressions.parser import KEYWORDS
 from interpreter.loading.inheritance import MergedDocument, resolve
@@ -440,10 +439,8 @@ class _Builder:
         if isinstance(value, bool) or isinstance(value, int | float):
             if expected == Type.BOOL and not isinstance(value, bool):
                 self.problem(parts, f"expected true, false or a condition, got {value!r}")
-            elif not isinstance(value, bool) and not (
-                math.isfinite(value) and abs(value) <= MAX_NUMBER
-            ):
-                self.problem(parts, f"the number {value!r} is out of range: {RANGE_RULE}")
+            elif not isinstance(value, bool) and not abs(value) <= MAX_NUMBER:  # nan too
+                self.problem(parts, f"the number {describe(value)} is out of range: {RANGE_RULE}")
             return _Constant(value)
         if not isinstance(value, str):
             self.problem(parts, f"expected an expression, got {value!r}")
