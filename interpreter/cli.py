@@ -26,6 +26,7 @@ from interpreter.errors import Problem, RulesetError
 from interpreter.explain import FORMATS as PAGE_FORMATS
 from interpreter.explain import explain_page
 from interpreter.explain import render as render_page
+from interpreter.expressions import EvaluationError
 from interpreter.loading.ruleset_loader import load_ruleset, locate
 from interpreter.record import game_record
 from interpreter.replay import ReplayMismatch, record_problems, replay_record
@@ -154,6 +155,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         during = numbers[len(finished)] if numbers else len(finished) + 1
         print(f"\n{why}: stopped during hand {during}{kept}", file=sys.stderr)
         status = INTERRUPTED
+    except EvaluationError as error:
+        kept = f"; the {len(finished)} finished hand(s) are kept" if finished else ""
+        print(f"{error}\nthe hand was stopped{kept}", file=sys.stderr)
+        status = 1
     if finished:
         you = f"  (you are seat {args.human})" if human is not None else ""
         print(totals_line(finished) + you, file=out)
@@ -213,6 +218,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         replay_record(record, ruleset)
     except ReplayMismatch as mismatch:
         print(f"{source}: {mismatch}", file=sys.stderr)
+        return 1
+    except EvaluationError as error:
+        print(f"{source}: replaying stopped: {error}", file=sys.stderr)
         return 1
     print(
         f"{source}: {len(record['hands'])} hand(s) replayed; every decision legal and every "
@@ -440,6 +448,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except (OutputError, PlotUnavailable) as error:
         print(f"tarot: {error}", file=sys.stderr)
+        return 1
+    except EvaluationError as error:  # rows already written are kept
+        print(f"{error}\nthe run was stopped", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

@@ -18,6 +18,7 @@ from hypothesis import strategies as st  # noqa: E402
 from interpreter.expressions import (  # noqa: E402
     CompiledExpression,
     Environment,
+    EvaluationError,
     ExpressionError,
     FactFunction,
     Scope,
@@ -68,7 +69,13 @@ def test_conformance(case: dict) -> None:
             assert [info.value.line, info.value.column] == case["at"], str(info.value)
         return
     compiled = compile_expression(text, ENV)
-    value = compiled(Scope(STATE, dict(case.get("given") or {})))
+    scope = Scope(STATE, dict(case.get("given") or {}))
+    if "runtime_error" in case:
+        with pytest.raises(EvaluationError) as raised:
+            compiled(scope)
+        assert case["runtime_error"] in str(raised.value)
+        return
+    value = compiled(scope)
     if compiled.type in (Type.CARDS, Type.SEATS):
         value = list(value)
     assert value == case["result"]
@@ -129,7 +136,7 @@ _OPS = ["+", "-", "*", "/", "//", "%"]
 
 def _apply(op: str, a: float, b: float) -> float:
     if op in ("/", "//", "%") and b == 0:
-        return 0
+        return 0  # never compared: a constant divisor of 0 is refused
     return {
         "+": lambda: a + b,
         "-": lambda: a - b,
@@ -158,10 +165,17 @@ def arithmetic(draw: st.DrawFn, depth: int = 4) -> tuple[str, float]:
 @settings(max_examples=300, deadline=None)
 @given(arithmetic())
 def test_arithmetic_agrees_with_python(case: tuple[str, float]) -> None:
+    """Folded at compile time, within the range of numbers, or refused: by a divisor that
+    is always 0 or a result past 10^15."""
     text, expected = case
-    compiled = compile_expression(text, ENV, expected=Type.NUMBER)
+    try:
+        compiled = compile_expression(text, ENV, expected=Type.NUMBER)
+    except ExpressionError as error:
+        assert "dividing by zero" in error.message or "10^15" in error.message, error.message
+        return
     assert compiled.is_constant
     assert compiled(Scope(None, {})) == expected
+    assert abs(expected) <= 10**15
 
 
 _ALPHABET = st.sampled_from(list("()[]+-*/%<>=!:,.'\" \nabcinotfrdsex0123456789_"))

@@ -1,12 +1,18 @@
 """What a ruleset's expressions may see, event by event, and the game facts they may ask for.
 
 Shared by the loader (which type-checks each expression against the names available where
-it stands) and the engine (which fills the same names in when a rule fires).
+it stands, and bounds its cost with what each fact costs) and the engine (which fills the
+same names in when a rule fires).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from interpreter.expressions import FactFunction, Type
+
+#: deals thrown in and dealt again in one hand before it is given up
+MAX_REDEALS = 20
 
 COMMON = {"seats": Type.SEATS, "dealer": Type.SEAT, "players": Type.NUMBER}
 
@@ -52,6 +58,21 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
 }
 
 AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}
+
+
+def evaluations_per_hand(event: str, cards: int, seats: int) -> int:
+    """The most times one expression standing at `event` is worked out in a hand (a
+    payment's amount: that many times for each payer and payee), for the cost estimate."""
+    per_card = {"card_played", "trick_end", "discard"}
+    if event in per_card:
+        return cards
+    if event == "discard_check":  # each card in hand, at each discard
+        return cards * cards
+    if event == "redeal":  # each seat, at each deal thrown in and dealt again
+        return seats * (MAX_REDEALS + 1)
+    if event in ("declaration", "hand_score", "discards_done"):
+        return 2 * seats
+    return 1
 
 
 def variables_for(event: str, amount: bool = False, bidding: bool = False) -> dict[str, Type]:
@@ -163,13 +184,27 @@ def _talon(state):
 
 
 def _total(state, seat):
-    return state.total(seat)
+    return state.remember(("total()", seat), lambda: state.total(seat))
 
 
 def _packet(state, seat, number):
     packets = state.packets_dealt[seat]
     return tuple(packets[int(number) - 1]) if 1 <= number <= len(packets) else ()
 
+
+#: the steps a fact takes, by the size it works on ("cards": the pack, "seats": the players)
+_COSTS = {
+    "pile": "cards",
+    "points": "cards",
+    "opponents": "seats",
+    "side": "seats",
+    "side_pile": "cards",
+    "side_points": "cards",
+    "tricks_won": "cards",
+    "last_trick_cards": "seats",
+    "talon": "cards",
+    "packet": "cards",
+}
 
 FACTS: dict[str, FactFunction] = {
     "hand": FactFunction((Type.SEAT,), Type.CARDS, _hand),
@@ -197,3 +232,16 @@ FACTS: dict[str, FactFunction] = {
     "hand_number": FactFunction((), Type.NUMBER, _hand_number),
     "first_cards": FactFunction((Type.SEAT, Type.NUMBER), Type.CARDS, _first_cards),
 }
+
+
+def facts_for(cards: int, seats: int, hand_score_cost: int) -> dict[str, FactFunction]:
+    """FACTS with the cost of each in a game of `cards` cards and `seats` players. A seat's
+    `total()` adds up the hand's payments and works its hand score out: remembered for the
+    state like a definition, so counted once per seat (see the compiler's cost model)."""
+    facts = {}
+    for name, fact in FACTS.items():
+        cost = {"cards": cards, "seats": seats}.get(_COSTS.get(name, ""), 1)
+        facts[name] = replace(fact, cost=cost)
+    total_steps = (seats + 1) * (cards * seats + hand_score_cost)
+    facts["total"] = replace(FACTS["total"], memo={"total()": total_steps})
+    return facts

@@ -6,6 +6,11 @@ payment rules at each event and settles at the end. Nothing here knows a particu
 every number, card set, contract and payment comes from the ruleset's tables and compiled
 expressions. Sides (a taker and partner against defenders) come from the auction; without
 one, every player is a side alone.
+
+The ruleset's definitions (and each seat's `total()`) are computed once per state and kept in
+`memo` until the state changes: every change below calls `_changed()`, which forgets them.
+An expression that fails while it runs (a number out of range) stops the hand with an
+EvaluationError naming the rule, the hand and the moment.
 """
 
 from __future__ import annotations
@@ -15,8 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from interpreter.engine import tricks as trick_rules
+from interpreter.engine.contexts import MAX_REDEALS
 from interpreter.engine.dealing import deal_packets
-from interpreter.expressions import Scope
+from interpreter.expressions import EvaluationError, Scope
 from interpreter.ruleset import Declaration, PaymentRule, Ruleset, TalonUse
 
 REDEAL, BID, CALL, DISCARD, DECLARE, PLAY, DONE = (
@@ -32,7 +38,14 @@ SHOW, GIVE = "show", "give"  # cards picked one at a time after a declaration
 HANDED_OVER = "handed_over"  # what `shown` calls a card handed to a declarer
 PASS = "pass"
 ALL_PASSED = "all_passed"
-MAX_REDEALS = 20  # deals thrown in and dealt again in one hand before it is given up
+_MOMENTS = {
+    REDEAL: "at the deal",
+    BID: "during the auction",
+    CALL: "at the call",
+    DISCARD: "during the discard",
+    DECLARE: "during the declarations",
+    DONE: "at the end of the hand",
+}
 
 
 class IllegalAction(ValueError):
@@ -102,12 +115,17 @@ class HandState:
         self._repack = repack
         self.abandoned: list[dict] = []  # deals thrown in and dealt again by the same dealer
         self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
-        self._start(pack)
-        self._advance()
+        self.memo: dict = {}  # definitions' values in the state as it stands
+        try:
+            self._start(pack)
+            self._advance()
+        except EvaluationError as error:
+            raise self._reported(error) from None
 
     def _start(self, pack: Sequence[int]) -> None:
         """Everything of one deal, from the shuffled pack to the first decision."""
         ruleset, dealer, n = self.ruleset, self.dealer, self.ruleset.players
+        self._changed()
         self.pack = list(pack)
         self.seat_order = [(dealer + 1 + i) % n for i in range(n)]  # dealing and bidding order
         self.hands: list[list[int]] = [[] for _ in range(n)]
@@ -203,6 +221,7 @@ class HandState:
         other._card_choices = [
             CardChoice(**{**vars(c), "chosen": list(c.chosen)}) for c in self._card_choices
         ]
+        other.memo = {}
         other._discard_left = dict(self._discard_left)
         other._declared_seats = set(self._declared_seats)
         return other
@@ -240,6 +259,7 @@ class HandState:
                 f"seat {decision.seat} may not {decision.kind} {action!r}; legal: {shown}"
             )
         self.decisions.append({"seat": decision.seat, "kind": decision.kind, "choice": action})
+        self._changed()
         handler = {
             REDEAL: self._answer_redeal,
             BID: self._bid,
@@ -250,8 +270,33 @@ class HandState:
             GIVE: lambda _seat, choice: self._pick_card(self.ruleset.deck.by_id[choice]),
             PLAY: lambda seat, choice: self._play(seat, self.ruleset.deck.by_id[choice]),
         }[decision.kind]
-        handler(decision.seat, action)
-        self._advance()
+        try:
+            handler(decision.seat, action)
+            self._advance()
+        except EvaluationError as error:
+            raise self._reported(error) from None
+
+    def remember(self, key: object, compute: Callable[[], object]) -> object:
+        """`compute()`, worked out once for the state as it stands (for definitions)."""
+        memo = self.memo
+        if key in memo:
+            return memo[key]
+        value = memo[key] = compute()
+        return value
+
+    def _changed(self) -> None:
+        """The state changed: forget every remembered definition."""
+        self.memo.clear()
+
+    def _reported(self, error: EvaluationError) -> EvaluationError:
+        """An expression that failed while the hand ran, told with the hand and the moment."""
+        if error.hand is None:
+            error.hand = self.number
+            if self.phase == PLAY:
+                error.moment = f"during trick {self.trick_number}"
+            else:
+                error.moment = _MOMENTS[self.phase]
+        return error
 
     # --- sides ---------------------------------------------------------------------------
 
@@ -371,6 +416,7 @@ class HandState:
         self.thrown_in = reason
         self.phase = DONE
         self.decision = None
+        self._changed()
         return False
 
     # --- redeals -------------------------------------------------------------------------
@@ -450,7 +496,11 @@ class HandState:
         if use.to == "stock":
             self.drawing = True
             return
-        seats = _seats(use.seat(self._scope({})))
+        seats = self._real_seats(use.seat(self._scope({})))
+        if not seats:
+            error = EvaluationError("the talon's `seat` selects nobody; it must give a seat")
+            error.where = getattr(use.seat, "where", "")
+            raise error
         seat = seats[0]
         if use.shown:
             self.shown.append((seat, "talon", list(self.talon)))
@@ -460,6 +510,7 @@ class HandState:
         else:
             self.set_aside[seat].extend(self.talon)
         self.talon = []
+        self._changed()
 
     # --- discards ------------------------------------------------------------------------
 
@@ -545,6 +596,7 @@ class HandState:
             )
         if declaration.hands_over is not None:
             self._hand_over(seat, declaration, scope)
+        self._changed()
 
     def _show(self, decision: Decision, level_id: str, scope: Scope) -> None:
         """Show the declared level's cards, or queue the declarer's pick of some of them."""
@@ -593,6 +645,7 @@ class HandState:
         self._card_choices.pop(0)
         if pending.kind == SHOW:
             self.shown.append((pending.seat, pending.declaration, list(pending.chosen)))
+        self._changed()
 
     # --- play ----------------------------------------------------------------------------
 
@@ -657,6 +710,7 @@ class HandState:
         for seat, card in self.trick:
             keeper = seat if card in self.excuses and fool_kept else winner
             self.won[keeper].append(card)
+            self._changed()
             if keeper != winner and play.excuse_exchange and winner not in self.side_of(keeper):
                 self.excuse_debts.append((keeper, winner))
             trick_vars = self._trick_vars(seat, card)
@@ -667,11 +721,13 @@ class HandState:
         self.trick = []
         self.leader = winner
         self._draw(winner)
+        self._changed()
         self._pay_excuse_debts()
+        self._changed()
         self.trick_number += 1
         game = self.ruleset.game
         if game is not None and game.claim is not None and self._cards_left():
-            self.claimed = tuple(_seats(game.claim(self._scope({}))))
+            self.claimed = tuple(self._real_seats(game.claim(self._scope({}))))
             if self.claimed:
                 self._finish()
 
@@ -686,6 +742,7 @@ class HandState:
         if self.drawing and len(self.talon) >= n:
             for i in range(n):
                 self.hands[(winner + i) % n].append(self.talon.pop(0))
+            self._changed()
 
     def _pay_excuse_debts(self) -> None:
         """Hand over a card for each excused Fool as soon as its side has one to give."""
@@ -763,11 +820,15 @@ class HandState:
         saved = self._points, self.payments, self.fired
         self._points = None if points is None else list(points)
         self.payments, self.fired = [], {}
+        self._changed()
         try:
             self._fire_rules(self.ruleset.settlement, {}, "settlement")
             return self.payments
+        except EvaluationError as error:
+            raise self._reported(error) from None
         finally:
             self._points, self.payments, self.fired = saved
+            self._changed()
 
     def _finish(self) -> None:
         exchange = self.ruleset.play.excuse_exchange
@@ -778,8 +839,10 @@ class HandState:
                     self.won[creditor].append(card)
         self.phase = DONE
         self.decision = None
+        self._changed()
         self._fire_rules(self.ruleset.settlement, {}, "settlement")
         self.scores = [_tidy(self.hand_score(seat)) for seat in range(self.ruleset.players)]
+        self._changed()
 
     def hand_score(self, seat: int) -> float:
         """The points `seat` scores in this hand as it stands (0 in rulesets that pay)."""
@@ -796,7 +859,10 @@ class HandState:
 
     def evaluate(self, expression, variables: dict | None = None) -> object:
         """A compiled ruleset expression evaluated on this hand as it stands."""
-        return expression(self._scope(variables or {}))
+        try:
+            return expression(self._scope(variables or {}))
+        except EvaluationError as error:
+            raise self._reported(error) from None
 
     def _scope(self, variables: dict) -> Scope:
         base = self._base_vars
@@ -809,6 +875,13 @@ class HandState:
                 "defenders": self.defenders(),
             }
         return Scope(self, {**base, **variables})
+
+    def _real_seats(self, value) -> Sequence[int]:
+        """The seats a seat expression gives, leaving out the -1 that stands for no seat (as
+        `last_trick_winner()` before any trick): from or to nobody, a rule pays nothing."""
+        if isinstance(value, int):
+            return (value,) if value >= 0 else ()
+        return value if min(value, default=0) >= 0 else [s for s in value if s >= 0]
 
     def _fire(self, event: str, variables: dict, at: str) -> None:
         rules = self.ruleset.payments.get(event)
@@ -824,8 +897,8 @@ class HandState:
 
     def _pay(self, rule_id, payers, payees, amount, scope: Scope, at: str) -> None:
         paid = False
-        for payer in _seats(payers):
-            for payee in _seats(payees):
+        for payer in self._real_seats(payers):
+            for payee in self._real_seats(payees):
                 if payer == payee:
                     continue
                 scope.vars["payer"], scope.vars["payee"] = payer, payee
@@ -834,6 +907,7 @@ class HandState:
                     # a negative amount is paid the other way
                     giver, taker = (payer, payee) if value > 0 else (payee, payer)
                     self.payments.append(Payment(rule_id, giver, taker, abs(value), at))
+                    self._changed()
                     paid = True
         if paid:
             self.fired[rule_id] = self.fired.get(rule_id, 0) + 1

@@ -7,17 +7,21 @@ load time into nested Python closures; nothing is evaluated with eval/exec and
 no tree is walked at run time.
 
 Division by zero never raises at run time: ``a / 0``, ``a // 0`` and ``a % 0``
-all give 0, so a game cannot crash on it.  ``max``/``min`` over an empty
-collection give 0.  See LANGUAGE.md for the reference for ruleset authors.
+all give 0, so a game cannot crash on it (a divisor that is always 0 is refused
+when compiling).  A number out of range (past 10^15, infinite, not a number)
+raises EvaluationError.  Every expression's cost is bounded when it is compiled.
+``max``/``min`` over an empty collection give 0.  See LANGUAGE.md for the
+reference for ruleset authors.
 """
 
 from .compiler import compile_expression
-from .errors import ExpressionError
+from .errors import EvaluationError, ExpressionError
 from .types import CompiledExpression, Environment, FactFunction, Scope, Type
 
 __all__ = [
     "CompiledExpression",
     "Environment",
+    "EvaluationError",
     "ExpressionError",
     "FactFunction",
     "Scope",

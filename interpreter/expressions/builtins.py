@@ -3,7 +3,9 @@
 Pipeline: grammar.lark -> parser.py -> compiler.py -> builtins.py (this module).
 The compiler type-checks calls against the tables here and wires these small
 helpers into its closures.  Division by zero never raises: ``/``, ``//`` and
-``%`` by zero give 0.
+``%`` by zero give 0.  Every arithmetic result is checked to be a number within
+MAX_NUMBER of zero; past it (or infinite, or not a number) evaluation stops with
+an EvaluationError instead of carrying a silent ``inf`` or ``nan`` into a game.
 """
 
 from __future__ import annotations
@@ -12,7 +14,12 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .errors import EvaluationError
+
 Number = int | float
+
+#: the largest magnitude of a number in an expression, literal or computed
+MAX_NUMBER = 10**15
 
 #: functions with a bound variable: name(x in C: body) -> what the body must be
 AGGREGATES: dict[str, str] = {
@@ -38,12 +45,35 @@ PLAIN: dict[str, str] = {
 BUILTIN_NAMES: frozenset[str] = frozenset(AGGREGATES) | frozenset(PLAIN)
 
 
+def in_range(value: Number) -> Number:
+    """`value` itself when it is a number within MAX_NUMBER of zero; else EvaluationError."""
+    if -MAX_NUMBER <= value <= MAX_NUMBER:
+        return value
+    return out_of_range(value)
+
+
+def out_of_range(value: Number) -> Number:
+    raise EvaluationError(f"arithmetic gave {describe(value)}; {RANGE_RULE}")
+
+
+RANGE_RULE = "numbers in expressions stay between -10^15 and 10^15 (never nan or inf)"
+
+
+def describe(value: Number) -> str:
+    """A number in a message, short even when it has a thousand digits."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, int) and abs(value) >= 10**300:  # too large for a float
+        return f"10^{int((abs(value).bit_length() - 1) * math.log10(2))} or more"
+    return f"{float(value):.3g}" if abs(value) >= 10**6 else str(value)
+
+
 def div(a: Number, b: Number) -> Number:
-    return 0 if b == 0 else a / b
+    return 0 if b == 0 else in_range(a / b)
 
 
 def floordiv(a: Number, b: Number) -> Number:
-    return 0 if b == 0 else a // b
+    return 0 if b == 0 else in_range(a // b)
 
 
 def mod(a: Number, b: Number) -> Number:
@@ -75,7 +105,7 @@ def min_or_zero(values: Iterable[Number]) -> Number:
 #: reducers for aggregates: (list of body results) -> result
 _REDUCERS: dict[str, Callable[[list], object]] = {
     "count": lambda rs: sum(1 for r in rs if r),
-    "sum": sum,
+    "sum": lambda rs: in_range(sum(rs)),
     "max": max_or_zero,
     "min": min_or_zero,
 }

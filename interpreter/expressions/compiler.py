@@ -6,24 +6,37 @@ operands, then returns a Node holding the result type and a closure taking a
 Scope.  Nodes that use no context variable, no fact function and no bound
 variable are folded to constants at compile time.  Nothing is interpreted at
 run time: the closures call each other directly.
+
+Cost model.  Every node carries an upper bound on the steps (closure calls) one
+evaluation takes, and every CARDS or SEATS node a bound on how many elements it
+holds (the deck's size, the number of seats, or a constant's length).  An
+aggregation costs its collection plus, for each element, its body; a fact costs
+what the engine's implementation does (a pile's points look at every card).  The
+ruleset's definitions are computed once per game state (the engine remembers
+them), so a use costs one step and the definition's own steps are counted once,
+however often it is used; a definition of a seat is counted once per seat.  An
+expression whose bound, definitions included, exceeds the budget is refused,
+positioned at the aggregation that blows it where there is one.
 """
 
 from __future__ import annotations
 
 import difflib
 import operator
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 
 from lark import Token, Tree
 
 from . import builtins as bi
-from .errors import ExpressionError
+from .errors import EvaluationError, ExpressionError
 from .parser import parse
 from .types import ELEMENT, CompiledExpression, Environment, Scope, Type
 
 MAX_COMPREHENSION_DEPTH = 3
 MAX_NESTING = 100
+#: the most steps one evaluation of an expression may take, definitions included
+COST_BUDGET = 100_000
 
 Fn = Callable[[Scope], object]
 Item = Tree | Token
@@ -40,10 +53,18 @@ class Node:
     free: frozenset[str] = frozenset()  # bound variables it reads
     is_const: bool = False
     value: object = None
+    cost: int = 1  # steps of one evaluation, each remembered definition counted as one
+    size: int = 0  # the most elements a CARDS or SEATS value holds
+    memo: Mapping[str, int] = field(default_factory=dict)  # remembered definitions: steps
+    calls: frozenset[str] = frozenset()  # facts and definitions reached
 
     @property
     def foldable(self) -> bool:
         return self.pure and not self.free
+
+    @property
+    def total_cost(self) -> int:
+        return self.cost + sum(self.memo.values())
 
 
 def _pos(item: Item | None) -> tuple[int, int]:
@@ -59,7 +80,23 @@ def _error(message: str, at: Item | None) -> ExpressionError:
 
 
 def _const(type_: Type, value: object) -> Node:
-    return Node(type_, lambda scope: value, is_const=True, value=value)
+    size = len(value) if isinstance(value, tuple) else 0
+    return Node(type_, lambda scope: value, is_const=True, value=value, size=size)
+
+
+def _merged(parts: Iterable[Node]) -> tuple[dict[str, int], frozenset[str]]:
+    memo: dict[str, int] = {}
+    calls: frozenset[str] = frozenset()
+    for part in parts:
+        memo.update(part.memo)
+        calls |= part.calls
+    return memo, calls
+
+
+def _check_number(value: object, at: Item) -> None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if not -bi.MAX_NUMBER <= value <= bi.MAX_NUMBER:
+            raise _error(f"the number {bi.describe(value)} is out of range: {bi.RANGE_RULE}", at)
 
 
 def _unknown(kind: str, name: str, candidates: Iterable[str], label: str, at: Item) -> None:
@@ -101,6 +138,7 @@ _EQUAL = {"eq": ("==", operator.eq), "ne": ("!=", operator.ne)}
 class _Compiler:
     def __init__(self, env: Environment) -> None:
         self.env = env
+        self.budget = env.budget or COST_BUDGET
         self.bound: dict[str, Type] = {}
         self.comprehensions = 0
         self.depth = 0
@@ -116,15 +154,33 @@ class _Compiler:
         finally:
             self.depth -= 1
 
-    def combine(self, type_: Type, fn: Fn, at: Item, *parts: Node, drop: str = "") -> Node:
+    def combine(
+        self,
+        type_: Type,
+        fn: Fn,
+        at: Item,
+        *parts: Node,
+        drop: str = "",
+        cost: int | None = None,
+        size: int = 0,
+    ) -> Node:
         free = frozenset().union(*(p.free for p in parts)) - {drop}
-        node = Node(type_, fn, all(p.pure for p in parts), free)
+        steps = 1 + sum(p.cost for p in parts) if cost is None else cost
+        memo, calls = _merged(parts)
+        pure = all(p.pure for p in parts)
+        node = Node(type_, fn, pure, free, cost=steps, size=size, memo=memo, calls=calls)
         if not node.foldable:
             return node
         try:
             return _const(type_, fn(Scope(None, {})))
+        except EvaluationError as exc:
+            raise _error(f"cannot compute this constant: {exc.message}", at) from None
         except (ArithmeticError, ValueError) as exc:
             raise _error(f"cannot compute this constant: {exc}", at) from None
+
+    def collection_size(self, type_: Type) -> int:
+        """The most elements a CARDS or SEATS value of the game can hold."""
+        return {Type.CARDS: self.env.cards, Type.SEATS: self.env.seats}.get(type_, 0)
 
     def need(self, node: Node, types: tuple[Type, ...], what: str, at: Item) -> None:
         if node.type not in types:
@@ -141,7 +197,9 @@ class _Compiler:
 
     # -- literals and names ----------------------------------------------
     def c_number(self, tree: Tree, tok: Token) -> Node:
-        return _const(Type.NUMBER, float(tok) if "." in tok else int(tok))
+        value = float(tok) if "." in tok else int(tok)
+        _check_number(value, tok)
+        return _const(Type.NUMBER, value)
 
     def c_string(self, tree: Tree, tok: Token) -> Node:
         return _const(Type.STRING, str(tok)[1:-1])
@@ -157,13 +215,22 @@ class _Compiler:
         if name in self.bound:
             return Node(self.bound[name], lambda s: s.vars[name], free=frozenset({name}))
         if name in env.variables:
-            return Node(env.variables[name], lambda s: s.vars[name], pure=False)
+            type_ = env.variables[name]
+            size = self.collection_size(type_)
+            return Node(type_, lambda s: s.vars[name], pure=False, size=size)
         if name in env.card_sets:
             return _const(Type.CARDS, tuple(sorted(env.card_sets[name])))
         if name in env.named:
             definition = env.named[name]
             self.options_read |= definition.options
-            return Node(definition.type, definition.fn, pure=False)
+            return Node(
+                definition.type,
+                definition.fn,
+                pure=False,
+                size=self.collection_size(definition.type),
+                memo={**definition.memo, name: definition.own_cost},
+                calls=definition.calls | {name},
+            )
         if name in ("option", "param"):
             raise _error(f"'{name}' needs a name after it, like {name}.NAME", tok)
         if name in env.facts or name in bi.BUILTIN_NAMES:
@@ -177,7 +244,7 @@ class _Compiler:
             key = str(attr)
             if key not in self.env.contract_values:
                 _unknown("contract value", key, self.env.contract_values, "Contract values", attr)
-            return Node(Type.NUMBER, lambda s: s.state.contract_value(key), pure=False)
+            return Node(Type.NUMBER, lambda s: bi.in_range(s.state.contract_value(key)), False)
         table = {"option": self.env.options, "param": self.env.params}.get(str(head))
         if table is None:
             dotted = (
@@ -192,6 +259,7 @@ class _Compiler:
         if head == "option":
             self.options_read.add(str(attr))
         value = table[str(attr)]
+        _check_number(value, attr)
         type_ = _value_type(value)
         if type_ is None:
             raise _error(f"{head} '{attr}' has a value of unsupported kind", attr)
@@ -203,18 +271,35 @@ class _Compiler:
         lnode, rnode = self.compile(left), self.compile(right)
         lf, rf = lnode.fn, rnode.fn
         if symbol == "+" and lnode.type == rnode.type == Type.CARDS:
+            size = lnode.size + rnode.size
             return self.combine(
-                Type.CARDS, lambda s: tuple(lf(s)) + tuple(rf(s)), tree, lnode, rnode
+                Type.CARDS,
+                lambda s: tuple(lf(s)) + tuple(rf(s)),
+                tree,
+                lnode,
+                rnode,
+                cost=1 + lnode.cost + rnode.cost + size,
+                size=size,
             )
         need = "NUMBER on both sides" + (" (or CARDS on both sides)" if symbol == "+" else "")
         if lnode.type != Type.NUMBER:
             raise _error(f"'{symbol}' needs {need}, got {lnode.type} on the left", left)
         if rnode.type != Type.NUMBER:
             raise _error(f"'{symbol}' needs {need}, got {rnode.type} on the right", right)
+        if rnode.is_const and rnode.value == 0 and symbol in ("/", "//", "%"):
+            raise _error(
+                f"dividing by zero: the right side of '{symbol}' is always 0 (a division by"
+                " zero gives 0; write 0 if that is meant)",
+                right,
+            )
+        cost = 3 + lnode.cost + rnode.cost  # the closure, the operation, the range check
+        top, fail = bi.MAX_NUMBER, bi.out_of_range
         if rnode.is_const:
             rv = rnode.value
-            return self.combine(Type.NUMBER, lambda s: func(lf(s), rv), tree, lnode, rnode)
-        return self.combine(Type.NUMBER, lambda s: func(lf(s), rf(s)), tree, lnode, rnode)
+            fn: Fn = lambda s: v if -top <= (v := func(lf(s), rv)) <= top else fail(v)  # noqa: E731
+        else:
+            fn = lambda s: v if -top <= (v := func(lf(s), rf(s))) <= top else fail(v)  # noqa: E731
+        return self.combine(Type.NUMBER, fn, tree, lnode, rnode, cost=cost)
 
     c_add = c_sub = c_mul = c_div = c_floordiv = c_mod = arith
 
@@ -269,7 +354,8 @@ class _Compiler:
             fn = lambda s: lf(s) not in rf(s)  # noqa: E731
         else:
             fn = lambda s: lf(s) in rf(s)  # noqa: E731
-        return self.combine(Type.BOOL, fn, tree, lnode, rnode)
+        cost = 1 + lnode.cost + rnode.cost + (0 if rnode.is_const else rnode.size)
+        return self.combine(Type.BOOL, fn, tree, lnode, rnode, cost=cost)
 
     c_member = c_not_member = membership
 
@@ -303,7 +389,14 @@ class _Compiler:
             return anode if tnode.value else bnode
         tf, af, bf = tnode.fn, anode.fn, bnode.fn
         return self.combine(
-            anode.type, lambda s: af(s) if tf(s) else bf(s), tree, tnode, anode, bnode
+            anode.type,
+            lambda s: af(s) if tf(s) else bf(s),
+            tree,
+            tnode,
+            anode,
+            bnode,
+            cost=1 + tnode.cost + max(anode.cost, bnode.cost),
+            size=max(anode.size, bnode.size),
         )
 
     # -- calls ----------------------------------------------------------------
@@ -336,7 +429,17 @@ class _Compiler:
         else:
             fn = lambda s: impl(s.state, *[f(s) for f in fns])  # noqa: E731
         # never folded: a fact depends on the game state
-        return Node(fact.returns, fn, pure=False, free=frozenset().union(*(a.free for a in args)))
+        memo, calls = _merged(args)
+        return Node(
+            fact.returns,
+            fn,
+            pure=False,
+            free=frozenset().union(*(a.free for a in args)),
+            cost=1 + fact.cost + sum(a.cost for a in args),
+            size=self.collection_size(fact.returns),
+            memo={**memo, **fact.memo},
+            calls=calls | fact.calls | {name},
+        )
 
     def not_a_function(self, name_tok: Token) -> None:
         name, env = str(name_tok), self.env
@@ -410,12 +513,28 @@ class _Compiler:
         var, coll, node = self.bind(f"{kind}()", binder, body, Type[bi.AGGREGATES[kind]])
         fn = bi.make_aggregate(kind, var, coll.fn, node.fn)
         result = Type.BOOL if kind in ("any", "all") else Type.NUMBER
-        return self.combine(result, fn, tree, coll, node, drop=var)
+        cost = self.within_budget(f"{kind}()", coll, node, name_tok)
+        return self.combine(result, fn, tree, coll, node, drop=var, cost=cost)
 
     def c_filter(self, tree: Tree, binder: Tree, condition: Tree) -> Node:
         var, coll, node = self.bind("a filter [x in C if ...]", binder, condition, Type.BOOL)
         fn = bi.make_aggregate("filter", var, coll.fn, node.fn)
-        return self.combine(coll.type, fn, tree, coll, node, drop=var)
+        cost = self.within_budget("the filter", coll, node, tree)
+        return self.combine(coll.type, fn, tree, coll, node, drop=var, cost=cost, size=coll.size)
+
+    def within_budget(self, what: str, coll: Node, body: Node, at: Item) -> int:
+        """The steps of an aggregation over `coll` with `body`, refused past the budget."""
+        cost = 1 + coll.cost + coll.size * (body.cost + 1)
+        total = cost + sum(_merged((coll, body))[0].values())
+        if total > self.budget:
+            kind = "cards" if coll.type == Type.CARDS else "seats"
+            raise _error(
+                f"{what} looks at up to {coll.size} {kind} and works {body.cost} steps on"
+                f" each: about {total:,} steps per evaluation, over the limit of"
+                f" {self.budget:,} (nest fewer aggregations, or aggregate over a smaller set)",
+                at,
+            )
+        return cost
 
 
 def compile_expression(
@@ -442,5 +561,25 @@ def compile_expression(
         raise ExpressionError("expression is nested too deeply") from None
     if expected is not None and node.type != expected:
         raise ExpressionError(f"expected a {expected} expression, got {node.type}")
-    options = frozenset(compiler.options_read)
-    return CompiledExpression(text, node.type, node.fn, node.pure, options)
+    if node.total_cost > compiler.budget:
+        raise ExpressionError(_over_budget(node, compiler.budget))
+    return CompiledExpression(
+        text,
+        node.type,
+        node.fn,
+        node.pure,
+        options=frozenset(compiler.options_read),
+        cost=node.total_cost,
+        own_cost=node.cost,
+        memo=node.memo,
+        calls=node.calls,
+    )
+
+
+def _over_budget(node: Node, budget: int) -> str:
+    message = f"this expression could take about {node.total_cost:,} steps per evaluation"
+    if node.memo:
+        heaviest = sorted(node.memo, key=lambda name: -node.memo[name])[:3]
+        shares = ", ".join(f"{name} {node.memo[name]:,}" for name in heaviest)
+        message += f" (the definitions it uses take {sum(node.memo.values()):,}: {shares})"
+    return message + f", over the limit of {budget:,}; make it, or what it uses, simpler"

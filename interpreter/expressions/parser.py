@@ -17,6 +17,8 @@ from lark.lexer import PatternStr
 from .errors import ExpressionError
 
 MAX_LENGTH = 2000
+#: the words that are never names (grammar.lark's NAME leaves out the same ones)
+KEYWORDS = frozenset({"and", "or", "not", "in", "if", "then", "else", "true", "false"})
 
 _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 _FRIENDLY = {"NAME": "a name", "NUMBER": "a number", "STRING": "a string", "$END": "end of text"}

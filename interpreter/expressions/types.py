@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .errors import EvaluationError
+
 
 class Type(Enum):
     """Static type of an expression.  Cards and seats are ints at run time;
@@ -34,12 +36,20 @@ ELEMENT: dict[Type, Type] = {Type.CARDS: Type.CARD, Type.SEATS: Type.SEAT}
 
 @dataclass(frozen=True)
 class FactFunction:
-    """A game-fact function, called at run time as impl(state, *arguments)."""
+    """A game-fact function, called at run time as impl(state, *arguments).
+
+    `cost` is an upper bound on the steps one call takes (see compiler.py's cost model);
+    `memo` lists what the call may compute once per game state and then remember (a
+    definition of a seat: its name -> the steps of all its first evaluations together);
+    `calls` names the facts and definitions it reaches, directly or not."""
 
     params: tuple[Type, ...]
     returns: Type
     impl: Callable[..., object]
     options: frozenset[str] = frozenset()  # options it reads (a ruleset's own definition)
+    cost: int = 1
+    memo: Mapping[str, int] = field(default_factory=dict)
+    calls: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -55,6 +65,11 @@ class Environment:
     named: Mapping[str, CompiledExpression] = field(default_factory=dict)
     #: the numbers every contract of an auction defines, usable as contract.NAME
     contract_values: frozenset[str] = frozenset()
+    #: the most cards and seats a CARDS or SEATS value can hold (for the cost estimate)
+    cards: int = 78
+    seats: int = 6
+    #: the most steps one evaluation may take, definitions it uses included
+    budget: int = 0  # 0: the compiler's COST_BUDGET
 
 
 class Scope:
@@ -74,6 +89,10 @@ class CompiledExpression:
     is_constant is True when the expression uses no context variable and no
     fact function, so it may be evaluated at load time with Scope(None, {}).
     options names the options it reads, itself or through the definitions it uses.
+    cost is an upper bound on the steps of one evaluation, definitions it uses
+    included; own_cost leaves out what `memo` lists (definitions computed once per
+    game state: name -> steps); calls names the facts and definitions it reaches.
+    where says where the expression stands (for run-time errors).
     """
 
     source: str
@@ -81,6 +100,16 @@ class CompiledExpression:
     fn: Callable[[Scope], object]
     is_constant: bool = False
     options: frozenset[str] = frozenset()
+    cost: int = 1
+    own_cost: int = 1
+    memo: Mapping[str, int] = field(default_factory=dict)
+    calls: frozenset[str] = frozenset()
+    where: str = ""
 
     def __call__(self, scope: Scope) -> object:
-        return self.fn(scope)
+        try:
+            return self.fn(scope)
+        except EvaluationError as error:
+            if not error.where:
+                error.where = self.where
+            raise

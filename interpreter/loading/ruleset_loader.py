@@ -11,20 +11,32 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 from interpreter import paths
 from interpreter.cards import Deck, build_deck, set_dependencies
-from interpreter.engine.contexts import BEFORE_TAKER, FACTS, variables_for
+from interpreter.engine.contexts import (
+    BEFORE_TAKER,
+    EVENT_VARIABLES,
+    FACTS,
+    evaluations_per_hand,
+    facts_for,
+    variables_for,
+)
 from interpreter.errors import Position, Problem, RulesetError, json_path
 from interpreter.expressions import (
+    CompiledExpression,
     Environment,
     ExpressionError,
     FactFunction,
     Type,
     compile_expression,
 )
+from interpreter.expressions.builtins import BUILTIN_NAMES, MAX_NUMBER, RANGE_RULE, describe
+from interpreter.expressions.compiler import COST_BUDGET
+from interpreter.expressions.parser import KEYWORDS
 from interpreter.loading.broken_parts import BrokenParts
 from interpreter.loading.inheritance import MergedDocument, resolve
 from interpreter.loading.schema_check import schema_problems
@@ -101,6 +113,12 @@ def _in_order(problems: list[Problem]) -> list[Problem]:
     return sorted(dict.fromkeys(problems), key=_problem_order)
 
 
+#: the most steps a hand score may take: a seat's total() works it out
+HAND_SCORE_BUDGET = COST_BUDGET // 20
+#: the most steps every expression of a ruleset may take together in one hand
+HAND_BUDGET = 5_000_000
+
+
 def _problem_order(problem: Problem):
     pos = problem.position
     return (pos.file, pos.line, pos.column) if pos else ("", 0, 0)
@@ -130,13 +148,15 @@ class _Builder:
         self.deck: Deck | None = None
         self.bidding = "bidding" in merged.data
         self.contract_values: frozenset[str] = frozenset()
-        self.named: dict[str, object] = {}
+        self.named: dict[str, CompiledExpression] = {}
         self.seat_functions: dict[str, FactFunction] = {}
         self.option_reads: dict[tuple, frozenset[str]] = {}  # where -> the options read there
         #: Parts with a problem already reported, left out of the checks that follow.
         self.broken = BrokenParts()
         #: Definitions left out: an expression that uses one is not blamed for it.
         self.left_out_names: set[str] = set()
+        self.facts: dict[str, FactFunction] = FACTS
+        self.hand_steps: list[tuple[int, int, tuple]] = []  # (steps, times a hand, where)
 
     # --- problems and positions --------------------------------------------------------
 
@@ -173,6 +193,7 @@ class _Builder:
             discard_counts = (counts["dealer"], counts["others"])
             self._check_hand_sizes(packets, players, discard_counts)
         bidding = self._bidding()
+        self.facts = facts_for(len(self.deck), self.seats, HAND_SCORE_BUDGET)
         self._definitions()
         parts = {
             name: None if self.broken.whole(section) else build()
@@ -190,6 +211,7 @@ class _Builder:
                 ("game", "game", self._game),
             ]
         }
+        self._check_hand_cost()
         if self.problems:
             return None
         forbidden, never, shown = parts["discard"]
@@ -245,6 +267,19 @@ class _Builder:
         return tuple(
             self._condition(("discard", key), discard.get(key), "discard_check")
             for key in ("forbidden", "never", "shown")
+        )
+
+    def _check_hand_cost(self) -> None:
+        """Every expression of a hand together stays within HAND_BUDGET steps."""
+        total = sum(steps * times for steps, times, _parts in self.hand_steps)
+        if total <= HAND_BUDGET:
+            return
+        steps, times, parts = max(self.hand_steps, key=lambda entry: entry[0] * entry[1])
+        self.problem(
+            parts,
+            f"the ruleset's expressions could take about {total:,} steps in one hand, over the"
+            f" limit of {HAND_BUDGET:,}; the costliest is this one, about {steps:,} steps"
+            f" worked out up to {times:,} times a hand: make it simpler",
         )
 
     def _hash(self) -> str:
@@ -442,9 +477,11 @@ class _Builder:
             card_sets=self.deck.sets if self.deck else {},
             options=self.option_values,
             params=self.params,
-            facts={**FACTS, **self.seat_functions} if defined else FACTS,
+            facts={**self.facts, **self.seat_functions} if defined else self.facts,
             named=self.named if defined else {},
             contract_values=self.contract_values if event not in BEFORE_TAKER else frozenset(),
+            cards=len(self.deck) if self.deck else 0,
+            seats=self.seats,
         )
 
     def expression(
@@ -459,6 +496,8 @@ class _Builder:
         if isinstance(value, bool) or isinstance(value, int | float):
             if expected == Type.BOOL and not isinstance(value, bool):
                 self.problem(parts, f"expected true, false or a condition, got {value!r}")
+            elif not isinstance(value, bool) and not abs(value) <= MAX_NUMBER:  # nan too
+                self.problem(parts, f"the number {describe(value)} is out of range: {RANGE_RULE}")
             return _Constant(value)
         if not isinstance(value, str):
             self.problem(parts, f"expected an expression, got {value!r}")
@@ -471,7 +510,16 @@ class _Builder:
             return _Constant(None)
         if compiled.options:
             self.option_reads[parts] = self.option_reads.get(parts, frozenset()) | compiled.options
-        return compiled
+        if parts[0] != "definitions":  # a definition is counted in the rules using it
+            times = evaluations_per_hand(event, len(self.deck or ()), self.seats)
+            if parts == ("game", "claim_during_play"):  # after each trick
+                times = len(self.deck or ())
+            self.hand_steps.append(
+                (compiled.cost, times * self.seats**2 if amount else times, parts)
+            )
+        position = self.at(parts)
+        where = f"{position}: {json_path(parts)}" if position else json_path(parts)
+        return replace(compiled, where=where)
 
     def options_under(self, where: tuple, skip: tuple | None = None) -> tuple[str, ...]:
         """The options read anywhere under `where` (outside `skip`), in name order."""
@@ -736,7 +784,21 @@ class _Builder:
         spec = self.data.get("hand_score")
         if spec is None:
             return None
-        return self.expression(("hand_score", "value"), spec["value"], "hand_score", Type.NUMBER)
+        where = ("hand_score", "value")
+        score = self.expression(where, spec["value"], "hand_score", Type.NUMBER)
+        if "total" in getattr(score, "calls", ()):
+            self.problem(
+                where,
+                "the hand score cannot use total(), even through a definition: a seat's total"
+                " counts this hand's score, which would then depend on itself",
+            )
+        elif getattr(score, "cost", 0) > HAND_SCORE_BUDGET:
+            self.problem(
+                where,
+                f"the hand score could take about {score.cost:,} steps, over its limit of"
+                f" {HAND_SCORE_BUDGET:,} (every total() works it out): make it simpler",
+            )
+        return score
 
     def _game(self) -> GameRules | None:
         spec = self.data.get("game")
@@ -755,39 +817,86 @@ class _Builder:
 
     def _definitions(self) -> None:
         """Named values, each compiled where the settlement is and usable by the ones after
-        it and by every rule that sees at least what the settlement sees."""
-        taken = set(self.deck.sets if self.deck else ()) | set(FACTS)
-        taken |= set(variables_for("trick_end", True, self.bidding))
-        for name, spec in self.data.get("definitions", {}).items():
+        it and by every rule that sees at least what the settlement sees. The engine computes
+        each once per state of the hand (see `_remembered`)."""
+        for section, prefix in (("options", "option"), ("parameters", "param")):
+            for name in self.data.get(section, {}):
+                if name in KEYWORDS:
+                    self.problem(
+                        (section, name),
+                        f"{name!r} is a word of the expression language: {prefix}.{name}"
+                        " could not be written; choose another name",
+                    )
+        definitions = self.data.get("definitions", {})
+        for name, spec in definitions.items():
             where = ("definitions", name)
             if where in self.broken:
                 self.left_out_names.add(name)
                 continue
-            if name in taken:
-                self.problem(where, f"{name!r} is already a name in rulesets; choose another")
+            taken = self._taken(name, "")
+            if taken:
+                self.problem(where, taken)
                 continue
             seat_name = spec.get("of_seat")
+            taken = self._taken(seat_name, " for the seat") if seat_name else ""
+            if seat_name in definitions or taken:
+                self.problem(
+                    where + ("of_seat",),
+                    taken or f"{seat_name!r} is a definition's name; choose another for the seat",
+                )
+                continue
             extra = {seat_name: Type.SEAT} if seat_name else None
             compiled = self.expression(
                 where + ("value",), spec["value"], "settlement", None, extra=extra
             )
-            kind = getattr(compiled, "type", None)
-            if kind is None:
+            if not isinstance(compiled, CompiledExpression):
                 continue
             if seat_name:
                 self.seat_functions[name] = FactFunction(
-                    (Type.SEAT,), kind, _seat_function(compiled, seat_name), compiled.options
+                    (Type.SEAT,),
+                    compiled.type,
+                    _seat_function(compiled, seat_name, name),
+                    options=compiled.options,
+                    memo={**compiled.memo, name: compiled.own_cost * (self.seats + 1)},
+                    calls=compiled.calls,
                 )
             else:
-                self.named[name] = compiled
+                self.named[name] = _remembered(compiled, name)
+
+    @property
+    def seats(self) -> int:
+        """The player count; where the players section is broken (already reported), a
+        typical count, so that the later checks can still estimate costs."""
+        players = self.data.get("players")
+        count = players.get("count") if isinstance(players, dict) else None
+        return count if type(count) is int and 1 <= count <= 8 else 4
+
+    def _taken(self, name: str, what: str) -> str:
+        """Why `name` cannot name a definition (or, with `what`, its seat): empty if it can."""
+        if name in KEYWORDS or name in BUILTIN_NAMES or name in ("option", "param"):
+            return f"{name!r} is a word of the expression language; choose another name{what}"
+        context = {n for event in EVENT_VARIABLES for n in variables_for(event, True, True)}
+        if name in context or name in FACTS or name in (self.deck.sets if self.deck else ()):
+            return f"{name!r} is already a name in rulesets; choose another{what}"
+        return ""
 
 
-def _seat_function(compiled, seat_name: str):
+def _remembered(compiled: CompiledExpression, name: str) -> CompiledExpression:
+    """A definition computed once per state of the hand: later uses read the value back
+    (the engine forgets it whenever the state changes)."""
+
+    def fn(scope):
+        return scope.state.remember(name, lambda: compiled(scope))
+
+    return replace(compiled, fn=fn)
+
+
+def _seat_function(compiled: CompiledExpression, seat_name: str, name: str):
     """A definition `of_seat` as a game fact: called with a seat, it evaluates with that seat
-    standing for `seat_name`."""
+    standing for `seat_name`, once per seat and state of the hand."""
 
     def evaluate(state, seat):
-        return state.evaluate(compiled, {seat_name: seat})
+        return state.remember((name, seat), lambda: state.evaluate(compiled, {seat_name: seat}))
 
     return evaluate
 

@@ -34,8 +34,9 @@ Where 003 is silent or can be read two ways, this is what the checker does:
 - The discard: never a King or a bout; a trump only when the taker has too few other cards.
 - Declarations: a chelem before the first card of the hand, a poignée just before its holder
   plays his first card, counted on the hand he then holds (the taker's after his discard).
-  The cards shown must be at least the level's number of trumps (003's "the correct
-  number"), all from that hand, and the Excuse only with every trump held.
+  The cards shown must be exactly the level's number of trumps (003's "the correct
+  number", the holder picking which), all from that hand, and the Excuse only with every
+  trump held.
 - The Excuse's debt: the taker's discards count as his tricks from the start; a talon nobody
   looked at (garde sans, garde contre) joins its side's tricks at the end of the hand and can
   settle a debt only then (003: no one looks at it). The record reads this otherwise: see

@@ -167,6 +167,10 @@ def _declared_before_playing(decisions: list[dict]) -> list[dict]:
                 raise RuleBroken(f"{decision['choice']} declared after play began")
             declared.append(decision)
             decisions.remove(decision)
+        elif decision["kind"] == "show":  # a trump picked to show with the poignée declared
+            if decision["seat"] in played:
+                raise RuleBroken(f"seat {decision['seat']} shows a card after playing one")
+            decisions.remove(decision)
     return declared
 
 
@@ -335,7 +339,7 @@ def _check_poignee(table: Table, seat: int, level: str, cards: list[Card], hand:
         if showing["seat"] == seat and showing["what"] == "poignee"
         for card_id in showing["cards"]
     ]
-    if len(shown) < thresholds[level] or any(c not in held for c in shown):
+    if len(shown) != thresholds[level] or any(c not in held for c in shown):
         raise RuleBroken(f"seat {seat}'s poignée shows {[c.id for c in shown]}")
     if any(c.fool for c in shown) and any(c.is_trump and c not in shown for c in held):
         raise RuleBroken(f"seat {seat} showed the Excuse while keeping a trump hidden")

@@ -1,0 +1,207 @@
+"""The bounds of expressions in a loaded ruleset: definitions remembered once per state of the
+hand (and forgotten whenever it changes), the cost budget per evaluation and per hand, the
+range of numbers at load and at run time, and the names the language keeps for itself."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import paths
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.engine.game import play_game
+from interpreter.engine.state import HandState
+from interpreter.errors import RulesetError
+from interpreter.expressions import EvaluationError
+from interpreter.loading.ruleset_loader import load_ruleset
+
+BASE = "extends: early-french\ntitle: test\n"
+SOURCE = "source: early_french_002"
+
+
+def _load(tmp_path: Path, text: str):
+    path = tmp_path / "test.yaml"
+    path.write_text(BASE + text, encoding="utf-8")
+    return load_ruleset(path)
+
+
+def _refusal(tmp_path: Path, text: str) -> str:
+    with pytest.raises(RulesetError) as raised:
+        _load(tmp_path, text)
+    return str(raised.value)
+
+
+class CheckedState(HandState):
+    """A hand that works every remembered value out again and checks it is the same: a
+    change of state that does not forget the remembered values would show here."""
+
+    remembered = 0
+
+    def remember(self, key, compute):
+        if key in self.memo:
+            CheckedState.remembered += 1
+            assert self.memo[key] == compute(), f"{key!r} remembered from an earlier state"
+        return super().remember(key, compute)
+
+
+@pytest.mark.parametrize("name", sorted(paths.builtin_rulesets()))
+def test_remembered_definitions_are_those_of_the_state_as_it_stands(name: str) -> None:
+    ruleset = load_ruleset(name)
+    rng = random.Random(7)
+    for number in range(1, 4):
+        pack = list(range(len(ruleset.deck)))
+        rng.shuffle(pack)
+        state = CheckedState(ruleset, (number - 1) % ruleset.players, pack, number)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        if ruleset.game is not None:
+            state.evaluate(ruleset.game.ends_when)
+            state.evaluate(ruleset.game.winners)
+
+
+def test_some_built_in_ruleset_reads_a_remembered_definition_back() -> None:
+    """The check above is not empty: built-in rulesets do use a definition twice in a state."""
+    CheckedState.remembered = 0
+    test_remembered_definitions_are_those_of_the_state_as_it_stands("french-tarot")
+    assert CheckedState.remembered > 0
+
+
+def test_a_chain_of_definitions_is_worked_out_once_per_state(tmp_path: Path) -> None:
+    lines = ["definitions:", f'  d0: {{value: "count(c in hand(dealer): c in kings)", {SOURCE}}}']
+    lines += [
+        f'  d{i}: {{value: "d{i - 1} + d{i - 1} - d{i - 1}", {SOURCE}}}' for i in range(1, 30)
+    ]
+    lines += [
+        "payments:",
+        f'  - {{id: p, name: p, event: card_played, when: "d29 > 99", from: player, to: dealer,'
+        f" amount: 1, {SOURCE}}}",
+    ]
+    ruleset = _load(tmp_path, "\n".join(lines) + "\n")
+    computed = []
+    real_remember = HandState.remember
+
+    class Counting(HandState):
+        def remember(self, key, compute):
+            if key not in self.memo:
+                computed.append(key)
+            return real_remember(self, key, compute)
+
+    pack = list(range(len(ruleset.deck)))
+    random.Random(1).shuffle(pack)
+    state = Counting(ruleset, 0, pack)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    cards_played = len(ruleset.deck) - len(state.talon_dealt)
+    # each definition once for each card played (the state changes with every card)
+    assert len(computed) == 30 * cards_played
+
+
+def test_nested_aggregations_past_the_budget_are_refused_where_they_blow_it(
+    tmp_path: Path,
+) -> None:
+    message = _refusal(
+        tmp_path,
+        "payments:\n"
+        "  - id: slow\n    name: slow\n    event: card_played\n"
+        '    when: "count(a in every_card: count(b in every_card: count(c in every_card:'
+        ' c in hand(player)) > 0) > 0) > 9"\n'
+        f"    from: player\n    to: dealer\n    amount: 1\n    {SOURCE}\n",
+    )
+    assert "test.yaml:7:35: $.payments[0].when: count() looks at up to 78 cards" in message
+    assert "over the limit of 100,000" in message
+
+
+def test_a_definition_of_a_seat_counts_once_per_seat(tmp_path: Path) -> None:
+    """A seat's definition used inside an aggregation over cards is remembered per seat, so
+    the aggregation does not multiply its cost (78 times its steps would be over budget)."""
+    heavy = (
+        "definitions:\n"
+        "  heavy:\n    of_seat: s\n"
+        '    value: "count(a in every_card: a in hand(s))"\n'
+        f"    {SOURCE}\n"
+    )
+    ruleset = _load(
+        tmp_path,
+        heavy + "payments:\n"
+        '  - {id: p, name: p, event: trick_end, when: "count(c in every_card: heavy(player) > 0)'
+        f' > 0", from: player, to: dealer, amount: 1, {SOURCE}}}\n',
+    )
+    when = ruleset.payments["trick_end"][0].when
+    players = ruleset.players
+    assert when.memo["heavy"] * len(ruleset.deck) // (players + 1) > 100_000 >= when.cost
+    message = _refusal(
+        tmp_path,
+        heavy.replace("a in hand(s)", "count(b in every_card: a in hand(s) and b in pile(s)) > 0"),
+    )
+    assert "$.definitions.heavy.value: count() looks at up to 78 cards" in message
+
+
+def test_the_hand_score_cannot_use_total(tmp_path: Path) -> None:
+    message = _refusal(
+        tmp_path,
+        f'definitions:\n  mine: {{value: "total(dealer)", {SOURCE}}}\n'
+        f'hand_score:\n  value: "points(player) - mine"\n  {SOURCE}\n',
+    )
+    assert "$.hand_score.value: the hand score cannot use total(), even through a definition" in (
+        message
+    )
+
+
+def test_numbers_out_of_range_are_refused_at_load(tmp_path: Path) -> None:
+    message = _refusal(
+        tmp_path,
+        f"parameters:\n  share: {{value: .inf, description: x, {SOURCE}}}\n"
+        "payments:\n"
+        f'  - {{id: p, name: p, event: card_played, when: "true", from: player, to: dealer,'
+        f' amount: "param.share / 2", {SOURCE}}}\n'
+        f"  - {{id: q, name: q, event: card_played, when: true, from: player, to: dealer,"
+        f" amount: 1.0e+300, {SOURCE}}}\n",
+    )
+    # numbers written in the YAML itself are bounded by the reader, before any expression
+    assert "test.yaml:4:18: $.parameters.share.value: '.inf' is not" in message
+    assert "$.payments[1].amount: 1.0e+300 is too large" in message
+    message = _refusal(
+        tmp_path,
+        "payments:\n"
+        f"  - {{id: q, name: q, event: card_played, when: true, from: player, to: dealer,"
+        f' amount: "{"9" * 1000}", {SOURCE}}}\n',
+    )
+    assert "$.payments[0].amount: the number 10^999 or more is out of range" in message
+
+
+def test_an_overflow_at_run_time_names_the_rule_the_hand_and_the_trick(tmp_path: Path) -> None:
+    ruleset = _load(
+        tmp_path,
+        "payments:\n"
+        '  - {id: p, name: p, event: trick_end, when: "trick_number == 2", from: player,'
+        ' to: "next_seat(player)", amount: "(points(player) + 1) * 1000000000000000",'
+        f" {SOURCE}}}\n",
+    )
+    agents = [RandomAgent(seat) for seat in range(ruleset.players)]
+    finished = []
+    with pytest.raises(EvaluationError) as raised:
+        play_game(ruleset, seed=3, agents=agents, hands=[1, 2], on_hand=finished.append)
+    message = str(raised.value)
+    assert "test.yaml:4:" in message and "$.payments[0].amount: arithmetic gave" in message
+    assert message.endswith("(hand 1, during trick 2)")
+    assert finished == []
+
+
+def test_names_of_the_language_are_refused(tmp_path: Path) -> None:
+    message = _refusal(
+        tmp_path,
+        "options:\n  then:\n    default: a\n"
+        f"    readings: {{a: {{value: 1, description: x, {SOURCE}}}}}\n"
+        "definitions:\n"
+        f'  sum: {{value: "1", {SOURCE}}}\n'
+        f'  keeper: {{value: "1", {SOURCE}}}\n'
+        f'  ok: {{value: "1", of_seat: param, {SOURCE}}}\n'
+        f'  fine: {{value: "1", of_seat: ok, {SOURCE}}}\n',
+    )
+    assert "$.options.then: 'then' is a word of the expression language: option.then" in message
+    assert "$.definitions.sum: 'sum' is a word of the expression language" in message
+    assert "$.definitions.keeper: 'keeper' is already a name in rulesets" in message
+    assert "$.definitions.ok.of_seat: 'param' is a word of the expression language" in message
+    assert "$.definitions.fine.of_seat: 'ok' is a definition's name" in message

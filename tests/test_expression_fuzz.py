@@ -1,0 +1,221 @@
+"""Property-based fuzzing of the expression compiler (hypothesis), against a real ruleset.
+
+Random texts made of the grammar's tokens and the ruleset's names, and random well-typed
+trees built from the grammar's productions, are compiled where a payment's amount stands at
+the end of a trick (every name of the language is available there). Each must compile or
+raise ExpressionError with a position; a compiled one must stay within the cost budget and,
+evaluated on a hand in the middle of play, give a value of its type (a number within the
+range, never nan or inf) or raise EvaluationError, each example within hypothesis's deadline.
+
+CI runs a few hundred examples per test (a few seconds). A longer run:
+
+    TAROT_FUZZ_EXAMPLES=20000 python -m pytest tests/test_expression_fuzz.py -q
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from datetime import timedelta
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from interpreter import paths
+from interpreter.engine.state import HandState
+from interpreter.expressions import EvaluationError, ExpressionError, Type, compile_expression
+from interpreter.expressions.builtins import MAX_NUMBER
+from interpreter.expressions.compiler import COST_BUDGET
+from interpreter.loading.inheritance import resolve
+from interpreter.loading.ruleset_loader import _Builder, load_ruleset
+
+EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "300"))
+RULESET = "french-tarot"
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=timedelta(seconds=2),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
+
+def _environment():
+    path = paths.find_builtin(RULESET)
+    builder = _Builder(path, resolve(path, paths.find_builtin, paths.list_builtins), {})
+    builder.build()
+    return builder.environment("trick_end", amount=True)
+
+
+def _state() -> HandState:
+    """A hand of the ruleset after the auction and a few tricks."""
+    ruleset = load_ruleset(RULESET)
+    rng = random.Random(5)
+    pack = list(range(len(ruleset.deck)))
+    rng.shuffle(pack)
+    state = HandState(ruleset, 0, pack)
+    while state.taker is None or state.trick_number < 4:
+        choices = state.legal_actions()
+        bids = [c for c in choices if c != "pass"]
+        state.apply_action(
+            bids[0] if state.decision.kind == "bid" and bids else rng.choice(choices)
+        )
+    return state
+
+
+ENV = _environment()
+STATE = _state()
+MOMENT = {
+    "player": 1,
+    "card": 3,
+    "trick": (3, 40),
+    "trick_number": 4,
+    "last_trick": False,
+    "leader": 0,
+    "winner": 2,
+    "keeper": 2,
+    "payer": 1,
+    "payee": 2,
+}
+
+# --- random texts of tokens ----------------------------------------------------
+
+_PUNCTUATION = "( ) [ ] , : . + - * / // % == != < <= > >= ' \"".split()
+_KEYWORDS = "if then else and or not in true false".split()
+_NAMES = sorted(
+    {*ENV.variables, *ENV.card_sets, *ENV.facts, *ENV.named, "option", "param", "contract"}
+    | {"count", "sum", "any", "all", "max", "min", "abs", "ceil", "floor", "round", "x", "y"}
+)
+_NUMBERS = ["0", "1", "2.5", "1000000000000000", "99999999999999999999", "0.0000001"]
+TOKENS = st.lists(
+    st.sampled_from(_PUNCTUATION + _KEYWORDS + _NAMES + _NUMBERS), min_size=1, max_size=30
+).map(" ".join)
+
+# --- random well-typed trees ---------------------------------------------------
+
+
+def _names_of(type_: Type) -> list[str]:
+    found = [n for n, t in ENV.variables.items() if t is type_]
+    found += [n for n, d in ENV.named.items() if d.type is type_]
+    return found + (sorted(ENV.card_sets) if type_ is Type.CARDS else [])
+
+
+def _numbers() -> list[str]:
+    params = [f"param.{n}" for n, v in ENV.params.items() if isinstance(v, int | float)]
+    return params + [f"contract.{n}" for n in sorted(ENV.contract_values)]
+
+
+def _calls(type_: Type) -> list[tuple[str, tuple[Type, ...]]]:
+    return [(n, f.params) for n, f in ENV.facts.items() if f.returns is type_]
+
+
+COLLECTION = {Type.CARDS: Type.CARD, Type.SEATS: Type.SEAT}
+
+
+@st.composite
+def tree(draw: st.DrawFn, type_: Type, depth: int = 4, bound: tuple = ()) -> str:
+    """A random expression of `type_`; `bound` holds (name, type) of the variables in scope."""
+    leaves = [n for n, t in bound if t is type_] + _names_of(type_)
+    if type_ is Type.NUMBER:
+        leaves += [*_NUMBERS[:4], *_numbers()]
+    elif type_ is Type.BOOL:
+        leaves += ["true", "false"]
+    elif type_ is Type.STRING:
+        leaves += ["'petit'", "'garde'"]
+    if depth == 0 or draw(st.integers(0, 4)) == 0:
+        if leaves:
+            return draw(st.sampled_from(leaves))
+    sub = depth - 1
+
+    def of(t: Type) -> str:
+        return draw(tree(t, sub, bound))
+
+    def aggregate(kind: str, body: Type) -> str:
+        collection = draw(st.sampled_from([Type.CARDS, Type.SEATS]))
+        var = f"v{len(bound)}"
+        inner = draw(tree(body, sub, (*bound, (var, COLLECTION[collection]))))
+        return f"{kind}({var} in {of(collection)}: {inner})"
+
+    options: list = []
+    for name, params in _calls(type_):
+        options.append(lambda n=name, p=params: f"{n}({', '.join(of(t) for t in p)})")
+    if type_ is Type.NUMBER:
+        options += [
+            lambda: (
+                f"({of(Type.NUMBER)} {draw(st.sampled_from(['+', '-', '*', '/', '//', '%']))}"
+                f" {of(Type.NUMBER)})"
+            ),
+            lambda: f"-{of(Type.NUMBER)}",
+            lambda: f"{draw(st.sampled_from(['abs', 'ceil', 'floor', 'round']))}({of(type_)})",
+            lambda: f"max({of(Type.NUMBER)}, {of(Type.NUMBER)})",
+            lambda: f"count({of(draw(st.sampled_from([Type.CARDS, Type.SEATS])))})",
+            lambda: aggregate(draw(st.sampled_from(["sum", "max", "min"])), Type.NUMBER),
+            lambda: aggregate("count", Type.BOOL),
+        ]
+    elif type_ is Type.BOOL:
+        options += [
+            lambda: (
+                f"({of(Type.NUMBER)} {draw(st.sampled_from(['==', '<', '>=']))} {of(Type.NUMBER)})"
+            ),
+            lambda: f"({of(Type.CARD)} in {of(Type.CARDS)})",
+            lambda: f"({of(Type.SEAT)} not in {of(Type.SEATS)})",
+            lambda: f"({of(Type.BOOL)} {draw(st.sampled_from(['and', 'or']))} {of(Type.BOOL)})",
+            lambda: f"not {of(Type.BOOL)}",
+            lambda: aggregate(draw(st.sampled_from(["any", "all"])), Type.BOOL),
+        ]
+    elif type_ in COLLECTION:
+
+        def keep() -> str:
+            var = f"v{len(bound)}"
+            condition = draw(tree(Type.BOOL, sub, (*bound, (var, COLLECTION[type_]))))
+            return f"[{var} in {of(type_)} if {condition}]"
+
+        options.append(keep)
+        if type_ is Type.CARDS:
+            options.append(lambda: f"({of(Type.CARDS)} + {of(Type.CARDS)})")
+    options.append(lambda: f"(if {of(Type.BOOL)} then {of(type_)} else {of(type_)})")
+    return draw(st.sampled_from(options))()
+
+
+# --- the properties --------------------------------------------------------------
+
+
+def _check(text: str) -> None:
+    try:
+        compiled = compile_expression(text, ENV)
+    except ExpressionError as error:
+        assert error.line >= 1 and error.column >= 1 and error.message
+        return
+    assert compiled.cost <= COST_BUDGET
+    try:
+        value = STATE.evaluate(compiled, dict(MOMENT))
+    except EvaluationError as error:
+        assert "numbers in expressions stay between" in str(error)
+        return
+    if compiled.type is Type.NUMBER:
+        assert isinstance(value, int | float) and not isinstance(value, bool)
+        assert math.isfinite(value) and abs(value) <= MAX_NUMBER
+    elif compiled.type is Type.BOOL:
+        assert isinstance(value, bool)
+    elif compiled.type in COLLECTION:
+        assert all(isinstance(item, int) for item in value)
+
+
+@FUZZ
+@given(TOKENS)
+def test_token_soup_compiles_or_is_refused_and_runs_or_stops_cleanly(text: str) -> None:
+    _check(text)
+
+
+@FUZZ
+@given(st.sampled_from(list(Type)).flatmap(lambda t: tree(t)))
+def test_random_trees_compile_or_are_refused_and_run_or_stop_cleanly(text: str) -> None:
+    _check(text)
+
+
+def test_the_sample_state_is_a_hand_in_play() -> None:
+    """The properties above evaluate on a real hand: after the auction, cards in hand."""
+    compiled = compile_expression("count(v0 in trumps: v0 in hand(player))", ENV)
+    assert STATE.phase == "play" and STATE.taker is not None
+    assert STATE.evaluate(compiled, dict(MOMENT)) == len(
+        [c for c in STATE.hands[1] if c in ENV.card_sets["trumps"]]
+    )
