@@ -112,11 +112,11 @@ def hand_transcript(state: HandState) -> str:
     return "\n".join(out)
 
 
-def game_line(states: Sequence[HandState], winners: Sequence[int]) -> str:
+def game_line(hands: int, winners: Sequence[int]) -> str:
     """Who won a game played to a score, after how many hands."""
     seats = " and ".join(f"seat {s}" for s in winners)
     verb = "wins" if len(winners) == 1 else "share"
-    return f"Game over after {len(states)} hand(s): {seats} {verb} the game"
+    return f"Game over after {hands} hand(s): {seats} {verb} the game"
 
 
 def _before_play(state: HandState) -> list[str]:
@@ -145,12 +145,8 @@ def _before_play(state: HandState) -> list[str]:
     return out
 
 
-def totals_line(states: Sequence[HandState]) -> str:
-    if not states:
-        return ""
-    totals = [0] * states[0].ruleset.players
-    for state in states:
-        totals = [t + n for t, n in zip(totals, state.returns(), strict=True)]
-    return f"Totals after {len(states)} hand(s): " + ", ".join(
+def totals_line(hands: int, totals: Sequence[float]) -> str:
+    """Each seat's total after `hands` hands."""
+    return f"Totals after {hands} hand(s): " + ", ".join(
         f"seat {s} {t:+}" for s, t in enumerate(totals)
     )

@@ -8,6 +8,7 @@ checked to add up. Every problem is collected with its file position and reporte
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Mapping
@@ -69,7 +70,17 @@ def locate(spec: str | Path) -> Path:
 def load_ruleset(spec: str | Path, choices: Mapping[str, str] | None = None) -> Ruleset:
     """Load, check and compile a ruleset; raise RulesetError listing every problem."""
     path = locate(spec)
-    merged = resolve(path, paths.find_builtin, paths.list_builtins)
+    return _build(path, resolve(path, paths.find_builtin, paths.list_builtins), choices)
+
+
+def build_ruleset(path: str | Path, written: dict, choices: Mapping[str, str]) -> Ruleset:
+    """The ruleset `load_ruleset` made from the document it read (`Ruleset.written`), made
+    again without reading any file (in a worker process, for one)."""
+    path = Path(path)
+    return _build(path, MergedDocument(copy.deepcopy(written), {}, [path]), choices)
+
+
+def _build(path: Path, merged: MergedDocument, choices: Mapping[str, str] | None) -> Ruleset:
     problems = check_schema(
         merged.data, merged.provenance, load_schema("ruleset"), merged.key_provenance
     )
@@ -102,6 +113,7 @@ class _Builder:
         self.path = path
         self.merged = merged
         self.data = merged.data
+        self.written = copy.deepcopy(merged.data)  # before the build changes `data`
         self.provenance = merged.provenance
         self.choices = choices
         self.problems: list[Problem] = []
@@ -191,6 +203,7 @@ class _Builder:
             options=self.chosen,
             sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
             document=data,
+            written=self.written,
         )
         return None if self.problems else ruleset
 
