@@ -21,7 +21,7 @@ from interpreter.engine.game import game_winners, play_hands
 from interpreter.engine.state import HandState
 from interpreter.errors import Problem, RulesetError
 from interpreter.loading.ruleset_loader import load_ruleset
-from interpreter.output_files import OutputError, check_output_path
+from interpreter.output_files import OutputError, check_output_path, held_signals
 from interpreter.record_file import RecordFile
 from interpreter.stopping import exit_status
 from interpreter.table_commands import agents_for
@@ -92,9 +92,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     status, failure = 0, None
     try:
         for state in play_hands(ruleset, args.seed, agents, numbers):
-            tally.add(state)
-            if record is not None:
-                record.add(state)
+            with held_signals():  # the hand is in the record and the totals, or in neither
+                if record is not None:
+                    record.add(state)
+                tally.add(state)
             show(state)
     except (KeyboardInterrupt, LeftTable) as stop:
         why = "interrupted" if isinstance(stop, KeyboardInterrupt) else str(stop)

@@ -53,8 +53,16 @@ def load_schema(name: str) -> dict:
 
 def locate(spec: str | Path) -> Path:
     """A built-in ruleset name or a path to a YAML file."""
+    if not str(spec):
+        raise RulesetError([Problem(None, "$", "an empty ruleset name: give a name or a file")])
     path = Path(spec)
-    if path.suffix in (".yaml", ".yml") or path.exists():
+    try:
+        exists = path.exists()
+    except OSError as error:  # a name too long, a loop of links: no file by that name
+        raise RulesetError([Problem(None, "$", f"{spec}: {error.strerror}")]) from error
+    if path.is_dir():
+        raise RulesetError([Problem(None, "$", f"{spec} is a folder, not a ruleset file")])
+    if path.suffix in (".yaml", ".yml") or exists:
         if not path.is_file():
             raise RulesetError([Problem(None, "$", f"no ruleset file at {spec}")])
         return path

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from tqdm import tqdm
 
-from interpreter.output_files import OutputError
+from interpreter.output_files import OutputError, held_signals
 from interpreter.ruleset import Ruleset
 from interpreter.simulation.rows import RowWriter
 from interpreter.simulation.runner import HandResults, RunPlan, run_hands
@@ -46,9 +46,10 @@ def drive(
     end = RunEnd()
     try:
         for results in run_hands(plan, rulesets, jobs):
-            if rows is not None:
-                rows.write(results)
-            consume(results)
+            with held_signals():  # the hand is in the rows and the report, or in neither
+                if rows is not None:
+                    rows.write(results)
+                consume(results)
             bar.update()
     except KeyboardInterrupt:
         end = RunEnd(interrupted=True)

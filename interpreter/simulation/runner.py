@@ -9,8 +9,9 @@ The work is handed out lazily, a few chunks of hand numbers ahead of the results
 any length starts at once and holds little. Compiled rulesets hold closures and do not
 pickle: each worker builds them again from the very documents the parent read
 (`Ruleset.written`, no file is read again) and checks that each comes out with the parent's
-content hash; a difference stops the run with `RulesetMismatch`. Workers ignore Ctrl-C and
-SIGHUP and are stopped by the parent (SIGTERM), which keeps what it received.
+content hash; a difference stops the run with `RulesetMismatch`. Workers never receive
+Ctrl-C or SIGHUP (blocked from birth, then ignored) and are stopped by the parent with
+SIGTERM, which keeps what it received.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import signal
 from collections import deque
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from interpreter.agents.lineup import seat_agents
@@ -131,6 +133,20 @@ def _play_in_worker(numbers: range) -> list[HandResults]:
     return _worker_table.play(numbers)
 
 
+@contextmanager
+def _deaf_children() -> Iterator[None]:
+    """Processes started within the block (the workers, multiprocessing's resource tracker,
+    and the pool's threads that start replacement workers) never receive Ctrl-C or SIGHUP,
+    which a terminal sends to the whole process group: the parent stops them with SIGTERM.
+    In this process the signals wait until the block ends."""
+    deaf = [getattr(signal, name) for name in ("SIGINT", "SIGHUP") if hasattr(signal, name)]
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, deaf)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def available_cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -161,7 +177,8 @@ def run_hands(plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int = 1) -> Iter
         return
     written = [_Written.of(ruleset) for ruleset in rulesets]
     context = multiprocessing.get_context("spawn")
-    pool = context.Pool(jobs, initializer=_start_worker, initargs=(plan, written))
+    with _deaf_children():
+        pool = context.Pool(jobs, initializer=_start_worker, initargs=(plan, written))
     try:
         pending: deque = deque()
         for numbers in chunks:
