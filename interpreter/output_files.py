@@ -52,16 +52,18 @@ def check_output_path(flag: str, path: str, suffixes: Sequence[str] = ()) -> Non
 
 
 class PieceFile:
-    """A file written in whole pieces, with an optional tail that closes it.
+    """A file written in whole pieces (hands), with an optional tail that closes it.
 
     After each `add(piece, tail)` the file holds every piece so far followed by `tail` (on a
     regular file the tail is written after each piece and replaced by the next one, so the
     file is complete at every moment; elsewhere, a pipe or a device, the last tail is written
     by `close`). `path` `-` is standard output. A failed write raises `OutputError` after
-    cutting a regular file back to its last whole piece and tail."""
+    cutting a regular file back to its last whole piece and tail, saying what it keeps
+    (`keeps`, a template for the number of pieces, as `"the rows of the {} hand(s)"`)."""
 
-    def __init__(self, flag: str, path: str) -> None:
-        self.flag, self.path = flag, path
+    def __init__(self, flag: str, path: str, keeps: str) -> None:
+        self.flag, self.path, self.keeps = flag, path, keeps
+        self.pieces = 0  # counted ones, on disk
         self._kept = 0  # bytes of whole pieces on disk
         self._tail = b""
         self._failed = False
@@ -75,12 +77,9 @@ class PieceFile:
         except OSError as error:
             raise OutputError(f"{flag} {path}: cannot write: {_reason(error)}") from error
 
-    @property
-    def keeps_pieces(self) -> bool:
-        """Whether a failed write leaves the whole pieces before it (a regular file)."""
-        return self._regular
-
-    def add(self, piece: bytes, tail: bytes = b"") -> None:
+    def add(self, piece: bytes, tail: bytes = b"", counted: bool = True) -> None:
+        """Write `piece` after the others (`counted`: one of those `keeps` counts), then
+        `tail`; OutputError if it cannot be written."""
         with held_signals():  # a stop arriving now waits until the piece is whole
             try:
                 if self._regular:
@@ -91,9 +90,11 @@ class PieceFile:
             except OSError as error:
                 self._failed = True
                 self._cut_back()
-                raise self._failure(error) from error
+                kept = self._regular and self.pieces
+                raise self._failure(error, kept) from error
             self._kept += len(piece)
             self._tail = tail
+            self.pieces += counted
 
     def close(self) -> None:
         """Write the last tail where it is not on disk yet (unless a write failed), and
@@ -109,8 +110,9 @@ class PieceFile:
                 os.close(self._descriptor)
                 self._descriptor = None
 
-    def _failure(self, error: OSError) -> OutputError:
-        return OutputError(f"{self.flag} {self.path}: cannot write: {_reason(error)}")
+    def _failure(self, error: OSError, kept: int = 0) -> OutputError:
+        keeps = f"; the file keeps {self.keeps.format(kept)} before" if kept else ""
+        return OutputError(f"{self.flag} {self.path}: cannot write: {_reason(error)}{keeps}")
 
     def _cut_back(self) -> None:
         """Best effort after a failed write: the whole pieces and their tail, nothing else."""

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from interpreter.engine.game import game_winners
 from interpreter.engine.state import HandState
-from interpreter.output_files import OutputError, PieceFile
+from interpreter.output_files import PieceFile
 from interpreter.record import game_record, hand_record
 from interpreter.ruleset import Ruleset
 
@@ -41,18 +41,11 @@ class RecordFile:
         head, tail = self._split()
         text = json.dumps(hand, indent=1).replace("\n", "\n" + _INDENT)
         if self._file is None:
-            self._file = PieceFile("--record", self.path)
+            self._file = PieceFile("--record", self.path, "the record of the {} hand(s)")
             piece = head + text
         else:
             piece = ",\n" + _INDENT + text
-        try:
-            self._file.add(piece.encode("utf-8"), (tail + "\n").encode("utf-8"))
-        except OutputError as error:
-            if self._file.keeps_pieces and self.hands:
-                raise OutputError(
-                    f"{error}; the file keeps the record of the {self.hands} hand(s) before"
-                ) from error
-            raise
+        self._file.add(piece.encode("utf-8"), (tail + "\n").encode("utf-8"))
         self.hands += 1
 
     def close(self) -> None:

@@ -134,29 +134,28 @@ def test_a_huge_number_of_hands_starts_at_once_and_stops_on_ctrl_c(tmp_path: Pat
 # --- writes that fail half-way --------------------------------------------------------------------
 
 
-def _file_size_limit(size: int):
+def on_a_small_disk(size: int, *args: str) -> tuple[subprocess.CompletedProcess, int]:
+    """`tarot ARGS` where no file may grow past `size` bytes (as on a disk that fills up):
+    it must fail with exit 1 and no traceback; returns it and the hands the file keeps."""
+
     def limit() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead
         resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
-    return limit
+    done = subprocess.run(
+        [*COMMAND, *args], cwd=ROOT, capture_output=True, text=True, timeout=300, preexec_fn=limit
+    )
+    no_traceback(done.stdout, done.stderr)
+    assert done.returncode == 1, done.stderr
+    assert "cannot write: File too large; the file keeps" in done.stderr
+    return done, int(re.search(r"of the (\d+) hand\(s\) before", done.stderr).group(1))
 
 
 def test_a_record_that_fills_the_disk_keeps_the_hands_before(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    done = subprocess.run(
-        [*COMMAND, "play", TARGET, "--hands", "50", "--quiet", "--record", str(record)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        preexec_fn=_file_size_limit(100_000),
-    )
-    no_traceback(done.stdout, done.stderr)
-    assert done.returncode == 1
-    kept = int(re.search(r"keeps the record of the (\d+) hand\(s\) before", done.stderr).group(1))
+    args = ("play", TARGET, "--hands", "50", "--quiet", "--record", str(record))
+    done, kept = on_a_small_disk(100_000, *args)
     assert 0 < kept < 50
-    assert "--record" in done.stderr and "cannot write" in done.stderr
     saved = json.loads(record.read_text(encoding="utf-8"))
     assert [hand["number"] for hand in saved["hands"]] == list(range(1, kept + 1))
     assert f"Totals after {kept} hand(s)" in done.stdout
@@ -166,17 +165,8 @@ def test_a_record_that_fills_the_disk_keeps_the_hands_before(tmp_path: Path) -> 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_rows_that_fill_the_disk_keep_whole_hands_and_report(tmp_path: Path, jobs: str) -> None:
     rows = tmp_path / "rows.csv"
-    done = subprocess.run(
-        [*COMMAND, "simulate", TARGET, "--hands", "500", "--jobs", jobs, "--out", str(rows)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        preexec_fn=_file_size_limit(20_000),
-    )
-    no_traceback(done.stdout, done.stderr)
-    assert done.returncode == 1
-    kept = int(re.search(r"keeps the rows of the (\d+) hand\(s\) before", done.stderr).group(1))
+    args = ("simulate", TARGET, "--hands", "500", "--jobs", jobs, "--out", str(rows))
+    done, kept = on_a_small_disk(20_000, *args)
     lines = rows.read_text(encoding="utf-8").splitlines()
     assert len(lines) == kept + 1  # the header, then one whole row per hand
     assert [int(line.split(",")[1]) for line in lines[1:]] == list(range(1, kept + 1))

@@ -47,14 +47,13 @@ class RowWriter:
             + ["decisions", "choices", "winner", "decided_at", "lead_changes"]
             + [f"fired.{rule}" for rule in rules]
         )
-        self.hands = 0
-        self._file = PieceFile("--out", path)
+        self._file = PieceFile("--out", path, "the rows of the {} hand(s)")
         self._text = io.StringIO(newline="")
         self._csv = None
         if self.format == "csv":
             self._csv = csv.DictWriter(self._text, self.columns)
             self._csv.writeheader()
-            self._add()
+            self._add(counted=False)
 
     def row(self, ruleset: Ruleset, keys: Sequence[str], hand: HandSummary) -> dict:
         row: dict = dict.fromkeys(self.columns)
@@ -82,21 +81,13 @@ class RowWriter:
                 self._csv.writerow(row)
             else:
                 self._text.write(json.dumps(row) + "\n")
-        try:
-            self._add()
-        except OutputError as error:
-            if self._file.keeps_pieces and self.hands:
-                raise OutputError(
-                    f"{error}; the file keeps the rows of the {self.hands} hand(s) before"
-                ) from error
-            raise
-        self.hands += 1
+        self._add()
 
-    def _add(self) -> None:
+    def _add(self, counted: bool = True) -> None:
         piece = self._text.getvalue().encode("utf-8")
         self._text.seek(0)
         self._text.truncate()
-        self._file.add(piece)
+        self._file.add(piece, counted=counted)
 
     def close(self) -> None:
         self._file.close()

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from interpreter.agents.lineup import seat_agents
 from interpreter.errors import RulesetError
 from interpreter.loading.ruleset_loader import build_ruleset, load_ruleset
+from interpreter.output_files import held_signals
 from interpreter.ruleset import Ruleset
 from interpreter.simulation.hand_summary import HandSummary, play_summarized
 
@@ -189,5 +190,6 @@ def run_hands(plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int = 1) -> Iter
             yield from pending.popleft().get()
         pool.close()
     finally:
-        pool.terminate()
-        pool.join()
+        with held_signals():  # a second stop waits until the workers are gone
+            pool.terminate()
+            pool.join()
