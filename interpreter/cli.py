@@ -13,35 +13,28 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
 
-from interpreter import paths
-from interpreter.agents.base import Agent
-from interpreter.agents.human_agent import HumanAgent, LeftTable
-from interpreter.agents.lineup import AGENT_KINDS, seat_agents
+from interpreter import cli_numbers, paths
+from interpreter.agents.lineup import AGENT_KINDS
 from interpreter.diff import FORMATS, diff_rulesets, render
-from interpreter.engine.game import game_winners, play_game
-from interpreter.engine.state import HandState
-from interpreter.errors import Problem, RulesetError
+from interpreter.errors import RulesetError
 from interpreter.explain import FORMATS as PAGE_FORMATS
 from interpreter.explain import explain_page
 from interpreter.explain import render as render_page
 from interpreter.expressions import EvaluationError
 from interpreter.loading.ruleset_loader import load_ruleset, locate
-from interpreter.record import game_record
+from interpreter.output_files import OutputError
+from interpreter.play_command import cmd_play, parse_options
 from interpreter.replay import ReplayMismatch, record_problems, replay_record
-from interpreter.ruleset import Ruleset
 from interpreter.simulation.plot import PlotUnavailable
+from interpreter.simulation.runner import RulesetMismatch
+from interpreter.stopping import exit_status, signals_stop_the_run
 from interpreter.table_commands import (
     DEFAULT_AGENTS,
-    INTERRUPTED,
-    OutputError,
-    agents_for,
     cmd_diff_family,
     cmd_diff_table,
     cmd_simulate,
 )
-from interpreter.transcript import game_line, hand_transcript, totals_line
 
 DEFAULT_SIMULATE_HANDS = 1000
 DEFAULT_FAMILY_HANDS = 500
@@ -92,103 +85,9 @@ def cmd_rules(_args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    ruleset = load_ruleset(args.ruleset, _parse_options(args.option))
+    ruleset = load_ruleset(args.ruleset, parse_options(args.option))
     print(render_page(explain_page(ruleset), args.format))
     return 0
-
-
-def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
-    chosen = {}
-    for pair in pairs:
-        name, sep, reading = pair.partition("=")
-        if not sep or not name or not reading:
-            raise RulesetError([Problem(None, "$", f"--option wants NAME=READING, got {pair!r}")])
-        chosen[name] = reading
-    return chosen
-
-
-def cmd_play(args: argparse.Namespace) -> int:
-    ruleset = load_ruleset(args.ruleset, _parse_options(args.option))
-    numbers = [args.hand] if args.hand else args.hands and list(range(1, args.hands + 1))
-    # numbers is None for a whole game: as many hands as the ruleset's game takes
-    kinds = agents_for(args, ruleset)
-    if args.human is not None and not 0 <= args.human < ruleset.players:
-        print(
-            f"tarot: --human {args.human}: no such seat; {ruleset.id} has seats "
-            f"0 to {ruleset.players - 1}",
-            file=sys.stderr,
-        )
-        return 2
-    out = sys.stderr if args.record == "-" else sys.stdout
-    human = HumanAgent(output=out, seat=args.human) if args.human is not None else None
-
-    def agents(number: int):
-        seated = seat_agents(kinds, args.seed, number, ruleset.players)
-        if human is not None:
-            seated[args.human] = human
-        return seated
-
-    finished = []
-
-    def show(state) -> None:
-        finished.append(state)
-        if args.quiet:
-            return
-        if human is None:
-            print(hand_transcript(state), file=out)
-            print(file=out)
-            return
-        human.hand_over(state)
-        if numbers:
-            more = state.number != numbers[-1]
-        else:  # a whole game: one hand for a ruleset without a game end
-            more = ruleset.game is not None and not game_winners(state)
-        if more:
-            human.wait("Press Enter to deal the next hand (q to leave): ")
-
-    status = 0
-    try:
-        play_game(ruleset, args.seed, agents, numbers, on_hand=show)
-    except (KeyboardInterrupt, LeftTable) as stop:
-        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else str(stop)
-        kept = f"; the {len(finished)} finished hand(s) are kept" if finished else ""
-        during = numbers[len(finished)] if numbers else len(finished) + 1
-        print(f"\n{why}: stopped during hand {during}{kept}", file=sys.stderr)
-        status = INTERRUPTED
-    except EvaluationError as error:
-        kept = f"; the {len(finished)} finished hand(s) are kept" if finished else ""
-        print(f"{error}\nthe hand was stopped{kept}", file=sys.stderr)
-        status = 1
-    if finished:
-        you = f"  (you are seat {args.human})" if human is not None else ""
-        print(totals_line(finished) + you, file=out)
-        winners = game_winners(finished[-1])
-        if winners:
-            print(game_line(finished, winners), file=out)
-    if args.record:
-        first = numbers[0] if numbers else 1
-        _write_record(args.record, ruleset, args.seed, agents(first), finished, out)
-    return status
-
-
-def _write_record(
-    target: str,
-    ruleset: Ruleset,
-    seed: int,
-    agents: Sequence[Agent],
-    finished: Sequence[HandState],
-    out: TextIO,
-) -> None:
-    """The game record of the finished hands, to a file or (`-`) to standard output."""
-    if not finished:
-        print("no hand finished: no record written", file=sys.stderr)
-        return
-    text = json.dumps(game_record(ruleset, seed, [a.name for a in agents], finished), indent=1)
-    if target == "-":
-        print(text)
-    else:
-        Path(target).write_text(text + "\n", encoding="utf-8")
-        print(f"record written to {target}", file=out)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -247,7 +146,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate_args(args: argparse.Namespace) -> int:
-    return cmd_simulate(args, _parse_options(args.option))
+    return cmd_simulate(args, parse_options(args.option))
 
 
 def _ruleset_refusal(source: str, name: str, chosen: dict[str, str], error: RulesetError) -> str:
@@ -311,16 +210,18 @@ def build_parser() -> argparse.ArgumentParser:
         "play", help="play hands with computer players (or sit in with --human) and print them"
     )
     play.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
-    play.add_argument("--seed", type=int, default=1, help="seed of the shuffle and players")
+    play.add_argument(
+        "--seed", type=cli_numbers.seed, default=1, help="seed of the shuffle and players"
+    )
     which = play.add_mutually_exclusive_group()
     which.add_argument(
         "--hands",
-        type=int,
+        type=cli_numbers.count,
         help="number of hands (default: one hand, or a whole game for a ruleset played to a score)",
     )
     which.add_argument(
         "--hand",
-        type=int,
+        type=cli_numbers.count,
         metavar="N",
         help="play only hand N of the game (as simulate and diff number them)",
     )
@@ -329,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--record", metavar="FILE", help="write the game record (JSON); - for stdout")
     play.add_argument(
         "--human",
-        type=int,
+        type=cli_numbers.seat,
         metavar="SEAT",
         help="you play this seat (0, 1, ...) at the terminal; you see only what it may see",
     )
@@ -361,7 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"every built-in ruleset that extends BASE against it "
         f"(default {DEFAULT_FAMILY_HANDS} hands)",
     )
-    diff.add_argument("--hands", type=int, metavar="N", help="also play N paired hands under both")
+    diff.add_argument(
+        "--hands", type=cli_numbers.count, metavar="N", help="also play N paired hands under both"
+    )
     _add_run_flags(diff)
     diff.set_defaults(run=cmd_diff)
 
@@ -374,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
     simulate.add_argument(
         "--hands",
-        type=int,
+        type=cli_numbers.count,
         default=DEFAULT_SIMULATE_HANDS,
         metavar="N",
         help=f"number of hands (default {DEFAULT_SIMULATE_HANDS})",
@@ -407,10 +310,12 @@ def _add_agents_flag(parser: argparse.ArgumentParser) -> None:
 
 def _add_run_flags(parser: argparse.ArgumentParser) -> None:
     _add_agents_flag(parser)
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and players")
+    parser.add_argument(
+        "--seed", type=cli_numbers.seed, default=1, help="seed of the deals and players"
+    )
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=cli_numbers.count,
         metavar="J",
         help="worker processes (default: every core); results do not depend on it",
     )
@@ -427,26 +332,15 @@ def _add_run_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _count_problem(args: argparse.Namespace) -> str | None:
-    for flag in ("hands", "hand", "jobs"):
-        value = getattr(args, flag, None)
-        if value is not None and value < 1:
-            return f"--{flag} must be at least 1"
-    return None
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    problem = _count_problem(args)
-    if problem:
-        print(f"tarot: {problem}", file=sys.stderr)
-        return 2
     try:
-        return args.run(args)
+        with signals_stop_the_run():
+            return args.run(args)
     except RulesetError as error:
         print(error, file=sys.stderr)
         return 1
-    except (OutputError, PlotUnavailable) as error:
+    except (OutputError, PlotUnavailable, RulesetMismatch) as error:
         print(f"tarot: {error}", file=sys.stderr)
         return 1
     except EvaluationError as error:  # rows already written are kept
@@ -454,9 +348,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
-        return 130
+        return exit_status()
     except BrokenPipeError:
         return 0
+    except OSError as error:  # a path the command line named that cannot be used at all
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"tarot: {where}{error.strerror or error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

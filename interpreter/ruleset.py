@@ -207,6 +207,9 @@ class Ruleset:
     option_reads: dict[tuple, frozenset[str]] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # source key -> citation
     document: dict = field(default_factory=dict)  # the effective document, for diffs/records
+    #: The document as read (after `extends`, before the options' readings are substituted):
+    #: `ruleset_loader.build_ruleset` makes the same ruleset from it without reading a file.
+    written: dict = field(default_factory=dict, repr=False)
 
     @cached_property
     def _rules_by_id(self) -> dict[str, PaymentRule]:

@@ -2,8 +2,10 @@
 
 Where it sits: called by `interpreter.cli`, which parses the arguments. Each command loads its
 rulesets (so a broken one is reported before anything runs), checks the output paths, plays
-the hands through `interpreter.simulation.driver` and prints a report. An interrupted run
-(Ctrl-C) still reports, writes and draws what it finished, and exits 130.
+the hands through `interpreter.simulation.driver` and prints a report. A run stopped by
+Ctrl-C, SIGTERM or SIGHUP still reports, writes and draws what it finished, and exits 128 +
+the signal (130 for Ctrl-C); one stopped by a failed write of its rows does the same and
+exits 1.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from interpreter.agents.lineup import LineupError, parse_agents
 from interpreter.diff import diff_loaded, load_pair, render
 from interpreter.errors import Problem, RulesetError
 from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.output_files import OutputError, check_output_path
 from interpreter.ruleset import Ruleset
 from interpreter.simulation.comparison import Comparison
-from interpreter.simulation.driver import drive
+from interpreter.simulation.driver import RunEnd, drive
 from interpreter.simulation.measures import RulesetMeasures
 from interpreter.simulation.plot import (
     PlotUnavailable,
@@ -35,30 +38,37 @@ from interpreter.simulation.report import (
     simulate_report,
     table_report,
 )
-from interpreter.simulation.rows import RowsError, RowWriter, row_format
+from interpreter.simulation.rows import RowWriter, row_format
 from interpreter.simulation.runner import RulesetSpec, RunPlan, available_cores
+from interpreter.stopping import exit_status
 
-INTERRUPTED = 130
 DEFAULT_AGENTS = "random"
 
 
-class OutputError(Exception):
-    """An output path (--out, --plot) that cannot be used; raised before the run starts."""
-
-
 def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse, before any hand is played, an --out or --plot path that cannot be written."""
     try:
         if getattr(args, "out", None):
             row_format(args.out)
+            check_output_path("--out", args.out)
         if getattr(args, "plot", None):
             check_plot_path(args.plot)
             require_plotting()
-    except (RowsError, PlotUnavailable) as error:
+    except PlotUnavailable as error:
         raise OutputError(str(error)) from error
 
 
 def _jobs(args: argparse.Namespace) -> int:
-    return args.jobs if args.jobs is not None else available_cores()
+    """--jobs, or every core; never more processes than cores (said once on stderr)."""
+    cores = available_cores()
+    if args.jobs is None:
+        return cores
+    if args.jobs > cores:
+        print(
+            f"tarot: --jobs {args.jobs}: only {cores} core(s) here; using {cores}", file=sys.stderr
+        )
+        args.jobs = cores
+    return args.jobs
 
 
 def agents_for(args: argparse.Namespace, *rulesets: Ruleset) -> tuple[str, ...]:
@@ -70,30 +80,32 @@ def agents_for(args: argparse.Namespace, *rulesets: Ruleset) -> tuple[str, ...]:
     return kinds[0]
 
 
-def _info(plan: RunPlan, jobs: int, interrupted: bool, options=()) -> RunInfo:
-    return RunInfo(plan.seed, plan.hands, plan.agents, jobs, interrupted, tuple(options))
+def _info(plan: RunPlan, jobs: int, end: RunEnd, options=()) -> RunInfo:
+    return RunInfo(plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options))
 
 
 def _rows(args: argparse.Namespace, rulesets: list[Ruleset]) -> RowWriter | None:
-    if not args.out:
-        return None
-    try:
-        return RowWriter(args.out, rulesets)
-    except RowsError as error:
-        raise OutputError(str(error)) from error
+    return RowWriter(args.out, rulesets) if args.out else None
 
 
-def _nothing_finished() -> int:
+def _nothing_finished(end: RunEnd) -> int:
+    if end.failure:
+        print(f"tarot: {end.failure}", file=sys.stderr)
+        return 1
     print("interrupted before any hand finished", file=sys.stderr)
-    return INTERRUPTED
+    return exit_status()
 
 
-def _finish(interrupted: bool, args: argparse.Namespace) -> int:
+def _finish(end: RunEnd, args: argparse.Namespace) -> int:
+    if end.failure:
+        print(f"tarot: {end.failure}", file=sys.stderr)
+        print("stopped: the report covers the hands that finished", file=sys.stderr)
+        return 1
     if args.out:
         print(f"rows written to {args.out}", file=sys.stderr)
-    if interrupted:
+    if end.interrupted:
         print("interrupted: the report covers the hands that finished", file=sys.stderr)
-        return INTERRUPTED
+        return exit_status()
     return 0
 
 
@@ -101,20 +113,21 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     ruleset = load_ruleset(args.ruleset, options)
     agents = agents_for(args, ruleset)
     check_outputs(args)
+    jobs = _jobs(args)
     chosen = tuple(sorted(options.items()))
     plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, agents)
     measures = RulesetMeasures(ruleset.players)
-    interrupted = drive(
+    end = drive(
         plan,
         [ruleset],
-        _jobs(args),
+        jobs,
         lambda results: measures.add(results[0]),
         _rows(args, [ruleset]),
         ruleset.id,
     )
     if measures.hands == 0:
-        return _nothing_finished()
-    info = _info(plan, _jobs(args), interrupted, chosen)
+        return _nothing_finished(end)
+    info = _info(plan, jobs, end, chosen)
     print(simulate_report(ruleset, measures.report(), info, args.format))
     if args.plot:
         plot_results(
@@ -123,7 +136,7 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
             [Series(ruleset.id, measures.histogram, measures.hands)],
         )
         print(f"picture written to {args.plot}", file=sys.stderr)
-    return _finish(interrupted, args)
+    return _finish(end, args)
 
 
 def cmd_diff_table(args: argparse.Namespace) -> int:
@@ -132,19 +145,20 @@ def cmd_diff_table(args: argparse.Namespace) -> int:
     paper = diff_loaded(a, raw_a, b, raw_b)
     agents = agents_for(args, a, b)
     check_outputs(args)
+    jobs = _jobs(args)
     plan = RunPlan((RulesetSpec(args.a), RulesetSpec(args.b)), args.seed, args.hands, agents)
     comparison = Comparison(a, b)
-    interrupted = drive(
+    end = drive(
         plan,
         [a, b],
-        _jobs(args),
+        jobs,
         lambda results: comparison.add(*results),
         _rows(args, [a, b]),
         f"{a.id} vs {b.id}",
     )
     if comparison.hands == 0:
-        return _nothing_finished()
-    info = _info(plan, _jobs(args), interrupted)
+        return _nothing_finished(end)
+    info = _info(plan, jobs, end)
     table = table_report(a, b, (args.a, args.b), comparison.report(), info, args.format)
     if args.format == "json":
         print(
@@ -164,7 +178,7 @@ def cmd_diff_table(args: argparse.Namespace) -> int:
             ],
         )
         print(f"picture written to {args.plot}", file=sys.stderr)
-    return _finish(interrupted, args)
+    return _finish(end, args)
 
 
 def cmd_diff_family(args: argparse.Namespace) -> int:
@@ -186,6 +200,7 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
     variants = [load_ruleset(name) for name in names]
     agents = agents_for(args, base, *variants)
     check_outputs(args)
+    jobs = _jobs(args)
     specs = tuple(RulesetSpec(target) for target in (args.family, *names))
     plan = RunPlan(specs, args.seed, args.hands, agents)
     comparisons = [Comparison(base, variant) for variant in variants]
@@ -194,23 +209,23 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
         for comparison, under_variant in zip(comparisons, results[1:], strict=True):
             comparison.add(results[0], under_variant)
 
-    interrupted = drive(
+    end = drive(
         plan,
         [base, *variants],
-        _jobs(args),
+        jobs,
         consume,
         _rows(args, [base, *variants]),
         f"{base.id} family",
     )
     if comparisons[0].hands == 0:
-        return _nothing_finished()
+        return _nothing_finished(end)
     lines = [
         FamilyLine(variant, changed_options(base, variant), comparison.report())
         for variant, comparison in zip(variants, comparisons, strict=True)
     ]
-    info = _info(plan, _jobs(args), interrupted)
+    info = _info(plan, jobs, end)
     print(family_report(base, lines, info, args.format))
-    return _finish(interrupted, args)
+    return _finish(end, args)
 
 
 def changed_options(base: Ruleset, variant: Ruleset) -> list[str]:

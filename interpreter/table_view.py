@@ -286,11 +286,12 @@ def resolve(state: HandState, me: int, answer: str) -> tuple[str | None, str]:
     written), or None and a one-line reason why it names none of the legal choices."""
     numbered = numbered_choices(state, me)
     text = answer.strip()
-    if text.isdigit():
-        n = int(text)
-        if 1 <= n <= len(numbered):
+    if text.isdecimal():  # digits int() reads, of any script; a long run of them is no choice
+        n = int(text) if len(text) <= 9 else None
+        if n is not None and 1 <= n <= len(numbered):
             return numbered[n - 1], ""
-        return None, f"there is no choice [{n}]: choose 1 to {len(numbered)}"
+        shown = n if n is not None else f"a {len(text)}-digit number"
+        return None, f"there is no choice [{shown}]: choose 1 to {len(numbered)}"
     wanted = _normal(text)
     for choice in numbered:
         if wanted in (_normal(choice), _normal(choice_label(state.ruleset, choice))):

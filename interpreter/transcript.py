@@ -130,11 +130,11 @@ def _handed_over(state: HandState, seat: int, declaration: str) -> list[str]:
     return [f"    handed over: {_cards(ruleset, received)}; given back: {_cards(ruleset, back)}"]
 
 
-def game_line(states: Sequence[HandState], winners: Sequence[int]) -> str:
+def game_line(hands: int, winners: Sequence[int]) -> str:
     """Who won a game played to a score, after how many hands."""
     seats = " and ".join(f"seat {s}" for s in winners)
     verb = "wins" if len(winners) == 1 else "share"
-    return f"Game over after {len(states)} hand(s): {seats} {verb} the game"
+    return f"Game over after {hands} hand(s): {seats} {verb} the game"
 
 
 def _discard_lines(state: HandState) -> list[str]:
@@ -190,12 +190,8 @@ def _before_play(state: HandState) -> list[str]:
     return out
 
 
-def totals_line(states: Sequence[HandState]) -> str:
-    if not states:
-        return ""
-    totals = [0] * states[0].ruleset.players
-    for state in states:
-        totals = [t + n for t, n in zip(totals, state.returns(), strict=True)]
-    return f"Totals after {len(states)} hand(s): " + ", ".join(
+def totals_line(hands: int, totals: Sequence[float]) -> str:
+    """Each seat's total after `hands` hands."""
+    return f"Totals after {hands} hand(s): " + ", ".join(
         f"seat {s} {t:+}" for s, t in enumerate(totals)
     )

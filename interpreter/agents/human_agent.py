@@ -5,11 +5,14 @@ decisions it writes what happened since it last decided (other seats' plays, tri
 payments with their rules; `interpreter.table_news`), then where the hand stands and its
 hand with the legal choices numbered (`interpreter.table_view`), and reads an answer until
 one is legal. A wrong answer is refused in one line and the question asked again; the state
-is not touched until a legal choice is made. End of input or `quit` raises `LeftTable`.
+is not touched until a legal choice is made. Whatever arrives is read safely: bytes that are
+not UTF-8, control characters and lines longer than `MAX_LINE` are refused with a message
+(and never echoed raw to the terminal). End of input or `quit` raises `LeftTable`.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import TextIO
 
@@ -20,6 +23,9 @@ from interpreter.table_view import chosen_line, decision_lines, help_lines, reso
 HELP = {"?", "help"}
 REDISPLAY = {"h", "hand"}
 QUIT = {"q", "quit"}
+MAX_LINE = 1000  # characters in one answer; a longer line is read to its end and refused
+_NOT_TEXT = re.compile(r"[\ud800-\udfff]")  # bytes that were not UTF-8 (surrogateescape)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class LeftTable(Exception):
@@ -35,7 +41,7 @@ class HumanAgent:
         seat: int | None = None,
     ) -> None:
         self.name = name
-        self.input = input if input is not None else sys.stdin
+        self.input = input if input is not None else _tolerant(sys.stdin)
         self.output = output if output is not None else sys.stdout
         self.seat = seat  # known from the first decision if not given
         self._state: HandState | None = None
@@ -51,6 +57,10 @@ class HumanAgent:
         self._say("", *decision_lines(state, seat))
         while True:
             answer = self._ask("> ")
+            unreadable = _unreadable(answer)
+            if unreadable:
+                self._say(f"Not accepted: {unreadable}.")
+                continue
             command = answer.strip().lower()
             if command in HELP:
                 self._say(*help_lines(state, seat))
@@ -86,18 +96,51 @@ class HumanAgent:
             self._say("", *news)
 
     def _ask(self, prompt: str) -> str:
+        """One line of input (a longer one comes back cut at `MAX_LINE` + 1 characters)."""
         self.output.write(prompt)
         self.output.flush()
-        line = self.input.readline()
+        line = self.input.readline(MAX_LINE + 1)
         if not line:
             raise LeftTable("end of input")
+        rest = line
+        while len(rest) > MAX_LINE and not rest.endswith("\n"):  # skip to the line's end
+            rest = self.input.readline(MAX_LINE + 1)
         if not _interactive(self.input):  # scripted answers: show them as if typed
-            self.output.write(line if line.endswith("\n") else line + "\n")
+            shown = _printable(line.rstrip("\n"))
+            self.output.write(shown[:80] + ("..." if len(shown) > 80 else "") + "\n")
         return line
 
     def _say(self, *lines: str) -> None:
         self.output.write("".join(line + "\n" for line in lines))
         self.output.flush()
+
+
+def _tolerant(stream: TextIO) -> TextIO:
+    """Standard input read so that bytes which are not UTF-8 come through (as surrogates,
+    refused by `_unreadable`) instead of stopping the game."""
+    try:
+        stream.reconfigure(errors="surrogateescape")  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):  # not a text file of the system (a test's stream)
+        pass
+    return stream
+
+
+def _unreadable(line: str) -> str | None:
+    """Why a line typed at the table cannot be an answer at all, or None."""
+    if len(line) > MAX_LINE:
+        return f"the line is too long (more than {MAX_LINE} characters)"
+    if _NOT_TEXT.search(line):
+        return "the line is not UTF-8 text"
+    if _CONTROL.search(line.rstrip("\r\n")):
+        return "the line holds control characters"
+    return None
+
+
+def _printable(text: str) -> str:
+    """The line as it may be shown on a terminal: control characters and bytes that were
+    not UTF-8 written as escapes."""
+    text = _NOT_TEXT.sub(lambda bad: f"\\x{ord(bad.group()) & 0xFF:02x}", text)
+    return _CONTROL.sub(lambda bad: f"\\x{ord(bad.group()):02x}", text)
 
 
 def _interactive(stream: TextIO) -> bool:

@@ -2,14 +2,14 @@
 
 `shuffled_pack` gives the same pack for the same (seed, hand number) under any ruleset with
 the same number of cards, so two rulesets can be compared on identical deals. `deal_hand`
-makes hand N of a seeded game on its own; `play_game` runs agents through a run of hands and
-hands back the finished states.
+makes hand N of a seeded game on its own; `play_hands` runs agents through a run of hands,
+yielding each finished state, and `play_game` hands them all back in a list.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from interpreter.agents.base import Agent
 from interpreter.engine.state import HandState
@@ -74,24 +74,36 @@ def play_game(
     """Play hands 1..`hands` (or the given hand numbers), or with `hands=None` a whole game:
     hands until the ruleset's game ends (one hand for a ruleset without a game end).
     `agents` is either one list kept for the whole game or a function giving fresh agents
-    for each hand number."""
+    for each hand number. Returns every finished hand (`play_hands` keeps none)."""
+    played = []
+    for state in play_hands(ruleset, seed, agents, hands):
+        if on_hand is not None:
+            on_hand(state)
+        played.append(state)
+    return played
+
+
+def play_hands(
+    ruleset: Ruleset,
+    seed: int,
+    agents: Sequence[Agent] | Seating,
+    hands: int | Iterable[int] | None = 1,
+) -> Iterator[HandState]:
+    """The hands of `play_game`, each yielded as it finishes and not kept, so a long run
+    needs no more memory than one hand."""
     whole_game = hands is None
     if whole_game:
         numbers: Iterable[int] = range(1, ruleset.game.max_hands + 1) if ruleset.game else [1]
     else:
         numbers = range(1, hands + 1) if isinstance(hands, int) else hands
-    played: list[HandState] = []
     totals = [0] * ruleset.players
     for number in numbers:
         state = deal_hand(ruleset, seed, number, totals)
         play_hand(state, agents(number) if callable(agents) else agents)
         totals = [t + r for t, r in zip(totals, state.returns(), strict=True)]
-        if on_hand is not None:
-            on_hand(state)
-        played.append(state)
+        yield state
         if whole_game and game_winners(state):
             break
-    return played
 
 
 def game_winners(last: HandState) -> tuple[int, ...]:

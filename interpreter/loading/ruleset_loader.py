@@ -8,6 +8,7 @@ checked to add up. Every problem is collected with its file position and reporte
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Mapping
@@ -66,6 +67,8 @@ def load_schema(name: str) -> dict:
 
 def locate(spec: str | Path) -> Path:
     """A built-in ruleset name or a path to a YAML file."""
+    if not str(spec):
+        raise RulesetError([Problem(None, "$", "an empty ruleset name: give a name or a file")])
     text = str(spec)
     path = Path(spec)
     try:
@@ -95,7 +98,17 @@ def _refusal(file: str, message: str) -> RulesetError:
 def load_ruleset(spec: str | Path, choices: Mapping[str, str] | None = None) -> Ruleset:
     """Load, check and compile a ruleset; raise RulesetError listing every problem."""
     path = locate(spec)
-    merged = resolve(path, paths.find_builtin, paths.list_builtins)
+    return _build(path, resolve(path, paths.find_builtin, paths.list_builtins), choices)
+
+
+def build_ruleset(path: str | Path, written: dict, choices: Mapping[str, str]) -> Ruleset:
+    """The ruleset `load_ruleset` made from the document it read (`Ruleset.written`), made
+    again without reading any file (in a worker process, for one)."""
+    path = Path(path)
+    return _build(path, MergedDocument(copy.deepcopy(written), {}, [path]), choices)
+
+
+def _build(path: Path, merged: MergedDocument, choices: Mapping[str, str] | None) -> Ruleset:
     found = schema_problems(
         merged.data, merged.provenance, load_schema("ruleset"), merged.key_provenance
     )
@@ -139,6 +152,7 @@ class _Builder:
         self.path = path
         self.merged = merged
         self.data = merged.data
+        self.written = copy.deepcopy(merged.data)  # before the build changes `data`
         self.provenance = merged.provenance
         self.choices = choices
         self.problems: list[Problem] = []
@@ -250,6 +264,7 @@ class _Builder:
             option_reads=dict(self.option_reads),
             sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
             document=data,
+            written=self.written,
         )
 
     def _check_chosen_readings(self) -> None:

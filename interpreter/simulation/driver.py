@@ -1,20 +1,36 @@
-"""Driving a run from the command line: progress bar, rows on disk, Ctrl-C.
+"""Driving a run from the command line: progress bar, rows on disk, stopping.
 
-Where it sits: between `interpreter.cli` and `runner`. `drive` feeds every hand's results to
-the callers' accumulators as they arrive, shows a progress bar (tqdm, on a terminal only),
-writes rows when asked, and turns Ctrl-C into a clean stop that keeps what was finished.
+Where it sits: between `interpreter.table_commands` and `runner`. `drive` feeds every hand's
+results to the callers' accumulators as they arrive, shows a progress bar (tqdm, on a
+terminal only), writes rows when asked, and turns a stop (Ctrl-C, SIGTERM, SIGHUP) or a
+failed write of the rows into a clean end that keeps what was finished.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from tqdm import tqdm
 
+from interpreter.output_files import OutputError, held_signals
 from interpreter.ruleset import Ruleset
 from interpreter.simulation.rows import RowWriter
 from interpreter.simulation.runner import HandResults, RunPlan, run_hands
+
+
+@dataclass(frozen=True)
+class RunEnd:
+    """How a run ended: every hand played, stopped from outside, or stopped by a failed
+    write (`failure`, the message); the hands finished before are kept in every case."""
+
+    interrupted: bool = False
+    failure: str | None = None
+
+    @property
+    def early(self) -> bool:
+        return self.interrupted or self.failure is not None
 
 
 def drive(
@@ -24,19 +40,26 @@ def drive(
     consume: Callable[[HandResults], None],
     rows: RowWriter | None = None,
     label: str = "hands",
-) -> bool:
-    """Play the plan; returns True when it was interrupted (what finished is kept)."""
+) -> RunEnd:
+    """Play the plan, giving each hand's results to `consume` and `rows`."""
     bar = tqdm(total=plan.hands, unit="hand", desc=label, file=sys.stderr, disable=None)
+    end = RunEnd()
     try:
         for results in run_hands(plan, rulesets, jobs):
-            consume(results)
-            if rows is not None:
-                rows.write(results)
+            with held_signals():  # the hand is in the rows and the report, or in neither
+                if rows is not None:
+                    rows.write(results)
+                consume(results)
             bar.update()
     except KeyboardInterrupt:
-        return True
+        end = RunEnd(interrupted=True)
+    except OutputError as error:
+        end = RunEnd(failure=str(error))
     finally:
         bar.close()
         if rows is not None:
-            rows.close()
-    return False
+            try:
+                rows.close()
+            except OutputError as error:
+                end = RunEnd(end.interrupted, end.failure or str(error))
+    return end

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from interpreter.output_files import check_output_path
+
 INSTALL_HINT = (
     "plotting needs matplotlib, an optional extra: pip install 'tarot-rules[plot]' "
     "(or, in a checkout, pip install '.[plot]')"
@@ -34,10 +36,11 @@ class Series:
 
 
 def check_plot_path(path: str) -> None:
+    """Refuse a picture name that is not .png or .svg, or a place that cannot be written
+    (`output_files.OutputError`)."""
     if Path(path).suffix.lower() not in SUFFIXES:
         raise PlotUnavailable(f"--plot {path}: name the picture .png or .svg")
-    if not Path(path).parent.is_dir():
-        raise PlotUnavailable(f"--plot {path}: no such folder {str(Path(path).parent)!r}")
+    check_output_path("--plot", path)
 
 
 def _pyplot():

@@ -2,36 +2,32 @@
 
 Where it sits: `--out FILE` of `tarot simulate` and `tarot diff --hands`. Rows are flat (one
 column per seat and one per rule) so that `pandas.read_json(path, lines=True)` and
-`pandas.read_csv(path)` give a table with no further work. Rows are written and flushed as the
-hands finish, so an interrupted run keeps every finished hand on disk.
+`pandas.read_csv(path)` give a table with no further work. Rows are written as the hands
+finish, a hand's rows whole or not at all (`output_files.PieceFile`), so an interrupted run
+keeps every finished hand on disk, and a write that fails (a full disk) keeps the rows of the
+hands before it and says so.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
 
+from interpreter.output_files import OutputError, PieceFile
 from interpreter.ruleset import Ruleset
 from interpreter.simulation.hand_summary import HandSummary, rule_keys
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 
 
-class RowsError(ValueError):
-    """An --out file that cannot be written."""
-
-
 def row_format(path: str) -> str:
-    """The row format the file name asks for; refuses other names and missing folders."""
-    parent = Path(path).parent
-    if not parent.is_dir():
-        raise RowsError(f"--out {path}: no such folder {str(parent)!r}")
+    """The row format the file name asks for; refuses other names (OutputError)."""
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
-        raise RowsError(
+        raise OutputError(
             f"--out {path}: name the file .jsonl (JSON Lines, one object per line) or .csv; "
             f"got {suffix or 'no extension'!r}"
         )
@@ -51,14 +47,13 @@ class RowWriter:
             + ["decisions", "choices", "winner", "decided_at", "lead_changes"]
             + [f"fired.{rule}" for rule in rules]
         )
-        try:
-            self._file: TextIO = open(path, "w", encoding="utf-8", newline="")
-        except OSError as error:
-            raise RowsError(f"--out {path}: cannot write: {error.strerror}") from error
+        self._file = PieceFile("--out", path, "the rows of the {} hand(s)")
+        self._text = io.StringIO(newline="")
         self._csv = None
         if self.format == "csv":
-            self._csv = csv.DictWriter(self._file, self.columns)
+            self._csv = csv.DictWriter(self._text, self.columns)
             self._csv.writeheader()
+            self._add(counted=False)
 
     def row(self, ruleset: Ruleset, keys: Sequence[str], hand: HandSummary) -> dict:
         row: dict = dict.fromkeys(self.columns)
@@ -79,13 +74,20 @@ class RowWriter:
         return row
 
     def write(self, results: Sequence[HandSummary]) -> None:
+        """The rows of one hand (one per ruleset); OutputError if they cannot be written."""
         for ruleset, keys, hand in zip(self.rulesets, self._rule_keys, results, strict=True):
             row = self.row(ruleset, keys, hand)
             if self._csv is not None:
                 self._csv.writerow(row)
             else:
-                self._file.write(json.dumps(row) + "\n")
-        self._file.flush()
+                self._text.write(json.dumps(row) + "\n")
+        self._add()
+
+    def _add(self, counted: bool = True) -> None:
+        piece = self._text.getvalue().encode("utf-8")
+        self._text.seek(0)
+        self._text.truncate()
+        self._file.add(piece, counted=counted)
 
     def close(self) -> None:
         self._file.close()

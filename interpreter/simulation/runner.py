@@ -5,21 +5,29 @@ Where it sits: between the command line and the statistics. `run_hands` plays ha
 yields, hand by hand and in order, a tuple of `HandSummary`s, one per ruleset. Each hand
 depends only on (seed, hand number), so the results are the same for any number of jobs.
 
-Workers load the rulesets themselves from `RulesetSpec`s (compiled rulesets hold closures and
-do not pickle), ignore Ctrl-C, and are stopped by the parent, which keeps what it received.
+The work is handed out lazily, a few chunks of hand numbers ahead of the results, so a run of
+any length starts at once and holds little. Compiled rulesets hold closures and do not
+pickle: each worker builds them again from the very documents the parent read
+(`Ruleset.written`, no file is read again) and checks that each comes out with the parent's
+content hash; a difference stops the run with `RulesetMismatch`. Workers never receive
+Ctrl-C or SIGHUP (blocked from birth, then ignored) and are stopped by the parent with
+SIGTERM, which keeps what it received.
 """
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import os
 import signal
+from collections import deque
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from interpreter.agents.lineup import seat_agents
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.errors import RulesetError
+from interpreter.loading.ruleset_loader import build_ruleset, load_ruleset
+from interpreter.output_files import held_signals
 from interpreter.ruleset import Ruleset
 from interpreter.simulation.hand_summary import HandSummary, play_summarized
 
@@ -28,7 +36,8 @@ HandResults = tuple[HandSummary, ...]  # one summary per ruleset, for one hand n
 
 @dataclass(frozen=True)
 class RulesetSpec:
-    """How to load a ruleset again in another process."""
+    """A ruleset of the plan as the command line named it. Workers do not load it again:
+    they build what the parent loaded (`_Written`)."""
 
     target: str  # a built-in name or a file path
     options: tuple[tuple[str, str], ...] = ()
@@ -68,18 +77,75 @@ class _Table:
         return results
 
 
+CHUNK = 50  # most hand numbers handed to a worker at once
+AHEAD = 4  # chunks handed out per worker before their results are taken
+
+
+class RulesetMismatch(RuntimeError):
+    """A worker built a ruleset that is not the one the parent loaded."""
+
+
+@dataclass(frozen=True)
+class _Written:
+    """A loaded ruleset as a worker receives it: what it was built from, and its hash."""
+
+    path: str
+    document: dict
+    options: dict[str, str]
+    content_hash: str
+
+    @staticmethod
+    def of(ruleset: Ruleset) -> _Written:
+        return _Written(ruleset.path, ruleset.written, dict(ruleset.options), ruleset.content_hash)
+
+    def build(self) -> Ruleset:
+        try:
+            ruleset = build_ruleset(self.path, self.document, self.options)
+        except RulesetError as error:
+            raise RulesetMismatch(
+                f"{self.path}: a worker could not build it again:\n{error}"
+            ) from error
+        if ruleset.content_hash != self.content_hash:
+            raise RulesetMismatch(
+                f"{self.path}: a worker built it with content hash {ruleset.content_hash}, "
+                f"not the {self.content_hash} the run was started with"
+            )
+        return ruleset
+
+
+_worker_plan: RunPlan | None = None
+_worker_written: list[_Written] = []
 _worker_table: _Table | None = None
 
 
-def _start_worker(plan: RunPlan) -> None:
-    global _worker_table
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_table = _Table(plan, [spec.load() for spec in plan.rulesets])
+def _start_worker(plan: RunPlan, written: list[_Written]) -> None:
+    global _worker_plan, _worker_written
+    for name in ("SIGINT", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    _worker_plan, _worker_written = plan, written
 
 
 def _play_in_worker(numbers: range) -> list[HandResults]:
-    assert _worker_table is not None, "worker not started"
+    global _worker_table
+    assert _worker_plan is not None, "worker not started"
+    if _worker_table is None:  # built here, not at start: a mismatch reaches the parent
+        _worker_table = _Table(_worker_plan, [w.build() for w in _worker_written])
     return _worker_table.play(numbers)
+
+
+@contextmanager
+def _deaf_children() -> Iterator[None]:
+    """Processes started within the block (the workers, multiprocessing's resource tracker,
+    and the pool's threads that start replacement workers) never receive Ctrl-C or SIGHUP,
+    which a terminal sends to the whole process group: the parent stops them with SIGTERM.
+    In this process the signals wait until the block ends."""
+    deaf = [getattr(signal, name) for name in ("SIGINT", "SIGHUP") if hasattr(signal, name)]
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, deaf)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def available_cores() -> int:
@@ -89,28 +155,41 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def _chunks(first: int, hands: int, jobs: int) -> list[range]:
-    size = max(1, min(50, math.ceil(hands / (jobs * 8))))
+def _chunk_size(hands: int, jobs: int) -> int:
+    return max(1, min(CHUNK, -(-hands // (jobs * 8))))
+
+
+def _chunks(first: int, hands: int, size: int) -> Iterator[range]:
     last = first + hands
-    return [range(start, min(start + size, last)) for start in range(first, last, size)]
+    for start in range(first, last, size):
+        yield range(start, min(start + size, last))
 
 
 def run_hands(plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int = 1) -> Iterator[HandResults]:
     """Yield each hand's results in hand order. `rulesets` are the plan's rulesets already
-    loaded in this process (used when jobs is 1; workers load their own)."""
-    chunks = _chunks(plan.first, plan.hands, jobs)
-    jobs = max(1, min(jobs, len(chunks)))
+    loaded in this process (played here when jobs is 1; sent to the workers otherwise)."""
+    size = _chunk_size(plan.hands, jobs)
+    jobs = max(1, min(jobs, -(-plan.hands // size)))
+    chunks = _chunks(plan.first, plan.hands, size)
     if jobs == 1:
         table = _Table(plan, list(rulesets))
         for numbers in chunks:
             yield from table.play(numbers)
         return
+    written = [_Written.of(ruleset) for ruleset in rulesets]
     context = multiprocessing.get_context("spawn")
-    pool = context.Pool(jobs, initializer=_start_worker, initargs=(plan,))
+    with _deaf_children():
+        pool = context.Pool(jobs, initializer=_start_worker, initargs=(plan, written))
     try:
-        for results in pool.imap(_play_in_worker, chunks):
-            yield from results
+        pending: deque = deque()
+        for numbers in chunks:
+            pending.append(pool.apply_async(_play_in_worker, (numbers,)))
+            if len(pending) >= jobs * AHEAD:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
         pool.close()
     finally:
-        pool.terminate()
-        pool.join()
+        with held_signals():  # a second stop waits until the workers are gone
+            pool.terminate()
+            pool.join()

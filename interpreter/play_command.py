@@ -1,0 +1,151 @@
+"""`tarot play`: hands with computer players (or a person at one seat), printed as they finish.
+
+Where it sits: called by `interpreter.cli`, which parses the arguments. The ruleset is loaded
+and the `--record` path checked before any hand is played. Hands are played one at a time
+(`engine.game.play_hands`) and nothing of a finished hand is kept but the totals: each is
+printed, and written to the record, as it finishes, so memory stays flat in the number of
+hands. A run stopped by Ctrl-C, SIGTERM or SIGHUP, by the person leaving the table, or by a
+record that can no longer be written still prints the totals of the finished hands and keeps
+them in the record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from interpreter.agents.human_agent import HumanAgent, LeftTable
+from interpreter.agents.lineup import seat_agents
+from interpreter.engine.game import game_winners, play_hands
+from interpreter.engine.state import HandState
+from interpreter.errors import Problem, RulesetError
+from interpreter.expressions import EvaluationError
+from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.output_files import OutputError, check_output_path, held_signals
+from interpreter.record_file import RecordFile
+from interpreter.stopping import exit_status
+from interpreter.table_commands import agents_for
+from interpreter.transcript import game_line, hand_transcript, totals_line
+
+LEFT_TABLE = 130  # the person at the human seat left: the status of a Ctrl-C
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """`--option NAME=READING`, repeated."""
+    chosen = {}
+    for pair in pairs:
+        name, sep, reading = pair.partition("=")
+        if not sep or not name or not reading:
+            raise RulesetError([Problem(None, "$", f"--option wants NAME=READING, got {pair!r}")])
+        chosen[name] = reading
+    return chosen
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    ruleset = load_ruleset(args.ruleset, parse_options(args.option))
+    numbers = (
+        range(args.hand, args.hand + 1) if args.hand else args.hands and range(1, args.hands + 1)
+    )
+    # numbers is None for a whole game: as many hands as the ruleset's game takes
+    kinds = agents_for(args, ruleset)
+    if args.human is not None and not 0 <= args.human < ruleset.players:
+        print(
+            f"tarot: --human {args.human}: no such seat; {ruleset.id} has seats "
+            f"0 to {ruleset.players - 1}",
+            file=sys.stderr,
+        )
+        return 2
+    if args.record and args.record != "-":
+        check_output_path("--record", args.record)
+    out = sys.stderr if args.record == "-" else sys.stdout
+    human = HumanAgent(output=out, seat=args.human) if args.human is not None else None
+
+    def agents(number: int):
+        seated = seat_agents(kinds, args.seed, number, ruleset.players)
+        if human is not None:
+            seated[args.human] = human
+        return seated
+
+    first = numbers[0] if numbers else 1
+    record = (
+        RecordFile(args.record, ruleset, args.seed, [a.name for a in agents(first)])
+        if args.record
+        else None
+    )
+    tally = _Tally(ruleset.players)
+
+    def show(state: HandState) -> None:
+        if args.quiet:
+            return
+        if human is None:
+            print(hand_transcript(state), file=out)
+            print(file=out)
+            return
+        human.hand_over(state)
+        if numbers:
+            more = state.number != numbers[-1]
+        else:  # a whole game: one hand for a ruleset without a game end
+            more = ruleset.game is not None and not game_winners(state)
+        if more:
+            human.wait("Press Enter to deal the next hand (q to leave): ")
+
+    status, failure = 0, None
+    try:
+        for state in play_hands(ruleset, args.seed, agents, numbers):
+            with held_signals():  # the hand is in the record and the totals, or in neither
+                if record is not None:
+                    record.add(state)
+                tally.add(state)
+            show(state)
+    except (KeyboardInterrupt, LeftTable) as stop:
+        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else str(stop)
+        kept = f"; the {tally.hands} finished hand(s) are kept" if tally.hands else ""
+        during = numbers[tally.hands] if numbers else tally.hands + 1
+        print(f"\n{why}: stopped during hand {during}{kept}", file=sys.stderr)
+        status = exit_status() if isinstance(stop, KeyboardInterrupt) else LEFT_TABLE
+    except OutputError as error:
+        failure, status = error, 1
+    except EvaluationError as error:
+        kept = f"; the {tally.hands} finished hand(s) are kept" if tally.hands else ""
+        print(f"{error}\nthe hand was stopped{kept}", file=sys.stderr)
+        status = 1
+    if tally.hands:
+        you = f"  (you are seat {args.human})" if human is not None else ""
+        print(totals_line(tally.hands, tally.totals) + you, file=out)
+        winners = game_winners(tally.last)
+        if winners:
+            print(game_line(tally.hands, winners), file=out)
+    if record is not None:
+        status = _close_record(record, out, failure) or status
+    return status
+
+
+def _close_record(record: RecordFile, out, failure: OutputError | None) -> int:
+    """Finish the record and say what it holds; 1 if it could not be written whole."""
+    try:
+        record.close()
+    except OutputError as error:
+        failure = failure or error
+    if failure is not None:
+        print(f"tarot: {failure}", file=sys.stderr)
+        return 1
+    if not record.hands:
+        print("no hand finished: no record written", file=sys.stderr)
+    elif record.path != "-":
+        print(f"record written to {record.path}", file=out)
+    return 0
+
+
+class _Tally:
+    """What the end of a run says about the finished hands: how many, the totals, the last."""
+
+    def __init__(self, players: int) -> None:
+        self.hands = 0
+        self.totals: list[float] = [0] * players
+        self.last: HandState | None = None
+
+    def add(self, state: HandState) -> None:
+        self.hands += 1
+        self.totals = [t + n for t, n in zip(self.totals, state.returns(), strict=True)]
+        self.last = state
