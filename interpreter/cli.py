@@ -229,10 +229,17 @@ def _ruleset_refusal(
     try:
         base = record_ruleset({"ruleset": {**record["ruleset"], "options": {}}}, ruleset_file)
     except (RulesetError, RecordError):
-        given = (
-            f"--ruleset {ruleset_file}" if ruleset_file else f"ruleset {record['ruleset']['id']!r}"
+        # its problems are for `tarot validate`: said here they could quote a file that is
+        # not a ruleset at all
+        given = ruleset_file or record["ruleset"]["id"]
+        try:
+            locate(given)
+        except RulesetError as missing:  # no such file or built-in: nothing read to quote
+            return f"{source}: --ruleset: {missing.problems[0].message}"
+        return (
+            f"{source}: the ruleset to replay with does not load ({len(error.problems)} "
+            f"problem(s)); run: tarot validate {given}"
         )
-        return f"{source}: cannot load {given}:\n{error}"
     wrong = _unknown_choices(base.document.get("options", {}), chosen)
     if wrong:
         return "\n".join(f"{source}: $.ruleset.options.{problem}" for problem in wrong)

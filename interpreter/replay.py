@@ -17,6 +17,7 @@ JSON path, with what was recorded and what the replay found.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 
 import jsonschema
 
@@ -65,10 +66,15 @@ _RecordValidator = jsonschema.validators.extend(
 )
 
 
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    return _RecordValidator(load_schema("game-record"))
+
+
 def record_problems(record: object) -> list[str]:
     """Schema problems of a record, each as 'json.path: message' (an integer must be written
     as one: 2.0 is not a seat)."""
-    validator = _RecordValidator(load_schema("game-record"))
+    validator = _validator()
     errors = sorted(validator.iter_errors(record), key=lambda e: list(map(str, e.absolute_path)))
     return [f"{json_path(list(e.absolute_path))}: {e.message}" for e in errors]
 
@@ -113,7 +119,7 @@ def _check_ruleset(recorded: Mapping, ruleset: Ruleset) -> None:
         raise ReplayMismatch(
             "$.ruleset.hash",
             f"the record was made with ruleset content {recorded['hash']}, "
-            f"but {ruleset.id} is now {ruleset.content_hash}",
+            f"but the ruleset replayed, {ruleset.id}, has {ruleset.content_hash}",
         )
     if recorded["id"] != record_id(ruleset):
         raise ReplayMismatch(
