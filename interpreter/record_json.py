@@ -22,6 +22,7 @@ from interpreter.errors import json_path
 MAX_BYTES = 256 * 1024**2  # about 10,000 hands of a 78-card game
 MAX_DEPTH = 16  # a record's deepest value (a card of a pile of a seat of a hand) is 6 deep
 MAX_INT_DIGITS = 4000  # below Python's own limit on converting text to int (4300)
+MAX_MESSAGE = 1000  # characters of a message, which may quote what a record holds
 
 # a JSON string literal, or one of the characters and tokens looked for outside strings
 _STRING_OR = r'"(?:[^"\\]|\\.)*"|'
@@ -33,9 +34,9 @@ class RecordError(Exception):
     the text), a JSON path such as `$.hands[1].number`, or empty (the file as a whole)."""
 
     def __init__(self, where: str, message: str) -> None:
-        self.where = where
-        self.message = message
-        super().__init__(f"{where}: {message}" if where else message)
+        self.where = shortened(where)
+        self.message = shortened(message)
+        super().__init__(f"{self.where}: {self.message}" if where else self.message)
 
     def located(self, source: str) -> str:
         """The message as the user sees it, after the file's name."""
@@ -44,6 +45,11 @@ class RecordError(Exception):
         if self.where[0].isdigit():
             return f"{source}:{self.where}: {self.message}"
         return f"{source}: {self.where}: {self.message}"
+
+
+def shortened(text: str, limit: int = MAX_MESSAGE) -> str:
+    """Text cut short: what a record holds may be long, and a message must not be."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def read_record_bytes(file: str) -> bytes:

@@ -4,14 +4,14 @@ thing that does not verify.
 A record is untrusted input (`interpreter.record_json` reads it strictly). Its shape is
 checked against the schema, with integers that are integers (`1.0` is not a seat). Its
 ruleset is a built-in one named by `$.ruleset.id`, or a file the user names (`--ruleset`),
-never a path taken from the record, and must have the content hash the record gives. Then,
-in the order of the record: the seat list (one seat per player, in order, each a player this
-tool knows); for every hand its number (1, 2, 3...), its dealer (the ruleset's rotation),
-every pack, the abandoned deals' and the played deal's (the seed and the hand number give
-each one), every decision (in turn and legal), and everything that follows from them (cards
-dealt, tricks, payments, net result); then the totals and the game's winners (those at the
-first hand after which the game had ended). `ReplayMismatch` names the first difference as a
-JSON path, with what was recorded and what the replay found.
+never a path taken from the record; it must have the content hash, the id and every option's
+reading the record gives. Then, in the order of the record: the seat list (one seat per
+player, in order, each a player this tool has); for every hand its number (1, 2, 3...), its
+dealer (the ruleset's rotation), every pack, the abandoned deals' and the played deal's (the
+seed and the hand number give each one), every decision (in turn and legal), and everything
+that follows from them (cards dealt, tricks, payments, net result); then the totals and the
+game's winners (those at the first hand after which the game had ended). `ReplayMismatch`
+names the first difference as a JSON path, with what was recorded and what the replay found.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from interpreter.engine.state import HandState, IllegalAction
 from interpreter.errors import json_path
 from interpreter.loading.ruleset_loader import load_ruleset, load_schema
 from interpreter.record import first_game_winners, hand_record, record_id
-from interpreter.record_json import RecordError
+from interpreter.record_json import RecordError, shortened
 from interpreter.ruleset import Ruleset
 
 HUMAN = "human"
@@ -76,7 +76,7 @@ def record_problems(record: object) -> list[str]:
     as one: 2.0 is not a seat)."""
     validator = _validator()
     errors = sorted(validator.iter_errors(record), key=lambda e: list(map(str, e.absolute_path)))
-    return [f"{json_path(list(e.absolute_path))}: {e.message}" for e in errors]
+    return [shortened(f"{json_path(list(e.absolute_path))}: {e.message}") for e in errors]
 
 
 def record_ruleset(record: Mapping, ruleset_file: str | None = None) -> Ruleset:
@@ -121,6 +121,7 @@ def _check_ruleset(recorded: Mapping, ruleset: Ruleset) -> None:
             f"the record was made with ruleset content {recorded['hash']}, "
             f"but the ruleset replayed, {ruleset.id}, has {ruleset.content_hash}",
         )
+    _compare(recorded["options"], ruleset.options, "$.ruleset.options")
     if recorded["id"] != record_id(ruleset):
         raise ReplayMismatch(
             "$.ruleset.id",
@@ -137,12 +138,12 @@ def _check_seats(seats: Sequence[Mapping], ruleset: Ruleset) -> None:
     for index, seat in enumerate(seats):
         if seat["seat"] != index:
             raise ReplayMismatch(
-                f"$.seats[{index}].seat", f"recorded {seat['seat']}, expected {index}"
+                f"$.seats[{index}].seat", f"recorded {_shown(seat['seat'])}, expected {index}"
             )
         if not _known_player(seat["agent"]):
             raise ReplayMismatch(
                 f"$.seats[{index}].agent",
-                f"recorded {seat['agent']!r}, not a player this tool "
+                f"recorded {_shown(seat['agent'])}, not a player this tool "
                 f"has ({', '.join(AGENT_KINDS)}, a kind with its settings as in "
                 f"search(samples=2), or {HUMAN})",
             )
@@ -168,7 +169,7 @@ def _check_number(number: int, index: int, count: int, where: str) -> None:
         return
     raise ReplayMismatch(
         f"{where}.number",
-        f"recorded {number}, expected {index + 1} "
+        f"recorded {_shown(number)}, expected {index + 1} "
         "(hands are numbered 1, 2, 3... in order, none missing or repeated)",
     )
 
@@ -181,7 +182,7 @@ def _replay_hand(
     if hand["dealer"] != dealer:
         raise ReplayMismatch(
             f"{where}.dealer",
-            f"recorded seat {hand['dealer']}, but the ruleset's rotation gives "
+            f"recorded seat {_shown(hand['dealer'])}, but the ruleset's rotation gives "
             f"seat {dealer} the deal of hand {number}",
         )
     abandoned = hand["abandoned_deals"]
@@ -228,7 +229,7 @@ def _apply(state: HandState, decision: Mapping, at: str) -> None:
     if decision["seat"] != seat or decision["kind"] != kind:
         raise ReplayMismatch(
             at,
-            f"recorded seat {decision['seat']} to {decision['kind']!r}, "
+            f"recorded seat {decision['seat']} to {_shown(decision['kind'])}, "
             f"but seat {seat} is to {kind!r}",
         )
     try:
@@ -273,5 +274,4 @@ def _same(a: object, b: object) -> bool:
 
 def _shown(value: object) -> str:
     """A value in a message: repr (quotes and escapes text), cut short if long."""
-    text = repr(value)
-    return text if len(text) <= 200 else text[:200] + "..."
+    return shortened(repr(value), 200)
