@@ -21,11 +21,13 @@ from interpreter.errors import json_path
 
 MAX_BYTES = 256 * 1024**2  # about 10,000 hands of a 78-card game
 MAX_DEPTH = 16  # a record's deepest value (a card of a pile of a seat of a hand) is 6 deep
-MAX_INT_DIGITS = 4000  # below Python's own limit on converting text to int (4300)
 MAX_MESSAGE = 1000  # characters of a message, which may quote what a record holds
 
 # a JSON string literal, or one of the characters and tokens looked for outside strings
-_STRING_OR = r'"(?:[^"\\]|\\.)*"|'
+_STRING_OR = r'"[^"\\]*(?:\\.[^"\\]*)*"|'
+_STRING = re.compile(_STRING_OR[:-1])
+_INNERMOST = re.compile(r"\[[^\[\]{}]*\]|\{[^\[\]{}]*\}")
+_OPENING = re.compile(r"[\[{]")
 _TOO_DEEP = f"not a record: nested more than {MAX_DEPTH} deep"
 
 
@@ -79,21 +81,34 @@ def parse_record(data: bytes) -> object:
         ) from None
     if not text.strip():
         raise RecordError("", "empty: not a record")
+    if _nested_too_deep(text):
+        raise RecordError(_place(text, _too_deep(text)), _TOO_DEEP)
+    repeated: list[_Repeated] = []
+
+    def object_of(pairs: list[tuple[str, object]]) -> dict:
+        value = dict(pairs)
+        if len(value) != len(pairs):
+            value = _Repeated(pairs)
+            repeated.append(value)
+        return value
+
     try:
         value = json.loads(
             text,
             parse_constant=_refuse_constant,
-            parse_int=_integer,
             parse_float=_finite_float,
-            object_pairs_hook=_Object,
+            object_pairs_hook=object_of,
         )
     except json.JSONDecodeError as error:
         raise RecordError(f"{error.lineno}:{error.colno}", f"not JSON: {error.msg}") from None
     except _TokenError as error:
         raise RecordError(_place(text, _token_at(text, error.token)), error.message) from None
-    except RecursionError:
+    except ValueError:  # an integer longer than Python converts
+        raise _long_integer(text) from None
+    except RecursionError:  # brackets opened and never closed
         raise RecordError(_place(text, _too_deep(text)), _TOO_DEEP) from None
-    _check_tree(value)
+    if repeated:
+        _refuse_repeated_keys(value)
     return value
 
 
@@ -121,14 +136,17 @@ def _refuse_constant(token: str) -> object:
     raise _TokenError(token, f"not JSON: {token} is not a number JSON has")
 
 
-def _integer(token: str) -> int:
-    digits = len(token.lstrip("-"))
-    if digits > MAX_INT_DIGITS:
-        raise _TokenError(
-            token,
-            f"an integer of {digits} digits: a record's numbers have at most {MAX_INT_DIGITS}",
-        )
-    return int(token)
+def _long_integer(text: str) -> RecordError:
+    """The refusal of the first integer longer than Python converts."""
+    limit = sys.get_int_max_str_digits()
+    for match in re.finditer(_STRING_OR + rf"-?\d{{{limit + 1},}}", text):
+        if not match.group().startswith('"'):
+            digits = len(match.group().lstrip("-"))
+            return RecordError(
+                _place(text, match.start()),
+                f"an integer of {digits} digits: a record's numbers have at most {limit}",
+            )
+    return RecordError("", f"an integer of more than {limit} digits")
 
 
 def _finite_float(token: str) -> float:
@@ -155,26 +173,21 @@ def _first_not_finite(value: object, path: tuple) -> tuple[str, float] | None:
 # --- repeated keys ---------------------------------------------------------------------------
 
 
-class _Object(dict):
-    """A JSON object that remembers the first key it was given twice."""
+class _Repeated(dict):
+    """A JSON object that was given a key twice: it remembers the first such key."""
 
     def __init__(self, pairs: list[tuple[str, object]]) -> None:
         super().__init__(pairs)
-        self.repeated: str | None = None
-        if len(self) != len(pairs):
-            seen: set[str] = set()
-            self.repeated = next(k for k, _ in pairs if k in seen or seen.add(k))
+        seen: set[str] = set()
+        self.repeated = next(k for k, _ in pairs if k in seen or seen.add(k))
 
 
-def _check_tree(value: object) -> None:
-    """Refuse, in the order of the text, the first value nested too deeply or object with a
-    key given twice."""
+def _refuse_repeated_keys(value: object) -> None:
+    """Refuse the first object, in the order of the text, that has a key twice."""
     stack: list[tuple[object, tuple]] = [(value, ())]
     while stack:
         value, path = stack.pop()
-        if len(path) > MAX_DEPTH:
-            raise RecordError(json_path(path[: MAX_DEPTH + 1]), _TOO_DEEP)
-        if isinstance(value, _Object) and value.repeated is not None:
+        if isinstance(value, _Repeated):
             raise RecordError(json_path(path), f"the key {value.repeated!r} is given twice")
         if isinstance(value, dict):
             stack += reversed([(v, (*path, k)) for k, v in value.items()])
@@ -183,6 +196,18 @@ def _check_tree(value: object) -> None:
 
 
 # --- places in the text ----------------------------------------------------------------------
+
+
+def _nested_too_deep(text: str) -> bool:
+    """Whether brackets nest deeper than MAX_DEPTH outside strings. Fast on a large record:
+    the strings are emptied, then each pass of a regular expression removes the innermost
+    level."""
+    skeleton = _STRING.sub('""', text)
+    for _ in range(MAX_DEPTH):
+        skeleton, removed = _INNERMOST.subn("0", skeleton)
+        if not removed:
+            return False
+    return _OPENING.search(skeleton) is not None
 
 
 def _too_deep(text: str) -> int:

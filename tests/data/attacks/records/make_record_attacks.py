@@ -278,7 +278,7 @@ def main() -> None:
         "deep-nesting-in-a-value",
         "a record whose seed is a list nested 500 deep",
         game_text.replace('"seed":2,', '"seed":' + "[" * 500 + "]" * 500 + ",", 1),
-        ["{file}: $.seed", "not a record: nested more than 16 deep"],
+        ["{file}:1:", "not a record: nested more than 16 deep"],
     )
     invalid = game_text.encode("utf-8").replace(b'"agent":"heuristic"', b'"agent":"\xff\xfe"', 1)
     case(
