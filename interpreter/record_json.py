@@ -19,7 +19,7 @@ from pathlib import Path
 
 from interpreter.errors import json_path
 
-MAX_BYTES = 256 * 1024**2  # about 10,000 hands of a 78-card game
+MAX_BYTES = 64 * 1024**2  # about 3,000 hands of a 78-card game as the tool writes them
 MAX_DEPTH = 16  # a record's deepest value (a card of a pile of a seat of a hand) is 6 deep
 MAX_MESSAGE = 1000  # characters of a message, which may quote what a record holds
 
