@@ -9,7 +9,6 @@ corrupt record, a wrong option) ends with a message and exit status 1, never a t
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,7 +24,8 @@ from interpreter.expressions import EvaluationError
 from interpreter.loading.ruleset_loader import load_ruleset, locate
 from interpreter.output_files import OutputError
 from interpreter.play_command import cmd_play, parse_options
-from interpreter.replay import ReplayMismatch, record_problems, replay_record
+from interpreter.record_json import RecordError, parse_record, read_record_bytes
+from interpreter.replay import record_problems, record_ruleset, replay_record
 from interpreter.simulation.plot import PlotUnavailable
 from interpreter.simulation.runner import RulesetMismatch
 from interpreter.stopping import exit_status, signals_stop_the_run
@@ -93,37 +93,27 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     source = "standard input" if args.file == "-" else args.file
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
-    except OSError as error:
-        print(f"{source}: cannot read: {error.strerror}", file=sys.stderr)
-        return 1
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        print(f"{source}:{error.lineno}:{error.colno}: not JSON: {error.msg}", file=sys.stderr)
-        return 1
-    problems = record_problems(record)
-    if problems:
-        for problem in problems:
-            print(f"{source}: {problem}", file=sys.stderr)
-        return 1
-    name = args.ruleset or record["ruleset"]["id"]
-    try:
-        ruleset = load_ruleset(name, record["ruleset"]["options"])
-    except RulesetError as error:
-        print(_ruleset_refusal(source, name, record["ruleset"]["options"], error), file=sys.stderr)
-        return 1
-    try:
+        record = parse_record(read_record_bytes(args.file))
+        problems = record_problems(record)
+        if problems:
+            for problem in problems:
+                print(f"{source}: {problem}", file=sys.stderr)
+            return 1
+        try:
+            ruleset = record_ruleset(record, args.ruleset)
+        except RulesetError as error:
+            print(_ruleset_refusal(source, args.ruleset, record, error), file=sys.stderr)
+            return 1
         replay_record(record, ruleset)
-    except ReplayMismatch as mismatch:
-        print(f"{source}: {mismatch}", file=sys.stderr)
+    except RecordError as error:
+        print(error.located(source), file=sys.stderr)
         return 1
     except EvaluationError as error:
         print(f"{source}: replaying stopped: {error}", file=sys.stderr)
         return 1
     print(
-        f"{source}: {len(record['hands'])} hand(s) replayed; every decision legal and every "
-        "payment the same"
+        f"{source}: {len(record['hands'])} hand(s) replayed; every decision legal, every pack "
+        "the seed's, every payment, total and winner the same"
     )
     return 0
 
@@ -149,16 +139,34 @@ def cmd_simulate_args(args: argparse.Namespace) -> int:
     return cmd_simulate(args, parse_options(args.option))
 
 
-def _ruleset_refusal(source: str, name: str, chosen: dict[str, str], error: RulesetError) -> str:
-    """Why a record's ruleset does not load, blamed on the record where the record is wrong."""
+def _ruleset_refusal(
+    source: str, ruleset_file: str | None, record: dict, error: RulesetError
+) -> str:
+    """Why the ruleset to replay a record with does not load, blamed on the record where the
+    record is wrong (an option or reading the ruleset does not have)."""
+    chosen = record["ruleset"]["options"]
     try:
-        base = load_ruleset(name)
-    except RulesetError:
-        return f"{source}: $.ruleset.id: cannot load ruleset {name!r}:\n{error}"
+        base = record_ruleset({"ruleset": {**record["ruleset"], "options": {}}}, ruleset_file)
+    except (RulesetError, RecordError):
+        # its problems are for `tarot validate`: said here they could quote a file that is
+        # not a ruleset at all
+        given = ruleset_file or record["ruleset"]["id"]
+        try:
+            locate(given)
+        except RulesetError as missing:  # no such file or built-in: nothing read to quote
+            message = missing.problems[0].message
+            named = message if given in message else f"{given}: {message}"
+            return f"{source}: --ruleset: {named}"
+        return (
+            f"{source}: the ruleset to replay with does not load ({len(error.problems)} "
+            f"problem(s)); run: tarot validate {given}"
+        )
     wrong = _unknown_choices(base.document.get("options", {}), chosen)
     if wrong:
         return "\n".join(f"{source}: $.ruleset.options.{problem}" for problem in wrong)
-    return f"{source}: $.ruleset: cannot load ruleset {name!r} with the record's options:\n{error}"
+    return (
+        f"{source}: $.ruleset: cannot load ruleset {base.id!r} with the record's options:\n{error}"
+    )
 
 
 def _unknown_choices(options: dict, chosen: dict[str, str]) -> list[str]:
@@ -243,7 +251,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="replay a game record and check it")
     replay.add_argument("file", metavar="FILE", help="a game record; - for standard input")
-    replay.add_argument("--ruleset", help="ruleset to replay with (default: the record's id)")
+    replay.add_argument(
+        "--ruleset",
+        metavar="FILE",
+        help="the ruleset file (or built-in name) to replay with; by default the built-in "
+        "ruleset the record names (a record never names a file)",
+    )
     replay.set_defaults(run=cmd_replay)
 
     diff = sub.add_parser(

@@ -1,11 +1,13 @@
 """Game records: a played game as JSON that another program can check card by card.
 
-The shape is `schemas/game-record.schema.json`. `game_record` writes one from finished hand
-states; `interpreter.replay` reads one back and plays it again.
+The shape is `schemas/game-record.schema.json`. `game_record` builds one from finished hand
+states (`interpreter.record_json.record_text` writes it as strict JSON); `interpreter.replay`
+reads one back, plays it again and checks everything it says.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from interpreter.engine.game import game_winners
@@ -13,6 +15,27 @@ from interpreter.engine.state import HandState
 from interpreter.ruleset import Ruleset
 
 FORMAT = "tarot-game-record/1"
+RULESET_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")  # as the schema's $.ruleset.id pattern
+MAX_ID_LENGTH = 64
+
+
+def record_id(ruleset: Ruleset) -> str:
+    """The ruleset's name as a record gives it: a built-in ruleset's name as it is, a file's
+    name in lowercase letters, digits and hyphens (`My Game (v2)` -> `my-game-v2`)."""
+    if RULESET_ID.fullmatch(ruleset.id) and len(ruleset.id) <= MAX_ID_LENGTH:
+        return ruleset.id
+    words = re.findall(r"[a-z0-9]+", ruleset.id.lower())
+    return "-".join(words)[:MAX_ID_LENGTH].strip("-") or "ruleset"
+
+
+def first_game_winners(states: Sequence[HandState]) -> list[int]:
+    """The winners of the game at the first of these hands after which it had ended (a
+    claim, or the ruleset's end condition); [] if it goes on after all of them."""
+    for state in states:
+        winners = game_winners(state)
+        if winners:
+            return list(winners)
+    return []
 
 
 def hand_record(state: HandState) -> dict:
@@ -70,10 +93,14 @@ def game_record(
         totals = [t + n for t, n in zip(totals, hand["net"], strict=True)]
     return {
         "format": FORMAT,
-        "ruleset": {"id": ruleset.id, "hash": ruleset.content_hash, "options": ruleset.options},
+        "ruleset": {
+            "id": record_id(ruleset),
+            "hash": ruleset.content_hash,
+            "options": ruleset.options,
+        },
         "seed": seed,
         "seats": [{"seat": i, "agent": name} for i, name in enumerate(agent_names)],
         "hands": hands,
         "totals": totals,
-        "game_winners": list(game_winners(states[-1])) if states else [],
+        "game_winners": first_game_winners(states),
     }

@@ -1,7 +1,7 @@
 """A game record written hand by hand as the hands finish (`tarot play --record FILE`).
 
 Where it sits: beside `interpreter.record`, which says what a record holds. `RecordFile`
-writes the very bytes `json.dumps(game_record(...), indent=1)` would write for all the hands
+writes the very bytes `record_json.record_text(game_record(...))` would write for all the hands
 at the end, but one hand at a time through an `output_files.PieceFile`: memory stays flat in
 the number of hands, and a regular file holds a complete record of the finished hands at
 every moment, so a run stopped by a signal or a full disk keeps them.
@@ -9,13 +9,13 @@ every moment, so a run stopped by a signal or a full disk keeps them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from interpreter.engine.game import game_winners
 from interpreter.engine.state import HandState
-from interpreter.output_files import PieceFile
+from interpreter.output_files import OutputError, PieceFile
 from interpreter.record import game_record, hand_record
+from interpreter.record_json import RecordError, record_text
 from interpreter.ruleset import Ruleset
 
 _HANDS = "\0hands\0"  # stands for the list of hands while the rest of the record is written
@@ -38,8 +38,11 @@ class RecordFile:
             total + net for total, net in zip(self._frame["totals"], hand["net"], strict=True)
         ]
         self._frame["game_winners"] = list(game_winners(state))
-        head, tail = self._split()
-        text = json.dumps(hand, indent=1).replace("\n", "\n" + _INDENT)
+        try:  # strict JSON: a value it cannot hold stops the record before the hand
+            head, tail = self._split()
+            text = record_text(hand).replace("\n", "\n" + _INDENT)
+        except RecordError as error:
+            raise OutputError(f"hand {state.number} not recorded: {error}") from None
         if self._file is None:
             self._file = PieceFile("--record", self.path, "the record of the {} hand(s)")
             piece = head + text
@@ -55,5 +58,5 @@ class RecordFile:
     def _split(self) -> tuple[str, str]:
         """The record's text before the first hand and after the last one."""
         self._frame["hands"] = [_HANDS]
-        head, tail = json.dumps(self._frame, indent=1).split(json.dumps(_HANDS))
+        head, tail = record_text(self._frame).split(record_text(_HANDS))
         return head, tail

@@ -1,120 +1,277 @@
-"""Replaying a game record: deal the recorded pack again, apply every recorded decision
-(refusing an illegal one), and compare what happens with what the record says.
+"""Replaying a game record: recompute everything the record says and refuse it at the first
+thing that does not verify.
 
-`replay_record` returns None when the record checks out, or a message naming the first
-difference. A record that is not even of the right shape is reported by the schema check.
+A record is untrusted input (`interpreter.record_json` reads it strictly). Its shape is
+checked against the schema, with integers that are integers (`1.0` is not a seat). Its
+ruleset is a built-in one named by `$.ruleset.id`, or a file the user names (`--ruleset`),
+never a path taken from the record; it must have the content hash, the id and every option's
+reading the record gives. Then, in the order of the record: the seat list (one seat per
+player, in order, each a player this tool has); for every hand its number (1, 2, 3...), its
+dealer (the ruleset's rotation), every pack, the abandoned deals' and the played deal's (the
+seed and the hand number give each one), every decision (in turn and legal), and everything
+that follows from them (cards dealt, tricks, payments, net result); then the totals and the
+game's winners (those at the first hand after which the game had ended). `ReplayMismatch`
+names the first difference as a JSON path, with what was recorded and what the replay found.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from functools import cache
 
 import jsonschema
 
+from interpreter import paths
+from interpreter.agents.lineup import AGENT_KINDS, LineupError, agent_settings
+from interpreter.engine.game import dealer_of, shuffled_pack
 from interpreter.engine.state import HandState, IllegalAction
 from interpreter.errors import json_path
-from interpreter.loading.ruleset_loader import load_schema
-from interpreter.record import hand_record
+from interpreter.loading.ruleset_loader import load_ruleset, load_schema
+from interpreter.record import first_game_winners, hand_record, record_id
+from interpreter.record_json import RecordError, shortened
 from interpreter.ruleset import Ruleset
 
+HUMAN = "human"
 
-class ReplayMismatch(Exception):
-    """The record and the replayed game part ways; the message says where."""
+# what a hand record says beyond its number, dealer, packs and decisions, in the record's order
+_RESULTS = (
+    "deck",
+    "cut_card",
+    "hands_dealt",
+    "piles_dealt",
+    "talon",
+    "thrown_in",
+    "sides",
+    "shown",
+    "excuse_exchanges",
+    "claimed",
+    "tricks",
+    "payments",
+    "card_points",
+    "net",
+)
+
+
+class ReplayMismatch(RecordError):
+    """The record and the replayed game part ways; `where` is the JSON path."""
+
+
+def _is_integer(_checker: object, value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_RecordValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    return _RecordValidator(load_schema("game-record"))
 
 
 def record_problems(record: object) -> list[str]:
-    """Schema problems of a record, each as 'json.path: message'."""
-    validator = jsonschema.Draft202012Validator(load_schema("game-record"))
+    """Schema problems of a record, each as 'json.path: message' (an integer must be written
+    as one: 2.0 is not a seat)."""
+    validator = _validator()
     errors = sorted(validator.iter_errors(record), key=lambda e: list(map(str, e.absolute_path)))
-    return [f"{json_path(list(e.absolute_path))}: {e.message}" for e in errors]
+    return [shortened(f"{json_path(list(e.absolute_path))}: {e.message}") for e in errors]
+
+
+def record_ruleset(record: Mapping, ruleset_file: str | None = None) -> Ruleset:
+    """The ruleset to replay a (schema-checked) record with: the built-in ruleset its id
+    names, or `ruleset_file` when given. Raises RulesetError if that ruleset does not load,
+    RecordError if the record names no built-in ruleset."""
+    options = record["ruleset"]["options"]
+    if ruleset_file is not None:
+        return load_ruleset(ruleset_file, options)
+    name = record["ruleset"]["id"]
+    builtin = paths.find_builtin(name)
+    if builtin is None:
+        raise RecordError(
+            "$.ruleset.id",
+            f"no built-in ruleset is named {name!r}; to replay a record of a ruleset file, "
+            "give the file with --ruleset FILE",
+        )
+    return load_ruleset(builtin, options)
 
 
 def replay_record(record: Mapping, ruleset: Ruleset) -> None:
-    """Raise ReplayMismatch at the first difference between the record and a fresh replay."""
-    recorded_hash = record["ruleset"]["hash"]
-    if recorded_hash != ruleset.content_hash:
-        raise ReplayMismatch(
-            f"$.ruleset.hash: the record was made with ruleset content {recorded_hash}, "
-            f"but {ruleset.id} is now {ruleset.content_hash}"
-        )
+    """Raise ReplayMismatch at the first thing the record says that a replay does not."""
+    _check_ruleset(record["ruleset"], ruleset)
+    _check_seats(record["seats"], ruleset)
+    hands = record["hands"]
     totals = [0] * ruleset.players
-    for index, hand in enumerate(record["hands"]):
-        replayed = _replay_hand(hand, ruleset, f"$.hands[{index}]", totals)
-        totals = [t + n for t, n in zip(totals, replayed["net"], strict=True)]
-    if list(record["totals"]) != totals:
-        raise ReplayMismatch(f"$.totals: recorded {record['totals']}, replayed {totals}")
+    winners: list[int] = []  # as first_game_winners gives them, without keeping every hand
+    for index, hand in enumerate(hands):
+        where = f"$.hands[{index}]"
+        _check_number(hand["number"], index, len(hands), where)
+        state = _replay_hand(hand, ruleset, record["seed"], where, totals)
+        totals = [t + n for t, n in zip(totals, state.returns(), strict=True)]
+        winners = winners or first_game_winners([state])
+    _compare(record["totals"], totals, "$.totals")
+    _compare(record["game_winners"], winners, "$.game_winners")
 
 
-def _replay_hand(hand: Mapping, ruleset: Ruleset, where: str, totals_before: list) -> dict:
-    by_id = ruleset.deck.by_id
-    unknown = [card for card in hand["pack"] if card not in by_id]
-    if unknown or sorted(hand["pack"]) != sorted(by_id):
+def _check_ruleset(recorded: Mapping, ruleset: Ruleset) -> None:
+    if recorded["hash"] != ruleset.content_hash:
         raise ReplayMismatch(
-            f"{where}.pack: not the ruleset's pack"
-            + (f" (unknown cards: {', '.join(unknown[:5])})" if unknown else "")
+            "$.ruleset.hash",
+            f"the record was made with ruleset content {recorded['hash']}, "
+            f"but the ruleset replayed, {ruleset.id}, has {ruleset.content_hash}",
         )
-    if not 0 <= hand["dealer"] < ruleset.players:
+    _compare(recorded["options"], ruleset.options, "$.ruleset.options")
+    if recorded["id"] != record_id(ruleset):
         raise ReplayMismatch(
-            f"{where}.dealer: seat {hand['dealer']} does not exist with {ruleset.players} players"
+            "$.ruleset.id",
+            f"recorded {recorded['id']!r}, but the ruleset replayed is {record_id(ruleset)!r}",
         )
-    packs = [deal["pack"] for deal in hand.get("abandoned_deals", [])] + [hand["pack"]]
-    for k, pack in enumerate(packs[:-1]):
-        if sorted(pack) != sorted(by_id):
-            raise ReplayMismatch(f"{where}.abandoned_deals[{k}].pack: not the ruleset's pack")
+
+
+def _check_seats(seats: Sequence[Mapping], ruleset: Ruleset) -> None:
+    if len(seats) != ruleset.players:
+        raise ReplayMismatch(
+            "$.seats",
+            f"recorded {len(seats)} seat(s), but {ruleset.id} is played by {ruleset.players}",
+        )
+    for index, seat in enumerate(seats):
+        if seat["seat"] != index:
+            raise ReplayMismatch(
+                f"$.seats[{index}].seat", f"recorded {_shown(seat['seat'])}, expected {index}"
+            )
+        if not _known_player(seat["agent"]):
+            raise ReplayMismatch(
+                f"$.seats[{index}].agent",
+                f"recorded {_shown(seat['agent'])}, not a player this tool "
+                f"has ({', '.join(AGENT_KINDS)}, a kind with its settings as in "
+                f"search(samples=2), or {HUMAN})",
+            )
+
+
+def _known_player(name: str) -> bool:
+    """A player's name as the tool writes it: `human`, a kind, or `kind(key=value, ...)`."""
+    if name == HUMAN:
+        return True
+    kind, bracket, settings = name.partition("(")
+    if bracket and not settings.endswith(")"):
+        return False
+    pairs = [pair.strip() for pair in settings[:-1].split(",")] if bracket else []
+    try:
+        kind, chosen = agent_settings(":".join([kind, *pairs]))
+    except LineupError:
+        return False
+    return AGENT_KINDS[kind](seed=0, **chosen).name == name
+
+
+def _check_number(number: int, index: int, count: int, where: str) -> None:
+    if count == 1 or number == index + 1:  # a hand played on its own keeps its number
+        return
+    raise ReplayMismatch(
+        f"{where}.number",
+        f"recorded {_shown(number)}, expected {index + 1} "
+        "(hands are numbered 1, 2, 3... in order, none missing or repeated)",
+    )
+
+
+def _replay_hand(
+    hand: Mapping, ruleset: Ruleset, seed: int, where: str, totals_before: list
+) -> HandState:
+    number, size = hand["number"], len(ruleset.deck)
+    dealer = dealer_of(ruleset, number)
+    if hand["dealer"] != dealer:
+        raise ReplayMismatch(
+            f"{where}.dealer",
+            f"recorded seat {_shown(hand['dealer'])}, but the ruleset's rotation gives "
+            f"seat {dealer} the deal of hand {number}",
+        )
+    abandoned = hand["abandoned_deals"]
+    cards = ruleset.deck.cards
+    for redeal, recorded in enumerate([deal["pack"] for deal in abandoned] + [hand["pack"]]):
+        at = (
+            f"{where}.abandoned_deals[{redeal}].pack"
+            if redeal < len(abandoned)
+            else f"{where}.pack"
+        )
+        dealt = [cards[c].id for c in shuffled_pack(size, seed, number, redeal)]
+        _compare(recorded, dealt, at, f" (what seed {seed} deals in hand {number})")
 
     def repack(redeal: int) -> list[int]:
-        if redeal >= len(packs):
-            raise ReplayMismatch(f"{where}.abandoned_deals: the replay deals more often")
-        return [by_id[c] for c in packs[redeal]]
-
-    state = HandState(
-        ruleset, hand["dealer"], repack(0), hand["number"], totals_before, repack=repack
-    )
-    decisions = [d for deal in hand.get("abandoned_deals", []) for d in deal["decisions"]]
-    for i, decision in enumerate(decisions + list(hand["decisions"])):
-        at = f"{where}.decisions[{i}]"
-        if state.is_terminal():
-            raise ReplayMismatch(f"{at}: the hand was already over")
-        seat, kind = state.current_player(), state.decision.kind
-        if decision["seat"] != seat or decision["kind"] != kind:
+        if redeal > len(abandoned):
             raise ReplayMismatch(
-                f"{at}: recorded seat {decision['seat']} to {decision['kind']}, "
-                f"but seat {seat} is to {kind}"
+                f"{where}.abandoned_deals",
+                f"recorded {len(abandoned)} deal(s) thrown in, but the "
+                f"replay throws in deal {redeal}",
             )
-        try:
-            state.apply_action(decision["choice"])
-        except IllegalAction as error:
-            raise ReplayMismatch(f"{at}: illegal: {error}") from None
+        return shuffled_pack(size, seed, number, redeal)
+
+    state = HandState(ruleset, dealer, repack(0), number, totals_before, repack=repack)
+    decisions = [
+        (f"{where}.abandoned_deals[{k}].decisions[{i}]", decision)
+        for k, deal in enumerate(abandoned)
+        for i, decision in enumerate(deal["decisions"])
+    ] + [(f"{where}.decisions[{i}]", decision) for i, decision in enumerate(hand["decisions"])]
+    for at, decision in decisions:
+        _apply(state, decision, at)
     if not state.is_terminal():
-        raise ReplayMismatch(f"{where}.decisions: the record stops before the hand is over")
+        raise ReplayMismatch(f"{where}.decisions", "the record stops before the hand is over")
     replayed = hand_record(state)
-    for key in (
-        "dealer",
-        "abandoned_deals",
-        "deck",
-        "cut_card",
-        "hands_dealt",
-        "piles_dealt",
-        "talon",
-        "thrown_in",
-        "sides",
-        "shown",
-        "excuse_exchanges",
-        "claimed",
-        "tricks",
-        "payments",
-        "card_points",
-        "net",
-    ):
-        _compare(hand.get(key), replayed[key], f"{where}.{key}")
-    return replayed
+    _compare(hand["abandoned_deals"], replayed["abandoned_deals"], f"{where}.abandoned_deals")
+    for key in _RESULTS:
+        _compare(hand[key], replayed[key], f"{where}.{key}")
+    return state
 
 
-def _compare(recorded: object, replayed: object, where: str) -> None:
-    if recorded == replayed:
+def _apply(state: HandState, decision: Mapping, at: str) -> None:
+    if state.is_terminal():
+        raise ReplayMismatch(at, "the hand was already over")
+    seat, kind = state.current_player(), state.decision.kind
+    if decision["seat"] != seat or decision["kind"] != kind:
+        raise ReplayMismatch(
+            at,
+            f"recorded seat {decision['seat']} to {_shown(decision['kind'])}, "
+            f"but seat {seat} is to {kind!r}",
+        )
+    try:
+        state.apply_action(decision["choice"])
+    except IllegalAction as error:
+        raise ReplayMismatch(at, f"illegal: {error}") from None
+
+
+def _compare(recorded: object, replayed: object, where: str, why: str = "") -> None:
+    """Refuse at the first place where the two differ (integers and reals of the same value
+    are the same number; true is not 1)."""
+    if _same(recorded, replayed):
         return
     if isinstance(recorded, list) and isinstance(replayed, list):
         for i, (a, b) in enumerate(zip(recorded, replayed, strict=False)):
-            _compare(a, b, f"{where}[{i}]")
-        raise ReplayMismatch(f"{where}: recorded {len(recorded)} entries, replayed {len(replayed)}")
-    raise ReplayMismatch(f"{where}: recorded {recorded!r}, replayed {replayed!r}")
+            _compare(a, b, f"{where}[{i}]", why)
+        raise ReplayMismatch(where, f"recorded {len(recorded)} entries, replayed {len(replayed)}")
+    if isinstance(recorded, dict) and isinstance(replayed, dict):
+        for key in list(recorded) + [k for k in replayed if k not in recorded]:
+            if key not in recorded or key not in replayed:
+                missing = "missing from the record" if key in replayed else "not in the replay"
+                raise ReplayMismatch(_under(where, key), missing)
+            _compare(recorded[key], replayed[key], _under(where, key), why)
+    raise ReplayMismatch(where, f"recorded {_shown(recorded)}, replayed {_shown(replayed)}{why}")
+
+
+def _under(where: str, key: str) -> str:
+    return where + json_path([key])[1:]
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def _shown(value: object) -> str:
+    """A value in a message: repr (quotes and escapes text), cut short if long."""
+    return shortened(repr(value), 200)

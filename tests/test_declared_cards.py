@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import play_hand
+from interpreter.engine.game import play_game
 from interpreter.engine.state import HandState, IllegalAction
 from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.record import game_record
@@ -193,18 +193,16 @@ def test_played_cards_are_known_per_seat_and_records_replay():
     # played(seat) lists the seat's cards in the order played; hands with show and give
     # decisions replay from their records
     ruleset = game()
-    states = []
-    for number in range(1, 13):
-        state = HandState(ruleset, number % 2, _shuffled(ruleset, number), number)
-        play_hand(state, [RandomAgent(f"{number}/{s}") for s in range(2)])
+    agents = [RandomAgent(seat) for seat in range(2)]
+    states = play_game(ruleset, 0, agents, hands=12)
+    for state in states:
         for seat in (0, 1):
             mine = [c["card"] for t in state.tricks for c in t["cards"] if c["seat"] == seat]
             assert ids(ruleset, state.played[seat]) == mine
         assert sum(state.returns()) == 0
-        states.append(state)
     kinds = {d["kind"] for s in states for d in s.decisions}
     assert {"show", "give"} <= kinds
-    record = game_record(ruleset, 0, ["random", "random"], states)
+    record = game_record(ruleset, 0, [a.name for a in agents], states)
     replay_record(record, ruleset)
 
 

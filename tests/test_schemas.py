@@ -74,9 +74,18 @@ MINIMAL_RECORD = {
             "payments": [{"rule": "tarot_kept", "from": 0, "to": 1, "amount": 1, "at": "trick 1"}],
             "card_points": [5, 10],
             "net": [-1, 1],
+            "talon": [],
+            "thrown_in": None,
+            "sides": None,
+            "shown": [],
+            "excuse_exchanges": [],
+            "claimed": [],
+            "piles_dealt": [[], []],
+            "abandoned_deals": [],
         }
     ],
     "totals": [-1, 1],
+    "game_winners": [],
 }
 
 
@@ -247,6 +256,11 @@ def test_invalid_rulesets_are_rejected(ruleset_validator, marolles, change) -> N
         lambda r: r["hands"][0]["payments"][0].pop("at"),
         lambda r: r["hands"][0]["tricks"][0].update(extra=1),
         lambda r: r.update(extra=1),
+        lambda r: r["ruleset"].update(id="../../etc/passwd"),
+        lambda r: r["ruleset"].update(id="a" * 65),
+        lambda r: r.update(hands=[]),
+        lambda r: r.pop("game_winners"),
+        lambda r: r["hands"][0].pop("abandoned_deals"),
     ],
 )
 def test_invalid_records_are_rejected(record_validator, change) -> None:
