@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from interpreter import cli_numbers, paths
-from interpreter.agents.lineup import AGENT_KINDS
+from interpreter.agents.lineup import AGENT_KINDS, LineupError
 from interpreter.diff import FORMATS, diff_rulesets, render
 from interpreter.errors import RulesetError
 from interpreter.explain import FORMATS as PAGE_FORMATS
@@ -353,6 +353,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RulesetError as error:
         print(error, file=sys.stderr)
         return 1
+    except LineupError as error:  # --agents: a usage mistake
+        print(f"tarot: {error}", file=sys.stderr)
+        return 2
     except (OutputError, PlotUnavailable, RulesetMismatch) as error:
         print(f"tarot: {error}", file=sys.stderr)
         return 1

@@ -15,7 +15,7 @@ import json
 import sys
 
 from interpreter import paths
-from interpreter.agents.lineup import LineupError, parse_agents
+from interpreter.agents.lineup import parse_agents
 from interpreter.diff import diff_loaded, load_pair, render
 from interpreter.errors import Problem, RulesetError
 from interpreter.loading.ruleset_loader import load_ruleset
@@ -72,11 +72,9 @@ def _jobs(args: argparse.Namespace) -> int:
 
 
 def agents_for(args: argparse.Namespace, *rulesets: Ruleset) -> tuple[str, ...]:
-    """The --agents kinds, checked against every ruleset's player count."""
-    try:
-        kinds = [parse_agents(args.agents, ruleset.players) for ruleset in rulesets]
-    except LineupError as error:
-        raise OutputError(str(error)) from error
+    """The --agents kinds, checked against every ruleset's player count (LineupError, a
+    usage mistake, if they do not fit)."""
+    kinds = [parse_agents(args.agents, ruleset.players) for ruleset in rulesets]
     return kinds[0]
 
 

@@ -125,5 +125,5 @@ def test_agents_flag_on_the_commands(capsys) -> None:
     )
     out = capsys.readouterr().out
     assert "--hand" in out and "--agents heuristic" in out, "replay commands seat the same"
-    assert main(["play", "marolles-1637", "--agents", "random,random"]) == 1
+    assert main(["play", "marolles-1637", "--agents", "random,random"]) == 2
     assert "one per seat" in capsys.readouterr().err

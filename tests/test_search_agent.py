@@ -79,7 +79,7 @@ def test_names_carry_settings_that_differ_from_the_defaults() -> None:
 
 
 def test_bad_settings_are_refused_by_the_agent() -> None:
-    with pytest.raises(ValueError, match="samples must be at least 1"):
+    with pytest.raises(ValueError, match="samples must be from 1 to 10,000, not 0"):
         SearchAgent(samples=0)
     with pytest.raises(ValueError, match="rollout must be one of"):
         SearchAgent(rollout="clever")
@@ -103,7 +103,9 @@ def test_parse_agents_with_settings() -> None:
     [
         ("search:depth=3", "agent 'search' has no setting 'depth'; settings: samples, seconds"),
         ("search:samples=many", "agent 'search': samples must be a whole number, not 'many'"),
-        ("search:samples=0", "agent 'search': samples must be at least 1"),
+        ("search:samples=0", "agent 'search': samples must be from 1 to 10,000, not 0"),
+        ("search:samples=10001", "samples must be from 1 to 10,000, not 10001"),
+        ("search:seconds=inf", "seconds must be more than 0 and at most 3600, not inf"),
         ("search:seconds=soon", "seconds must be a number"),
         ("search:rollout=clever", "rollout must be one of greedy, random, heuristic"),
         ("search:samples", "settings are key=value, not 'samples'"),
@@ -123,7 +125,7 @@ def test_seat_agents_builds_agents_from_their_text() -> None:
 
 
 def test_bad_settings_on_the_command_line_are_a_message(capsys) -> None:
-    assert main(["play", "marolles-1637", "--agents", "search:depth=2"]) == 1
+    assert main(["play", "marolles-1637", "--agents", "search:depth=2"]) == 2
     err = capsys.readouterr().err
     assert "no setting 'depth'" in err and "Traceback" not in err
 

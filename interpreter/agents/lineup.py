@@ -27,6 +27,9 @@ AGENT_KINDS: dict[str, Callable[..., Agent]] = {
 }
 
 
+MAX_SETTING_CHARACTERS = 20
+
+
 class LineupError(ValueError):
     """An --agents value that names an unknown kind or setting, a bad setting value, or the
     wrong number of seats."""
@@ -48,7 +51,8 @@ def parse_agents(text: str, players: int) -> tuple[str, ...]:
 def agent_settings(spec: str, text: str | None = None) -> tuple[str, dict[str, object]]:
     """The kind and the settings of one agent text; `text` is the whole --agents value, for
     the messages."""
-    where = f"--agents {text if text is not None else spec}"
+    given = text if text is not None else spec
+    where = f"--agents {given if len(given) <= 60 else given[:40] + '...'}"
     kind, *pairs = spec.split(":")
     if kind not in AGENT_KINDS:
         raise LineupError(f"{where}: no agent kind {kind!r}; kinds: " + ", ".join(AGENT_KINDS))
@@ -61,6 +65,11 @@ def agent_settings(spec: str, text: str | None = None) -> tuple[str, dict[str, o
             raise LineupError(f"{where}: agent {kind!r}: settings are key=value, not {pair!r}")
         if key not in allowed:
             raise LineupError(f"{where}: agent {kind!r} has no setting {key!r}; settings: {names}")
+        if len(value) > MAX_SETTING_CHARACTERS:  # before any conversion, and never echoed whole
+            raise LineupError(
+                f"{where}: agent {kind!r}: {key} is {len(value):,} characters long; "
+                f"a setting is at most {MAX_SETTING_CHARACTERS}"
+            )
         try:
             settings[key] = allowed[key](value)
         except ValueError:

@@ -44,6 +44,8 @@ from interpreter.agents.sampling import Sampler
 from interpreter.engine.state import HandState
 
 DEFAULT_SAMPLES = 8
+MAX_SAMPLES = 10_000  # deals per decision: more would take hours a hand
+MAX_SECONDS = 3600.0  # time per decision
 ROLLOUTS = ("greedy", "random", "heuristic")
 
 
@@ -59,10 +61,12 @@ class SearchAgent:
         seconds: float | None = None,
         rollout: str = "greedy",
     ) -> None:
-        if samples is not None and samples < 1:
-            raise ValueError(f"samples must be at least 1, not {samples}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"seconds must be more than 0, not {seconds}")
+        if samples is not None and not 1 <= samples <= MAX_SAMPLES:
+            raise ValueError(f"samples must be from 1 to {MAX_SAMPLES:,}, not {samples}")
+        if seconds is not None and not 0 < seconds <= MAX_SECONDS:
+            raise ValueError(
+                f"seconds must be more than 0 and at most {MAX_SECONDS:g}, not {seconds}"
+            )
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         self.samples = samples if samples is not None or seconds is not None else DEFAULT_SAMPLES
