@@ -37,7 +37,8 @@ class RecordFile:
         self._frame["totals"] = [
             total + net for total, net in zip(self._frame["totals"], hand["net"], strict=True)
         ]
-        self._frame["game_winners"] = list(game_winners(state))
+        if not self._frame["game_winners"]:  # the winners when the game first ended
+            self._frame["game_winners"] = list(game_winners(state))
         try:  # strict JSON: a value it cannot hold stops the record before the hand
             head, tail = self._split()
             text = record_text(hand).replace("\n", "\n" + _INDENT)

@@ -235,6 +235,19 @@ def test_the_record_written_hand_by_hand_is_the_record_of_the_game(
     assert path.read_text(encoding="utf-8") == whole + "\n"
 
 
+def test_a_record_of_hands_played_past_the_game_end_names_the_first_winners(
+    tmp_path: Path,
+) -> None:
+    # with seed 3, seat 1 of early-french-6 passes the target (50) in hand 1; the record of
+    # three hands names the winner of that first end, as a whole record does, and replays
+    path = tmp_path / "game.json"
+    done = tarot("play", "early-french-6", "--seed", "3", "--hands", "3", "--record", str(path))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(path.read_text(encoding="utf-8"))["game_winners"] == [1]
+    replayed = tarot("replay", str(path))
+    assert replayed.returncode == 0, replayed.stderr
+
+
 def test_the_record_on_standard_output_is_the_record_in_a_file(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     args = ("play", TARGET, "--hands", "3", "--seed", "4", "--quiet")
