@@ -744,11 +744,13 @@ class HandState:
                 self.hands[(winner + i) % n].append(self.talon.pop(0))
             self._changed()
 
-    def _pay_excuse_debts(self) -> None:
-        """Hand over a card for each excused Fool as soon as its side has one to give."""
+    def _pay_excuse_debts(self, at_the_end: bool = False) -> None:
+        """Hand over a card for each excused Fool as soon as its side has one to give. A talon
+        set aside for a side is unseen until the hand is over, so it pays only `at_the_end`."""
         exchange = self.ruleset.play.excuse_exchange
         if exchange is None or not self.excuse_debts:
             return
+        after_trick = self.trick_number - 1 if at_the_end else self.trick_number
         eligible = set(exchange.cards(self._scope({})))
         values = self.ruleset.counting.values
         still_owed = []
@@ -758,7 +760,8 @@ class HandState:
                 (values[c], order, c, member, zone)
                 for member in self.side_of(debtor)
                 for order, zone in enumerate(
-                    (self.won[member], self.discards[member], self.set_aside[member])
+                    (self.won[member], self.discards[member])
+                    + ((self.set_aside[member],) if at_the_end else ())
                     if exchange.taken_from == "pile"
                     else (self.won[member],)
                 )
@@ -776,7 +779,7 @@ class HandState:
                     "from": giver,
                     "to": creditor,
                     "card": self.ruleset.deck.cards[card].id,
-                    "after_trick": self.trick_number,
+                    "after_trick": after_trick,
                 }
             )
         self.excuse_debts = still_owed
@@ -831,6 +834,7 @@ class HandState:
             self._changed()
 
     def _finish(self) -> None:
+        self._pay_excuse_debts(at_the_end=True)
         exchange = self.ruleset.play.excuse_exchange
         if exchange is not None and exchange.unpaid == "fool_surrendered":
             for debtor, creditor in self.excuse_debts:

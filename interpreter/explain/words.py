@@ -32,7 +32,7 @@ SETTINGS = {
     "discarder": "the player who discarded them",
     "nothing": "the debt lapses",
     "fool_surrendered": "the Fool goes to the trick's winner at the end of the hand",
-    "pile": "the side's tricks, then its discards, then a talon counted for it",
+    "pile": "the side's tricks, then its discards, at the end a talon set aside for it",
     "tricks": "the side's tricks only",
     "next_dealer": "the next dealer (the thrown-in deal counts as a hand with no score)",
     "same_dealer": "the same dealer",

@@ -39,8 +39,8 @@ Where 003 is silent or can be read two ways, this is what the checker does:
   trump held.
 - The Excuse's debt: the taker's discards count as his tricks from the start; a talon nobody
   looked at (garde sans, garde contre) joins its side's tricks at the end of the hand and can
-  settle a debt only then (003: no one looks at it). The record reads this otherwise: see
-  `hand.Doubts.unseen_talon_pays_in_play`.
+  settle a debt only then (003: no one looks at it). Records made before the engine did the
+  same read it otherwise: `hand.Doubts.unseen_talon_pays_in_play` replays those.
 - Half a card point: 003 gives its rounding for three and five players; with four players
   half a point arises only from a lapsed Excuse debt, and the same rounding is used.
 - Chelem: an announced chelem scores 400 or -200 for its side, and a side that takes every
