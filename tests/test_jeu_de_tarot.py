@@ -415,9 +415,9 @@ def test_abundance_scores_for_the_side_that_declared_it_win_or_lose():
     assert each_defender_pays(attack) == -(25 + 6) * 2 + 30
 
 
-def test_abundance_may_be_declared_below_what_is_held():
-    ruleset = jeu()
-    trumps = [f"trump-{n}" for n in range(2, 15)]  # 13 trumps: single or double
+def _abundance_offered(ruleset) -> tuple[HandState, list[str]]:
+    """Seat 1 holds 13 trumps (a single or a double Abundance) and is asked to declare."""
+    trumps = [f"trump-{n}" for n in range(2, 15)]
     wanted = {1: trumps, 0: ["trump-1", "trump-15"], 2: ["trump-16"], 3: ["trump-17"]}
     state = HandState(ruleset, 0, arranged_pack(ruleset, wanted))
     state.apply_action("solo_with_stock")
@@ -425,12 +425,33 @@ def test_abundance_may_be_declared_below_what_is_held():
         state.apply_action("pass")
     while state.decision.seat != 1 or state.decision.declaration.id != "abundance":
         state.apply_action(state.legal_actions()[-1])
+    return state, trumps
+
+
+def test_abundance_may_be_declared_below_what_is_held():
+    ruleset = jeu()
+    state, trumps = _abundance_offered(ruleset)
     assert state.legal_actions() == ["abundance:single", "abundance:double", "abundance:none"]
     state.apply_action("abundance:single")
     assert state.declared_values[1]["abundance"] == 20
     shown = [cards for seat, what, cards in state.shown if what == "abundance"]
-    assert sorted(shown[0]) == sorted(ids(ruleset, trumps))
+    assert sorted(shown[0]) == sorted(ids(ruleset, trumps))  # every trump, by default
     assert state.payments == []  # paid only in the settlement
+
+
+def test_abundance_laid_down_at_the_level_count_by_that_reading():
+    # 004: he need not declare all he can, just the minimum for the score: a single (10
+    # trumps with four players) is 10 of his 13 trumps, of his choosing
+    ruleset = jeu_with(abundance_laid_down="level_count")
+    state, trumps = _abundance_offered(ruleset)
+    state.apply_action("abundance:single")
+    assert state.decision.kind == "show"
+    assert sorted(state.legal_actions()) == sorted(trumps)
+    picked = trumps[3:]
+    for card in picked:
+        state.apply_action(card)
+    shown = [cards for seat, what, cards in state.shown if what == "abundance"]
+    assert sorted(shown[0]) == sorted(ids(ruleset, picked)) and len(picked) == 10
 
 
 # --- three and five players ----------------------------------------------------------------
