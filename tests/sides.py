@@ -85,11 +85,17 @@ def ended_by_hand(
 
 
 def each_defender_pays(state: HandState) -> float:
-    """The one amount every defender pays the taker (negative: the taker pays them)."""
-    payments = [p for p in state.settlement_for() if p.rule == "contract"]
-    by_defender = {p.payer if p.payee == TAKER else p.payee: p for p in payments}
+    """The one amount every defender pays the taker's side (negative: it pays them), to the
+    taker or, for the one who settles with a called partner, to the partner."""
+    attack = set(state.attackers())
+    payments = [
+        p
+        for p in state.settlement_for()
+        if p.rule in ("contract", "partner_share") and (p.payer in attack) != (p.payee in attack)
+    ]
+    by_defender = {p.payer if p.payee in attack else p.payee: p for p in payments}
     assert set(by_defender) == set(state.defenders())
-    amounts = {(p.amount if p.payee == TAKER else -p.amount) for p in payments}
+    amounts = {(p.amount if p.payee in attack else -p.amount) for p in payments}
     assert len(amounts) == 1, payments
     return amounts.pop()
 

@@ -481,6 +481,24 @@ def test_five_players_the_side_shares_2_to_1(points):
     assert net(lost.settlement_for(), 5) == [-2 * s, s, -s, s, s]
 
 
+@pytest.mark.parametrize("points", [51, 41])
+def test_five_players_one_defender_settles_with_the_partner(points):
+    # 004: when the declarer's side wins, one defender pays the partner and the other two pay
+    # the declarer; when it loses, the partner pays one defender and the declarer the other
+    # two. The declarer sits at 0 and the partner at 2, so seat 1 is the first defender
+    # after the declarer (the assumed one)
+    ruleset = jeu("jeu-de-tarot-5")
+    state = settled(
+        ruleset,
+        pile_of(ruleset, ["trump-21", "fool"], points),
+        (DEFENDER, NO_MAGICIAN),
+        contract="ill_play",
+        partner=2,
+    )
+    pairs = sorted((min(p.payer, p.payee), max(p.payer, p.payee)) for p in state.settlement_for())
+    assert pairs == [(0, 3), (0, 4), (1, 2)]
+
+
 def test_five_players_the_declarer_calls_a_king_he_does_not_hold():
     ruleset = jeu("jeu-de-tarot-5")
     kings = ruleset.deck.sets["kings"]
