@@ -4,6 +4,11 @@ argparse (standard library) parses the command line; each sub-command is one sma
 that loads through `interpreter.loading` and prints (the commands that play many hands are in
 `interpreter.table_commands`). A user's mistake (a bad ruleset, a
 corrupt record, a wrong option) ends with a message and exit status 1, never a traceback.
+
+Each sub-command imports what it needs when it runs, and only the sub-command named on the
+command line gets its arguments (whose help names agents and formats): the engine, the
+expression compiler, jsonschema and the simulation take longer to import than `tarot rules`
+takes to run.
 """
 
 from __future__ import annotations
@@ -13,28 +18,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from interpreter import cli_numbers, paths
-from interpreter.agents.lineup import AGENT_KINDS, LineupError
-from interpreter.diff import FORMATS, diff_rulesets, render
+from interpreter import cli_numbers
 from interpreter.errors import RulesetError
-from interpreter.explain import FORMATS as PAGE_FORMATS
-from interpreter.explain import explain_page
-from interpreter.explain import render as render_page
-from interpreter.expressions import EvaluationError
-from interpreter.loading.ruleset_loader import load_ruleset, locate
-from interpreter.output_files import OutputError
-from interpreter.play_command import cmd_play, parse_options
-from interpreter.record_json import RecordError, parse_record, read_record_bytes
-from interpreter.replay import record_problems, record_ruleset, replay_record
-from interpreter.simulation.plot import PlotUnavailable
-from interpreter.simulation.runner import RulesetMismatch
 from interpreter.stopping import exit_status, signals_stop_the_run
-from interpreter.table_commands import (
-    DEFAULT_AGENTS,
-    cmd_diff_family,
-    cmd_diff_table,
-    cmd_simulate,
-)
+
+# The imports inside the functions below are deliberate: see the module's docstring.
 
 DEFAULT_SIMULATE_HANDS = 1000
 DEFAULT_FAMILY_HANDS = 500
@@ -57,6 +45,8 @@ def _ruleset_targets(targets: Sequence[str]) -> list[str | Path]:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from interpreter.loading.ruleset_loader import load_ruleset, locate
+
     failed = 0
     for target in _ruleset_targets(args.paths):
         try:
@@ -71,26 +61,37 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(_args: argparse.Namespace) -> int:
-    builtin = paths.builtin_rulesets()
+    """Each built-in ruleset's name, players, title and sources, read without checking or
+    compiling it (`tarot validate` checks)."""
+    from interpreter.loading.listing import builtin_listings
+
+    builtin = builtin_listings()
     width = max((len(name) for name in builtin), default=0) + 2
-    for name, path in builtin.items():
-        try:
-            ruleset = load_ruleset(path)
-        except RulesetError:
+    for name, (path, listing) in builtin.items():
+        if listing is None:
             print(f"{name:{width}}(does not load: run tarot validate {path})")
             continue
-        sources = ", ".join(sorted(ruleset.sources))
-        print(f"{name:{width}}{ruleset.players} players  {ruleset.title}  [sources: {sources}]")
+        sources = ", ".join(listing.sources)
+        print(f"{name:{width}}{listing.players} players  {listing.title}  [sources: {sources}]")
     return 0
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    from interpreter.explain import explain_page
+    from interpreter.explain import render as render_page
+    from interpreter.loading.ruleset_loader import load_ruleset
+    from interpreter.play_command import parse_options
+
     ruleset = load_ruleset(args.ruleset, parse_options(args.option))
     print(render_page(explain_page(ruleset), args.format))
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from interpreter.expressions import EvaluationError
+    from interpreter.record_json import RecordError, parse_record, read_record_bytes
+    from interpreter.replay import record_problems, record_ruleset, replay_record
+
     source = "standard input" if args.file == "-" else args.file
     try:
         record = parse_record(read_record_bytes(args.file))
@@ -119,6 +120,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    from interpreter.diff import diff_rulesets, render
+    from interpreter.output_files import OutputError
+    from interpreter.table_commands import cmd_diff_family, cmd_diff_table
+
     if args.family:
         if args.a or args.b:
             raise OutputError("give either two rulesets A B or --family BASE, not both")
@@ -136,7 +141,16 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate_args(args: argparse.Namespace) -> int:
+    from interpreter.play_command import parse_options
+    from interpreter.table_commands import cmd_simulate
+
     return cmd_simulate(args, parse_options(args.option))
+
+
+def cmd_play_args(args: argparse.Namespace) -> int:
+    from interpreter.play_command import cmd_play
+
+    return cmd_play(args)
 
 
 def _ruleset_refusal(
@@ -144,6 +158,10 @@ def _ruleset_refusal(
 ) -> str:
     """Why the ruleset to replay a record with does not load, blamed on the record where the
     record is wrong (an option or reading the ruleset does not have)."""
+    from interpreter.loading.ruleset_loader import locate
+    from interpreter.record_json import RecordError
+    from interpreter.replay import record_ruleset
+
     chosen = record["ruleset"]["options"]
     try:
         base = record_ruleset({"ruleset": {**record["ruleset"], "options": {}}}, ruleset_file)
@@ -185,38 +203,42 @@ def _unknown_choices(options: dict, chosen: dict[str, str]) -> list[str]:
     return problems
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The `tarot` parser; given the sub-command the command line names, only that one gets its
+    arguments (the others keep their line in `tarot --help`)."""
     parser = argparse.ArgumentParser(
         prog="tarot", description="Run historical Tarot games written as YAML rulesets."
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, settings, add_arguments, run in _COMMANDS:
+        command_parser = sub.add_parser(name, **settings)
+        if command in (None, name):
+            add_arguments(command_parser)
+        command_parser.set_defaults(run=run)
+    return parser
 
-    validate = sub.add_parser("validate", help="check ruleset files and report every problem")
+
+def _validate_arguments(validate: argparse.ArgumentParser) -> None:
     validate.add_argument(
         "paths", nargs="+", metavar="PATH", help="ruleset files, folders of them, or built-in names"
     )
-    validate.set_defaults(run=cmd_validate)
 
-    rules = sub.add_parser("rules", help="list the built-in rulesets")
-    rules.set_defaults(run=cmd_rules)
 
-    explain = sub.add_parser(
-        "explain",
-        help="the ruleset as a rules page: each rule with its source, options, assumptions",
-        description="Print the ruleset as a rules page in the order a player learns the game, "
-        "each rule in plain words with its source, every option with its readings and the one "
-        "in force, the parameters, the assumptions and the full citation of each source.",
-    )
+def _rules_arguments(_rules: argparse.ArgumentParser) -> None:
+    """`tarot rules` takes no arguments."""
+
+
+def _explain_arguments(explain: argparse.ArgumentParser) -> None:
+    from interpreter.explain import FORMATS as PAGE_FORMATS
+
     explain.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
     explain.add_argument(
         "--format", choices=PAGE_FORMATS, default="text", help="output format (default text)"
     )
     _add_option_flag(explain)
-    explain.set_defaults(run=cmd_explain)
 
-    play = sub.add_parser(
-        "play", help="play hands with computer players (or sit in with --human) and print them"
-    )
+
+def _play_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
     play.add_argument(
         "--seed", type=cli_numbers.seed, default=1, help="seed of the shuffle and players"
@@ -247,9 +269,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print only the totals (with --human: also your decisions, but no hand results)",
     )
-    play.set_defaults(run=cmd_play)
 
-    replay = sub.add_parser("replay", help="replay a game record and check it")
+
+def _replay_arguments(replay: argparse.ArgumentParser) -> None:
     replay.add_argument("file", metavar="FILE", help="a game record; - for standard input")
     replay.add_argument(
         "--ruleset",
@@ -257,16 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="the ruleset file (or built-in name) to replay with; by default the built-in "
         "ruleset the record names (a record never names a file)",
     )
-    replay.set_defaults(run=cmd_replay)
 
-    diff = sub.add_parser(
-        "diff",
-        help="compare two rulesets as written and, with --hands, at the table",
-        description="Compare two rulesets as written (options, rules, values). With --hands N "
-        "also play the same N deals under both with the same players and seeds, and report "
-        "the paired differences. With --family BASE, compare every built-in variant of BASE "
-        "against it in one table.",
-    )
+
+def _diff_arguments(diff: argparse.ArgumentParser) -> None:
     diff.add_argument("a", metavar="A", nargs="?", help="a built-in name or a YAML file")
     diff.add_argument("b", metavar="B", nargs="?", help="a built-in name or a YAML file")
     diff.add_argument(
@@ -279,14 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--hands", type=cli_numbers.count, metavar="N", help="also play N paired hands under both"
     )
     _add_run_flags(diff)
-    diff.set_defaults(run=cmd_diff)
 
-    simulate = sub.add_parser(
-        "simulate",
-        help="play many hands of one ruleset and report game measures",
-        description="Play N hands with computer players and report the mean result per seat "
-        "and place, balance, spread, length, branching and how often each rule paid.",
-    )
+
+def _simulate_arguments(simulate: argparse.ArgumentParser) -> None:
     simulate.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
     simulate.add_argument(
         "--hands",
@@ -297,8 +307,59 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_option_flag(simulate)
     _add_run_flags(simulate)
-    simulate.set_defaults(run=cmd_simulate_args)
-    return parser
+
+
+#: name, `add_parser` settings, the function adding its arguments, the function running it
+_COMMANDS = [
+    (
+        "validate",
+        {"help": "check ruleset files and report every problem"},
+        _validate_arguments,
+        cmd_validate,
+    ),
+    ("rules", {"help": "list the built-in rulesets"}, _rules_arguments, cmd_rules),
+    (
+        "explain",
+        {
+            "help": "the ruleset as a rules page: each rule with its source, options, assumptions",
+            "description": "Print the ruleset as a rules page in the order a player learns the "
+            "game, each rule in plain words with its source, every option with its readings and "
+            "the one in force, the parameters, the assumptions and the full citation of each "
+            "source.",
+        },
+        _explain_arguments,
+        cmd_explain,
+    ),
+    (
+        "play",
+        {"help": "play hands with computer players (or sit in with --human) and print them"},
+        _play_arguments,
+        cmd_play_args,
+    ),
+    ("replay", {"help": "replay a game record and check it"}, _replay_arguments, cmd_replay),
+    (
+        "diff",
+        {
+            "help": "compare two rulesets as written and, with --hands, at the table",
+            "description": "Compare two rulesets as written (options, rules, values). With "
+            "--hands N also play the same N deals under both with the same players and seeds, "
+            "and report the paired differences. With --family BASE, compare every built-in "
+            "variant of BASE against it in one table.",
+        },
+        _diff_arguments,
+        cmd_diff,
+    ),
+    (
+        "simulate",
+        {
+            "help": "play many hands of one ruleset and report game measures",
+            "description": "Play N hands with computer players and report the mean result per "
+            "seat and place, balance, spread, length, branching and how often each rule paid.",
+        },
+        _simulate_arguments,
+        cmd_simulate_args,
+    ),
+]
 
 
 def _add_option_flag(parser: argparse.ArgumentParser) -> None:
@@ -312,6 +373,9 @@ def _add_option_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_agents_flag(parser: argparse.ArgumentParser) -> None:
+    from interpreter.agents.lineup import AGENT_KINDS
+    from interpreter.table_commands import DEFAULT_AGENTS
+
     parser.add_argument(
         "--agents",
         default=DEFAULT_AGENTS,
@@ -322,6 +386,8 @@ def _add_agents_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_run_flags(parser: argparse.ArgumentParser) -> None:
+    from interpreter.diff import FORMATS
+
     _add_agents_flag(parser)
     parser.add_argument(
         "--seed", type=cli_numbers.seed, default=1, help="seed of the deals and players"
@@ -346,31 +412,50 @@ def _add_run_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    named = argv[0] if argv and not argv[0].startswith("-") else None
+    args = build_parser(named).parse_args(argv)
     try:
         with signals_stop_the_run():
             return args.run(args)
-    except RulesetError as error:
-        print(error, file=sys.stderr)
-        return 1
-    except LineupError as error:  # --agents: a usage mistake
-        print(f"tarot: {error}", file=sys.stderr)
-        return 2
-    except (OutputError, PlotUnavailable, RulesetMismatch) as error:
-        print(f"tarot: {error}", file=sys.stderr)
-        return 1
-    except EvaluationError as error:  # rows already written are kept
-        print(f"{error}\nthe run was stopped", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return exit_status()
     except BrokenPipeError:
         return 0
-    except OSError as error:  # a path the command line named that cannot be used at all
+    except Exception as error:  # noqa: BLE001 - those not a user's mistake are raised again
+        status = _refusal(error)
+        if status is None:
+            raise
+        return status
+
+
+def _refusal(error: Exception) -> int | None:
+    """Print why a command stopped on a user's mistake and return its exit status; None for
+    an error that is no user's mistake."""
+    if isinstance(error, RulesetError):
+        print(error, file=sys.stderr)
+        return 1
+    from interpreter.agents.lineup import LineupError
+    from interpreter.expressions import EvaluationError
+    from interpreter.output_files import OutputError
+    from interpreter.simulation.plot import PlotUnavailable
+    from interpreter.simulation.runner import RulesetMismatch
+
+    if isinstance(error, LineupError):  # --agents: a usage mistake
+        print(f"tarot: {error}", file=sys.stderr)
+        return 2
+    if isinstance(error, OutputError | PlotUnavailable | RulesetMismatch):
+        print(f"tarot: {error}", file=sys.stderr)
+        return 1
+    if isinstance(error, EvaluationError):  # rows already written are kept
+        print(f"{error}\nthe run was stopped", file=sys.stderr)
+        return 1
+    if isinstance(error, OSError):  # a path the command line named that cannot be used at all
         where = f"{error.filename}: " if error.filename else ""
         print(f"tarot: {where}{error.strerror or error}", file=sys.stderr)
         return 1
+    return None
 
 
 if __name__ == "__main__":

@@ -4,10 +4,14 @@ Pipeline: :mod:`~interpreter.loading.yaml_source` (one file -> data + positions)
 :mod:`~interpreter.loading.inheritance` (``extends`` chains merged, provenance of every
 value) -> :mod:`~interpreter.loading.schema_check` (JSON Schema validation as positioned
 problems) -> (later, elsewhere) option resolution and compilation.
+
+``check_schema`` is imported on first use: importing this package must stay cheap for
+`tarot rules`, which reads files and follows ``extends`` but never checks the schema.
 """
 
+from typing import Any
+
 from interpreter.loading.inheritance import MergedDocument, resolve
-from interpreter.loading.schema_check import check_schema
 from interpreter.loading.yaml_source import (
     DocPath,
     ScalarInfo,
@@ -28,3 +32,11 @@ __all__ = [
     "position_in_scalar",
     "resolve",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "check_schema":
+        from interpreter.loading.schema_check import check_schema
+
+        return check_schema
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -48,6 +48,7 @@ _PATH_SUFFIXES = (".yaml", ".yml")
 
 FindBuiltin = Callable[[str], "Path | None"]
 ListBuiltins = Callable[[], "list[str]"]
+ReadFile = Callable[[Path], SourceDocument]
 
 
 @dataclass
@@ -107,10 +108,13 @@ def resolve(
     path: Path,
     find_builtin: FindBuiltin,
     list_builtins: ListBuiltins | None = None,
+    read: ReadFile = load_yaml,
 ) -> MergedDocument:
-    """Load ``path``, follow its ``extends`` chain and merge; raise :class:`RulesetError`."""
+    """Load ``path``, follow its ``extends`` chain and merge; raise :class:`RulesetError`.
+
+    ``read`` turns each file of the chain into a document (by default with positions)."""
     path = Path(path)
-    resolver = _Resolver(path, find_builtin, list_builtins)
+    resolver = _Resolver(path, find_builtin, list_builtins, read)
     node, chain = resolver.load(path, [])
     if resolver.problems:
         raise RulesetError(resolver.problems)
@@ -121,11 +125,16 @@ def resolve(
 
 class _Resolver:
     def __init__(
-        self, root: Path, find_builtin: FindBuiltin, list_builtins: ListBuiltins | None
+        self,
+        root: Path,
+        find_builtin: FindBuiltin,
+        list_builtins: ListBuiltins | None,
+        read: ReadFile,
     ) -> None:
         self.root_dir = root.parent
         self.find_builtin = find_builtin
         self.list_builtins = list_builtins
+        self.read = read
         self.problems: list[Problem] = []
 
     def display(self, path: Path) -> str:
@@ -135,7 +144,7 @@ class _Resolver:
             return str(path)
 
     def load(self, path: Path, stack: list[Path]) -> tuple[_Node, list[Path]]:
-        doc = load_yaml(path)
+        doc = self.read(path)
         _check_root(doc)
         node = _annotate(doc, doc.data, ())
         chain = [path]

@@ -1,0 +1,104 @@
+"""The built-in rulesets as `tarot rules` lists them: title, players and sources, read without
+the schema check or compilation.
+
+Pipeline: beside the loading stages, not after them. Each file is read with PyYAML's C loader
+when present (only the package's own files come here; a file a user gives is read by
+:mod:`~interpreter.loading.yaml_source`, with its budgets and positions), cut down to the
+sections the listing shows, merged along its ``extends`` chain by
+:mod:`~interpreter.loading.inheritance`, and an ``{option: NAME}`` among those sections takes
+the option's default reading, as the loader substitutes it. Whether a ruleset is valid is
+`tarot validate`'s question: a file is refused here only when the listing's own fields cannot
+be read from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from interpreter import paths
+from interpreter.errors import Position, Problem, RulesetError, json_path
+from interpreter.loading.inheritance import EXTENDS_KEY, FindBuiltin, ReadFile, resolve
+from interpreter.loading.yaml_source import SourceDocument
+
+__all__ = ["Listing", "builtin_listings", "read_listing"]
+
+#: libyaml's loader when PyYAML was built with it (about 8x faster on the built-in files).
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: The sections the listing reads; ``options`` for the readings substituted into the others.
+_LISTED = ("title", "players", "sources", "options", EXTENDS_KEY)
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What `tarot rules` shows of one ruleset, as :func:`load_ruleset` would give it."""
+
+    title: str
+    players: int
+    #: The names of the ruleset's sources, sorted.
+    sources: tuple[str, ...]
+
+
+def builtin_listings() -> dict[str, tuple[Path, Listing | None]]:
+    """Every built-in ruleset by name: its file and its listing (None when it cannot be read:
+    `tarot validate` says why)."""
+    builtin = paths.builtin_rulesets()
+    read = cache(_read_trusted)  # a base shared by many variants is read once
+    found: dict[str, tuple[Path, Listing | None]] = {}
+    for name, path in builtin.items():
+        try:
+            found[name] = (path, read_listing(path, builtin.get, read))
+        except RulesetError:
+            found[name] = (path, None)
+    return found
+
+
+def read_listing(path: Path, find_builtin: FindBuiltin, read: ReadFile | None = None) -> Listing:
+    """The listing of the trusted ruleset file ``path``; raise :class:`RulesetError` when its
+    files cannot be read or merged, or a listed field cannot be read from them."""
+    merged = resolve(path, find_builtin, read=read or _read_trusted).data
+    options = merged.get("options", {})
+    listed = {key: _with_defaults(merged[key], options) for key in _LISTED[:3] if key in merged}
+    title = listed.get("title", path.stem)
+    players = listed.get("players", {})
+    count = players.get("count") if isinstance(players, dict) else None
+    sources = listed.get("sources", {})
+    if not isinstance(title, str) or type(count) is not int or not isinstance(sources, dict):
+        raise _unlisted(path, "the title, players.count or sources cannot be read")
+    return Listing(title, count, tuple(sorted(sources)))
+
+
+def _read_trusted(path: Path) -> SourceDocument:
+    """The listed sections of a package file, without positions; a RulesetError when the
+    file cannot be read as YAML."""
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_FAST_LOADER)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        raise _unlisted(path, f"cannot be read: {error}") from None
+    if isinstance(data, dict):
+        data = {key: value for key, value in data.items() if key in _LISTED}
+    return SourceDocument(str(path), data)
+
+
+def _with_defaults(value: Any, options: Mapping[str, Any]) -> Any:
+    """``value`` with every ``{option: NAME}`` replaced by the value of NAME's default reading."""
+    if isinstance(value, dict):
+        if set(value) == {"option"}:
+            try:
+                option = options[value["option"]]
+                return option["readings"][option["default"]]["value"]
+            except (KeyError, TypeError):
+                return value  # left as written: the field it stands in cannot be listed
+        return {key: _with_defaults(item, options) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_with_defaults(item, options) for item in value]
+    return value
+
+
+def _unlisted(path: Path, message: str) -> RulesetError:
+    return RulesetError([Problem(Position(str(path), 0, 0), json_path(()), message)])
