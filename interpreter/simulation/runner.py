@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.pool import AsyncResult
 
 from interpreter.agents.lineup import seat_agents
 from interpreter.errors import RulesetError
@@ -79,6 +80,7 @@ class _Table:
 
 CHUNK = 50  # most hand numbers handed to a worker at once
 AHEAD = 4  # chunks handed out per worker before their results are taken
+WAIT_STEP = 0.2  # seconds the main thread waits for a result before looking at signals
 
 
 class RulesetMismatch(RuntimeError):
@@ -148,6 +150,17 @@ def _deaf_children() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
+def _waited(result: AsyncResult) -> list[HandResults]:
+    """A chunk's results, waited for in short steps: a stopping signal the system delivers to
+    one of the pool's threads instead of the main thread is only handled when the main thread
+    runs again, and a worker killed by the same signal would never answer a longer wait."""
+    while True:
+        try:
+            return result.get(timeout=WAIT_STEP)
+        except multiprocessing.TimeoutError:
+            continue
+
+
 def available_cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -185,9 +198,9 @@ def run_hands(plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int = 1) -> Iter
         for numbers in chunks:
             pending.append(pool.apply_async(_play_in_worker, (numbers,)))
             if len(pending) >= jobs * AHEAD:
-                yield from pending.popleft().get()
+                yield from _waited(pending.popleft())
         while pending:
-            yield from pending.popleft().get()
+            yield from _waited(pending.popleft())
         pool.close()
     finally:
         with held_signals():  # a second stop waits until the workers are gone
