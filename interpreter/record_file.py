@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from interpreter.engine.game import game_winners
 from interpreter.engine.state import HandState
 from interpreter.output_files import OutputError, PieceFile
-from interpreter.record import game_record, hand_record
+from interpreter.record import first_game_winners, game_record, hand_record
 from interpreter.record_json import RecordError, record_text
 from interpreter.ruleset import Ruleset
 
@@ -37,8 +36,7 @@ class RecordFile:
         self._frame["totals"] = [
             total + net for total, net in zip(self._frame["totals"], hand["net"], strict=True)
         ]
-        if not self._frame["game_winners"]:  # the winners when the game first ended
-            self._frame["game_winners"] = list(game_winners(state))
+        self._frame["game_winners"] = self._frame["game_winners"] or first_game_winners([state])
         try:  # strict JSON: a value it cannot hold stops the record before the hand
             head, tail = self._split()
             text = record_text(hand).replace("\n", "\n" + _INDENT)

@@ -3,8 +3,10 @@ from the repository root."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,3 +21,22 @@ def tarot(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[s
         text=True,
         timeout=60,
     )
+
+
+def recorded_game(
+    ruleset: str,
+    seed: int,
+    agent: str = "random",
+    hands: int | None = None,
+    options: Sequence[str] = (),
+) -> dict:
+    """The record of a seeded game played by `tarot play ... --record -` (a whole game when
+    `hands` is None)."""
+    args = ["play", ruleset, "--seed", str(seed), "--agents", agent]
+    if hands is not None:
+        args += ["--hands", str(hands)]
+    for option in options:
+        args += ["--option", option]
+    played = tarot(*args, "--record", "-", "--quiet")
+    assert played.returncode == 0, played.stderr
+    return json.loads(played.stdout)

@@ -8,11 +8,10 @@ what 002 makes of them."""
 from __future__ import annotations
 
 import copy
-import json
 from functools import cache
 
 import pytest
-from commands import tarot
+from commands import recorded_game
 from independent_early.game import record_differences
 
 # (ruleset, players' kind, seed, options); each plays a whole game to 50
@@ -38,12 +37,7 @@ def _game_id(game: tuple) -> str:
 
 @cache
 def _record(ruleset: str, agent: str, seed: int, options: tuple[str, ...]) -> dict:
-    args = ["play", ruleset, "--seed", str(seed), "--agents", agent]
-    for option in options:
-        args += ["--option", option]
-    played = tarot(*args, "--record", "-", "--quiet")
-    assert played.returncode == 0, played.stderr
-    return json.loads(played.stdout)
+    return recorded_game(ruleset, seed, agent, options=options)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=_game_id)

@@ -13,12 +13,11 @@ point, and counts as agreeing; under the reading `each_side` no difference is ac
 from __future__ import annotations
 
 import copy
-import json
 from functools import cache
 from pathlib import Path
 
 import pytest
-from commands import tarot
+from commands import recorded_game
 from independent.compare import hand_difference, record_differences
 
 KNOWN_DOUBTS = {"one_chelem_bonus"}
@@ -59,12 +58,7 @@ def _game_id(game: tuple) -> str:
 
 @cache
 def _record(ruleset: str, agent: str, hands: int, seed: int, options: tuple[str, ...]) -> dict:
-    args = ["play", ruleset, "--seed", str(seed), "--hands", str(hands), "--agents", agent]
-    for option in options:
-        args += ["--option", option]
-    played = tarot(*args, "--record", "-", "--quiet")
-    assert played.returncode == 0, played.stderr
-    return json.loads(played.stdout)
+    return recorded_game(ruleset, seed, agent, hands, options)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=_game_id)

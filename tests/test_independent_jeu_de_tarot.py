@@ -7,11 +7,10 @@ under the record's reading; every other difference fails."""
 from __future__ import annotations
 
 import copy
-import json
 from functools import cache
 
 import pytest
-from commands import tarot
+from commands import recorded_game
 from independent_jeu.hand import hand_difference
 
 # (players' kind, hands, seed)
@@ -20,21 +19,7 @@ GAMES = [("random", 100, 1), ("random", 100, 2), ("heuristic", 12, 3), ("heurist
 
 @cache
 def _record(agent: str, hands: int, seed: int) -> dict:
-    played = tarot(
-        "play",
-        "jeu-de-tarot",
-        "--seed",
-        str(seed),
-        "--hands",
-        str(hands),
-        "--agents",
-        agent,
-        "--record",
-        "-",
-        "--quiet",
-    )
-    assert played.returncode == 0, played.stderr
-    return json.loads(played.stdout)
+    return recorded_game("jeu-de-tarot", seed, agent, hands)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: f"{g[0]}-seed{g[2]}")

@@ -496,7 +496,7 @@ class HandState:
         if use.to == "stock":
             self.drawing = True
             return
-        seats = self._real_seats(use.seat(self._scope({})))
+        seats = _seats(use.seat(self._scope({})))
         if not seats:
             error = EvaluationError("the talon's `seat` selects nobody; it must give a seat")
             error.where = getattr(use.seat, "where", "")
@@ -727,7 +727,7 @@ class HandState:
         self.trick_number += 1
         game = self.ruleset.game
         if game is not None and game.claim is not None and self._cards_left():
-            self.claimed = tuple(self._real_seats(game.claim(self._scope({}))))
+            self.claimed = tuple(_seats(game.claim(self._scope({}))))
             if self.claimed:
                 self._finish()
 
@@ -742,7 +742,6 @@ class HandState:
         if self.drawing and len(self.talon) >= n:
             for i in range(n):
                 self.hands[(winner + i) % n].append(self.talon.pop(0))
-            self._changed()
 
     def _pay_excuse_debts(self, at_the_end: bool = False) -> None:
         """Hand over a card for each excused Fool as soon as its side has one to give. A talon
@@ -880,13 +879,6 @@ class HandState:
             }
         return Scope(self, {**base, **variables})
 
-    def _real_seats(self, value) -> Sequence[int]:
-        """The seats a seat expression gives, leaving out the -1 that stands for no seat (as
-        `last_trick_winner()` before any trick): from or to nobody, a rule pays nothing."""
-        if isinstance(value, int):
-            return (value,) if value >= 0 else ()
-        return value if min(value, default=0) >= 0 else [s for s in value if s >= 0]
-
     def _fire(self, event: str, variables: dict, at: str) -> None:
         rules = self.ruleset.payments.get(event)
         if rules:
@@ -901,8 +893,8 @@ class HandState:
 
     def _pay(self, rule_id, payers, payees, amount, scope: Scope, at: str) -> None:
         paid = False
-        for payer in self._real_seats(payers):
-            for payee in self._real_seats(payees):
+        for payer in _seats(payers):
+            for payee in _seats(payees):
                 if payer == payee:
                     continue
                 scope.vars["payer"], scope.vars["payee"] = payer, payee
@@ -918,7 +910,11 @@ class HandState:
 
 
 def _seats(value) -> Sequence[int]:
-    return (value,) if isinstance(value, int) else value
+    """The seats a seat expression gives, leaving out the -1 that stands for no seat (as
+    `last_trick_winner()` before any trick): from or to nobody, a rule pays nothing."""
+    if isinstance(value, int):
+        return (value,) if value >= 0 else ()
+    return value if min(value, default=0) >= 0 else [s for s in value if s >= 0]
 
 
 def _tidy(number: float) -> float:
