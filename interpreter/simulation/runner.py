@@ -125,15 +125,7 @@ def _start_worker(plan: RunPlan, written: list[_Written]) -> None:
     for name in ("SIGINT", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _leave_worker)
     _worker_plan, _worker_written = plan, written
-
-
-def _leave_worker(signum: int, _frame: object) -> None:
-    """SIGTERM ends a worker by an exception rather than at once: a worker killed while it
-    held the lock of the pool's result queue would leave the parent's `terminate()` waiting
-    for that lock for ever; unwinding releases it."""
-    raise SystemExit(128 + signum)
 
 
 def _play_in_worker(numbers: range) -> list[HandResults]:
