@@ -9,21 +9,24 @@ The work is handed out lazily, a few chunks of hand numbers ahead of the results
 any length starts at once and holds little. Compiled rulesets hold closures and do not
 pickle: each worker builds them again from the very documents the parent read
 (`Ruleset.written`, no file is read again) and checks that each comes out with the parent's
-content hash; a difference stops the run with `RulesetMismatch`. Workers never receive
-Ctrl-C or SIGHUP (blocked from birth, then ignored) and are stopped by the parent with
-SIGTERM, which keeps what it received.
+content hash; a difference stops the run with `RulesetMismatch`. Each worker is a process
+with a pipe of its own, and no queue or lock is shared between processes, so a worker killed
+at any moment (a signal to the whole process group) can block neither the parent nor another
+worker. Workers never receive Ctrl-C or SIGHUP (blocked from birth, then ignored) and are
+stopped by the parent with SIGTERM, which keeps what it received.
 """
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import signal
-from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from multiprocessing.pool import AsyncResult
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 
 from interpreter.agents.lineup import seat_agents
 from interpreter.errors import RulesetError
@@ -81,6 +84,7 @@ class _Table:
 CHUNK = 50  # most hand numbers handed to a worker at once
 AHEAD = 4  # chunks handed out per worker before their results are taken
 WAIT_STEP = 0.2  # seconds the main thread waits for a result before looking at signals
+STOP_WAIT = 5.0  # seconds a worker is given to end on SIGTERM before it is killed
 
 
 class RulesetMismatch(RuntimeError):
@@ -115,31 +119,78 @@ class _Written:
         return ruleset
 
 
-_worker_plan: RunPlan | None = None
-_worker_written: list[_Written] = []
-_worker_table: _Table | None = None
+class WorkerDied(RuntimeError):
+    """A worker process ended without answering (killed from outside, or out of memory)."""
 
 
-def _start_worker(plan: RunPlan, written: list[_Written]) -> None:
-    global _worker_plan, _worker_written
+def _worker_main(connection: Connection, plan: RunPlan, written: list[_Written]) -> None:
+    """A worker's whole life: chunks of hand numbers in, their results out, until told to
+    stop (None) or killed. An error goes back to the parent as ("error", exception)."""
     for name in ("SIGINT", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)
-    _worker_plan, _worker_written = plan, written
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    table: _Table | None = None
+    while (numbers := connection.recv()) is not None:
+        try:
+            if table is None:  # built here, not at start: a mismatch reaches the parent
+                table = _Table(plan, [w.build() for w in written])
+            connection.send(("done", table.play(numbers)))
+        except Exception as error:  # noqa: BLE001 - every failure is the parent's to report
+            try:
+                connection.send(("error", error))
+            except Exception:  # noqa: BLE001 - an error that does not pickle goes as text
+                connection.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
+            return
 
 
-def _play_in_worker(numbers: range) -> list[HandResults]:
-    global _worker_table
-    assert _worker_plan is not None, "worker not started"
-    if _worker_table is None:  # built here, not at start: a mismatch reaches the parent
-        _worker_table = _Table(_worker_plan, [w.build() for w in _worker_written])
-    return _worker_table.play(numbers)
+@dataclass
+class _Worker:
+    """One worker process and the connection that is only its own. It answers the chunks it
+    is given in the order it was given them."""
+
+    process: BaseProcess
+    connection: Connection
+    finished: bool = False
+
+    def give(self, numbers: range) -> None:
+        self.connection.send(numbers)
+
+    def answer(self) -> list[HandResults]:
+        """The results of its oldest chunk, waited for in short steps so that a stopping
+        signal is handled at once."""
+        while not wait([self.connection, self.process.sentinel], timeout=WAIT_STEP):
+            pass
+        try:
+            kind, payload = self.connection.recv()
+        except (EOFError, OSError):
+            raise WorkerDied(
+                f"a worker process ended without answering (exit code {self.process.exitcode})"
+            ) from None
+        if kind == "error":
+            raise payload
+        return payload
+
+    def finish(self) -> None:
+        """Tells the worker there is no more work; it ends by itself."""
+        self.connection.send(None)
+        self.finished = True
+
+    def stop(self) -> None:
+        """Ends the process whatever it is doing: nothing it holds is shared with another
+        process, so killing it can block nobody."""
+        if not self.finished and self.process.is_alive():
+            self.process.terminate()
+        self.process.join(timeout=STOP_WAIT)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.connection.close()
 
 
 @contextmanager
 def _deaf_children() -> Iterator[None]:
-    """Processes started within the block (the workers, multiprocessing's resource tracker,
-    and the pool's threads that start replacement workers) never receive Ctrl-C or SIGHUP,
+    """Processes started within the block (the workers) never receive Ctrl-C or SIGHUP,
     which a terminal sends to the whole process group: the parent stops them with SIGTERM.
     In this process the signals wait until the block ends."""
     deaf = [getattr(signal, name) for name in ("SIGINT", "SIGHUP") if hasattr(signal, name)]
@@ -148,17 +199,6 @@ def _deaf_children() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-def _waited(result: AsyncResult) -> list[HandResults]:
-    """A chunk's results, waited for in short steps: a stopping signal the system delivers to
-    one of the pool's threads instead of the main thread is only handled when the main thread
-    runs again, and a worker killed by the same signal would never answer a longer wait."""
-    while True:
-        try:
-            return result.get(timeout=WAIT_STEP)
-        except multiprocessing.TimeoutError:
-            continue
 
 
 def available_cores() -> int:
@@ -178,31 +218,59 @@ def _chunks(first: int, hands: int, size: int) -> Iterator[range]:
         yield range(start, min(start + size, last))
 
 
-def run_hands(plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int = 1) -> Iterator[HandResults]:
-    """Yield each hand's results in hand order. `rulesets` are the plan's rulesets already
-    loaded in this process (played here when jobs is 1; sent to the workers otherwise)."""
-    size = _chunk_size(plan.hands, jobs)
-    jobs = max(1, min(jobs, -(-plan.hands // size)))
-    chunks = _chunks(plan.first, plan.hands, size)
-    if jobs == 1:
-        table = _Table(plan, list(rulesets))
-        for numbers in chunks:
-            yield from table.play(numbers)
-        return
+def _start_workers(plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int) -> list[_Worker]:
     written = [_Written.of(ruleset) for ruleset in rulesets]
     context = multiprocessing.get_context("spawn")
+    workers = []
     with _deaf_children():
-        pool = context.Pool(jobs, initializer=_start_worker, initargs=(plan, written))
+        for _ in range(jobs):
+            ours, theirs = context.Pipe()
+            process = context.Process(
+                target=_worker_main, args=(theirs, plan, written), daemon=True
+            )
+            process.start()
+            theirs.close()
+            workers.append(_Worker(process, ours))
+    return workers
+
+
+def run_hands(plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int = 1) -> Iterator[HandResults]:
+    """Yield each hand's results in hand order. `rulesets` are the plan's rulesets already
+    loaded in this process (played here when jobs is 1; sent to the workers otherwise).
+
+    Chunks are numbered in order and a worker answers its own in order, so the next chunk to
+    yield is always the oldest of the worker holding it; a worker that answers gets the next
+    chunk, so a slower worker is given less."""
+    size = _chunk_size(plan.hands, jobs)
+    jobs = max(1, min(jobs, -(-plan.hands // size)))
+    chunks = enumerate(_chunks(plan.first, plan.hands, size))
+    if jobs == 1:
+        table = _Table(plan, list(rulesets))
+        for _, numbers in chunks:
+            yield from table.play(numbers)
+        return
+    workers: list[_Worker] = []
     try:
-        pending: deque = deque()
-        for numbers in chunks:
-            pending.append(pool.apply_async(_play_in_worker, (numbers,)))
-            if len(pending) >= jobs * AHEAD:
-                yield from _waited(pending.popleft())
-        while pending:
-            yield from _waited(pending.popleft())
-        pool.close()
+        with held_signals():  # a stop while starting waits until every worker is known
+            workers = _start_workers(plan, rulesets, jobs)
+        holder: dict[int, _Worker] = {}
+        for _ in range(AHEAD):
+            for worker in workers:
+                for index, numbers in itertools.islice(chunks, 1):
+                    worker.give(numbers)
+                    holder[index] = worker
+        next_index = 0
+        while holder:
+            worker = holder.pop(next_index)
+            results = worker.answer()
+            next_index += 1
+            for index, numbers in itertools.islice(chunks, 1):
+                worker.give(numbers)
+                holder[index] = worker
+            yield from results
+        for worker in workers:
+            worker.finish()
     finally:
         with held_signals():  # a second stop waits until the workers are gone
-            pool.terminate()
-            pool.join()
+            for worker in workers:
+                worker.stop()
