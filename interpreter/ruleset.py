@@ -176,7 +176,7 @@ class ScoreUnit:
     plural: str = "points"
 
     @classmethod
-    def written(cls, spec: object) -> ScoreUnit:
+    def from_spec(cls, spec: object) -> ScoreUnit:
         """The unit a ruleset's `unit` section names (the default when it names none)."""
         if not isinstance(spec, dict):
             return cls()

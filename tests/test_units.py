@@ -61,6 +61,14 @@ def ducats(tmp_path: Path) -> Path:
     return path
 
 
+def _diff_in_two_units(capsys, ducats: Path, *more: str) -> str:
+    """The output of `tarot diff` of the ducats ruleset against its groats variant."""
+    groats = str(ducats.parent / "groats.yaml")
+    status, out, err = run(capsys, "diff", str(ducats), groats, "--jobs", "1", *more)
+    assert status == 0, err
+    return out
+
+
 def _without_card_points(text: str) -> str:
     """The text less the card-counting notions and percentage points, which are no unit."""
     return re.sub(r"card points|points\(|percentage points", "", text, flags=re.I)
@@ -125,19 +133,7 @@ def test_simulate_names_the_unit_in_every_format(capsys, ducats: Path) -> None:
 def test_rows_name_the_unit(capsys, ducats: Path, tmp_path: Path) -> None:
     for name in ("rows.jsonl", "rows.csv"):
         out = tmp_path / name
-        status, _, err = run(
-            capsys,
-            "diff",
-            str(ducats),
-            str(tmp_path / "groats.yaml"),
-            "--hands",
-            "4",
-            "--jobs",
-            "1",
-            "--out",
-            str(out),
-        )
-        assert status == 0, err
+        _diff_in_two_units(capsys, ducats, "--hands", "4", "--out", str(out))
         text = out.read_text(encoding="utf-8")
         if name.endswith(".csv"):
             rows = list(csv.DictReader(text.splitlines()))
@@ -187,17 +183,7 @@ def test_plots_label_results_in_the_unit(capsys, ducats: Path, tmp_path: Path, m
     assert status == 0, err
     assert pyplot.labels == ["net result of a hand (ducats)"] * 2
     pyplot.labels.clear()
-    status, _, err = run(
-        capsys,
-        "diff",
-        str(ducats),
-        str(tmp_path / "groats.yaml"),
-        "--hands",
-        "5",
-        "--plot",
-        picture,
-    )
-    assert status == 0, err
+    _diff_in_two_units(capsys, ducats, "--hands", "5", "--plot", picture)
     assert pyplot.labels == ["net result of a hand (A in ducats, B in groats)"] * 2
 
 
@@ -213,19 +199,13 @@ def test_a_drawn_picture_holds_the_unit(capsys, ducats: Path, tmp_path: Path) ->
 # --- tarot diff A B --hands ---------------------------------------------------------------------
 
 
-def test_diff_names_each_side_s_unit(capsys, ducats: Path, tmp_path: Path) -> None:
-    groats = str(tmp_path / "groats.yaml")
-    status, out, err = run(capsys, "diff", str(ducats), groats, "--hands", "10", "--jobs", "1")
-    assert status == 0, err
-    paper, _, table = out.partition("At the table")
+def test_diff_names_each_side_s_unit(capsys, ducats: Path) -> None:
+    paper, _, table = _diff_in_two_units(capsys, ducats, "--hands", "10").partition("At the table")
     assert re.search(r"unit\.plural: \"ducats\" -> \"groats\"", paper), paper
     assert "Net result per hand by seat (A in ducats, B in groats, mean ± 95% interval)" in table
     assert "mean |B - A| per seat and hand (A in ducats, B in groats):" in table
     assert "A in ducats, B in groats won by the winners" in table
-    status, out, err = run(
-        capsys, "diff", str(ducats), groats, "--hands", "5", "--jobs", "1", "--format", "json"
-    )
-    assert status == 0, err
+    out = _diff_in_two_units(capsys, ducats, "--hands", "5", "--format", "json")
     assert json.loads(out)["unit"] == {
         "a": {"singular": "ducat", "plural": "ducats"},
         "b": {"singular": "groat", "plural": "groats"},
