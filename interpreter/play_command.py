@@ -112,7 +112,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         status = 1
     if tally.hands:
         you = f"  (you are seat {args.human})" if human is not None else ""
-        print(totals_line(tally.hands, tally.totals) + you, file=out)
+        print(totals_line(tally.hands, tally.totals, ruleset.unit.plural) + you, file=out)
         winners = game_winners(tally.last)
         if winners:
             print(game_line(tally.hands, winners), file=out)

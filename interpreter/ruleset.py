@@ -168,6 +168,25 @@ class Counting:
     method: str = "groups"  # "groups" or "sum" (each card its value)
 
 
+@dataclass(frozen=True)
+class ScoreUnit:
+    """The unit a ruleset's results are counted in (its `unit`; points when it names none)."""
+
+    singular: str = "point"
+    plural: str = "points"
+
+    @classmethod
+    def from_spec(cls, spec: object) -> ScoreUnit:
+        """The unit a ruleset's `unit` section names (the default when it names none)."""
+        if not isinstance(spec, dict):
+            return cls()
+        return cls(str(spec.get("singular", cls.singular)), str(spec.get("plural", cls.plural)))
+
+    def of(self, amount: float) -> str:
+        """The word for `amount` of the unit: the singular for one (or minus one)."""
+        return self.singular if abs(amount) == 1 else self.plural
+
+
 @dataclass
 class Ruleset:
     """Everything the engine needs, precomputed."""
@@ -201,6 +220,7 @@ class Ruleset:
     redeals: tuple[RedealRule, ...] = ()
     hand_score: Evaluator | None = None  # points each `player` scores in a hand
     game: GameRules | None = None
+    unit: ScoreUnit = ScoreUnit()  # what results are counted in
     options: dict[str, str] = field(default_factory=dict)  # option -> chosen reading
     # where in the document (path parts) -> the options read there: by the expression at that
     # place (itself or through definitions), or substituted there as `{option: NAME}`

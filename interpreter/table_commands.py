@@ -37,6 +37,7 @@ from interpreter.simulation.report import (
     family_report,
     simulate_report,
     table_report,
+    units,
 )
 from interpreter.simulation.rows import RowWriter, row_format
 from interpreter.simulation.runner import RulesetSpec, RunPlan, available_cores
@@ -132,6 +133,7 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
             args.plot,
             f"{ruleset.id}: net result per hand, {measures.hands} hands",
             [Series(ruleset.id, measures.histogram, measures.hands)],
+            ruleset.unit.plural,
         )
         print(f"picture written to {args.plot}", file=sys.stderr)
     return _finish(end, args)
@@ -174,6 +176,7 @@ def cmd_diff_table(args: argparse.Namespace) -> int:
                 Series(f"A {a.id}", comparison.a.histogram, comparison.a.hands),
                 Series(f"B {b.id}", comparison.b.histogram, comparison.b.hands),
             ],
+            units([("A", a), ("B", b)]),
         )
         print(f"picture written to {args.plot}", file=sys.stderr)
     return _finish(end, args)

@@ -52,6 +52,11 @@ def signed(value: float) -> str:
     return ("+" if value > 0 else "") + amount(value) if value else "0"
 
 
+def quantity(ruleset: Ruleset, value: float) -> str:
+    """An amount with the ruleset's unit: "1 point", "2.5 points"."""
+    return f"{amount(value)} {ruleset.unit.of(value)}"
+
+
 def sort_key(deck: Deck, index: int) -> tuple[int, int]:
     """Suits in the deck's order, each from high to low; then trumps upwards; then the rest."""
     card = deck.cards[index]
@@ -100,7 +105,7 @@ def choice_label(ruleset: Ruleset, choice: str, values: dict | None = None) -> s
         level = choice.partition(":")[2]
         if level == NO_LEVEL:
             return f"do not declare {declaration.name}"
-        worth = f", worth {amount(values[level])}" if values and level in values else ""
+        worth = f", worth {quantity(ruleset, values[level])}" if values and level in values else ""
         return f"declare {declaration.name} ({level.replace('_', ' ')}){worth}"
     return choice.replace("_", " ")
 
@@ -214,8 +219,8 @@ def _shown_line(state: HandState, me: int) -> str | None:
 
 
 def net_line(state: HandState, me: int, heading: str = "Net so far") -> str:
-    net = state.returns()
-    return f"{heading}: " + ", ".join(f"{who(s, me)} {signed(v)}" for s, v in enumerate(net))
+    seats = ", ".join(f"{who(s, me)} {signed(v)}" for s, v in enumerate(state.returns()))
+    return f"{heading} ({state.ruleset.unit.plural}): {seats}"
 
 
 def decision_lines(state: HandState, me: int) -> list[str]:
@@ -360,7 +365,8 @@ def payment_lines(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> lis
             payees = _and([who(p.payee, me) for p in group])
             lines.append(
                 f"{capital(who(first.payer, me))} {verb(first.payer, me, 'pay')} "
-                f"{amount(first.amount)}{each} to {payees}: {ruleset.rule_label(first.rule)}"
+                f"{quantity(ruleset, first.amount)}{each} to {payees}: "
+                f"{ruleset.rule_label(first.rule)}"
                 + (f" [{ruleset.citation(first.rule)}]" if ruleset.rule_options(first.rule) else "")
             )
             group = []
@@ -391,7 +397,7 @@ def result_lines(state: HandState, me: int) -> list[str]:
         net[p.payee] += p.amount
     if by_rule:
         width = min(max(len(label) for label in by_rule), 48) + 2
-        lines.append("Paid, by rule (net for each seat):")
+        lines.append(f"Paid, by rule (net for each seat, in {state.ruleset.unit.plural}):")
         lines.append("  " + " " * width + "".join(f"{s:>8}" for s in seats))
         for label, net in by_rule.items():
             numbers = "".join(f"{signed(v):>8}" for v in net)

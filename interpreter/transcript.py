@@ -46,7 +46,8 @@ def _payments_at(state: HandState, at: str) -> list[str]:
             name = state.ruleset.rule_label(p.rule)
             citation = state.ruleset.citation(p.rule)
             cite = f" [{citation}]" if citation else ""
-            lines.append(f"    pay: seat {p.payer} -> seat {p.payee}  {p.amount}  {name}{cite}")
+            paid = f"{p.amount} {state.ruleset.unit.of(p.amount)}"
+            lines.append(f"    pay: seat {p.payer} -> seat {p.payee}  {paid}  {name}{cite}")
     return lines
 
 
@@ -112,9 +113,11 @@ def hand_transcript(state: HandState) -> str:
         claimed = ", ".join(f"seat {s}" for s in state.claimed)
         out.append(f"The game is claimed during play by {claimed}")
     if state.ruleset.hand_score is not None:
-        out.append("Scored: " + ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores)))
+        scored = ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores))
+        out.append(f"Scored ({ruleset.unit.plural}): {scored}")
     out += _payments_at(state, "settlement")
-    out.append("Net: " + ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns())))
+    net = ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns()))
+    out.append(f"Net ({ruleset.unit.plural}): {net}")
     return "\n".join(out)
 
 
@@ -190,8 +193,8 @@ def _before_play(state: HandState) -> list[str]:
     return out
 
 
-def totals_line(hands: int, totals: Sequence[float]) -> str:
-    """Each seat's total after `hands` hands."""
-    return f"Totals after {hands} hand(s): " + ", ".join(
+def totals_line(hands: int, totals: Sequence[float], unit: str) -> str:
+    """Each seat's total after `hands` hands, in `unit` (plural)."""
+    return f"Totals after {hands} hand(s), in {unit}: " + ", ".join(
         f"seat {s} {t:+}" for s, t in enumerate(totals)
     )

@@ -75,10 +75,12 @@ def test_play_prints_a_whole_hand() -> None:
     tricks = re.findall(r"^  Trick +(\d+): .*-> seat [012]$", out, re.M)
     assert [int(n) for n in tricks] == list(range(1, 21)), "(66 - 6 discarded) / 3 = 20 tricks"
     assert re.search(r"^Card points: seat 0 \d+, seat 1 \d+, seat 2 \d+$", out, re.M)
-    net = re.search(r"^Net: seat 0 ([+-]?\d+), seat 1 ([+-]?\d+), seat 2 ([+-]?\d+)$", out, re.M)
+    net = re.search(
+        r"^Net \(marques\): seat 0 ([+-]?\d+), seat 1 ([+-]?\d+), seat 2 ([+-]?\d+)$", out, re.M
+    )
     assert net, out
     assert sum(int(n) for n in net.groups()) == 0, "payments only move marques around"
-    assert "Totals after 1 hand(s):" in out
+    assert "Totals after 1 hand(s), in marques:" in out
 
 
 def test_play_is_deterministic() -> None:
@@ -96,8 +98,8 @@ def test_play_several_hands_moves_the_dealer() -> None:
     assert result.returncode == 0, result.stderr
     headers = re.findall(r"^=== Hand (\d) of .*: seat (\d) deals ===$", result.stdout, re.M)
     assert headers == [("1", "0"), ("2", "1"), ("3", "2")]
-    assert len(re.findall(r"^Net: ", result.stdout, re.M)) == 3
-    assert "Totals after 3 hand(s):" in result.stdout
+    assert len(re.findall(r"^Net \(marques\): ", result.stdout, re.M)) == 3
+    assert "Totals after 3 hand(s), in marques:" in result.stdout
 
 
 def test_play_quiet_prints_only_the_totals() -> None:
@@ -120,7 +122,7 @@ def test_play_unknown_ruleset_lists_the_builtins() -> None:
 def test_play_with_an_option() -> None:
     result = tarot("play", "marolles-1637", "--seed", "5", "--option", "ultimo_failure=literal")
     assert result.returncode == 0, result.stderr
-    assert "Net: " in result.stdout
+    assert "Net (marques): " in result.stdout
 
 
 def test_play_with_an_unknown_option_is_refused() -> None:

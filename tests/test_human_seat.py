@@ -116,7 +116,7 @@ def test_choices_that_are_not_cards_read_as_words(marolles) -> None:
     level = declaration.levels[0].id
     assert choice_label(marolles, "cups-K") == "King of cups"
     assert choice_label(marolles, f"{declaration.id}:{level}", {level: 2}) == (
-        f"declare {declaration.name} ({level.replace('_', ' ')}), worth 2"
+        f"declare {declaration.name} ({level.replace('_', ' ')}), worth 2 marques"
     )
     assert choice_label(marolles, f"{declaration.id}:none") == f"do not declare {declaration.name}"
     assert choice_label(marolles, "no_bid") == "no bid"
@@ -169,7 +169,7 @@ def test_a_whole_hand_answering_1_chooses_the_first_numbered_choice(marolles) ->
     net = ", ".join(
         f"{names[s]} {n:+}" if n else f"{names[s]} 0" for s, n in enumerate(state.returns())
     )
-    assert f"Net this hand: {net}" in text
+    assert f"Net this hand (marques): {net}" in text
     for payment in state.payments:
         assert marolles.rule_label(payment.rule) in text
 
@@ -287,7 +287,7 @@ def test_play_with_a_human_seat_shows_that_seat_and_not_the_transcript() -> None
     assert re.search(r"^Your hand, each suit high to low \(21 cards", out, re.M)
     assert re.search(r"^Trick 20: .*; (you|seat \d) wins?\.$", out, re.M)
     assert "=== Hand 1 over ===" in out
-    assert re.search(r"^Totals after 1 hand\(s\): ", out, re.M)
+    assert re.search(r"^Totals after 1 hand\(s\), in marques: ", out, re.M)
 
 
 @pytest.mark.parametrize("seat", ["3", "-1"])

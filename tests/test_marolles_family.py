@@ -58,7 +58,7 @@ def test_validates_and_plays_a_hand_from_the_command_line(name):
     assert checked.stdout.strip().endswith(": ok")
     played = tarot("play", name, "--seed", "1")
     assert played.returncode == 0, played.stderr
-    assert "Card points:" in played.stdout and "Net:" in played.stdout
+    assert "Card points:" in played.stdout and "Net (marques):" in played.stdout
 
 
 @pytest.mark.parametrize("name", FAMILY)

@@ -354,7 +354,7 @@ def test_diff_a_ruleset_with_itself_shows_zero_on_every_line(capsys) -> None:
             if title.startswith(("Net result", "By place")):
                 assert line.endswith("+0.00 ± 0.00"), line
             else:
-                assert re.search(r"  \+0\.0+( points)?$", line), line
+                assert re.search(r"  \+0\.0+( pp)?$", line), line
             compared += 1
     assert compared >= 3 + 3 + 14, "seats, places, measures and rules all compared"
 
@@ -368,7 +368,7 @@ def test_diff_ultimo_literal_text(capsys) -> None:
     assert table, "the table part follows the paper part"
     assert "ultimo_failure" in paper
     assert "mcleod" in paper
-    size = re.search(r"mean \|B - A\| per seat and hand: (\d+\.\d+)", table)
+    size = re.search(r"mean \|B - A\| per seat and hand \(marques\): (\d+\.\d+)", table)
     assert size, table
     assert float(size.group(1)) > 0
     differing = re.search(r"Hands whose result differs: [\d.]+% \((\d+) of 100\)", table)

@@ -78,14 +78,14 @@ def test_transcript_and_seat_news_cite_the_reading(small: Path) -> None:
     ]
     won = [line for line in lines if "Top trump won" in line]
     assert won and all(
-        line.endswith("  6  Top trump won [stake=large: notes; rule: book]") for line in won
+        line.endswith("  6 points  Top trump won [stake=large: notes; rule: book]") for line in won
     )
     points = [line for line in lines if "Card points" in line]
     assert points and all(line.endswith("Card points [notes]") for line in points)
     news = payment_lines(ruleset, [Payment("top_won", 1, 0, 6, "trick 2")], 0)
-    assert news == ["Seat 1 pays 6 to you: Top trump won [stake=large: notes; rule: book]"]
+    assert news == ["Seat 1 pays 6 points to you: Top trump won [stake=large: notes; rule: book]"]
     plain = payment_lines(ruleset, [Payment("points", 1, 0, 1, "settlement")], 0)
-    assert plain == ["Seat 1 pays 1 to you: Card points"]  # a rule reading no option: as before
+    assert plain == ["Seat 1 pays 1 point to you: Card points"]  # reads no option: no citation
 
 
 def test_builtin_payment_cites_the_chosen_reading() -> None:
@@ -103,4 +103,4 @@ def test_builtin_payment_cites_the_chosen_reading() -> None:
     ]
     assert lost
     for line in lost:
-        assert f"  1  Ultimo lost [ultimo_failure=literal: {source}" in line
+        assert f"  1 marque  Ultimo lost [ultimo_failure=literal: {source}" in line

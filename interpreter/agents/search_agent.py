@@ -24,8 +24,8 @@ Measured on the development machine (2 cores, both busy; the first ruleset of th
 Strength section; benchmarks/strength.py,
 one seat against two, rotated through the seats on the same deals):
   - greedy play-outs, 8 samples: 0.09 s per card decision (about 11 ms a sample), 0.6 s per
-    discard (every card of the hand is tried); +5.6 ± 1.8 marques a hand against the
-    heuristic player (30 deals).
+    discard (every card of the hand is tried); +5.6 ± 1.8 a hand (in that ruleset's unit)
+    against the heuristic player (30 deals).
   - random play-outs, 8 samples: +5.0 ± 1.4 against the heuristic player (same 30 deals);
     a random play-out costs about half a greedy one.
   - random play-outs at 20 samples (0.17 s per card decision) against greedy at 8, head to
@@ -94,10 +94,10 @@ class SearchAgent:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while self._more(done, deadline):
-            world = sampler.sample(self.rng)
+            guessed = sampler.sample(self.rng)
             rollout_seed = self.rng.getrandbits(64)
             for i, action in enumerate(choices):
-                trial = world.clone()
+                trial = guessed.clone()
                 trial.apply_action(action)
                 play_out(trial, self.policy, random.Random(rollout_seed))
                 totals[i] += trial.returns()[seat]

@@ -361,7 +361,7 @@ class _PageBuilder:
         for i, entry in enumerate(spec["table"]):
             lines = [
                 f"{level['id'].replace('_', ' ')}: when {code(level['when'])},"
-                f" worth {code(level['value'])}"
+                f" worth {self.quantity(level['value'])}"
                 + (
                     f" ({' '.join(level['description'].split())})"
                     if level.get("description")
@@ -473,7 +473,21 @@ class _PageBuilder:
 
     # --- payments and settlement -----------------------------------------------------------------
 
+    def quantity(self, amount: object) -> str:
+        """An amount as written, with the ruleset's unit (singular for a literal one)."""
+        unit = self.ruleset.unit
+        number = isinstance(amount, int | float) and not isinstance(amount, bool)
+        return f"{code(amount)} {unit.of(amount) if number else unit.plural}"
+
+    def _unit(self) -> Iterator[Rule]:
+        unit = self.ruleset.unit
+        spec = self.doc.get("unit")
+        given = "" if spec else " (the ruleset names no `unit`: the default)"
+        line = f"Results are counted in {unit.plural} (singular: {unit.singular}){given}."
+        yield self.rule("The unit of the results", [line], ("unit",), spec)
+
     def _payments(self) -> Iterator[Rule]:
+        yield from self._unit()
         for i, spec in enumerate(self.doc.get("payments", [])):
             yield self._payment(spec, ("payments", i), words.event(spec["event"]))
         for name, spec in self.doc.get("definitions", {}).items():
@@ -482,7 +496,7 @@ class _PageBuilder:
             yield self.rule(f"Definition: {name}", [line], ("definitions", name), spec)
         spec = self.doc.get("hand_score")
         if spec:
-            line = f"Each player scores {code(spec['value'])} in a hand."
+            line = f"Each player scores {self.quantity(spec['value'])} in a hand."
             yield self.rule("The hand's score", [line], ("hand_score",), spec)
         for i, spec in enumerate(self.doc.get("settlement", [])):
             yield self._payment(spec, ("settlement", i), words.event("settlement"))
@@ -490,7 +504,8 @@ class _PageBuilder:
     def _payment(self, spec: Mapping, where: tuple, when: str) -> Rule:
         lines = [f"Paid {when}" + (f", if {code(spec['when'])}" if "when" in spec else "") + "."]
         lines.append(
-            f"Each of {code(spec['from'])} pays each of {code(spec['to'])} {code(spec['amount'])}."
+            f"Each of {code(spec['from'])} pays each of {code(spec['to'])}"
+            f" {self.quantity(spec['amount'])}."
         )
         return self.rule(spec.get("name", spec["id"]), lines, where, spec)
 

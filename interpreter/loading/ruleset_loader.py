@@ -56,6 +56,7 @@ from interpreter.ruleset import (
     PlayRules,
     RedealRule,
     Ruleset,
+    ScoreUnit,
     TalonUse,
 )
 
@@ -260,6 +261,7 @@ class _Builder:
             redeals=parts["redeals"],
             hand_score=parts["hand_score"],
             game=parts["game"],
+            unit=ScoreUnit.from_spec(data.get("unit")),
             options=self.chosen,
             option_reads=dict(self.option_reads),
             sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},

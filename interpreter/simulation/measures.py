@@ -36,7 +36,7 @@ class RulesetMeasures:
         self.wins_by_place = [0] * players
         self.draws = 0
         self.spread = RunningMean()  # standard deviation of the seats' results in a hand
-        self.moved = RunningMean()  # marques that changed hands, net, in a hand
+        self.moved = RunningMean()  # what changed hands, net, in a hand (in the ruleset's unit)
         self.length = RunningMean()
         self.choices = 0
         self.decisions = 0

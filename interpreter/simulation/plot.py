@@ -68,7 +68,8 @@ def _bins(series: Sequence[Series]) -> list[float]:
     return [low + i * step for i in range(BINS + 1)]
 
 
-def plot_results(path: str, title: str, series: Sequence[Series]) -> None:
+def plot_results(path: str, title: str, series: Sequence[Series], unit: str) -> None:
+    """Draw `series` to `path`, results labelled in `unit` (the rulesets' unit, plural)."""
     check_plot_path(path)
     pyplot = _pyplot()
     seats = max(len(s.histograms) for s in series)
@@ -91,7 +92,7 @@ def plot_results(path: str, title: str, series: Sequence[Series]) -> None:
             label=[s.label for s in present],
         )
         ax.set_title(f"seat {seat}")
-        ax.set_xlabel("net result of a hand (marques)")
+        ax.set_xlabel(f"net result of a hand ({unit})")
         if seat % columns == 0:
             ax.set_ylabel("share of hands")
     axes[0][0].legend(fontsize="small")

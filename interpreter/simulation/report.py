@@ -3,14 +3,15 @@
 Where it sits: the last step of `tarot simulate` and `tarot diff --hands`. It takes the plain
 dicts that `RulesetMeasures.report` and `Comparison.report` give and formats them as text
 (terminal), Markdown (tables for notes) or JSON (everything, for programs). Numbers with an
-interval print as `mean ± half-width` (95%).
+interval print as `mean ± half-width` (95%). Results are named in each ruleset's own unit
+(`Ruleset.unit`); a difference of two rates is in percentage points (pp).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from interpreter.markdown import escape, table
 from interpreter.ruleset import Ruleset
@@ -81,6 +82,23 @@ def _section(title: str, markdown: bool) -> list[str]:
     return ["", f"### {title}", ""] if markdown else ["", f"{title}:"]
 
 
+def units(named: Sequence[tuple[str, Ruleset]]) -> str:
+    """What results are counted in: the rulesets' unit (plural), or when they differ each
+    one's, after the label it goes by in the report ("A in counters, B in points")."""
+    plurals = {ruleset.unit.plural for _label, ruleset in named}
+    if len(plurals) == 1:
+        return plurals.pop()
+    return ", ".join(f"{label} in {ruleset.unit.plural}" for label, ruleset in named)
+
+
+def _unit_json(ruleset: Ruleset) -> dict:
+    return asdict(ruleset.unit)
+
+
+def _net_title(unit: str) -> str:
+    return f"Net result per hand by seat ({unit}, mean ± 95% interval)"
+
+
 # --- measures shared by simulate and diff ------------------------------------------------------
 
 
@@ -93,7 +111,7 @@ class _Measure:
     signed: bool = False  # a result, shown with its sign
 
 
-def _measures(places: int) -> list[_Measure]:
+def _measures(places: int, unit: str) -> list[_Measure]:
     def at(key: str, place: int) -> Callable[[dict], float | dict | None]:
         return lambda r: r[key][place] if place < len(r[key]) else None
 
@@ -109,7 +127,7 @@ def _measures(places: int) -> list[_Measure]:
         _Measure("balance (1 - widest win-rate gap)", lambda r: r["balance"], 3),
         _Measure("drawn hands (best result shared)", lambda r: r["draws"], as_percent=True),
         _Measure("spread of results in a hand (sd)", lambda r: r["spread"]),
-        _Measure("marques won by the winners", lambda r: r["moved"]),
+        _Measure(f"{unit} won by the winners", lambda r: r["moved"]),
         _Measure("decisions per hand", lambda r: r["decisions_per_hand"], 1),
         _Measure("legal choices per decision", lambda r: r["choices_per_decision"]),
         _Measure("decided after (share of decisions)", lambda r: r["decided_after"], 3),
@@ -135,11 +153,11 @@ def _cell(measure: _Measure, value: float | dict | None) -> str:
     return f"{value:.{measure.digits}f}"
 
 
-def _measure_rows(reports: Sequence[dict]) -> list[list[str]]:
+def _measure_rows(reports: Sequence[dict], unit: str) -> list[list[str]]:
     """One row per measure, one column per ruleset; with two rulesets a last column B - A
     (the difference of the two means; the paired intervals are in the tables above)."""
     rows = []
-    for measure in _measures(max(len(r["by_place"]) for r in reports)):
+    for measure in _measures(max(len(r["by_place"]) for r in reports), unit):
         values = [measure.value(r) for r in reports]
         row = [measure.label, *(_cell(measure, v) for v in values)]
         if len(reports) == 2:
@@ -148,7 +166,7 @@ def _measure_rows(reports: Sequence[dict]) -> list[list[str]]:
             if gap is None:
                 row.append("-")
             elif measure.as_percent:
-                row.append(f"{100 * gap:+.1f} points")
+                row.append(f"{100 * gap:+.1f} pp")
             else:
                 row.append(f"{gap:+.{measure.digits}f}")
         rows.append(row)
@@ -165,7 +183,7 @@ def _rule_rows(rulesets: Sequence[Ruleset], reports: Sequence[dict]) -> list[lis
         shares = [r["rules"].get(key, {"hands": 0.0, "per_hand": 0.0}) for r in reports]
         cells = [f"{percent(f['hands'])} ({f['per_hand']:.3f})" for f in shares]
         if len(reports) == 2:
-            cells.append(f"{100 * (shares[1]['hands'] - shares[0]['hands']):+.1f} points")
+            cells.append(f"{100 * (shares[1]['hands'] - shares[0]['hands']):+.1f} pp")
         rows.append([key, label, *cells])
     return rows
 
@@ -178,6 +196,7 @@ def simulate_report(ruleset: Ruleset, measures: dict, info: RunInfo, fmt: str) -
         return json.dumps(
             {
                 "ruleset": ruleset.id,
+                "unit": _unit_json(ruleset),
                 "options": ruleset.options,
                 "run": _run_json(info),
                 "measures": measures,
@@ -186,13 +205,14 @@ def simulate_report(ruleset: Ruleset, measures: dict, info: RunInfo, fmt: str) -
         )
     md = fmt == "markdown"
     out = [("## " if md else "") + f"{ruleset.id}: {info.heading(measures['hands'])}"]
-    out += _section("Net result per hand by seat (marques, mean ± 95% interval)", md)
+    unit = ruleset.unit.plural
+    out += _section(_net_title(unit), md)
     out += _table(
         [["seat", "result"]] + [[str(s), estimate(e)] for s, e in enumerate(measures["by_seat"])],
         md,
     )
     out += _section("Game measures", md)
-    out += _table([["measure", ruleset.id], *_measure_rows([measures])], md)
+    out += _table([["measure", ruleset.id], *_measure_rows([measures], unit)], md)
     out += _section("Rules that paid (share of hands, and times per hand)", md)
     rules = _rule_rows([ruleset], [measures])
     out += _table([["rule", "name", ruleset.id], *rules], md) if rules else ["  none"]
@@ -218,7 +238,16 @@ def table_report(
 ) -> str:
     """The at-the-table half of a diff: `result` is `Comparison.report()`."""
     if fmt == "json":
-        return json.dumps({"a": a.id, "b": b.id, "run": _run_json(info), "table": result}, indent=1)
+        return json.dumps(
+            {
+                "a": a.id,
+                "b": b.id,
+                "unit": {"a": _unit_json(a), "b": _unit_json(b)},
+                "run": _run_json(info),
+                "table": result,
+            },
+            indent=1,
+        )
     md = fmt == "markdown"
     hands = result["hands"]
     how = (
@@ -228,7 +257,8 @@ def table_report(
         "measured on its own deals and the differences are between means"
     )
     out = [("## " if md else "") + f"At the table: {info.heading(hands)}", f"({how})"]
-    out += _section("Net result per hand by seat (marques, mean ± 95% interval)", md)
+    unit = units([("A", a), ("B", b)])
+    out += _section(_net_title(unit), md)
     label = "B - A (paired)" if result["paired"] else "B - A (unpaired)"
     seats = max(len(result["a"]["by_seat"]), len(result["b"]["by_seat"]))
     rows = [["seat", f"A {a.id}", f"B {b.id}", label]]
@@ -262,7 +292,7 @@ def table_report(
         out += [
             "",
             f"Hands whose result differs: {percent(differing)} ({count} of {hands}); "
-            f"mean |B - A| per seat and hand: {plain(result['mean_abs_difference'])}; "
+            f"mean |B - A| per seat and hand ({unit}): {plain(result['mean_abs_difference'])}; "
             f"spread of results in a hand, B - A: {estimate(result['spread_difference'])}",
         ]
         if result["most_different"]:
@@ -273,15 +303,15 @@ def table_report(
                 )
                 out.append(f"    {info.replay_command(targets[0], hand['hand'])}")
                 out.append(f"    {info.replay_command(targets[1], hand['hand'])}")
-    out += _section("Game measures", md)
+    out += _section("Game measures (B - A of a rate in percentage points, pp)", md)
     out += _table(
         [
             ["measure", f"A {a.id}", f"B {b.id}", "B - A"],
-            *_measure_rows([result["a"], result["b"]]),
+            *_measure_rows([result["a"], result["b"]], unit),
         ],
         md,
     )
-    out += _section("Rules that paid (share of hands, and times per hand)", md)
+    out += _section("Rules that paid (share of hands, and times per hand; B - A in pp)", md)
     rules = _rule_rows([a, b], [result["a"], result["b"]])
     out += (
         _table([["rule", "name", f"A {a.id}", f"B {b.id}", "B - A"], *rules], md)
@@ -315,9 +345,15 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
         return json.dumps(
             {
                 "base": base.id,
+                "unit": _unit_json(base),
                 "run": _run_json(info),
                 "variants": [
-                    {"variant": line.variant.id, "changed": line.changed, "table": line.result}
+                    {
+                        "variant": line.variant.id,
+                        "unit": _unit_json(line.variant),
+                        "changed": line.changed,
+                        "table": line.result,
+                    }
                     for line in ordered
                 ],
             },
@@ -328,7 +364,8 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
     out = [
         ("## " if md else "") + f"Family of {base.id}: each variant against it, "
         f"{info.heading(hands)}",
-        "(sorted by the mean |B - A| per seat and hand, how much the variant moves results; "
+        "(sorted by the mean |B - A| per seat and hand, how much the variant moves results, "
+        f"in {units([(r.id, r) for r in (base, *(line.variant for line in ordered))])}; "
         "dealer B - A is the dealer's paired difference; spread B - A the change in the "
         "standard deviation of the seats' results in a hand, i.e. in what is at stake)",
         "",

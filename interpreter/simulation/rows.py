@@ -2,10 +2,11 @@
 
 Where it sits: `--out FILE` of `tarot simulate` and `tarot diff --hands`. Rows are flat (one
 column per seat and one per rule) so that `pandas.read_json(path, lines=True)` and
-`pandas.read_csv(path)` give a table with no further work. Rows are written as the hands
-finish, a hand's rows whole or not at all (`output_files.PieceFile`), so an interrupted run
-keeps every finished hand on disk, and a write that fails (a full disk) keeps the rows of the
-hands before it and says so.
+`pandas.read_csv(path)` give a table with no further work; the `unit` column, after the
+results (`net_N`), names what they are counted in: the ruleset's unit. Rows are written as
+the hands finish, a hand's rows whole or not at all (`output_files.PieceFile`), so an
+interrupted run keeps every finished hand on disk, and a write that fails (a full disk) keeps
+the rows of the hands before it and says so.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class RowWriter:
         self.columns = (
             ["ruleset", "hand", "dealer"]
             + [f"net_{seat}" for seat in range(players)]
-            + ["decisions", "choices", "winner", "decided_at", "lead_changes"]
+            + ["unit", "decisions", "choices", "winner", "decided_at", "lead_changes"]
             + [f"fired.{rule}" for rule in rules]
         )
         self._file = PieceFile("--out", path, "the rows of the {} hand(s)")
@@ -59,6 +60,7 @@ class RowWriter:
         row: dict = dict.fromkeys(self.columns)
         row.update(
             ruleset=ruleset.id,
+            unit=ruleset.unit.plural,
             hand=hand.number,
             dealer=hand.dealer,
             decisions=hand.decisions,
