@@ -56,10 +56,6 @@ GENERIC = {
 #: to be fixed there, then removed from here.
 KNOWN_FINDINGS = {
     ("interpreter/engine/state.py", "marques"),  # HandState.returns' docstring
-    ("interpreter/expressions/LANGUAGE.md", "kings"),  # examples from a built-in game
-    ("interpreter/expressions/LANGUAGE.md", "petit"),
-    ("interpreter/expressions/LANGUAGE.md", "tarots"),
-    ("interpreter/expressions/LANGUAGE.md", "ultimo_failure"),
 }
 
 
