@@ -18,65 +18,84 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from interpreter.engine import tricks as trick_rules
+from interpreter.engine.actions import (
+    PASS,
+    Action,
+    Bid,
+    DecisionKind,
+    Declare,
+    IllegalAction,
+    NoDeclaration,
+    Pass,
+    Redeal,
+    action_text,
+)
 from interpreter.engine.contexts import MAX_REDEALS
 from interpreter.engine.dealing import deal_packets
+from interpreter.engine.events import (
+    AT_CUT,
+    AT_DECLARATIONS,
+    AT_DISCARD,
+    AT_SETTLEMENT,
+    At,
+    Payment,
+    PaymentTime,
+    ThrownIn,
+)
 from interpreter.expressions import EvaluationError, Scope
 from interpreter.ruleset import Declaration, PaymentRule, Ruleset, TalonUse
 
-REDEAL, BID, CALL, DISCARD, DECLARE, PLAY, DONE = (
-    "redeal",
-    "bid",
-    "call",
-    "discard",
-    "declare",
-    "play",
-    "done",
-)
-SHOW, GIVE = "show", "give"  # cards picked one at a time after a declaration
+__all__ = ["MAX_REDEALS", "Decision", "HandState", "IllegalAction", "Payment", "Phase"]
+
 HANDED_OVER = "handed_over"  # what `shown` calls a card handed to a declarer
-PASS = "pass"
-ALL_PASSED = "all_passed"
+
+
+class Phase(StrEnum):
+    """Where the hand stands; the value is the word tests and views use."""
+
+    REDEAL = "redeal"
+    BID = "bid"
+    CALL = "call"
+    DISCARD = "discard"
+    DECLARE = "declare"
+    PLAY = "play"
+    DONE = "done"
+
+
 _MOMENTS = {
-    REDEAL: "at the deal",
-    BID: "during the auction",
-    CALL: "at the call",
-    DISCARD: "during the discard",
-    DECLARE: "during the declarations",
-    DONE: "at the end of the hand",
+    Phase.REDEAL: "at the deal",
+    Phase.BID: "during the auction",
+    Phase.CALL: "at the call",
+    Phase.DISCARD: "during the discard",
+    Phase.DECLARE: "during the declarations",
+    Phase.DONE: "at the end of the hand",
 }
 
 
-class IllegalAction(ValueError):
-    """An action that is not among the legal ones; the state is left unchanged."""
-
-
-@dataclass
 class Decision:
-    seat: int
-    kind: str  # "redeal", "bid", "call", "discard", "declare", "show", "give" or "play"
-    choices: list[str]
-    declaration: Declaration | None = None
-    level_values: dict[str, float] = field(default_factory=dict)
+    """A seat to choose one of `actions`; `choices` are their texts, in the same order (what
+    agents are handed and records hold)."""
 
+    __slots__ = ("seat", "kind", "actions", "choices", "declaration", "level_values")
 
-@dataclass
-class Payment:
-    rule: str
-    payer: int
-    payee: int
-    amount: float
-    at: str
-
-    def as_record(self) -> dict:
-        return {
-            "rule": self.rule,
-            "from": self.payer,
-            "to": self.payee,
-            "amount": self.amount,
-            "at": self.at,
-        }
+    def __init__(
+        self,
+        seat: int,
+        kind: DecisionKind,
+        actions: list[Action],
+        choices: list[str],
+        declaration: Declaration | None = None,
+        level_values: dict[str, float] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.actions = actions
+        self.choices = choices
+        self.declaration = declaration
+        self.level_values = {} if level_values is None else level_values
 
 
 @dataclass
@@ -85,7 +104,7 @@ class CardChoice:
     or one to give back to `to` for a card handed over."""
 
     seat: int
-    kind: str  # SHOW or GIVE
+    kind: DecisionKind  # SHOW or GIVE
     declaration: str
     candidates: list[int]
     count: int
@@ -165,7 +184,7 @@ class HandState:
         self._declared_seats: set[tuple[int, str]] = set()
         self._redeal_queue: list[tuple[int, object]] = []
         self._bidders = list(self.seat_order) if ruleset.bidding else []
-        self.phase = REDEAL
+        self.phase = Phase.REDEAL
         self.excuses = ruleset.deck.fools
         self.decision: Decision | None = None
         self._deal()
@@ -183,7 +202,7 @@ class HandState:
         self.talon_dealt = list(dealt.talon)
         self.hands_dealt = [list(hand) for hand in self.hands]
         if self.cut_card is not None:
-            self._fire("cut", {"cut_card": self.cut_card}, "cut")
+            self._fire("cut", {"cut_card": self.cut_card}, AT_CUT)
         for seat in self.seat_order:
             scope = self._scope({"player": seat})
             for rule in self.ruleset.redeals:
@@ -235,10 +254,16 @@ class HandState:
         return None if self.decision is None else self.decision.seat
 
     def legal_actions(self) -> list[str]:
+        """The legal actions as text, in the order the rules give them (see `legal_moves`
+        for the same as typed actions)."""
         return [] if self.decision is None else list(self.decision.choices)
 
+    def legal_moves(self) -> list[Action]:
+        """The legal actions as typed values, in the order of `legal_actions`."""
+        return [] if self.decision is None else list(self.decision.actions)
+
     def is_terminal(self) -> bool:
-        return self.phase == DONE
+        return self.phase == Phase.DONE
 
     def returns(self) -> list[float]:
         """Net result per seat so far, final once terminal: marques paid and received, plus
@@ -249,29 +274,26 @@ class HandState:
             net[payment.payee] += payment.amount
         return [_tidy(x) for x in net]
 
-    def apply_action(self, action: str) -> None:
+    def apply_action(self, action: Action | str) -> None:
+        """Take one of the legal actions, typed or as its text; IllegalAction (and the state
+        unchanged) for any other."""
         decision = self.decision
         if decision is None:
             raise IllegalAction("the hand is over; no more decisions are taken")
-        if action not in decision.choices:
+        legal = decision.choices if isinstance(action, str) else decision.actions
+        try:
+            index = legal.index(action)
+        except ValueError:
             shown = ", ".join(decision.choices[:30])
             raise IllegalAction(
                 f"seat {decision.seat} may not {decision.kind} {action!r}; legal: {shown}"
-            )
-        self.decisions.append({"seat": decision.seat, "kind": decision.kind, "choice": action})
+            ) from None
+        self.decisions.append(
+            {"seat": decision.seat, "kind": decision.kind.value, "choice": decision.choices[index]}
+        )
         self._changed()
-        handler = {
-            REDEAL: self._answer_redeal,
-            BID: self._bid,
-            CALL: self._call,
-            DISCARD: lambda seat, choice: self._discard(seat, self.ruleset.deck.by_id[choice]),
-            DECLARE: lambda _seat, choice: self._declare(decision, choice),
-            SHOW: lambda _seat, choice: self._pick_card(self.ruleset.deck.by_id[choice]),
-            GIVE: lambda _seat, choice: self._pick_card(self.ruleset.deck.by_id[choice]),
-            PLAY: lambda seat, choice: self._play(seat, self.ruleset.deck.by_id[choice]),
-        }[decision.kind]
         try:
-            handler(decision.seat, action)
+            _APPLY[decision.kind](self, decision, decision.actions[index])
             self._advance()
         except EvaluationError as error:
             raise self._reported(error) from None
@@ -292,7 +314,7 @@ class HandState:
         """An expression that failed while the hand ran, told with the hand and the moment."""
         if error.hand is None:
             error.hand = self.number
-            if self.phase == PLAY:
+            if self.phase == Phase.PLAY:
                 error.moment = f"during trick {self.trick_number}"
             else:
                 error.moment = _MOMENTS[self.phase]
@@ -331,42 +353,46 @@ class HandState:
         if self._card_choices:
             pending = self._card_choices[0]
             cards = self.ruleset.deck.cards
-            choices = [cards[c].id for c in pending.candidates if c not in pending.chosen]
-            self.decision = Decision(pending.seat, pending.kind, choices)
+            left = [c for c in pending.candidates if c not in pending.chosen]
+            choices = [cards[c].id for c in left]
+            self.decision = Decision(pending.seat, pending.kind, left, choices)
             return
-        if self.phase == REDEAL:
+        if self.phase == Phase.REDEAL:
             if self._next_redeal():
                 return
-            if self.phase == DONE:
+            if self.phase == Phase.DONE:
                 return
-            self.phase = BID if self.ruleset.bidding else DISCARD
-            if self.phase == DISCARD:
+            self.phase = Phase.BID if self.ruleset.bidding else Phase.DISCARD
+            if self.phase == Phase.DISCARD:
                 self._place_talon(self.ruleset.talon)
-        if self.phase == BID:
+        if self.phase == Phase.BID:
             if self._next_bid():
                 return
-            if self.phase == DONE:
+            if self.phase == Phase.DONE:
                 return
             if self.ruleset.play.first_leader == "taker":
                 self.leader = self.taker
-            self.phase = CALL
-        if self.phase == CALL:
+            self.phase = Phase.CALL
+        if self.phase == Phase.CALL:
             if self._call_due():
                 return
-            self.phase = DISCARD
+            self.phase = Phase.DISCARD
             self._place_talon(self.ruleset.bidding.contract(self.contract).talon)
-        if self.phase == DISCARD:
+        if self.phase == Phase.DISCARD:
             for seat in self.seat_order:
                 if self._discard_left[seat] > 0:
-                    self.decision = Decision(seat, DISCARD, self._discard_choices(seat))
+                    allowed = self._discard_choices(seat)
+                    cards = self.ruleset.deck.cards
+                    choices = [cards[c].id for c in allowed]
+                    self.decision = Decision(seat, DecisionKind.DISCARD, allowed, choices)
                     return
-            self.phase = DECLARE
-        if self.phase == DECLARE:
+            self.phase = Phase.DECLARE
+        if self.phase == Phase.DECLARE:
             order = [(self.leader + i) % self.ruleset.players for i in range(self.ruleset.players)]
             for seat in order:
                 if self._next_declaration(seat, "before_play"):
                     return
-            self.phase = PLAY
+            self.phase = Phase.PLAY
             self.excuses = self._excuse_cards()
             self.total_tricks = (
                 len(self.hands[self.leader])
@@ -374,7 +400,7 @@ class HandState:
                 + len(self._stock()) // self.ruleset.players
             )
             self.trick_number = 1
-        if self.phase == PLAY:
+        if self.phase == Phase.PLAY:
             if not self._cards_left():
                 self._finish()
                 return
@@ -386,14 +412,14 @@ class HandState:
             legal = trick_rules.legal_cards(
                 self.ruleset.play, cards, playable, self.trick, self.excuses
             )
-            self.decision = Decision(seat, PLAY, [cards[c].id for c in legal])
+            self.decision = Decision(seat, DecisionKind.PLAY, legal, [cards[c].id for c in legal])
             return
         self.decision = None
 
     def _to_play(self) -> int:
         return (self.leader + len(self.trick)) % self.ruleset.players
 
-    def _throw_in(self, reason: str) -> bool:
+    def _throw_in(self, reason: str | ThrownIn) -> bool:
         """Abandon the deal. True when the same dealer deals again at once (the state is
         then at the start of the new deal), False when the hand is over."""
         key = f"thrown_in:{reason}"
@@ -407,14 +433,14 @@ class HandState:
             self.abandoned.append(
                 {
                     "pack": [cards[c].id for c in self.pack],
-                    "thrown_in": reason,
+                    "thrown_in": str(reason),
                     "decisions": list(self.decisions),
                 }
             )
             self._start(self._repack(len(self.abandoned)))
             return True
-        self.thrown_in = reason
-        self.phase = DONE
+        self.thrown_in = str(reason)
+        self.phase = Phase.DONE
         self.decision = None
         self._changed()
         return False
@@ -432,16 +458,19 @@ class HandState:
                 self._advance()
                 return True
             return False
-        self.decision = Decision(seat, REDEAL, [f"{rule.id}:redeal", f"{rule.id}:play_on"])
+        answers: list[Action] = [Redeal(rule.id, True), Redeal(rule.id, False)]
+        deck = self.ruleset.deck
+        self.decision = Decision(
+            seat, DecisionKind.REDEAL, answers, [action_text(a, deck) for a in answers]
+        )
         return True
 
-    def _answer_redeal(self, seat: int, action: str) -> None:
+    def _answer_redeal(self, seat: int, answer: Redeal) -> None:
         self._redeal_queue.pop(0)
-        rule_id, _, answer = action.partition(":")
-        if answer == "redeal":
-            self._throw_in(rule_id)
+        if answer.redeal:
+            self._throw_in(answer.rule)
         else:  # playing on is itself declared: rules may ask declared(seat, 'rule id')
-            self.declared[seat].add(rule_id)
+            self.declared[seat].add(answer.rule)
 
     # --- the auction and the call --------------------------------------------------------
 
@@ -450,18 +479,22 @@ class HandState:
             seat = self._bidders[0]
             contracts = self.ruleset.bidding.contracts
             lowest = 0 if self.contract is None else self.ruleset.bidding.rank(self.contract) + 1
-            choices = [c.id for c in contracts[lowest:]] + [PASS]
-            self.decision = Decision(seat, BID, choices)
+            bids: list[Action] = [Bid(c.id) for c in contracts[lowest:]]
+            bids.append(PASS)
+            deck = self.ruleset.deck
+            self.decision = Decision(
+                seat, DecisionKind.BID, bids, [action_text(b, deck) for b in bids]
+            )
             return True
-        if self.taker is None and self._throw_in(ALL_PASSED):
+        if self.taker is None and self._throw_in(ThrownIn.ALL_PASSED):
             self._advance()
             return True
         return False
 
-    def _bid(self, seat: int, action: str) -> None:
+    def _bid(self, seat: int, action: Bid | Pass) -> None:
         self._bidders.pop(0)
-        if action != PASS:
-            self.taker, self.contract = seat, action
+        if isinstance(action, Bid):
+            self.taker, self.contract = seat, action.contract
 
     def _call_due(self) -> bool:
         call = self.ruleset.partner_call
@@ -471,14 +504,15 @@ class HandState:
         if not call.when(scope):
             return False
         cards = self.ruleset.deck.cards
-        choices = [cards[c].id for c in sorted(call.cards(scope))]
-        if not choices:
+        callable_cards = sorted(call.cards(scope))
+        if not callable_cards:
             return False
-        self.decision = Decision(self.taker, CALL, choices)
+        choices = [cards[c].id for c in callable_cards]
+        self.decision = Decision(self.taker, DecisionKind.CALL, callable_cards, choices)
         return True
 
-    def _call(self, _seat: int, action: str) -> None:
-        self.called_card = self.ruleset.deck.by_id[action]
+    def _call(self, card: int) -> None:
+        self.called_card = card
         self.partner = self.called_card_holder()
 
     def called_card_holder(self) -> int | None:
@@ -514,9 +548,8 @@ class HandState:
 
     # --- discards ------------------------------------------------------------------------
 
-    def _discard_choices(self, seat: int) -> list[str]:
+    def _discard_choices(self, seat: int) -> list[int]:
         hand = self.hands[seat]
-        cards = self.ruleset.deck.cards
         scope = self._scope({"player": seat})
         allowed = hand
         for rule in (self.ruleset.discard_never, self.ruleset.discard_forbidden):
@@ -529,7 +562,7 @@ class HandState:
                     kept.append(card)
             if kept:  # when only protected cards are left, they must go after all
                 allowed = kept
-        return [cards[c].id for c in allowed]
+        return list(allowed)
 
     def _discard(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
@@ -538,9 +571,9 @@ class HandState:
         shown = self.ruleset.discard_shown
         if shown is not None and shown(self._scope({"player": seat, "card": card})):
             self.shown.append((seat, "discard", [card]))
-        self._fire("discard", {"player": seat, "card": card}, "discard")
+        self._fire("discard", {"player": seat, "card": card}, AT_DISCARD)
         if self._discard_left[seat] == 0:
-            self._fire("discards_done", {"player": seat}, "discard")
+            self._fire("discards_done", {"player": seat}, AT_DISCARD)
 
     # --- declarations --------------------------------------------------------------------
 
@@ -568,15 +601,19 @@ class HandState:
                 best = max(values.values())
                 top = [lvl for lvl, v in values.items() if v == best][-1]
                 values = {top: best}
-            choices = [f"{declaration.id}:{lvl}" for lvl in values] + [f"{declaration.id}:none"]
-            pending.append(Decision(seat, DECLARE, choices, declaration, values))
+            answers: list[Action] = [Declare(declaration.id, lvl) for lvl in values]
+            answers.append(NoDeclaration(declaration.id))
+            deck = self.ruleset.deck
+            choices = [action_text(a, deck) for a in answers]
+            pending.append(
+                Decision(seat, DecisionKind.DECLARE, answers, choices, declaration, values)
+            )
         return pending
 
-    def _declare(self, decision: Decision, action: str) -> None:
-        declaration = decision.declaration
-        level = action.split(":", 1)[1]
-        if level == "none":
+    def _declare(self, decision: Decision, action: Declare | NoDeclaration) -> None:
+        if isinstance(action, NoDeclaration):
             return
+        declaration, level = decision.declaration, action.level
         seat = decision.seat
         self.declared[seat].add(declaration.id)
         value = decision.level_values[level]
@@ -584,15 +621,16 @@ class HandState:
         scope = self._scope({"player": seat})
         self._show(decision, level, self._scope({"player": seat, "level": level}))
         if not declaration.paid_when_declared:  # the ruleset's own rules use its value
-            self.fired[action] = self.fired.get(action, 0) + 1
+            key = action_text(action, self.ruleset.deck)
+            self.fired[key] = self.fired.get(key, 0) + 1
         else:
             self._pay(
-                f"{declaration.id}:{level}",
+                action_text(action, self.ruleset.deck),
                 declaration.payers(scope),
                 declaration.payees(scope),
                 lambda _scope: value,
                 scope,
-                "declarations",
+                AT_DECLARATIONS,
             )
         if declaration.hands_over is not None:
             self._hand_over(seat, declaration, scope)
@@ -610,7 +648,9 @@ class HandState:
         if count >= len(cards):
             self.shown.append((seat, declaration.id, cards))
         elif count > 0:
-            self._card_choices.append(CardChoice(seat, SHOW, declaration.id, cards, count))
+            self._card_choices.append(
+                CardChoice(seat, DecisionKind.SHOW, declaration.id, cards, count)
+            )
 
     def _hand_over(self, seat: int, declaration: Declaration, scope: Scope) -> None:
         """Move each card asked for from another player's hand to the declarer's, and queue
@@ -631,19 +671,19 @@ class HandState:
                 candidates = [c for c in self.hands[seat] if c != card]
             if candidates:  # a declarer with no other card keeps it and gives nothing back
                 self._card_choices.append(
-                    CardChoice(seat, GIVE, declaration.id, candidates, 1, holder)
+                    CardChoice(seat, DecisionKind.GIVE, declaration.id, candidates, 1, holder)
                 )
 
     def _pick_card(self, card: int) -> None:
         pending = self._card_choices[0]
         pending.chosen.append(card)
-        if pending.kind == GIVE:
+        if pending.kind == DecisionKind.GIVE:
             self.hands[pending.seat].remove(card)
             self.hands[pending.to].append(card)
         if len(pending.chosen) < pending.count:
             return
         self._card_choices.pop(0)
-        if pending.kind == SHOW:
+        if pending.kind == DecisionKind.SHOW:
             self.shown.append((pending.seat, pending.declaration, list(pending.chosen)))
         self._changed()
 
@@ -673,7 +713,7 @@ class HandState:
         if card == self.called_card and self.partner_shown_at is None:
             self.partner_shown_at = self.trick_number
         trick_vars = self._trick_vars(seat, card)
-        self._fire("card_played", trick_vars, f"trick {self.trick_number}")
+        self._fire("card_played", trick_vars, At(PaymentTime.TRICK, self.trick_number))
         if len(self.trick) == self.ruleset.players:
             self._end_trick()
 
@@ -707,6 +747,7 @@ class HandState:
             "cards": [{"seat": s, "card": cards[c].id} for s, c in self.trick],
             "winner": winner,
         }
+        at = At(PaymentTime.TRICK, self.trick_number)
         for seat, card in self.trick:
             keeper = seat if card in self.excuses and fool_kept else winner
             self.won[keeper].append(card)
@@ -715,7 +756,7 @@ class HandState:
                 self.excuse_debts.append((keeper, winner))
             trick_vars = self._trick_vars(seat, card)
             trick_vars.update(winner=winner, keeper=keeper)
-            self._fire("trick_end", trick_vars, f"trick {self.trick_number}")
+            self._fire("trick_end", trick_vars, at)
         self.tricks.append(record)
         self.trick_cards.append((winner, [c for _s, c in self.trick]))
         self.trick = []
@@ -794,7 +835,7 @@ class HandState:
         if self._points is not None:
             return self._points
         points = [self.count(self.pile(s)) for s in range(self.ruleset.players)]
-        if self.phase == DONE:
+        if self.phase == Phase.DONE:
             self._points = points
         return points
 
@@ -824,7 +865,7 @@ class HandState:
         self.payments, self.fired = [], {}
         self._changed()
         try:
-            self._fire_rules(self.ruleset.settlement, {}, "settlement")
+            self._fire_rules(self.ruleset.settlement, {}, AT_SETTLEMENT)
             return self.payments
         except EvaluationError as error:
             raise self._reported(error) from None
@@ -840,10 +881,10 @@ class HandState:
                 for card in [c for c in self.won[debtor] if c in self.excuses]:
                     self.won[debtor].remove(card)
                     self.won[creditor].append(card)
-        self.phase = DONE
+        self.phase = Phase.DONE
         self.decision = None
         self._changed()
-        self._fire_rules(self.ruleset.settlement, {}, "settlement")
+        self._fire_rules(self.ruleset.settlement, {}, AT_SETTLEMENT)
         self.scores = [_tidy(self.hand_score(seat)) for seat in range(self.ruleset.players)]
         self._changed()
 
@@ -854,7 +895,7 @@ class HandState:
 
     def total(self, seat: int) -> float:
         """The seat's game total counting this hand as it stands."""
-        if self.phase == DONE:
+        if self.phase == Phase.DONE:
             return self.totals_before[seat] + self.returns()[seat]
         return self.totals_before[seat] + self.returns()[seat] + self.hand_score(seat)
 
@@ -879,19 +920,19 @@ class HandState:
             }
         return Scope(self, {**base, **variables})
 
-    def _fire(self, event: str, variables: dict, at: str) -> None:
+    def _fire(self, event: str, variables: dict, at: At) -> None:
         rules = self.ruleset.payments.get(event)
         if rules:
             self._fire_rules(rules, variables, at)
 
-    def _fire_rules(self, rules: Sequence[PaymentRule], variables: dict, at: str) -> None:
+    def _fire_rules(self, rules: Sequence[PaymentRule], variables: dict, at: At) -> None:
         scope = self._scope(variables)
         for rule in rules:
             if rule.when is not None and not rule.when(scope):
                 continue
             self._pay(rule.id, rule.payers(scope), rule.payees(scope), rule.amount, scope, at)
 
-    def _pay(self, rule_id, payers, payees, amount, scope: Scope, at: str) -> None:
+    def _pay(self, rule_id, payers, payees, amount, scope: Scope, at: At) -> None:
         paid = False
         for payer in _seats(payers):
             for payee in _seats(payees):
@@ -932,3 +973,16 @@ def count_points(
     whole, leftover = divmod(len(pile), group_size)
     total = sum(counting) - len(counting) + whole + (credit[leftover - 1] if leftover else 0)
     return _tidy(total)
+
+
+#: how each kind of decision is applied (built once, not per action)
+_APPLY: dict[DecisionKind, Callable[[HandState, Decision, Action], None]] = {
+    DecisionKind.REDEAL: lambda state, decision, it: state._answer_redeal(decision.seat, it),
+    DecisionKind.BID: lambda state, decision, bid: state._bid(decision.seat, bid),
+    DecisionKind.CALL: lambda state, _decision, card: state._call(card),
+    DecisionKind.DISCARD: lambda state, decision, card: state._discard(decision.seat, card),
+    DecisionKind.DECLARE: lambda state, decision, answer: state._declare(decision, answer),
+    DecisionKind.SHOW: lambda state, _decision, card: state._pick_card(card),
+    DecisionKind.GIVE: lambda state, _decision, card: state._pick_card(card),
+    DecisionKind.PLAY: lambda state, decision, card: state._play(decision.seat, card),
+}
