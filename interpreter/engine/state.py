@@ -19,6 +19,7 @@ import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 
 from interpreter.engine import tricks as trick_rules
 from interpreter.engine.actions import (
@@ -45,6 +46,7 @@ from interpreter.engine.events import (
     PaymentTime,
     ThrownIn,
 )
+from interpreter.engine.zones import Zones
 from interpreter.expressions import EvaluationError, Scope
 from interpreter.ruleset import Declaration, PaymentRule, Ruleset, TalonUse
 
@@ -112,8 +114,27 @@ class CardChoice:
     chosen: list[int] = field(default_factory=list)
 
 
+def _zone(name: str) -> property:
+    """A zone of `Zones`, read and replaced as an attribute of the state."""
+    return property(
+        attrgetter(f"zones.{name}"),
+        lambda state, cards: setattr(state.zones, name, cards),
+        doc=f"The state's `zones.{name}`.",
+    )
+
+
 class HandState:
     """A hand from the deal to the settlement."""
+
+    hands = _zone("hands")
+    discards = _zone("discards")
+    won = _zone("won")
+    played = _zone("played")
+    set_aside = _zone("set_aside")
+    piles = _zone("piles")
+    talon = _zone("talon")
+    trick = _zone("trick")
+    trick_cards = _zone("trick_cards")
 
     def __init__(
         self,
@@ -147,12 +168,7 @@ class HandState:
         self._changed()
         self.pack = list(pack)
         self.seat_order = [(dealer + 1 + i) % n for i in range(n)]  # dealing and bidding order
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.discards: list[list[int]] = [[] for _ in range(n)]
-        self.won: list[list[int]] = [[] for _ in range(n)]
-        self.played: list[list[int]] = [[] for _ in range(n)]  # cards each seat played
-        self.set_aside: list[list[int]] = [[] for _ in range(n)]  # talon cards scoring for a seat
-        self.talon: list[int] = []
+        self.zones = Zones.empty(n)
         self.drawing = False  # the talon is a stock drawn from after each trick
         self.declared: list[set[str]] = [set() for _ in range(n)]
         self.declared_values: list[dict[str, float]] = [{} for _ in range(n)]
@@ -160,8 +176,6 @@ class HandState:
         self.decisions: list[dict] = []
         self.payments: list[Payment] = []
         self.tricks: list[dict] = []
-        self.trick_cards: list[tuple[int, list[int]]] = []  # (winner, cards) per finished trick
-        self.trick: list[tuple[int, int]] = []
         self.trick_number = 0
         self.total_tricks = 0
         self.leader = dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n
@@ -195,12 +209,12 @@ class HandState:
         dealt = deal_packets(self.ruleset.packets, self.pack, self.seat_order, self.dealer)
         self.packets_dealt = dealt.packets
         for seat, packets in enumerate(dealt.packets):
-            self.hands[seat] = [card for packet in packets for card in packet]
-        self.piles = dealt.piles  # face-down piles whose top card is face up and playable
+            self.zones.hands[seat] = [card for packet in packets for card in packet]
+        self.zones.piles = dealt.piles  # face-down piles whose top card is face up and playable
         self.piles_dealt = [[list(p) for p in piles] for piles in dealt.piles]
-        self.talon = list(dealt.talon)
+        self.zones.talon = list(dealt.talon)
         self.talon_dealt = list(dealt.talon)
-        self.hands_dealt = [list(hand) for hand in self.hands]
+        self.hands_dealt = [list(hand) for hand in self.zones.hands]
         if self.cut_card is not None:
             self._fire("cut", {"cut_card": self.cut_card}, AT_CUT)
         for seat in self.seat_order:
@@ -215,19 +229,15 @@ class HandState:
         """An independent copy to try actions on (the ruleset and the dealt pack are shared,
         being never changed)."""
         other = copy.copy(self)
-        per_seat = ("hands", "discards", "won", "played", "set_aside", "declared_values", "scores")
-        for name in per_seat:
-            setattr(other, name, [type(x)(x) for x in getattr(self, name)])
+        other.zones = self.zones.copy()
         other.declared = [set(d) for d in self.declared]
-        other.piles = [[list(p) for p in piles] for piles in self.piles]
+        other.declared_values = [dict(d) for d in self.declared_values]
+        other.scores = list(self.scores)
         for name in (
-            "talon",
             "shown",
             "decisions",
             "payments",
             "tricks",
-            "trick_cards",
-            "trick",
             "excuse_debts",
             "exchanges",
             "abandoned",
@@ -395,8 +405,8 @@ class HandState:
             self.phase = Phase.PLAY
             self.excuses = self._excuse_cards()
             self.total_tricks = (
-                len(self.hands[self.leader])
-                + sum(map(len, self.piles[self.leader]))
+                len(self.zones.hands[self.leader])
+                + sum(map(len, self.zones.piles[self.leader]))
                 + len(self._stock()) // self.ruleset.players
             )
             self.trick_number = 1
@@ -410,14 +420,14 @@ class HandState:
             cards = self.ruleset.deck.cards
             playable = self.playable(seat)
             legal = trick_rules.legal_cards(
-                self.ruleset.play, cards, playable, self.trick, self.excuses
+                self.ruleset.play, cards, playable, self.zones.trick, self.excuses
             )
             self.decision = Decision(seat, DecisionKind.PLAY, legal, [cards[c].id for c in legal])
             return
         self.decision = None
 
     def _to_play(self) -> int:
-        return (self.leader + len(self.trick)) % self.ruleset.players
+        return (self.leader + len(self.zones.trick)) % self.ruleset.players
 
     def _throw_in(self, reason: str | ThrownIn) -> bool:
         """Abandon the deal. True when the same dealer deals again at once (the state is
@@ -517,15 +527,12 @@ class HandState:
 
     def called_card_holder(self) -> int | None:
         """The player other than the taker holding the called card in hand, if any."""
-        holders = [
-            s for s, hand in enumerate(self.hands) if s != self.taker and self.called_card in hand
-        ]
-        return holders[0] if holders else None
+        return self.zones.holder(self.called_card, leaving_out=self.taker)
 
     # --- the talon -----------------------------------------------------------------------
 
     def _place_talon(self, use: TalonUse | None) -> None:
-        if not self.talon or use is None or use.to == "out_of_play":
+        if not self.zones.talon or use is None or use.to == "out_of_play":
             return
         if use.to == "stock":
             self.drawing = True
@@ -537,19 +544,19 @@ class HandState:
             raise error
         seat = seats[0]
         if use.shown:
-            self.shown.append((seat, "talon", list(self.talon)))
+            self.shown.append((seat, "talon", list(self.zones.talon)))
         if use.to == "hand":
-            self.hands[seat].extend(self.talon)
-            self._discard_left[seat] = self._discard_left.get(seat, 0) + len(self.talon)
+            self.zones.hands[seat].extend(self.zones.talon)
+            self._discard_left[seat] = self._discard_left.get(seat, 0) + len(self.zones.talon)
         else:
-            self.set_aside[seat].extend(self.talon)
-        self.talon = []
+            self.zones.set_aside[seat].extend(self.zones.talon)
+        self.zones.talon = []
         self._changed()
 
     # --- discards ------------------------------------------------------------------------
 
     def _discard_choices(self, seat: int) -> list[int]:
-        hand = self.hands[seat]
+        hand = self.zones.hands[seat]
         scope = self._scope({"player": seat})
         allowed = hand
         for rule in (self.ruleset.discard_never, self.ruleset.discard_forbidden):
@@ -565,8 +572,8 @@ class HandState:
         return list(allowed)
 
     def _discard(self, seat: int, card: int) -> None:
-        self.hands[seat].remove(card)
-        self.discards[seat].append(card)
+        self.zones.hands[seat].remove(card)
+        self.zones.discards[seat].append(card)
         self._discard_left[seat] -= 1
         shown = self.ruleset.discard_shown
         if shown is not None and shown(self._scope({"player": seat, "card": card})):
@@ -657,18 +664,16 @@ class HandState:
         the declarer's choice of a card to give back for it."""
         rule = declaration.hands_over
         for card in rule.cards(scope):
-            holder = next(
-                (s for s, hand in enumerate(self.hands) if s != seat and card in hand), None
-            )
+            holder = self.zones.holder(card, leaving_out=seat)
             if holder is None:
                 continue
-            self.hands[holder].remove(card)
-            self.hands[seat].append(card)
+            self.zones.hands[holder].remove(card)
+            self.zones.hands[seat].append(card)
             self.shown.append((seat, f"{declaration.id}:{HANDED_OVER}", [card]))
             offered = set(rule.in_return(scope))
-            candidates = [c for c in self.hands[seat] if c != card and c in offered]
+            candidates = [c for c in self.zones.hands[seat] if c != card and c in offered]
             if not candidates:
-                candidates = [c for c in self.hands[seat] if c != card]
+                candidates = [c for c in self.zones.hands[seat] if c != card]
             if candidates:  # a declarer with no other card keeps it and gives nothing back
                 self._card_choices.append(
                     CardChoice(seat, DecisionKind.GIVE, declaration.id, candidates, 1, holder)
@@ -678,8 +683,8 @@ class HandState:
         pending = self._card_choices[0]
         pending.chosen.append(card)
         if pending.kind == DecisionKind.GIVE:
-            self.hands[pending.seat].remove(card)
-            self.hands[pending.to].append(card)
+            self.zones.hands[pending.seat].remove(card)
+            self.zones.hands[pending.to].append(card)
         if len(pending.chosen) < pending.count:
             return
         self._card_choices.pop(0)
@@ -697,24 +702,24 @@ class HandState:
 
     def _cards_left(self) -> bool:
         """Whether any card is still to be played, from a hand or a pile on the table."""
-        return any(self.hands) or any(map(any, self.piles))
+        return any(self.zones.hands) or any(map(any, self.zones.piles))
 
     def playable(self, seat: int) -> list[int]:
         """The cards `seat` may play from: its hand and the face-up tops of its piles."""
         return self.hands[seat] + [pile[-1] for pile in self.piles[seat] if pile]
 
     def _play(self, seat: int, card: int) -> None:
-        if card in self.hands[seat]:
-            self.hands[seat].remove(card)
+        if card in self.zones.hands[seat]:
+            self.zones.hands[seat].remove(card)
         else:  # the top of one of its piles; the card beneath is now the face-up top
-            next(pile for pile in self.piles[seat] if pile and pile[-1] == card).pop()
-        self.trick.append((seat, card))
-        self.played[seat].append(card)
+            next(pile for pile in self.zones.piles[seat] if pile and pile[-1] == card).pop()
+        self.zones.trick.append((seat, card))
+        self.zones.played[seat].append(card)
         if card == self.called_card and self.partner_shown_at is None:
             self.partner_shown_at = self.trick_number
         trick_vars = self._trick_vars(seat, card)
         self._fire("card_played", trick_vars, At(PaymentTime.TRICK, self.trick_number))
-        if len(self.trick) == self.ruleset.players:
+        if len(self.zones.trick) == self.ruleset.players:
             self._end_trick()
 
     def _trick_vars(self, seat: int, card: int) -> dict:
@@ -731,26 +736,26 @@ class HandState:
         cards = self.ruleset.deck.cards
         play = self.ruleset.play
         last = self.trick_number == self.total_tricks
-        winner = trick_rules.trick_winner(cards, self.trick, self.excuses)
-        first_seat, first_card = self.trick[0]
+        winner = trick_rules.trick_winner(cards, self.zones.trick, self.excuses)
+        first_seat, first_card = self.zones.trick[0]
         if (
             last
             and play.fool_wins_last_trick_after_all
             and first_card in self.excuses
-            and all(w in self.side_of(first_seat) for w, _c in self.trick_cards)
+            and all(w in self.side_of(first_seat) for w, _c in self.zones.trick_cards)
         ):
             winner = first_seat
         fool_kept = not last or play.fool_in_last_trick == "kept"
         record = {
             "number": self.trick_number,
             "leader": self.leader,
-            "cards": [{"seat": s, "card": cards[c].id} for s, c in self.trick],
+            "cards": [{"seat": s, "card": cards[c].id} for s, c in self.zones.trick],
             "winner": winner,
         }
         at = At(PaymentTime.TRICK, self.trick_number)
-        for seat, card in self.trick:
+        for seat, card in self.zones.trick:
             keeper = seat if card in self.excuses and fool_kept else winner
-            self.won[keeper].append(card)
+            self.zones.won[keeper].append(card)
             self._changed()
             if keeper != winner and play.excuse_exchange and winner not in self.side_of(keeper):
                 self.excuse_debts.append((keeper, winner))
@@ -758,8 +763,8 @@ class HandState:
             trick_vars.update(winner=winner, keeper=keeper)
             self._fire("trick_end", trick_vars, at)
         self.tricks.append(record)
-        self.trick_cards.append((winner, [c for _s, c in self.trick]))
-        self.trick = []
+        self.zones.trick_cards.append((winner, [c for _s, c in self.zones.trick]))
+        self.zones.trick = []
         self.leader = winner
         self._draw(winner)
         self._changed()
@@ -774,15 +779,15 @@ class HandState:
 
     def _stock(self) -> list[int]:
         """The cards still to be drawn, when the talon is a stock."""
-        return self.talon if self.drawing else []
+        return self.zones.talon if self.drawing else []
 
     def _draw(self, winner: int) -> None:
         """After a trick: each player, the winner first, draws the top card of the stock,
         while it has a card for each."""
         n = self.ruleset.players
-        if self.drawing and len(self.talon) >= n:
+        if self.drawing and len(self.zones.talon) >= n:
             for i in range(n):
-                self.hands[(winner + i) % n].append(self.talon.pop(0))
+                self.zones.hands[(winner + i) % n].append(self.zones.talon.pop(0))
 
     def _pay_excuse_debts(self, at_the_end: bool = False) -> None:
         """Hand over a card for each excused Fool as soon as its side has one to give. A talon
@@ -800,10 +805,10 @@ class HandState:
                 (values[c], order, c, member, zone)
                 for member in self.side_of(debtor)
                 for order, zone in enumerate(
-                    (self.won[member], self.discards[member])
-                    + ((self.set_aside[member],) if at_the_end else ())
+                    (self.zones.won[member], self.zones.discards[member])
+                    + ((self.zones.set_aside[member],) if at_the_end else ())
                     if exchange.taken_from == "pile"
-                    else (self.won[member],)
+                    else (self.zones.won[member],)
                 )
                 for c in zone
                 if c in eligible
@@ -813,7 +818,7 @@ class HandState:
                 continue
             *_rank, card, giver, zone = min(offers, key=lambda offer: offer[:3])
             zone.remove(card)
-            self.won[creditor].append(card)
+            self.zones.won[creditor].append(card)
             self.exchanges.append(
                 {
                     "from": giver,
@@ -828,7 +833,7 @@ class HandState:
 
     def pile(self, seat: int) -> list[int]:
         """The cards that score for `seat`: tricks won, own discards, any talon set aside."""
-        return self.won[seat] + self.discards[seat] + self.set_aside[seat]
+        return self.zones.won[seat] + self.zones.discards[seat] + self.zones.set_aside[seat]
 
     def card_points(self) -> list[float]:
         """Card points of each seat's scoring pile as it stands (fixed once the hand is over)."""
@@ -878,9 +883,9 @@ class HandState:
         exchange = self.ruleset.play.excuse_exchange
         if exchange is not None and exchange.unpaid == "fool_surrendered":
             for debtor, creditor in self.excuse_debts:
-                for card in [c for c in self.won[debtor] if c in self.excuses]:
-                    self.won[debtor].remove(card)
-                    self.won[creditor].append(card)
+                for card in [c for c in self.zones.won[debtor] if c in self.excuses]:
+                    self.zones.won[debtor].remove(card)
+                    self.zones.won[creditor].append(card)
         self.phase = Phase.DONE
         self.decision = None
         self._changed()
