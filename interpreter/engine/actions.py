@@ -15,8 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from interpreter.cards import Deck
+
+if TYPE_CHECKING:
+    from interpreter.ruleset import Declaration
 
 
 class DecisionKind(StrEnum):
@@ -71,6 +75,29 @@ NO_LEVEL_TEXT = "none"  # the level word of "no declaration" in records
 REDEAL_TEXT, PLAY_ON_TEXT = "redeal", "play_on"
 
 Action = int | Bid | Pass | Declare | NoDeclaration | Redeal
+
+
+class Decision:
+    """A seat to choose one of `actions`; `choices` are their texts, in the same order (what
+    agents are handed and records hold)."""
+
+    __slots__ = ("seat", "kind", "actions", "choices", "declaration", "level_values")
+
+    def __init__(
+        self,
+        seat: int,
+        kind: DecisionKind,
+        actions: list[Action],
+        choices: list[str],
+        declaration: Declaration | None = None,
+        level_values: dict[str, float] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.actions = actions
+        self.choices = choices
+        self.declaration = declaration  # what a DECLARE decision is about
+        self.level_values = {} if level_values is None else level_values  # and its levels' worth
 
 
 def action_text(action: Action, deck: Deck) -> str:
