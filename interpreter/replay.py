@@ -249,7 +249,7 @@ def _apply(state: HandState, decision: Mapping, at: str) -> None:
         raise ReplayMismatch(
             at,
             f"recorded seat {decision['seat']} to {_shown(decision['kind'])}, "
-            f"but seat {seat} is to {kind!r}",
+            f"but seat {seat} is to {kind.value!r}",
         )
     try:
         state.apply_action(decision["choice"])

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from interpreter.engine.state import SHOW, HandState, Payment
+from interpreter.engine.actions import DecisionKind
+from interpreter.engine.events import PaymentTime
+from interpreter.engine.state import HandState, Payment
 from interpreter.ruleset import Declaration, Ruleset
 from interpreter.table_view import (
     NO_LEVEL,
@@ -28,7 +30,7 @@ from interpreter.table_view import (
     who,
 )
 
-SETTLEMENT = "settlement"  # where the payments at the end of a hand are made
+SETTLEMENT = PaymentTime.SETTLEMENT  # where the payments at the end of a hand are made
 
 
 @dataclass
@@ -88,7 +90,8 @@ def _decision_news(state: HandState, me: int, decisions: Sequence[dict]) -> list
     private: dict[tuple[int, str], int] = {}
     for decision in decisions:
         seat, kind, choice = decision["seat"], decision["kind"], decision["choice"]
-        if seat == me or kind in (PLAY, SHOW):  # shown cards are told with the declaration
+        # shown cards are told with the declaration
+        if seat == me or kind in (PLAY, DecisionKind.SHOW):
             continue
         if kind in PRIVATE_KINDS:
             private[seat, kind] = private.get((seat, kind), 0) + 1

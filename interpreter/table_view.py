@@ -17,12 +17,13 @@ from collections.abc import Iterable, Sequence
 
 from interpreter.cards import COURT_LETTERS, Card, Deck, roman
 from interpreter.engine import tricks as trick_rules
+from interpreter.engine.actions import NO_LEVEL_TEXT, DecisionKind
 from interpreter.engine.state import HandState, Payment
 from interpreter.ruleset import Declaration, Ruleset
 
-PLAY, DISCARD = "play", "discard"
-PRIVATE_KINDS = frozenset({DISCARD, "give"})  # choices only the deciding seat sees
-NO_LEVEL = "none"  # the level of a declaration choice that declares nothing
+PLAY, DISCARD = DecisionKind.PLAY, DecisionKind.DISCARD
+PRIVATE_KINDS = frozenset({DISCARD, DecisionKind.GIVE})  # choices only the deciding seat sees
+NO_LEVEL = NO_LEVEL_TEXT  # the level of a declaration choice that declares nothing
 
 
 # --- seats, amounts and cards ------------------------------------------------------------

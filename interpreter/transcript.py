@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from interpreter.engine.state import GIVE, HANDED_OVER, HandState
+from interpreter.engine.actions import DecisionKind
+from interpreter.engine.state import HANDED_OVER, HandState
 from interpreter.ruleset import Ruleset
 
 
@@ -129,7 +130,11 @@ def _handed_over(state: HandState, seat: int, declaration: str) -> list[str]:
     if not received:
         return []
     by_id = ruleset.deck.by_id
-    back = [by_id[d["choice"]] for d in state.decisions if d["kind"] == GIVE and d["seat"] == seat]
+    back = [
+        by_id[d["choice"]]
+        for d in state.decisions
+        if d["kind"] == DecisionKind.GIVE and d["seat"] == seat
+    ]
     return [f"    handed over: {_cards(ruleset, received)}; given back: {_cards(ruleset, back)}"]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from interpreter.engine.phases import play
 from interpreter.engine.state import HandState, Payment
 
 TAKER, DEFENDER = 0, 1
@@ -126,7 +127,7 @@ def played_out(
     earlier_count = tricks - len(final_tricks)
     winners = list(earlier_winners or [TAKER, DEFENDER] + [DEFENDER] * (earlier_count - 2))
     assert len(winners) == earlier_count
-    state.thrown_in, state._redeal_queue, state.abandoned = None, [], []
+    state.thrown_in, state.redeal_queue, state.abandoned = None, [], []
     state.taker = None if contract is None else TAKER  # no contract: every seat for itself
     state.contract, state.partner = contract, partner
     state.hands = [[] for _ in range(n)]
@@ -149,7 +150,9 @@ def played_out(
     state.phase, state.decision = "play", None
     state.trick_number, state.total_tricks = earlier_count + 1, tricks
     state.leader = final_tricks[0][0][0]
-    state.excuses = state._excuse_cards() if excuses is None else frozenset(ids(ruleset, excuses))
+    state.excuses = (
+        play.excuse_cards(state) if excuses is None else frozenset(ids(ruleset, excuses))
+    )
     state._advance()
     for trick in final_tricks:
         for seat, card in trick:

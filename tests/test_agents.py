@@ -9,7 +9,7 @@ from interpreter.agents.heuristic_agent import HeuristicAgent
 from interpreter.agents.lineup import LineupError, parse_agents, seat_agents
 from interpreter.cli import main
 from interpreter.engine.game import play_hand
-from interpreter.engine.state import DISCARD, IllegalAction
+from interpreter.engine.state import IllegalAction, Phase
 from interpreter.loading.ruleset_loader import load_ruleset
 
 MAROLLES = load_ruleset("marolles-1637")
@@ -68,7 +68,7 @@ def test_heuristic_agent_avoids_a_penalised_discard() -> None:
     for seed in range(1, 9):
         state = marolles_hand(seed)
         agents = [HeuristicAgent(seat) for seat in range(SEATS)]
-        while state.phase == DISCARD:
+        while state.phase == Phase.DISCARD:
             seat = state.current_player()
             state.apply_action(agents[seat].choose(state, seat))
         assert "illegal_discard" not in state.fired, seed

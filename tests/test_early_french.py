@@ -10,6 +10,7 @@ import pytest
 
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import deal_hand, game_winners, play_game, play_hand
+from interpreter.engine.phases import settle
 from interpreter.engine.state import HandState
 from interpreter.loading.ruleset_loader import load_ruleset
 
@@ -76,7 +77,7 @@ def _game_end(ruleset, totals_before, won_by_seat):
     plain = [c for c in range(78) if ruleset.counting.values[c] == 1]  # no scoring card
     for seat, count in enumerate(won_by_seat):
         state.won[seat], plain = plain[:count], plain[count:]
-    state._finish()
+    settle.finish(state)
     return state
 
 

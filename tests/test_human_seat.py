@@ -22,6 +22,7 @@ from commands import ROOT, tarot
 
 from interpreter.agents.human_agent import HumanAgent, LeftTable
 from interpreter.agents.random_agent import RandomAgent
+from interpreter.engine.actions import PASS, Bid, DecisionKind
 from interpreter.engine.game import deal_hand, play_game
 from interpreter.engine.state import Decision, HandState
 from interpreter.table_view import (
@@ -125,7 +126,9 @@ def test_choices_that_are_not_cards_read_as_words(marolles) -> None:
 def test_a_decision_of_a_new_kind_is_a_numbered_list(marolles) -> None:
     state = deal_hand(marolles, SEED, 1).clone()
     seat = state.current_player()
-    state.decision = Decision(seat, "bid", ["pass", "small_game", "cups-K"])
+    choices = ["pass", "small_game", "cups-K"]
+    actions = [PASS, Bid("small_game"), marolles.deck.by_id["cups-K"]]
+    state.decision = Decision(seat, DecisionKind.BID, actions, choices)
     text = "\n".join(decision_lines(state, seat))
     assert "Choose (bid):" in text
     assert "[1] pass" in text and "[2] small game" in text and "[3] King of cups" in text

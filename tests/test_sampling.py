@@ -9,7 +9,7 @@ import pytest
 from hands import SEATS, agents_for, new_hand
 
 from interpreter.agents.sampling import Zone, deal_zones, determinize, hidden_zones
-from interpreter.engine.state import PLAY
+from interpreter.engine.state import Phase
 from interpreter.loading.ruleset_loader import load_ruleset
 
 MAROLLES = load_ruleset("marolles-1637")
@@ -80,7 +80,7 @@ def a_revoke(seed_range=range(1, 60)):
         while not state.is_terminal():
             seat = state.current_player()
             state.apply_action(agents[seat].choose(state, seat))
-            if state.phase != PLAY or not state.tricks:
+            if state.phase != Phase.PLAY or not state.tricks:
                 continue
             cards = MAROLLES.deck.cards
             for trick in state.tricks:
@@ -206,7 +206,7 @@ def _advanced_in(name: str, seed: int, decisions: int, **choices: str):
                 break
             seat = state.current_player()
             state.apply_action(agents[seat].choose(state, seat))
-        if not state.is_terminal() and state.phase == PLAY:
+        if not state.is_terminal() and state.phase == Phase.PLAY:
             return state
     raise AssertionError("no hand reached play")
 

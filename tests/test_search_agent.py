@@ -8,7 +8,8 @@ from hands import SEATS, agents_for, new_hand, play_checking
 from interpreter.agents.lineup import LineupError, parse_agents, seat_agents
 from interpreter.agents.search_agent import SearchAgent
 from interpreter.cli import main
-from interpreter.engine.state import DISCARD, PLAY
+from interpreter.engine.actions import DecisionKind
+from interpreter.engine.state import Phase
 from interpreter.loading.ruleset_loader import load_ruleset
 
 MAROLLES = load_ruleset("marolles-1637")
@@ -18,7 +19,7 @@ def into_play(seed: int, tricks: int = 0):
     """A Marolles hand, with random players, up to the first card of trick `tricks` + 1."""
     state = new_hand(MAROLLES, seed)
     agents = agents_for(seed)
-    while state.phase != PLAY or len(state.tricks) < tricks or state.trick:
+    while state.phase != Phase.PLAY or len(state.tricks) < tricks or state.trick:
         seat = state.current_player()
         state.apply_action(agents[seat].choose(state, seat))
     return state
@@ -42,7 +43,7 @@ def test_search_agent_leaves_the_state_alone() -> None:
 
 def test_search_agent_takes_discard_decisions() -> None:
     state = new_hand(MAROLLES, 4)
-    assert state.decision.kind == DISCARD
+    assert state.decision.kind == DecisionKind.DISCARD
     agent = SearchAgent("d", samples=1, rollout="random")
     assert agent.choose(state, state.current_player()) in state.legal_actions()
 
@@ -52,7 +53,7 @@ def test_search_agent_avoids_a_penalised_discard() -> None:
     for seed in (1, 2):
         state = new_hand(MAROLLES, seed)
         agents = [SearchAgent(f"{seed}/{s}", samples=1) for s in range(SEATS)]
-        while state.phase == DISCARD:
+        while state.phase == Phase.DISCARD:
             seat = state.current_player()
             state.apply_action(agents[seat].choose(state, seat))
         assert "illegal_discard" not in state.fired, seed

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.agents.lineup import seat_agents
+from interpreter.engine.events import AT_SETTLEMENT, At, PaymentTime
 from interpreter.engine.game import play_game
 from interpreter.engine.state import HandState, Payment
 from interpreter.loading.ruleset_loader import load_ruleset
@@ -82,9 +83,9 @@ def test_transcript_and_seat_news_cite_the_reading(small: Path) -> None:
     )
     points = [line for line in lines if "Card points" in line]
     assert points and all(line.endswith("Card points [notes]") for line in points)
-    news = payment_lines(ruleset, [Payment("top_won", 1, 0, 6, "trick 2")], 0)
+    news = payment_lines(ruleset, [Payment("top_won", 1, 0, 6, At(PaymentTime.TRICK, 2))], 0)
     assert news == ["Seat 1 pays 6 points to you: Top trump won [stake=large: notes; rule: book]"]
-    plain = payment_lines(ruleset, [Payment("points", 1, 0, 1, "settlement")], 0)
+    plain = payment_lines(ruleset, [Payment("points", 1, 0, 1, AT_SETTLEMENT)], 0)
     assert plain == ["Seat 1 pays 1 point to you: Card points"]  # reads no option: no citation
 
 

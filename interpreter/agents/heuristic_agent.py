@@ -23,10 +23,21 @@ import random
 from interpreter.agents.playouts import greedy_policy, play_out
 from interpreter.agents.sampling import Sampler
 from interpreter.engine import tricks as trick_rules
-from interpreter.engine.state import DECLARE, DISCARD, GIVE, PLAY, SHOW, HandState
+from interpreter.engine.actions import DecisionKind
+from interpreter.engine.state import HandState
 
 POINTS_WEIGHT = 0.1  # card points count for less than what is paid at once
 LOOKAHEAD_SAMPLES = 4  # guessed deals played out for a decision that pays nothing at once
+# decisions judged by what they pay at once and by habit, without looking ahead
+LOCAL_KINDS = frozenset(
+    {
+        DecisionKind.PLAY,
+        DecisionKind.DISCARD,
+        DecisionKind.DECLARE,
+        DecisionKind.SHOW,
+        DecisionKind.GIVE,
+    }
+)
 
 
 class HeuristicAgent:
@@ -39,7 +50,7 @@ class HeuristicAgent:
         choices = state.legal_actions()
         if len(choices) == 1:
             return choices[0]
-        if state.decision.kind not in (PLAY, DISCARD, DECLARE, SHOW, GIVE):  # a bid, a call...
+        if state.decision.kind not in LOCAL_KINDS:  # a bid, a call...
             return self._look_ahead(state, seat, choices)
         before = state.returns()[seat]
         scored = []
@@ -69,10 +80,11 @@ class HeuristicAgent:
         kind = state.decision.kind
         deck = state.ruleset.deck
         values = state.ruleset.counting.values
-        if kind in (DISCARD, GIVE):  # a card laid away or given back: the least valuable
+        if kind in (DecisionKind.DISCARD, DecisionKind.GIVE):
+            # a card laid away or given back: the least valuable
             card = deck.cards[deck.by_id[action]]
             return -values[card.index] - (1.0 if card.is_trump else 0.0)
-        if kind != PLAY:
+        if kind != DecisionKind.PLAY:
             return 0.0
         card = deck.by_id[action]
         trick = [*state.trick, (seat, card)]

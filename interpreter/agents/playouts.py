@@ -11,7 +11,8 @@ import random
 from collections.abc import Callable
 
 from interpreter.engine import tricks as trick_rules
-from interpreter.engine.state import DECLARE, DISCARD, GIVE, PLAY, HandState
+from interpreter.engine.actions import DecisionKind
+from interpreter.engine.state import HandState
 
 EXPLORE = 0.1  # share of the greedy policy's choices made at random
 
@@ -63,9 +64,9 @@ def _declare_habit(state: HandState, action: str) -> float:
     return state.decision.level_values.get(level, 0.0)
 
 
-HABITS: dict[str, Callable[[HandState, str], float]] = {
-    PLAY: _card_habit,
-    DISCARD: _discard_habit,
-    GIVE: _discard_habit,
-    DECLARE: _declare_habit,
+HABITS: dict[DecisionKind, Callable[[HandState, str], float]] = {
+    DecisionKind.PLAY: _card_habit,
+    DecisionKind.DISCARD: _discard_habit,
+    DecisionKind.GIVE: _discard_habit,
+    DecisionKind.DECLARE: _declare_habit,
 }

@@ -1,7 +1,8 @@
 """The deal: a pack handed out packet by packet to the seats and to the talon.
 
-Pure function of the compiled packet steps; `HandState` calls it once per hand and keeps the
-packets each seat received, since some rules look at a particular packet.
+Pure function of the compiled packet steps; the deal phase (`engine.phases.deal`) calls it
+once per deal and keeps the packets each seat received, since some rules look at a particular
+packet.
 """
 
 from __future__ import annotations

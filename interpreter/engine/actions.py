@@ -1,0 +1,123 @@
+"""What a seat decides: decision kinds and actions as small typed values, and their text.
+
+Where it sits: inside the engine (`interpreter.engine.state` and its phases) every action is
+one of the values below; text exists only at the boundary, where a record is written or read
+back (`interpreter.replay`), an agent is handed its choices, or a person types a move.
+`action_text` gives the text a record holds; `parse_action` finds the legal action a text
+names.
+
+A card action is the card's index (an int): the decision's kind says whether it is played,
+discarded, called, shown or given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from interpreter.cards import Deck
+
+if TYPE_CHECKING:
+    from interpreter.ruleset import Declaration
+
+
+class DecisionKind(StrEnum):
+    """What a decision is about; the value is the word records use."""
+
+    REDEAL = "redeal"
+    BID = "bid"
+    CALL = "call"
+    DISCARD = "discard"
+    DECLARE = "declare"
+    SHOW = "show"  # cards picked one at a time to show after a declaration
+    GIVE = "give"  # a card given back for one handed over after a declaration
+    PLAY = "play"
+
+
+class IllegalAction(ValueError):
+    """An action that is not among the legal ones; the state is left unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    contract: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """No bid."""
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    declaration: str
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoDeclaration:
+    declaration: str
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    """The answer to a redeal rule that lets a player have the deal thrown in."""
+
+    rule: str
+    redeal: bool  # False: play on
+
+
+PASS = Pass()
+PASS_TEXT = "pass"
+NO_LEVEL_TEXT = "none"  # the level word of "no declaration" in records
+REDEAL_TEXT, PLAY_ON_TEXT = "redeal", "play_on"
+
+Action = int | Bid | Pass | Declare | NoDeclaration | Redeal
+
+
+class Decision:
+    """A seat to choose one of `actions`; `choices` are their texts, in the same order (what
+    agents are handed and records hold)."""
+
+    __slots__ = ("seat", "kind", "actions", "choices", "declaration", "level_values")
+
+    def __init__(
+        self,
+        seat: int,
+        kind: DecisionKind,
+        actions: list[Action],
+        choices: list[str],
+        declaration: Declaration | None = None,
+        level_values: dict[str, float] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.actions = actions
+        self.choices = choices
+        self.declaration = declaration  # what a DECLARE decision is about
+        self.level_values = {} if level_values is None else level_values  # and its levels' worth
+
+
+def action_text(action: Action, deck: Deck) -> str:
+    """The text a record holds for `action` (a card's id, a contract, `rule:redeal`...)."""
+    if isinstance(action, int):
+        return deck.cards[action].id
+    if isinstance(action, Bid):
+        return action.contract
+    if isinstance(action, Pass):
+        return PASS_TEXT
+    if isinstance(action, Declare):
+        return f"{action.declaration}:{action.level}"
+    if isinstance(action, NoDeclaration):
+        return f"{action.declaration}:{NO_LEVEL_TEXT}"
+    return f"{action.rule}:{REDEAL_TEXT if action.redeal else PLAY_ON_TEXT}"
+
+
+def parse_action(text: str, legal: Sequence[Action], deck: Deck) -> Action:
+    """The legal action whose text is `text`; IllegalAction when none is."""
+    for action in legal:
+        if action_text(action, deck) == text:
+            return action
+    raise IllegalAction(f"{text!r} is not a legal action")

@@ -1,0 +1,91 @@
+"""The deal and redeals: the pack dealt out, the players who may have it thrown in asked, and
+a deal thrown in (dealt again by the same dealer, or the hand given up).
+
+Where it sits: the first phase of every hand (`interpreter.engine.phases`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from interpreter.engine.actions import Action, Decision, DecisionKind, Redeal, action_text
+from interpreter.engine.contexts import MAX_REDEALS
+from interpreter.engine.dealing import deal_packets
+from interpreter.engine.events import AT_CUT, ThrownIn
+from interpreter.engine.phases.phase import Phase
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import HandState
+
+
+def deal(state: HandState) -> None:
+    """Hand the pack out, show the cut card, and queue the redeal rules that apply."""
+    zones = state.zones
+    dealt = deal_packets(state.ruleset.packets, state.pack, state.seat_order, state.dealer)
+    state.packets_dealt = dealt.packets
+    for seat, packets in enumerate(dealt.packets):
+        zones.hands[seat] = [card for packet in packets for card in packet]
+    zones.piles = dealt.piles  # face-down piles whose top card is face up and playable
+    state.piles_dealt = [[list(p) for p in piles] for piles in dealt.piles]
+    zones.talon = list(dealt.talon)
+    state.talon_dealt = list(dealt.talon)
+    state.hands_dealt = [list(hand) for hand in zones.hands]
+    if state.cut_card is not None:
+        state._fire("cut", {"cut_card": state.cut_card}, AT_CUT)
+    for seat in state.seat_order:
+        scope = state._scope({"player": seat})
+        for rule in state.ruleset.redeals:
+            if rule.when(scope):
+                state.redeal_queue.append((seat, rule))
+
+
+def decide(state: HandState) -> bool:
+    """Ask the next player who may have the deal cancelled; throw it in when a rule cancels
+    it by itself. False when nobody is left to ask."""
+    if not state.redeal_queue:
+        return False
+    seat, rule = state.redeal_queue[0]
+    if not rule.choice:
+        throw_in(state, rule.id)
+        return True
+    answers: list[Action] = [Redeal(rule.id, True), Redeal(rule.id, False)]
+    deck = state.ruleset.deck
+    state.decision = Decision(
+        seat, DecisionKind.REDEAL, answers, [action_text(a, deck) for a in answers]
+    )
+    return True
+
+
+def answer_redeal(state: HandState, decision: Decision, answer: Redeal) -> None:
+    state.redeal_queue.pop(0)
+    if answer.redeal:
+        throw_in(state, answer.rule)
+    else:  # playing on is itself declared: rules may ask declared(seat, 'rule id')
+        state.declared[decision.seat].add(answer.rule)
+
+
+def throw_in(state: HandState, reason: str | ThrownIn) -> bool:
+    """Abandon the deal. True when the same dealer deals again at once (the state is then at
+    the start of the new deal), False when the hand is over."""
+    key = f"thrown_in:{reason}"
+    state.fired[key] = state.fired.get(key, 0) + 1
+    if (
+        state.ruleset.redeal_by == "same_dealer"
+        and state._repack is not None
+        and len(state.abandoned) < MAX_REDEALS
+    ):
+        cards = state.ruleset.deck.cards
+        state.abandoned.append(
+            {
+                "pack": [cards[c].id for c in state.pack],
+                "thrown_in": str(reason),
+                "decisions": list(state.decisions),
+            }
+        )
+        state._start(state._repack(len(state.abandoned)))
+        return True
+    state.thrown_in = str(reason)
+    state.phase = Phase.DONE
+    state.decision = None
+    state._changed()
+    return False

@@ -1,0 +1,179 @@
+"""Declarations: each seat's declarations at their time (before play, or before its own first
+card), cards shown for them, and cards handed over and given back.
+
+Where it sits: a phase of the hand (`interpreter.engine.phases`) before play; play asks for
+the declarations made before a seat's first card (`next_declaration`). Cards still to be
+shown or given back after a declaration are asked for before anything else
+(`decide_card_choice`), in whatever phase they arise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from interpreter.engine.actions import (
+    Action,
+    Decision,
+    DecisionKind,
+    Declare,
+    NoDeclaration,
+    action_text,
+)
+from interpreter.engine.events import AT_DECLARATIONS
+from interpreter.expressions import Scope
+from interpreter.ruleset import Declaration
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import HandState
+
+HANDED_OVER = "handed_over"  # what `shown` calls a card handed to a declarer
+BEFORE_PLAY, BEFORE_OWN_FIRST_CARD = "before_play", "before_own_first_card"  # timings
+
+
+@dataclass
+class CardChoice:
+    """Cards a seat is still to pick after a declaration: `count` of `candidates` to show,
+    or one to give back to `to` for a card handed over."""
+
+    seat: int
+    kind: DecisionKind  # SHOW or GIVE
+    declaration: str
+    candidates: list[int]
+    count: int
+    to: int | None = None
+    chosen: list[int] = field(default_factory=list)
+
+    def copy(self) -> CardChoice:
+        return CardChoice(**{**vars(self), "chosen": list(self.chosen)})
+
+
+def decide(state: HandState) -> bool:
+    """The next declaration before play, seats in order from the leader."""
+    players = state.ruleset.players
+    order = [(state.leader + i) % players for i in range(players)]
+    return any(next_declaration(state, seat, BEFORE_PLAY) for seat in order)
+
+
+def decide_card_choice(state: HandState) -> bool:
+    """The next card to show or give back, if a declaration left one to pick."""
+    if not state.card_choices:
+        return False
+    pending = state.card_choices[0]
+    cards = state.ruleset.deck.cards
+    left = [c for c in pending.candidates if c not in pending.chosen]
+    choices = [cards[c].id for c in left]
+    state.decision = Decision(pending.seat, pending.kind, left, choices)
+    return True
+
+
+def next_declaration(state: HandState, seat: int, timing: str) -> bool:
+    """Set the next declaration decision of `timing` for `seat`; False when it has none
+    left."""
+    if (seat, timing) not in state.declared_seats:
+        state.declared_seats.add((seat, timing))
+        state.declare_queue = _declarations_for(state, seat, timing)
+    if state.declare_queue and state.declare_queue[0].seat == seat:
+        state.decision = state.declare_queue.pop(0)
+        return True
+    return False
+
+
+def _declarations_for(state: HandState, seat: int, timing: str) -> list[Decision]:
+    ruleset = state.ruleset
+    scope = state._scope({"player": seat})
+    pending = []
+    for declaration in ruleset.declarations:
+        if (declaration.timing or ruleset.declaration_timing) != timing:
+            continue
+        values = {lvl.id: lvl.value(scope) for lvl in declaration.levels if lvl.when(scope)}
+        if not values:
+            continue
+        if ruleset.declarations_maximal:
+            best = max(values.values())
+            top = [lvl for lvl, v in values.items() if v == best][-1]
+            values = {top: best}
+        answers: list[Action] = [Declare(declaration.id, lvl) for lvl in values]
+        answers.append(NoDeclaration(declaration.id))
+        choices = [action_text(a, ruleset.deck) for a in answers]
+        pending.append(Decision(seat, DecisionKind.DECLARE, answers, choices, declaration, values))
+    return pending
+
+
+def declare(state: HandState, decision: Decision, action: Declare | NoDeclaration) -> None:
+    if isinstance(action, NoDeclaration):
+        return
+    declaration, level = decision.declaration, action.level
+    seat = decision.seat
+    state.declared[seat].add(declaration.id)
+    value = decision.level_values[level]
+    state.declared_values[seat][declaration.id] = value
+    scope = state._scope({"player": seat})
+    _show(state, decision, level, state._scope({"player": seat, "level": level}))
+    key = action_text(action, state.ruleset.deck)
+    if not declaration.paid_when_declared:  # the ruleset's own rules use its value
+        state.fired[key] = state.fired.get(key, 0) + 1
+    else:
+        state._pay(
+            key,
+            declaration.payers(scope),
+            declaration.payees(scope),
+            lambda _scope: value,
+            scope,
+            AT_DECLARATIONS,
+        )
+    if declaration.hands_over is not None:
+        _hand_over(state, seat, declaration, scope)
+    state._changed()
+
+
+def _show(state: HandState, decision: Decision, level_id: str, scope: Scope) -> None:
+    """Show the declared level's cards, or queue the declarer's pick of some of them."""
+    declaration, seat = decision.declaration, decision.seat
+    level = next(lvl for lvl in declaration.levels if lvl.id == level_id)
+    shows = declaration.shows if level.shows is None else level.shows
+    if shows is None:
+        return
+    cards = list(shows(scope))
+    count = len(cards) if level.show_count is None else int(level.show_count(scope))
+    if count >= len(cards):
+        state.shown.append((seat, declaration.id, cards))
+    elif count > 0:
+        state.card_choices.append(CardChoice(seat, DecisionKind.SHOW, declaration.id, cards, count))
+
+
+def _hand_over(state: HandState, seat: int, declaration: Declaration, scope: Scope) -> None:
+    """Move each card asked for from another player's hand to the declarer's, and queue the
+    declarer's choice of a card to give back for it."""
+    rule = declaration.hands_over
+    hands = state.zones.hands
+    for card in rule.cards(scope):
+        holder = state.zones.holder(card, leaving_out=seat)
+        if holder is None:
+            continue
+        hands[holder].remove(card)
+        hands[seat].append(card)
+        state.shown.append((seat, f"{declaration.id}:{HANDED_OVER}", [card]))
+        offered = set(rule.in_return(scope))
+        candidates = [c for c in hands[seat] if c != card and c in offered]
+        if not candidates:
+            candidates = [c for c in hands[seat] if c != card]
+        if candidates:  # a declarer with no other card keeps it and gives nothing back
+            state.card_choices.append(
+                CardChoice(seat, DecisionKind.GIVE, declaration.id, candidates, 1, holder)
+            )
+
+
+def pick_card(state: HandState, _decision: Decision, card: int) -> None:
+    """A card picked to show, or given back for one handed over."""
+    pending = state.card_choices[0]
+    pending.chosen.append(card)
+    if pending.kind == DecisionKind.GIVE:
+        state.zones.hands[pending.seat].remove(card)
+        state.zones.hands[pending.to].append(card)
+    if len(pending.chosen) < pending.count:
+        return
+    state.card_choices.pop(0)
+    if pending.kind == DecisionKind.SHOW:
+        state.shown.append((pending.seat, pending.declaration, list(pending.chosen)))
+    state._changed()

@@ -1,0 +1,186 @@
+"""Trick play: whose turn, the legal cards, a card played, a trick won, the stock drawn from
+after it, the Fool's debts paid, and a game claimed during play.
+
+Where it sits: a phase of the hand (`interpreter.engine.phases`) after the declarations; it
+asks for the declarations made before a seat's first card (`declare.next_declaration`). Who
+may play what and who wins are the trick rules' (`interpreter.engine.tricks`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from interpreter.engine import tricks as trick_rules
+from interpreter.engine.actions import Decision, DecisionKind
+from interpreter.engine.events import At, PaymentTime
+from interpreter.engine.phases import declare, settle
+from interpreter.engine.values import selected_seats
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import HandState
+
+
+def enter(state: HandState) -> None:
+    """The cards that play as the Fool in this hand, and the number of tricks."""
+    state.excuses = excuse_cards(state)
+    zones, players = state.zones, state.ruleset.players
+    state.total_tricks = (
+        len(zones.hands[state.leader])
+        + sum(map(len, zones.piles[state.leader]))
+        + len(stock(state)) // players
+    )
+    state.trick_number = 1
+
+
+def decide(state: HandState) -> bool:
+    """The next card (after the seat's declarations before its first card); False once
+    every card is played."""
+    if not cards_left(state):
+        return False
+    seat = to_play(state)
+    if state.trick_number == 1 and declare.next_declaration(
+        state, seat, declare.BEFORE_OWN_FIRST_CARD
+    ):
+        return True
+    cards = state.ruleset.deck.cards
+    playable = state.playable(seat)
+    legal = trick_rules.legal_cards(
+        state.ruleset.play, cards, playable, state.zones.trick, state.excuses
+    )
+    state.decision = Decision(seat, DecisionKind.PLAY, legal, [cards[c].id for c in legal])
+    return True
+
+
+def to_play(state: HandState) -> int:
+    return (state.leader + len(state.zones.trick)) % state.ruleset.players
+
+
+def excuse_cards(state: HandState) -> frozenset[int]:
+    """The cards that play as the Fool in this hand: the Fool, unless the ruleset's
+    `play.excuse.cards` says otherwise for the hand as dealt and declared."""
+    rule = state.ruleset.play.excuse_cards
+    return state.ruleset.deck.fools if rule is None else frozenset(state.evaluate(rule))
+
+
+def cards_left(state: HandState) -> bool:
+    """Whether any card is still to be played, from a hand or a pile on the table."""
+    return any(state.zones.hands) or any(map(any, state.zones.piles))
+
+
+def play(state: HandState, decision: Decision, card: int) -> None:
+    seat, zones = decision.seat, state.zones
+    if card in zones.hands[seat]:
+        zones.hands[seat].remove(card)
+    else:  # the top of one of its piles; the card beneath is now the face-up top
+        next(pile for pile in zones.piles[seat] if pile and pile[-1] == card).pop()
+    zones.trick.append((seat, card))
+    zones.played[seat].append(card)
+    if card == state.called_card and state.partner_shown_at is None:
+        state.partner_shown_at = state.trick_number
+    trick_vars = state._trick_vars(seat, card)
+    state._fire("card_played", trick_vars, At(PaymentTime.TRICK, state.trick_number))
+    if len(zones.trick) == state.ruleset.players:
+        _end_trick(state)
+
+
+def _end_trick(state: HandState) -> None:
+    zones = state.zones
+    cards = state.ruleset.deck.cards
+    play_rules = state.ruleset.play
+    last = state.trick_number == state.total_tricks
+    winner = trick_rules.trick_winner(cards, zones.trick, state.excuses)
+    first_seat, first_card = zones.trick[0]
+    if (
+        last
+        and play_rules.fool_wins_last_trick_after_all
+        and first_card in state.excuses
+        and all(w in state.side_of(first_seat) for w, _c in zones.trick_cards)
+    ):
+        winner = first_seat
+    fool_kept = not last or play_rules.fool_in_last_trick == "kept"
+    record = {
+        "number": state.trick_number,
+        "leader": state.leader,
+        "cards": [{"seat": s, "card": cards[c].id} for s, c in zones.trick],
+        "winner": winner,
+    }
+    at = At(PaymentTime.TRICK, state.trick_number)
+    for seat, card in zones.trick:
+        keeper = seat if card in state.excuses and fool_kept else winner
+        zones.won[keeper].append(card)
+        state._changed()
+        if keeper != winner and play_rules.excuse_exchange and winner not in state.side_of(keeper):
+            state.excuse_debts.append((keeper, winner))
+        trick_vars = state._trick_vars(seat, card)
+        trick_vars.update(winner=winner, keeper=keeper)
+        state._fire("trick_end", trick_vars, at)
+    state.tricks.append(record)
+    zones.trick_cards.append((winner, [c for _s, c in zones.trick]))
+    zones.trick = []
+    state.leader = winner
+    _draw(state, winner)
+    state._changed()
+    pay_excuse_debts(state)
+    state._changed()
+    state.trick_number += 1
+    game = state.ruleset.game
+    if game is not None and game.claim is not None and cards_left(state):
+        state.claimed = tuple(selected_seats(game.claim(state._scope({}))))
+        if state.claimed:
+            settle.finish(state)
+
+
+def stock(state: HandState) -> list[int]:
+    """The cards still to be drawn, when the talon is a stock."""
+    return state.zones.talon if state.drawing else []
+
+
+def _draw(state: HandState, winner: int) -> None:
+    """After a trick: each player, the winner first, draws the top card of the stock, while
+    it has a card for each."""
+    n, zones = state.ruleset.players, state.zones
+    if state.drawing and len(zones.talon) >= n:
+        for i in range(n):
+            zones.hands[(winner + i) % n].append(zones.talon.pop(0))
+
+
+def pay_excuse_debts(state: HandState, at_the_end: bool = False) -> None:
+    """Hand over a card for each excused Fool as soon as its side has one to give. A talon
+    set aside for a side is unseen until the hand is over, so it pays only `at_the_end`."""
+    exchange = state.ruleset.play.excuse_exchange
+    if exchange is None or not state.excuse_debts:
+        return
+    zones = state.zones
+    after_trick = state.trick_number - 1 if at_the_end else state.trick_number
+    eligible = set(exchange.cards(state._scope({})))
+    values = state.ruleset.counting.values
+    still_owed = []
+    for debtor, creditor in state.excuse_debts:
+        # the side's least valuable eligible card, from its tricks before its discards
+        offers = [
+            (values[c], order, c, member, zone)
+            for member in state.side_of(debtor)
+            for order, zone in enumerate(
+                (zones.won[member], zones.discards[member])
+                + ((zones.set_aside[member],) if at_the_end else ())
+                if exchange.taken_from == "pile"
+                else (zones.won[member],)
+            )
+            for c in zone
+            if c in eligible
+        ]
+        if not offers:
+            still_owed.append((debtor, creditor))
+            continue
+        *_rank, card, giver, zone = min(offers, key=lambda offer: offer[:3])
+        zone.remove(card)
+        zones.won[creditor].append(card)
+        state.exchanges.append(
+            {
+                "from": giver,
+                "to": creditor,
+                "card": state.ruleset.deck.cards[card].id,
+                "after_trick": after_trick,
+            }
+        )
+    state.excuse_debts = still_owed

@@ -1,0 +1,59 @@
+"""The end of the hand: the Fool's last debts, the settlement payments and the hand's scores.
+
+Where it sits: the last phase of the hand (`interpreter.engine.phases`), entered once every
+card is played, or from play when a seat claims the game. A deal thrown in ends the hand
+without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from interpreter.engine.events import AT_SETTLEMENT
+from interpreter.engine.phases.phase import Phase
+from interpreter.engine.values import tidy
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import HandState
+
+
+def enter(state: HandState) -> None:
+    finish(state)
+
+
+def decide(state: HandState) -> bool:
+    """Nothing is asked once the hand is over."""
+    state.decision = None
+    return True
+
+
+def finish(state: HandState) -> None:
+    from interpreter.engine.phases import play  # play calls this on a claim
+
+    play.pay_excuse_debts(state, at_the_end=True)
+    exchange = state.ruleset.play.excuse_exchange
+    won = state.zones.won
+    if exchange is not None and exchange.unpaid == "fool_surrendered":
+        for debtor, creditor in state.excuse_debts:
+            for card in [c for c in won[debtor] if c in state.excuses]:
+                won[debtor].remove(card)
+                won[creditor].append(card)
+    state.phase = Phase.DONE
+    state.decision = None
+    state._changed()
+    state._fire_rules(state.ruleset.settlement, {}, AT_SETTLEMENT)
+    state.scores = [tidy(state.hand_score(seat)) for seat in range(state.ruleset.players)]
+    state._changed()
+
+
+def count_points(
+    values: Sequence[float], group_size: int, credit: Sequence[float], pile: Sequence[int]
+) -> float:
+    """Card points of a pile counted in groups: each group scores the values of its counting
+    cards less one for each counting card, plus one; a partial group of r cards scores the
+    same with `credit[r-1]` in place of the one."""
+    counting = [values[c] for c in pile if values[c]]
+    whole, leftover = divmod(len(pile), group_size)
+    total = sum(counting) - len(counting) + whole + (credit[leftover - 1] if leftover else 0)
+    return tidy(total)

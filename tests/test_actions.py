@@ -1,0 +1,115 @@
+"""Typed actions inside the engine and their text at the boundary; the phases a hand walks.
+
+Every decision's typed actions (`legal_moves`) and texts (`legal_actions`) stand side by side,
+`action_text` and `parse_action` turn one into the other, a hand played with typed actions is
+recorded exactly as the same hand played with texts, and the phases come in the ruleset's
+order."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter.engine.actions import (
+    PASS,
+    Bid,
+    Declare,
+    IllegalAction,
+    NoDeclaration,
+    Redeal,
+    action_text,
+    parse_action,
+)
+from interpreter.engine.game import deal_hand
+from interpreter.engine.phases import Phase, phase_order
+from interpreter.loading.ruleset_loader import load_ruleset
+
+# rulesets and seeds that between them ask for every kind of decision: bids and a call,
+# discards, declarations, a redeal request (jeu-de-tarot, seed 243), cards shown for a
+# declaration (wickson, seed 11), a card given back for one handed over (seed 4)
+CASES = [
+    ("french-tarot-5", (0, 1, 2)),
+    ("marolles-1637", (0, 1, 2)),
+    ("jeu-de-tarot", (0, 243)),
+    ("marolles-1637-wickson", (0, 11)),
+    ("marolles-1637-wickson-third-handed-over", (0, 4)),
+]
+KINDS = {"bid", "call", "discard", "declare", "redeal", "show", "give", "play"}
+
+
+def _play(ruleset, seed: int, typed: bool) -> tuple[list[dict], list[Phase]]:
+    """A hand played with the same random choices, given as typed actions or as texts; its
+    decisions as recorded and the phases it passed through."""
+    state = deal_hand(ruleset, seed, 1)
+    rng = random.Random(seed)
+    phases = [state.phase]
+    while not state.is_terminal():
+        index = rng.randrange(len(state.legal_actions()))
+        state.apply_action(state.legal_moves()[index] if typed else state.legal_actions()[index])
+        if state.phase != phases[-1]:
+            phases.append(state.phase)
+    return state.decisions, phases
+
+
+@pytest.mark.parametrize(("name", "seeds"), CASES)
+def test_typed_actions_and_their_texts_stand_side_by_side(name: str, seeds) -> None:
+    ruleset = load_ruleset(name)
+    deck = ruleset.deck
+    for seed in seeds:
+        state = deal_hand(ruleset, seed, 1)
+        while not state.is_terminal():
+            moves, texts = state.legal_moves(), state.legal_actions()
+            assert [action_text(move, deck) for move in moves] == texts
+            assert [parse_action(text, moves, deck) for text in texts] == moves
+            state.apply_action(moves[-1])
+
+
+def test_a_hand_played_with_typed_actions_is_recorded_as_with_texts() -> None:
+    kinds = set()
+    for name, seeds in CASES:
+        ruleset = load_ruleset(name)
+        for seed in seeds:
+            typed = _play(ruleset, seed, typed=True)
+            assert typed == _play(ruleset, seed, typed=False)
+            kinds.update(decision["kind"] for decision in typed[0])
+    assert kinds == KINDS
+
+
+@pytest.mark.parametrize(("name", "seeds"), CASES)
+def test_the_phases_come_in_the_ruleset_order(name: str, seeds) -> None:
+    ruleset = load_ruleset(name)
+    order = phase_order(ruleset)
+    assert order[0] == Phase.REDEAL and order[-1] == Phase.DONE
+    assert (Phase.BID in order) == (ruleset.bidding is not None)
+    for seed in seeds:
+        _decisions, seen = _play(ruleset, seed, typed=True)
+        positions = [order.index(phase) for phase in seen]
+        # a deal thrown in and dealt again starts over from the first phase
+        restarts = [i for i, p in enumerate(seen) if p == Phase.REDEAL and i > 0]
+        for start, end in zip([0, *restarts], [*restarts, len(seen)], strict=True):
+            assert positions[start:end] == sorted(positions[start:end])
+
+
+def test_an_illegal_typed_action_is_refused_and_changes_nothing() -> None:
+    state = deal_hand(load_ruleset("marolles-1637"), 1, 1)
+    legal = state.legal_moves()
+    illegal = next(card for card in range(len(state.ruleset.deck)) if card not in legal)
+    before = (state.legal_actions(), list(state.decisions), [list(h) for h in state.hands])
+    for action in (illegal, Bid("no such contract"), PASS):
+        with pytest.raises(IllegalAction):
+            state.apply_action(action)
+    assert (state.legal_actions(), state.decisions, [list(h) for h in state.hands]) == before
+
+
+def test_texts_of_each_kind_of_action() -> None:
+    deck = load_ruleset("marolles-1637").deck
+    assert action_text(0, deck) == deck.cards[0].id
+    assert action_text(Bid("garde"), deck) == "garde"
+    assert action_text(PASS, deck) == "pass"
+    assert action_text(Declare("tarots", "four"), deck) == "tarots:four"
+    assert action_text(NoDeclaration("tarots"), deck) == "tarots:none"
+    assert action_text(Redeal("few_trumps", True), deck) == "few_trumps:redeal"
+    assert action_text(Redeal("few_trumps", False), deck) == "few_trumps:play_on"
+    with pytest.raises(IllegalAction):
+        parse_action("garde", [PASS], deck)
