@@ -9,8 +9,6 @@ written (`ultimo_won`) and as prose (`ultimo won`, with any spacing between its 
 
 Some names of the built-in rulesets are words of the language itself or ordinary English,
 which the interpreter uses in their general sense; `GENERIC` lists each with the reason.
-`KNOWN_FINDINGS` lists, by file and name, what was found in the parts of the code other
-branches were changing at the time of writing; it is to be emptied, not added to.
 """
 
 from __future__ import annotations
@@ -50,12 +48,6 @@ GENERIC = {
     # the default unit of the results; card points are the language's counting (`points`)
     "point": "the unit of a ruleset that names none",
     "points": "the unit of a ruleset that names none, and card points",
-}
-
-#: Findings in files other branches were changing when this test was written (file, name):
-#: to be fixed there, then removed from here.
-KNOWN_FINDINGS = {
-    ("interpreter/engine/state.py", "marques"),  # HandState.returns' docstring
 }
 
 
@@ -126,11 +118,8 @@ def test_nothing_under_interpreter_names_a_builtin_game() -> None:
             lines = [text.count("\n", 0, m.start()) + 1 for m in pattern.finditer(text)]
             if lines:
                 found[(path.relative_to(ROOT).as_posix(), name)] = lines
-    new = {
+    named = {
         f"{where}:{lines}: {name!r} ({'; '.join(sorted(names[name])[:3])})"
         for (where, name), lines in found.items()
-        if (where, name) not in KNOWN_FINDINGS
     }
-    assert not new, "game names under interpreter/:\n" + "\n".join(sorted(new))
-    fixed = KNOWN_FINDINGS - set(found)
-    assert not fixed, f"no longer found; remove them from KNOWN_FINDINGS: {sorted(fixed)}"
+    assert not named, "game names under interpreter/:\n" + "\n".join(sorted(named))

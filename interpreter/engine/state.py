@@ -190,7 +190,7 @@ class HandState:
         return self.phase == Phase.DONE
 
     def returns(self) -> list[float]:
-        """Net result per seat so far, final once terminal: marques paid and received, plus
+        """Net result per seat so far, final once terminal: amounts paid and received, plus
         the points scored in rulesets that score hands."""
         net = list(self.scores)
         for payment in self.payments:
