@@ -32,6 +32,8 @@ class Readings:
     params: dict[str, object] = field(default_factory=dict)
     #: where a reading was put in (path parts) -> the option it is the reading of
     reads: dict[tuple, frozenset[str]] = field(default_factory=dict)
+    #: the paths inside each reading's value, found once for all the places it goes
+    reading_paths: dict[tuple, list[tuple]] | None = field(default=None, repr=False)
 
 
 def choose_readings(draft: Draft, choices: Mapping[str, str], schema: Mapping) -> Readings | None:
@@ -97,7 +99,10 @@ def _substitute(draft: Draft, readings: Readings, node: object, parts: tuple) ->
                 )
                 return node
             _copy_positions(
-                draft, ("options", name, "readings", readings.chosen[name], "value"), parts
+                draft,
+                readings,
+                ("options", name, "readings", readings.chosen[name], "value"),
+                parts,
             )
             readings.reads[parts] = frozenset({name})
             return readings.values[name]
@@ -109,11 +114,15 @@ def _substitute(draft: Draft, readings: Readings, node: object, parts: tuple) ->
     return node
 
 
-def _copy_positions(draft: Draft, source: tuple, target: tuple) -> None:
+def _copy_positions(draft: Draft, readings: Readings, source: tuple, target: tuple) -> None:
     """Values substituted from an option's reading keep the reading's file positions."""
-    for path, position in list(draft.provenance.items()):
-        if path[: len(source)] == source:
-            draft.provenance[target + path[len(source) :]] = position
+    if readings.reading_paths is None:  # every path inside a reading's value, by the value
+        readings.reading_paths = {}
+        for path in draft.provenance:
+            if path[:1] == ("options",) and len(path) >= len(source):
+                readings.reading_paths.setdefault(path[: len(source)], []).append(path)
+    for path in readings.reading_paths.get(source, ()):
+        draft.provenance[target + path[len(source) :]] = draft.provenance[path]
 
 
 def _check_readings_in_place(draft: Draft, readings: Readings, schema: Mapping) -> None:
