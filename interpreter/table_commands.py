@@ -141,8 +141,8 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
 
 def cmd_diff_table(args: argparse.Namespace) -> int:
     """`tarot diff A B --hands N`: the rules as written, then the same deals under both."""
-    (a, raw_a), (b, raw_b) = load_pair(args.a, args.b)
-    paper = diff_loaded(a, raw_a, b, raw_b)
+    a, b = load_pair(args.a, args.b)
+    paper = diff_loaded(a, b)
     agents = agents_for(args, a, b)
     check_outputs(args)
     jobs = _jobs(args)

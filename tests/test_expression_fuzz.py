@@ -28,7 +28,7 @@ from interpreter.expressions import EvaluationError, ExpressionError, Type, comp
 from interpreter.expressions.builtins import MAX_NUMBER
 from interpreter.expressions.compiler import COST_BUDGET
 from interpreter.loading.inheritance import resolve
-from interpreter.loading.ruleset_loader import _Builder, load_ruleset
+from interpreter.loading.ruleset_loader import load_ruleset, run_stages
 
 EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "300"))
 RULESET = "french-tarot"
@@ -41,9 +41,9 @@ FUZZ = settings(
 
 def _environment():
     path = paths.find_builtin(RULESET)
-    builder = _Builder(path, resolve(path, paths.find_builtin, paths.list_builtins), {})
-    builder.build()
-    return builder.environment("trick_end", amount=True)
+    _draft, compiler = run_stages(path, resolve(path, paths.find_builtin, paths.list_builtins), {})
+    compiler.compile()
+    return compiler.environment("trick_end", amount=True)
 
 
 def _state() -> HandState:

@@ -265,6 +265,31 @@ def test_a_broken_definition_does_not_blame_its_users(tmp_path: Path) -> None:
     assert "v.yaml:7:" in problems[1] and "unknown name 'stak'" in problems[1]
 
 
+def test_one_run_reports_the_schema_the_checks_and_the_compiler(tmp_path: Path) -> None:
+    problems = variant(
+        tmp_path,
+        """\
+        deal:
+          packets: [{rounds: 1, each: 2}]
+        settlement:
+          - {id: wrong_key, name: W, from: dealer, to: "opponents(dealer)", amount: 1,
+             source: mcleod, colour: red}
+          - {id: unknown_source, name: U, from: dealer, to: "opponents(dealer)", amount: 1,
+             source: nobody}
+          - {id: wrong_type, name: T, from: dealer, to: "opponents(dealer)", amount: dealer,
+             source: mcleod}
+        """,
+    )
+    deal, schema, source, expression, hands = problems
+    assert deal.startswith("v.yaml:3:12: $.deal.packets: the deal does not add up")
+    assert schema.startswith("v.yaml:6:22: $.settlement[3]: unknown key 'colour'")
+    assert source.startswith("v.yaml:8:14: $.settlement[4].source: unknown source 'nobody'")
+    assert expression == (
+        "v.yaml:9:78: $.settlement[5].amount: expected a NUMBER expression, got SEAT"
+    )
+    assert "marolles-1637.yaml:" in hands and "more cards to discard than are dealt" in hands
+
+
 def test_a_broken_foundation_stops_after_the_schema(tmp_path: Path) -> None:
     problems = variant(
         tmp_path,

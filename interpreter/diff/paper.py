@@ -2,9 +2,10 @@
 
 Where it sits: after loading. `diff_rulesets(a, b)` loads both rulesets through
 `interpreter.loading` (so a broken ruleset raises the same `RulesetError` as everywhere
-else) and compares their effective documents (`Ruleset.document`, in which every
-`{option: X}` already stands for the chosen reading's value). It returns a `RulesetDiff`,
-plain dataclasses and JSON-able values only; `interpreter.diff.render` prints it.
+else), once each, and compares their effective documents (`Ruleset.document`, in which every
+`{option: X}` already stands for the chosen reading's value) beside the documents as written
+(`Ruleset.written`, after `extends`, before the readings are substituted). It returns a
+`RulesetDiff`, plain dataclasses and JSON-able values only; `interpreter.diff.render` prints it.
 
 Three groups of differences:
 
@@ -30,10 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from interpreter import paths
 from interpreter.errors import Problem, RulesetError, json_path
-from interpreter.loading.inheritance import resolve
-from interpreter.loading.ruleset_loader import load_ruleset, locate
+from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.ruleset import Ruleset
 
 __all__ = [
@@ -160,21 +159,17 @@ class RulesetDiff:
 # --- entry points ---------------------------------------------------------------------------
 
 
-def load_pair(a: str | Path, b: str | Path) -> tuple[tuple[Ruleset, dict], tuple[Ruleset, dict]]:
-    """Load two rulesets (built-in names or paths), each with its merged document before the
-    options' readings were substituted, as `diff_loaded` takes them.
+def load_pair(a: str | Path, b: str | Path) -> tuple[Ruleset, Ruleset]:
+    """Load two rulesets (built-in names or paths), as `diff_loaded` takes them.
 
     Raises RulesetError with the problems of both if either does not load."""
     problems: list[Problem] = []
-    loaded: list[tuple[Ruleset, dict]] = []
+    loaded: list[Ruleset] = []
     for spec in (a, b):
         try:
-            ruleset = load_ruleset(spec)
-            raw = resolve(locate(spec), paths.find_builtin, paths.list_builtins).data
+            loaded.append(load_ruleset(spec))
         except RulesetError as error:
             problems += error.problems
-            continue
-        loaded.append((ruleset, raw))
     if problems:
         raise RulesetError(problems)
     return loaded[0], loaded[1]
@@ -182,16 +177,12 @@ def load_pair(a: str | Path, b: str | Path) -> tuple[tuple[Ruleset, dict], tuple
 
 def diff_rulesets(a: str | Path, b: str | Path) -> RulesetDiff:
     """Load two rulesets (built-in names or paths) and compare them as written."""
-    (ruleset_a, raw_a), (ruleset_b, raw_b) = load_pair(a, b)
-    return diff_loaded(ruleset_a, raw_a, ruleset_b, raw_b)
+    return diff_loaded(*load_pair(a, b))
 
 
-def diff_loaded(
-    a: Ruleset, raw_a: Mapping[str, Any], b: Ruleset, raw_b: Mapping[str, Any]
-) -> RulesetDiff:
-    """Compare two loaded rulesets; `raw_*` is each merged document before the options'
-    readings were substituted (`inheritance.resolve(...).data`)."""
-    side_a, side_b = _Side.root(a.document, raw_a), _Side.root(b.document, raw_b)
+def diff_loaded(a: Ruleset, b: Ruleset) -> RulesetDiff:
+    """Compare two loaded rulesets, each effective document beside the one as written."""
+    side_a, side_b = _Side.root(a.document, a.written), _Side.root(b.document, b.written)
     diff = RulesetDiff(
         a=SideInfo(a.id, a.title, a.path),
         b=SideInfo(b.id, b.title, b.path),

@@ -1,15 +1,31 @@
 """Parser facade: text -> lark parse tree.
 
-Pipeline: grammar.lark -> parser.py (this module) -> compiler.py -> builtins.py.
+Pipeline: grammar.lark -> parser.py (this module) -> compiler.py -> builtins.py; used by the
+compile stage of loading (`interpreter/loading/compile.py`).
 Loads the LALR grammar once and turns every lark exception into an
 ExpressionError with a position and a short "expected ..." message, so no lark
 exception leaves this package.
+
+Two things are remembered so that loading is quick:
+
+- the parser, once per process; lark's analysis of the grammar (about 35 ms) is kept between
+  processes in the user's cache folder (``$XDG_CACHE_HOME/tarot`` or ``~/.cache/tarot``,
+  made private to the user), never in the package or beside a ruleset, and only when that
+  folder is the user's own and no one else can write to it (lark's cache file is a pickle:
+  whoever can write it could run code), else the grammar is analysed afresh;
+- the tree of every expression text parsed, for the life of the process (rulesets of one
+  family share most of their expressions). Trees are shared: the compiler only reads them.
 """
 
 from __future__ import annotations
 
-from functools import cache
+import os
+import stat
+import sys
+from functools import cache, lru_cache
+from pathlib import Path
 
+import lark
 from lark import Lark, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
@@ -24,9 +40,37 @@ _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 _FRIENDLY = {"NAME": "a name", "NUMBER": "a number", "STRING": "a string", "$END": "end of text"}
 
 
+#: Expression texts up to this long have their trees remembered (most are under 200).
+REMEMBERED_TEXT = 500
+
+
 @cache
 def _lark() -> Lark:
-    return Lark.open("grammar.lark", rel_to=__file__, parser="lalr", propagate_positions=True)
+    cache_file = _cache_file()
+    return Lark.open(
+        "grammar.lark",
+        rel_to=__file__,
+        parser="lalr",
+        propagate_positions=True,
+        cache=str(cache_file) if cache_file else False,
+    )
+
+
+def _cache_file() -> Path | None:
+    """Where lark keeps its analysis of the grammar, or None when there is no safe place."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "tarot"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.lstat()
+    except (OSError, RuntimeError):  # no home, read-only file system...
+        return None
+    own = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    private = not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    if not (stat.S_ISDIR(info.st_mode) and own and private):
+        return None
+    python = "{}.{}".format(*sys.version_info[:2])
+    return folder / f"expression-grammar-lark-{lark.__version__}-python-{python}.cache"
 
 
 def _describe(terminal: str) -> str:
@@ -56,7 +100,19 @@ def _end_position(text: str) -> tuple[int, int]:
 
 
 def parse(text: str) -> Tree:
-    """Parse one expression, raising ExpressionError on any syntax problem."""
+    """Parse one expression, raising ExpressionError on any syntax problem. The tree may be
+    shared with other callers that parsed the same text: it must not be changed."""
+    if len(text) <= REMEMBERED_TEXT:
+        return _parse_remembered(text)
+    return _parse(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse_remembered(text: str) -> Tree:
+    return _parse(text)
+
+
+def _parse(text: str) -> Tree:
     if len(text) > MAX_LENGTH:
         raise ExpressionError(
             f"expression is too long ({len(text)} characters; the limit is {MAX_LENGTH})"

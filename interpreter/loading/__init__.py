@@ -1,9 +1,11 @@
-"""Loading a ruleset: YAML text -> merged, schema-checked plain data with positions.
+"""Loading a ruleset: YAML text -> merged, checked data with positions -> compiled `Ruleset`.
 
-Pipeline: :mod:`~interpreter.loading.yaml_source` (one file -> data + positions) ->
-:mod:`~interpreter.loading.inheritance` (``extends`` chains merged, provenance of every
-value) -> :mod:`~interpreter.loading.schema_check` (JSON Schema validation as positioned
-problems) -> (later, elsewhere) option resolution and compilation.
+Pipeline, run by :mod:`~interpreter.loading.ruleset_loader`: load
+(:mod:`~interpreter.loading.yaml_source`: one file -> data + positions;
+:mod:`~interpreter.loading.inheritance`: ``extends`` chains merged, provenance of every
+value) -> check, building nothing the engine runs (:mod:`~interpreter.loading.schema_check`,
+:mod:`~interpreter.loading.options`, :mod:`~interpreter.loading.semantic_checks`) -> compile
+(:mod:`~interpreter.loading.compile`).
 
 ``check_schema`` is imported on first use: importing this package must stay cheap for
 `tarot rules`, which reads files and follows ``extends`` but never checks the schema.

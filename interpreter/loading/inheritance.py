@@ -1,7 +1,9 @@
-"""Stage 2 of loading: follow ``extends`` and merge a ruleset with its bases.
+"""Load stage, its second half: follow ``extends`` and merge a ruleset with its bases.
 
-Pipeline: yaml_source -> **inheritance** -> schema_check -> (later) option resolution and
-compilation.
+Pipeline: yaml_source -> **inheritance** (load) -> schema_check -> options -> semantic_checks
+(check) -> compile. Each file of the chain is read by
+:func:`~interpreter.loading.yaml_source.read_ruleset_file` (a base shared by many variants
+is parsed once per process).
 
 A ruleset may say ``extends: NAME_OR_PATH``. A value ending in ``.yaml``/``.yml`` is a path
 relative to the extending file; anything else is a ruleset name, looked up first as
@@ -32,8 +34,8 @@ from interpreter.errors import Position, Problem, RulesetError, json_path, neare
 from interpreter.loading.yaml_source import (
     DocPath,
     SourceDocument,
-    load_yaml,
     position_in_scalar,
+    read_ruleset_file,
 )
 
 __all__ = ["EXTENDS_KEY", "MergedDocument", "resolve"]
@@ -108,7 +110,7 @@ def resolve(
     path: Path,
     find_builtin: FindBuiltin,
     list_builtins: ListBuiltins | None = None,
-    read: ReadFile = load_yaml,
+    read: ReadFile = read_ruleset_file,
 ) -> MergedDocument:
     """Load ``path``, follow its ``extends`` chain and merge; raise :class:`RulesetError`.
 

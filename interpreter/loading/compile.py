@@ -1,0 +1,592 @@
+"""Compile stage: from a checked document to the `Ruleset` the engine runs.
+
+Pipeline: schema_check -> options -> semantic_checks -> **compile** (all run by
+:mod:`~interpreter.loading.ruleset_loader`). Every expression is compiled against the names
+its event provides (its own problems, a wrong name or type, come from the expression
+compiler and are placed inside the expression's text in the file), each rule and section
+becomes its `interpreter.ruleset` value, and the cost of a hand's expressions is held to a
+budget. The pack and the deal's steps come from the checks; the card tables the engine
+reads are made from the pack. Parts the earlier stages found broken are left out, so that
+every expression elsewhere is still checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+
+from interpreter.engine.contexts import (
+    BEFORE_TAKER,
+    FACTS,
+    evaluations_per_hand,
+    facts_for,
+    variables_for,
+)
+from interpreter.errors import Position, json_path
+from interpreter.expressions import (
+    CompiledExpression,
+    Environment,
+    ExpressionError,
+    FactFunction,
+    Type,
+    compile_expression,
+)
+from interpreter.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
+from interpreter.expressions.compiler import COST_BUDGET
+from interpreter.loading.draft import Draft
+from interpreter.loading.options import Readings
+from interpreter.loading.semantic_checks import CheckedParts
+from interpreter.ruleset import (
+    Bidding,
+    Contract,
+    Counting,
+    Declaration,
+    DeclarationLevel,
+    ExcuseExchange,
+    GameRules,
+    HandOver,
+    PartnerCall,
+    PaymentRule,
+    PlayRules,
+    RedealRule,
+    Ruleset,
+    ScoreUnit,
+    TalonUse,
+)
+
+__all__ = ["HAND_BUDGET", "HAND_SCORE_BUDGET", "Compiler", "compile_ruleset"]
+
+
+#: the most steps a hand score may take: a seat's total() works it out
+HAND_SCORE_BUDGET = COST_BUDGET // 20
+#: the most steps every expression of a ruleset may take together in one hand
+HAND_BUDGET = 5_000_000
+
+
+def compile_ruleset(draft: Draft, readings: Readings, checked: CheckedParts) -> Ruleset | None:
+    """The compiled ruleset, or None when any stage found a problem (all are in ``draft``)."""
+    return Compiler(draft, readings, checked).compile()
+
+
+class _Constant:
+    """A literal number or boolean standing where an expression may stand."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __call__(self, _scope: object) -> object:
+        return self.value
+
+
+class Compiler:
+    """Compiles one checked document; `environment` is the names an expression of an event
+    may use."""
+
+    def __init__(self, draft: Draft, readings: Readings, checked: CheckedParts) -> None:
+        self.draft = draft
+        self.data = draft.data
+        self.path = draft.path
+        self.broken = draft.broken
+        self.readings = readings
+        self.checked = checked
+        self.deck = checked.deck
+        self.seats = draft.seats
+        self.bidding = "bidding" in draft.data
+        self.contract_values = checked.contract_values
+        self.named: dict[str, CompiledExpression] = {}
+        self.seat_functions: dict[str, FactFunction] = {}
+        #: where -> the options read there (a reading put in, or read by the expression)
+        self.option_reads: dict[tuple, frozenset[str]] = dict(readings.reads)
+        #: Definitions left out: an expression that uses one is not blamed for it.
+        self.left_out_names: set[str] = set()
+        self.facts: dict[str, FactFunction] = FACTS
+        self.hand_steps: list[tuple[int, int, tuple]] = []  # (steps, times a hand, where)
+
+    def at(self, parts: tuple) -> Position | None:
+        return self.draft.at(parts)
+
+    def problem(self, parts: tuple, message: str, position: Position | None = None) -> None:
+        self.draft.problem(parts, message, position)
+
+    # --- the whole ruleset -------------------------------------------------------------
+
+    def compile(self) -> Ruleset | None:
+        """The compiled ruleset, or None after recording problems. Parts already broken
+        (see :mod:`~interpreter.loading.broken_parts`) are left out of every part."""
+        data = self.data
+        bidding = self._bidding()
+        self.facts = facts_for(len(self.deck), self.seats, HAND_SCORE_BUDGET)
+        self._definitions()
+        parts = {
+            name: None if self.broken.whole(section) else build()
+            for name, section, build in [
+                ("discard", "discard", self._discard_conditions),
+                ("declarations", "declarations", self._declarations),
+                ("play", "play", self._play),
+                ("payments", "payments", self._payments),
+                ("settlement", "settlement", self._settlement),
+                ("counting", "counting", self._counting),
+                ("talon", "talon", lambda: self._talon_use(("talon",), data.get("talon"))),
+                ("partner_call", "partner_call", self._partner_call),
+                ("redeals", "redeal", self._redeals),
+                ("hand_score", "hand_score", self._hand_score),
+                ("game", "game", self._game),
+            ]
+        }
+        self._check_hand_cost()
+        if self.draft.problems:
+            return None
+        forbidden, never, shown = parts["discard"]
+        players = data["players"]["count"]
+        return Ruleset(
+            id=self.path.stem,
+            title=data.get("title", self.path.stem),
+            path=str(self.path),
+            content_hash=self._hash(),
+            players=players,
+            direction=data["players"].get("direction", "clockwise"),
+            deck=self.deck,
+            first_dealer=data["deal"].get("first_dealer", 0) % players,
+            next_dealer=data["deal"].get("next_dealer", "next"),
+            redeal_by=data["deal"].get("redeal_by", "next_dealer"),
+            cut_shown=bool(data["deal"].get("cut", {}).get("shown", False)),
+            packets=self.checked.packets,
+            discard_counts=self.checked.discard_counts,
+            discard_forbidden=forbidden,
+            discard_never=never,
+            discard_shown=shown,
+            declarations=parts["declarations"],
+            declarations_maximal=bool(data.get("declarations", {}).get("maximal", True)),
+            declaration_timing=data.get("declarations", {}).get("timing", "before_play"),
+            play=parts["play"],
+            payments=parts["payments"],
+            settlement=parts["settlement"],
+            counting=parts["counting"],
+            talon=parts["talon"],
+            bidding=bidding,
+            partner_call=parts["partner_call"],
+            redeals=parts["redeals"],
+            hand_score=parts["hand_score"],
+            game=parts["game"],
+            unit=ScoreUnit.from_spec(data.get("unit")),
+            options=self.readings.chosen,
+            option_reads=dict(self.option_reads),
+            sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
+            document=data,
+            written=self.draft.written,
+        )
+
+    def _discard_conditions(self) -> tuple:
+        discard = self.data.get("discard", {})
+        return tuple(
+            self._condition(("discard", key), discard.get(key), "discard_check")
+            for key in ("forbidden", "never", "shown")
+        )
+
+    def _check_hand_cost(self) -> None:
+        """Every expression of a hand together stays within HAND_BUDGET steps."""
+        total = sum(steps * times for steps, times, _parts in self.hand_steps)
+        if total <= HAND_BUDGET:
+            return
+        steps, times, parts = max(self.hand_steps, key=lambda entry: entry[0] * entry[1])
+        self.problem(
+            parts,
+            f"the ruleset's expressions could take about {total:,} steps in one hand, over the"
+            f" limit of {HAND_BUDGET:,}; the costliest is this one, about {steps:,} steps"
+            f" worked out up to {times:,} times a hand: make it simpler",
+        )
+
+    def _hash(self) -> str:
+        content = json.dumps(
+            {"ruleset": self.data, "options": self.readings.chosen}, sort_keys=True
+        )
+        return "sha256:" + hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+    # --- options, parameters, sources ------------------------------------------------
+
+    # --- expressions -------------------------------------------------------------------
+
+    def environment(
+        self, event: str, amount: bool = False, extra: dict[str, Type] | None = None
+    ) -> Environment:
+        variables = {**variables_for(event, amount, self.bidding), **(extra or {})}
+        at_settlement = variables_for("settlement", False, self.bidding)
+        defined = all(name in variables for name in at_settlement)
+        return Environment(
+            variables=variables,
+            card_sets=self.deck.sets if self.deck else {},
+            options=self.readings.values,
+            params=self.readings.params,
+            facts={**self.facts, **self.seat_functions} if defined else self.facts,
+            named=self.named if defined else {},
+            contract_values=self.contract_values if event not in BEFORE_TAKER else frozenset(),
+            cards=len(self.deck) if self.deck else 0,
+            seats=self.seats,
+        )
+
+    def expression(
+        self,
+        parts: tuple,
+        value: object,
+        event: str,
+        expected: Type | None,
+        amount: bool = False,
+        extra: dict[str, Type] | None = None,
+    ):
+        if isinstance(value, bool) or isinstance(value, int | float):
+            if expected == Type.BOOL and not isinstance(value, bool):
+                self.problem(parts, f"expected true, false or a condition, got {value!r}")
+            elif not isinstance(value, bool) and not abs(value) <= MAX_NUMBER:  # nan too
+                self.problem(parts, f"the number {describe(value)} is out of range: {RANGE_RULE}")
+            return _Constant(value)
+        if not isinstance(value, str):
+            self.problem(parts, f"expected an expression, got {value!r}")
+            return _Constant(None)
+        try:
+            compiled = compile_expression(value, self.environment(event, amount, extra), expected)
+        except ExpressionError as error:
+            if not any(f"'{name}'" in error.message for name in self.left_out_names):
+                self.problem(parts, error.message, self._inside(parts, error))
+            return _Constant(None)
+        if compiled.options:
+            self.option_reads[parts] = self.option_reads.get(parts, frozenset()) | compiled.options
+        if parts[0] != "definitions":  # a definition is counted in the rules using it
+            times = evaluations_per_hand(event, len(self.deck or ()), self.seats)
+            if parts == ("game", "claim_during_play"):  # after each trick
+                times = len(self.deck or ())
+            self.hand_steps.append(
+                (compiled.cost, times * self.seats**2 if amount else times, parts)
+            )
+        position = self.at(parts)
+        where = f"{position}: {json_path(parts)}" if position else json_path(parts)
+        return replace(compiled, where=where)
+
+    def options_under(self, where: tuple, skip: tuple | None = None) -> tuple[str, ...]:
+        """The options read anywhere under `where` (outside `skip`), in name order."""
+        found: set[str] = set()
+        for parts, options in self.option_reads.items():
+            if parts[: len(where)] == where and (skip is None or parts[: len(skip)] != skip):
+                found |= options
+        return tuple(sorted(found))
+
+    def _condition(self, parts: tuple, value: object, event: str):
+        return None if value is None else self.expression(parts, value, event, Type.BOOL)
+
+    def _seats(self, parts: tuple, value: str, event: str):
+        compiled = self.expression(parts, value, event, None)
+        kind = getattr(compiled, "type", None)
+        if kind is not None and kind not in (Type.SEAT, Type.SEATS):
+            self.problem(parts, f"expected a seat or seats, got {kind.name}")
+        return compiled
+
+    def _inside(self, parts: tuple, error: ExpressionError) -> Position | None:
+        """The file position of a point inside an expression string."""
+        if parts not in self.draft.provenance:
+            return self.at(parts)
+        return self.draft.merged.position_in_scalar(parts, error.line, error.column)
+
+    # --- sections ----------------------------------------------------------------------
+
+    def _rule(self, where: tuple, rule: dict, event: str) -> PaymentRule:
+        return PaymentRule(
+            id=rule["id"],
+            name=rule.get("name", rule["id"]),
+            on=event,
+            when=self._condition(where + ("when",), rule.get("when"), event),
+            payers=self._seats(where + ("from",), rule["from"], event),
+            payees=self._seats(where + ("to",), rule["to"], event),
+            amount=self.expression(
+                where + ("amount",), rule["amount"], event, Type.NUMBER, amount=True
+            ),
+            source=_source_text(rule.get("source")),
+            assumption=rule.get("assumption"),
+            options=self.options_under(where),
+        )
+
+    def _settlement(self) -> tuple[PaymentRule, ...]:
+        rules = self.data.get("settlement", [])
+        return tuple(
+            self._rule(("settlement", i), rule, "settlement")
+            for i, rule in enumerate(rules)
+            if ("settlement", i) not in self.broken
+        )
+
+    def _payments(self) -> dict[str, tuple[PaymentRule, ...]]:
+        by_event: dict[str, list[PaymentRule]] = {}
+        for i, rule in enumerate(self.data.get("payments", [])):
+            if ("payments", i) in self.broken:
+                continue
+            by_event.setdefault(rule["event"], []).append(
+                self._rule(("payments", i), rule, rule["event"])
+            )
+        return {event: tuple(rules) for event, rules in by_event.items()}
+
+    def _declarations(self) -> tuple[Declaration, ...]:
+        section = self.data.get("declarations", {})
+        compiled = []
+        for i, entry in enumerate(section.get("table", [])):
+            where = ("declarations", "table", i)
+            if where in self.broken:
+                continue
+            levels = tuple(
+                DeclarationLevel(
+                    id=level["id"],
+                    when=self.expression(
+                        where + ("levels", j, "when"), level["when"], "declaration", Type.BOOL
+                    ),
+                    value=self.expression(
+                        where + ("levels", j, "value"), level["value"], "declaration", Type.NUMBER
+                    ),
+                    options=self.options_under(where + ("levels", j)),
+                    shows=self._optional(
+                        where + ("levels", j, "shows"), level.get("shows"), Type.CARDS
+                    ),
+                    show_count=self._optional(
+                        where + ("levels", j, "show_count"), level.get("show_count"), Type.NUMBER
+                    ),
+                )
+                for j, level in enumerate(entry.get("levels", []))
+            )
+            shows = entry.get("shows")
+            hands_over = entry.get("hands_over")
+            compiled.append(
+                Declaration(
+                    id=entry["id"],
+                    name=entry.get("name", entry["id"]),
+                    levels=levels,
+                    shows=None
+                    if shows is None
+                    else self.expression(
+                        where + ("shows",), shows, "declaration_shown", Type.CARDS
+                    ),
+                    payers=self._seats(
+                        where + ("from",), entry.get("from", "opponents(player)"), "declaration"
+                    ),
+                    payees=self._seats(where + ("to",), entry.get("to", "player"), "declaration"),
+                    source=_source_text(entry.get("source")),
+                    timing=entry.get("timing"),
+                    paid_when_declared=bool(entry.get("paid_when_declared", True)),
+                    options=self.options_under(where, skip=where + ("levels",)),
+                    hands_over=None
+                    if hands_over is None
+                    else HandOver(
+                        cards=self.expression(
+                            where + ("hands_over", "cards"),
+                            hands_over["cards"],
+                            "declaration",
+                            Type.CARDS,
+                        ),
+                        in_return=self.expression(
+                            where + ("hands_over", "in_return"),
+                            hands_over["in_return"],
+                            "declaration",
+                            Type.CARDS,
+                        ),
+                    ),
+                )
+            )
+        return tuple(compiled)
+
+    def _optional(self, where: tuple, text: object, kind: Type):
+        """A declaration level's optional expression, compiled when it is there."""
+        event = "declaration_shown" if where[-1] == "shows" else "declaration"
+        return None if text is None else self.expression(where, text, event, kind)
+
+    def _play(self) -> PlayRules:
+        play = self.data["play"]
+        excuse = play.get("excuse", {})
+        may_lead = self._condition(
+            ("play", "excuse", "may_lead"), excuse.get("may_lead", True), "static"
+        )
+        return PlayRules(
+            first_leader=play.get("first_leader", "after_dealer"),
+            follow_suit=bool(play.get("follow_suit", True)),
+            trump_when_void=bool(play.get("trump_when_void", True)),
+            trump_when_trump_led=bool(play.get("trump_when_trump_led", True)),
+            overtrump=bool(play.get("overtrump", False)),
+            fool_may_lead=bool(may_lead(None)) if may_lead is not None else True,
+            fool_in_last_trick=excuse.get("in_last_trick", "captured"),
+            fool_wins_last_trick_after_all=bool(excuse.get("wins_last_trick_after_all", False)),
+            excuse_exchange=self._excuse_exchange(excuse.get("exchange")),
+            excuse_cards=None
+            if "cards" not in excuse
+            else self.expression(("play", "excuse", "cards"), excuse["cards"], "play", Type.CARDS),
+        )
+
+    def _excuse_exchange(self, spec: dict | None) -> ExcuseExchange | None:
+        if spec is None:
+            return None
+        where = ("play", "excuse", "exchange")
+        return ExcuseExchange(
+            cards=self.expression(where + ("cards",), spec["cards"], "trick_end", Type.CARDS),
+            unpaid=spec.get("unpaid", "nothing"),
+            taken_from=spec.get("from", "pile"),
+        )
+
+    def _counting(self) -> Counting:
+        counting = self.data["counting"]
+        values = [0.0] * len(self.deck)
+        for entry in counting.get("values", []):
+            members = self.deck.sets.get(entry["set"])
+            if members is None:  # reported by the checks
+                continue
+            for card in members:
+                if not values[card]:
+                    values[card] = entry["value"]
+        group = counting.get("group_size", 1)
+        credit = tuple(counting.get("partial_group_credit", [0] * (group - 1)))
+        method = counting.get("method", "groups")
+        return Counting(tuple(values), group, credit, method)
+
+    # --- talon, auction, partner, redeals, definitions ---------------------------------
+
+    def _talon_use(self, where: tuple, spec: dict | None) -> TalonUse | None:
+        if spec is None:
+            return None
+        seat = spec.get("seat")
+        return TalonUse(
+            to=spec.get("to", "out_of_play"),
+            seat=None if seat is None else self._seats(where + ("seat",), seat, "talon"),
+            shown=bool(spec.get("shown", False)),
+        )
+
+    def _bidding(self) -> Bidding | None:
+        spec = self.data.get("bidding")
+        if spec is None:
+            return None
+        contracts = spec.get("contracts", [])
+        return Bidding(
+            contracts=tuple(
+                Contract(
+                    id=contract["id"],
+                    name=contract.get("name", contract["id"]),
+                    values=dict(contract.get("values", {})),
+                    talon=self._talon_use(
+                        ("bidding", "contracts", i, "talon"), contract.get("talon")
+                    ),
+                    source=_source_text(contract.get("source")),
+                )
+                for i, contract in enumerate(contracts)
+            ),
+            source=_source_text(spec.get("source")),
+        )
+
+    def _partner_call(self) -> PartnerCall | None:
+        spec = self.data.get("partner_call")
+        if spec is None:
+            return None
+        if not self.bidding:  # reported by the checks
+            return None
+        return PartnerCall(
+            when=self._condition(("partner_call", "when"), spec.get("when", True), "call"),
+            cards=self.expression(("partner_call", "cards"), spec["cards"], "call", Type.CARDS),
+            source=_source_text(spec.get("source")),
+        )
+
+    def _redeals(self) -> tuple[RedealRule, ...]:
+        rules = []
+        for i, spec in enumerate(self.data.get("redeal", [])):
+            if ("redeal", i) in self.broken:
+                continue
+            rules.append(
+                RedealRule(
+                    id=spec["id"],
+                    name=spec.get("name", spec["id"]),
+                    when=self._condition(("redeal", i, "when"), spec["when"], "redeal"),
+                    choice=bool(spec.get("choice", False)),
+                    source=_source_text(spec.get("source")),
+                )
+            )
+        return tuple(rules)
+
+    def _hand_score(self):
+        spec = self.data.get("hand_score")
+        if spec is None:
+            return None
+        where = ("hand_score", "value")
+        score = self.expression(where, spec["value"], "hand_score", Type.NUMBER)
+        if "total" in getattr(score, "calls", ()):
+            self.problem(
+                where,
+                "the hand score cannot use total(), even through a definition: a seat's total"
+                " counts this hand's score, which would then depend on itself",
+            )
+        elif getattr(score, "cost", 0) > HAND_SCORE_BUDGET:
+            self.problem(
+                where,
+                f"the hand score could take about {score.cost:,} steps, over its limit of"
+                f" {HAND_SCORE_BUDGET:,} (every total() works it out): make it simpler",
+            )
+        return score
+
+    def _game(self) -> GameRules | None:
+        spec = self.data.get("game")
+        if spec is None:
+            return None
+        claim = spec.get("claim_during_play")
+        return GameRules(
+            ends_when=self._condition(("game", "ends_when"), spec["ends_when"], "game"),
+            winners=self._seats(("game", "winners"), spec["winners"], "game"),
+            claim=None
+            if claim is None
+            else self._seats(("game", "claim_during_play"), claim, "game"),
+            max_hands=spec.get("max_hands", 100),
+            source=_source_text(spec.get("source")),
+        )
+
+    def _definitions(self) -> None:
+        """Named values, each compiled where the settlement is and usable by the ones after
+        it and by every rule that sees at least what the settlement sees. The engine computes
+        each once per state of the hand (see `_remembered`)."""
+        for name, spec in self.data.get("definitions", {}).items():
+            where = ("definitions", name)
+            if where in self.broken:
+                self.left_out_names.add(name)
+                continue
+            if name in self.checked.refused_definitions:  # its name was reported
+                continue
+            seat_name = spec.get("of_seat")
+            extra = {seat_name: Type.SEAT} if seat_name else None
+            compiled = self.expression(
+                where + ("value",), spec["value"], "settlement", None, extra=extra
+            )
+            if not isinstance(compiled, CompiledExpression):
+                continue
+            if seat_name:
+                self.seat_functions[name] = FactFunction(
+                    (Type.SEAT,),
+                    compiled.type,
+                    _seat_function(compiled, seat_name, name),
+                    options=compiled.options,
+                    memo={**compiled.memo, name: compiled.own_cost * (self.seats + 1)},
+                    calls=compiled.calls,
+                )
+            else:
+                self.named[name] = _remembered(compiled, name)
+
+
+def _remembered(compiled: CompiledExpression, name: str) -> CompiledExpression:
+    """A definition computed once per state of the hand: later uses read the value back
+    (the engine forgets it whenever the state changes)."""
+
+    def fn(scope):
+        return scope.state.remember(name, lambda: compiled(scope))
+
+    return replace(compiled, fn=fn)
+
+
+def _seat_function(compiled: CompiledExpression, seat_name: str, name: str):
+    """A definition `of_seat` as a game fact: called with a seat, it evaluates with that seat
+    standing for `seat_name`, once per seat and state of the hand."""
+
+    def evaluate(state, seat):
+        return state.remember((name, seat), lambda: state.evaluate(compiled, {seat_name: seat}))
+
+    return evaluate
+
+
+def _source_text(source: object) -> str:
+    if source is None:
+        return ""
+    return source if isinstance(source, str) else ", ".join(source)

@@ -1,0 +1,299 @@
+"""Check stage, second part: what the schema cannot say about a ruleset.
+
+Pipeline: schema_check -> options -> **semantic_checks** -> compile (all run by
+:mod:`~interpreter.loading.ruleset_loader`). Reads the document with its readings in place
+and reports, each at its file position: sources cited but not listed, card sets and suits
+named but not defined (or defined in a circle, or empty), a deal that does not add up to the
+pack or leaves unequal hands, contracts that do not all give the same values, a talon sent to
+a hand or pile without saying whose, a partner call without an auction, counting by unknown
+sets, and names that cannot be used (a word of the expression language, a name already
+taken). Expressions are not looked at here: their names and types are checked as they are
+compiled.
+
+It makes only what its checks need, and compile takes those over as they are: the pack (its
+cards and card sets, whose sizes the deal is checked against) and the deal's packet steps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from interpreter.cards import Deck, build_deck, set_dependencies
+from interpreter.engine.contexts import EVENT_VARIABLES, FACTS, variables_for
+from interpreter.expressions.builtins import BUILTIN_NAMES
+from interpreter.expressions.parser import KEYWORDS
+from interpreter.loading.draft import Draft
+from interpreter.ruleset import PacketStep
+
+__all__ = ["CheckedParts", "check_document"]
+
+
+@dataclass
+class CheckedParts:
+    """What the checks made and found, for the compile stage."""
+
+    deck: Deck
+    #: The deal's steps and the discard counts (dealer, others); None where the players,
+    #: the deal or the discard section is broken.
+    packets: tuple[PacketStep, ...] | None = None
+    discard_counts: tuple[int, int] | None = None
+    #: Every value name the contracts give (`contract.NAME`).
+    contract_values: frozenset[str] = frozenset()
+    #: Definitions whose name cannot be used (reported): not compiled.
+    refused_definitions: set[str] = field(default_factory=set)
+
+
+def check_document(draft: Draft) -> CheckedParts | None:
+    """Check ``draft`` (problems go into it); None when the pack cannot be made, since
+    every later check reads it."""
+    data = draft.data
+    _check_sources(draft, data, ())
+    deck = _pack(draft)
+    if deck is None:
+        return None
+    checked = CheckedParts(deck)
+    if not draft.broken.any_section("players", "deal", "discard"):
+        players = data["players"]["count"]
+        checked.packets = _packets(draft, players, len(deck))
+        counts = data.get("discard", {}).get("counts", {"dealer": 0, "others": 0})
+        checked.discard_counts = (counts["dealer"], counts["others"])
+        _check_hand_sizes(draft, checked.packets, players, checked.discard_counts)
+    checked.contract_values = _check_contracts(draft)
+    if not draft.broken.whole("talon"):
+        _check_talon_use(draft, ("talon",), data.get("talon"))
+    if not draft.broken.whole("partner_call"):
+        _check_partner_call(draft)
+    if not draft.broken.whole("counting"):
+        _check_counting(draft, deck)
+    _check_option_names(draft)
+    checked.refused_definitions = _check_definition_names(draft, deck)
+    return checked
+
+
+# --- sources -------------------------------------------------------------------------------
+
+
+def _check_sources(draft: Draft, node: object, parts: tuple) -> None:
+    if parts in draft.broken or draft.broken.any_section("sources"):
+        return
+    known = draft.data.get("sources", {})
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "source" and parts[:1] != ("sources",):
+                for ref in [value] if isinstance(value, str) else value:
+                    if ref not in known:
+                        draft.problem(
+                            parts + (key,),
+                            f"unknown source {ref!r}; sources: " + ", ".join(sorted(known)),
+                        )
+            else:
+                _check_sources(draft, value, parts + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            _check_sources(draft, value, parts + (i,))
+
+
+# --- the pack and the deal -----------------------------------------------------------------
+
+
+def _pack(draft: Draft) -> Deck | None:
+    """The pack, once its card sets and suits are known to be well defined; else None."""
+    before = len(draft.problems)
+    spec = draft.data["deck"]
+    sets = spec.setdefault("card_sets", {})
+    order: list[str] = []
+    visiting: set[str] = set()
+
+    def visit(name: str, chain: list[str]) -> None:
+        if name in order:
+            return
+        if name in visiting:
+            draft.problem(
+                ("deck", "card_sets", name),
+                "card sets refer to each other in a circle: " + " -> ".join(chain),
+            )
+            return
+        visiting.add(name)
+        for dependency, inside in set_dependencies(sets[name]):
+            if dependency not in sets:
+                draft.problem(
+                    ("deck", "card_sets", name) + inside,
+                    f"unknown card set {dependency!r}; sets: " + ", ".join(sets),
+                )
+                continue
+            visit(dependency, chain + [dependency])
+        order.append(name)
+
+    for name in sets:
+        visit(name, [name])
+    suits = {s["name"] for s in spec.get("suits", [])}
+    for path, selector in _selectors(spec):
+        for suit in _all_values(selector, "suits"):
+            if suit not in suits:
+                draft.problem(path, f"unknown suit {suit!r}; suits: " + ", ".join(sorted(suits)))
+    if len(draft.problems) > before:
+        return None
+    deck = build_deck(spec, order)
+    for name, members in deck.sets.items():
+        if not members:
+            draft.problem(("deck", "card_sets", name), f"card set {name!r} has no cards")
+    return deck
+
+
+def _selectors(spec: dict):
+    for i, selector in enumerate(spec.get("removed", [])):
+        yield ("deck", "removed", i), selector
+    for name, selector in spec.get("card_sets", {}).items():
+        yield ("deck", "card_sets", name), selector
+
+
+def _all_values(selector: dict, key: str) -> list:
+    found = list(selector.get(key, []))
+    for part in selector.get("any_of", []):
+        found += _all_values(part, key)
+    return found
+
+
+def _packets(draft: Draft, players: int, pack: int) -> tuple[PacketStep, ...]:
+    steps = []
+    for step in draft.data["deal"].get("packets", []):
+        dealer = step.get("each", step.get("dealer", 0))
+        others = step.get("each", step.get("others", 0))
+        talon, after = step.get("talon", 0), step.get("talon_after", players)
+        piles = step.get("piles", 0)
+        steps.append(PacketStep(step["rounds"], dealer, others, talon, min(after, players), piles))
+    dealt = sum(
+        s.rounds * (s.dealer + s.others * (players - 1) + s.talon + s.piles * players)
+        for s in steps
+    )
+    talon = sum(s.rounds * s.talon for s in steps)
+    if talon and "talon" not in draft.data and "bidding" not in draft.data:
+        draft.problem(
+            ("deal", "packets"),
+            f"the deal lays {talon} cards in a talon but no `talon` section says where they go",
+        )
+    if dealt != pack:
+        draft.problem(
+            ("deal", "packets"),
+            f"the deal does not add up: it deals {dealt} cards but the pack has {pack}",
+        )
+    return tuple(steps)
+
+
+def _check_hand_sizes(
+    draft: Draft, packets: tuple[PacketStep, ...], players: int, discards: tuple[int, int]
+) -> None:
+    dealer = sum(s.rounds * s.dealer for s in packets) - discards[0]
+    others = sum(s.rounds * s.others for s in packets) - discards[1]
+    if dealer < 0 or others < 0:
+        draft.problem(
+            ("discard", "counts"),
+            "more cards to discard than are dealt: the dealer would keep "
+            f"{dealer} cards and the others {others}",
+        )
+        return
+    if players > 1 and dealer != others:
+        draft.problem(
+            ("discard", "counts"),
+            f"after discarding the dealer holds {dealer} "
+            f"cards and the others {others}; tricks need equal hands",
+        )
+
+
+# --- auction, talon, partner, counting -----------------------------------------------------
+
+
+def _check_contracts(draft: Draft) -> frozenset[str]:
+    """Every contract gives the same values; the names of those values."""
+    spec = draft.data.get("bidding")
+    if spec is None:
+        return frozenset()
+    contracts = spec.get("contracts", [])
+    keys = [frozenset(c.get("values", {})) for c in contracts]
+    values = frozenset.union(*keys) if keys else frozenset()
+    for i, contract in enumerate(contracts):
+        missing = sorted(values - keys[i])
+        if missing:
+            draft.problem(
+                ("bidding", "contracts", i, "values"),
+                f"contract {contract['id']!r} gives no value for "
+                + ", ".join(missing)
+                + " (every contract must give the same values)",
+            )
+        _check_talon_use(draft, ("bidding", "contracts", i, "talon"), contract.get("talon"))
+    return values
+
+
+def _check_talon_use(draft: Draft, where: tuple, spec: dict | None) -> None:
+    if spec is None:
+        return
+    to = spec.get("to", "out_of_play")
+    if to not in ("out_of_play", "stock") and spec.get("seat") is None:
+        draft.problem(where, f"a talon that goes to a {to} needs `seat`: whose {to}")
+
+
+def _check_partner_call(draft: Draft) -> None:
+    if "partner_call" in draft.data and "bidding" not in draft.data:
+        draft.problem(("partner_call",), "a partner call needs a taker: add a `bidding` section")
+
+
+def _check_counting(draft: Draft, deck: Deck) -> None:
+    counting = draft.data["counting"]
+    for i, entry in enumerate(counting.get("values", [])):
+        if entry["set"] not in deck.sets:
+            draft.problem(("counting", "values", i, "set"), f"unknown card set {entry['set']!r}")
+    group = counting.get("group_size", 1)
+    credit = counting.get("partial_group_credit", [0] * (group - 1))
+    if len(credit) != group - 1:
+        draft.problem(
+            ("counting", "partial_group_credit"),
+            f"needs {group - 1} entries (one per possible leftover), has {len(credit)}",
+        )
+
+
+# --- names ---------------------------------------------------------------------------------
+
+
+def _check_option_names(draft: Draft) -> None:
+    for section, prefix in (("options", "option"), ("parameters", "param")):
+        for name in draft.data.get(section, {}):
+            if name in KEYWORDS:
+                draft.problem(
+                    (section, name),
+                    f"{name!r} is a word of the expression language: {prefix}.{name}"
+                    " could not be written; choose another name",
+                )
+
+
+def _check_definition_names(draft: Draft, deck: Deck) -> set[str]:
+    """The definitions whose name (or whose seat's name) cannot be used, reported."""
+    refused = set()
+    definitions = draft.data.get("definitions", {})
+    for name, spec in definitions.items():
+        where = ("definitions", name)
+        if where in draft.broken:
+            continue
+        taken = _taken(name, "", deck)
+        if taken:
+            draft.problem(where, taken)
+            refused.add(name)
+            continue
+        seat_name = spec.get("of_seat")
+        taken = _taken(seat_name, " for the seat", deck) if seat_name else ""
+        if seat_name in definitions or taken:
+            draft.problem(
+                where + ("of_seat",),
+                taken or f"{seat_name!r} is a definition's name; choose another for the seat",
+            )
+            refused.add(name)
+    return refused
+
+
+def _taken(name: str, what: str, deck: Deck) -> str:
+    """Why `name` cannot name a definition (or, with `what`, its seat): empty if it can."""
+    if name in KEYWORDS or name in BUILTIN_NAMES or name in ("option", "param"):
+        return f"{name!r} is a word of the expression language; choose another name{what}"
+    context = {n for event in EVENT_VARIABLES for n in variables_for(event, True, True)}
+    if name in context or name in FACTS or name in deck.sets:
+        return f"{name!r} is already a name in rulesets; choose another{what}"
+    return ""

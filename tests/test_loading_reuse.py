@@ -1,0 +1,145 @@
+"""What the loader reads faster and remembers (`read_ruleset_file`, libyaml for the package's
+own files, the expression trees and lark's grammar cache) gives what it gave before."""
+
+from __future__ import annotations
+
+import os
+import stat
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter import paths
+from interpreter.errors import RulesetError
+from interpreter.expressions import ExpressionError
+from interpreter.expressions import parser as expression_parser
+from interpreter.loading import parse_yaml, yaml_limits
+from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.loading.yaml_source import load_yaml, read_ruleset_file
+
+needs_libyaml = pytest.mark.skipif(
+    yaml_limits.FastBoundedLoader is None, reason="PyYAML is built without libyaml here"
+)
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def as_tuple(doc):
+    return doc.data, doc.positions, doc.key_positions, doc.scalars
+
+
+@needs_libyaml
+@pytest.mark.parametrize("path", sorted(paths.rulesets_dir().glob("*/*.yaml")), ids=str)
+def test_libyaml_reads_every_package_file_as_the_pure_loader(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    fast = parse_yaml(text, str(path), libyaml=True)
+    assert as_tuple(fast) == as_tuple(parse_yaml(text, str(path)))
+    assert as_tuple(read_ruleset_file(path)) == as_tuple(fast)
+
+
+@needs_libyaml
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: [b, c\nd: e\n",  # a flow list never closed
+        "a: 1\na: 2\n",  # a duplicate key, found by the builder
+        "a: &x [*x]\n",  # a recursive alias
+        "a: " + "[" * 60 + "]" * 60 + "\n",  # past the nesting budget
+        "a: 'b\n",  # a quoted value never closed
+    ],
+)
+def test_libyaml_problems_are_the_pure_loaders(text: str) -> None:
+    with pytest.raises(RulesetError) as pure:
+        parse_yaml(text, "r.yaml")
+    with pytest.raises(RulesetError) as fast:
+        parse_yaml(text, "r.yaml", libyaml=True)
+    assert str(fast.value) == str(pure.value)
+
+
+def test_a_users_file_is_read_by_the_pure_loader(tmp_path: Path) -> None:
+    """libyaml reads a tab inside a plain value; the pure loader refuses it, and a user's
+    file gets the pure loader's answer whether libyaml is there or not."""
+    path = tmp_path / "tab.yaml"
+    path.write_text("title: Early\tFrench\n", encoding="utf-8")
+    with pytest.raises(RulesetError) as error:
+        read_ruleset_file(path)
+    assert "tab.yaml:1:13" in str(error.value)
+    assert "cannot start any token" in str(error.value)
+
+
+def test_a_file_edited_between_two_loads_is_read_again(tmp_path: Path) -> None:
+    path = write(tmp_path / "mine.yaml", "extends: early-french\ntitle: One\n")
+    assert load_ruleset(path).title == "One"
+    path.write_text("extends: early-french\ntitle: Two\n", encoding="utf-8")  # same size
+    assert load_ruleset(path).title == "Two"
+    path.write_text("extends: early-french\ntitle: [Two\n", encoding="utf-8")
+    with pytest.raises(RulesetError) as error:
+        load_ruleset(path)
+    assert "mine.yaml:3:1: $: YAML syntax error" in str(error.value)
+
+
+def test_a_file_read_twice_unchanged_is_parsed_once(tmp_path: Path) -> None:
+    path = write(tmp_path / "mine.yaml", "title: One\n")
+    first = read_ruleset_file(path)
+    assert read_ruleset_file(path) is first
+    assert load_yaml(path) is not first  # the public reader makes a document of its own
+    assert as_tuple(load_yaml(path)) == as_tuple(first)
+
+
+def test_an_option_reading_that_does_not_fit_is_reported_where_it_is_written(
+    tmp_path: Path,
+) -> None:
+    """The schema is checked again only in the sections a reading went into; a reading that
+    does not fit there is still found, once, at the reading's value."""
+    path = write(
+        tmp_path / "wrong-reading.yaml",
+        """
+        extends: early-french
+        options:
+          direction:
+            readings:
+              anticlockwise:
+                value: 5
+        deal:
+          first_dealer: -1
+        """,
+    )
+    with pytest.raises(RulesetError) as error:
+        load_ruleset(path)
+    assert str(error.value).splitlines() == [
+        f"{path}:6:16: $.players.direction: 5 is not allowed; use one of: "
+        '"clockwise", "anticlockwise" (with the options\' chosen readings)',
+        f"{path}:8:17: $.deal.first_dealer: must be at least 0, not -1",
+    ]
+
+
+def test_expression_trees_are_remembered_and_errors_are_not() -> None:
+    assert expression_parser.parse("1 + 2") is expression_parser.parse("1 + 2")
+    for _ in range(2):
+        with pytest.raises(ExpressionError, match="unexpected end of expression"):
+            expression_parser.parse("1 +")
+
+
+def test_the_grammar_cache_goes_to_a_private_cache_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cache_file = expression_parser._cache_file()
+    assert cache_file is not None and cache_file.parent == tmp_path / "tarot"
+    if hasattr(os, "getuid"):
+        assert not cache_file.parent.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO)
+        cache_file.parent.chmod(0o777)  # anyone could plant a pickle there: not used
+        assert expression_parser._cache_file() is None
+
+
+def test_no_grammar_cache_without_a_cache_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    assert expression_parser._cache_file() is None
