@@ -219,3 +219,48 @@ def test_the_sample_state_is_a_hand_in_play() -> None:
     assert STATE.evaluate(compiled, dict(MOMENT)) == len(
         [c for c in STATE.hands[1] if c in ENV.card_sets["trumps"]]
     )
+
+
+def _check_guard(text: str) -> None:
+    """A card the condition's guard leaves out makes it false without raising."""
+    try:
+        compiled = compile_expression(text, ENV, Type.BOOL)
+    except ExpressionError:
+        return
+    needs = compiled.needs
+    deck = range(len(STATE.ruleset.deck))
+    left_out = deck if needs is None else [c for c in deck if c not in needs.get("card", deck)]
+    for card in left_out:
+        assert STATE.evaluate(compiled, {**MOMENT, "card": card}) is False, (text, card)
+
+
+@FUZZ
+@given(tree(Type.BOOL))
+def test_a_card_guard_leaves_out_only_cards_that_make_the_condition_false(text: str) -> None:
+    _check_guard(text)
+
+
+def test_guards_of_the_shapes_payment_rules_use() -> None:
+    sets = ENV.card_sets
+    trumps, bouts = sets["trumps"], sets["bouts"]
+
+    def needs(text: str):
+        return compile_expression(text, ENV, Type.BOOL).needs
+
+    assert needs("card in trumps") == {"card": trumps}
+    assert needs("card in trumps and winner == player") == {"card": trumps}
+    assert needs("last_trick and card in trumps and card in bouts") == {
+        "card": trumps & bouts
+    }
+    assert needs("card in trumps or card in bouts") == {"card": trumps | bouts}
+    assert needs("card in trumps or last_trick") == {}
+    assert needs("card not in trumps") == {}
+    assert needs("not (card in trumps)") == {}
+    assert needs("false and card in trumps") is None
+    assert needs("false or card in trumps") == {"card": trumps}
+    # the right side of `and` is only reached when the left side did not raise
+    assert needs("points(player) > 3 and card in trumps") == {}
+    assert needs("(card in trumps) and (points(player) > 3)") == {"card": trumps}
+    # a bound variable is not the event's card
+    assert needs("any(c in hand(player): c in trumps)") == {}
+    _check_guard("points(player) * 1000000000000 > 0 and card in trumps")

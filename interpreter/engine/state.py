@@ -38,6 +38,7 @@ SHOW, GIVE = "show", "give"  # cards picked one at a time after a declaration
 HANDED_OVER = "handed_over"  # what `shown` calls a card handed to a declarer
 PASS = "pass"
 ALL_PASSED = "all_passed"
+_TRICK_EVENTS = ("card_played", "trick_end")
 _MOMENTS = {
     REDEAL: "at the deal",
     BID: "during the auction",
@@ -678,6 +679,8 @@ class HandState:
             self._end_trick()
 
     def _trick_vars(self, seat: int, card: int) -> dict:
+        if not self.ruleset.rule_index.any_for(_TRICK_EVENTS, card):
+            return {"card": card}  # no rule can fire for it: the variables are never read
         return {
             "player": seat,
             "card": card,
@@ -880,7 +883,7 @@ class HandState:
         return Scope(self, {**base, **variables})
 
     def _fire(self, event: str, variables: dict, at: str) -> None:
-        rules = self.ruleset.payments.get(event)
+        rules = self.ruleset.rule_index.rules(event, variables)
         if rules:
             self._fire_rules(rules, variables, at)
 

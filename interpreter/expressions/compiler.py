@@ -17,6 +17,13 @@ them), so a use costs one step and the definition's own steps are counted once,
 however often it is used; a definition of a seat is counted once per seat.  An
 expression whose bound, definitions included, exceeds the budget is refused,
 positioned at the aggregation that blows it where there is one.
+
+Card guards.  Every BOOL node also carries `needs`: for context variables of type CARD,
+the cards each must be among for the node to be true (`card in SET` gives SET for `card`,
+`and` intersects, `or` unions, anything else needs nothing), or None when it is never
+true.  A guard is a promise that an evaluation with a variable outside its cards gives
+false without raising, so the engine may skip it (see `engine/rule_index.py`); `and`
+takes its right side's guard only when its left side cannot raise (`may_fail`).
 """
 
 from __future__ import annotations
@@ -24,7 +31,8 @@ from __future__ import annotations
 import difflib
 import operator
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
 from lark import Token, Tree
 
@@ -41,6 +49,9 @@ COST_BUDGET = 100_000
 Fn = Callable[[Scope], object]
 Item = Tree | Token
 COLLECTIONS = (Type.CARDS, Type.SEATS)
+#: a guard that constrains nothing (see "Card guards" above)
+ANY_CARDS: Mapping[str, frozenset[int]] = MappingProxyType({})
+Guard = Mapping[str, frozenset[int]] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +68,8 @@ class Node:
     size: int = 0  # the most elements a CARDS or SEATS value holds
     memo: Mapping[str, int] = field(default_factory=dict)  # remembered definitions: steps
     calls: frozenset[str] = frozenset()  # facts and definitions reached
+    needs: Guard = field(default_factory=dict)  # a BOOL's card guard; None: never true
+    may_fail: bool = False  # whether an evaluation may raise (arithmetic, facts, definitions)
 
     @property
     def foldable(self) -> bool:
@@ -81,7 +94,29 @@ def _error(message: str, at: Item | None) -> ExpressionError:
 
 def _const(type_: Type, value: object) -> Node:
     size = len(value) if isinstance(value, tuple) else 0
-    return Node(type_, lambda scope: value, is_const=True, value=value, size=size)
+    needs = None if value is False else ANY_CARDS
+    return Node(type_, lambda scope: value, is_const=True, value=value, size=size, needs=needs)
+
+
+def _both_guards(left: Node, right: Node) -> Guard:
+    """The guard of `left and right`."""
+    if left.needs is None or left.may_fail:
+        return left.needs
+    if right.needs is None:
+        return None
+    needs = dict(left.needs)
+    for name, cards in right.needs.items():
+        needs[name] = needs[name] & cards if name in needs else cards
+    return needs
+
+
+def _either_guard(left: Node, right: Node) -> Guard:
+    """The guard of `left or right`."""
+    if left.needs is None:
+        return right.needs
+    if right.needs is None:
+        return left.needs
+    return {name: left.needs[name] | right.needs[name] for name in left.needs.keys() & right.needs}
 
 
 def _merged(parts: Iterable[Node]) -> tuple[dict[str, int], frozenset[str]]:
@@ -163,12 +198,16 @@ class _Compiler:
         drop: str = "",
         cost: int | None = None,
         size: int = 0,
+        needs: Guard = ANY_CARDS,
+        may_fail: bool = False,
     ) -> Node:
         free = frozenset().union(*(p.free for p in parts)) - {drop}
         steps = 1 + sum(p.cost for p in parts) if cost is None else cost
         memo, calls = _merged(parts)
         pure = all(p.pure for p in parts)
+        fails = may_fail or any(p.may_fail for p in parts)
         node = Node(type_, fn, pure, free, cost=steps, size=size, memo=memo, calls=calls)
+        node = replace(node, needs=needs, may_fail=fails)
         if not node.foldable:
             return node
         try:
@@ -230,6 +269,7 @@ class _Compiler:
                 size=self.collection_size(definition.type),
                 memo={**definition.memo, name: definition.own_cost},
                 calls=definition.calls | {name},
+                may_fail=True,
             )
         if name in ("option", "param"):
             raise _error(f"'{name}' needs a name after it, like {name}.NAME", tok)
@@ -244,7 +284,8 @@ class _Compiler:
             key = str(attr)
             if key not in self.env.contract_values:
                 _unknown("contract value", key, self.env.contract_values, "Contract values", attr)
-            return Node(Type.NUMBER, lambda s: bi.in_range(s.state.contract_value(key)), False)
+            contract = lambda s: bi.in_range(s.state.contract_value(key))  # noqa: E731
+            return Node(Type.NUMBER, contract, False, may_fail=True)
         table = {"option": self.env.options, "param": self.env.params}.get(str(head))
         if table is None:
             dotted = (
@@ -299,7 +340,7 @@ class _Compiler:
             fn: Fn = lambda s: v if -top <= (v := func(lf(s), rv)) <= top else fail(v)  # noqa: E731
         else:
             fn = lambda s: v if -top <= (v := func(lf(s), rf(s))) <= top else fail(v)  # noqa: E731
-        return self.combine(Type.NUMBER, fn, tree, lnode, rnode, cost=cost)
+        return self.combine(Type.NUMBER, fn, tree, lnode, rnode, cost=cost, may_fail=True)
 
     c_add = c_sub = c_mul = c_div = c_floordiv = c_mod = arith
 
@@ -355,19 +396,31 @@ class _Compiler:
         else:
             fn = lambda s: lf(s) in rf(s)  # noqa: E731
         cost = 1 + lnode.cost + rnode.cost + (0 if rnode.is_const else rnode.size)
-        return self.combine(Type.BOOL, fn, tree, lnode, rnode, cost=cost)
+        needs = ANY_CARDS
+        if rnode.is_const and not negate and lnode.type == Type.CARD and self.is_context(left):
+            needs = {str(left.children[0]): frozenset(rnode.value)}  # type: ignore[arg-type]
+        return self.combine(Type.BOOL, fn, tree, lnode, rnode, cost=cost, needs=needs)
+
+    def is_context(self, item: Item) -> bool:
+        """Whether `item` is a bare context variable (not one bound by an aggregation)."""
+        if not (isinstance(item, Tree) and item.data == "name"):
+            return False
+        name = str(item.children[0])
+        return name not in self.bound and name in self.env.variables
 
     c_member = c_not_member = membership
 
     def c_and_(self, tree: Tree, left: Tree, right: Tree) -> Node:
         lnode, rnode = self.both("and", "BOOL", left, right)
         lf, rf = lnode.fn, rnode.fn
-        return self.combine(Type.BOOL, lambda s: lf(s) and rf(s), tree, lnode, rnode)
+        needs = _both_guards(lnode, rnode)
+        return self.combine(Type.BOOL, lambda s: lf(s) and rf(s), tree, lnode, rnode, needs=needs)
 
     def c_or_(self, tree: Tree, left: Tree, right: Tree) -> Node:
         lnode, rnode = self.both("or", "BOOL", left, right)
         lf, rf = lnode.fn, rnode.fn
-        return self.combine(Type.BOOL, lambda s: lf(s) or rf(s), tree, lnode, rnode)
+        needs = _either_guard(lnode, rnode)
+        return self.combine(Type.BOOL, lambda s: lf(s) or rf(s), tree, lnode, rnode, needs=needs)
 
     def c_not_(self, tree: Tree, operand: Tree) -> Node:
         node = self.compile(operand)
@@ -439,6 +492,7 @@ class _Compiler:
             size=self.collection_size(fact.returns),
             memo={**memo, **fact.memo},
             calls=calls | fact.calls | {name},
+            may_fail=True,
         )
 
     def not_a_function(self, name_tok: Token) -> None:
@@ -514,7 +568,8 @@ class _Compiler:
         fn = bi.make_aggregate(kind, var, coll.fn, node.fn)
         result = Type.BOOL if kind in ("any", "all") else Type.NUMBER
         cost = self.within_budget(f"{kind}()", coll, node, name_tok)
-        return self.combine(result, fn, tree, coll, node, drop=var, cost=cost)
+        fails = kind == "sum"  # a sum may leave the range of numbers
+        return self.combine(result, fn, tree, coll, node, drop=var, cost=cost, may_fail=fails)
 
     def c_filter(self, tree: Tree, binder: Tree, condition: Tree) -> Node:
         var, coll, node = self.bind("a filter [x in C if ...]", binder, condition, Type.BOOL)
@@ -573,6 +628,7 @@ def compile_expression(
         own_cost=node.cost,
         memo=node.memo,
         calls=node.calls,
+        needs=node.needs,
     )
 
 
