@@ -249,9 +249,7 @@ def test_guards_of_the_shapes_payment_rules_use() -> None:
 
     assert needs("card in trumps") == {"card": trumps}
     assert needs("card in trumps and winner == player") == {"card": trumps}
-    assert needs("last_trick and card in trumps and card in bouts") == {
-        "card": trumps & bouts
-    }
+    assert needs("last_trick and card in trumps and card in bouts") == {"card": trumps & bouts}
     assert needs("card in trumps or card in bouts") == {"card": trumps | bouts}
     assert needs("card in trumps or last_trick") == {}
     assert needs("card not in trumps") == {}

@@ -36,7 +36,8 @@ class RuleIndex:
 
     def __init__(self, payments: Mapping[str, Sequence[PaymentRule]], cards: int) -> None:
         self._rules = {
-            event: tuple(r for r in rules if _may_fire(r, None)) for event, rules in payments.items()
+            event: tuple(r for r in rules if _may_fire(r, None))
+            for event, rules in payments.items()
         }
         self._by_card = {
             event: tuple(tuple(r for r in rules if _may_fire(r, c)) for c in range(cards))
