@@ -37,6 +37,7 @@ from types import MappingProxyType
 from lark import Token, Tree
 
 from . import builtins as bi
+from . import set_forms
 from .errors import EvaluationError, ExpressionError
 from .parser import parse
 from .types import ELEMENT, CompiledExpression, Environment, Scope, Type
@@ -70,6 +71,7 @@ class Node:
     calls: frozenset[str] = frozenset()  # facts and definitions reached
     needs: Guard = field(default_factory=dict)  # a BOOL's card guard; None: never true
     may_fail: bool = False  # whether an evaluation may raise (arithmetic, facts, definitions)
+    test: set_forms.ElementTest | None = None  # a BOOL that asks whether a bound var is in a set
 
     @property
     def foldable(self) -> bool:
@@ -200,6 +202,7 @@ class _Compiler:
         size: int = 0,
         needs: Guard = ANY_CARDS,
         may_fail: bool = False,
+        test: set_forms.ElementTest | None = None,
     ) -> Node:
         free = frozenset().union(*(p.free for p in parts)) - {drop}
         steps = 1 + sum(p.cost for p in parts) if cost is None else cost
@@ -207,7 +210,7 @@ class _Compiler:
         pure = all(p.pure for p in parts)
         fails = may_fail or any(p.may_fail for p in parts)
         node = Node(type_, fn, pure, free, cost=steps, size=size, memo=memo, calls=calls)
-        node = replace(node, needs=needs, may_fail=fails)
+        node = replace(node, needs=needs, may_fail=fails, test=test)
         if not node.foldable:
             return node
         try:
@@ -396,16 +399,18 @@ class _Compiler:
         else:
             fn = lambda s: lf(s) in rf(s)  # noqa: E731
         cost = 1 + lnode.cost + rnode.cost + (0 if rnode.is_const else rnode.size)
-        needs = ANY_CARDS
-        if rnode.is_const and not negate and lnode.type == Type.CARD and self.is_context(left):
-            needs = {str(left.children[0]): frozenset(rnode.value)}  # type: ignore[arg-type]
-        return self.combine(Type.BOOL, fn, tree, lnode, rnode, cost=cost, needs=needs)
+        needs, test = ANY_CARDS, None
+        name = str(left.children[0]) if isinstance(left, Tree) and left.data == "name" else ""
+        if rnode.is_const and not negate and lnode.type == Type.CARD and self.is_context(name):
+            needs = {name: frozenset(rnode.value)}  # type: ignore[arg-type]
+        if name in self.bound and rnode.is_const:
+            test = set_forms.ElementTest(name, frozenset(rnode.value), None, negate)  # type: ignore[arg-type]
+        elif name in self.bound and name not in rnode.free:
+            test = set_forms.ElementTest(name, None, rf, negate)
+        return self.combine(Type.BOOL, fn, tree, lnode, rnode, cost=cost, needs=needs, test=test)
 
-    def is_context(self, item: Item) -> bool:
-        """Whether `item` is a bare context variable (not one bound by an aggregation)."""
-        if not (isinstance(item, Tree) and item.data == "name"):
-            return False
-        name = str(item.children[0])
+    def is_context(self, name: str) -> bool:
+        """Whether `name` is a context variable (not one bound by an aggregation)."""
         return name not in self.bound and name in self.env.variables
 
     c_member = c_not_member = membership
@@ -413,20 +418,23 @@ class _Compiler:
     def c_and_(self, tree: Tree, left: Tree, right: Tree) -> Node:
         lnode, rnode = self.both("and", "BOOL", left, right)
         lf, rf = lnode.fn, rnode.fn
-        needs = _both_guards(lnode, rnode)
-        return self.combine(Type.BOOL, lambda s: lf(s) and rf(s), tree, lnode, rnode, needs=needs)
+        needs, test = _both_guards(lnode, rnode), set_forms.both(lnode.test, rnode.test)
+        fn: Fn = lambda s: lf(s) and rf(s)  # noqa: E731
+        return self.combine(Type.BOOL, fn, tree, lnode, rnode, needs=needs, test=test)
 
     def c_or_(self, tree: Tree, left: Tree, right: Tree) -> Node:
         lnode, rnode = self.both("or", "BOOL", left, right)
         lf, rf = lnode.fn, rnode.fn
-        needs = _either_guard(lnode, rnode)
-        return self.combine(Type.BOOL, lambda s: lf(s) or rf(s), tree, lnode, rnode, needs=needs)
+        needs, test = _either_guard(lnode, rnode), set_forms.either(lnode.test, rnode.test)
+        fn: Fn = lambda s: lf(s) or rf(s)  # noqa: E731
+        return self.combine(Type.BOOL, fn, tree, lnode, rnode, needs=needs, test=test)
 
     def c_not_(self, tree: Tree, operand: Tree) -> Node:
         node = self.compile(operand)
         self.need(node, (Type.BOOL,), "'not' needs a BOOL", operand)
         f = node.fn
-        return self.combine(Type.BOOL, lambda s: not f(s), tree, node)
+        test = None if node.test is None else node.test.inverted()
+        return self.combine(Type.BOOL, lambda s: not f(s), tree, node, test=test)
 
     def c_cond(self, tree: Tree, test: Tree, then: Tree, other: Tree) -> Node:
         tnode = self.compile(test)
@@ -565,7 +573,7 @@ class _Compiler:
                 )
             self.not_a_function(name_tok)
         var, coll, node = self.bind(f"{kind}()", binder, body, Type[bi.AGGREGATES[kind]])
-        fn = bi.make_aggregate(kind, var, coll.fn, node.fn)
+        fn = self.set_form(kind, var, coll, node) or bi.make_aggregate(kind, var, coll.fn, node.fn)
         result = Type.BOOL if kind in ("any", "all") else Type.NUMBER
         cost = self.within_budget(f"{kind}()", coll, node, name_tok)
         fails = kind == "sum"  # a sum may leave the range of numbers
@@ -573,9 +581,18 @@ class _Compiler:
 
     def c_filter(self, tree: Tree, binder: Tree, condition: Tree) -> Node:
         var, coll, node = self.bind("a filter [x in C if ...]", binder, condition, Type.BOOL)
-        fn = bi.make_aggregate("filter", var, coll.fn, node.fn)
+        fn = self.set_form("filter", var, coll, node)
+        fn = fn or bi.make_aggregate("filter", var, coll.fn, node.fn)
         cost = self.within_budget("the filter", coll, node, tree)
         return self.combine(coll.type, fn, tree, coll, node, drop=var, cost=cost, size=coll.size)
+
+    def set_form(self, kind: str, var: str, coll: Node, body: Node) -> Fn | None:
+        """The aggregation as set operations, when its body only asks whether `var` is in a
+        set (see set_forms.py); None otherwise."""
+        if body.test is None or body.test.var != var:
+            return None
+        elements = coll.value if coll.is_const else None
+        return set_forms.aggregate(kind, coll.fn, elements, body.test)  # type: ignore[arg-type]
 
     def within_budget(self, what: str, coll: Node, body: Node, at: Item) -> int:
         """The steps of an aggregation over `coll` with `body`, refused past the budget."""
