@@ -662,7 +662,12 @@ class HandState:
 
     def playable(self, seat: int) -> list[int]:
         """The cards `seat` may play from: its hand and the face-up tops of its piles."""
-        return self.hands[seat] + [pile[-1] for pile in self.piles[seat] if pile]
+        piles = self.piles[seat]
+        return (
+            self.hands[seat] + [pile[-1] for pile in piles if pile]
+            if piles
+            else list(self.hands[seat])
+        )
 
     def _play(self, seat: int, card: int) -> None:
         if card in self.hands[seat]:
