@@ -7,7 +7,7 @@ state (`interpreter.engine.state`) calls them on every decision, so they read th
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from interpreter.cards import Card, Pack
 from interpreter.ruleset import PlayRules
@@ -99,12 +99,22 @@ def trick_winner(
 ) -> int:
     """The seat that wins: the highest trump, else the highest card of the suit led (an
     excuse never wins)."""
+    return trick_standing(cards, trick, excuses)[1]
+
+
+def trick_standing(
+    cards: Sequence[Card],
+    trick: Sequence[tuple[int, int]],
+    excuses: Collection[int] | None = None,
+) -> tuple[Card | None, int, tuple[int, int]]:
+    """The card led, the seat winning so far and the key of its card ((1, strength) for a
+    trump, (0, strength) for the suit led, (-1, -1) when no card counts yet)."""
     pack = Pack.of(cards)
     if excuses is None:
         excuses = pack.fools
     lead = led_card(cards, trick, excuses)
     trumps, suits, strength = pack.trumps, pack.suit, pack.strength
-    best_seat, best_key = trick[0][0], (-1, -1)
+    best_seat, best_key = (trick[0][0] if trick else -1), (-1, -1)
     for seat, index in trick:
         if index in excuses:
             continue
@@ -116,4 +126,36 @@ def trick_winner(
             continue
         if key > best_key:
             best_seat, best_key = seat, key
-    return best_seat
+    return lead, best_seat, best_key
+
+
+def wins_with(
+    cards: Sequence[Card],
+    trick: Sequence[tuple[int, int]],
+    excuses: Collection[int] | None,
+    seat: int,
+) -> Callable[[int], bool]:
+    """Whether `seat` wins `trick` by adding a card to it, as a function of the card: the
+    same answer as `trick_winner(cards, [*trick, (seat, card)], excuses) == seat`, with the
+    cards already on the table looked at once."""
+    pack = Pack.of(cards)
+    excuses = pack.fools if excuses is None else frozenset(excuses)
+    lead, best_seat, best_key = trick_standing(cards, trick, excuses)
+    trumps, suits, strength = pack.trumps, pack.suit, pack.strength
+    if lead is None:  # no card on the table counts: the first card that counts wins
+        first = trick[0][0] if trick else seat
+        return lambda card: first == seat if card in excuses else True
+    lead_suit = lead.suit
+
+    def wins(card: int) -> bool:
+        if card in excuses:
+            return best_seat == seat
+        if card in trumps:
+            key = (1, strength[card])
+        elif suits[card] == lead_suit:
+            key = (0, strength[card])
+        else:
+            return best_seat == seat
+        return key > best_key or best_seat == seat
+
+    return wins
