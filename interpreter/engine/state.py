@@ -117,6 +117,7 @@ class HandState:
         self.abandoned: list[dict] = []  # deals thrown in and dealt again by the same dealer
         self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
         self.memo: dict = {}  # definitions' values in the state as it stands
+        self._sides_vars: tuple = (None, {})  # (taker, partner, contract), their variables
         try:
             self._start(pack)
             self._advance()
@@ -878,13 +879,19 @@ class HandState:
     def _scope(self, variables: dict) -> Scope:
         base = self._base_vars
         if self.taker is not None:
-            base = {
-                **base,
-                "taker": self.taker,
-                "contract": self.contract,
-                "attackers": self.attackers(),
-                "defenders": self.defenders(),
-            }
+            sides = (self.taker, self.partner, self.contract)
+            if self._sides_vars[0] != sides:  # worked out again only when the sides change
+                self._sides_vars = (
+                    sides,
+                    {
+                        **base,
+                        "taker": self.taker,
+                        "contract": self.contract,
+                        "attackers": self.attackers(),
+                        "defenders": self.defenders(),
+                    },
+                )
+            base = self._sides_vars[1]
         return Scope(self, {**base, **variables})
 
     def _fire(self, event: str, variables: dict, at: str) -> None:

@@ -72,6 +72,7 @@ class Node:
     needs: Guard = field(default_factory=dict)  # a BOOL's card guard; None: never true
     may_fail: bool = False  # whether an evaluation may raise (arithmetic, facts, definitions)
     test: set_forms.ElementTest | None = None  # a BOOL that asks whether a bound var is in a set
+    var: str = ""  # the variable it reads, when it is a bare variable (for leaner closures)
 
     @property
     def foldable(self) -> bool:
@@ -167,6 +168,24 @@ _ARITH = {
     "floordiv": ("//", bi.floordiv),
     "mod": ("%", bi.mod),
 }
+#: `x OP constant` as one closure, by operator
+_AGAINST_CONSTANT: dict[Callable, Callable[[Fn, object], Fn]] = {
+    operator.lt: lambda f, v: lambda s: f(s) < v,
+    operator.le: lambda f, v: lambda s: f(s) <= v,
+    operator.gt: lambda f, v: lambda s: f(s) > v,
+    operator.ge: lambda f, v: lambda s: f(s) >= v,
+    operator.eq: lambda f, v: lambda s: f(s) == v,
+    operator.ne: lambda f, v: lambda s: f(s) != v,
+}
+
+
+def _compared(func: Callable, left: Node, right: Node) -> Fn:
+    lf, rf = left.fn, right.fn
+    if right.is_const:
+        return _AGAINST_CONSTANT[func](lf, right.value)
+    return lambda s: func(lf(s), rf(s))
+
+
 _ORDER = {"lt": ("<", operator.lt), "le": ("<=", operator.le)}
 _ORDER |= {"gt": (">", operator.gt), "ge": (">=", operator.ge)}
 _EQUAL = {"eq": ("==", operator.eq), "ne": ("!=", operator.ne)}
@@ -255,11 +274,11 @@ class _Compiler:
     def c_name(self, tree: Tree, tok: Token) -> Node:
         name, env = str(tok), self.env
         if name in self.bound:
-            return Node(self.bound[name], lambda s: s.vars[name], free=frozenset({name}))
+            return Node(self.bound[name], lambda s: s.vars[name], free=frozenset({name}), var=name)
         if name in env.variables:
             type_ = env.variables[name]
             size = self.collection_size(type_)
-            return Node(type_, lambda s: s.vars[name], pure=False, size=size)
+            return Node(type_, lambda s: s.vars[name], pure=False, size=size, var=name)
         if name in env.card_sets:
             return _const(Type.CARDS, tuple(sorted(env.card_sets[name])))
         if name in env.named:
@@ -357,8 +376,7 @@ class _Compiler:
     def order(self, tree: Tree, left: Tree, right: Tree) -> Node:
         symbol, func = _ORDER[str(tree.data)]
         lnode, rnode = self.both(symbol, "NUMBER", left, right)
-        lf, rf = lnode.fn, rnode.fn
-        return self.combine(Type.BOOL, lambda s: func(lf(s), rf(s)), tree, lnode, rnode)
+        return self.combine(Type.BOOL, _compared(func, lnode, rnode), tree, lnode, rnode)
 
     c_lt = c_le = c_gt = c_ge = order
 
@@ -375,8 +393,7 @@ class _Compiler:
                 f"got {lnode.type} on the left and {rnode.type} on the right",
                 right,
             )
-        lf, rf = lnode.fn, rnode.fn
-        return self.combine(Type.BOOL, lambda s: func(lf(s), rf(s)), tree, lnode, rnode)
+        return self.combine(Type.BOOL, _compared(func, lnode, rnode), tree, lnode, rnode)
 
     c_eq = c_ne = equal
 
@@ -391,7 +408,10 @@ class _Compiler:
                 f"'{symbol}' on {rnode.type} needs a {element} on the left, got {lnode.type}", left
             )
         lf, rf = lnode.fn, rnode.fn
-        if rnode.is_const:  # named card set or other constant: one frozenset lookup
+        if rnode.is_const and lnode.var and not negate:  # `card in tarots`: one set lookup
+            contains, var = frozenset(rnode.value).__contains__, lnode.var  # type: ignore[arg-type]
+            fn = lambda s: contains(s.vars[var])  # noqa: E731
+        elif rnode.is_const:  # named card set or other constant: one frozenset lookup
             contains = frozenset(rnode.value).__contains__  # type: ignore[arg-type]
             fn = (lambda s: not contains(lf(s))) if negate else (lambda s: contains(lf(s)))
         elif negate:
@@ -484,6 +504,9 @@ class _Compiler:
         impl, fns = fact.impl, [a.fn for a in args]
         if not fns:
             fn: Fn = lambda s: impl(s.state)  # noqa: E731
+        elif len(fns) == 1 and args[0].var:  # hand(player): the variable read in place
+            var = args[0].var
+            fn = lambda s: impl(s.state, s.vars[var])  # noqa: E731
         elif len(fns) == 1:
             (f,) = fns
             fn = lambda s: impl(s.state, f(s))  # noqa: E731
