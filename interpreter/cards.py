@@ -15,7 +15,7 @@ from functools import cached_property
 COURT_LETTERS = {"King": "K", "Queen": "Q", "Cavalier": "C", "Jack": "J"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     """One card: a suit card (suit and rank), a trump (its number) or the Fool."""
 

@@ -440,6 +440,8 @@ class _Compiler:
         lf, rf = lnode.fn, rnode.fn
         needs, test = _both_guards(lnode, rnode), set_forms.both(lnode.test, rnode.test)
         fn: Fn = lambda s: lf(s) and rf(s)  # noqa: E731
+        if lnode.is_const:  # an option that settles it: the right side, or false
+            fn = rf if lnode.value else lf
         return self.combine(Type.BOOL, fn, tree, lnode, rnode, needs=needs, test=test)
 
     def c_or_(self, tree: Tree, left: Tree, right: Tree) -> Node:
@@ -447,6 +449,8 @@ class _Compiler:
         lf, rf = lnode.fn, rnode.fn
         needs, test = _either_guard(lnode, rnode), set_forms.either(lnode.test, rnode.test)
         fn: Fn = lambda s: lf(s) or rf(s)  # noqa: E731
+        if lnode.is_const:  # an option that settles it: true, or the right side
+            fn = lf if lnode.value else rf
         return self.combine(Type.BOOL, fn, tree, lnode, rnode, needs=needs, test=test)
 
     def c_not_(self, tree: Tree, operand: Tree) -> Node:
