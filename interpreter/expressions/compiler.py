@@ -31,7 +31,7 @@ from __future__ import annotations
 import difflib
 import operator
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from lark import Token, Tree
@@ -228,8 +228,19 @@ class _Compiler:
         memo, calls = _merged(parts)
         pure = all(p.pure for p in parts)
         fails = may_fail or any(p.may_fail for p in parts)
-        node = Node(type_, fn, pure, free, cost=steps, size=size, memo=memo, calls=calls)
-        node = replace(node, needs=needs, may_fail=fails, test=test)
+        node = Node(
+            type_,
+            fn,
+            pure,
+            free,
+            cost=steps,
+            size=size,
+            memo=memo,
+            calls=calls,
+            needs=needs,
+            may_fail=fails,
+            test=test,
+        )
         if not node.foldable:
             return node
         try:

@@ -76,52 +76,33 @@ def aggregate(kind: str, collection: Fn, elements: tuple | None, test: ElementTe
     as set operations, or None when this shape has none; `elements` is the collection's
     value when it is a constant."""
     if test.cards is not None:
-        return _over_constant_set(kind, collection, test.cards, test.negated)
-    if elements is not None and test.collection is not None:
-        return _constant_over_expression(kind, elements, test.collection, test.negated)
-    return None
-
-
-def _constant_over_expression(kind: str, elements: tuple, expression: Fn, negated: bool):
+        cards = test.cards
+        return _membership(kind, collection, lambda s: cards, test.negated)
+    if elements is None or test.collection is None:
+        return None
     if not elements:  # the loop never works the expression out
         empty: object = {"count": 0, "any": False, "all": True, "filter": ()}.get(kind)
         return None if empty is None else lambda s: empty
-    distinct = frozenset(elements)
-    if kind == "count":
-        if negated:
-            return lambda s: (
-                len(elements) - sum(map(frozenset(expression(s)).__contains__, elements))
-            )  # type: ignore[arg-type]
-        return lambda s: sum(map(frozenset(expression(s)).__contains__, elements))  # type: ignore[arg-type]
-    if kind == "any":
-        if negated:
-            return lambda s: not distinct.issubset(expression(s))  # type: ignore[arg-type]
-        return lambda s: not distinct.isdisjoint(expression(s))  # type: ignore[arg-type]
-    if kind == "all":
-        if negated:
-            return lambda s: distinct.isdisjoint(expression(s))  # type: ignore[arg-type]
-        return lambda s: distinct.issubset(expression(s))  # type: ignore[arg-type]
-    if kind == "filter":
-        keep = filterfalse if negated else filter
-        return lambda s: tuple(keep(frozenset(expression(s)).__contains__, elements))  # type: ignore[arg-type]
-    return None
+    expression = test.collection
+    return _membership(kind, lambda s: elements, lambda s: frozenset(expression(s)), test.negated)  # type: ignore[arg-type]
 
 
-def _over_constant_set(kind: str, collection: Fn, cards: frozenset, negated: bool) -> Fn | None:
-    inside = cards.__contains__
+def _membership(kind: str, items: Fn, within: Callable[[object], frozenset], negated: bool):
+    """`kind` over the elements `items` gives (in order, with repeats), each asked whether
+    it is in the set `within` gives (`negated`: whether it is not)."""
     if kind == "count":
         if negated:
-            return lambda s: len(c := collection(s)) - sum(map(inside, c))  # type: ignore[arg-type]
-        return lambda s: sum(map(inside, collection(s)))  # type: ignore[arg-type]
+            return lambda s: len(c := items(s)) - sum(map(within(s).__contains__, c))  # type: ignore[arg-type]
+        return lambda s: sum(map(within(s).__contains__, items(s)))  # type: ignore[arg-type]
     if kind == "any":
         if negated:
-            return lambda s: not cards.issuperset(collection(s))  # type: ignore[arg-type]
-        return lambda s: not cards.isdisjoint(collection(s))  # type: ignore[arg-type]
+            return lambda s: not within(s).issuperset(items(s))  # type: ignore[arg-type]
+        return lambda s: not within(s).isdisjoint(items(s))  # type: ignore[arg-type]
     if kind == "all":
         if negated:
-            return lambda s: cards.isdisjoint(collection(s))  # type: ignore[arg-type]
-        return lambda s: cards.issuperset(collection(s))  # type: ignore[arg-type]
+            return lambda s: within(s).isdisjoint(items(s))  # type: ignore[arg-type]
+        return lambda s: within(s).issuperset(items(s))  # type: ignore[arg-type]
     if kind == "filter":
         keep = filterfalse if negated else filter
-        return lambda s: tuple(keep(inside, collection(s)))  # type: ignore[arg-type]
+        return lambda s: tuple(keep(within(s).__contains__, items(s)))  # type: ignore[arg-type]
     return None
