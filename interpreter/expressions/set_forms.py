@@ -22,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import filterfalse
+from typing import Any
 
-Fn = Callable[[object], object]
+Fn = Callable[[Any], Any]
 
 
 @dataclass(frozen=True)
@@ -42,33 +43,27 @@ class ElementTest:
 
 def both(left: ElementTest | None, right: ElementTest | None) -> ElementTest | None:
     """The test of `left and right`, when both are constant tests of the same element."""
-    if not _constant_pair(left, right):
+    if left is None or right is None or not _constant_pair(left, right):
         return None
-    a, b = left.cards, right.cards  # type: ignore[union-attr]
-    if not left.negated and not right.negated:  # type: ignore[union-attr]
-        return ElementTest(left.var, a & b)  # type: ignore[operator, union-attr]
-    if left.negated and right.negated:  # type: ignore[union-attr]
-        return ElementTest(left.var, a | b, negated=True)  # type: ignore[operator, union-attr]
-    inside, outside = (a, b) if not left.negated else (b, a)  # type: ignore[union-attr]
-    return ElementTest(left.var, inside - outside)  # type: ignore[operator, union-attr]
+    a, b = left.cards or frozenset(), right.cards or frozenset()
+    if not left.negated and not right.negated:
+        return ElementTest(left.var, a & b)
+    if left.negated and right.negated:
+        return ElementTest(left.var, a | b, negated=True)
+    inside, outside = (a, b) if not left.negated else (b, a)
+    return ElementTest(left.var, inside - outside)
 
 
 def either(left: ElementTest | None, right: ElementTest | None) -> ElementTest | None:
     """The test of `left or right`, when both are constant tests of the same element."""
-    if not _constant_pair(left, right):
+    if left is None or right is None or not _constant_pair(left, right):
         return None
     # x in A or x in B  ==  not (x not in A and x not in B)
     return both(left.inverted(), right.inverted()).inverted()  # type: ignore[union-attr]
 
 
-def _constant_pair(left: ElementTest | None, right: ElementTest | None) -> bool:
-    return (
-        left is not None
-        and right is not None
-        and left.var == right.var
-        and left.cards is not None
-        and right.cards is not None
-    )
+def _constant_pair(left: ElementTest, right: ElementTest) -> bool:
+    return left.var == right.var and left.cards is not None and right.cards is not None
 
 
 def aggregate(kind: str, collection: Fn, elements: tuple | None, test: ElementTest) -> Fn | None:
@@ -84,25 +79,25 @@ def aggregate(kind: str, collection: Fn, elements: tuple | None, test: ElementTe
         empty: object = {"count": 0, "any": False, "all": True, "filter": ()}.get(kind)
         return None if empty is None else lambda s: empty
     expression = test.collection
-    return _membership(kind, lambda s: elements, lambda s: frozenset(expression(s)), test.negated)  # type: ignore[arg-type]
+    return _membership(kind, lambda s: elements, lambda s: frozenset(expression(s)), test.negated)
 
 
-def _membership(kind: str, items: Fn, within: Callable[[object], frozenset], negated: bool):
+def _membership(kind: str, items: Fn, within: Fn, negated: bool) -> Fn | None:
     """`kind` over the elements `items` gives (in order, with repeats), each asked whether
     it is in the set `within` gives (`negated`: whether it is not)."""
     if kind == "count":
         if negated:
-            return lambda s: len(c := items(s)) - sum(map(within(s).__contains__, c))  # type: ignore[arg-type]
-        return lambda s: sum(map(within(s).__contains__, items(s)))  # type: ignore[arg-type]
+            return lambda s: len(c := items(s)) - sum(map(within(s).__contains__, c))
+        return lambda s: sum(map(within(s).__contains__, items(s)))
     if kind == "any":
         if negated:
-            return lambda s: not within(s).issuperset(items(s))  # type: ignore[arg-type]
-        return lambda s: not within(s).isdisjoint(items(s))  # type: ignore[arg-type]
+            return lambda s: not within(s).issuperset(items(s))
+        return lambda s: not within(s).isdisjoint(items(s))
     if kind == "all":
         if negated:
-            return lambda s: within(s).isdisjoint(items(s))  # type: ignore[arg-type]
-        return lambda s: within(s).issuperset(items(s))  # type: ignore[arg-type]
+            return lambda s: within(s).isdisjoint(items(s))
+        return lambda s: within(s).issuperset(items(s))
     if kind == "filter":
         keep = filterfalse if negated else filter
-        return lambda s: tuple(keep(within(s).__contains__, items(s)))  # type: ignore[arg-type]
+        return lambda s: tuple(keep(within(s).__contains__, items(s)))
     return None
