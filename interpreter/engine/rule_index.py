@@ -43,6 +43,7 @@ class RuleIndex:
             event: tuple(tuple(r for r in rules if _may_fire(r, c)) for c in range(cards))
             for event, rules in self._rules.items()
         }
+        self._no_rules: tuple[tuple[PaymentRule, ...], ...] = ((),) * cards
         self._any: dict[tuple[str, ...], tuple[bool, ...]] = {}
         self._cards = cards
 
@@ -51,8 +52,7 @@ class RuleIndex:
         card = variables.get(CARD)
         if card is None:
             return self._rules.get(event, ())
-        by_card = self._by_card.get(event)
-        return by_card[card] if by_card is not None else ()  # type: ignore[index]
+        return self._by_card.get(event, self._no_rules)[card]  # type: ignore[index]
 
     def any_for(self, events: tuple[str, ...], card: int) -> bool:
         """Whether a rule of any of `events` may fire for `card`."""

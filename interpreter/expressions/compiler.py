@@ -525,6 +525,9 @@ class _Compiler:
         elif len(fns) == 1:
             (f,) = fns
             fn = lambda s: impl(s.state, f(s))  # noqa: E731
+        elif len(fns) == 2:
+            f, g = fns
+            fn = lambda s: impl(s.state, f(s), g(s))  # noqa: E731
         else:
             fn = lambda s: impl(s.state, *[f(s) for f in fns])  # noqa: E731
         # never folded: a fact depends on the game state
