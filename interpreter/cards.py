@@ -1,7 +1,9 @@
 """The pack: builds the cards a ruleset's `deck` section describes, and its named card sets.
 
 Sits after loading and before the engine: `build_deck` turns the (already schema-checked)
-`deck` mapping into a `Deck` of `Card`s indexed 0..n-1. At run time cards are those indexes.
+`deck` mapping into a `Deck` of `Card`s indexed 0..n-1. At run time cards are those indexes;
+the deck's `Pack` keeps, beside the cards, the per-card tables the trick rules read on every
+decision (which cards are trumps and Fools, each card's suit and strength).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from functools import cached_property
 COURT_LETTERS = {"King": "K", "Queen": "Q", "Cavalier": "C", "Jack": "J"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     """One card: a suit card (suit and rank), a trump (its number) or the Fool."""
 
@@ -44,6 +46,22 @@ class Card:
         if self.trump is not None:
             return f"trump {roman(self.trump)}"
         return f"{self.rank} of {self.suit}"
+
+
+class Pack(list):
+    """The cards in index order, with tables by card index for the hot paths of play."""
+
+    def __init__(self, cards: Sequence[Card]) -> None:
+        super().__init__(cards)
+        self.trumps = frozenset(card.index for card in cards if card.trump is not None)
+        self.fools = frozenset(card.index for card in cards if card.fool)
+        self.suit = tuple(card.suit for card in cards)
+        self.strength = tuple(card.strength for card in cards)
+
+    @staticmethod
+    def of(cards: Sequence[Card]) -> Pack:
+        """`cards` with their tables (a deck's own cards already have them)."""
+        return cards if isinstance(cards, Pack) else Pack(cards)
 
 
 @dataclass
@@ -143,4 +161,4 @@ def build_deck(spec: Mapping, set_order: Sequence[str]) -> Deck:
         named_ids[name] = frozenset(select(cards, spec["card_sets"][name], named_ids))
     sets = {name: frozenset(by_id[i] for i in ids) for name, ids in named_ids.items()}
     suits = [suit["name"] for suit in spec.get("suits", [])]
-    return Deck(cards=cards, suits=suits, sets=sets, by_id=by_id)
+    return Deck(cards=Pack(cards), suits=suits, sets=sets, by_id=by_id)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from interpreter.cards import Deck
+from interpreter.engine.rule_index import RuleIndex
 
 Evaluator = Callable[..., object]  # a CompiledExpression: called with a Scope
 
@@ -230,6 +231,11 @@ class Ruleset:
     #: The document as read (after `extends`, before the options' readings are substituted):
     #: `ruleset_loader.build_ruleset` makes the same ruleset from it without reading a file.
     written: dict = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def rule_index(self) -> RuleIndex:
+        """The payment rules that may fire at each event, card by card."""
+        return RuleIndex(self.payments, len(self.deck))
 
     @cached_property
     def _rules_by_id(self) -> dict[str, PaymentRule]:

@@ -452,3 +452,27 @@ def test_card_points_asked_during_play_do_not_freeze_the_settlement(marolles):
     assert state.card_points() == recount(state)
     settled = [p.as_record() for p in state.payments if p.at == "settlement"]
     assert settled == [p.as_record() for p in state.settlement_for(recount(state))]
+
+
+@pytest.mark.parametrize("name", ["marolles-1637", "french-tarot", "early-french"])
+def test_wins_with_agrees_with_the_trick_winner(name):
+    """The play-outs' one-look answer to 'does this card win the trick for me?' is the trick
+    winner's, for random tricks, excuse sets and cards (a Fool led, every card an excuse)."""
+    import random
+
+    from interpreter.engine.tricks import trick_winner, wins_with
+
+    ruleset = load_ruleset(name)
+    cards, size = ruleset.deck.cards, len(ruleset.deck)
+    rng = random.Random(7)
+    for _ in range(3000):
+        dealt = rng.sample(range(size), 4)
+        trick = list(enumerate(dealt[: rng.randint(0, 3)]))
+        excuses = rng.choice(
+            [None, ruleset.deck.fools, frozenset(rng.sample(range(size), 3)), frozenset(dealt)]
+        )
+        seat = len(trick)
+        wins = wins_with(cards, trick, excuses, seat)
+        for card in [*rng.sample(range(size), 5), *ruleset.deck.fools]:
+            expected = trick_winner(list(cards), [*trick, (seat, card)], excuses) == seat
+            assert wins(card) == expected, (trick, excuses, card)

@@ -19,12 +19,19 @@ import os
 import random
 from datetime import timedelta
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter import paths
 from interpreter.engine.state import HandState
-from interpreter.expressions import EvaluationError, ExpressionError, Type, compile_expression
+from interpreter.expressions import (
+    EvaluationError,
+    ExpressionError,
+    Type,
+    compile_expression,
+    set_forms,
+)
 from interpreter.expressions.builtins import MAX_NUMBER
 from interpreter.expressions.compiler import COST_BUDGET
 from interpreter.loading.inheritance import resolve
@@ -219,3 +226,101 @@ def test_the_sample_state_is_a_hand_in_play() -> None:
     assert STATE.evaluate(compiled, dict(MOMENT)) == len(
         [c for c in STATE.hands[1] if c in ENV.card_sets["trumps"]]
     )
+
+
+def _check_guard(text: str) -> None:
+    """A card the condition's guard leaves out makes it false without raising."""
+    try:
+        compiled = compile_expression(text, ENV, Type.BOOL)
+    except ExpressionError:
+        return
+    needs = compiled.needs
+    deck = range(len(STATE.ruleset.deck))
+    left_out = deck if needs is None else [c for c in deck if c not in needs.get("card", deck)]
+    for card in left_out:
+        assert STATE.evaluate(compiled, {**MOMENT, "card": card}) is False, (text, card)
+
+
+@FUZZ
+@given(tree(Type.BOOL))
+def test_a_card_guard_leaves_out_only_cards_that_make_the_condition_false(text: str) -> None:
+    _check_guard(text)
+
+
+def test_guards_of_the_shapes_payment_rules_use() -> None:
+    sets = ENV.card_sets
+    trumps, bouts = sets["trumps"], sets["bouts"]
+
+    def needs(text: str):
+        return compile_expression(text, ENV, Type.BOOL).needs
+
+    assert needs("card in trumps") == {"card": trumps}
+    assert needs("card in trumps and winner == player") == {"card": trumps}
+    assert needs("last_trick and card in trumps and card in bouts") == {"card": trumps & bouts}
+    assert needs("card in trumps or card in bouts") == {"card": trumps | bouts}
+    assert needs("card in trumps or last_trick") == {}
+    assert needs("card not in trumps") == {}
+    assert needs("not (card in trumps)") == {}
+    assert needs("false and card in trumps") is None
+    assert needs("false or card in trumps") == {"card": trumps}
+    # the right side of `and` is only reached when the left side did not raise
+    assert needs("points(player) > 3 and card in trumps") == {}
+    assert needs("(card in trumps) and (points(player) > 3)") == {"card": trumps}
+    # a bound variable is not the event's card
+    assert needs("any(c in hand(player): c in trumps)") == {}
+    _check_guard("points(player) * 1000000000000 > 0 and card in trumps")
+
+
+def _value_or_error(text: str) -> object:
+    try:
+        return STATE.evaluate(compile_expression(text, ENV), dict(MOMENT))
+    except (ExpressionError, EvaluationError) as error:
+        return type(error), str(error)
+
+
+def _same_as_the_loop(text: str) -> None:
+    fast = _value_or_error(text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(set_forms, "aggregate", lambda *_args: None)
+        slow = _value_or_error(text)
+    assert (type(fast), fast) == (type(slow), slow), text
+
+
+@FUZZ
+@given(st.sampled_from(list(Type)).flatmap(lambda t: tree(t)))
+def test_set_forms_give_exactly_what_the_loop_gives(text: str) -> None:
+    _same_as_the_loop(text)
+
+
+_SET_ATOMS = ["v in kings", "v not in trumps", "v in bouts", "v in hand(player)", "v not in trick"]
+_SET_COLLECTIONS = [
+    "hand(player)",
+    "trumps",
+    "kings + bouts + kings",  # a constant with repeats
+    "hand(player) + hand(2) + hand(player)",  # repeats at run time
+    "[c in kings if c in trumps]",  # empty
+    "tricks(3)",
+]
+
+
+@st.composite
+def _membership(draw: st.DrawFn, depth: int = 2) -> str:
+    if depth == 0 or draw(st.booleans()):
+        return draw(st.sampled_from(_SET_ATOMS))
+    form = draw(st.sampled_from(["({} and {})", "({} or {})", "not ({})"]))
+    parts = [draw(_membership(depth - 1)) for _ in range(form.count("{}"))]
+    return form.format(*parts)
+
+
+@FUZZ
+@given(
+    st.sampled_from(["count", "any", "all", "filter"]),
+    st.sampled_from(_SET_COLLECTIONS),
+    _membership(),
+)
+def test_set_forms_of_membership_bodies_match_the_loop(kind: str, collection: str, body: str):
+    if kind == "filter":
+        text = f"[v in {collection} if {body}]"
+    else:
+        text = f"{kind}(v in {collection}: {body})"
+    _same_as_the_loop(text)

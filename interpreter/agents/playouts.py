@@ -39,32 +39,44 @@ def greedy_policy(state: HandState, rng: random.Random) -> str:
     decision = state.decision
     if rng.random() < EXPLORE or decision.kind not in HABITS:
         return rng.choice(decision.choices)
-    habit = HABITS[decision.kind]
-    return max(decision.choices, key=lambda action: habit(state, action))
+    return max(decision.choices, key=HABITS[decision.kind](state))
 
 
-def _card_habit(state: HandState, action: str) -> float:
+def _card_habit(state: HandState) -> Callable[[str], float]:
+    """The habit's score of each card for the decision as it stands (the cards already on
+    the table are looked at once)."""
     deck = state.ruleset.deck
     values = state.ruleset.counting.values
-    card = deck.by_id[action]
-    trick = [*state.trick, (state.decision.seat, card)]
-    strength = deck.cards[card].strength / 1000.0  # a slight preference for low cards
-    if trick_rules.trick_winner(deck.cards, trick, state.excuses) == state.decision.seat:
-        return sum(values[c] for _s, c in state.trick) - strength
-    return -values[card] - strength
+    by_id, strengths = deck.by_id, deck.cards.strength  # type: ignore[attr-defined]
+    wins = trick_rules.wins_with(deck.cards, state.trick, state.excuses, state.decision.seat)
+    on_table = sum(values[c] for _s, c in state.trick)
+
+    def score(action: str) -> float:
+        card = by_id[action]
+        strength = strengths[card] / 1000.0  # a slight preference for low cards
+        return on_table - strength if wins(card) else -values[card] - strength
+
+    return score
 
 
-def _discard_habit(state: HandState, action: str) -> float:
-    card = state.ruleset.deck.cards[state.ruleset.deck.by_id[action]]
-    return -state.ruleset.counting.values[card.index] - (1.0 if card.is_trump else 0.0)
+def _discard_habit(state: HandState) -> Callable[[str], float]:
+    def score(action: str) -> float:
+        card = state.ruleset.deck.cards[state.ruleset.deck.by_id[action]]
+        return -state.ruleset.counting.values[card.index] - (1.0 if card.is_trump else 0.0)
+
+    return score
 
 
-def _declare_habit(state: HandState, action: str) -> float:
-    level = action.split(":", 1)[1]
-    return state.decision.level_values.get(level, 0.0)
+def _declare_habit(state: HandState) -> Callable[[str], float]:
+    def score(action: str) -> float:
+        level = action.split(":", 1)[1]
+        return state.decision.level_values.get(level, 0.0)
+
+    return score
 
 
-HABITS: dict[DecisionKind, Callable[[HandState, str], float]] = {
+#: by decision kind, the habit's score of each action for the decision as it stands
+HABITS: dict[DecisionKind, Callable[[HandState], Callable[[str], float]]] = {
     DecisionKind.PLAY: _card_habit,
     DecisionKind.DISCARD: _discard_habit,
     DecisionKind.GIVE: _discard_habit,

@@ -8,6 +8,7 @@ same names in when a rule fires).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 
 from interpreter.expressions import FactFunction, Type
 
@@ -112,7 +113,13 @@ def _points(state, seat):
 
 
 def _opponents(state, seat):
-    return tuple(s for s in range(state.ruleset.players) if s != seat)
+    return _others(state.ruleset.players)[seat]
+
+
+@cache
+def _others(players: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the other seats in order."""
+    return tuple(tuple(s for s in range(players) if s != seat) for seat in range(players))
 
 
 def _declared(state, seat, declaration_id):

@@ -47,6 +47,7 @@ __all__ = [
     "Phase",
     "count_points",
 ]
+_TRICK_EVENTS = ("card_played", "trick_end")
 
 
 def _zone(name: str) -> property:
@@ -91,6 +92,7 @@ class HandState:
         self.abandoned: list[dict] = []  # deals thrown in and dealt again by the same dealer
         self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
         self.memo: dict = {}  # definitions' values in the state as it stands
+        self._sides_vars: tuple = (None, {})  # (taker, partner, contract), their variables
         try:
             self._start(pack)
             self._advance()
@@ -283,9 +285,16 @@ class HandState:
 
     def playable(self, seat: int) -> list[int]:
         """The cards `seat` may play from: its hand and the face-up tops of its piles."""
-        return self.hands[seat] + [pile[-1] for pile in self.piles[seat] if pile]
+        piles = self.piles[seat]
+        return (
+            self.hands[seat] + [pile[-1] for pile in piles if pile]
+            if piles
+            else list(self.hands[seat])
+        )
 
     def _trick_vars(self, seat: int, card: int) -> dict:
+        if not self.ruleset.rule_index.any_for(_TRICK_EVENTS, card):
+            return {"card": card}  # no rule can fire for it: the variables are never read
         return {
             "player": seat,
             "card": card,
@@ -367,17 +376,23 @@ class HandState:
     def _scope(self, variables: dict) -> Scope:
         base = self._base_vars
         if self.taker is not None:
-            base = {
-                **base,
-                "taker": self.taker,
-                "contract": self.contract,
-                "attackers": self.attackers(),
-                "defenders": self.defenders(),
-            }
+            sides = (self.taker, self.partner, self.contract)
+            if self._sides_vars[0] != sides:  # worked out again only when the sides change
+                self._sides_vars = (
+                    sides,
+                    {
+                        **base,
+                        "taker": self.taker,
+                        "contract": self.contract,
+                        "attackers": self.attackers(),
+                        "defenders": self.defenders(),
+                    },
+                )
+            base = self._sides_vars[1]
         return Scope(self, {**base, **variables})
 
     def _fire(self, event: str, variables: dict, at: At) -> None:
-        rules = self.ruleset.payments.get(event)
+        rules = self.ruleset.rule_index.rules(event, variables)
         if rules:
             self._fire_rules(rules, variables, at)
 

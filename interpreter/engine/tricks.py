@@ -1,14 +1,15 @@
 """Trick-taking rules, generic over any ruleset: which cards may be played, and who wins.
 
 Pure functions of the compiled `PlayRules`, the deck and the cards on the table; the hand
-state (`interpreter.engine.state`) calls them.
+state (`interpreter.engine.state`) calls them on every decision, so they read the deck's
+`Pack` tables (trumps, Fools, suits, strengths by card index) rather than the cards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
-from interpreter.cards import Card
+from interpreter.cards import Card, Pack
 from interpreter.ruleset import PlayRules
 
 
@@ -24,8 +25,10 @@ def led_card(
     excuses: Collection[int] | None = None,
 ) -> Card | None:
     """The card that sets what must be followed: the first one that is not an excuse."""
+    if excuses is None:
+        excuses = Pack.of(cards).fools
     for _seat, index in trick:
-        if not is_excuse(cards, index, excuses):
+        if index not in excuses:
             return cards[index]
     return None
 
@@ -41,45 +44,51 @@ def legal_cards(
     given, are the cards that play as the Fool in this hand."""
     if len(hand) <= 1:
         return list(hand)
-    fools = [c for c in hand if is_excuse(cards, c, excuses)]
-    others = [c for c in hand if not is_excuse(cards, c, excuses)]
+    pack = Pack.of(cards)
+    excuses = pack.fools if excuses is None else frozenset(excuses)
+    if excuses.isdisjoint(hand):
+        fools, others = [], list(hand)
+    else:
+        fools = [c for c in hand if c in excuses]
+        others = [c for c in hand if c not in excuses]
     if not trick:
         return list(hand) if rules.fool_may_lead or not others else others
     lead = led_card(cards, trick, excuses)
     if lead is None:
         return list(hand)
-    required = _required(rules, cards, others, trick, lead)
-    return required + fools
+    return _required(rules, pack, others, trick, lead) + fools
 
 
 def _required(
     rules: PlayRules,
-    cards: Sequence[Card],
+    pack: Pack,
     others: list[int],
     trick: Sequence[tuple[int, int]],
     lead: Card,
 ) -> list[int]:
-    trumps = [c for c in others if cards[c].is_trump]
-    if lead.is_trump:
+    trumps = list(filter(pack.trumps.__contains__, others))
+    if lead.trump is not None:
         if rules.trump_when_trump_led and trumps:
-            return _overtrumping(rules, cards, trumps, trick)
+            return _overtrumping(rules, pack, trumps, trick)
         return others
     if rules.follow_suit:
-        following = [c for c in others if cards[c].suit == lead.suit]
+        suit, suits = lead.suit, pack.suit
+        following = [c for c in others if suits[c] == suit]
         if following:
             return following
     if rules.trump_when_void and trumps:
-        return _overtrumping(rules, cards, trumps, trick)
+        return _overtrumping(rules, pack, trumps, trick)
     return others
 
 
 def _overtrumping(
-    rules: PlayRules, cards: Sequence[Card], trumps: list[int], trick: Sequence[tuple[int, int]]
+    rules: PlayRules, pack: Pack, trumps: list[int], trick: Sequence[tuple[int, int]]
 ) -> list[int]:
     if not rules.overtrump:
         return trumps
-    best = max((cards[c].strength for _s, c in trick if cards[c].is_trump), default=0)
-    higher = [c for c in trumps if cards[c].strength > best]
+    strength, trump_cards = pack.strength, pack.trumps
+    best = max((strength[c] for _s, c in trick if c in trump_cards), default=0)
+    higher = [c for c in trumps if strength[c] > best]
     return higher or trumps
 
 
@@ -90,18 +99,63 @@ def trick_winner(
 ) -> int:
     """The seat that wins: the highest trump, else the highest card of the suit led (an
     excuse never wins)."""
+    return trick_standing(cards, trick, excuses)[1]
+
+
+def trick_standing(
+    cards: Sequence[Card],
+    trick: Sequence[tuple[int, int]],
+    excuses: Collection[int] | None = None,
+) -> tuple[Card | None, int, tuple[int, int]]:
+    """The card led, the seat winning so far and the key of its card ((1, strength) for a
+    trump, (0, strength) for the suit led, (-1, -1) when no card counts yet)."""
+    pack = Pack.of(cards)
+    if excuses is None:
+        excuses = pack.fools
     lead = led_card(cards, trick, excuses)
-    best_seat, best_key = trick[0][0], (-1, -1)
+    trumps, suits, strength = pack.trumps, pack.suit, pack.strength
+    best_seat, best_key = (trick[0][0] if trick else -1), (-1, -1)
     for seat, index in trick:
-        card = cards[index]
-        if is_excuse(cards, index, excuses):
+        if index in excuses:
             continue
-        if card.is_trump:
-            key = (1, card.strength)
-        elif lead is not None and card.suit == lead.suit:
-            key = (0, card.strength)
+        if index in trumps:
+            key = (1, strength[index])
+        elif lead is not None and suits[index] == lead.suit:
+            key = (0, strength[index])
         else:
             continue
         if key > best_key:
             best_seat, best_key = seat, key
-    return best_seat
+    return lead, best_seat, best_key
+
+
+def wins_with(
+    cards: Sequence[Card],
+    trick: Sequence[tuple[int, int]],
+    excuses: Collection[int] | None,
+    seat: int,
+) -> Callable[[int], bool]:
+    """Whether `seat` wins `trick` by adding a card to it, as a function of the card: the
+    same answer as `trick_winner(cards, [*trick, (seat, card)], excuses) == seat`, with the
+    cards already on the table looked at once."""
+    pack = Pack.of(cards)
+    excuses = pack.fools if excuses is None else frozenset(excuses)
+    lead, best_seat, best_key = trick_standing(cards, trick, excuses)
+    trumps, suits, strength = pack.trumps, pack.suit, pack.strength
+    if lead is None:  # no card on the table counts: the first card that counts wins
+        first = trick[0][0] if trick else seat
+        return lambda card: first == seat if card in excuses else True
+    lead_suit = lead.suit
+
+    def wins(card: int) -> bool:
+        if card in excuses:
+            return best_seat == seat
+        if card in trumps:
+            key = (1, strength[card])
+        elif suits[card] == lead_suit:
+            key = (0, strength[card])
+        else:
+            return best_seat == seat
+        return key > best_key or best_seat == seat
+
+    return wins

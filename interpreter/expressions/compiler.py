@@ -17,6 +17,13 @@ them), so a use costs one step and the definition's own steps are counted once,
 however often it is used; a definition of a seat is counted once per seat.  An
 expression whose bound, definitions included, exceeds the budget is refused,
 positioned at the aggregation that blows it where there is one.
+
+Card guards.  Every BOOL node also carries `needs`: for context variables of type CARD,
+the cards each must be among for the node to be true (`card in SET` gives SET for `card`,
+`and` intersects, `or` unions, anything else needs nothing), or None when it is never
+true.  A guard is a promise that an evaluation with a variable outside its cards gives
+false without raising, so the engine may skip it (see `engine/rule_index.py`); `and`
+takes its right side's guard only when its left side cannot raise (`may_fail`).
 """
 
 from __future__ import annotations
@@ -25,10 +32,12 @@ import difflib
 import operator
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from lark import Token, Tree
 
 from . import builtins as bi
+from . import set_forms
 from .errors import EvaluationError, ExpressionError
 from .parser import parse
 from .types import ELEMENT, CompiledExpression, Environment, Scope, Type
@@ -41,6 +50,9 @@ COST_BUDGET = 100_000
 Fn = Callable[[Scope], object]
 Item = Tree | Token
 COLLECTIONS = (Type.CARDS, Type.SEATS)
+#: a guard that constrains nothing (see "Card guards" above)
+ANY_CARDS: Mapping[str, frozenset[int]] = MappingProxyType({})
+Guard = Mapping[str, frozenset[int]] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +69,10 @@ class Node:
     size: int = 0  # the most elements a CARDS or SEATS value holds
     memo: Mapping[str, int] = field(default_factory=dict)  # remembered definitions: steps
     calls: frozenset[str] = frozenset()  # facts and definitions reached
+    needs: Guard = field(default_factory=dict)  # a BOOL's card guard; None: never true
+    may_fail: bool = False  # whether an evaluation may raise (arithmetic, facts, definitions)
+    test: set_forms.ElementTest | None = None  # a BOOL that asks whether a bound var is in a set
+    var: str = ""  # the variable it reads, when it is a bare variable (for leaner closures)
 
     @property
     def foldable(self) -> bool:
@@ -81,7 +97,29 @@ def _error(message: str, at: Item | None) -> ExpressionError:
 
 def _const(type_: Type, value: object) -> Node:
     size = len(value) if isinstance(value, tuple) else 0
-    return Node(type_, lambda scope: value, is_const=True, value=value, size=size)
+    needs = None if value is False else ANY_CARDS
+    return Node(type_, lambda scope: value, is_const=True, value=value, size=size, needs=needs)
+
+
+def _both_guards(left: Node, right: Node) -> Guard:
+    """The guard of `left and right`."""
+    if left.needs is None or left.may_fail:
+        return left.needs
+    if right.needs is None:
+        return None
+    needs = dict(left.needs)
+    for name, cards in right.needs.items():
+        needs[name] = needs[name] & cards if name in needs else cards
+    return needs
+
+
+def _either_guard(left: Node, right: Node) -> Guard:
+    """The guard of `left or right`."""
+    if left.needs is None:
+        return right.needs
+    if right.needs is None:
+        return left.needs
+    return {name: left.needs[name] | right.needs[name] for name in left.needs.keys() & right.needs}
 
 
 def _merged(parts: Iterable[Node]) -> tuple[dict[str, int], frozenset[str]]:
@@ -130,6 +168,24 @@ _ARITH = {
     "floordiv": ("//", bi.floordiv),
     "mod": ("%", bi.mod),
 }
+#: `x OP constant` as one closure, by operator
+_AGAINST_CONSTANT: dict[Callable, Callable[[Fn, object], Fn]] = {
+    operator.lt: lambda f, v: lambda s: f(s) < v,
+    operator.le: lambda f, v: lambda s: f(s) <= v,
+    operator.gt: lambda f, v: lambda s: f(s) > v,
+    operator.ge: lambda f, v: lambda s: f(s) >= v,
+    operator.eq: lambda f, v: lambda s: f(s) == v,
+    operator.ne: lambda f, v: lambda s: f(s) != v,
+}
+
+
+def _compared(func: Callable, left: Node, right: Node) -> Fn:
+    lf, rf = left.fn, right.fn
+    if right.is_const:
+        return _AGAINST_CONSTANT[func](lf, right.value)
+    return lambda s: func(lf(s), rf(s))
+
+
 _ORDER = {"lt": ("<", operator.lt), "le": ("<=", operator.le)}
 _ORDER |= {"gt": (">", operator.gt), "ge": (">=", operator.ge)}
 _EQUAL = {"eq": ("==", operator.eq), "ne": ("!=", operator.ne)}
@@ -163,12 +219,28 @@ class _Compiler:
         drop: str = "",
         cost: int | None = None,
         size: int = 0,
+        needs: Guard = ANY_CARDS,
+        may_fail: bool = False,
+        test: set_forms.ElementTest | None = None,
     ) -> Node:
         free = frozenset().union(*(p.free for p in parts)) - {drop}
         steps = 1 + sum(p.cost for p in parts) if cost is None else cost
         memo, calls = _merged(parts)
         pure = all(p.pure for p in parts)
-        node = Node(type_, fn, pure, free, cost=steps, size=size, memo=memo, calls=calls)
+        fails = may_fail or any(p.may_fail for p in parts)
+        node = Node(
+            type_,
+            fn,
+            pure,
+            free,
+            cost=steps,
+            size=size,
+            memo=memo,
+            calls=calls,
+            needs=needs,
+            may_fail=fails,
+            test=test,
+        )
         if not node.foldable:
             return node
         try:
@@ -213,11 +285,11 @@ class _Compiler:
     def c_name(self, tree: Tree, tok: Token) -> Node:
         name, env = str(tok), self.env
         if name in self.bound:
-            return Node(self.bound[name], lambda s: s.vars[name], free=frozenset({name}))
+            return Node(self.bound[name], lambda s: s.vars[name], free=frozenset({name}), var=name)
         if name in env.variables:
             type_ = env.variables[name]
             size = self.collection_size(type_)
-            return Node(type_, lambda s: s.vars[name], pure=False, size=size)
+            return Node(type_, lambda s: s.vars[name], pure=False, size=size, var=name)
         if name in env.card_sets:
             return _const(Type.CARDS, tuple(sorted(env.card_sets[name])))
         if name in env.named:
@@ -230,6 +302,7 @@ class _Compiler:
                 size=self.collection_size(definition.type),
                 memo={**definition.memo, name: definition.own_cost},
                 calls=definition.calls | {name},
+                may_fail=True,
             )
         if name in ("option", "param"):
             raise _error(f"'{name}' needs a name after it, like {name}.NAME", tok)
@@ -244,7 +317,8 @@ class _Compiler:
             key = str(attr)
             if key not in self.env.contract_values:
                 _unknown("contract value", key, self.env.contract_values, "Contract values", attr)
-            return Node(Type.NUMBER, lambda s: bi.in_range(s.state.contract_value(key)), False)
+            contract = lambda s: bi.in_range(s.state.contract_value(key))  # noqa: E731
+            return Node(Type.NUMBER, contract, False, may_fail=True)
         table = {"option": self.env.options, "param": self.env.params}.get(str(head))
         if table is None:
             dotted = (
@@ -299,7 +373,7 @@ class _Compiler:
             fn: Fn = lambda s: v if -top <= (v := func(lf(s), rv)) <= top else fail(v)  # noqa: E731
         else:
             fn = lambda s: v if -top <= (v := func(lf(s), rf(s))) <= top else fail(v)  # noqa: E731
-        return self.combine(Type.NUMBER, fn, tree, lnode, rnode, cost=cost)
+        return self.combine(Type.NUMBER, fn, tree, lnode, rnode, cost=cost, may_fail=True)
 
     c_add = c_sub = c_mul = c_div = c_floordiv = c_mod = arith
 
@@ -313,8 +387,7 @@ class _Compiler:
     def order(self, tree: Tree, left: Tree, right: Tree) -> Node:
         symbol, func = _ORDER[str(tree.data)]
         lnode, rnode = self.both(symbol, "NUMBER", left, right)
-        lf, rf = lnode.fn, rnode.fn
-        return self.combine(Type.BOOL, lambda s: func(lf(s), rf(s)), tree, lnode, rnode)
+        return self.combine(Type.BOOL, _compared(func, lnode, rnode), tree, lnode, rnode)
 
     c_lt = c_le = c_gt = c_ge = order
 
@@ -331,8 +404,7 @@ class _Compiler:
                 f"got {lnode.type} on the left and {rnode.type} on the right",
                 right,
             )
-        lf, rf = lnode.fn, rnode.fn
-        return self.combine(Type.BOOL, lambda s: func(lf(s), rf(s)), tree, lnode, rnode)
+        return self.combine(Type.BOOL, _compared(func, lnode, rnode), tree, lnode, rnode)
 
     c_eq = c_ne = equal
 
@@ -347,7 +419,10 @@ class _Compiler:
                 f"'{symbol}' on {rnode.type} needs a {element} on the left, got {lnode.type}", left
             )
         lf, rf = lnode.fn, rnode.fn
-        if rnode.is_const:  # named card set or other constant: one frozenset lookup
+        if rnode.is_const and lnode.var and not negate:  # `card in tarots`: one set lookup
+            contains, var = frozenset(rnode.value).__contains__, lnode.var  # type: ignore[arg-type]
+            fn = lambda s: contains(s.vars[var])  # noqa: E731
+        elif rnode.is_const:  # named card set or other constant: one frozenset lookup
             contains = frozenset(rnode.value).__contains__  # type: ignore[arg-type]
             fn = (lambda s: not contains(lf(s))) if negate else (lambda s: contains(lf(s)))
         elif negate:
@@ -355,25 +430,46 @@ class _Compiler:
         else:
             fn = lambda s: lf(s) in rf(s)  # noqa: E731
         cost = 1 + lnode.cost + rnode.cost + (0 if rnode.is_const else rnode.size)
-        return self.combine(Type.BOOL, fn, tree, lnode, rnode, cost=cost)
+        needs, test = ANY_CARDS, None
+        name = str(left.children[0]) if isinstance(left, Tree) and left.data == "name" else ""
+        if rnode.is_const and not negate and lnode.type == Type.CARD and self.is_context(name):
+            needs = {name: frozenset(rnode.value)}  # type: ignore[arg-type]
+        if name in self.bound and rnode.is_const:
+            test = set_forms.ElementTest(name, frozenset(rnode.value), None, negate)  # type: ignore[arg-type]
+        elif name in self.bound and name not in rnode.free:
+            test = set_forms.ElementTest(name, None, rf, negate)
+        return self.combine(Type.BOOL, fn, tree, lnode, rnode, cost=cost, needs=needs, test=test)
+
+    def is_context(self, name: str) -> bool:
+        """Whether `name` is a context variable (not one bound by an aggregation)."""
+        return name not in self.bound and name in self.env.variables
 
     c_member = c_not_member = membership
 
     def c_and_(self, tree: Tree, left: Tree, right: Tree) -> Node:
         lnode, rnode = self.both("and", "BOOL", left, right)
         lf, rf = lnode.fn, rnode.fn
-        return self.combine(Type.BOOL, lambda s: lf(s) and rf(s), tree, lnode, rnode)
+        needs, test = _both_guards(lnode, rnode), set_forms.both(lnode.test, rnode.test)
+        fn: Fn = lambda s: lf(s) and rf(s)  # noqa: E731
+        if lnode.is_const:  # an option that settles it: the right side, or false
+            fn = rf if lnode.value else lf
+        return self.combine(Type.BOOL, fn, tree, lnode, rnode, needs=needs, test=test)
 
     def c_or_(self, tree: Tree, left: Tree, right: Tree) -> Node:
         lnode, rnode = self.both("or", "BOOL", left, right)
         lf, rf = lnode.fn, rnode.fn
-        return self.combine(Type.BOOL, lambda s: lf(s) or rf(s), tree, lnode, rnode)
+        needs, test = _either_guard(lnode, rnode), set_forms.either(lnode.test, rnode.test)
+        fn: Fn = lambda s: lf(s) or rf(s)  # noqa: E731
+        if lnode.is_const:  # an option that settles it: true, or the right side
+            fn = lf if lnode.value else rf
+        return self.combine(Type.BOOL, fn, tree, lnode, rnode, needs=needs, test=test)
 
     def c_not_(self, tree: Tree, operand: Tree) -> Node:
         node = self.compile(operand)
         self.need(node, (Type.BOOL,), "'not' needs a BOOL", operand)
         f = node.fn
-        return self.combine(Type.BOOL, lambda s: not f(s), tree, node)
+        test = None if node.test is None else node.test.inverted()
+        return self.combine(Type.BOOL, lambda s: not f(s), tree, node, test=test)
 
     def c_cond(self, tree: Tree, test: Tree, then: Tree, other: Tree) -> Node:
         tnode = self.compile(test)
@@ -423,9 +519,15 @@ class _Compiler:
         impl, fns = fact.impl, [a.fn for a in args]
         if not fns:
             fn: Fn = lambda s: impl(s.state)  # noqa: E731
+        elif len(fns) == 1 and args[0].var:  # hand(player): the variable read in place
+            var = args[0].var
+            fn = lambda s: impl(s.state, s.vars[var])  # noqa: E731
         elif len(fns) == 1:
             (f,) = fns
             fn = lambda s: impl(s.state, f(s))  # noqa: E731
+        elif len(fns) == 2:
+            f, g = fns
+            fn = lambda s: impl(s.state, f(s), g(s))  # noqa: E731
         else:
             fn = lambda s: impl(s.state, *[f(s) for f in fns])  # noqa: E731
         # never folded: a fact depends on the game state
@@ -439,6 +541,7 @@ class _Compiler:
             size=self.collection_size(fact.returns),
             memo={**memo, **fact.memo},
             calls=calls | fact.calls | {name},
+            may_fail=True,
         )
 
     def not_a_function(self, name_tok: Token) -> None:
@@ -511,16 +614,26 @@ class _Compiler:
                 )
             self.not_a_function(name_tok)
         var, coll, node = self.bind(f"{kind}()", binder, body, Type[bi.AGGREGATES[kind]])
-        fn = bi.make_aggregate(kind, var, coll.fn, node.fn)
+        fn = self.set_form(kind, var, coll, node) or bi.make_aggregate(kind, var, coll.fn, node.fn)
         result = Type.BOOL if kind in ("any", "all") else Type.NUMBER
         cost = self.within_budget(f"{kind}()", coll, node, name_tok)
-        return self.combine(result, fn, tree, coll, node, drop=var, cost=cost)
+        fails = kind == "sum"  # a sum may leave the range of numbers
+        return self.combine(result, fn, tree, coll, node, drop=var, cost=cost, may_fail=fails)
 
     def c_filter(self, tree: Tree, binder: Tree, condition: Tree) -> Node:
         var, coll, node = self.bind("a filter [x in C if ...]", binder, condition, Type.BOOL)
-        fn = bi.make_aggregate("filter", var, coll.fn, node.fn)
+        fn = self.set_form("filter", var, coll, node)
+        fn = fn or bi.make_aggregate("filter", var, coll.fn, node.fn)
         cost = self.within_budget("the filter", coll, node, tree)
         return self.combine(coll.type, fn, tree, coll, node, drop=var, cost=cost, size=coll.size)
+
+    def set_form(self, kind: str, var: str, coll: Node, body: Node) -> Fn | None:
+        """The aggregation as set operations, when its body only asks whether `var` is in a
+        set (see set_forms.py); None otherwise."""
+        if body.test is None or body.test.var != var:
+            return None
+        elements = coll.value if coll.is_const else None
+        return set_forms.aggregate(kind, coll.fn, elements, body.test)  # type: ignore[arg-type]
 
     def within_budget(self, what: str, coll: Node, body: Node, at: Item) -> int:
         """The steps of an aggregation over `coll` with `body`, refused past the budget."""
@@ -573,6 +686,7 @@ def compile_expression(
         own_cost=node.cost,
         memo=node.memo,
         calls=node.calls,
+        needs=node.needs,
     )
 
 

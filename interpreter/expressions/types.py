@@ -92,7 +92,9 @@ class CompiledExpression:
     cost is an upper bound on the steps of one evaluation, definitions it uses
     included; own_cost leaves out what `memo` lists (definitions computed once per
     game state: name -> steps); calls names the facts and definitions it reaches.
-    where says where the expression stands (for run-time errors).
+    where says where the expression stands (for run-time errors). needs is a BOOL's card
+    guard (compiler.py, "Card guards"): context variable -> the cards it must be among for
+    the expression to be true; None when it is never true.
     """
 
     source: str
@@ -105,6 +107,7 @@ class CompiledExpression:
     memo: Mapping[str, int] = field(default_factory=dict)
     calls: frozenset[str] = frozenset()
     where: str = ""
+    needs: Mapping[str, frozenset[int]] | None = field(default_factory=dict)
 
     def __call__(self, scope: Scope) -> object:
         try:

@@ -1,0 +1,103 @@
+"""Aggregations whose body only asks whether the bound element is in a set, run as set
+operations instead of a loop over the elements.
+
+Pipeline: grammar.lark -> parser.py -> compiler.py -> builtins.py; the compiler asks this
+module for a faster closure of `count`, `any`, `all` and filters whose body is an
+`ElementTest`. Two shapes:
+
+- the set is a constant (`x in tarots`, and `and`/`or`/`not` of such over the same `x`):
+  `count(x in C: x in K)` is `sum(map(K.__contains__, C))`, `any` is `not K.isdisjoint(C)`,
+  `all` is `K.issuperset(C)`, the filter is `tuple(filter(K.__contains__, C))`;
+- the set is an expression that does not read `x` (`all(c in kings: c in hand(player))`):
+  it is worked out once, not once per element, and only when the collection has elements,
+  as the loop does.
+
+Every result is exactly the loop's: the same type (an int count, a bool, a tuple kept in
+order with its repeats), elements counted as often as the collection holds them, the
+expression raising where the loop would have raised on its first element.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import filterfalse
+from typing import Any
+
+Fn = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class ElementTest:
+    """A BOOL that is `var in cards` (`negated`: `var not in cards`), where `cards` is a
+    constant set, or else the value of `collection` (an expression not reading `var`)."""
+
+    var: str
+    cards: frozenset | None = None
+    collection: Fn | None = None
+    negated: bool = False
+
+    def inverted(self) -> ElementTest:
+        return ElementTest(self.var, self.cards, self.collection, not self.negated)
+
+
+def both(left: ElementTest | None, right: ElementTest | None) -> ElementTest | None:
+    """The test of `left and right`, when both are constant tests of the same element."""
+    if left is None or right is None or not _constant_pair(left, right):
+        return None
+    a, b = left.cards or frozenset(), right.cards or frozenset()
+    if not left.negated and not right.negated:
+        return ElementTest(left.var, a & b)
+    if left.negated and right.negated:
+        return ElementTest(left.var, a | b, negated=True)
+    inside, outside = (a, b) if not left.negated else (b, a)
+    return ElementTest(left.var, inside - outside)
+
+
+def either(left: ElementTest | None, right: ElementTest | None) -> ElementTest | None:
+    """The test of `left or right`, when both are constant tests of the same element."""
+    if left is None or right is None or not _constant_pair(left, right):
+        return None
+    # x in A or x in B  ==  not (x not in A and x not in B)
+    return both(left.inverted(), right.inverted()).inverted()  # type: ignore[union-attr]
+
+
+def _constant_pair(left: ElementTest, right: ElementTest) -> bool:
+    return left.var == right.var and left.cards is not None and right.cards is not None
+
+
+def aggregate(kind: str, collection: Fn, elements: tuple | None, test: ElementTest) -> Fn | None:
+    """The closure of `kind(var in collection: test)` ("filter" for `[var in C if test]`)
+    as set operations, or None when this shape has none; `elements` is the collection's
+    value when it is a constant."""
+    if test.cards is not None:
+        cards = test.cards
+        return _membership(kind, collection, lambda s: cards, test.negated)
+    if elements is None or test.collection is None:
+        return None
+    if not elements:  # the loop never works the expression out
+        empty: object = {"count": 0, "any": False, "all": True, "filter": ()}.get(kind)
+        return None if empty is None else lambda s: empty
+    expression = test.collection
+    return _membership(kind, lambda s: elements, lambda s: frozenset(expression(s)), test.negated)
+
+
+def _membership(kind: str, items: Fn, within: Fn, negated: bool) -> Fn | None:
+    """`kind` over the elements `items` gives (in order, with repeats), each asked whether
+    it is in the set `within` gives (`negated`: whether it is not)."""
+    if kind == "count":
+        if negated:
+            return lambda s: len(c := items(s)) - sum(map(within(s).__contains__, c))
+        return lambda s: sum(map(within(s).__contains__, items(s)))
+    if kind == "any":
+        if negated:
+            return lambda s: not within(s).issuperset(items(s))
+        return lambda s: not within(s).isdisjoint(items(s))
+    if kind == "all":
+        if negated:
+            return lambda s: within(s).isdisjoint(items(s))
+        return lambda s: within(s).issuperset(items(s))
+    if kind == "filter":
+        keep = filterfalse if negated else filter
+        return lambda s: tuple(keep(within(s).__contains__, items(s)))
+    return None
