@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
 from interpreter.agents.human_agent import HumanAgent, LeftTable
 from interpreter.agents.lineup import seat_agents
@@ -121,7 +122,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return status
 
 
-def _close_record(record: RecordFile, out, failure: OutputError | None) -> int:
+def _close_record(record: RecordFile, out: TextIO, failure: OutputError | None) -> int:
     """Finish the record and say what it holds; 1 if it could not be written whole."""
     try:
         record.close()

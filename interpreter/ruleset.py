@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from interpreter.cards import Deck
 from interpreter.engine.rule_index import RuleIndex
 
-Evaluator = Callable[..., object]  # a CompiledExpression: called with a Scope
+Evaluator = Callable[..., Any]  # a CompiledExpression: called with a Scope
 
 
 @dataclass(frozen=True)

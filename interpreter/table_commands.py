@@ -40,7 +40,7 @@ from interpreter.simulation.report import (
     units,
 )
 from interpreter.simulation.rows import RowWriter, row_format
-from interpreter.simulation.runner import RulesetSpec, RunPlan, available_cores
+from interpreter.simulation.runner import HandResults, RulesetSpec, RunPlan, available_cores
 from interpreter.stopping import exit_status
 
 DEFAULT_AGENTS = "random"
@@ -79,7 +79,9 @@ def agents_for(args: argparse.Namespace, *rulesets: Ruleset) -> tuple[str, ...]:
     return kinds[0]
 
 
-def _info(plan: RunPlan, jobs: int, end: RunEnd, options=()) -> RunInfo:
+def _info(
+    plan: RunPlan, jobs: int, end: RunEnd, options: tuple[tuple[str, str], ...] = ()
+) -> RunInfo:
     return RunInfo(plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options))
 
 
@@ -206,7 +208,7 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
     plan = RunPlan(specs, args.seed, args.hands, agents)
     comparisons = [Comparison(base, variant) for variant in variants]
 
-    def consume(results) -> None:
+    def consume(results: HandResults) -> None:
         for comparison, under_variant in zip(comparisons, results[1:], strict=True):
             comparison.add(results[0], under_variant)
 

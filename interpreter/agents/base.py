@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import HandState
 
 
 class Agent(Protocol):
     name: str
 
-    def choose(self, state, seat: int) -> str:
+    def choose(self, state: HandState, seat: int) -> str:
         """One of `state.legal_actions()`; called only when `seat` is to decide."""
         ...

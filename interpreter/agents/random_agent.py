@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import HandState
 
 
 class RandomAgent:
@@ -11,5 +15,5 @@ class RandomAgent:
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = random.Random(f"tarot-agent/{seed}")
 
-    def choose(self, state, seat: int) -> str:
+    def choose(self, state: HandState, seat: int) -> str:
         return self.rng.choice(state.legal_actions())

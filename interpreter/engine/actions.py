@@ -12,7 +12,7 @@ discarded, called, shown or given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -87,10 +87,10 @@ class Decision:
         self,
         seat: int,
         kind: DecisionKind,
-        actions: list[Action],
+        actions: Sequence[Action],
         choices: list[str],
         declaration: Declaration | None = None,
-        level_values: dict[str, float] | None = None,
+        level_values: Mapping[str, float] | None = None,
     ) -> None:
         self.seat = seat
         self.kind = kind

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cache
+from typing import TYPE_CHECKING
 
 from interpreter.expressions import FactFunction, Type
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import HandState
 
 #: deals thrown in and dealt again in one hand before it is given up
 MAX_REDEALS = 20
@@ -88,31 +92,31 @@ def variables_for(event: str, amount: bool = False, bidding: bool = False) -> di
     return names
 
 
-def _hand(state, seat):
+def _hand(state: HandState, seat: int) -> list[int]:
     return state.hands[seat]
 
 
-def _discards(state, seat):
+def _discards(state: HandState, seat: int) -> list[int]:
     return state.discards[seat]
 
 
-def _tricks(state, seat):
+def _tricks(state: HandState, seat: int) -> list[int]:
     return state.won[seat]
 
 
-def _played(state, seat):
+def _played(state: HandState, seat: int) -> list[int]:
     return state.played[seat]
 
 
-def _pile(state, seat):
+def _pile(state: HandState, seat: int) -> list[int]:
     return state.pile(seat)
 
 
-def _points(state, seat):
+def _points(state: HandState, seat: int) -> float:
     return state.card_points()[seat]
 
 
-def _opponents(state, seat):
+def _opponents(state: HandState, seat: int) -> tuple[int, ...]:
     return _others(state.ruleset.players)[seat]
 
 
@@ -122,51 +126,51 @@ def _others(players: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(s for s in range(players) if s != seat) for seat in range(players))
 
 
-def _declared(state, seat, declaration_id):
+def _declared(state: HandState, seat: int, declaration_id: str) -> bool:
     return declaration_id in state.declared[seat]
 
 
-def _trump_number(state, card):
+def _trump_number(state: HandState, card: int) -> int:
     return state.ruleset.deck.cards[card].trump or 0
 
 
-def _next_seat(state, seat):
+def _next_seat(state: HandState, seat: int) -> int:
     return (seat + 1) % state.ruleset.players
 
 
-def _side(state, seat):
+def _side(state: HandState, seat: int) -> tuple[int, ...]:
     return state.side_of(seat)
 
 
-def _side_pile(state, seat):
+def _side_pile(state: HandState, seat: int) -> tuple[int, ...]:
     return tuple(state.side_pile(seat))
 
 
-def _side_points(state, seat):
+def _side_points(state: HandState, seat: int) -> float:
     return state.side_points(seat)
 
 
-def _tricks_won(state, seat):
+def _tricks_won(state: HandState, seat: int) -> int:
     return sum(1 for winner, _cards in state.trick_cards if winner == seat)
 
 
-def _tricks_played(state):
+def _tricks_played(state: HandState) -> int:
     return len(state.trick_cards)
 
 
-def _last_trick_cards(state):
+def _last_trick_cards(state: HandState) -> tuple[int, ...]:
     return tuple(state.trick_cards[-1][1]) if state.trick_cards else ()
 
 
-def _last_trick_winner(state):
+def _last_trick_winner(state: HandState) -> int:
     return state.trick_cards[-1][0] if state.trick_cards else -1
 
 
-def _declared_value(state, seat, declaration_id):
+def _declared_value(state: HandState, seat: int, declaration_id: str) -> float:
     return state.declared_values[seat].get(declaration_id, 0)
 
 
-def _winning_card(state, number):
+def _winning_card(state: HandState, number: float) -> tuple[int, ...]:
     """The card with which the `number`-th finished trick was won (from 1), as a group of
     one; empty when there is no such trick."""
     index = int(number) - 1
@@ -177,24 +181,24 @@ def _winning_card(state, number):
     return tuple(by_id[c["card"]] for c in record["cards"] if c["seat"] == record["winner"])
 
 
-def _hand_number(state):
+def _hand_number(state: HandState) -> int:
     return state.number
 
 
-def _first_cards(state, seat, number):
+def _first_cards(state: HandState, seat: int, number: float) -> tuple[int, ...]:
     dealt = [card for packet in state.packets_dealt[seat] for card in packet]
     return tuple(dealt[: max(int(number), 0)])
 
 
-def _talon(state):
+def _talon(state: HandState) -> tuple[int, ...]:
     return tuple(state.talon_dealt)
 
 
-def _total(state, seat):
+def _total(state: HandState, seat: int) -> float:
     return state.remember(("total()", seat), lambda: state.total(seat))
 
 
-def _packet(state, seat, number):
+def _packet(state: HandState, seat: int, number: float) -> tuple[int, ...]:
     packets = state.packets_dealt[seat]
     return tuple(packets[int(number) - 1]) if 1 <= number <= len(packets) else ()
 

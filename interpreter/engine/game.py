@@ -60,6 +60,7 @@ def deal_hand(
 def play_hand(state: HandState, agents: Sequence[Agent]) -> HandState:
     while not state.is_terminal():
         seat = state.current_player()
+        assert seat is not None  # a hand not over has a player to move
         state.apply_action(agents[seat].choose(state, seat))
     return state
 
@@ -95,8 +96,9 @@ def play_hands(
     if whole_game:
         numbers: Iterable[int] = range(1, ruleset.game.max_hands + 1) if ruleset.game else [1]
     else:
-        numbers = range(1, hands + 1) if isinstance(hands, int) else hands
-    totals = [0] * ruleset.players
+        # hands is not None here (whole_game is False)
+        numbers = range(1, hands + 1) if isinstance(hands, int) else hands  # type: ignore[assignment]
+    totals: list[float] = [0] * ruleset.players
     for number in numbers:
         state = deal_hand(ruleset, seed, number, totals)
         play_hand(state, agents(number) if callable(agents) else agents)

@@ -52,7 +52,7 @@ class RuleIndex:
         card = variables.get(CARD)
         if card is None:
             return self._rules.get(event, ())
-        return self._by_card.get(event, self._no_rules)[card]  # type: ignore[index]
+        return self._by_card.get(event, self._no_rules)[card]  # type: ignore[call-overload]  # the card is an int
 
     def any_for(self, events: tuple[str, ...], card: int) -> bool:
         """Whether a rule of any of `events` may fire for `card`."""

@@ -35,7 +35,8 @@ from interpreter.engine.values import selected_seats as _seats
 from interpreter.engine.values import tidy as _tidy
 from interpreter.engine.zones import Zones
 from interpreter.expressions import EvaluationError, Scope
-from interpreter.ruleset import PaymentRule, Ruleset
+from interpreter.expressions.types import Value
+from interpreter.ruleset import Evaluator, PaymentRule, RedealRule, Ruleset
 
 __all__ = [
     "HANDED_OVER",
@@ -71,6 +72,11 @@ class HandState:
     talon = _zone("talon")
     trick = _zone("trick")
     trick_cards = _zone("trick_cards")
+    # what the deal handed out, as dealt (set by phases/deal.py)
+    packets_dealt: list[list[list[int]]]
+    piles_dealt: list[list[list[int]]]
+    talon_dealt: list[int]
+    hands_dealt: list[list[int]]
 
     def __init__(
         self,
@@ -80,7 +86,7 @@ class HandState:
         number: int = 1,
         totals_before: Sequence[float] | None = None,
         repack: Callable[[int], Sequence[int]] | None = None,
-    ):
+    ) -> None:
         """`repack(k)` gives the pack for the k-th new deal by the same dealer, in rulesets
         where a thrown-in deal is dealt again within the hand."""
         self.ruleset = ruleset
@@ -133,7 +139,7 @@ class HandState:
         self.declare_queue: list[Decision] = []
         self.card_choices: list[CardChoice] = []  # shows and gives still to pick
         self.declared_seats: set[tuple[int, str]] = set()
-        self.redeal_queue: list[tuple[int, object]] = []
+        self.redeal_queue: list[tuple[int, RedealRule]] = []
         self.bidders = list(self.seat_order) if ruleset.bidding else []
         self.phases = phase_order(ruleset)  # the phases of the hand, in order
         self.phase = Phase.REDEAL
@@ -206,7 +212,7 @@ class HandState:
         decision = self.decision
         if decision is None:
             raise IllegalAction("the hand is over; no more decisions are taken")
-        legal = decision.choices if isinstance(action, str) else decision.actions
+        legal: Sequence[object] = decision.choices if isinstance(action, str) else decision.actions
         try:
             index = legal.index(action)
         except ValueError:
@@ -224,7 +230,7 @@ class HandState:
         except EvaluationError as error:
             raise self._reported(error) from None
 
-    def remember(self, key: object, compute: Callable[[], object]) -> object:
+    def remember(self, key: object, compute: Callable[[], Value]) -> Value:
         """`compute()`, worked out once for the state as it stands (for definitions)."""
         memo = self.memo
         if key in memo:
@@ -366,7 +372,7 @@ class HandState:
 
     # --- payments ------------------------------------------------------------------------
 
-    def evaluate(self, expression, variables: dict | None = None) -> object:
+    def evaluate(self, expression: Evaluator, variables: dict | None = None) -> Value:
         """A compiled ruleset expression evaluated on this hand as it stands."""
         try:
             return expression(self._scope(variables or {}))
@@ -403,7 +409,9 @@ class HandState:
                 continue
             self._pay(rule.id, rule.payers(scope), rule.payees(scope), rule.amount, scope, at)
 
-    def _pay(self, rule_id, payers, payees, amount, scope: Scope, at: At) -> None:
+    def _pay(
+        self, rule_id: str, payers: Value, payees: Value, amount: Evaluator, scope: Scope, at: At
+    ) -> None:
         paid = False
         for payer in _seats(payers):
             for payee in _seats(payees):

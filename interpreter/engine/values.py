@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def selected_seats(value) -> Sequence[int]:
+def selected_seats(value: int | Sequence[int]) -> Sequence[int]:
     """The seats a seat expression gives, leaving out the -1 that stands for no seat (as
     `last_trick_winner()` before any trick): from or to nobody, a rule pays nothing."""
     if isinstance(value, int):

@@ -48,7 +48,7 @@ class Zones:
             list(self.trick_cards),
         )
 
-    def holder(self, card: int, leaving_out: int | None = None) -> int | None:
+    def holder(self, card: int | None, leaving_out: int | None = None) -> int | None:
         """The first seat (other than `leaving_out`) holding `card` in hand, if any."""
         for seat, hand in enumerate(self.hands):
             if seat != leaving_out and card in hand:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import textwrap
 
-from interpreter.explain.page import Option, Page, Rule
+from interpreter.explain.page import Option, Page, Reading, Rule
 from interpreter.markdown import escape
 
 FORMATS = ("text", "markdown")
@@ -51,7 +51,7 @@ def _notes(page: Page, rule: Rule) -> list[str]:
     return notes
 
 
-def _reading_marks(reading) -> str:
+def _reading_marks(reading: Reading) -> str:
     marks = [IN_FORCE] if reading.in_force else []
     if reading.default and not reading.in_force:
         marks.append("the ruleset's default")

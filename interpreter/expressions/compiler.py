@@ -40,14 +40,14 @@ from . import builtins as bi
 from . import set_forms
 from .errors import EvaluationError, ExpressionError
 from .parser import parse
-from .types import ELEMENT, CompiledExpression, Environment, Scope, Type
+from .types import ELEMENT, CompiledExpression, Environment, Scope, Type, Value
 
 MAX_COMPREHENSION_DEPTH = 3
 MAX_NESTING = 100
 #: the most steps one evaluation of an expression may take, definitions included
 COST_BUDGET = 100_000
 
-Fn = Callable[[Scope], object]
+Fn = Callable[[Scope], Value]
 Item = Tree | Token
 COLLECTIONS = (Type.CARDS, Type.SEATS)
 #: a guard that constrains nothing (see "Card guards" above)
@@ -64,7 +64,7 @@ class Node:
     pure: bool = True  # uses no context variable and no fact function
     free: frozenset[str] = frozenset()  # bound variables it reads
     is_const: bool = False
-    value: object = None
+    value: Value = None
     cost: int = 1  # steps of one evaluation, each remembered definition counted as one
     size: int = 0  # the most elements a CARDS or SEATS value holds
     memo: Mapping[str, int] = field(default_factory=dict)  # remembered definitions: steps
@@ -258,7 +258,7 @@ class _Compiler:
         if node.type not in types:
             raise _error(f"{what}, got {node.type}", at)
 
-    def both(self, op: str, need: str, left: Item, right: Item) -> tuple[Node, Node]:
+    def both(self, op: str, need: str, left: Tree, right: Tree) -> tuple[Node, Node]:
         """Compile two operands that must both be of type `need`."""
         lnode, rnode = self.compile(left), self.compile(right)
         if lnode.type.value != need:
@@ -420,10 +420,10 @@ class _Compiler:
             )
         lf, rf = lnode.fn, rnode.fn
         if rnode.is_const and lnode.var and not negate:  # `card in SET`: one set lookup
-            contains, var = frozenset(rnode.value).__contains__, lnode.var  # type: ignore[arg-type]
+            contains, var = frozenset(rnode.value).__contains__, lnode.var
             fn = lambda s: contains(s.vars[var])  # noqa: E731
         elif rnode.is_const:  # named card set or other constant: one frozenset lookup
-            contains = frozenset(rnode.value).__contains__  # type: ignore[arg-type]
+            contains = frozenset(rnode.value).__contains__
             fn = (lambda s: not contains(lf(s))) if negate else (lambda s: contains(lf(s)))
         elif negate:
             fn = lambda s: lf(s) not in rf(s)  # noqa: E731
@@ -433,9 +433,9 @@ class _Compiler:
         needs, test = ANY_CARDS, None
         name = str(left.children[0]) if isinstance(left, Tree) and left.data == "name" else ""
         if rnode.is_const and not negate and lnode.type == Type.CARD and self.is_context(name):
-            needs = {name: frozenset(rnode.value)}  # type: ignore[arg-type]
+            needs = {name: frozenset(rnode.value)}
         if name in self.bound and rnode.is_const:
-            test = set_forms.ElementTest(name, frozenset(rnode.value), None, negate)  # type: ignore[arg-type]
+            test = set_forms.ElementTest(name, frozenset(rnode.value), None, negate)
         elif name in self.bound and name not in rnode.free:
             test = set_forms.ElementTest(name, None, rf, negate)
         return self.combine(Type.BOOL, fn, tree, lnode, rnode, cost=cost, needs=needs, test=test)
@@ -633,7 +633,7 @@ class _Compiler:
         if body.test is None or body.test.var != var:
             return None
         elements = coll.value if coll.is_const else None
-        return set_forms.aggregate(kind, coll.fn, elements, body.test)  # type: ignore[arg-type]
+        return set_forms.aggregate(kind, coll.fn, elements, body.test)
 
     def within_budget(self, what: str, coll: Node, body: Node, at: Item) -> int:
         """The steps of an aggregation over `coll` with `body`, refused past the budget."""

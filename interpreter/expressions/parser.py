@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Iterable
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -83,7 +84,7 @@ def _describe(terminal: str) -> str:
     return f"'{pattern.value}'" if isinstance(pattern, PatternStr) else terminal
 
 
-def _expected(names: object) -> str:
+def _expected(names: Iterable[str] | None) -> str:
     described = sorted({_describe(n) for n in (names or ())})
     if not described:
         return ""
@@ -122,7 +123,8 @@ def _parse(text: str) -> Tree:
     try:
         return _lark().parse(text)
     except UnexpectedCharacters as err:
-        char = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
+        pos = -1 if err.pos_in_stream is None else err.pos_in_stream
+        char = text[pos] if 0 <= pos < len(text) else "?"
         message = f"unexpected character {char!r}"
         raise ExpressionError(message, err.line, err.column) from None
     except UnexpectedToken as err:

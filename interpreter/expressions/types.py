@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from .errors import EvaluationError
 
@@ -30,6 +31,10 @@ class Type(Enum):
         return self.value
 
 
+#: A value at run time: an int, float, bool, str or tuple of ints.  Which one is known from the
+#: expression's Type, checked by the compiler, not by Python's type checker.
+Value = Any
+
 #: element type of each collection type
 ELEMENT: dict[Type, Type] = {Type.CARDS: Type.CARD, Type.SEATS: Type.SEAT}
 
@@ -45,7 +50,7 @@ class FactFunction:
 
     params: tuple[Type, ...]
     returns: Type
-    impl: Callable[..., object]
+    impl: Callable[..., Value]
     options: frozenset[str] = frozenset()  # options it reads (a ruleset's own definition)
     cost: int = 1
     memo: Mapping[str, int] = field(default_factory=dict)
@@ -99,7 +104,7 @@ class CompiledExpression:
 
     source: str
     type: Type
-    fn: Callable[[Scope], object]
+    fn: Callable[[Scope], Value]
     is_constant: bool = False
     options: frozenset[str] = frozenset()
     cost: int = 1
@@ -109,7 +114,7 @@ class CompiledExpression:
     where: str = ""
     needs: Mapping[str, frozenset[int]] | None = field(default_factory=dict)
 
-    def __call__(self, scope: Scope) -> object:
+    def __call__(self, scope: Scope) -> Value:
         try:
             return self.fn(scope)
         except EvaluationError as error:

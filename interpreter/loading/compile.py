@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from interpreter.engine.contexts import (
     BEFORE_TAKER,
@@ -34,6 +36,10 @@ from interpreter.expressions import (
 )
 from interpreter.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
 from interpreter.expressions.compiler import COST_BUDGET
+from interpreter.expressions.types import Scope, Value
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import HandState
 from interpreter.loading.draft import Draft
 from interpreter.loading.options import Readings
 from interpreter.loading.semantic_checks import CheckedParts
@@ -233,7 +239,7 @@ class Compiler:
         expected: Type | None,
         amount: bool = False,
         extra: dict[str, Type] | None = None,
-    ):
+    ) -> CompiledExpression | _Constant:
         if isinstance(value, bool) or isinstance(value, int | float):
             if expected == Type.BOOL and not isinstance(value, bool):
                 self.problem(parts, f"expected true, false or a condition, got {value!r}")
@@ -570,17 +576,19 @@ def _remembered(compiled: CompiledExpression, name: str) -> CompiledExpression:
     """A definition computed once per state of the hand: later uses read the value back
     (the engine forgets it whenever the state changes)."""
 
-    def fn(scope):
+    def fn(scope: Scope) -> Value:
         return scope.state.remember(name, lambda: compiled(scope))
 
     return replace(compiled, fn=fn)
 
 
-def _seat_function(compiled: CompiledExpression, seat_name: str, name: str):
+def _seat_function(
+    compiled: CompiledExpression, seat_name: str, name: str
+) -> Callable[[HandState, int], Value]:
     """A definition `of_seat` as a game fact: called with a seat, it evaluates with that seat
     standing for `seat_name`, once per seat and state of the hand."""
 
-    def evaluate(state, seat):
+    def evaluate(state: HandState, seat: int) -> Value:
         return state.remember((name, seat), lambda: state.evaluate(compiled, {seat_name: seat}))
 
     return evaluate

@@ -13,9 +13,9 @@ the phases that follow it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from interpreter.engine.actions import Action, DecisionKind
+from interpreter.engine.actions import DecisionKind
 from interpreter.engine.phases import auction, deal, declare, play, settle, talon
 from interpreter.engine.phases.phase import Phase
 from interpreter.ruleset import Ruleset
@@ -46,7 +46,8 @@ HANDLERS: dict[Phase, Handler] = {
 }
 
 #: how each kind of decision is applied
-APPLY: dict[DecisionKind, Callable[[HandState, Decision, Action], None]] = {
+#: (each takes its own kind of Action: the decision kind says which)
+APPLY: dict[DecisionKind, Callable[[HandState, Decision, Any], None]] = {
     DecisionKind.REDEAL: deal.answer_redeal,
     DecisionKind.BID: auction.bid,
     DecisionKind.CALL: auction.call,

@@ -29,6 +29,7 @@ def decide_bid(state: HandState) -> bool:
     ruleset = state.ruleset
     if state.bidders:
         seat = state.bidders[0]
+        assert ruleset.bidding is not None  # only a ruleset with an auction has bidders
         contracts = ruleset.bidding.contracts
         lowest = 0 if state.contract is None else ruleset.bidding.rank(state.contract) + 1
         bids: list[Action] = [Bid(c.id) for c in contracts[lowest:]]
@@ -64,6 +65,7 @@ def decide_call(state: HandState) -> bool:
         return False
     cards = state.ruleset.deck.cards
     choices = [cards[c].id for c in callable_cards]
+    assert state.taker is not None  # a partner is called after the auction has a taker
     state.decision = Decision(state.taker, DecisionKind.CALL, callable_cards, choices)
     return True
 

@@ -104,6 +104,7 @@ def declare(state: HandState, decision: Decision, action: Declare | NoDeclaratio
     if isinstance(action, NoDeclaration):
         return
     declaration, level = decision.declaration, action.level
+    assert declaration is not None  # a DECLARE decision is about a declaration
     seat = decision.seat
     state.declared[seat].add(declaration.id)
     value = decision.level_values[level]
@@ -130,6 +131,7 @@ def declare(state: HandState, decision: Decision, action: Declare | NoDeclaratio
 def _show(state: HandState, decision: Decision, level_id: str, scope: Scope) -> None:
     """Show the declared level's cards, or queue the declarer's pick of some of them."""
     declaration, seat = decision.declaration, decision.seat
+    assert declaration is not None  # a DECLARE decision is about a declaration
     level = next(lvl for lvl in declaration.levels if lvl.id == level_id)
     shows = declaration.shows if level.shows is None else level.shows
     if shows is None:
@@ -146,6 +148,7 @@ def _hand_over(state: HandState, seat: int, declaration: Declaration, scope: Sco
     """Move each card asked for from another player's hand to the declarer's, and queue the
     declarer's choice of a card to give back for it."""
     rule = declaration.hands_over
+    assert rule is not None  # called only for a declaration that hands cards over
     hands = state.zones.hands
     for card in rule.cards(scope):
         holder = state.zones.holder(card, leaving_out=seat)
@@ -169,6 +172,7 @@ def pick_card(state: HandState, _decision: Decision, card: int) -> None:
     pending = state.card_choices[0]
     pending.chosen.append(card)
     if pending.kind == DecisionKind.GIVE:
+        assert pending.to is not None  # a card given back goes to whom it was taken from
         state.zones.hands[pending.seat].remove(card)
         state.zones.hands[pending.to].append(card)
     if len(pending.chosen) < pending.count:

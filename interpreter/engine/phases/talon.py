@@ -21,13 +21,15 @@ if TYPE_CHECKING:
 def enter(state: HandState) -> None:
     """Place the talon as the contract (or, without an auction, the ruleset) says."""
     bidding = state.ruleset.bidding
-    use = state.ruleset.talon if bidding is None else bidding.contract(state.contract).talon
+    # with an auction, the talon is placed once a contract is won
+    use = state.ruleset.talon if bidding is None else bidding.contract(state.contract).talon  # type: ignore[arg-type]
     zones = state.zones
     if not zones.talon or use is None or use.to == "out_of_play":
         return
     if use.to == "stock":
         state.drawing = True
         return
+    assert use.seat is not None  # the schema asks for a seat where the talon goes to one
     seats = selected_seats(use.seat(state._scope({})))
     if not seats:
         error = EvaluationError("the talon's `seat` selects nobody; it must give a seat")
