@@ -116,7 +116,7 @@ class SeatView:
     contract: str | None
     called_card: int | None
     partner: int | None  # None when there is none or the seat may not know him yet
-    partner_known: bool  # whether the seat knows who holds the called card
+    partner_known: bool  # whether the seat knows who holds the called card (if one was called)
     payments: tuple[Payment, ...]
     returns: tuple[float, ...]  # net per seat so far
     # the decision
@@ -137,8 +137,16 @@ class SeatView:
         by_id = ruleset.deck.by_id
         decision = state.decision
         done = state.is_terminal()
-        known = state.partner_shown_at is not None or seat in (state.taker, state.partner)
         hidden, unseen = _hidden_places(state, seat)
+        holders = _known_holders(state, hidden, unseen)
+        called = state.called_card
+        # the called card's holder is known once it falls, or to whoever sees where it lies
+        known = (
+            called is None
+            or state.partner_shown_at is not None
+            or called not in unseen
+            or called in holders
+        )
         fields = {
             "ruleset": ruleset,
             "seat": seat,
@@ -187,7 +195,7 @@ class SeatView:
             "card_points": tuple(state.card_points()) if done else None,
             "unseen": unseen,
             "hidden": hidden,
-            "known_holders": _known_holders(state, hidden, unseen),
+            "known_holders": holders,
             "drawing": state.drawing,
         }
         for name, value in fields.items():
