@@ -2,9 +2,9 @@
 tricks finished and who won them, and every payment with the rule that made it.
 
 Where it sits: beside `interpreter.table_view` (the screen at a decision), used by
-`interpreter.agents.human_agent` before each decision and at the end of a hand. A `Seen`
-remembers how far into the hand the seat has been told, so nothing is told twice; the other
-seats' discards are told only as a count.
+`interpreter.agents.human_agent` before each decision and at the end of a hand. It reads the
+seat's `SeatView` only. A `Seen` remembers how far into the hand the seat has been told, so
+nothing is told twice; the other seats' discards are told only as a count.
 """
 
 from __future__ import annotations
@@ -13,13 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from interpreter.engine.actions import DecisionKind
-from interpreter.engine.events import PaymentTime
-from interpreter.engine.state import HandState, Payment
+from interpreter.engine.events import Payment, PaymentTime
+from interpreter.engine.seat_view import PRIVATE_KINDS, SeatView, SeenDecision, SeenTrick
 from interpreter.ruleset import Declaration, Ruleset
 from interpreter.table_view import (
     NO_LEVEL,
     PLAY,
-    PRIVATE_KINDS,
     capital,
     card_list,
     choice_label,
@@ -44,56 +43,56 @@ class Seen:
     tricks: int = 0
 
 
-def news_lines(state: HandState, me: int, seen: Seen) -> list[str]:
+def news_lines(view: SeatView, seen: Seen) -> list[str]:
     """What the seat has not been told yet: the start of the hand, the other seats' decisions,
     the tricks finished and who won them, and every payment with its rule; `seen` moves on.
     Payments made in the trick still on the table are left to `decision_lines`."""
-    ruleset = state.ruleset
-    lines = [] if seen.started else _opening_lines(state, me)
-    for deal in state.abandoned[seen.deals :]:
-        lines += _decision_news(state, me, deal["decisions"][seen.decisions :])
-        reason = ruleset.rule_label("thrown_in:" + deal["thrown_in"])
-        lines.append(f"The deal is thrown in ({reason}); {who(state.dealer, me)} deals again.")
+    ruleset, me = view.ruleset, view.seat
+    lines = [] if seen.started else _opening_lines(view)
+    for deal in view.thrown_in_deals[seen.deals :]:
+        lines += _decision_news(view, deal.decisions[seen.decisions :])
+        reason = ruleset.rule_label("thrown_in:" + deal.reason)
+        lines.append(f"The deal is thrown in ({reason}); {who(view.dealer, me)} deals again.")
         seen.deals, seen.decisions, seen.payments, seen.tricks = seen.deals + 1, 0, 0, 0
-    lines += _decision_news(state, me, state.decisions[seen.decisions :])
-    finished = state.tricks[seen.tricks :]
-    at_tricks = {f"trick {t['number']}" for t in finished} | {current_trick(state)}
-    others = [p for p in state.payments[seen.payments :] if p.at not in at_tricks]
+    lines += _decision_news(view, view.decisions[seen.decisions :])
+    finished = view.tricks[seen.tricks :]
+    at_tricks = {f"trick {t.number}" for t in finished} | {current_trick(view)}
+    others = [p for p in view.payments[seen.payments :] if p.at not in at_tricks]
     lines += _payment_groups(ruleset, [p for p in others if p.at != SETTLEMENT], me)
     for trick in finished:
-        lines.append(_trick_line(state, me, trick))
-        paid = [p for p in state.payments if p.at == f"trick {trick['number']}"]
+        lines.append(_trick_line(view, trick))
+        paid = [p for p in view.payments if p.at == f"trick {trick.number}"]
         lines += ["  " + line for line in payment_lines(ruleset, paid, me)]
     lines += _payment_groups(ruleset, [p for p in others if p.at == SETTLEMENT], me)
     seen.started = True
-    seen.decisions = len(state.decisions)
-    seen.payments = len(state.payments)
-    seen.tricks = len(state.tricks)
+    seen.decisions = len(view.decisions)
+    seen.payments = len(view.payments)
+    seen.tricks = len(view.tricks)
     return lines
 
 
-def _opening_lines(state: HandState, me: int) -> list[str]:
-    ruleset = state.ruleset
+def _opening_lines(view: SeatView) -> list[str]:
+    ruleset, me = view.ruleset, view.seat
     lines = [
-        f"=== Hand {state.number} of {ruleset.title}: {who(state.dealer, me)} "
-        f"{verb(state.dealer, me, 'deal')}; you are seat {me} ==="
+        f"=== Hand {view.number} of {ruleset.title}: {who(view.dealer, me)} "
+        f"{verb(view.dealer, me, 'deal')}; you are seat {me} ==="
     ]
-    if state.cut_card is not None:
-        card = ruleset.deck.cards[state.cut_card].label()
+    if view.cut_card is not None:
+        card = ruleset.deck.cards[view.cut_card].label()
         lines.append(f"Cut card, shown to all: {card} (to the dealer)")
     return lines
 
 
-def _decision_news(state: HandState, me: int, decisions: Sequence[dict]) -> list[str]:
-    ruleset = state.ruleset
+def _decision_news(view: SeatView, decisions: Sequence[SeenDecision]) -> list[str]:
+    ruleset, me = view.ruleset, view.seat
     lines = []
     private: dict[tuple[int, str], int] = {}
     for decision in decisions:
-        seat, kind, choice = decision["seat"], decision["kind"], decision["choice"]
+        seat, kind, choice = decision.seat, decision.kind, decision.choice
         # shown cards are told with the declaration
         if seat == me or kind in (PLAY, DecisionKind.SHOW):
             continue
-        if kind in PRIVATE_KINDS:
+        if kind in PRIVATE_KINDS or choice is None:
             private[seat, kind] = private.get((seat, kind), 0) + 1
             continue
         if choice.endswith(":" + NO_LEVEL):
@@ -103,7 +102,7 @@ def _decision_news(state: HandState, me: int, decisions: Sequence[dict]) -> list
         lines.append(
             f"{capital(who(seat, me))} " + (label or f"chose {choice_label(ruleset, choice)}")
         )
-        shown = [cards for s, d, cards in state.shown if s == seat and choice.startswith(d + ":")]
+        shown = [cards for s, d, cards in view.shown if s == seat and choice.startswith(d + ":")]
         if shown and shown[-1]:
             lines[-1] += ", showing " + card_list(
                 ruleset.deck, sorted_hand(ruleset.deck, shown[-1])
@@ -116,13 +115,11 @@ def _decision_news(state: HandState, me: int, decisions: Sequence[dict]) -> list
     return hidden + lines
 
 
-def _trick_line(state: HandState, me: int, trick: dict) -> str:
-    deck = state.ruleset.deck
-    played = ", ".join(
-        f"{who(c['seat'], me)} {deck.cards[deck.by_id[c['card']]].label()}" for c in trick["cards"]
-    )
-    winner = trick["winner"]
-    return f"Trick {trick['number']}: {played}; {who(winner, me)} {verb(winner, me, 'win')}."
+def _trick_line(view: SeatView, trick: SeenTrick) -> str:
+    deck, me = view.ruleset.deck, view.seat
+    played = ", ".join(f"{who(seat, me)} {deck.cards[card].label()}" for seat, card in trick.plays)
+    winner = trick.winner
+    return f"Trick {trick.number}: {played}; {who(winner, me)} {verb(winner, me, 'win')}."
 
 
 def _payment_groups(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> list[str]:

@@ -1,9 +1,10 @@
 """What one seat may see of a hand, as lines of text: the screen of a person's seat.
 
-Where it sits: between the engine's `HandState` and `interpreter.agents.human_agent` (which
-reads the person's answers) and `tarot play --human` in `interpreter.cli`; what happened
-between two decisions is told by `interpreter.table_news`. Every function here reads a state
-and a seat and returns text (or resolves an answer); nothing reads input or writes output.
+Where it sits: between the engine's `SeatView` (what one seat may know of a `HandState`) and
+`interpreter.agents.human_agent` (which reads the person's answers) and `tarot play --human`
+in `interpreter.cli`; what happened between two decisions is told by `interpreter.table_news`.
+Every function here reads a seat's view and returns text (or resolves an answer); nothing
+reads input or writes output, and nothing reads the state's hidden cards.
 
 A seat sees its own hand and discards, every card played, the cards shown in declarations,
 every payment, and the other seats' decisions except those of a private kind (a discard),
@@ -18,11 +19,11 @@ from collections.abc import Iterable, Sequence
 from interpreter.cards import COURT_LETTERS, Card, Deck, roman
 from interpreter.engine import tricks as trick_rules
 from interpreter.engine.actions import NO_LEVEL_TEXT, DecisionKind
-from interpreter.engine.state import HandState, Payment
+from interpreter.engine.events import Payment
+from interpreter.engine.seat_view import Facing, SeatView
 from interpreter.ruleset import Declaration, Ruleset
 
 PLAY, DISCARD = DecisionKind.PLAY, DecisionKind.DISCARD
-PRIVATE_KINDS = frozenset({DISCARD, DecisionKind.GIVE})  # choices only the deciding seat sees
 NO_LEVEL = NO_LEVEL_TEXT  # the level of a declaration choice that declares nothing
 
 
@@ -121,40 +122,47 @@ def chosen_line(ruleset: Ruleset, kind: str, choice: str, forced: bool = False) 
     return line + (" (your only choice)." if forced else ".")
 
 
-def cards_in_hand(state: HandState, seat: int, choices: Sequence[str]) -> bool:
+def cards_in_hand(view: SeatView, choices: Sequence[str]) -> bool:
     """Whether every choice is a card of the seat's hand (played, discarded...), so the
     choices are shown as marks on the hand rather than as a list."""
-    by_id = state.ruleset.deck.by_id
-    hand = set(state.playable(seat))
+    by_id = view.ruleset.deck.by_id
+    hand = set(view.playable)
     return bool(choices) and all(c in by_id and by_id[c] in hand for c in choices)
 
 
-def numbered_choices(state: HandState, seat: int) -> list[str]:
+def numbered_choices(view: SeatView) -> list[str]:
     """The legal choices in the order they are numbered on screen, from 1: cards of the hand
     in the order the hand is shown; other choices as the ruleset gives them."""
-    choices = list(state.decision.choices)
-    if not cards_in_hand(state, seat, choices):
+    choices = list(_facing(view).choices)
+    if not cards_in_hand(view, choices):
         return choices
-    deck = state.ruleset.deck
+    deck = view.ruleset.deck
     return sorted(choices, key=lambda c: sort_key(deck, deck.by_id[c]))
 
 
 # --- the hand and the table -----------------------------------------------------------------
 
 
-def hand_lines(state: HandState, seat: int, numbered: Sequence[str] = ()) -> list[str]:
+def _facing(view: SeatView) -> Facing:
+    """The decision the view's seat faces (the screen is shown only for one)."""
+    if view.facing is None:
+        raise ValueError(f"seat {view.seat} faces no decision")
+    return view.facing
+
+
+def hand_lines(view: SeatView, numbered: Sequence[str] = ()) -> list[str]:
     """The seat's hand, one row per suit, with `[n]` before the cards that may be chosen."""
-    deck = state.ruleset.deck
+    deck = view.ruleset.deck
     number = {deck.by_id[c]: n for n, c in enumerate(numbered, 1) if c in deck.by_id}
     rows: dict[str, list[str]] = {}
-    for index in sorted_hand(deck, state.playable(seat)):
+    for index in sorted_hand(deck, view.playable):
         card = deck.cards[index]
         mark = f"[{number[index]}]" if index in number else ""
         rows.setdefault(_row_title(card), []).append(mark + short_name(card))
     width = max((len(title) for title in rows), default=0) + 2
-    count = len(state.hands[seat])
+    count = len(view.hand)
     legend = "; [n] = you may choose it" if number else ""
-    tops = " and the tops of your piles" if any(state.piles[seat]) else ""
+    tops = " and the tops of your piles" if view.pile_tops[view.seat] else ""
     lines = [
         f"Your hand{tops}, each suit high to low "
         f"({count} card{'s' if count != 1 else ''} in hand{legend}):"
@@ -163,96 +171,96 @@ def hand_lines(state: HandState, seat: int, numbered: Sequence[str] = ()) -> lis
     return lines
 
 
-def sides_line(state: HandState, me: int) -> str | None:
+def sides_line(view: SeatView) -> str | None:
     """Who took the contract and who plays with whom, as far as this seat may know: a called
     partner is named only to himself until the called card is played."""
-    if state.taker is None:
+    if view.taker is None:
         return None
-    contract = state.contract.replace("_", " ")
-    line = f"Taker: {who(state.taker, me)} ({contract})"
-    if state.called_card is not None:
-        called = state.ruleset.deck.cards[state.called_card].label()
-        known = state.partner_shown_at is not None or me in (state.taker, state.partner)
-        if state.partner is None and known:
+    me = view.seat
+    contract = (view.contract or "").replace("_", " ")
+    line = f"Taker: {who(view.taker, me)} ({contract})"
+    if view.called_card is not None:
+        called = view.ruleset.deck.cards[view.called_card].label()
+        known = view.partner_known
+        if view.partner is None and known:
             line += f", alone (called {called})"
-        elif known:
-            line += f", with {who(state.partner, me)} (called {called})"
+        elif view.partner is not None:
+            line += f", with {who(view.partner, me)} (called {called})"
         else:
             line += f", with the holder of the {called}"
     return line + "."
 
 
-def piles_line(state: HandState, me: int) -> str | None:
+def piles_line(view: SeatView) -> str | None:
     """The face-up tops of every seat's piles on the table."""
-    deck = state.ruleset.deck
+    deck = view.ruleset.deck
     parts = [
-        f"{who(s, me)} {card_list(deck, [pile[-1] for pile in piles if pile])}"
-        for s, piles in enumerate(state.piles)
-        if any(piles)
+        f"{who(s, view.seat)} {card_list(deck, tops)}"
+        for s, tops in enumerate(view.pile_tops)
+        if tops
     ]
     return "Face up on the piles: " + "; ".join(parts) if parts else None
 
 
-def table_line(state: HandState, me: int) -> str:
+def table_line(view: SeatView) -> str:
     """The trick on the table so far, its number and who led it."""
-    deck = state.ruleset.deck
-    if not state.trick:
-        return f"Trick {state.trick_number}: {who(state.leader, me)} to lead."
-    played = ", ".join(f"{who(s, me)} {deck.cards[c].label()}" for s, c in state.trick)
-    return f"Trick {state.trick_number}, led by {who(state.leader, me)}: {played}."
+    deck, me = view.ruleset.deck, view.seat
+    if not view.trick:
+        return f"Trick {view.trick_number}: {who(view.leader, me)} to lead."
+    played = ", ".join(f"{who(s, me)} {deck.cards[c].label()}" for s, c in view.trick)
+    return f"Trick {view.trick_number}, led by {who(view.leader, me)}: {played}."
 
 
-def _shown_line(state: HandState, me: int) -> str | None:
+def _shown_line(view: SeatView) -> str | None:
     """Cards other seats showed in declarations and have not played yet."""
-    played = {card for _seat, card in state.trick}
-    for trick in state.tricks:
-        played |= {state.ruleset.deck.by_id[c["card"]] for c in trick["cards"]}
+    me = view.seat
+    played = view.played()
     held: dict[int, list[int]] = {}
-    for seat, _declaration, cards in state.shown:
+    for seat, _declaration, cards in view.shown:
         if seat != me:
             for card in cards:
                 if card not in played and card not in held.setdefault(seat, []):
                     held[seat].append(card)
     parts = [
-        f"{who(s, me)} {card_list(state.ruleset.deck, cards)}" for s, cards in held.items() if cards
+        f"{who(s, me)} {card_list(view.ruleset.deck, cards)}" for s, cards in held.items() if cards
     ]
     return "Shown, not yet played: " + "; ".join(parts) if parts else None
 
 
-def net_line(state: HandState, me: int, heading: str = "Net so far") -> str:
-    seats = ", ".join(f"{who(s, me)} {signed(v)}" for s, v in enumerate(state.returns()))
-    return f"{heading} ({state.ruleset.unit.plural}): {seats}"
+def net_line(view: SeatView, heading: str = "Net so far") -> str:
+    seats = ", ".join(f"{who(s, view.seat)} {signed(v)}" for s, v in enumerate(view.returns))
+    return f"{heading} ({view.ruleset.unit.plural}): {seats}"
 
 
-def decision_lines(state: HandState, me: int) -> list[str]:
+def decision_lines(view: SeatView) -> list[str]:
     """Everything the seat is shown when it must decide: where the hand stands, its hand
     with the choices marked, and for other decisions the numbered list of choices."""
-    decision = state.decision
-    ruleset = state.ruleset
-    dealer = ", the dealer" if state.dealer == me else ""
-    stage = f"trick {state.trick_number}" if decision.kind == PLAY else decision.kind
+    decision = _facing(view)
+    ruleset, me = view.ruleset, view.seat
+    dealer = ", the dealer" if view.dealer == me else ""
+    stage = f"trick {view.trick_number}" if decision.kind == PLAY else decision.kind
     if decision.kind == DISCARD:
-        done, total = len(state.discards[me]), ruleset.discard_count(me, state.dealer)
+        done, total = len(view.discards), ruleset.discard_count(me, view.dealer)
         stage += f" {done + 1} of {total}" if done < total else ""
-    lines = [f"--- Hand {state.number}, {stage}: you are seat {me}{dealer} ---"]
-    lines.append(net_line(state, me))
-    lines += [line for line in (sides_line(state, me), piles_line(state, me)) if line]
-    shown = _shown_line(state, me)
+    lines = [f"--- Hand {view.number}, {stage}: you are seat {me}{dealer} ---"]
+    lines.append(net_line(view))
+    lines += [line for line in (sides_line(view), piles_line(view)) if line]
+    shown = _shown_line(view)
     if shown:
         lines.append(shown)
-    if state.discards[me]:
-        lines.append("Your discards: " + card_list(ruleset.deck, state.discards[me]))
-    if decision.kind == PLAY or state.trick:
-        lines.append(table_line(state, me))
-        paid = [p for p in state.payments if p.at == current_trick(state)]
+    if view.discards:
+        lines.append("Your discards: " + card_list(ruleset.deck, view.discards))
+    if decision.kind == PLAY or view.trick:
+        lines.append(table_line(view))
+        paid = [p for p in view.payments if p.at == current_trick(view)]
         lines += ["  " + line for line in payment_lines(ruleset, paid, me)]
-    numbered = numbered_choices(state, me)
-    if cards_in_hand(state, me, numbered):
-        lines += hand_lines(state, me, numbered)
+    numbered = numbered_choices(view)
+    if cards_in_hand(view, numbered):
+        lines += hand_lines(view, numbered)
         lines.append(_card_question(decision.kind, numbered))
         return lines
-    lines += hand_lines(state, me)
-    values = getattr(decision, "level_values", None)
+    lines += hand_lines(view)
+    values = decision.level_values
     lines.append(f"Choose ({decision.kind.replace('_', ' ')}):")
     lines += [f"  [{n}] {choice_label(ruleset, c, values)}" for n, c in enumerate(numbered, 1)]
     lines.append(f"Type the [number] of your choice (1 to {len(numbered)}); ? for help.")
@@ -264,9 +272,9 @@ def _card_question(kind: str, numbered: Sequence[str]) -> str:
     return f"{verb} which card? Type its [number] or its id ({numbered[0]}); ? for help."
 
 
-def help_lines(state: HandState, me: int) -> list[str]:
-    numbered = numbered_choices(state, me)
-    deck = state.ruleset.deck
+def help_lines(view: SeatView) -> list[str]:
+    numbered = numbered_choices(view)
+    deck = view.ruleset.deck
     first = numbered[0]
     lines = [f"Type the number in [ ] of your choice (1 to {len(numbered)})"]
     if first in deck.by_id:
@@ -287,10 +295,10 @@ def _normal(text: str) -> str:
     return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
 
 
-def resolve(state: HandState, me: int, answer: str) -> tuple[str | None, str]:
+def resolve(view: SeatView, answer: str) -> tuple[str | None, str]:
     """The choice an answer names (a number on screen, a card's id or name, or a choice as
     written), or None and a one-line reason why it names none of the legal choices."""
-    numbered = numbered_choices(state, me)
+    numbered = numbered_choices(view)
     text = answer.strip()
     if text.isdecimal():  # digits int() reads, of any script; a long run of them is no choice
         n = int(text) if len(text) <= 9 else None
@@ -300,32 +308,32 @@ def resolve(state: HandState, me: int, answer: str) -> tuple[str | None, str]:
         return None, f"there is no choice [{shown}]: choose 1 to {len(numbered)}"
     wanted = _normal(text)
     for choice in numbered:
-        if wanted in (_normal(choice), _normal(choice_label(state.ruleset, choice))):
+        if wanted in (_normal(choice), _normal(choice_label(view.ruleset, choice))):
             return choice, ""
-    deck = state.ruleset.deck
+    deck = view.ruleset.deck
     for card in deck.cards:
         if wanted in (_normal(card.id), _normal(card.label())):
-            return None, _refusal(state, me, card)
+            return None, _refusal(view, card)
     return None, f"{text!r} is not one of the choices (? for help)"
 
 
-def _refusal(state: HandState, me: int, card: Card) -> str:
+def _refusal(view: SeatView, card: Card) -> str:
     """Why a card named by the person cannot be chosen now."""
     label = card.label()
-    if card.index not in state.hands[me]:
+    if card.index not in view.hand:
         return f"{label} is not in your hand"
-    kind = state.decision.kind
+    kind = _facing(view).kind
     if kind != PLAY:
         return f"you may not {kind.replace('_', ' ')} {label} now"
-    return f"you may not play {label} now: {_play_reason(state, card)}"
+    return f"you may not play {label} now: {_play_reason(view, card)}"
 
 
-def _play_reason(state: HandState, card: Card) -> str:
-    deck = state.ruleset.deck
-    legal = [deck.cards[deck.by_id[c]] for c in state.decision.choices]
-    if not state.trick:
+def _play_reason(view: SeatView, card: Card) -> str:
+    deck = view.ruleset.deck
+    legal = [deck.cards[deck.by_id[c]] for c in _facing(view).choices]
+    if not view.trick:
         return "it may not lead"
-    lead = trick_rules.led_card(deck.cards, state.trick)
+    lead = trick_rules.led_card(deck.cards, list(view.trick))
     required = [c for c in legal if not c.fool]
     if lead is None or not required:
         return "it is not among the legal cards"
@@ -344,9 +352,9 @@ def _play_reason(state: HandState, card: Card) -> str:
 # --- payments ----------------------------------------------------------------------------
 
 
-def current_trick(state: HandState) -> str | None:
+def current_trick(view: SeatView) -> str | None:
     """The name payments in the trick on the table are made at (None between tricks)."""
-    return f"trick {state.trick_number}" if state.trick else None
+    return f"trick {view.trick_number}" if view.trick else None
 
 
 def payment_lines(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> list[str]:
@@ -379,26 +387,29 @@ def payment_lines(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> lis
 # --- the end of the hand --------------------------------------------------------------------
 
 
-def result_lines(state: HandState, me: int) -> list[str]:
+def result_lines(view: SeatView) -> list[str]:
     """A finished hand: the card points, the net of each rule's payments per seat, the net."""
-    players = state.ruleset.players
+    ruleset, me = view.ruleset, view.seat
+    players = ruleset.players
     seats = [who(s, me) for s in range(players)]
-    lines = [f"=== Hand {state.number} over ==="]
-    if state.thrown_in is not None:
-        reason = state.ruleset.rule_label("thrown_in:" + state.thrown_in)
+    lines = [f"=== Hand {view.number} over ==="]
+    if view.thrown_in is not None:
+        reason = ruleset.rule_label("thrown_in:" + view.thrown_in)
         return [*lines, f"The deal is thrown in before play: {reason}. Nothing is paid."]
-    points = state.card_points()
+    if view.card_points is None:
+        raise ValueError(f"hand {view.number} is not over")
+    points = view.card_points
     lines.append(
         "Card points: " + ", ".join(f"{seats[s]} {amount(p)}" for s, p in enumerate(points))
     )
     by_rule: dict[str, list[float]] = {}
-    for p in state.payments:
-        net = by_rule.setdefault(state.ruleset.rule_label(p.rule), [0] * players)
+    for p in view.payments:
+        net = by_rule.setdefault(ruleset.rule_label(p.rule), [0] * players)
         net[p.payer] -= p.amount
         net[p.payee] += p.amount
     if by_rule:
         width = min(max(len(label) for label in by_rule), 48) + 2
-        lines.append(f"Paid, by rule (net for each seat, in {state.ruleset.unit.plural}):")
+        lines.append(f"Paid, by rule (net for each seat, in {ruleset.unit.plural}):")
         lines.append("  " + " " * width + "".join(f"{s:>8}" for s in seats))
         for label, net in by_rule.items():
             numbers = "".join(f"{signed(v):>8}" for v in net)
@@ -406,5 +417,5 @@ def result_lines(state: HandState, me: int) -> list[str]:
                 lines.append(f"  {label}")
                 label = ""
             lines.append(f"  {label:{width}}{numbers}")
-    lines.append(net_line(state, me, "Net this hand"))
+    lines.append(net_line(view, "Net this hand"))
     return lines

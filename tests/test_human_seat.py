@@ -24,6 +24,7 @@ from interpreter.agents.human_agent import HumanAgent, LeftTable
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.actions import PASS, Bid, DecisionKind
 from interpreter.engine.game import deal_hand, play_game
+from interpreter.engine.seat_view import SeatView
 from interpreter.engine.state import Decision, HandState
 from interpreter.table_view import (
     choice_label,
@@ -90,8 +91,8 @@ def test_a_hand_is_sorted_as_players_hold_it(marolles) -> None:
 
 def test_the_hand_rows_follow_the_sorted_order_and_number_the_legal_cards(marolles) -> None:
     state = advance_to(deal_hand(marolles, SEED, 1), 1, must_follow)
-    numbered = numbered_choices(state, 1)
-    lines = hand_lines(state, 1, numbered)
+    numbered = numbered_choices(SeatView(state, 1))
+    lines = hand_lines(SeatView(state, 1), numbered)
     rows = [line.split()[0] for line in lines[1:] if line.split()]
     suits_held = {marolles.deck.cards[c].suit for c in state.hands[1]} - {None}
     assert rows[: len(suits_held)] == [s for s in marolles.deck.suits if s in suits_held]
@@ -129,12 +130,12 @@ def test_a_decision_of_a_new_kind_is_a_numbered_list(marolles) -> None:
     choices = ["pass", "small_game", "cups-K"]
     actions = [PASS, Bid("small_game"), marolles.deck.by_id["cups-K"]]
     state.decision = Decision(seat, DecisionKind.BID, actions, choices)
-    text = "\n".join(decision_lines(state, seat))
+    text = "\n".join(decision_lines(SeatView(state, seat)))
     assert "Choose (bid):" in text
     assert "[1] pass" in text and "[2] small game" in text and "[3] King of cups" in text
-    assert resolve(state, seat, "2") == ("small_game", "")
-    assert resolve(state, seat, "small game") == ("small_game", "")
-    assert resolve(state, seat, "4")[0] is None
+    assert resolve(SeatView(state, seat), "2") == ("small_game", "")
+    assert resolve(SeatView(state, seat), "small game") == ("small_game", "")
+    assert resolve(SeatView(state, seat), "4")[0] is None
 
 
 # --- the agent ------------------------------------------------------------------------------
@@ -149,7 +150,7 @@ def test_a_whole_hand_answering_1_chooses_the_first_numbered_choice(marolles) ->
         name = "watch"
 
         def choose(self, state, s):
-            first = numbered_choices(state, s)[0]
+            first = numbered_choices(SeatView(state, s))[0]
             engine_first = state.legal_actions()[0]
             choice = human.choose(state, s)
             chosen.append((first, choice, engine_first))
@@ -188,7 +189,7 @@ def test_a_wrong_answer_is_refused_and_asked_again(marolles) -> None:
     answers = ["99", "nonsense", illegal.id, elsewhere.label(), "1"]
     human, output = scripted("".join(a + "\n" for a in answers))
     choice = human.choose(state, 1)
-    assert choice == numbered_choices(state, 1)[0]
+    assert choice == numbered_choices(SeatView(state, 1))[0]
     assert (state.decisions, state.hands, state.payments) == before
     text = output.getvalue()
     refusals = re.findall(r"^Not accepted: (.*)$", text, re.M)
@@ -207,16 +208,16 @@ def test_a_wrong_answer_is_refused_and_asked_again(marolles) -> None:
 
 def test_a_card_can_be_named_by_its_id_or_its_name(marolles) -> None:
     state = advance_to(deal_hand(marolles, SEED, 1), 1, must_follow)
-    last = numbered_choices(state, 1)[-1]
+    last = numbered_choices(SeatView(state, 1))[-1]
     label = marolles.deck.cards[marolles.deck.by_id[last]].label()
-    assert resolve(state, 1, last.upper()) == (last, "")
-    assert resolve(state, 1, label.lower()) == (last, "")
+    assert resolve(SeatView(state, 1), last.upper()) == (last, "")
+    assert resolve(SeatView(state, 1), label.lower()) == (last, "")
 
 
 def test_help_and_hand_redisplay_do_not_choose(marolles) -> None:
     state = advance_to(deal_hand(marolles, SEED, 1), 1, must_follow)
     human, output = scripted("?\nh\n2\n")
-    assert human.choose(state, 1) == numbered_choices(state, 1)[1]
+    assert human.choose(state, 1) == numbered_choices(SeatView(state, 1))[1]
     text = output.getvalue()
     assert "h or hand: show the table and your hand again" in text
     assert text.count("--- Hand 1, trick") == 2

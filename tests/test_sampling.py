@@ -9,6 +9,7 @@ import pytest
 from hands import SEATS, agents_for, new_hand
 
 from interpreter.agents.sampling import Zone, deal_zones, determinize, hidden_zones
+from interpreter.engine.seat_view import SeatView
 from interpreter.engine.state import Phase
 from interpreter.loading.ruleset_loader import load_ruleset
 
@@ -152,28 +153,28 @@ def test_cut_card_stays_with_its_holder() -> None:
 def test_zones_cover_only_other_seats() -> None:
     state = advanced(6, 10)
     seat = state.current_player()
-    zones = hidden_zones(state, seat)
+    zones = hidden_zones(SeatView(state, seat))
     assert {zone.seat for zone in zones} == set(range(SEATS)) - {seat}
     assert {zone.pile for zone in zones} == {"hands", "discards"}
 
 
 def test_impossible_constraints_are_relaxed_not_fatal() -> None:
     """Two zones of one card each, both excluding card 1: no deal fits, one is still made."""
-    zones = [Zone("hands", 0, (1,), frozenset({1})), Zone("hands", 1, (2,), frozenset({1}))]
-    placed = deal_zones(zones, {}, random.Random(6))
+    zones = [Zone("hands", 0, 1, frozenset({1})), Zone("hands", 1, 1, frozenset({1}))]
+    placed = deal_zones([1, 2], zones, {}, random.Random(6))
     assert sorted(card for cards in placed for card in cards) == [1, 2]
     assert [len(cards) for cards in placed] == [1, 1]
 
 
 def test_exclusions_and_holders_are_honoured_when_possible() -> None:
     zones = [
-        Zone("hands", 0, (1, 2), frozenset({3})),
-        Zone("hands", 1, (3, 4), frozenset()),
-        Zone("discards", 1, (5,), frozenset()),
+        Zone("hands", 0, 2, frozenset({3})),
+        Zone("hands", 1, 2, frozenset()),
+        Zone("discards", 1, 1, frozenset()),
     ]
     rng = random.Random(7)
     for _ in range(50):
-        placed = deal_zones(zones, {5: (0,)}, rng)
+        placed = deal_zones([1, 2, 3, 4, 5], zones, {5: (0,)}, rng)
         assert 3 not in placed[0]
         assert 5 in placed[0]
         assert [len(cards) for cards in placed] == [2, 2, 1]

@@ -16,6 +16,7 @@ import re
 import sys
 from typing import TextIO
 
+from interpreter.engine.seat_view import SeatView
 from interpreter.engine.state import HandState
 from interpreter.table_news import Seen, news_lines
 from interpreter.table_view import chosen_line, decision_lines, help_lines, resolve, result_lines
@@ -49,12 +50,13 @@ class HumanAgent:
 
     def choose(self, state: HandState, seat: int) -> str:
         self.seat = seat
-        self._catch_up(state)
+        view = SeatView(state, seat)  # all the seat is told or shown comes from here
+        self._catch_up(state, view)
         choices = state.decision.choices
         if len(choices) == 1:
             self._say(chosen_line(state.ruleset, state.decision.kind, choices[0], forced=True))
             return choices[0]
-        self._say("", *decision_lines(state, seat))
+        self._say("", *decision_lines(view))
         while True:
             answer = self._ask("> ")
             unreadable = _unreadable(answer)
@@ -63,14 +65,14 @@ class HumanAgent:
                 continue
             command = answer.strip().lower()
             if command in HELP:
-                self._say(*help_lines(state, seat))
+                self._say(*help_lines(view))
                 continue
             if command in REDISPLAY:
-                self._say(*decision_lines(state, seat))
+                self._say(*decision_lines(view))
                 continue
             if command in QUIT:
                 raise LeftTable("you left the table")
-            choice, why = resolve(state, seat, answer)
+            choice, why = resolve(view, answer)
             if choice is not None:
                 self._say(chosen_line(state.ruleset, state.decision.kind, choice))
                 return choice
@@ -80,18 +82,19 @@ class HumanAgent:
         """Tell the person the rest of a finished hand and its result."""
         if self.seat is None:
             return
-        self._catch_up(state)
-        self._say("", *result_lines(state, self.seat))
+        view = SeatView(state, self.seat)
+        self._catch_up(state, view)
+        self._say("", *result_lines(view))
 
     def wait(self, prompt: str) -> None:
         """Wait for the person to press Enter (between hands); `q` or end of input leaves."""
         if self._ask(prompt).strip().lower() in QUIT:
             raise LeftTable("you left the table")
 
-    def _catch_up(self, state: HandState) -> None:
+    def _catch_up(self, state: HandState, view: SeatView) -> None:
         if state is not self._state:
             self._state, self._seen = state, Seen()
-        news = news_lines(state, self.seat, self._seen)
+        news = news_lines(view, self._seen)
         if news:
             self._say("", *news)
 

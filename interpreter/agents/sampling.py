@@ -5,15 +5,14 @@ legal action out on many such guesses. `determinize(state, seat, rng)` returns a
 the hand state in which every card hidden from `seat` has been dealt again at random into
 the hidden zones, each zone keeping its size.
 
-What a seat sees: its own hand and discards, every card played to a trick, the cut card
-(when the ruleset shows it), the cards shown (in declarations, a talon turned up, discards
-that must be shown) and the face-up tops of the piles on the table. A hidden zone is a pile
-the seat cannot look into: another seat's hand or discards, a talon not yet taken, a talon
-set aside to count for a side (unseen by everyone), the face-down cards under the tops of
-the piles (unseen by their owner too). A called partner is whoever holds the called card in
-the sample, as long as that card is unseen.
+What the seat sees, and so what may be guessed, is its `SeatView`
+(`interpreter.engine.seat_view`): the places it cannot look into (another seat's hand or
+discards, a talon not yet taken, a talon set aside unseen by everyone, the face-down cards
+under the tops of the piles) with their sizes, the cards lying there as a whole, and the
+constraints. The state is only cloned and the guess laid into the clone. A called partner
+is whoever holds the called card in the sample, as long as that card is unseen.
 
-Constraints come from the rules, never from a named game:
+Constraints come from the rules, never from a named game (the view works them out):
   - a card seen going to one seat stays with that seat: a shown card that is not yet played
     is in its holder's hand; the cut card is in its holder's hand or discards;
   - voids are inferred from the trick rules: a seat that played card c to a trick whose
@@ -22,20 +21,17 @@ Constraints come from the rules, never from a named game:
     overtrumping: whatever the ruleset's play rules say).
 Cards are placed most-constrained first; a failed attempt is retried a bounded number of
 times, then the inferred voids are dropped, then every constraint but the zone sizes, so a
-sample is always produced.
-"""
+sample is always produced."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from interpreter.engine import tricks as trick_rules
+from interpreter.engine.seat_view import SeatView
 from interpreter.engine.state import HandState
 
-HIDDEN_PILES = ("hands", "discards")  # per-seat piles no other seat looks into
-UNSEEN_PILES = ("set_aside",)  # per-seat piles nobody looks into, their owner included
 VOIDS_APPLY_TO = "hands"  # the pile a seat played its cards from
 ATTEMPTS = 20  # tries at a deal before relaxing the constraints
 
@@ -47,7 +43,7 @@ class Zone:
 
     pile: str
     seat: int | None
-    cards: tuple[int, ...]  # what it holds in the real state (only its size is used)
+    size: int  # how many cards it holds in the real state
     excluded: frozenset[int] = frozenset()  # cards it cannot hold, inferred from play
     index: int | None = None  # for the piles on the table: which of the seat's piles
 
@@ -61,10 +57,6 @@ class Zone:
         else:
             getattr(state, self.pile)[self.seat] = cards
 
-    @property
-    def size(self) -> int:
-        return len(self.cards)
-
 
 def determinize(state: HandState, seat: int, rng: random.Random) -> HandState:
     """A clone of `state` with every card hidden from `seat` dealt again at random,
@@ -74,15 +66,16 @@ def determinize(state: HandState, seat: int, rng: random.Random) -> HandState:
 
 class Sampler:
     """The constraints on what `seat` cannot see, worked out once for many samples of the
-    same decision."""
+    same decision from the seat's view (`SeatView`): the state is read only to be cloned."""
 
-    def __init__(self, state: HandState, seat: int) -> None:
+    def __init__(self, state: HandState, seat: int, view: SeatView | None = None) -> None:
         self.state = state
-        self.zones = hidden_zones(state, seat)
-        self.holders = known_holders(state, self.zones)
+        self.view = view if view is not None else SeatView(state, seat)
+        self.zones = hidden_zones(self.view)
+        self.cards = sorted(self.view.unseen)
 
     def sample(self, rng: random.Random) -> HandState:
-        placed = deal_zones(self.zones, self.holders, rng)
+        placed = deal_zones(self.cards, self.zones, self.view.known_holders, rng)
         sample = self.state.clone()
         for zone, cards in zip(self.zones, placed, strict=True):
             zone.put(sample, cards)
@@ -98,99 +91,29 @@ def _rebind_partner(sample: HandState) -> None:
         sample.partner = sample.called_card_holder()
 
 
-def hidden_zones(state: HandState, seat: int) -> list[Zone]:
-    """Every pile `seat` cannot see, with what each may not hold."""
-    zones = [
-        Zone(pile, other, tuple(cards))
-        for pile in HIDDEN_PILES
-        for other, cards in enumerate(getattr(state, pile))
-        if other != seat
-    ]
-    zones += [
-        Zone(pile, other, tuple(cards))
-        for pile in UNSEEN_PILES
-        for other, cards in enumerate(getattr(state, pile))
-        if cards
-    ]
-    if state.talon:
-        zones.append(Zone("talon", None, tuple(state.talon)))
-    zones += [
-        Zone("piles", other, tuple(pile[:-1]), index=index)
-        for other, piles in enumerate(state.piles)
-        for index, pile in enumerate(piles)
-        if len(pile) > 1
-    ]
-    pool = {card for zone in zones for card in zone.cards}
-    # a void seen in play says nothing of a card drawn from a stock since
-    voids = {} if state.drawing else inferred_voids(state, pool, skip=seat)
+def hidden_zones(view: SeatView) -> list[Zone]:
+    """Every pile the view's seat cannot see, with what each may not hold."""
+    voids = view.voids
     return [
-        Zone(z.pile, z.seat, z.cards, voids.get(z.seat, frozenset()), z.index)
-        if z.pile == VOIDS_APPLY_TO
-        else z
-        for z in zones
+        Zone(
+            place.pile,
+            place.owner,
+            place.size,
+            voids.get(place.owner, frozenset()) if place.pile == VOIDS_APPLY_TO else frozenset(),
+            place.index,
+        )
+        for place in view.hidden
     ]
-
-
-def past_plays(state: HandState) -> list[tuple[int, int, list[tuple[int, int]]]]:
-    """Every card played so far as (seat, card, the cards before it in its trick)."""
-    by_id = state.ruleset.deck.by_id
-    tricks = [[(play["seat"], by_id[play["card"]]) for play in t["cards"]] for t in state.tricks]
-    tricks.append(list(state.trick))
-    return [
-        (played_by, card, trick[:position])
-        for trick in tricks
-        for position, (played_by, card) in enumerate(trick)
-    ]
-
-
-def inferred_voids(
-    state: HandState, unseen: Iterable[int], skip: int | None = None
-) -> dict[int, frozenset[int]]:
-    """For each seat (but `skip`), the unseen cards it cannot hold: with one of them beside
-    the card it played, the trick rules would not have allowed that card."""
-    unseen = list(unseen)
-    rules, cards = state.ruleset.play, state.ruleset.deck.cards
-    voids: dict[int, set[int]] = {}
-    for played_by, card, before in past_plays(state):
-        if played_by == skip:
-            continue
-        ruled_out = voids.setdefault(played_by, set())
-        for other in unseen:
-            if other not in ruled_out and card not in trick_rules.legal_cards(
-                rules, cards, [card, other], before, state.excuses
-            ):
-                ruled_out.add(other)
-    return {s: frozenset(v) for s, v in voids.items()}
-
-
-def known_holders(state: HandState, zones: list[Zone]) -> dict[int, tuple[int, ...]]:
-    """Hidden cards whose holder everyone saw: card -> the zones (indexes) it may be in."""
-    where: dict[int, tuple[int, ...]] = {}
-    hidden = {card for zone in zones for card in zone.cards}
-
-    def zones_of(holder: int, piles: tuple[str, ...]) -> tuple[int, ...]:
-        return tuple(i for i, z in enumerate(zones) if z.seat == holder and z.pile in piles)
-
-    cut = state.cut_card
-    if cut is not None and cut in hidden:
-        holder = next((s for s, hand in enumerate(state.hands_dealt) if cut in hand), None)
-        if holder is not None:
-            where[cut] = zones_of(holder, HIDDEN_PILES)
-    for holder, what, cards in state.shown:
-        # a talon turned up went into the hand, and may since have been laid away
-        piles = {"talon": HIDDEN_PILES, "discard": ("discards",)}.get(what, ("hands",))
-        for card in cards:
-            if card in hidden:
-                where[card] = zones_of(holder, piles)
-    return where
 
 
 def deal_zones(
-    zones: list[Zone], holders: dict[int, tuple[int, ...]], rng: random.Random
+    cards: list[int],
+    zones: list[Zone],
+    holders: Mapping[int, tuple[int, ...]],
+    rng: random.Random,
 ) -> list[list[int]]:
-    """The hidden cards dealt into the zones: with every constraint if a deal is found in
-    `ATTEMPTS` tries, else without the inferred voids, else with zone sizes only."""
-    cards = sorted(card for zone in zones for card in zone.cards)
+    """The hidden `cards` (sorted) dealt into the zones: with every constraint if a deal is
+    found in `ATTEMPTS` tries, else without the inferred voids, else with zone sizes only."""
     everywhere = tuple(range(len(zones)))
     strict = {
         card: holders.get(card) or tuple(i for i, z in enumerate(zones) if card not in z.excluded)

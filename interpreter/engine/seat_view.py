@@ -1,0 +1,309 @@
+"""What one seat may know at a moment of a hand, and nothing more.
+
+Where it sits: between the engine's `HandState` (which holds every card, hidden or not) and
+everything that acts or speaks for one seat: the screen and news of a person's seat
+(`interpreter.table_view`, `interpreter.table_news`) and the search player's guesses at the
+hidden cards (`interpreter.agents.sampling`). `SeatView(state, seat)` is built once per
+decision and read instead of the state, so only what the seat may see reaches them.
+
+A seat sees its own hand, discards and the face-up tops of its piles; every card shown (a cut
+card, a talon turned up, discards that must be shown, the cards of a declaration, cards picked
+to show, cards handed over); every card played and by whom; the other seats' decisions but the
+choice of a private one (a discard, a card given back), of which it learns only that it was
+made; the sides as far as it may know them (a called partner stays unknown to the others until
+the called card falls); every payment. For guessing the rest it knows how many cards lie in
+each place it cannot look into, which cards those are as a whole,
+who holds the shown cards still in play, and the voids the trick rules imply. The outcome of
+the hand (card points) is part of the view once the hand is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from interpreter.engine import tricks as trick_rules
+from interpreter.engine.actions import DecisionKind
+from interpreter.engine.events import Payment
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import HandState
+    from interpreter.ruleset import Ruleset
+
+PRIVATE_KINDS = frozenset({DecisionKind.DISCARD, DecisionKind.GIVE})  # seen by the chooser only
+HIDDEN_PILES = ("hands", "discards")  # per-seat piles no other seat looks into
+UNSEEN_PILES = ("set_aside",)  # per-seat piles nobody looks into, their owner included
+
+Play = tuple[int, int]  # (seat, card index) of a card played to a trick
+
+
+@dataclass(frozen=True)
+class SeenDecision:
+    """A decision taken: `choice` is None when it was private to another seat."""
+
+    seat: int
+    kind: str
+    choice: str | None
+
+
+@dataclass(frozen=True)
+class SeenTrick:
+    """A finished trick: its cards in the order played, and who won it."""
+
+    number: int
+    plays: tuple[Play, ...]
+    winner: int
+
+
+@dataclass(frozen=True)
+class ThrownInDeal:
+    """A deal thrown in and dealt again within the hand: why, and what was decided in it."""
+
+    reason: str
+    decisions: tuple[SeenDecision, ...]
+
+
+@dataclass(frozen=True)
+class Facing:
+    """The decision the seat faces: its kind and legal choices (texts, in the rules' order)."""
+
+    kind: DecisionKind
+    choices: tuple[str, ...]
+    level_values: Mapping[str, float]  # a declaration's levels and their worth
+
+
+@dataclass(frozen=True)
+class HiddenPlace:
+    """A place `seat` cannot look into and how many cards lie there. `pile` names the state's
+    zone: per seat when `owner` is given; `index` picks one of the owner's piles on the table
+    (the cards under its face-up top)."""
+
+    pile: str
+    owner: int | None
+    size: int
+    index: int | None = None
+
+
+@dataclass(frozen=True, init=False)
+class SeatView:
+    """What `seat` may know of `state` now (see the module's docstring)."""
+
+    ruleset: Ruleset
+    seat: int
+    number: int  # the hand's number in the game
+    dealer: int
+    # the seat's own cards
+    hand: tuple[int, ...]  # in the order the state holds them
+    playable: tuple[int, ...]  # the hand, then the face-up tops of its piles
+    discards: tuple[int, ...]
+    # the table
+    pile_tops: tuple[tuple[int, ...], ...]  # per seat, the face-up top of each pile not empty
+    hand_sizes: tuple[int, ...]
+    discard_sizes: tuple[int, ...]
+    talon_size: int
+    cut_card: int | None
+    shown: tuple[tuple[int, str, tuple[int, ...]], ...]  # (seat, what, cards), in order
+    decisions: tuple[SeenDecision, ...]  # of the deal in play
+    thrown_in_deals: tuple[ThrownInDeal, ...]
+    tricks: tuple[SeenTrick, ...]
+    trick: tuple[Play, ...]  # on the table
+    trick_number: int
+    leader: int
+    # sides, bids, payments
+    taker: int | None
+    contract: str | None
+    called_card: int | None
+    partner: int | None  # None when there is none or the seat may not know him yet
+    partner_known: bool  # whether the seat knows who holds the called card (if one was called)
+    payments: tuple[Payment, ...]
+    returns: tuple[float, ...]  # net per seat so far
+    # the decision
+    to_decide: int | None  # the seat whose decision the hand waits for
+    facing: Facing | None  # the decision `seat` faces, when it is its turn
+    # the end of the hand
+    over: bool
+    thrown_in: str | None
+    card_points: tuple[float, ...] | None  # once the hand is over
+    # for guessing the hidden cards
+    unseen: frozenset[int]  # cards whose place the seat does not see
+    hidden: tuple[HiddenPlace, ...]  # where they lie, with how many in each place
+    known_holders: Mapping[int, tuple[int, ...]]  # unseen card -> the places (indexes) it may be in
+    drawing: bool  # the talon is a stock drawn from after each trick
+
+    def __init__(self, state: HandState, seat: int) -> None:
+        ruleset = state.ruleset
+        by_id = ruleset.deck.by_id
+        decision = state.decision
+        done = state.is_terminal()
+        hidden, unseen = _hidden_places(state, seat)
+        holders = _known_holders(state, hidden, unseen)
+        called = state.called_card
+        # the called card's holder is known once it falls, or to whoever sees where it lies
+        known = (
+            called is None
+            or state.partner_shown_at is not None
+            or called not in unseen
+            or called in holders
+        )
+        fields = {
+            "ruleset": ruleset,
+            "seat": seat,
+            "number": state.number,
+            "dealer": state.dealer,
+            "hand": tuple(state.hands[seat]),
+            "playable": tuple(state.playable(seat)),
+            "discards": tuple(state.discards[seat]),
+            "pile_tops": tuple(tuple(p[-1] for p in piles if p) for piles in state.piles),
+            "hand_sizes": tuple(len(hand) for hand in state.hands),
+            "discard_sizes": tuple(len(pile) for pile in state.discards),
+            "talon_size": len(state.talon),
+            "cut_card": state.cut_card,
+            "shown": tuple((s, what, tuple(cards)) for s, what, cards in state.shown),
+            "decisions": _seen_decisions(state.decisions, seat),
+            "thrown_in_deals": tuple(
+                ThrownInDeal(deal["thrown_in"], _seen_decisions(deal["decisions"], seat))
+                for deal in state.abandoned
+            ),
+            "tricks": tuple(
+                SeenTrick(
+                    t["number"],
+                    tuple((c["seat"], by_id[c["card"]]) for c in t["cards"]),
+                    t["winner"],
+                )
+                for t in state.tricks
+            ),
+            "trick": tuple(state.trick),
+            "trick_number": state.trick_number,
+            "leader": state.leader,
+            "taker": state.taker,
+            "contract": state.contract,
+            "called_card": state.called_card,
+            "partner": state.partner if known else None,
+            "partner_known": known,
+            "payments": tuple(state.payments),
+            "returns": tuple(state.returns()),
+            "to_decide": None if decision is None else decision.seat,
+            "facing": (
+                Facing(decision.kind, tuple(decision.choices), dict(decision.level_values))
+                if decision is not None and decision.seat == seat
+                else None
+            ),
+            "over": done,
+            "thrown_in": state.thrown_in,
+            "card_points": tuple(state.card_points()) if done else None,
+            "unseen": unseen,
+            "hidden": hidden,
+            "known_holders": holders,
+            "drawing": state.drawing,
+        }
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
+    # --- read from the fields above -------------------------------------------------------
+
+    def plays(self) -> list[tuple[int, int, tuple[Play, ...]]]:
+        """Every card played so far as (seat, card, the cards before it in its trick)."""
+        tricks = [t.plays for t in self.tricks] + [self.trick]
+        return [
+            (played_by, card, trick[:position])
+            for trick in tricks
+            for position, (played_by, card) in enumerate(trick)
+        ]
+
+    def played(self) -> set[int]:
+        """Every card played to a trick so far, the trick on the table included."""
+        return {card for _seat, card, _before in self.plays()}
+
+    @cached_property
+    def voids(self) -> Mapping[int, frozenset[int]]:
+        """For each other seat, the unseen cards it cannot hold: with one of them beside a card
+        it played, the trick rules would not have allowed that card. None are inferred while a
+        stock is drawn from (a card drawn since says nothing of a void seen before)."""
+        if self.drawing:
+            return {}
+        return inferred_voids(self.ruleset, self.plays(), self.unseen, skip=self.seat)
+
+
+def inferred_voids(
+    ruleset: Ruleset,
+    plays: Iterable[tuple[int, int, tuple[Play, ...]]],
+    unseen: Iterable[int],
+    skip: int | None = None,
+) -> dict[int, frozenset[int]]:
+    """For each seat that played (but `skip`), the `unseen` cards the trick rules say it could
+    not have held when it played."""
+    unseen = list(unseen)
+    rules, cards, excuses = ruleset.play, ruleset.deck.cards, ruleset.deck.fools
+    voids: dict[int, set[int]] = {}
+    for played_by, card, before in plays:
+        if played_by == skip:
+            continue
+        ruled_out = voids.setdefault(played_by, set())
+        for other in unseen:
+            if other not in ruled_out and card not in trick_rules.legal_cards(
+                rules, cards, [card, other], list(before), excuses
+            ):
+                ruled_out.add(other)
+    return {s: frozenset(v) for s, v in voids.items()}
+
+
+def _seen_decisions(decisions: Iterable[dict], seat: int) -> tuple[SeenDecision, ...]:
+    return tuple(
+        SeenDecision(
+            d["seat"],
+            d["kind"],
+            None if d["seat"] != seat and d["kind"] in PRIVATE_KINDS else d["choice"],
+        )
+        for d in decisions
+    )
+
+
+def _hidden_places(state: HandState, seat: int) -> tuple[tuple[HiddenPlace, ...], frozenset[int]]:
+    """Every place `seat` cannot look into, and the cards lying there as a whole."""
+    places: list[tuple[HiddenPlace, list[int]]] = [
+        (HiddenPlace(pile, other, len(cards)), cards)
+        for pile in HIDDEN_PILES
+        for other, cards in enumerate(getattr(state, pile))
+        if other != seat
+    ]
+    places += [
+        (HiddenPlace(pile, other, len(cards)), cards)
+        for pile in UNSEEN_PILES
+        for other, cards in enumerate(getattr(state, pile))
+        if cards
+    ]
+    if state.talon:
+        places.append((HiddenPlace("talon", None, len(state.talon)), state.talon))
+    places += [
+        (HiddenPlace("piles", other, len(pile) - 1, index), pile[:-1])
+        for other, piles in enumerate(state.piles)
+        for index, pile in enumerate(piles)
+        if len(pile) > 1
+    ]
+    unseen = frozenset(card for _place, cards in places for card in cards)
+    return tuple(place for place, _cards in places), unseen
+
+
+def _known_holders(
+    state: HandState, hidden: tuple[HiddenPlace, ...], unseen: frozenset[int]
+) -> dict[int, tuple[int, ...]]:
+    """Unseen cards whose holder everyone saw: card -> the places it may be in."""
+    where: dict[int, tuple[int, ...]] = {}
+
+    def places_of(holder: int, piles: tuple[str, ...]) -> tuple[int, ...]:
+        return tuple(i for i, p in enumerate(hidden) if p.owner == holder and p.pile in piles)
+
+    cut = state.cut_card
+    if cut is not None and cut in unseen:
+        holder = next((s for s, hand in enumerate(state.hands_dealt) if cut in hand), None)
+        if holder is not None:
+            where[cut] = places_of(holder, HIDDEN_PILES)
+    for holder, what, cards in state.shown:
+        # a talon turned up went into the hand, and may since have been laid away
+        piles = {"talon": HIDDEN_PILES, "discard": ("discards",)}.get(what, ("hands",))
+        for card in cards:
+            if card in unseen:
+                where[card] = places_of(holder, piles)
+    return where
