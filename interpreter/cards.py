@@ -57,6 +57,7 @@ class Pack(list):
         self.fools = frozenset(card.index for card in cards if card.fool)
         self.suit = tuple(card.suit for card in cards)
         self.strength = tuple(card.strength for card in cards)
+        self.ids = tuple(card.id for card in cards)
 
     @staticmethod
     def of(cards: Sequence[Card]) -> Pack:

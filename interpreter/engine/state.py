@@ -24,7 +24,7 @@ import copy
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
-from interpreter.engine.actions import Action, Decision, IllegalAction
+from interpreter.engine.actions import Action, Decision, DecisionKind, IllegalAction
 from interpreter.engine.contexts import MAX_REDEALS
 from interpreter.engine.events import AT_SETTLEMENT, At, Payment
 from interpreter.engine.phases import APPLY, Phase, advance, deal, phase_order
@@ -48,6 +48,7 @@ __all__ = [
     "count_points",
 ]
 _TRICK_EVENTS = ("card_played", "trick_end")
+_KIND_TEXT = {kind: kind.value for kind in DecisionKind}  # as records write each kind
 
 
 def _zone(name: str) -> property:
@@ -214,13 +215,14 @@ class HandState:
             raise IllegalAction(
                 f"seat {decision.seat} may not {decision.kind} {action!r}; legal: {shown}"
             ) from None
+        kind = decision.kind
         self.decisions.append(
-            {"seat": decision.seat, "kind": decision.kind.value, "choice": decision.choices[index]}
+            {"seat": decision.seat, "kind": _KIND_TEXT[kind], "choice": decision.choices[index]}
         )
-        self._changed()
+        self.memo.clear()  # `_changed`
         try:
-            APPLY[decision.kind](self, decision, decision.actions[index])
-            self._advance()
+            APPLY[kind](self, decision, decision.actions[index])
+            advance(self)
         except EvaluationError as error:
             raise self._reported(error) from None
 
@@ -415,7 +417,7 @@ class HandState:
                     # a negative amount is paid the other way
                     giver, taker = (payer, payee) if value > 0 else (payee, payer)
                     self.payments.append(Payment(rule_id, giver, taker, abs(value), at))
-                    self._changed()
+                    self.memo.clear()  # `_changed`
                     paid = True
         if paid:
             self.fired[rule_id] = self.fired.get(rule_id, 0) + 1
