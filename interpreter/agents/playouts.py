@@ -22,7 +22,9 @@ Policy = Callable[[HandState, random.Random], Action | str]
 
 
 def play_out(state: HandState, policy: Policy, rng: random.Random) -> HandState:
-    """Play the hand to its end, every seat following `policy`."""
+    """Play the hand to its end, every seat following `policy`. The decisions of the play-out
+    are not logged in `state.decisions` (only its result is read)."""
+    state.keeps_log = False
     while (decision := state.decision) is not None:
         actions = decision.actions
         state.apply_action(actions[0] if len(actions) == 1 else policy(state, rng))
@@ -41,11 +43,12 @@ def greedy_policy(state: HandState, rng: random.Random) -> Action:
     decision = state.decision
     if rng.random() < EXPLORE or decision.kind not in HABITS:
         return rng.choice(decision.actions)
-    return max(decision.actions, key=HABITS[decision.kind](state))
+    return HABITS[decision.kind](state, decision.actions)
 
 
-def _card_habit(state: HandState) -> Callable[[int], float]:
-    """The habit's score of each card for the decision as it stands (the cards already on
+def _best_card(state: HandState, cards: list[int]) -> int:
+    """The first card of the best score: a trick that holds card points won with the
+    cheapest card that wins it, else as little given away as possible (the cards already on
     the table are looked at once)."""
     deck = state.ruleset.deck
     values = state.ruleset.counting.values
@@ -53,36 +56,31 @@ def _card_habit(state: HandState) -> Callable[[int], float]:
     trick = state.zones.trick
     wins = trick_rules.wins_with(deck.cards, trick, state.excuses, state.decision.seat)
     on_table = sum(values[c] for _s, c in trick)
-
-    def score(card: int) -> float:
+    best, best_score = cards[0], None
+    for card in cards:
         strength = strengths[card] / 1000.0  # a slight preference for low cards
-        return on_table - strength if wins(card) else -values[card] - strength
-
-    return score
-
-
-def _discard_habit(state: HandState) -> Callable[[int], float]:
-    values, cards = state.ruleset.counting.values, state.ruleset.deck.cards
-
-    def score(card: int) -> float:
-        return -values[card] - (1.0 if cards[card].is_trump else 0.0)
-
-    return score
+        score = on_table - strength if wins(card) else -values[card] - strength
+        if best_score is None or score > best_score:  # the first best, as max() gives
+            best, best_score = card, score
+    return best
 
 
-def _declare_habit(state: HandState) -> Callable[[Action], float]:
+def _least_valuable(state: HandState, cards: list[int]) -> int:
+    """The first card of the least value, trumps kept before other cards of the same."""
+    values, deck = state.ruleset.counting.values, state.ruleset.deck.cards
+    return max(cards, key=lambda card: -values[card] - (1.0 if deck[card].is_trump else 0.0))
+
+
+def _best_paid(state: HandState, answers: list[Action]) -> Action:
+    """The first declaration of the best value (no declaration counts as 0)."""
     level_values = state.decision.level_values
-
-    def score(action: Action) -> float:
-        return level_values.get(getattr(action, "level", NO_LEVEL_TEXT), 0.0)
-
-    return score
+    return max(answers, key=lambda a: level_values.get(getattr(a, "level", NO_LEVEL_TEXT), 0.0))
 
 
-#: by decision kind, the habit's score of each action for the decision as it stands
-HABITS: dict[DecisionKind, Callable[[HandState], Callable[[Any], float]]] = {
-    DecisionKind.PLAY: _card_habit,
-    DecisionKind.DISCARD: _discard_habit,
-    DecisionKind.GIVE: _discard_habit,
-    DecisionKind.DECLARE: _declare_habit,
+#: by decision kind, the habit's choice among the decision's actions
+HABITS: dict[DecisionKind, Callable[[HandState, list[Any]], Action]] = {
+    DecisionKind.PLAY: _best_card,
+    DecisionKind.DISCARD: _least_valuable,
+    DecisionKind.GIVE: _least_valuable,
+    DecisionKind.DECLARE: _best_paid,
 }

@@ -94,6 +94,7 @@ class HandState:
         self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
         self.memo: dict = {}  # definitions' values in the state as it stands
         self._sides_vars: tuple = (None, {})  # (taker, partner, contract), their variables
+        self.keeps_log = True  # False: `decisions` is not kept (a play-out nobody records)
         try:
             self._start(pack)
             self._advance()
@@ -216,9 +217,10 @@ class HandState:
                 f"seat {decision.seat} may not {decision.kind} {action!r}; legal: {shown}"
             ) from None
         kind = decision.kind
-        self.decisions.append(
-            {"seat": decision.seat, "kind": _KIND_TEXT[kind], "choice": decision.choices[index]}
-        )
+        if self.keeps_log:
+            self.decisions.append(
+                {"seat": decision.seat, "kind": _KIND_TEXT[kind], "choice": decision.choices[index]}
+            )
         self.memo.clear()  # `_changed`
         try:
             APPLY[kind](self, decision, decision.actions[index])

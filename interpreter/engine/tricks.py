@@ -44,7 +44,7 @@ def legal_cards(
     given, are the cards that play as the Fool in this hand."""
     if len(hand) <= 1:
         return list(hand)
-    pack = Pack.of(cards)
+    pack = cards if type(cards) is Pack else Pack(cards)  # `Pack.of`, inlined: a hot path
     excuses = pack.fools if excuses is None else frozenset(excuses)
     if excuses.isdisjoint(hand):
         fools, others = [], list(hand)
@@ -109,7 +109,7 @@ def trick_standing(
 ) -> tuple[Card | None, int, tuple[int, int]]:
     """The card led, the seat winning so far and the key of its card ((1, strength) for a
     trump, (0, strength) for the suit led, (-1, -1) when no card counts yet)."""
-    pack = Pack.of(cards)
+    pack = cards if type(cards) is Pack else Pack(cards)  # `Pack.of`, inlined: a hot path
     if excuses is None:
         excuses = pack.fools
     lead = led_card(cards, trick, excuses)
@@ -138,7 +138,7 @@ def wins_with(
     """Whether `seat` wins `trick` by adding a card to it, as a function of the card: the
     same answer as `trick_winner(cards, [*trick, (seat, card)], excuses) == seat`, with the
     cards already on the table looked at once."""
-    pack = Pack.of(cards)
+    pack = cards if type(cards) is Pack else Pack(cards)  # `Pack.of`, inlined: a hot path
     excuses = pack.fools if excuses is None else frozenset(excuses)
     lead, best_seat, best_key = trick_standing(cards, trick, excuses)
     trumps, suits, strength = pack.trumps, pack.suit, pack.strength
