@@ -54,12 +54,12 @@ def _best_card(state: HandState, cards: list[int]) -> int:
     values = state.ruleset.counting.values
     strengths = deck.cards.strength  # type: ignore[attr-defined]
     trick = state.zones.trick
-    wins = trick_rules.wins_with(deck.cards, trick, state.excuses, state.decision.seat)
+    wins = trick_rules.winning(deck.cards, trick, state.excuses, state.decision.seat, cards)
     on_table = sum(values[c] for _s, c in trick)
     best, best_score = cards[0], None
-    for card in cards:
+    for card, won in zip(cards, wins, strict=True):
         strength = strengths[card] / 1000.0  # a slight preference for low cards
-        score = on_table - strength if wins(card) else -values[card] - strength
+        score = on_table - strength if won else -values[card] - strength
         if best_score is None or score > best_score:  # the first best, as max() gives
             best, best_score = card, score
     return best

@@ -170,11 +170,10 @@ def _winning_card(state, number):
     """The card with which the `number`-th finished trick was won (from 1), as a group of
     one; empty when there is no such trick."""
     index = int(number) - 1
-    if not 0 <= index < len(state.tricks):
+    if not 0 <= index < len(state.trick_log):
         return ()
-    record = state.tricks[index]
-    by_id = state.ruleset.deck.by_id
-    return tuple(by_id[c["card"]] for c in record["cards"] if c["seat"] == record["winner"])
+    _number, _leader, trick, winner = state.trick_log[index]
+    return tuple(card for seat, card in trick if seat == winner)
 
 
 def _hand_number(state):

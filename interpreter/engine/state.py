@@ -114,7 +114,8 @@ class HandState:
         self.shown: list[tuple[int, str, list[int]]] = []  # (seat, what, cards shown)
         self.decisions: list[dict] = []
         self.payments: list[Payment] = []
-        self.tricks: list[dict] = []
+        # each finished trick: (number, leader, its (seat, card) in play order, winner)
+        self.trick_log: list[tuple[int, int, list[tuple[int, int]], int]] = []
         self.trick_number = 0
         self.total_tricks = 0
         self.leader = dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n
@@ -157,7 +158,7 @@ class HandState:
             "shown",
             "decisions",
             "payments",
-            "tricks",
+            "trick_log",
             "excuse_debts",
             "exchanges",
             "abandoned",
@@ -172,6 +173,34 @@ class HandState:
         other.discard_left = dict(self.discard_left)
         other.declared_seats = set(self.declared_seats)
         return other
+
+    @property
+    def tricks(self) -> list[dict]:
+        """Each finished trick as records write it (built when asked: play keeps only
+        `trick_log`)."""
+        ids = self.ruleset.deck.cards.ids
+        return [
+            {
+                "number": number,
+                "leader": leader,
+                "cards": [{"seat": seat, "card": ids[card]} for seat, card in trick],
+                "winner": winner,
+            }
+            for number, leader, trick, winner in self.trick_log
+        ]
+
+    @tricks.setter
+    def tricks(self, records: Sequence[dict]) -> None:
+        by_id = self.ruleset.deck.by_id
+        self.trick_log = [
+            (
+                record["number"],
+                record["leader"],
+                [(play["seat"], by_id[play["card"]]) for play in record["cards"]],
+                record["winner"],
+            )
+            for record in records
+        ]
 
     def forget_future_deals(self) -> None:
         """Make a thrown-in deal end the hand instead of being dealt again: for a guessed

@@ -45,6 +45,8 @@ HANDLERS: dict[Phase, Handler] = {
     Phase.DONE: Handler(settle.enter, settle.decide),
 }
 
+_DECIDE = {phase: handler.decide for phase, handler in HANDLERS.items()}
+
 #: how each kind of decision is applied
 APPLY: dict[DecisionKind, Callable[[HandState, Decision, Action], None]] = {
     DecisionKind.REDEAL: deal.answer_redeal,
@@ -80,7 +82,7 @@ def advance(state: HandState) -> None:
         return
     while True:
         phase = state.phase
-        if HANDLERS[phase].decide(state):
+        if _DECIDE[phase](state):
             if state.decision is None and state.phase != Phase.DONE:
                 continue  # the deal was thrown in and dealt again: ask from its start
             return

@@ -105,13 +105,6 @@ def _end_trick(state: HandState) -> None:
     ):
         winner = first_seat
     fool_kept = not last or play_rules.fool_in_last_trick == "kept"
-    ids = cards.ids
-    record = {
-        "number": state.trick_number,
-        "leader": state.leader,
-        "cards": [{"seat": s, "card": ids[c]} for s, c in trick],
-        "winner": winner,
-    }
     at = At(PaymentTime.TRICK, state.trick_number)
     won, by_card = zones.won, ruleset.rule_index.by_card(TRICK_END)
     for seat, card in trick:
@@ -125,7 +118,7 @@ def _end_trick(state: HandState) -> None:
             trick_vars = state._trick_vars(seat, card)
             trick_vars.update(winner=winner, keeper=keeper)
             state._fire_rules(rules, trick_vars, at)
-    state.tricks.append(record)
+    state.trick_log.append((state.trick_number, state.leader, trick, winner))
     zones.trick_cards.append((winner, [c for _s, c in trick]))
     zones.trick = []
     state.leader = winner
