@@ -66,18 +66,21 @@ def _required(
     trick: Sequence[tuple[int, int]],
     lead: Card,
 ) -> list[int]:
-    trumps = list(filter(pack.trumps.__contains__, others))
     if lead.trump is not None:
-        if rules.trump_when_trump_led and trumps:
-            return _overtrumping(rules, pack, trumps, trick)
+        if rules.trump_when_trump_led:
+            trumps = list(filter(pack.trumps.__contains__, others))
+            if trumps:
+                return _overtrumping(rules, pack, trumps, trick)
         return others
     if rules.follow_suit:
         suit, suits = lead.suit, pack.suit
         following = [c for c in others if suits[c] == suit]
         if following:
             return following
-    if rules.trump_when_void and trumps:
-        return _overtrumping(rules, pack, trumps, trick)
+    if rules.trump_when_void:
+        trumps = list(filter(pack.trumps.__contains__, others))
+        if trumps:
+            return _overtrumping(rules, pack, trumps, trick)
     return others
 
 

@@ -122,9 +122,11 @@ def _end_trick(state: HandState) -> None:
     zones.trick_cards.append((winner, [c for _s, c in trick]))
     zones.trick = []
     state.leader = winner
-    _draw(state, winner)
+    if state.drawing:
+        _draw(state, winner)
     memo.clear()
-    pay_excuse_debts(state)
+    if state.excuse_debts:
+        pay_excuse_debts(state)
     memo.clear()
     state.trick_number += 1
     game = ruleset.game
