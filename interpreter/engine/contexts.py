@@ -89,19 +89,19 @@ def variables_for(event: str, amount: bool = False, bidding: bool = False) -> di
 
 
 def _hand(state, seat):
-    return state.hands[seat]
+    return state.zones.hands[seat]
 
 
 def _discards(state, seat):
-    return state.discards[seat]
+    return state.zones.discards[seat]
 
 
 def _tricks(state, seat):
-    return state.won[seat]
+    return state.zones.won[seat]
 
 
 def _played(state, seat):
-    return state.played[seat]
+    return state.zones.played[seat]
 
 
 def _pile(state, seat):
@@ -147,19 +147,21 @@ def _side_points(state, seat):
 
 
 def _tricks_won(state, seat):
-    return sum(1 for winner, _cards in state.trick_cards if winner == seat)
+    return sum(1 for winner, _cards in state.zones.trick_cards if winner == seat)
 
 
 def _tricks_played(state):
-    return len(state.trick_cards)
+    return len(state.zones.trick_cards)
 
 
 def _last_trick_cards(state):
-    return tuple(state.trick_cards[-1][1]) if state.trick_cards else ()
+    trick_cards = state.zones.trick_cards
+    return tuple(trick_cards[-1][1]) if trick_cards else ()
 
 
 def _last_trick_winner(state):
-    return state.trick_cards[-1][0] if state.trick_cards else -1
+    trick_cards = state.zones.trick_cards
+    return trick_cards[-1][0] if trick_cards else -1
 
 
 def _declared_value(state, seat, declaration_id):

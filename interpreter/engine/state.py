@@ -318,11 +318,11 @@ class HandState:
 
     def playable(self, seat: int) -> list[int]:
         """The cards `seat` may play from: its hand and the face-up tops of its piles."""
-        piles = self.piles[seat]
+        piles = self.zones.piles[seat]
         return (
-            self.hands[seat] + [pile[-1] for pile in piles if pile]
+            self.zones.hands[seat] + [pile[-1] for pile in piles if pile]
             if piles
-            else list(self.hands[seat])
+            else list(self.zones.hands[seat])
         )
 
     def _trick_vars(self, seat: int, card: int) -> dict:
@@ -331,7 +331,7 @@ class HandState:
         return {
             "player": seat,
             "card": card,
-            "trick": tuple(c for _s, c in self.trick),
+            "trick": tuple(c for _s, c in self.zones.trick),
             "trick_number": self.trick_number,
             "last_trick": self.trick_number == self.total_tricks,
             "leader": self.leader,
