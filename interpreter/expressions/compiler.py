@@ -419,7 +419,7 @@ class _Compiler:
                 f"'{symbol}' on {rnode.type} needs a {element} on the left, got {lnode.type}", left
             )
         lf, rf = lnode.fn, rnode.fn
-        if rnode.is_const and lnode.var and not negate:  # `card in tarots`: one set lookup
+        if rnode.is_const and lnode.var and not negate:  # `card in SET`: one set lookup
             contains, var = frozenset(rnode.value).__contains__, lnode.var  # type: ignore[arg-type]
             fn = lambda s: contains(s.vars[var])  # noqa: E731
         elif rnode.is_const:  # named card set or other constant: one frozenset lookup

@@ -5,10 +5,10 @@ Pipeline: grammar.lark -> parser.py -> compiler.py -> builtins.py; the compiler 
 module for a faster closure of `count`, `any`, `all` and filters whose body is an
 `ElementTest`. Two shapes:
 
-- the set is a constant (`x in tarots`, and `and`/`or`/`not` of such over the same `x`):
+- the set is a constant (`x in SET`, and `and`/`or`/`not` of such over the same `x`):
   `count(x in C: x in K)` is `sum(map(K.__contains__, C))`, `any` is `not K.isdisjoint(C)`,
   `all` is `K.issuperset(C)`, the filter is `tuple(filter(K.__contains__, C))`;
-- the set is an expression that does not read `x` (`all(c in kings: c in hand(player))`):
+- the set is an expression that does not read `x` (`all(c in SET: c in hand(player))`):
   it is worked out once, not once per element, and only when the collection has elements,
   as the loop does.
 
