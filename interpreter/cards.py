@@ -48,7 +48,7 @@ class Card:
         return f"{self.rank} of {self.suit}"
 
 
-class Pack(list):
+class Pack(list[Card]):
     """The cards in index order, with tables by card index for the hot paths of play."""
 
     def __init__(self, cards: Sequence[Card]) -> None:
@@ -57,6 +57,7 @@ class Pack(list):
         self.fools = frozenset(card.index for card in cards if card.fool)
         self.suit = tuple(card.suit for card in cards)
         self.strength = tuple(card.strength for card in cards)
+        self.ids = tuple(card.id for card in cards)
 
     @staticmethod
     def of(cards: Sequence[Card]) -> Pack:
@@ -66,7 +67,7 @@ class Pack(list):
 
 @dataclass
 class Deck:
-    cards: list[Card]
+    cards: Pack
     suits: list[str]
     sets: dict[str, frozenset[int]] = field(default_factory=dict)
     by_id: dict[str, int] = field(default_factory=dict)

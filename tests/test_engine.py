@@ -455,12 +455,12 @@ def test_card_points_asked_during_play_do_not_freeze_the_settlement(marolles):
 
 
 @pytest.mark.parametrize("name", ["marolles-1637", "french-tarot", "early-french"])
-def test_wins_with_agrees_with_the_trick_winner(name):
+def test_winning_agrees_with_the_trick_winner(name):
     """The play-outs' one-look answer to 'does this card win the trick for me?' is the trick
     winner's, for random tricks, excuse sets and cards (a Fool led, every card an excuse)."""
     import random
 
-    from interpreter.engine.tricks import trick_winner, wins_with
+    from interpreter.engine.tricks import trick_winner, winning
 
     ruleset = load_ruleset(name)
     cards, size = ruleset.deck.cards, len(ruleset.deck)
@@ -472,7 +472,8 @@ def test_wins_with_agrees_with_the_trick_winner(name):
             [None, ruleset.deck.fools, frozenset(rng.sample(range(size), 3)), frozenset(dealt)]
         )
         seat = len(trick)
-        wins = wins_with(cards, trick, excuses, seat)
-        for card in [*rng.sample(range(size), 5), *ruleset.deck.fools]:
+        candidates = [*rng.sample(range(size), 5), *ruleset.deck.fools]
+        wins = winning(cards, trick, excuses, seat, candidates)
+        for card, won in zip(candidates, wins, strict=True):
             expected = trick_winner(list(cards), [*trick, (seat, card)], excuses) == seat
-            assert wins(card) == expected, (trick, excuses, card)
+            assert won == expected, (trick, excuses, card)

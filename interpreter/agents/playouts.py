@@ -9,76 +9,78 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from interpreter.engine import tricks as trick_rules
-from interpreter.engine.actions import DecisionKind
+from interpreter.engine.actions import NO_LEVEL_TEXT, Action, DecisionKind
 from interpreter.engine.state import HandState
 
 EXPLORE = 0.1  # share of the greedy policy's choices made at random
 
-Policy = Callable[[HandState, random.Random], str]
+#: a seat's choice in a play-out: a typed action of the decision, or its text
+Policy = Callable[[HandState, random.Random], Action | str]
 
 
 def play_out(state: HandState, policy: Policy, rng: random.Random) -> HandState:
-    """Play the hand to its end, every seat following `policy`."""
-    while state.decision is not None:
-        choices = state.decision.choices
-        state.apply_action(choices[0] if len(choices) == 1 else policy(state, rng))
+    """Play the hand to its end, every seat following `policy`. The decisions of the play-out
+    are not logged in `state.decisions` (only its result is read)."""
+    state.keeps_log = False
+    while (decision := state.decision) is not None:
+        actions = decision.actions
+        state.apply_action(actions[0] if len(actions) == 1 else policy(state, rng))
     return state
 
 
-def random_policy(state: HandState, rng: random.Random) -> str:
-    return rng.choice(state.decision.choices)
+def random_policy(state: HandState, rng: random.Random) -> Action:
+    return rng.choice(state.decision.actions)
 
 
-def greedy_policy(state: HandState, rng: random.Random) -> str:
+def greedy_policy(state: HandState, rng: random.Random) -> Action:
     """Card-play habits, with no look-ahead: win a trick that holds card points with the
     cheapest card that wins it, else give away as little as possible; discard the least
     valuable cards; take the best-paid declaration. Now and then a random choice, so the
     play-outs do not all follow one line."""
     decision = state.decision
     if rng.random() < EXPLORE or decision.kind not in HABITS:
-        return rng.choice(decision.choices)
-    return max(decision.choices, key=HABITS[decision.kind](state))
+        return rng.choice(decision.actions)
+    return HABITS[decision.kind](state, decision.actions)
 
 
-def _card_habit(state: HandState) -> Callable[[str], float]:
-    """The habit's score of each card for the decision as it stands (the cards already on
+def _best_card(state: HandState, cards: list[int]) -> int:
+    """The first card of the best score: a trick that holds card points won with the
+    cheapest card that wins it, else as little given away as possible (the cards already on
     the table are looked at once)."""
     deck = state.ruleset.deck
     values = state.ruleset.counting.values
-    by_id, strengths = deck.by_id, deck.cards.strength  # type: ignore[attr-defined]
-    wins = trick_rules.wins_with(deck.cards, state.trick, state.excuses, state.decision.seat)
-    on_table = sum(values[c] for _s, c in state.trick)
-
-    def score(action: str) -> float:
-        card = by_id[action]
+    strengths = deck.cards.strength  # type: ignore[attr-defined]
+    trick = state.zones.trick
+    wins = trick_rules.winning(deck.cards, trick, state.excuses, state.decision.seat, cards)
+    on_table = sum(values[c] for _s, c in trick)
+    best, best_score = cards[0], None
+    for card, won in zip(cards, wins, strict=True):
         strength = strengths[card] / 1000.0  # a slight preference for low cards
-        return on_table - strength if wins(card) else -values[card] - strength
-
-    return score
-
-
-def _discard_habit(state: HandState) -> Callable[[str], float]:
-    def score(action: str) -> float:
-        card = state.ruleset.deck.cards[state.ruleset.deck.by_id[action]]
-        return -state.ruleset.counting.values[card.index] - (1.0 if card.is_trump else 0.0)
-
-    return score
+        score = on_table - strength if won else -values[card] - strength
+        if best_score is None or score > best_score:  # the first best, as max() gives
+            best, best_score = card, score
+    return best
 
 
-def _declare_habit(state: HandState) -> Callable[[str], float]:
-    def score(action: str) -> float:
-        level = action.split(":", 1)[1]
-        return state.decision.level_values.get(level, 0.0)
-
-    return score
+def _least_valuable(state: HandState, cards: list[int]) -> int:
+    """The first card of the least value, trumps kept before other cards of the same."""
+    values, deck = state.ruleset.counting.values, state.ruleset.deck.cards
+    return max(cards, key=lambda card: -values[card] - (1.0 if deck[card].is_trump else 0.0))
 
 
-#: by decision kind, the habit's score of each action for the decision as it stands
-HABITS: dict[DecisionKind, Callable[[HandState], Callable[[str], float]]] = {
-    DecisionKind.PLAY: _card_habit,
-    DecisionKind.DISCARD: _discard_habit,
-    DecisionKind.GIVE: _discard_habit,
-    DecisionKind.DECLARE: _declare_habit,
+def _best_paid(state: HandState, answers: list[Action]) -> Action:
+    """The first declaration of the best value (no declaration counts as 0)."""
+    level_values = state.decision.level_values
+    return max(answers, key=lambda a: level_values.get(getattr(a, "level", NO_LEVEL_TEXT), 0.0))
+
+
+#: by decision kind, the habit's choice among the decision's actions
+HABITS: dict[DecisionKind, Callable[[HandState, list[Any]], Action]] = {
+    DecisionKind.PLAY: _best_card,
+    DecisionKind.DISCARD: _least_valuable,
+    DecisionKind.GIVE: _least_valuable,
+    DecisionKind.DECLARE: _best_paid,
 }

@@ -16,4 +16,4 @@ class RandomAgent:
         self.rng = random.Random(f"tarot-agent/{seed}")
 
     def choose(self, state: HandState, seat: int) -> str:
-        return self.rng.choice(state.legal_actions())
+        return self.rng.choice(state.decision.choices)  # `legal_actions()`, without a copy

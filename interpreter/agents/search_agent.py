@@ -41,6 +41,7 @@ import time
 from interpreter.agents.heuristic_agent import HeuristicAgent
 from interpreter.agents.playouts import Policy, greedy_policy, play_out, random_policy
 from interpreter.agents.sampling import Sampler
+from interpreter.engine.collector import few_collections
 from interpreter.engine.state import HandState
 
 DEFAULT_SAMPLES = 8
@@ -93,15 +94,16 @@ class SearchAgent:
         totals = [0.0] * len(choices)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
-        while self._more(done, deadline):
-            guessed = sampler.sample(self.rng)
-            rollout_seed = self.rng.getrandbits(64)
-            for i, action in enumerate(choices):
-                trial = guessed.clone()
-                trial.apply_action(action)
-                play_out(trial, self.policy, random.Random(rollout_seed))
-                totals[i] += trial.returns()[seat]
-            done += 1
+        with few_collections():
+            while self._more(done, deadline):
+                guessed = sampler.sample(self.rng)
+                rollout_seed = self.rng.getrandbits(64)
+                for i, action in enumerate(choices):
+                    trial = guessed.clone()
+                    trial.apply_action(action)
+                    play_out(trial, self.policy, random.Random(rollout_seed))
+                    totals[i] += trial.returns()[seat]
+                done += 1
         best = max(totals)
         tied = [action for action, total in zip(choices, totals, strict=True) if total == best]
         return self.rng.choice(tied)

@@ -93,19 +93,19 @@ def variables_for(event: str, amount: bool = False, bidding: bool = False) -> di
 
 
 def _hand(state: HandState, seat: int) -> list[int]:
-    return state.hands[seat]
+    return state.zones.hands[seat]
 
 
 def _discards(state: HandState, seat: int) -> list[int]:
-    return state.discards[seat]
+    return state.zones.discards[seat]
 
 
 def _tricks(state: HandState, seat: int) -> list[int]:
-    return state.won[seat]
+    return state.zones.won[seat]
 
 
 def _played(state: HandState, seat: int) -> list[int]:
-    return state.played[seat]
+    return state.zones.played[seat]
 
 
 def _pile(state: HandState, seat: int) -> list[int]:
@@ -151,19 +151,21 @@ def _side_points(state: HandState, seat: int) -> float:
 
 
 def _tricks_won(state: HandState, seat: int) -> int:
-    return sum(1 for winner, _cards in state.trick_cards if winner == seat)
+    return sum(1 for winner, _cards in state.zones.trick_cards if winner == seat)
 
 
 def _tricks_played(state: HandState) -> int:
-    return len(state.trick_cards)
+    return len(state.zones.trick_cards)
 
 
 def _last_trick_cards(state: HandState) -> tuple[int, ...]:
-    return tuple(state.trick_cards[-1][1]) if state.trick_cards else ()
+    trick_cards = state.zones.trick_cards
+    return tuple(trick_cards[-1][1]) if trick_cards else ()
 
 
 def _last_trick_winner(state: HandState) -> int:
-    return state.trick_cards[-1][0] if state.trick_cards else -1
+    trick_cards = state.zones.trick_cards
+    return trick_cards[-1][0] if trick_cards else -1
 
 
 def _declared_value(state: HandState, seat: int, declaration_id: str) -> float:
@@ -174,11 +176,10 @@ def _winning_card(state: HandState, number: float) -> tuple[int, ...]:
     """The card with which the `number`-th finished trick was won (from 1), as a group of
     one; empty when there is no such trick."""
     index = int(number) - 1
-    if not 0 <= index < len(state.tricks):
+    if not 0 <= index < len(state.trick_log):
         return ()
-    record = state.tricks[index]
-    by_id = state.ruleset.deck.by_id
-    return tuple(by_id[c["card"]] for c in record["cards"] if c["seat"] == record["winner"])
+    _number, _leader, trick, winner = state.trick_log[index]
+    return tuple(card for seat, card in trick if seat == winner)
 
 
 def _hand_number(state: HandState) -> int:

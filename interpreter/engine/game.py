@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from interpreter.agents.base import Agent
+from interpreter.engine.collector import few_collections
 from interpreter.engine.state import HandState
 from interpreter.ruleset import Ruleset
 
@@ -101,7 +102,8 @@ def play_hands(
     totals: list[float] = [0] * ruleset.players
     for number in numbers:
         state = deal_hand(ruleset, seed, number, totals)
-        play_hand(state, agents(number) if callable(agents) else agents)
+        with few_collections():
+            play_hand(state, agents(number) if callable(agents) else agents)
         totals = [t + r for t, r in zip(totals, state.returns(), strict=True)]
         yield state
         if whole_game and game_winners(state):

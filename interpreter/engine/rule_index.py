@@ -54,6 +54,10 @@ class RuleIndex:
             return self._rules.get(event, ())
         return self._by_card.get(event, self._no_rules)[card]  # type: ignore[call-overload]  # the card is an int
 
+    def by_card(self, event: str) -> tuple[tuple[PaymentRule, ...], ...]:
+        """For each card, the rules of `event` that may fire with it as the event's card."""
+        return self._by_card.get(event, self._no_rules)
+
     def any_for(self, events: tuple[str, ...], card: int) -> bool:
         """Whether a rule of any of `events` may fire for `card`."""
         fires = self._any.get(events)

@@ -24,7 +24,7 @@ import copy
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
-from interpreter.engine.actions import Action, Decision, IllegalAction
+from interpreter.engine.actions import Action, Decision, DecisionKind, IllegalAction
 from interpreter.engine.contexts import MAX_REDEALS
 from interpreter.engine.events import AT_SETTLEMENT, At, Payment
 from interpreter.engine.phases import APPLY, Phase, advance, deal, phase_order
@@ -49,6 +49,7 @@ __all__ = [
     "count_points",
 ]
 _TRICK_EVENTS = ("card_played", "trick_end")
+_KIND_TEXT = {kind: kind.value for kind in DecisionKind}  # as records write each kind
 
 
 def _zone(name: str) -> property:
@@ -99,6 +100,7 @@ class HandState:
         self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
         self.memo: dict = {}  # definitions' values in the state as it stands
         self._sides_vars: tuple = (None, {})  # (taker, partner, contract), their variables
+        self.keeps_log = True  # False: `decisions` is not kept (a play-out nobody records)
         try:
             self._start(pack)
             self._advance()
@@ -118,7 +120,8 @@ class HandState:
         self.shown: list[tuple[int, str, list[int]]] = []  # (seat, what, cards shown)
         self.decisions: list[dict] = []
         self.payments: list[Payment] = []
-        self.tricks: list[dict] = []
+        # each finished trick: (number, leader, its (seat, card) in play order, winner)
+        self.trick_log: list[tuple[int, int, list[tuple[int, int]], int]] = []
         self.trick_number = 0
         self.total_tricks = 0
         self.leader = dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n
@@ -161,7 +164,7 @@ class HandState:
             "shown",
             "decisions",
             "payments",
-            "tricks",
+            "trick_log",
             "excuse_debts",
             "exchanges",
             "abandoned",
@@ -176,6 +179,34 @@ class HandState:
         other.discard_left = dict(self.discard_left)
         other.declared_seats = set(self.declared_seats)
         return other
+
+    @property
+    def tricks(self) -> list[dict]:
+        """Each finished trick as records write it (built when asked: play keeps only
+        `trick_log`)."""
+        ids = self.ruleset.deck.cards.ids
+        return [
+            {
+                "number": number,
+                "leader": leader,
+                "cards": [{"seat": seat, "card": ids[card]} for seat, card in trick],
+                "winner": winner,
+            }
+            for number, leader, trick, winner in self.trick_log
+        ]
+
+    @tricks.setter
+    def tricks(self, records: Sequence[dict]) -> None:
+        by_id = self.ruleset.deck.by_id
+        self.trick_log = [
+            (
+                record["number"],
+                record["leader"],
+                [(play["seat"], by_id[play["card"]]) for play in record["cards"]],
+                record["winner"],
+            )
+            for record in records
+        ]
 
     def forget_future_deals(self) -> None:
         """Make a thrown-in deal end the hand instead of being dealt again: for a guessed
@@ -220,13 +251,15 @@ class HandState:
             raise IllegalAction(
                 f"seat {decision.seat} may not {decision.kind} {action!r}; legal: {shown}"
             ) from None
-        self.decisions.append(
-            {"seat": decision.seat, "kind": decision.kind.value, "choice": decision.choices[index]}
-        )
-        self._changed()
+        kind = decision.kind
+        if self.keeps_log:
+            self.decisions.append(
+                {"seat": decision.seat, "kind": _KIND_TEXT[kind], "choice": decision.choices[index]}
+            )
+        self.memo.clear()  # `_changed`
         try:
-            APPLY[decision.kind](self, decision, decision.actions[index])
-            self._advance()
+            APPLY[kind](self, decision, decision.actions[index])
+            advance(self)
         except EvaluationError as error:
             raise self._reported(error) from None
 
@@ -291,11 +324,11 @@ class HandState:
 
     def playable(self, seat: int) -> list[int]:
         """The cards `seat` may play from: its hand and the face-up tops of its piles."""
-        piles = self.piles[seat]
+        piles = self.zones.piles[seat]
         return (
-            self.hands[seat] + [pile[-1] for pile in piles if pile]
+            self.zones.hands[seat] + [pile[-1] for pile in piles if pile]
             if piles
-            else list(self.hands[seat])
+            else list(self.zones.hands[seat])
         )
 
     def _trick_vars(self, seat: int, card: int) -> dict:
@@ -304,7 +337,7 @@ class HandState:
         return {
             "player": seat,
             "card": card,
-            "trick": tuple(c for _s, c in self.trick),
+            "trick": tuple(c for _s, c in self.zones.trick),
             "trick_number": self.trick_number,
             "last_trick": self.trick_number == self.total_tricks,
             "leader": self.leader,
@@ -423,7 +456,7 @@ class HandState:
                     # a negative amount is paid the other way
                     giver, taker = (payer, payee) if value > 0 else (payee, payer)
                     self.payments.append(Payment(rule_id, giver, taker, abs(value), at))
-                    self._changed()
+                    self.memo.clear()  # `_changed`
                     paid = True
         if paid:
             self.fired[rule_id] = self.fired.get(rule_id, 0) + 1

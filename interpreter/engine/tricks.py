@@ -7,7 +7,7 @@ state (`interpreter.engine.state`) calls them on every decision, so they read th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 
 from interpreter.cards import Card, Pack
 from interpreter.ruleset import PlayRules
@@ -44,7 +44,7 @@ def legal_cards(
     given, are the cards that play as the Fool in this hand."""
     if len(hand) <= 1:
         return list(hand)
-    pack = Pack.of(cards)
+    pack = cards if type(cards) is Pack else Pack(cards)  # `Pack.of`, inlined: a hot path
     excuses = pack.fools if excuses is None else frozenset(excuses)
     if excuses.isdisjoint(hand):
         fools, others = [], list(hand)
@@ -66,18 +66,21 @@ def _required(
     trick: Sequence[tuple[int, int]],
     lead: Card,
 ) -> list[int]:
-    trumps = list(filter(pack.trumps.__contains__, others))
     if lead.trump is not None:
-        if rules.trump_when_trump_led and trumps:
-            return _overtrumping(rules, pack, trumps, trick)
+        if rules.trump_when_trump_led:
+            trumps = list(filter(pack.trumps.__contains__, others))
+            if trumps:
+                return _overtrumping(rules, pack, trumps, trick)
         return others
     if rules.follow_suit:
         suit, suits = lead.suit, pack.suit
         following = [c for c in others if suits[c] == suit]
         if following:
             return following
-    if rules.trump_when_void and trumps:
-        return _overtrumping(rules, pack, trumps, trick)
+    if rules.trump_when_void:
+        trumps = list(filter(pack.trumps.__contains__, others))
+        if trumps:
+            return _overtrumping(rules, pack, trumps, trick)
     return others
 
 
@@ -109,7 +112,7 @@ def trick_standing(
 ) -> tuple[Card | None, int, tuple[int, int]]:
     """The card led, the seat winning so far and the key of its card ((1, strength) for a
     trump, (0, strength) for the suit led, (-1, -1) when no card counts yet)."""
-    pack = Pack.of(cards)
+    pack = cards if type(cards) is Pack else Pack(cards)  # `Pack.of`, inlined: a hot path
     if excuses is None:
         excuses = pack.fools
     lead = led_card(cards, trick, excuses)
@@ -129,33 +132,32 @@ def trick_standing(
     return lead, best_seat, best_key
 
 
-def wins_with(
+def winning(
     cards: Sequence[Card],
     trick: Sequence[tuple[int, int]],
     excuses: Collection[int] | None,
     seat: int,
-) -> Callable[[int], bool]:
-    """Whether `seat` wins `trick` by adding a card to it, as a function of the card: the
-    same answer as `trick_winner(cards, [*trick, (seat, card)], excuses) == seat`, with the
-    cards already on the table looked at once."""
-    pack = Pack.of(cards)
+    candidates: Sequence[int],
+) -> list[bool]:
+    """For each candidate card, whether `seat` wins `trick` by adding it: the same answer as
+    `trick_winner(cards, [*trick, (seat, card)], excuses) == seat`, with the cards already
+    on the table looked at once."""
+    pack = cards if type(cards) is Pack else Pack(cards)  # `Pack.of`, inlined: a hot path
     excuses = pack.fools if excuses is None else frozenset(excuses)
     lead, best_seat, best_key = trick_standing(cards, trick, excuses)
     trumps, suits, strength = pack.trumps, pack.suit, pack.strength
     if lead is None:  # no card on the table counts: the first card that counts wins
-        first = trick[0][0] if trick else seat
-        return lambda card: first == seat if card in excuses else True
-    lead_suit = lead.suit
-
-    def wins(card: int) -> bool:
+        first_wins = (trick[0][0] if trick else seat) == seat
+        return [first_wins if card in excuses else True for card in candidates]
+    lead_suit, holding = lead.suit, best_seat == seat
+    result = []
+    for card in candidates:
         if card in excuses:
-            return best_seat == seat
-        if card in trumps:
-            key = (1, strength[card])
+            result.append(holding)
+        elif card in trumps:
+            result.append(holding or (1, strength[card]) > best_key)
         elif suits[card] == lead_suit:
-            key = (0, strength[card])
+            result.append(holding or (0, strength[card]) > best_key)
         else:
-            return best_seat == seat
-        return key > best_key or best_seat == seat
-
-    return wins
+            result.append(holding)
+    return result

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from interpreter.agents.base import Agent
+from interpreter.engine.collector import few_collections
 from interpreter.engine.game import deal_hand
 from interpreter.ruleset import Ruleset
 
@@ -54,6 +55,9 @@ def play_summarized(
 
     def note_leader() -> None:
         nonlocal counted
+        if len(state.payments) == counted and leaders:  # nothing paid: the leader stays
+            leaders.append(leaders[-1])
+            return
         for payment in state.payments[counted:]:
             running[payment.payer] -= payment.amount
             running[payment.payee] += payment.amount
@@ -61,12 +65,13 @@ def play_summarized(
         leaders.append(sole_leader(running))
 
     note_leader()
-    while not state.is_terminal():
-        seat = state.current_player()
-        choices += len(state.decision.choices)
-        state.apply_action(agents[seat].choose(state, seat))
-        decisions += 1
-        note_leader()
+    with few_collections():
+        while not state.is_terminal():
+            seat = state.current_player()
+            choices += len(state.decision.choices)
+            state.apply_action(agents[seat].choose(state, seat))
+            decisions += 1
+            note_leader()
 
     net = tuple(state.returns())
     winner = sole_leader(net)

@@ -45,6 +45,8 @@ HANDLERS: dict[Phase, Handler] = {
     Phase.DONE: Handler(settle.enter, settle.decide),
 }
 
+_DECIDE = {phase: handler.decide for phase, handler in HANDLERS.items()}
+
 #: how each kind of decision is applied
 #: (each takes its own kind of Action: the decision kind says which)
 APPLY: dict[DecisionKind, Callable[[HandState, Decision, Any], None]] = {
@@ -81,7 +83,7 @@ def advance(state: HandState) -> None:
         return
     while True:
         phase = state.phase
-        if HANDLERS[phase].decide(state):
+        if _DECIDE[phase](state):
             if state.decision is None and state.phase != Phase.DONE:
                 continue  # the deal was thrown in and dealt again: ask from its start
             return

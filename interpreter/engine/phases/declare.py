@@ -60,9 +60,9 @@ def decide_card_choice(state: HandState) -> bool:
     if not state.card_choices:
         return False
     pending = state.card_choices[0]
-    cards = state.ruleset.deck.cards
+    ids = state.ruleset.deck.cards.ids
     left = [c for c in pending.candidates if c not in pending.chosen]
-    choices = [cards[c].id for c in left]
+    choices = [ids[c] for c in left]
     state.decision = Decision(pending.seat, pending.kind, left, choices)
     return True
 

@@ -19,6 +19,8 @@ from interpreter.engine.values import selected_seats
 if TYPE_CHECKING:
     from interpreter.engine.state import HandState
 
+CARD_PLAYED, TRICK_END = "card_played", "trick_end"  # the events of trick play
+
 
 def enter(state: HandState) -> None:
     """The cards that play as the Fool in this hand, and the number of tricks."""
@@ -35,19 +37,20 @@ def enter(state: HandState) -> None:
 def decide(state: HandState) -> bool:
     """The next card (after the seat's declarations before its first card); False once
     every card is played."""
-    if not cards_left(state):
+    zones = state.zones
+    if not (any(zones.hands) or any(map(any, zones.piles))):  # `cards_left`
         return False
-    seat = to_play(state)
+    ruleset = state.ruleset
+    seat = (state.leader + len(zones.trick)) % ruleset.players
     if state.trick_number == 1 and declare.next_declaration(
         state, seat, declare.BEFORE_OWN_FIRST_CARD
     ):
         return True
-    cards = state.ruleset.deck.cards
-    playable = state.playable(seat)
-    legal = trick_rules.legal_cards(
-        state.ruleset.play, cards, playable, state.zones.trick, state.excuses
-    )
-    state.decision = Decision(seat, DecisionKind.PLAY, legal, [cards[c].id for c in legal])
+    cards = ruleset.deck.cards
+    playable = state.playable(seat) if zones.piles[seat] else zones.hands[seat]
+    legal = trick_rules.legal_cards(ruleset.play, cards, playable, zones.trick, state.excuses)
+    ids = cards.ids
+    state.decision = Decision(seat, DecisionKind.PLAY, legal, [ids[c] for c in legal])
     return True
 
 
@@ -69,61 +72,64 @@ def cards_left(state: HandState) -> bool:
 
 def play(state: HandState, decision: Decision, card: int) -> None:
     seat, zones = decision.seat, state.zones
-    if card in zones.hands[seat]:
-        zones.hands[seat].remove(card)
+    hand = zones.hands[seat]
+    if card in hand:
+        hand.remove(card)
     else:  # the top of one of its piles; the card beneath is now the face-up top
         next(pile for pile in zones.piles[seat] if pile and pile[-1] == card).pop()
     zones.trick.append((seat, card))
     zones.played[seat].append(card)
     if card == state.called_card and state.partner_shown_at is None:
         state.partner_shown_at = state.trick_number
-    trick_vars = state._trick_vars(seat, card)
-    state._fire("card_played", trick_vars, At(PaymentTime.TRICK, state.trick_number))
+    rules = state.ruleset.rule_index.by_card(CARD_PLAYED)[card]
+    if rules:  # the event's variables are built only for a card that may fire a rule
+        at = At(PaymentTime.TRICK, state.trick_number)
+        state._fire_rules(rules, state._trick_vars(seat, card), at)
     if len(zones.trick) == state.ruleset.players:
         _end_trick(state)
 
 
 def _end_trick(state: HandState) -> None:
-    zones = state.zones
-    cards = state.ruleset.deck.cards
-    play_rules = state.ruleset.play
+    zones, ruleset, memo = state.zones, state.ruleset, state.memo
+    cards = ruleset.deck.cards
+    play_rules = ruleset.play
+    trick, excuses = zones.trick, state.excuses
     last = state.trick_number == state.total_tricks
-    winner = trick_rules.trick_winner(cards, zones.trick, state.excuses)
-    first_seat, first_card = zones.trick[0]
+    winner = trick_rules.trick_winner(cards, trick, excuses)
+    first_seat, first_card = trick[0]
     if (
         last
         and play_rules.fool_wins_last_trick_after_all
-        and first_card in state.excuses
+        and first_card in excuses
         and all(w in state.side_of(first_seat) for w, _c in zones.trick_cards)
     ):
         winner = first_seat
     fool_kept = not last or play_rules.fool_in_last_trick == "kept"
-    record = {
-        "number": state.trick_number,
-        "leader": state.leader,
-        "cards": [{"seat": s, "card": cards[c].id} for s, c in zones.trick],
-        "winner": winner,
-    }
     at = At(PaymentTime.TRICK, state.trick_number)
-    for seat, card in zones.trick:
-        keeper = seat if card in state.excuses and fool_kept else winner
-        zones.won[keeper].append(card)
-        state._changed()
+    won, by_card = zones.won, ruleset.rule_index.by_card(TRICK_END)
+    for seat, card in trick:
+        keeper = seat if card in excuses and fool_kept else winner
+        won[keeper].append(card)
+        memo.clear()  # `_changed`
         if keeper != winner and play_rules.excuse_exchange and winner not in state.side_of(keeper):
             state.excuse_debts.append((keeper, winner))
-        trick_vars = state._trick_vars(seat, card)
-        trick_vars.update(winner=winner, keeper=keeper)
-        state._fire("trick_end", trick_vars, at)
-    state.tricks.append(record)
-    zones.trick_cards.append((winner, [c for _s, c in zones.trick]))
+        rules = by_card[card]
+        if rules:
+            trick_vars = state._trick_vars(seat, card)
+            trick_vars.update(winner=winner, keeper=keeper)
+            state._fire_rules(rules, trick_vars, at)
+    state.trick_log.append((state.trick_number, state.leader, trick, winner))
+    zones.trick_cards.append((winner, [c for _s, c in trick]))
     zones.trick = []
     state.leader = winner
-    _draw(state, winner)
-    state._changed()
-    pay_excuse_debts(state)
-    state._changed()
+    if state.drawing:
+        _draw(state, winner)
+    memo.clear()
+    if state.excuse_debts:
+        pay_excuse_debts(state)
+    memo.clear()
     state.trick_number += 1
-    game = state.ruleset.game
+    game = ruleset.game
     if game is not None and game.claim is not None and cards_left(state):
         state.claimed = tuple(selected_seats(game.claim(state._scope({}))))
         if state.claimed:

@@ -52,8 +52,8 @@ def decide(state: HandState) -> bool:
     for seat in state.seat_order:
         if state.discard_left[seat] > 0:
             allowed = discard_choices(state, seat)
-            cards = state.ruleset.deck.cards
-            choices = [cards[c].id for c in allowed]
+            ids = state.ruleset.deck.cards.ids
+            choices = [ids[c] for c in allowed]
             state.decision = Decision(seat, DecisionKind.DISCARD, allowed, choices)
             return True
     return False
