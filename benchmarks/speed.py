@@ -1,7 +1,8 @@
-"""Speed: how long loading, checking and compiling each built-in ruleset takes, how many random
-hands a second one core plays, how many a simulation plays over all cores, and the targets of
-the engine's rebuild (issue 13), each measured in this run beside its target. Prints numbers;
-asserts nothing.
+"""Speed: loading, random hands, a simulation, and the engine's targets, measured in one run.
+
+How long loading, checking and compiling each built-in ruleset takes, how many random hands a
+second one core plays, how many a simulation plays over all cores, and the targets of the
+engine's rebuild (issue 13), each beside its target. Prints numbers; asserts nothing.
 
     python benchmarks/speed.py [--hands N] [--rulesets A,B] [--simulate N] [--marolles N]
         [--french N] [--search N] [--rules-runs N] [--fresh-runs N] [--magmacrunch DIR]

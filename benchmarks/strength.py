@@ -1,5 +1,6 @@
-"""Strength: how much one kind of player wins against another, on paired deals. Prints
-numbers; asserts nothing.
+"""Strength: how much one kind of player wins against another, on paired deals.
+
+Prints numbers; asserts nothing.
 
     python benchmarks/strength.py [--rulesets marolles-1637[,...]] [--hands N] [--seed S]
         [--jobs J] [--matchups A/B[,A/B...]]

@@ -4,7 +4,7 @@ Where it sits: around the loops that play many hands or many play-outs (`engine.
 loop, the simulation runner's workers, the search player's decision). A hand allocates many
 short-lived objects (decisions, records, event variables) and makes almost no reference
 cycles, so the collector's default (a young collection every 700 allocations, each looking
-again at every object still alive: the compiled ruleset, earlier hands) cost 15-20% of a
+again at every object still alive: the compiled ruleset, earlier hands) cost 20-23% of a
 random hand. `few_collections()` freezes what exists when it starts (it is not looked at
 again until the block ends, when `gc.unfreeze` hands it back) and collects the young
 generation every `YOUNG_THRESHOLD` allocations instead. The collector frees nothing the

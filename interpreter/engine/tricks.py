@@ -1,8 +1,9 @@
 """Trick-taking rules, generic over any ruleset: which cards may be played, and who wins.
 
-Pure functions of the compiled `PlayRules`, the deck and the cards on the table; the hand
-state (`interpreter.engine.state`) calls them on every decision, so they read the deck's
-`Pack` tables (trumps, Fools, suits, strengths by card index) rather than the cards.
+Pure functions of the compiled `PlayRules`, the deck and the cards on the table; trick play
+(`interpreter.engine.phases.play`), the seat view and the players call them on every
+decision, so they read the deck's `Pack` tables (trumps, Fools, suits, strengths by card
+index) rather than the cards.
 """
 
 from __future__ import annotations

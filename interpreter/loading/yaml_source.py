@@ -18,7 +18,7 @@ package's own rulesets composed from libyaml's events when PyYAML has libyaml. l
 used for other files: it accepts some texts the pure loader refuses (a tab inside a plain
 value, a ``?`` inside a flow list), so a user's file is read the same with or without it.
 A package file that libyaml cannot read is read again by the pure loader, whose message is
-the one reported; `tests/test_loading_speed.py` checks that both give the same documents.
+the one reported; `tests/test_loading_reuse.py` checks that both give the same documents.
 
 :func:`position_in_scalar` turns a (line, column) inside a string value, for example where an
 expression parser found an error, into a position in the file.
