@@ -4,7 +4,8 @@ This is the game the built-in ruleset `marolles-1637` plays with every option at
 reading (McLeod's reconstruction, source text 000): three players each for themselves, the
 66-card pack, the cut card paid to the dealer when it is a Tarot, a deal of four rounds of
 five and then 1/1/4, discards of 1/1/4 with two marques to each opponent for every trump or
-Tarot discarded, declarations (each the largest the hand holds, declared or not), la Belle
+Tarot discarded, declarations (each the largest the hand holds, declared or not; triomphes
+shown as many as the level names), la Belle
 paid when played, one marque for every Tarot kept or captured, the Fool excused, Ultimo
 (six marques won or lost, in place of the Tarot payment), counting in threes and the
 card-point settlement. It is ordinary Python (lists and dicts, one hand at a time) and knows
@@ -12,7 +13,7 @@ nothing of the interpreter: `benchmarks/speed.py` times it beside the engine and
 `benchmarks/check_plain_marolles.py` proves that both play the same game.
 
 Players are functions `choose(seat, kind, legal) -> one of legal`, asked for every decision
-(kinds "discard", "declare" and "play", as in the engine's records), even when there is one
+(kinds "discard", "declare", "show" and "play", as in the engine's records), even when there is one
 legal move.
 
     python benchmarks/plain_marolles.py [--hands N] [--seed S]
@@ -40,6 +41,9 @@ READINGS = {
     "small_totals": "extrapolated",
     "ultimo_failure": "mcleod",
     "ultimo_replaces_tarot_payment": "replaces",
+    "fool_last_trick_payment": "penalty_only",  # the two marques, no capture payment besides
+    "belle_discarded": "not_paid",  # la Belle is paid only when played
+    "tied_winners": "split_rounded_down",  # read only under two_winners higher_only
 }
 PLAYERS = 3
 AVERAGE = 25  # card points at or above which a player is a winner
@@ -178,6 +182,7 @@ def declare(hand: Hand, order: list[int], choose: Chooser) -> None:
             name = f"{combination}:{level}"
             if choose(seat, "declare", [name, f"{combination}:none"]) != name:
                 continue
+            show_triomphes(hand, seat, level, choose)
             if combination == "who_has_the_third":
                 # paid by the opponent who holds none of the World, the Pagat and the Fool
                 for other in opponents(seat):
@@ -186,6 +191,21 @@ def declare(hand: Hand, order: list[int], choose: Chooser) -> None:
                         hand.pay(name, other, seat, value)
             else:
                 hand.paid_by_opponents(name, seat, value)
+
+
+SHOWN_TRIOMPHES = {"ten": 10, "fifteen": 15, "twenty": 20}  # triomphes shown per level
+
+
+def show_triomphes(hand: Hand, seat: int, level: str, choose: Chooser) -> None:
+    """A player declaring triomphes shows as many as the level names; holding more, he picks
+    them one by one."""
+    if level not in SHOWN_TRIOMPHES:
+        return
+    held = [card for card in hand.hands[seat] if card.suit in (TRUMP, FOOL)]
+    if SHOWN_TRIOMPHES[level] >= len(held):
+        return
+    for _ in range(SHOWN_TRIOMPHES[level]):
+        held.remove(choose(seat, "show", list(held)))
 
 
 def is_triumph_tarot(card: Card) -> bool:
