@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from interpreter import cli_numbers
 from interpreter.errors import RulesetError
@@ -100,6 +101,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             for problem in problems:
                 print(f"{source}: {problem}", file=sys.stderr)
             return 1
+        assert isinstance(record, dict)  # the record schema wants an object
         try:
             ruleset = record_ruleset(record, args.ruleset)
         except RulesetError as error:
@@ -310,7 +312,14 @@ def _simulate_arguments(simulate: argparse.ArgumentParser) -> None:
 
 
 #: name, `add_parser` settings, the function adding its arguments, the function running it
-_COMMANDS = [
+_COMMANDS: list[
+    tuple[
+        str,
+        dict[str, Any],
+        Callable[[argparse.ArgumentParser], None],
+        Callable[[argparse.Namespace], int],
+    ]
+] = [
     (
         "validate",
         {"help": "check ruleset files and report every problem"},

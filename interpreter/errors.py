@@ -81,10 +81,10 @@ def json_path(parts: Sequence[str | int]) -> str:
     for part in parts:
         if isinstance(part, int) and not isinstance(part, bool):
             out.append(f"[{part}]")
-        elif part.isidentifier() or _is_simple_key(part):
-            out.append(f".{part}")
+        elif (text := str(part)).isidentifier() or _is_simple_key(text):
+            out.append(f".{text}")
         else:
-            escaped = part.replace("\\", "\\\\").replace('"', '\\"')
+            escaped = text.replace("\\", "\\\\").replace('"', '\\"')
             out.append(f'["{escaped}"]')
     return "".join(out)
 

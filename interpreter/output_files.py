@@ -84,7 +84,7 @@ class PieceFile:
             try:
                 if self._regular:
                     self._write_at(self._kept, piece + tail)
-                    os.ftruncate(self._descriptor, self._kept + len(piece) + len(tail))
+                    os.ftruncate(self._file(), self._kept + len(piece) + len(tail))
                 else:
                     self._write(piece)
             except OSError as error:
@@ -119,7 +119,7 @@ class PieceFile:
         if not self._regular:
             return
         try:
-            os.ftruncate(self._descriptor, self._kept)
+            os.ftruncate(self._file(), self._kept)
             self._write_at(self._kept, self._tail)
         except OSError:
             pass
@@ -134,10 +134,15 @@ class PieceFile:
         while view:
             view = view[os.write(self._descriptor, view) :]
 
+    def _file(self) -> int:
+        """The descriptor of the regular file written (open from `__init__` to `close`)."""
+        assert self._descriptor is not None, "written after close"
+        return self._descriptor
+
     def _write_at(self, offset: int, data: bytes) -> None:
         view = memoryview(data)
         while view:
-            written = os.pwrite(self._descriptor, view, offset)
+            written = os.pwrite(self._file(), view, offset)
             if written == 0:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
             view, offset = view[written:], offset + written

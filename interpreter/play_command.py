@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from interpreter.agents.base import Agent
 from interpreter.agents.human_agent import HumanAgent, LeftTable
 from interpreter.agents.lineup import seat_agents
 from interpreter.engine.game import game_winners, play_hands
@@ -62,7 +63,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     out = sys.stderr if args.record == "-" else sys.stdout
     human = HumanAgent(output=out, seat=args.human) if args.human is not None else None
 
-    def agents(number: int):
+    def agents(number: int) -> list[Agent]:
         seated = seat_agents(kinds, args.seed, number, ruleset.players)
         if human is not None:
             seated[args.human] = human
@@ -114,6 +115,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if tally.hands:
         you = f"  (you are seat {args.human})" if human is not None else ""
         print(totals_line(tally.hands, tally.totals, ruleset.unit.plural) + you, file=out)
+        assert tally.last is not None  # kept with every finished hand
         winners = game_winners(tally.last)
         if winners:
             print(game_line(tally.hands, winners), file=out)

@@ -179,7 +179,11 @@ class _Repeated(dict):
     def __init__(self, pairs: list[tuple[str, object]]) -> None:
         super().__init__(pairs)
         seen: set[str] = set()
-        self.repeated = next(k for k, _ in pairs if k in seen or seen.add(k))
+        for key, _value in pairs:
+            if key in seen:
+                break
+            seen.add(key)
+        self.repeated = key  # made only for pairs that give a key twice
 
 
 def _refuse_repeated_keys(value: object) -> None:

@@ -121,7 +121,7 @@ def replay_record(record: Mapping, ruleset: Ruleset) -> None:
     _check_ruleset(record["ruleset"], ruleset)
     _check_seats(record["seats"], ruleset)
     hands = record["hands"]
-    totals = [0] * ruleset.players
+    totals: list[float] = [0] * ruleset.players
     winners: list[int] = []  # as first_game_winners gives them, without keeping every hand
     for index, hand in enumerate(hands):
         where = f"$.hands[{index}]"
@@ -244,7 +244,9 @@ def _replay_hand(
 def _apply(state: HandState, decision: Mapping, at: str) -> None:
     if state.is_terminal():
         raise ReplayMismatch(at, "the hand was already over")
-    seat, kind = state.current_player(), state.decision.kind
+    open_decision = state.decision
+    assert open_decision is not None  # a hand not over waits on a decision
+    seat, kind = open_decision.seat, open_decision.kind
     if decision["seat"] != seat or decision["kind"] != kind:
         raise ReplayMismatch(
             at,

@@ -21,7 +21,7 @@ STOPPING = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
 )
 
-_received = signal.SIGINT
+_received: int = signal.SIGINT
 
 
 class Stopped(KeyboardInterrupt):

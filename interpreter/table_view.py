@@ -14,7 +14,7 @@ cards and rule names come from the ruleset.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from interpreter.cards import COURT_LETTERS, Card, Deck, roman
 from interpreter.engine import tricks as trick_rules
@@ -66,6 +66,7 @@ def sort_key(deck: Deck, index: int) -> tuple[int, int]:
         return (len(deck.suits) + 1, 0)
     if card.is_trump:
         return (len(deck.suits), card.strength)
+    assert card.suit is not None  # every card but the trumps and the Fool has a suit
     return (deck.suits.index(card.suit), -card.strength)
 
 
@@ -76,7 +77,7 @@ def sorted_hand(deck: Deck, cards: Iterable[int]) -> list[int]:
 
 def short_name(card: Card) -> str:
     """The card within its row of the hand: rank letter or pip, trump number, or its label."""
-    if card.is_trump:
+    if card.trump is not None:
         return roman(card.trump)
     if card.fool:
         return card.label()
@@ -96,7 +97,7 @@ def card_list(deck: Deck, cards: Iterable[int]) -> str:
 # --- choices --------------------------------------------------------------------------------
 
 
-def choice_label(ruleset: Ruleset, choice: str, values: dict | None = None) -> str:
+def choice_label(ruleset: Ruleset, choice: str, values: Mapping[str, float] | None = None) -> str:
     """A choice as a person reads it: a card by its label, a declaration by its name and
     level (and worth, when `values` gives it), anything else as written, without underscores."""
     deck = ruleset.deck

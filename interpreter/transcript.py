@@ -37,6 +37,7 @@ def _sort_key(ruleset: Ruleset, card: int) -> tuple:
         return (len(ruleset.deck.suits) + 1, 0)
     if c.is_trump:
         return (len(ruleset.deck.suits), -c.strength)
+    assert c.suit is not None  # every card but the trumps and the Fool has a suit
     return (ruleset.deck.suits.index(c.suit), -c.strength)
 
 
@@ -67,11 +68,11 @@ def hand_transcript(state: HandState) -> str:
         out.append(f"  {seat_name(state, seat)} [{len(hand)}]: {_cards(ruleset, hand)}")
     for seat, piles in enumerate(state.piles_dealt):
         if piles:
-            shown = "; ".join(
+            faces = "; ".join(
                 " ".join(deck[c].id for c in pile[:-1]) + f" [{deck[pile[-1]].id}]"
                 for pile in piles
             )
-            out.append(f"  {seat_name(state, seat)} piles (bottom first, [top] face up): {shown}")
+            out.append(f"  {seat_name(state, seat)} piles (bottom first, [top] face up): {faces}")
     if state.talon_dealt:
         out.append(f"  Talon [{len(state.talon_dealt)}]: {_cards(ruleset, state.talon_dealt)}")
     out += _before_play(state)
@@ -96,7 +97,7 @@ def hand_transcript(state: HandState) -> str:
             out += _handed_over(state, d["seat"], decl)
         out += _payments_at(state, "declarations")
     out.append("Play:")
-    exchanges = {}
+    exchanges: dict[int, list[dict]] = {}
     for exchange in state.exchanges:
         exchanges.setdefault(exchange["after_trick"], []).append(exchange)
     for trick in state.tricks:
@@ -186,6 +187,7 @@ def _before_play(state: HandState) -> list[str]:
             if state.partner is not None
             else (" alone" if state.called_card is not None else "")
         )
+        assert state.contract is not None  # set with the taker, by the winning bid
         out.append(f"Taker: seat {state.taker}, {state.contract.replace('_', ' ')}{partner}")
     for seat, what, _cards in state.shown:
         if what == "talon":

@@ -50,7 +50,9 @@ class HeuristicAgent:
         choices = state.legal_actions()
         if len(choices) == 1:
             return choices[0]
-        if state.decision.kind not in LOCAL_KINDS:  # a bid, a call...
+        decision = state.decision
+        assert decision is not None  # an agent is asked only while a decision is open
+        if decision.kind not in LOCAL_KINDS:  # a bid, a call...
             return self._look_ahead(state, seat, choices)
         before = state.returns()[seat]
         scored = []
@@ -77,13 +79,15 @@ class HeuristicAgent:
         return max(zip(totals, [self.rng.random() for _ in choices], choices, strict=True))[2]
 
     def _habit(self, state: HandState, seat: int, action: str) -> float:
-        kind = state.decision.kind
+        decision = state.decision
+        assert decision is not None  # an agent is asked only while a decision is open
+        kind = decision.kind
         deck = state.ruleset.deck
         values = state.ruleset.counting.values
         if kind in (DecisionKind.DISCARD, DecisionKind.GIVE):
             # a card laid away or given back: the least valuable
-            card = deck.cards[deck.by_id[action]]
-            return -values[card.index] - (1.0 if card.is_trump else 0.0)
+            laid = deck.cards[deck.by_id[action]]
+            return -values[laid.index] - (1.0 if laid.is_trump else 0.0)
         if kind != DecisionKind.PLAY:
             return 0.0
         card = deck.by_id[action]

@@ -52,9 +52,11 @@ class HumanAgent:
         self.seat = seat
         view = SeatView(state, seat)  # all the seat is told or shown comes from here
         self._catch_up(state, view)
-        choices = state.decision.choices
+        decision = state.decision
+        assert decision is not None  # an agent is asked only while a decision is open
+        choices = decision.choices
         if len(choices) == 1:
-            self._say(chosen_line(state.ruleset, state.decision.kind, choices[0], forced=True))
+            self._say(chosen_line(state.ruleset, decision.kind, choices[0], forced=True))
             return choices[0]
         self._say("", *decision_lines(view))
         while True:
@@ -74,7 +76,7 @@ class HumanAgent:
                 raise LeftTable("you left the table")
             choice, why = resolve(view, answer)
             if choice is not None:
-                self._say(chosen_line(state.ruleset, state.decision.kind, choice))
+                self._say(chosen_line(state.ruleset, decision.kind, choice))
                 return choice
             self._say(f"Not accepted: {why}." if command else "Please choose (? for help).")
 

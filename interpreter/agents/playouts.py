@@ -8,7 +8,7 @@ card values only, so they serve any ruleset.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from interpreter.engine import tricks as trick_rules
@@ -32,7 +32,9 @@ def play_out(state: HandState, policy: Policy, rng: random.Random) -> HandState:
 
 
 def random_policy(state: HandState, rng: random.Random) -> Action:
-    return rng.choice(state.decision.actions)
+    decision = state.decision
+    assert decision is not None  # `play_out` asks a policy only while a decision is open
+    return rng.choice(decision.actions)
 
 
 def greedy_policy(state: HandState, rng: random.Random) -> Action:
@@ -41,20 +43,23 @@ def greedy_policy(state: HandState, rng: random.Random) -> Action:
     valuable cards; take the best-paid declaration. Now and then a random choice, so the
     play-outs do not all follow one line."""
     decision = state.decision
+    assert decision is not None  # `play_out` asks a policy only while a decision is open
     if rng.random() < EXPLORE or decision.kind not in HABITS:
         return rng.choice(decision.actions)
     return HABITS[decision.kind](state, decision.actions)
 
 
-def _best_card(state: HandState, cards: list[int]) -> int:
+def _best_card(state: HandState, cards: Sequence[int]) -> int:
     """The first card of the best score: a trick that holds card points won with the
     cheapest card that wins it, else as little given away as possible (the cards already on
     the table are looked at once)."""
     deck = state.ruleset.deck
     values = state.ruleset.counting.values
-    strengths = deck.cards.strength  # type: ignore[attr-defined]
+    strengths = deck.cards.strength
     trick = state.zones.trick
-    wins = trick_rules.winning(deck.cards, trick, state.excuses, state.decision.seat, cards)
+    decision = state.decision
+    assert decision is not None  # a habit is asked only while a decision is open
+    wins = trick_rules.winning(deck.cards, trick, state.excuses, decision.seat, cards)
     on_table = sum(values[c] for _s, c in trick)
     best, best_score = cards[0], None
     for card, won in zip(cards, wins, strict=True):
@@ -65,20 +70,22 @@ def _best_card(state: HandState, cards: list[int]) -> int:
     return best
 
 
-def _least_valuable(state: HandState, cards: list[int]) -> int:
+def _least_valuable(state: HandState, cards: Sequence[int]) -> int:
     """The first card of the least value, trumps kept before other cards of the same."""
     values, deck = state.ruleset.counting.values, state.ruleset.deck.cards
     return max(cards, key=lambda card: -values[card] - (1.0 if deck[card].is_trump else 0.0))
 
 
-def _best_paid(state: HandState, answers: list[Action]) -> Action:
+def _best_paid(state: HandState, answers: Sequence[Action]) -> Action:
     """The first declaration of the best value (no declaration counts as 0)."""
-    level_values = state.decision.level_values
+    decision = state.decision
+    assert decision is not None  # a habit is asked only while a decision is open
+    level_values = decision.level_values
     return max(answers, key=lambda a: level_values.get(getattr(a, "level", NO_LEVEL_TEXT), 0.0))
 
 
 #: by decision kind, the habit's choice among the decision's actions
-HABITS: dict[DecisionKind, Callable[[HandState, list[Any]], Action]] = {
+HABITS: dict[DecisionKind, Callable[[HandState, Sequence[Any]], Action]] = {
     DecisionKind.PLAY: _best_card,
     DecisionKind.DISCARD: _least_valuable,
     DecisionKind.GIVE: _least_valuable,

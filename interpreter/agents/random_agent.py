@@ -16,4 +16,6 @@ class RandomAgent:
         self.rng = random.Random(f"tarot-agent/{seed}")
 
     def choose(self, state: HandState, seat: int) -> str:
-        return self.rng.choice(state.decision.choices)  # `legal_actions()`, without a copy
+        decision = state.decision
+        assert decision is not None  # an agent is asked only while a decision is open
+        return self.rng.choice(decision.choices)  # `legal_actions()`, without a copy

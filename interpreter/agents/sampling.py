@@ -99,7 +99,9 @@ def hidden_zones(view: SeatView) -> list[Zone]:
             place.pile,
             place.owner,
             place.size,
-            voids.get(place.owner, frozenset()) if place.pile == VOIDS_APPLY_TO else frozenset(),
+            voids.get(place.owner, frozenset())
+            if place.pile == VOIDS_APPLY_TO and place.owner is not None
+            else frozenset(),
             place.index,
         )
         for place in view.hidden

@@ -124,6 +124,8 @@ def _policy(rollout: str, seed: int | str) -> Policy:
     heuristic = HeuristicAgent(f"rollout/{seed}")
 
     def heuristic_policy(state: HandState, rng: random.Random) -> str:
-        return heuristic.choose(state, state.decision.seat)
+        decision = state.decision
+        assert decision is not None  # `play_out` asks a policy only while a decision is open
+        return heuristic.choose(state, decision.seat)
 
     return heuristic_policy

@@ -323,6 +323,7 @@ def _compare(
     if _is_id_list(a.value) and _is_id_list(b.value):
         for kind, item_a, item_b in _match_by_id(a, b):
             if kind == "changed":
+                assert item_a is not None and item_b is not None  # matched: on both sides
                 _compare(item_a, item_b, out)
             else:
                 out.append(_change(kind, item_a, item_b))

@@ -11,7 +11,7 @@ builds a `Page`, which `interpreter.explain.render` prints as text or Markdown f
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from interpreter.explain import words
@@ -90,7 +90,7 @@ def explain_page(ruleset: Ruleset) -> Page:
     return _PageBuilder(ruleset).build()
 
 
-def source_keys(source: object) -> list[str]:
+def source_keys(source: str | Iterable[object] | None) -> list[str]:
     if source is None:
         return []
     return [source] if isinstance(source, str) else [str(key) for key in source]
@@ -144,7 +144,7 @@ class _PageBuilder:
         lines: list[str],
         path: tuple,
         node: Mapping | None = None,
-        inherit: object = None,
+        inherit: str | Iterable[object] | None = None,
         inner: tuple[tuple, ...] = (),
     ) -> Rule:
         """A rule written at `path`; its source and assumption are `node`'s (the source
@@ -476,8 +476,9 @@ class _PageBuilder:
     def quantity(self, amount: object) -> str:
         """An amount as written, with the ruleset's unit (singular for a literal one)."""
         unit = self.ruleset.unit
-        number = isinstance(amount, int | float) and not isinstance(amount, bool)
-        return f"{code(amount)} {unit.of(amount) if number else unit.plural}"
+        if isinstance(amount, int | float) and not isinstance(amount, bool):
+            return f"{code(amount)} {unit.of(amount)}"
+        return f"{code(amount)} {unit.plural}"
 
     def _unit(self) -> Iterator[Rule]:
         unit = self.ruleset.unit

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from interpreter.engine.contexts import (
     BEFORE_TAKER,
@@ -124,7 +124,7 @@ class Compiler:
         bidding = self._bidding()
         self.facts = facts_for(len(self.deck), self.seats, HAND_SCORE_BUDGET)
         self._definitions()
-        parts = {
+        parts: dict[str, Any] = {
             name: None if self.broken.whole(section) else build()
             for name, section, build in [
                 ("discard", "discard", self._discard_conditions),
@@ -144,6 +144,8 @@ class Compiler:
         if self.draft.problems:
             return None
         forbidden, never, shown = parts["discard"]
+        # a broken players, deal or discard section was reported, so we returned above
+        assert self.checked.packets is not None and self.checked.discard_counts is not None
         players = data["players"]["count"]
         return Ruleset(
             id=self.path.stem,
@@ -186,7 +188,7 @@ class Compiler:
     def _discard_conditions(self) -> tuple:
         discard = self.data.get("discard", {})
         return tuple(
-            self._condition(("discard", key), discard.get(key), "discard_check")
+            self._optional_condition(("discard", key), discard.get(key), "discard_check")
             for key in ("forbidden", "never", "shown")
         )
 
@@ -276,10 +278,15 @@ class Compiler:
                 found |= options
         return tuple(sorted(found))
 
-    def _condition(self, parts: tuple, value: object, event: str):
-        return None if value is None else self.expression(parts, value, event, Type.BOOL)
+    def _condition(self, parts: tuple, value: object, event: str) -> CompiledExpression | _Constant:
+        return self.expression(parts, value, event, Type.BOOL)
 
-    def _seats(self, parts: tuple, value: str, event: str):
+    def _optional_condition(
+        self, parts: tuple, value: object, event: str
+    ) -> CompiledExpression | _Constant | None:
+        return None if value is None else self._condition(parts, value, event)
+
+    def _seats(self, parts: tuple, value: str, event: str) -> CompiledExpression | _Constant:
         compiled = self.expression(parts, value, event, None)
         kind = getattr(compiled, "type", None)
         if kind is not None and kind not in (Type.SEAT, Type.SEATS):
@@ -299,7 +306,7 @@ class Compiler:
             id=rule["id"],
             name=rule.get("name", rule["id"]),
             on=event,
-            when=self._condition(where + ("when",), rule.get("when"), event),
+            when=self._optional_condition(where + ("when",), rule.get("when"), event),
             payers=self._seats(where + ("from",), rule["from"], event),
             payees=self._seats(where + ("to",), rule["to"], event),
             amount=self.expression(
@@ -394,7 +401,9 @@ class Compiler:
             )
         return tuple(compiled)
 
-    def _optional(self, where: tuple, text: object, kind: Type):
+    def _optional(
+        self, where: tuple, text: object, kind: Type
+    ) -> CompiledExpression | _Constant | None:
         """A declaration level's optional expression, compiled when it is there."""
         event = "declaration_shown" if where[-1] == "shows" else "declaration"
         return None if text is None else self.expression(where, text, event, kind)
@@ -411,7 +420,7 @@ class Compiler:
             trump_when_void=bool(play.get("trump_when_void", True)),
             trump_when_trump_led=bool(play.get("trump_when_trump_led", True)),
             overtrump=bool(play.get("overtrump", False)),
-            fool_may_lead=bool(may_lead(None)) if may_lead is not None else True,
+            fool_may_lead=bool(may_lead(Scope(None, {}))),
             fool_in_last_trick=excuse.get("in_last_trick", "captured"),
             fool_wins_last_trick_after_all=bool(excuse.get("wins_last_trick_after_all", False)),
             excuse_exchange=self._excuse_exchange(excuse.get("exchange")),
@@ -506,7 +515,7 @@ class Compiler:
             )
         return tuple(rules)
 
-    def _hand_score(self):
+    def _hand_score(self) -> CompiledExpression | _Constant | None:
         spec = self.data.get("hand_score")
         if spec is None:
             return None
@@ -518,10 +527,10 @@ class Compiler:
                 "the hand score cannot use total(), even through a definition: a seat's total"
                 " counts this hand's score, which would then depend on itself",
             )
-        elif getattr(score, "cost", 0) > HAND_SCORE_BUDGET:
+        elif (cost := getattr(score, "cost", 0)) > HAND_SCORE_BUDGET:
             self.problem(
                 where,
-                f"the hand score could take about {score.cost:,} steps, over its limit of"
+                f"the hand score could take about {cost:,} steps, over its limit of"
                 f" {HAND_SCORE_BUDGET:,} (every total() works it out): make it simpler",
             )
         return score
@@ -577,7 +586,8 @@ def _remembered(compiled: CompiledExpression, name: str) -> CompiledExpression:
     (the engine forgets it whenever the state changes)."""
 
     def fn(scope: Scope) -> Value:
-        return scope.state.remember(name, lambda: compiled(scope))
+        state = cast("HandState", scope.state)
+        return state.remember(name, lambda: compiled(scope))
 
     return replace(compiled, fn=fn)
 
@@ -594,7 +604,7 @@ def _seat_function(
     return evaluate
 
 
-def _source_text(source: object) -> str:
+def _source_text(source: str | Sequence[str] | None) -> str:
     if source is None:
         return ""
     return source if isinstance(source, str) else ", ".join(source)

@@ -217,10 +217,10 @@ class _Resolver:
         found = self.find_builtin(name)
         if found is not None:
             return Path(found)
-        known = {p.stem for p in folder.glob("*.y*ml") if p.resolve() != path.resolve()}
+        nearby = {p.stem for p in folder.glob("*.y*ml") if p.resolve() != path.resolve()}
         if self.list_builtins is not None:
             try:
-                known.update(self.list_builtins())
+                nearby.update(self.list_builtins())
             except Exception:  # noqa: BLE001 - suggestions are a courtesy only
                 pass
         message = (
@@ -228,7 +228,7 @@ class _Resolver:
             "nor a built-in ruleset)"
         )
         raise RulesetError(
-            [Problem(where, json_path([EXTENDS_KEY]), message + _suggest(name, sorted(known)))]
+            [Problem(where, json_path([EXTENDS_KEY]), message + _suggest(name, sorted(nearby)))]
         )
 
     # --- merging ------------------------------------------------------------------------

@@ -74,9 +74,9 @@ def _choose(draft: Draft, choices: Mapping[str, str], readings: Readings) -> Non
                     )
         chosen = choices.get(name, option.get("default"))
         if chosen not in found:
-            key = "default" if name not in choices else None
+            chooser = "default" if name not in choices else None
             draft.problem(
-                where + ((key,) if key else ()),
+                where + ((chooser,) if chooser else ()),
                 f"option {name!r} has no reading {chosen!r}; readings: " + ", ".join(found),
             )
             continue

@@ -117,6 +117,6 @@ def _in_order(problems: list[Problem]) -> list[Problem]:
     return sorted(dict.fromkeys(problems), key=_problem_order)
 
 
-def _problem_order(problem: Problem):
+def _problem_order(problem: Problem) -> tuple[str, int, int]:
     pos = problem.position
     return (pos.file, pos.line, pos.column) if pos else ("", 0, 0)

@@ -16,6 +16,7 @@ cards and card sets, whose sizes the deal is checked against) and the deal's pac
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from interpreter.cards import Deck, build_deck, set_dependencies
@@ -140,7 +141,7 @@ def _pack(draft: Draft) -> Deck | None:
     return deck
 
 
-def _selectors(spec: dict):
+def _selectors(spec: dict) -> Iterator[tuple[tuple[str, str, str | int], dict]]:
     for i, selector in enumerate(spec.get("removed", [])):
         yield ("deck", "removed", i), selector
     for name, selector in spec.get("card_sets", {}).items():

@@ -137,7 +137,7 @@ if _CParser is not None:
             self._start_budget()
 
 else:  # PyYAML built without libyaml
-    FastBoundedLoader = None
+    FastBoundedLoader = None  # type: ignore[misc,assignment]  # callers test for None
 
 
 def number_problem(text: str, value: Any = None) -> str | None:

@@ -67,8 +67,10 @@ def play_summarized(
     note_leader()
     with few_collections():
         while not state.is_terminal():
-            seat = state.current_player()
-            choices += len(state.decision.choices)
+            decision = state.decision
+            assert decision is not None  # a hand not over waits on a decision
+            seat = decision.seat
+            choices += len(decision.choices)
             state.apply_action(agents[seat].choose(state, seat))
             decisions += 1
             note_leader()

@@ -44,7 +44,8 @@ class RulesetMeasures:
         self.lead_changes = RunningMean()
         self.fired_hands: Counter[str] = Counter()  # hands in which the rule paid
         self.fired_total: Counter[str] = Counter()
-        self.histogram = [Counter() for _ in range(players)]  # per seat: result -> hands
+        # per seat: result -> hands
+        self.histogram: list[Counter[float]] = [Counter() for _ in range(players)]
 
     def place_of(self, seat: int, dealer: int) -> int:
         return (seat - dealer) % self.players

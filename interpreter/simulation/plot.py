@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from interpreter.output_files import check_output_path
 
@@ -43,7 +44,7 @@ def check_plot_path(path: str) -> None:
     check_output_path("--plot", path)
 
 
-def _pyplot():
+def _pyplot() -> Any:  # matplotlib.pyplot (no type information installed)
     try:
         import matplotlib
     except ImportError as error:

@@ -143,6 +143,7 @@ def _cell(measure: _Measure, value: float | dict | None) -> str:
     if value is None:
         return "-"
     if measure.as_percent:
+        assert not isinstance(value, dict)  # a share is a plain number, never an estimate
         return percent(value)
     if isinstance(value, dict):
         return (
