@@ -86,7 +86,7 @@ def _build(path: Path, merged: MergedDocument, choices: Mapping[str, str] | None
     draft, compiler = run_stages(path, merged, choices or {})
     ruleset = None if compiler is None else compiler.compile()
     if draft.problems or ruleset is None:
-        raise RulesetError(_in_order(draft.problems))
+        raise RulesetError(_in_order(draft.problems, str(path)))
     return ruleset
 
 
@@ -112,11 +112,14 @@ def run_stages(
     return draft, Compiler(draft, readings, checked)
 
 
-def _in_order(problems: list[Problem]) -> list[Problem]:
-    """Each problem once, in file order."""
-    return sorted(dict.fromkeys(problems), key=_problem_order)
+def _in_order(problems: list[Problem], loaded: str) -> list[Problem]:
+    """Each problem once: those in the file loaded first, then those of the files it
+    extends, each file in order of position."""
 
+    def order(problem: Problem) -> tuple[bool, str, int, int]:
+        pos = problem.position
+        if pos is None:
+            return (False, "", 0, 0)
+        return (pos.file != loaded, pos.file, pos.line, pos.column)
 
-def _problem_order(problem: Problem) -> tuple[str, int, int]:
-    pos = problem.position
-    return (pos.file, pos.line, pos.column) if pos else ("", 0, 0)
+    return sorted(dict.fromkeys(problems), key=order)
