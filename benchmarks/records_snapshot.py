@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine
 
 from interpreter.cli import main as tarot
-from interpreter.loading.listing import builtin_listings
+from interpreter.load.listing import builtin_listings
 
 # (label, seed, hands, players) for every built-in ruleset
 RUNS = (

@@ -46,8 +46,8 @@ from interpreter import paths
 from interpreter.agents.lineup import seat_agents
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import deal_hand, play_game, play_hand
-from interpreter.loading.ruleset_loader import load_ruleset
-from interpreter.simulation.runner import RulesetSpec, RunPlan, available_cores, run_hands
+from interpreter.measure.runner import RulesetSpec, RunPlan, available_cores, run_hands
+from interpreter.ruleset_loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout whose engine is measured
 LOAD_TARGET = 0.1  # seconds to load, check and compile one ruleset
@@ -95,7 +95,7 @@ def ruleset_table(names: list[str], hands: int) -> list[float]:
 #: Loads one ruleset in a fresh process and prints the seconds it took (imports excluded).
 FRESH_LOAD = """
 import sys, time
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 start = time.perf_counter()
 load_ruleset(sys.argv[1])
 print(time.perf_counter() - start)

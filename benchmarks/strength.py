@@ -31,10 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 from interpreter.agents.lineup import LineupError, canonical_agent, seat_agents
 from interpreter.engine.game import deal_hand
 from interpreter.errors import RulesetError
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.measure.runner import available_cores
+from interpreter.measure.statistics import RunningMean
 from interpreter.ruleset import Ruleset
-from interpreter.simulation.runner import available_cores
-from interpreter.simulation.statistics import RunningMean
+from interpreter.ruleset_loader import load_ruleset
 
 DEFAULT_MATCHUPS = "search/random,search/heuristic,heuristic/random"
 

@@ -1,7 +1,7 @@
 """The `tarot` command: validate, rules, explain, play, replay, diff, simulate.
 
 argparse (standard library) parses the command line; each sub-command is one small function
-that loads through `interpreter.loading` and prints (the commands that play many hands are in
+that loads through `interpreter.load` and prints (the commands that play many hands are in
 `interpreter.table_commands`). A user's mistake (a bad ruleset, a
 corrupt record, a wrong option) ends with a message and exit status 1, never a traceback.
 
@@ -46,7 +46,7 @@ def _ruleset_targets(targets: Sequence[str]) -> list[str | Path]:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from interpreter.loading.ruleset_loader import load_ruleset, locate
+    from interpreter.ruleset_loader import load_ruleset, locate
 
     failed = 0
     for target in _ruleset_targets(args.paths):
@@ -64,7 +64,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_rules(_args: argparse.Namespace) -> int:
     """Each built-in ruleset's name, players, title and sources, read without checking or
     compiling it (`tarot validate` checks)."""
-    from interpreter.loading.listing import builtin_listings
+    from interpreter.load.listing import builtin_listings
 
     builtin = builtin_listings()
     width = max((len(name) for name in builtin), default=0) + 2
@@ -80,8 +80,8 @@ def cmd_rules(_args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     from interpreter.explain import explain_page
     from interpreter.explain import render as render_page
-    from interpreter.loading.ruleset_loader import load_ruleset
     from interpreter.play_command import parse_options
+    from interpreter.ruleset_loader import load_ruleset
 
     ruleset = load_ruleset(args.ruleset, parse_options(args.option))
     print(render_page(explain_page(ruleset), args.format))
@@ -160,9 +160,9 @@ def _ruleset_refusal(
 ) -> str:
     """Why the ruleset to replay a record with does not load, blamed on the record where the
     record is wrong (an option or reading the ruleset does not have)."""
-    from interpreter.loading.ruleset_loader import locate
     from interpreter.record_json import RecordError
     from interpreter.replay import record_ruleset
+    from interpreter.ruleset_loader import locate
 
     chosen = record["ruleset"]["options"]
     try:
@@ -447,9 +447,9 @@ def _refusal(error: Exception) -> int | None:
         return 1
     from interpreter.agents.lineup import LineupError
     from interpreter.expressions import EvaluationError
+    from interpreter.measure.plot import PlotUnavailable
+    from interpreter.measure.runner import RulesetMismatch
     from interpreter.output_files import OutputError
-    from interpreter.simulation.plot import PlotUnavailable
-    from interpreter.simulation.runner import RulesetMismatch
 
     if isinstance(error, LineupError):  # --agents: a usage mistake
         print(f"tarot: {error}", file=sys.stderr)

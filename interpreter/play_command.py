@@ -23,9 +23,9 @@ from interpreter.engine.game import game_winners, play_hands
 from interpreter.engine.state import HandState
 from interpreter.errors import Problem, RulesetError
 from interpreter.expressions import EvaluationError
-from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.output_files import OutputError, check_output_path, held_signals
 from interpreter.record_file import RecordFile
+from interpreter.ruleset_loader import load_ruleset
 from interpreter.stopping import exit_status
 from interpreter.table_commands import agents_for
 from interpreter.transcript import game_line, hand_transcript, totals_line

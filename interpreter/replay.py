@@ -26,10 +26,10 @@ from interpreter.agents.lineup import AGENT_KINDS, LineupError, agent_settings
 from interpreter.engine.game import dealer_of, shuffled_pack
 from interpreter.engine.state import HandState, IllegalAction
 from interpreter.errors import json_path
-from interpreter.loading.ruleset_loader import load_ruleset, load_schema
 from interpreter.record import first_game_winners, hand_record, record_id
 from interpreter.record_json import RecordError, shortened
 from interpreter.ruleset import Ruleset
+from interpreter.ruleset_loader import load_ruleset, load_schema
 
 HUMAN = "human"
 

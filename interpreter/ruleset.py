@@ -1,6 +1,6 @@
 """The compiled form of a ruleset: what the engine runs.
 
-Made by `interpreter.loading.compile` once, at load time: every expression is already
+Made by `interpreter.compile.ruleset_compiler` once, at load time: every expression is already
 a Python callable, every card set a frozenset of card indexes, every option resolved. The
 engine reads these tables and never looks at YAML again.
 """

@@ -5,7 +5,7 @@ While it is active, SIGTERM and SIGHUP raise `Stopped` (a `KeyboardInterrupt`) i
 thread just as Ctrl-C does, so the one place where each command handles Ctrl-C (report what
 finished, keep it, say so) serves all three. `exit_status()` is then 128 + the number of the
 signal that stopped the run (130 for Ctrl-C), as shells report a process killed by it.
-Worker processes do not take part: `interpreter.simulation.runner` has them ignore these
+Worker processes do not take part: `interpreter.measure.runner` has them ignore these
 signals and stops them itself.
 """
 

@@ -2,7 +2,7 @@
 
 Where it sits: called by `interpreter.cli`, which parses the arguments. Each command loads its
 rulesets (so a broken one is reported before anything runs), checks the output paths, plays
-the hands through `interpreter.simulation.driver` and prints a report. A run stopped by
+the hands through `interpreter.measure.driver` and prints a report. A run stopped by
 Ctrl-C, SIGTERM or SIGHUP still reports, writes and draws what it finished, and exits 128 +
 the signal (130 for Ctrl-C); one stopped by a failed write of its rows does the same and
 exits 1.
@@ -18,20 +18,17 @@ from interpreter import paths
 from interpreter.agents.lineup import parse_agents
 from interpreter.diff import diff_loaded, load_pair, render
 from interpreter.errors import Problem, RulesetError
-from interpreter.loading.ruleset_loader import load_ruleset
-from interpreter.output_files import OutputError, check_output_path
-from interpreter.ruleset import Ruleset
-from interpreter.simulation.comparison import Comparison
-from interpreter.simulation.driver import RunEnd, drive
-from interpreter.simulation.measures import RulesetMeasures
-from interpreter.simulation.plot import (
+from interpreter.measure.comparison import Comparison
+from interpreter.measure.driver import RunEnd, drive
+from interpreter.measure.measures import RulesetMeasures
+from interpreter.measure.plot import (
     PlotUnavailable,
     Series,
     check_plot_path,
     plot_results,
     require_plotting,
 )
-from interpreter.simulation.report import (
+from interpreter.measure.report import (
     FamilyLine,
     RunInfo,
     family_report,
@@ -39,8 +36,11 @@ from interpreter.simulation.report import (
     table_report,
     units,
 )
-from interpreter.simulation.rows import RowWriter, row_format
-from interpreter.simulation.runner import HandResults, RulesetSpec, RunPlan, available_cores
+from interpreter.measure.rows import RowWriter, row_format
+from interpreter.measure.runner import HandResults, RulesetSpec, RunPlan, available_cores
+from interpreter.output_files import OutputError, check_output_path
+from interpreter.ruleset import Ruleset
+from interpreter.ruleset_loader import load_ruleset
 from interpreter.stopping import exit_status
 
 DEFAULT_AGENTS = "random"

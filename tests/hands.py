@@ -7,7 +7,7 @@ from functools import cache
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import deal_hand, play_hand
 from interpreter.engine.state import HandState
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 SEATS = 3
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import play_game
 from interpreter.errors import RulesetError
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 
 def value_paths(node: object, path: tuple = ()) -> list[tuple]:

@@ -23,7 +23,7 @@ from interpreter.engine.actions import (
 )
 from interpreter.engine.game import deal_hand
 from interpreter.engine.phases import Phase, phase_order
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 # rulesets and seeds that between them ask for every kind of decision: bids and a call,
 # discards, declarations, a redeal request (jeu-de-tarot, seed 243), cards shown for a

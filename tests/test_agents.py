@@ -10,7 +10,7 @@ from interpreter.agents.lineup import LineupError, parse_agents, seat_agents
 from interpreter.cli import main
 from interpreter.engine.game import play_hand
 from interpreter.engine.state import IllegalAction, Phase
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 MAROLLES = load_ruleset("marolles-1637")
 

@@ -25,11 +25,11 @@ from commands import ROOT, tarot
 from interpreter.agents.lineup import seat_agents
 from interpreter.cli import main
 from interpreter.engine.game import play_game
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.measure import driver, runner
+from interpreter.measure.runner import RulesetMismatch, RulesetSpec, RunPlan, run_hands
 from interpreter.record import game_record
 from interpreter.record_file import RecordFile
-from interpreter.simulation import driver, runner
-from interpreter.simulation.runner import RulesetMismatch, RulesetSpec, RunPlan, run_hands
+from interpreter.ruleset_loader import load_ruleset
 
 TARGET = "marolles-1637"
 COMMAND = [sys.executable, "-m", "interpreter"]

@@ -12,9 +12,9 @@ import pytest
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import play_game
 from interpreter.engine.state import HandState, IllegalAction
-from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.record import game_record
 from interpreter.replay import replay_record
+from interpreter.ruleset_loader import load_ruleset
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "show-give-draw.yaml"
 

@@ -12,7 +12,7 @@ from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import deal_hand, game_winners, play_game, play_hand
 from interpreter.engine.phases import settle
 from interpreter.engine.state import HandState
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 
 @cache

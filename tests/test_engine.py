@@ -16,9 +16,9 @@ from hands import SEATS, agents_for, new_hand, played_hand, ruleset_with
 
 from interpreter.engine.game import play_game, play_hand
 from interpreter.engine.state import HandState, IllegalAction, count_points
-from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.record import game_record
 from interpreter.replay import ReplayMismatch, record_problems, replay_record
+from interpreter.ruleset_loader import load_ruleset
 
 
 def card_places(state: HandState) -> Counter:

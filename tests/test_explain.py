@@ -10,7 +10,7 @@ import pytest
 
 from interpreter import paths
 from interpreter.explain import explain_page, render
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 from tests.commands import tarot
 
 SMALL = """\

@@ -15,7 +15,7 @@ from interpreter.engine.game import play_game
 from interpreter.engine.state import HandState
 from interpreter.errors import RulesetError
 from interpreter.expressions import EvaluationError
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 BASE = "extends: early-french\ntitle: test\n"
 SOURCE = "source: early_french_002"

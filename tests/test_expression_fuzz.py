@@ -34,8 +34,8 @@ from interpreter.expressions import (
 )
 from interpreter.expressions.builtins import MAX_NUMBER
 from interpreter.expressions.compiler import COST_BUDGET
-from interpreter.loading.inheritance import resolve
-from interpreter.loading.ruleset_loader import load_ruleset, run_stages
+from interpreter.load.inheritance import resolve
+from interpreter.ruleset_loader import load_ruleset, run_stages
 
 EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "300"))
 RULESET = "french-tarot"

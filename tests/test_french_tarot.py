@@ -23,7 +23,7 @@ from sides import pile_of as sides_pile_of
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import deal_hand, play_hand
 from interpreter.engine.state import HandState
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 
 @cache

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from mutations import loads_and_plays_or_is_refused, value_paths
 
 from interpreter import paths
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 
 def _examples(default: int) -> int:

@@ -19,8 +19,8 @@ from functools import cache
 from pathlib import Path
 
 from interpreter import paths
-from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.ruleset import Ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "interpreter"

@@ -14,9 +14,9 @@ from interpreter import paths
 from interpreter.errors import RulesetError
 from interpreter.expressions import ExpressionError
 from interpreter.expressions import parser as expression_parser
-from interpreter.loading import parse_yaml, yaml_limits
-from interpreter.loading.ruleset_loader import load_ruleset
-from interpreter.loading.yaml_source import load_yaml, read_ruleset_file
+from interpreter.load import parse_yaml, yaml_limits
+from interpreter.load.yaml_source import load_yaml, read_ruleset_file
+from interpreter.ruleset_loader import load_ruleset
 
 needs_libyaml = pytest.mark.skipif(
     yaml_limits.FastBoundedLoader is None, reason="PyYAML is built without libyaml here"

@@ -20,7 +20,7 @@ import pytest
 from commands import ROOT, tarot
 
 from interpreter.errors import RulesetError
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 MALFORMED = Path(__file__).resolve().parent / "data" / "malformed"
 FILES = sorted(MALFORMED.glob("*.yaml"))

@@ -18,7 +18,7 @@ from hands import built_pack, declare_all, discard_plainly, empties, offers
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import deal_hand, play_hand
 from interpreter.engine.state import HandState
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 OLD = "marolles-1637-78-cards"
 WICKSON = "marolles-1637-wickson"

@@ -16,10 +16,10 @@ from commands import tarot
 from interpreter import paths
 from interpreter.agents.lineup import seat_agents
 from interpreter.engine.game import play_game
-from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.record import game_record, record_id
 from interpreter.record_json import RecordError, parse_record, record_text
 from interpreter.replay import ReplayMismatch, record_problems, replay_record
+from interpreter.ruleset_loader import load_ruleset
 
 # --- reading ---------------------------------------------------------------------------------
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from interpreter.engine.rule_index import RuleIndex
-from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.ruleset import PaymentRule
+from interpreter.ruleset_loader import load_ruleset
 
 
 def _ids(rules) -> list[str]:

@@ -1,5 +1,5 @@
 """`tarot rules` reads each built-in ruleset's title, players and sources without checking or
-compiling it (`interpreter.loading.listing`): what it lists must be what loading gives."""
+compiling it (`interpreter.load.listing`): what it lists must be what loading gives."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 
 from interpreter import cli, paths
 from interpreter.errors import RulesetError
-from interpreter.loading.listing import Listing, builtin_listings, read_listing
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.load.listing import Listing, builtin_listings, read_listing
+from interpreter.ruleset_loader import load_ruleset
 
 BUILTIN = sorted(paths.builtin_rulesets())
 

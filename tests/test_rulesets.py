@@ -9,9 +9,9 @@ import yaml
 from interpreter import paths
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import play_game
-from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.record import game_record
 from interpreter.replay import record_problems, replay_record
+from interpreter.ruleset_loader import load_ruleset
 
 BUILTIN = paths.builtin_rulesets()
 

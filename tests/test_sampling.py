@@ -11,7 +11,7 @@ from hands import SEATS, agents_for, new_hand
 from interpreter.agents.sampling import Zone, deal_zones, determinize, hidden_zones
 from interpreter.engine.seat_view import SeatView
 from interpreter.engine.state import Phase
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 MAROLLES = load_ruleset("marolles-1637")
 

@@ -10,7 +10,7 @@ from interpreter.agents.search_agent import SearchAgent
 from interpreter.cli import main
 from interpreter.engine.actions import DecisionKind
 from interpreter.engine.state import Phase
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 MAROLLES = load_ruleset("marolles-1637")
 

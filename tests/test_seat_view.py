@@ -18,7 +18,7 @@ from interpreter.engine.actions import DecisionKind
 from interpreter.engine.game import deal_hand
 from interpreter.engine.seat_view import SeatView
 from interpreter.engine.state import HandState
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 from interpreter.table_view import sides_line
 
 RULESETS = [

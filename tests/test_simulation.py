@@ -1,4 +1,4 @@
-"""Many hands played and measured (interpreter.simulation): streaming statistics, hand
+"""Many hands played and measured (interpreter.measure): streaming statistics, hand
 summaries, game measures, paired comparisons and the hand runner.
 
 The expected values here are computed another way (the standard library's `statistics`, a
@@ -20,21 +20,21 @@ from hypothesis import strategies as st
 
 from interpreter.agents.lineup import seat_agents
 from interpreter.engine.game import deal_hand, play_hand
-from interpreter.loading.ruleset_loader import load_ruleset
-from interpreter.simulation.comparison import MOST_DIFFERENT, Comparison, can_pair
-from interpreter.simulation.hand_summary import (
+from interpreter.measure.comparison import MOST_DIFFERENT, Comparison, can_pair
+from interpreter.measure.hand_summary import (
     HandSummary,
     play_summarized,
     rule_keys,
     sole_leader,
 )
-from interpreter.simulation.measures import RulesetMeasures
-from interpreter.simulation.runner import RulesetSpec, RunPlan, run_hands
-from interpreter.simulation.statistics import (
+from interpreter.measure.measures import RulesetMeasures
+from interpreter.measure.runner import RulesetSpec, RunPlan, run_hands
+from interpreter.measure.statistics import (
     Estimate,
     RunningMean,
     difference_of_means,
 )
+from interpreter.ruleset_loader import load_ruleset
 
 Z = 1.959964  # the 97.5th percentile of the standard normal, to six places
 RANDOM = ("random",)

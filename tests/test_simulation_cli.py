@@ -23,8 +23,8 @@ from interpreter import paths
 from interpreter.agents.lineup import seat_agents
 from interpreter.cli import main
 from interpreter.engine.game import deal_hand, play_hand
-from interpreter.loading.ruleset_loader import load_ruleset
-from interpreter.simulation import driver
+from interpreter.measure import driver
+from interpreter.ruleset_loader import load_ruleset
 
 LITERAL = "marolles-1637-ultimo-literal"
 RANDOM = ("random",)

@@ -12,7 +12,7 @@ from interpreter.agents.lineup import seat_agents
 from interpreter.engine.events import AT_SETTLEMENT, At, PaymentTime
 from interpreter.engine.game import play_game
 from interpreter.engine.state import HandState, Payment
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 from interpreter.table_view import payment_lines
 from interpreter.transcript import hand_transcript
 from tests.test_explain import SMALL

@@ -12,7 +12,7 @@ import pytest
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import deal_hand, play_game, play_hand
 from interpreter.engine.state import HandState
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.ruleset_loader import load_ruleset
 from interpreter.transcript import hand_transcript
 
 SMALL_GAME = """\

@@ -21,9 +21,9 @@ from interpreter.agents.lineup import seat_agents
 from interpreter.engine.game import play_game
 from interpreter.engine.state import Payment
 from interpreter.explain import explain_page, render
-from interpreter.loading.ruleset_loader import load_ruleset
+from interpreter.measure import plot
 from interpreter.ruleset import ScoreUnit
-from interpreter.simulation import plot
+from interpreter.ruleset_loader import load_ruleset
 from interpreter.table_view import choice_label, payment_lines
 from interpreter.transcript import hand_transcript, totals_line
 

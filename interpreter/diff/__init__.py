@@ -1,6 +1,6 @@
 """Comparing two rulesets on paper (as written), without playing them.
 
-Where it sits: after `interpreter.loading`. `paper` loads two rulesets and computes a
+Where it sits: after `interpreter.load`. `paper` loads two rulesets and computes a
 `RulesetDiff` (plain dataclasses: options, rules, other values); `render` turns it into text,
 JSON or Markdown. The `tarot diff A B` command (`interpreter.cli`) joins the two.
 """

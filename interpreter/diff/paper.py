@@ -1,7 +1,7 @@
 """The "diff on paper": what differs between two rulesets as written, after `extends`.
 
 Where it sits: after loading. `diff_rulesets(a, b)` loads both rulesets through
-`interpreter.loading` (so a broken ruleset raises the same `RulesetError` as everywhere
+`interpreter.load` (so a broken ruleset raises the same `RulesetError` as everywhere
 else), once each, and compares their effective documents (`Ruleset.document`, in which every
 `{option: X}` already stands for the chosen reading's value) beside the documents as written
 (`Ruleset.written`, after `extends`, before the readings are substituted). It returns a
@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from interpreter.errors import Problem, RulesetError, json_path
-from interpreter.loading.ruleset_loader import load_ruleset
 from interpreter.ruleset import Ruleset
+from interpreter.ruleset_loader import load_ruleset
 
 __all__ = [
     "OptionChange",

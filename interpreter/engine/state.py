@@ -24,8 +24,8 @@ import copy
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
+from interpreter.compile.contexts import MAX_REDEALS
 from interpreter.engine.actions import Action, Decision, DecisionKind, IllegalAction
-from interpreter.engine.contexts import MAX_REDEALS
 from interpreter.engine.events import AT_SETTLEMENT, At, Payment
 from interpreter.engine.phases import APPLY, Phase, advance, deal, phase_order
 from interpreter.engine.phases.declare import HANDED_OVER, CardChoice

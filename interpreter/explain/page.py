@@ -2,7 +2,7 @@
 words with its source, then its options with every reading, its parameters, its assumptions
 and the full citation of each source.
 
-Where it sits: after loading (`interpreter.loading.ruleset_loader`), it reads the compiled
+Where it sits: after loading (`interpreter.ruleset_loader`), it reads the compiled
 `Ruleset` (its effective document, the chosen readings, the options each place reads) and
 builds a `Page`, which `interpreter.explain.render` prints as text or Markdown for
 `tarot explain`. Nothing here knows a game: every sentence comes from the ruleset's own data

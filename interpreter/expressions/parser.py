@@ -1,7 +1,7 @@
 """Parser facade: text -> lark parse tree.
 
 Pipeline: grammar.lark -> parser.py (this module) -> compiler.py -> builtins.py; used by the
-compile stage of loading (`interpreter/loading/compile.py`).
+compile stage of loading (`interpreter/compile/ruleset_compiler.py`).
 Loads the LALR grammar once and turns every lark exception into an
 ExpressionError with a position and a short "expected ..." message, so no lark
 exception leaves this package.

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interpreter.compile.contexts import MAX_REDEALS
 from interpreter.engine.actions import Action, Decision, DecisionKind, Redeal, action_text
-from interpreter.engine.contexts import MAX_REDEALS
 from interpreter.engine.dealing import deal_packets
 from interpreter.engine.events import AT_CUT, ThrownIn
 from interpreter.engine.phases.phase import Phase

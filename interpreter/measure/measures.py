@@ -1,7 +1,7 @@
 """Game measures of one ruleset over many hands, in the manner of Ludii's metrics.
 
 Where it sits: `RulesetMeasures.add` folds in one `HandSummary` at a time (constant memory);
-`report` gives plain dicts for `interpreter.simulation.report` to print. Seats are reported
+`report` gives plain dicts for `interpreter.measure.report` to print. Seats are reported
 two ways: by seat number (as in a game record) and by place relative to the dealer (dealer,
 first after the dealer, ...), which is where an advantage of position shows.
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from interpreter.simulation.hand_summary import HandSummary
-from interpreter.simulation.statistics import RunningMean
+from interpreter.measure.hand_summary import HandSummary
+from interpreter.measure.statistics import RunningMean
 
 
 def spread(net: Sequence[float]) -> float:

@@ -1,7 +1,7 @@
 """Compile stage: from a checked document to the `Ruleset` the engine runs.
 
 Pipeline: schema_check -> options -> semantic_checks -> **compile** (all run by
-:mod:`~interpreter.loading.ruleset_loader`). Every expression is compiled against the names
+:mod:`~interpreter.ruleset_loader`). Every expression is compiled against the names
 its event provides (its own problems, a wrong name or type, come from the expression
 compiler and are placed inside the expression's text in the file), each rule and section
 becomes its `interpreter.ruleset` value, and the cost of a hand's expressions is held to a
@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
-from interpreter.engine.contexts import (
+from interpreter.compile.contexts import (
     BEFORE_TAKER,
     FACTS,
     evaluations_per_hand,
@@ -40,9 +40,9 @@ from interpreter.expressions.types import Scope, Value
 
 if TYPE_CHECKING:
     from interpreter.engine.state import HandState
-from interpreter.loading.draft import Draft
-from interpreter.loading.options import Readings
-from interpreter.loading.semantic_checks import CheckedParts
+from interpreter.check.draft import Draft
+from interpreter.check.options import Readings
+from interpreter.check.semantic_checks import CheckedParts
 from interpreter.ruleset import (
     Bidding,
     Contract,
@@ -119,7 +119,7 @@ class Compiler:
 
     def compile(self) -> Ruleset | None:
         """The compiled ruleset, or None after recording problems. Parts already broken
-        (see :mod:`~interpreter.loading.broken_parts`) are left out of every part."""
+        (see :mod:`~interpreter.check.broken_parts`) are left out of every part."""
         data = self.data
         bidding = self._bidding()
         self.facts = facts_for(len(self.deck), self.seats, HAND_SCORE_BUDGET)

@@ -13,10 +13,10 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
+from interpreter.measure.hand_summary import HandSummary
+from interpreter.measure.measures import RulesetMeasures, spread
+from interpreter.measure.statistics import RunningMean, difference_of_means
 from interpreter.ruleset import Ruleset
-from interpreter.simulation.hand_summary import HandSummary
-from interpreter.simulation.measures import RulesetMeasures, spread
-from interpreter.simulation.statistics import RunningMean, difference_of_means
 
 MOST_DIFFERENT = 5
 

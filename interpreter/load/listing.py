@@ -3,9 +3,9 @@ the schema check or compilation.
 
 Pipeline: beside the loading stages, not after them (load only: no check, no compile). Each
 file is read with PyYAML's C loader when present (only the package's own files come here; a
-file a user gives is read by :mod:`~interpreter.loading.yaml_source`, with its budgets and
+file a user gives is read by :mod:`~interpreter.load.yaml_source`, with its budgets and
 positions), cut down to the sections the listing shows, merged along its ``extends`` chain by
-:mod:`~interpreter.loading.inheritance`, and an ``{option: NAME}`` among those sections takes
+:mod:`~interpreter.load.inheritance`, and an ``{option: NAME}`` among those sections takes
 the option's default reading, as the loader substitutes it. Whether a ruleset is valid is
 `tarot validate`'s question: a file is refused here only when the listing's own fields cannot
 be read from it.
@@ -23,8 +23,8 @@ import yaml
 
 from interpreter import paths
 from interpreter.errors import Position, Problem, RulesetError, json_path
-from interpreter.loading.inheritance import EXTENDS_KEY, FindBuiltin, ReadFile, resolve
-from interpreter.loading.yaml_source import SourceDocument
+from interpreter.load.inheritance import EXTENDS_KEY, FindBuiltin, ReadFile, resolve
+from interpreter.load.yaml_source import SourceDocument
 
 __all__ = ["Listing", "builtin_listings", "read_listing"]
 

@@ -1,7 +1,7 @@
 """Check stage, second part: what the schema cannot say about a ruleset.
 
 Pipeline: schema_check -> options -> **semantic_checks** -> compile (all run by
-:mod:`~interpreter.loading.ruleset_loader`). Reads the document with its readings in place
+:mod:`~interpreter.ruleset_loader`). Reads the document with its readings in place
 and reports, each at its file position: sources cited but not listed, card sets and suits
 named but not defined (or defined in a circle, or empty), a deal that does not add up to the
 pack or leaves unequal hands, contracts that do not all give the same values, a talon sent to
@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from interpreter.cards import Deck, build_deck, set_dependencies
-from interpreter.engine.contexts import EVENT_VARIABLES, FACTS, variables_for
+from interpreter.check.draft import Draft
+from interpreter.compile.contexts import EVENT_VARIABLES, FACTS, variables_for
 from interpreter.expressions.builtins import BUILTIN_NAMES
 from interpreter.expressions.parser import KEYWORDS
-from interpreter.loading.draft import Draft
 from interpreter.ruleset import PacketStep
 
 __all__ = ["CheckedParts", "check_document"]

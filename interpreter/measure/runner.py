@@ -30,10 +30,10 @@ from multiprocessing.process import BaseProcess
 
 from interpreter.agents.lineup import seat_agents
 from interpreter.errors import RulesetError
-from interpreter.loading.ruleset_loader import build_ruleset, load_ruleset
+from interpreter.measure.hand_summary import HandSummary, play_summarized
 from interpreter.output_files import held_signals
 from interpreter.ruleset import Ruleset
-from interpreter.simulation.hand_summary import HandSummary, play_summarized
+from interpreter.ruleset_loader import build_ruleset, load_ruleset
 
 HandResults = tuple[HandSummary, ...]  # one summary per ruleset, for one hand number
 

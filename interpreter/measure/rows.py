@@ -17,9 +17,9 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from interpreter.measure.hand_summary import HandSummary, rule_keys
 from interpreter.output_files import OutputError, PieceFile
 from interpreter.ruleset import Ruleset
-from interpreter.simulation.hand_summary import HandSummary, rule_keys
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 

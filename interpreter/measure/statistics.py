@@ -1,6 +1,6 @@
 """Streaming statistics: means with 95% confidence intervals, kept in constant memory.
 
-Where it sits: used by `interpreter.simulation.measures` and `.comparison` to fold hand
+Where it sits: used by `interpreter.measure.measures` and `.comparison` to fold hand
 results in one at a time, so a run of a million hands needs no more memory than a run of ten.
 Intervals use the normal approximation (mean ± 1.96 standard errors), which is what the
 number of hands a simulation runs (hundreds and up) calls for.

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from tqdm import tqdm
 
+from interpreter.measure.rows import RowWriter
+from interpreter.measure.runner import HandResults, RunPlan, run_hands
 from interpreter.output_files import OutputError, held_signals
 from interpreter.ruleset import Ruleset
-from interpreter.simulation.rows import RowWriter
-from interpreter.simulation.runner import HandResults, RunPlan, run_hands
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The bounds on what one ruleset file may hold, checked while it is read.
 
-Pipeline: used by :mod:`~interpreter.loading.yaml_source` (stage 1, load) before any value is
+Pipeline: used by :mod:`~interpreter.load.yaml_source` (stage 1, load) before any value is
 built, so that a file written to exhaust the tool (aliases of aliases that would expand to
 billions of values, nesting thousands deep, a thousand-digit number, ``.inf``) is refused at
 once with the place where it goes past the bound.

@@ -38,7 +38,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from interpreter import paths
 from interpreter.errors import Position, Problem, RulesetError, json_path, nearest_position
-from interpreter.loading.yaml_limits import (
+from interpreter.load.yaml_limits import (
     MAX_FILE_BYTES,
     BoundedLoader,
     FastBoundedLoader,

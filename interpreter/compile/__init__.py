@@ -1,0 +1,8 @@
+"""Stage 3 of loading a ruleset: compiling the checked document into the `Ruleset` the engine
+runs.
+
+`ruleset_compiler` builds the rules, card tables and rule index and compiles every expression
+(through `interpreter.expressions`); `contexts` is the vocabulary the expressions are compiled
+against: which names and facts exist at each place of a ruleset. Run by
+`interpreter.ruleset_loader` after `interpreter.load` and `interpreter.check`.
+"""
