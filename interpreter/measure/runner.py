@@ -123,12 +123,15 @@ class WorkerDied(RuntimeError):
     """A worker process ended without answering (killed from outside, or out of memory)."""
 
 
+#: what a terminal sends to the whole process group, which workers never receive
+_DEAF_TO = tuple(getattr(signal, name) for name in ("SIGINT", "SIGHUP") if hasattr(signal, name))
+
+
 def _worker_main(connection: Connection, plan: RunPlan, written: list[_Written]) -> None:
     """A worker's whole life: chunks of hand numbers in, their results out, until told to
     stop (None) or killed. An error goes back to the parent as ("error", exception)."""
-    for name in ("SIGINT", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    for signum in _DEAF_TO:
+        signal.signal(signum, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     table: _Table | None = None
     while (numbers := connection.recv()) is not None:
@@ -193,8 +196,7 @@ def _deaf_children() -> Iterator[None]:
     """Processes started within the block (the workers) never receive Ctrl-C or SIGHUP,
     which a terminal sends to the whole process group: the parent stops them with SIGTERM.
     In this process the signals wait until the block ends."""
-    deaf = [getattr(signal, name) for name in ("SIGINT", "SIGHUP") if hasattr(signal, name)]
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, deaf)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _DEAF_TO)
     try:
         yield
     finally:
@@ -253,20 +255,22 @@ def run_hands(plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int = 1) -> Iter
     try:
         with held_signals():  # a stop while starting waits until every worker is known
             workers = _start_workers(plan, rulesets, jobs)
-        holder: dict[int, _Worker] = {}
+        holder: dict[int, _Worker] = {}  # chunk number -> the worker it was given to
+
+        def hand_out(worker: _Worker) -> None:
+            for index, numbers in itertools.islice(chunks, 1):
+                worker.give(numbers)
+                holder[index] = worker
+
         for _ in range(AHEAD):
             for worker in workers:
-                for index, numbers in itertools.islice(chunks, 1):
-                    worker.give(numbers)
-                    holder[index] = worker
+                hand_out(worker)
         next_index = 0
         while holder:
             worker = holder.pop(next_index)
             results = worker.answer()
             next_index += 1
-            for index, numbers in itertools.islice(chunks, 1):
-                worker.give(numbers)
-                holder[index] = worker
+            hand_out(worker)
             yield from results
         for worker in workers:
             worker.finish()
