@@ -448,13 +448,13 @@ def _refusal(error: Exception) -> int | None:
     from interpreter.agents.lineup import LineupError
     from interpreter.expressions import EvaluationError
     from interpreter.measure.plot import PlotUnavailable
-    from interpreter.measure.runner import RulesetMismatch
+    from interpreter.measure.runner import RulesetMismatch, WorkerDied
     from interpreter.output_files import OutputError
 
     if isinstance(error, LineupError):  # --agents: a usage mistake
         print(f"tarot: {error}", file=sys.stderr)
         return 2
-    if isinstance(error, OutputError | PlotUnavailable | RulesetMismatch):
+    if isinstance(error, OutputError | PlotUnavailable | RulesetMismatch | WorkerDied):
         print(f"tarot: {error}", file=sys.stderr)
         return 1
     if isinstance(error, EvaluationError):  # rows already written are kept

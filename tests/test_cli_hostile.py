@@ -118,6 +118,32 @@ def test_sigterm_to_the_parent_alone_stops_its_workers(tmp_path: Path) -> None:
     assert "(interrupted)" in out
 
 
+def _children(pid: int) -> list[int]:
+    """The processes `pid` started (Linux's /proc)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_a_worker_killed_from_outside_stops_the_run_with_a_message(tmp_path: Path) -> None:
+    """A worker killed by another program (or the system, out of memory) ends the run with
+    exit 1 and a message, never a traceback or a wait for ever; the rows written are kept."""
+    rows = tmp_path / "rows.jsonl"
+    process = started(["simulate", TARGET, "--hands", "100000", "--jobs", "2", "--out", str(rows)])
+    wait_for(lambda: has_rows(rows, 3), process, "rows")
+    workers = [child for child in _children(process.pid) if child != process.pid]
+    assert workers, "no worker process found"
+    for worker in workers:
+        os.kill(worker, signal.SIGKILL)
+    out, err = process.communicate(timeout=120)
+    no_traceback(out, err)
+    assert process.returncode == 1, err
+    assert "a worker process ended without answering" in err
+    assert all(json.loads(line) for line in rows.read_text(encoding="utf-8").splitlines())
+
+
 def test_a_huge_number_of_hands_starts_at_once_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     rows = tmp_path / "rows.jsonl"
     process = started(
