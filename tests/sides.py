@@ -140,9 +140,8 @@ def played_out(
     state.won[TAKER] = mine
     state.won[DEFENDER] = [c for c in range(size) if c not in set(mine) | set(final)]
     state.trick_cards = [(w, []) for w in winners]
-    state.tricks = [
-        {"number": i + 1, "leader": w, "cards": [], "winner": w} for i, w in enumerate(winners)
-    ]
+    # each earlier trick as (number, leader, plays, winner)
+    state.trick_log = [(i + 1, w, [], w) for i, w in enumerate(winners)]
     for seat, values in (declared or {}).items():
         for name, value in values.items():
             state.declared[seat].add(name)

@@ -195,19 +195,6 @@ class HandState:
             for number, leader, trick, winner in self.trick_log
         ]
 
-    @tricks.setter
-    def tricks(self, records: Sequence[dict]) -> None:
-        by_id = self.ruleset.deck.by_id
-        self.trick_log = [
-            (
-                record["number"],
-                record["leader"],
-                [(play["seat"], by_id[play["card"]]) for play in record["cards"]],
-                record["winner"],
-            )
-            for record in records
-        ]
-
     def forget_future_deals(self) -> None:
         """Make a thrown-in deal end the hand instead of being dealt again: for a guessed
         state, which must not know how the cards would fall next time."""
