@@ -135,6 +135,7 @@ class Difference:
     """One row of a diff's picture: a seat's result or a rule's payments per hand."""
 
     title: str
+    quantity: str  # what the values are: "net result of a hand", "paid in a hand"
     under_a: Counter  # value -> number of hands
     under_b: Counter
     gap: Counter  # paired B - A -> number of hands
@@ -165,7 +166,7 @@ def plot_differences(
             color=colours[:2],
         )
         left.set_title(f"{row.title}: A and B", fontsize="medium")
-        left.set_xlabel(unit)
+        left.set_xlabel(f"{row.quantity} ({unit})")
         left.set_ylabel("share of hands")
         gaps = list(row.gap)
         right.hist(
@@ -177,7 +178,7 @@ def plot_differences(
         )
         right.axvline(0, color="grey", linewidth=0.8)
         right.set_title(f"{row.title}: B - A, {_interval(row.estimate)}", fontsize="medium")
-        right.set_xlabel(f"B - A ({unit})")
+        right.set_xlabel(f"B - A of the {row.quantity} ({unit})")
     handles = [
         *axes[0][0].get_legend_handles_labels()[0],
         *axes[0][1].get_legend_handles_labels()[0],
@@ -200,6 +201,7 @@ def difference_rows(comparison: Comparison) -> list[Difference]:
     rows = [
         Difference(
             f"seat {seat}",
+            "net result of a hand",
             comparison.a.histogram[seat],
             comparison.b.histogram[seat],
             comparison.difference_histogram[seat],
@@ -213,7 +215,8 @@ def difference_rows(comparison: Comparison) -> list[Difference]:
     for rule in changed[:MOST_RULES]:
         rows.append(
             Difference(
-                f"rule {rule}, paid",
+                f"rule {rule}",
+                "paid in a hand",
                 comparison.a.paid.histogram(rule),
                 comparison.b.paid.histogram(rule),
                 gaps.histogram(rule),

@@ -152,8 +152,8 @@ def _measures(shape: dict, places: int, unit: str) -> list[_Measure]:
     ]
     common = [
         _Measure("spread of results in a hand (sd)", lambda r: r["spread"]),
-        _Measure(f"{unit} won by the winners", lambda r: r["moved"]),
-        _Measure(f"{unit} paid by every rule (swing)", lambda r: r["swing"]),
+        _Measure(f"won by the winners ({unit})", lambda r: r["moved"]),
+        _Measure(f"paid by every rule, the swing ({unit})", lambda r: r["swing"]),
         _Measure("decisions per hand", lambda r: r["decisions_per_hand"], 1),
         _Measure("legal choices per decision", lambda r: r["choices_per_decision"]),
     ]
@@ -324,15 +324,15 @@ def _rule_gap_rows(rulesets: Sequence[Ruleset], reports: Sequence[dict], gaps: d
     return rows
 
 
-def _rule_gap_head(unit: str) -> list[str]:
+def _rule_gap_head() -> list[str]:
     return [
         "rule",
         "name",
         "A fired",
         "B fired",
         "B - A fired",
-        f"A paid ({unit})",
-        f"B paid ({unit})",
+        "A paid",
+        "B paid",
         "B - A paid",
         "A share",
         "B share",
@@ -522,13 +522,13 @@ def table_report(
         md,
     )
     out += _section(
-        "Rules that fired (share of hands [Wilson 95%]) and what they paid per hand (t 95%; "
-        "B - A paired when the hands are), the rules whose payments moved most first; "
-        "share: of all that rules paid",
+        "Rules that fired (share of hands [Wilson 95%]) and what they paid per hand "
+        f"({unit}, t 95%; B - A paired when the hands are), the rules whose payments moved "
+        "most first; share: of all that rules paid",
         md,
     )
     rules = _rule_gap_rows([a, b], [result["a"], result["b"]], result["rule_differences"])
-    out += _table([_rule_gap_head(unit), *rules], md) if rules else ["  none"]
+    out += _table([_rule_gap_head(), *rules], md) if rules else ["  none"]
     caption = "A and B, and the paired B - A, per seat and per rule whose payments changed"
     out += _picture(picture, caption if result["paired"] else "A and B per seat", md)
     return "\n".join(out)
