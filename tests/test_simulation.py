@@ -37,7 +37,6 @@ from interpreter.measure.statistics import (
 from interpreter.ruleset_loader import load_ruleset
 
 
-
 def t975(df: float) -> float:
     """The 97.5th percentile of Student's t, found another way than the code's (which
     inverts the incomplete beta function): the density integrated by Simpson's rule from 0,
@@ -63,6 +62,8 @@ def t975(df: float) -> float:
 def welch_df(var_a: float, n_a: int, var_b: float, n_b: int) -> float:
     va, vb = var_a / n_a, var_b / n_b
     return (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
+
+
 RANDOM = ("random",)
 LITERAL = "marolles-1637-ultimo-literal"
 

@@ -188,10 +188,14 @@ def test_plots_label_results_in_the_unit(capsys, ducats: Path, tmp_path: Path, m
     pyplot.labels.clear()
     _diff_in_two_units(capsys, ducats, "--hands", "5", "--plot", picture)
     both = "A in ducats, B in groats"
-    assert pyplot.labels == [
-        f"net result of a hand ({both})",
-        f"B - A of the net result of a hand ({both})",
-    ] * 2, "each seat: A and B, then the paired B - A"
+    assert (
+        pyplot.labels
+        == [
+            f"net result of a hand ({both})",
+            f"B - A of the net result of a hand ({both})",
+        ]
+        * 2
+    ), "each seat: A and B, then the paired B - A"
 
 
 def test_a_drawn_picture_holds_the_unit(capsys, ducats: Path, tmp_path: Path) -> None:
