@@ -135,7 +135,7 @@ class Difference:
     """One row of a diff's picture: a seat's result or a rule's payments per hand."""
 
     title: str
-    quantity: str  # what the values are: "net result of a hand", "paid in a hand"
+    quantity: str  # what the values are: "net result of a hand", "what it paid in a hand"
     under_a: Counter  # value -> number of hands
     under_b: Counter
     gap: Counter  # paired B - A -> number of hands
@@ -216,7 +216,7 @@ def difference_rows(comparison: Comparison) -> list[Difference]:
         rows.append(
             Difference(
                 f"rule {rule}",
-                "paid in a hand",
+                "what it paid in a hand",
                 comparison.a.paid.histogram(rule),
                 comparison.b.paid.histogram(rule),
                 gaps.histogram(rule),

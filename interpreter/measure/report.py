@@ -2,9 +2,11 @@
 
 Where it sits: the last step of `tarot simulate` and `tarot diff --hands`. It takes the plain
 dicts that `RulesetMeasures.report` and `Comparison.report` give and formats them as text
-(terminal), Markdown (tables for notes) or JSON (everything, for programs). Numbers with an
-interval print as `mean ± half-width` (95%). Results are named in each ruleset's own unit
-(`Ruleset.unit`); a difference of two rates is in percentage points (pp).
+(terminal), Markdown (tables for notes) or JSON (everything, for programs). A mean prints as
+`mean ± half-width` (t, 95%), a rate as `share [low, high]` in percent (Wilson, 95%). Which
+measures are printed depends on the game's shape (`shape.GameShape`, in the report's
+"shape"); a plot given with --plot is shown in place in Markdown. Results are named in each
+ruleset's own unit (`Ruleset.unit`); a difference of two rates is in percentage points (pp).
 """
 
 from __future__ import annotations
@@ -580,11 +582,20 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
         "(sorted by the mean |B - A| per seat and hand, how much the variant moves results, "
         f"in {units([(r.id, r) for r in (base, *(line.variant for line in ordered))])}; "
         "dealer B - A is the dealer's paired difference; spread B - A the change in the "
-        "standard deviation of the seats' results in a hand, i.e. in what is at stake)",
+        "standard deviation of the seats' results in a hand, i.e. in what is at stake; "
+        "the last column the rule whose payments per hand changed most)",
         "",
     ]
     rows = [
-        ["variant", "changes", "hands differing", "mean |B - A|", "dealer B - A", "spread B - A"]
+        [
+            "variant",
+            "changes",
+            "hands differing",
+            "mean |B - A|",
+            "dealer B - A",
+            "spread B - A",
+            "rule paid most differently (B - A per hand)",
+        ]
     ]
     for line in ordered:
         r = line.result
@@ -596,10 +607,20 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
             ]
         else:
             cells = ["unpaired", "-", "-"]
+        cells.append(_most_changed_rule(r["rule_differences"]))
         changed = "; ".join(line.changed) or "(none)"
         rows.append([line.variant.id, changed, percent(r["differing_share"]), *cells])
     out += _table(rows, md)
     return "\n".join(out)
+
+
+def _most_changed_rule(differences: dict) -> str:
+    """The rule whose payments per hand moved most, with its B - A; "-" when none moved."""
+    moved = [(abs(e["mean"]), rule) for rule, e in differences.items() if e["mean"]]
+    if not moved:
+        return "-"
+    rule = min(moved, key=lambda item: (-item[0], item[1]))[1]
+    return f"{rule} {estimate(differences[rule])}"
 
 
 def _change_size(line: FamilyLine) -> float:
