@@ -20,11 +20,14 @@ from interpreter.diff import diff_loaded, load_pair, render
 from interpreter.errors import Problem, RulesetError
 from interpreter.measure.comparison import Comparison
 from interpreter.measure.driver import RunEnd, drive
+from interpreter.measure.games import play_games
 from interpreter.measure.measures import RulesetMeasures
 from interpreter.measure.plot import (
     PlotUnavailable,
     Series,
     check_plot_path,
+    difference_rows,
+    plot_differences,
     plot_results,
     require_plotting,
 )
@@ -117,7 +120,7 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     jobs = _jobs(args)
     chosen = tuple(sorted(options.items()))
     plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, agents)
-    measures = RulesetMeasures(ruleset.players)
+    measures = RulesetMeasures.of(ruleset)
     end = drive(
         plan,
         [ruleset],
@@ -128,8 +131,13 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     )
     if measures.hands == 0:
         return _nothing_finished(end)
+    games = None
+    if ruleset.game is not None and not end.early:  # whole games too, as many hands again
+        played, stopped = play_games(ruleset, args.seed, agents, measures.hands)
+        games = played.report() if played.games else None
+        end = RunEnd(interrupted=stopped)
     info = _info(plan, jobs, end, chosen)
-    print(simulate_report(ruleset, measures.report(), info, args.format))
+    print(simulate_report(ruleset, measures.report(), info, args.format, games, args.plot))
     if args.plot:
         plot_results(
             args.plot,
@@ -161,7 +169,7 @@ def cmd_diff_table(args: argparse.Namespace) -> int:
     if comparison.hands == 0:
         return _nothing_finished(end)
     info = _info(plan, jobs, end)
-    table = table_report(a, b, (args.a, args.b), comparison.report(), info, args.format)
+    table = table_report(a, b, (args.a, args.b), comparison.report(), info, args.format, args.plot)
     if args.format == "json":
         print(
             json.dumps({"paper": json.loads(render(paper, "json")), **json.loads(table)}, indent=1)
@@ -171,15 +179,20 @@ def cmd_diff_table(args: argparse.Namespace) -> int:
         print()
         print(table)
     if args.plot:
-        plot_results(
-            args.plot,
-            f"{a.id} (A) and {b.id} (B): net result per hand, {comparison.hands} hands",
-            [
-                Series(f"A {a.id}", comparison.a.histogram, comparison.a.hands),
-                Series(f"B {b.id}", comparison.b.histogram, comparison.b.hands),
-            ],
-            units([("A", a), ("B", b)]),
-        )
+        title = f"{a.id} (A) and {b.id} (B), {comparison.hands} hands"
+        if comparison.paired:
+            rows = difference_rows(comparison)
+            plot_differences(args.plot, title, ("A", "B"), rows, units([("A", a), ("B", b)]))
+        else:
+            plot_results(
+                args.plot,
+                f"{title}: net result per hand (unpaired: no B - A hand by hand)",
+                [
+                    Series(f"A {a.id}", comparison.a.histogram, comparison.a.hands),
+                    Series(f"B {b.id}", comparison.b.histogram, comparison.b.hands),
+                ],
+                units([("A", a), ("B", b)]),
+            )
         print(f"picture written to {args.plot}", file=sys.stderr)
     return _finish(end, args)
 

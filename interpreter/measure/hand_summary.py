@@ -3,7 +3,8 @@
 Where it sits: the unit of work of a simulation. `play_summarized` deals hand N of a seeded
 game, lets the agents play it, and on the way notes the running result after every decision
 (who leads, when the eventual winner took the lead for good), the number of legal choices at
-each decision, and how often each rule paid. Summaries are small and picklable, so worker
+each decision, how often each rule paid and how much it moved, and, in a game with an
+auction, who took and at which contract. Summaries are small and picklable, so worker
 processes send them back to the process that folds them into statistics.
 """
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 
 from interpreter.agents.base import Agent
 from interpreter.engine.collector import few_collections
+from interpreter.engine.events import Payment
 from interpreter.engine.game import deal_hand
 from interpreter.ruleset import Ruleset
 
@@ -29,6 +31,17 @@ class HandSummary:
     decided_at: int | None  # decisions taken before the winner led for good
     lead_changes: int  # times the sole leader of the running result changed
     fired: dict[str, int] = field(default_factory=dict)  # rule -> times it paid
+    paid: dict[str, float] = field(default_factory=dict)  # rule -> sum of its payments' amounts
+    taker: int | None = None  # the auction's winner (None: no auction, or nobody took)
+    partner: int | None = None  # the taker's partner, when one was called and is not himself
+    contract: str | None = None  # the contract the taker played
+
+    @property
+    def attackers(self) -> tuple[int, ...]:
+        """The taker and his partner; empty when nobody took."""
+        if self.taker is None:
+            return ()
+        return (self.taker,) if self.partner is None else (self.taker, self.partner)
 
     @property
     def decided_share(self) -> float | None:
@@ -98,7 +111,19 @@ def play_summarized(
         decided_at=decided_at,
         lead_changes=changes,
         fired=dict(state.fired),
+        paid=paid_by_rule(state.payments),
+        taker=state.taker,
+        partner=state.partner,
+        contract=state.contract,
     )
+
+
+def paid_by_rule(payments: Sequence[Payment]) -> dict[str, float]:
+    """What each rule moved in a hand: the sum of the amounts of its payments."""
+    paid: dict[str, float] = {}
+    for payment in payments:
+        paid[payment.rule] = paid.get(payment.rule, 0.0) + payment.amount
+    return paid
 
 
 def rule_keys(ruleset: Ruleset) -> list[str]:
