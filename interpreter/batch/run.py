@@ -9,7 +9,6 @@ at once; `summaries` turns the state into one `HandSummary` per hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 import numpy as np
 
@@ -23,11 +22,6 @@ from interpreter.ruleset import Ruleset
 
 #: hands played at once by default: large enough for numpy to pay, small enough to stay in cache
 BATCH = 2048
-
-
-@cache
-def _programs(ruleset_key: int) -> dict[int, Program]:
-    return {}
 
 
 def program_of(ruleset: Ruleset) -> Program:
@@ -49,6 +43,15 @@ def play_batch(
     declare.before_play(program, state)
     play.play(program, state)
     return state
+
+
+def play_summaries(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> list[HandSummary]:
+    """The summaries of hands `numbers`, played BATCH at a time."""
+    found: list[HandSummary] = []
+    numbers = list(numbers)
+    for start in range(0, len(numbers), BATCH):
+        found += summaries(play_batch(ruleset, seed, numbers[start : start + BATCH]))
+    return found
 
 
 def summaries(state: BatchState) -> list[HandSummary]:
