@@ -22,12 +22,17 @@ from interpreter.replay import ReplayMismatch, apply_decision, compare
 from interpreter.ruleset import Ruleset
 
 
-def batch_records(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> list[dict]:
-    """Hands `numbers` played in one batch, each as the part of a hand record it fills."""
+def batch_records(
+    ruleset: Ruleset, seed: int, numbers: Sequence[int], keep: Sequence[int] | None = None
+) -> list[dict]:
+    """Hands `numbers` played in one batch, each (or each of those numbered in `keep`) as
+    the part of a hand record it fills."""
     state = play_batch(ruleset, seed, numbers, logging=True)
     ids = ruleset.deck.cards.ids
     records = []
     for row, summary in enumerate(summaries(state)):
+        if keep is not None and summary.number not in keep:
+            continue
         records.append(
             {
                 "number": summary.number,
