@@ -16,7 +16,7 @@ from interpreter import paths
 from interpreter.agents.lineup import seat_agents
 from interpreter.batch.agree import batch_records, replay
 from interpreter.batch.masks import Layout, count
-from interpreter.batch.run import play_summaries
+from interpreter.batch.run import play_batch, play_summaries, summaries
 from interpreter.batch.support import supports
 from interpreter.cli import main
 from interpreter.measure.hand_summary import play_summarized
@@ -71,6 +71,15 @@ def test_every_payment_agrees_with_the_scalar_engine(target):
         record["fired"] = dict(sorted(record["fired"].items()))
         replay(ruleset, record)
     assert sum(len(r["payments"]) for r in records) > 100  # the hands paid something
+
+
+@pytest.mark.parametrize("target", [BASE, NUMBERS])
+def test_results_are_the_same_with_or_without_a_log(target):
+    """Without a log, whole amounts are paid every pair at once; with one, one by one."""
+    ruleset = loaded(target)
+    quick = play_summaries(ruleset, 4, range(1, 201))
+    logged = summaries(play_batch(ruleset, 4, range(1, 201), logging=True))
+    assert quick == logged
 
 
 def test_a_changed_payment_is_caught_by_the_replay():

@@ -262,12 +262,17 @@ class ArrayCompiler:
         negate = tree.data == "not_member"
         layout, players = self.tables.layout, self.players
 
-        if b.type == Type.CARDS:
+        if b.type == Type.CARDS and b.const:  # a named set: a table by card
+            table = np.append(layout.to_bools(b.value.union()), False)  # [-1]: no card
+
+            def inside(ctx: Ctx) -> Value:
+                return table[per_row(af(ctx), ctx.size)]
+
+        elif b.type == Type.CARDS:
 
             def inside(ctx: Ctx) -> Value:
                 cards = per_row(af(ctx), ctx.size)
-                union = np.broadcast_to(bf(ctx).union(), (ctx.size, layout.words))
-                return layout.contains(union, cards)
+                return layout.contains(bf(ctx).union(), cards)
 
         else:
 

@@ -61,26 +61,67 @@ class Layout:
         return np.where((cards >= 0)[..., None], masks, np.uint64(0))
 
     def contains(self, masks: Masks, cards: Ints) -> Bools:
-        """Whether each mask holds the card beside it (-1 is in no mask)."""
+        """Whether each mask holds the card beside it (-1 is in no mask). A mask of shape
+        [words] is one set for every card."""
         safe = np.maximum(cards, 0)
-        word = np.take_along_axis(masks, (safe // 64)[..., None], axis=-1)[..., 0]
-        bit = (word >> (safe % 64).astype(WORD)) & np.uint64(1)
+        if masks.ndim == 1:
+            return self.to_bools(masks)[safe] & (cards >= 0)  # type: ignore[no-any-return]
+        masks = np.broadcast_to(masks, (*safe.shape, self.words))
+        if self.words == 1:
+            word = masks[..., 0]
+        else:
+            word = np.take_along_axis(masks, (safe >> 6)[..., None], axis=-1)[..., 0]
+        bit = (word >> (safe & 63).astype(WORD)) & np.uint64(1)
         return (bit == 1) & (cards >= 0)
 
     def nth_card(self, masks: Masks, nth: Ints) -> Ints:
         """The `nth` card (from 0, in card order) of each mask; the mask must hold more."""
-        ranks = np.cumsum(self.to_bools(masks), axis=-1)
-        return np.argmax(ranks > nth[..., None], axis=-1).astype(np.int64)
+        nth = nth.astype(np.int64).copy()
+        found = np.zeros(nth.shape, dtype=np.int64)
+        word = masks[..., 0]
+        for w in range(1, self.words):  # the word holding it, and its rank within the word
+            in_earlier = _word_counts(masks[..., w - 1])
+            later = nth >= in_earlier
+            nth = np.where(later, nth - in_earlier, nth)
+            found = np.where(later, 64 * w, found)
+            word = np.where(later, masks[..., w], word)
+        return found + _nth_bit(word, nth)
+
+
+def _word_counts(words: Masks) -> Ints:
+    """The number of set bits of each word."""
+    if hasattr(np, "bitwise_count"):  # numpy 2
+        return np.bitwise_count(words).astype(np.int64)  # type: ignore[no-any-return]
+    as_bytes = np.ascontiguousarray(words, dtype=WORD).view(np.uint8).reshape(*words.shape, 8)
+    return _BYTE_COUNTS[as_bytes].sum(axis=-1)  # type: ignore[no-any-return]
+
+
+_LOW = [np.uint64((1 << width) - 1) for width in (32, 16, 8, 4, 2, 1)]
+
+
+def _nth_bit(words: Masks, nth: Ints) -> Ints:
+    """The position of the `nth` set bit (from 0) of each word, by halving the window."""
+    position = np.zeros(nth.shape, dtype=np.int64)
+    for width, low in zip((32, 16, 8, 4, 2, 1), _LOW, strict=True):
+        below = _word_counts(words & low)
+        higher = nth >= below
+        nth = np.where(higher, nth - below, nth)
+        position += np.where(higher, width, 0)
+        words = np.where(higher, words >> np.uint64(width), words)
+    return position
 
 
 def count(masks: Masks) -> Ints:
     """The number of cards in each mask: shape [..., words] -> [...]."""
-    if hasattr(np, "bitwise_count"):  # numpy 2
-        return np.bitwise_count(masks).sum(axis=-1, dtype=np.int64)  # type: ignore[no-any-return]
-    as_bytes = np.ascontiguousarray(masks, dtype=WORD).view(np.uint8)
-    return _BYTE_COUNTS[as_bytes].sum(axis=-1)  # type: ignore[no-any-return]
+    total = _word_counts(masks[..., 0])
+    for w in range(1, masks.shape[-1]):
+        total = total + _word_counts(masks[..., w])
+    return total
 
 
 def any_card(masks: Masks) -> Bools:
     """Whether each mask holds a card."""
-    return np.any(masks != 0, axis=-1)
+    union = masks[..., 0]
+    for w in range(1, masks.shape[-1]):
+        union = union | masks[..., w]
+    return union != 0  # type: ignore[no-any-return]

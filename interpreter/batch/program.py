@@ -33,7 +33,7 @@ EVENTS = ("cut", "discard", "discards_done", "card_played", "trick_end")
 class ArrayRule:
     key: str  # what its payments are named (a rule's id, or `declaration:level`)
     when: Node | None
-    guard: Masks | None  # the cards the event's card must be among for it to fire
+    guard: np.ndarray | None  # by card: whether the event's card lets it fire
     never: bool  # its condition can never hold (the compiler's guard says so)
     payers: Node
     payees: Node
@@ -121,15 +121,12 @@ class Program:
         self.fire_rules(state, self.rules.get(event, ()), ctx, at)
 
     def fire_rules(self, state: BatchState, rules: Sequence[ArrayRule], ctx: Ctx, at: At) -> None:
-        layout = self.tables.layout
         for rule in rules:
             sub = ctx
             if rule.never:
                 continue
             if rule.guard is not None and "card" in ctx.vars:
-                card = per_row(ctx.vars["card"], ctx.size)
-                guard = np.broadcast_to(rule.guard, (ctx.size, layout.words))
-                keep = layout.contains(guard, card)
+                keep = rule.guard[per_row(ctx.vars["card"], ctx.size)]
                 if not keep.any():
                     continue
                 sub = ctx.subset(keep)
@@ -170,6 +167,9 @@ def pay(
     size, players = ctx.size, state.players
     payers = seat_mask(sides[0].fn(ctx), size, players)
     payees = seat_mask(sides[1].fn(ctx), size, players)
+    if amounts is not None and not state.logging and np.all(amounts == np.round(amounts)):
+        _pay_whole(state, column, ctx, payers, payees, amounts)
+        return
     paid = np.zeros(size, dtype=np.bool_)
     for payer in range(players):
         for payee in range(players):
@@ -197,9 +197,29 @@ def pay(
             rows = ctx.rows[where]
             state.net[rows, giver] -= size_paid
             state.net[rows, taker] += size_paid
+            state.lead_changed(rows)
             paid[where] = True
             if state.logging:
                 state.payment_log.append(Logged(rows, (key, giver, taker, np.abs(value), at.text)))
+    state.fired[ctx.rows[paid], column] += 1
+
+
+def _pay_whole(
+    state: BatchState,
+    column: int,
+    ctx: Ctx,
+    payers: np.ndarray,
+    payees: np.ndarray,
+    amounts: np.ndarray,
+) -> None:
+    """`pay` for whole amounts, every pair at once: whole numbers add up exactly in any
+    order, so each seat's result is the scalar engine's, payment by payment."""
+    pairs = payers[:, :, None] & payees[:, None, :] & ~np.eye(state.players, dtype=np.bool_)
+    flows = pairs.sum(axis=1) - pairs.sum(axis=2)  # payments received less made, per seat
+    values = amounts.astype(np.float64)
+    state.net[ctx.rows] += flows * values[:, None]
+    state.lead_changed(ctx.rows)
+    paid = pairs.any(axis=(1, 2)) & (values != 0)
     state.fired[ctx.rows[paid], column] += 1
 
 
@@ -217,7 +237,7 @@ def _rule(compiler: ArrayCompiler, tables: DeckTables, rule: PaymentRule, event:
     needs = getattr(rule.when, "needs", {})
     guard = None
     if needs is not None and "card" in needs:
-        guard = tables.layout.of(needs["card"])
+        guard = tables.layout.to_bools(tables.layout.of(needs["card"]))
     return ArrayRule(
         key=rule.id,
         when=None

@@ -72,24 +72,42 @@ def summaries(state: BatchState) -> list[HandSummary]:
     decided_at = last_other + 1
     changes = _lead_changes(leaders, in_hand)
     keys = list(state.rule_keys)
-    fired = state.fired
-    result = []
-    for h in range(state.size):
-        columns_fired = np.flatnonzero(fired[h])
-        result.append(
-            HandSummary(
-                number=int(state.numbers[h]),
-                dealer=int(state.dealer[h]),
-                net=tuple(tidy(net[h])),
-                decisions=int(decisions[h]),
-                choices=int(state.choices[h]),
-                winner=None if winner[h] < 0 else int(winner[h]),
-                decided_at=None if winner[h] < 0 else int(decided_at[h]),
-                lead_changes=int(changes[h]),
-                fired={keys[k]: int(fired[h, k]) for k in columns_fired},
-            )
+    fired_rows, fired_keys = np.nonzero(state.fired)
+    times = state.fired[fired_rows, fired_keys].tolist()
+    fired: list[dict[str, int]] = [{} for _ in range(state.size)]
+    for row, key, n in zip(fired_rows.tolist(), fired_keys.tolist(), times, strict=True):
+        fired[row][keys[key]] = n
+    whole = net == np.floor(net)
+    nets = [
+        tuple(int(v) if w else v for v, w in zip(values, wholes, strict=True))
+        for values, wholes in zip(net.tolist(), whole.tolist(), strict=True)
+    ]
+    winners = [None if w < 0 else w for w in winner.tolist()]
+    return [
+        HandSummary(
+            number=number,
+            dealer=dealer,
+            net=hand_net,
+            decisions=taken,
+            choices=choices,
+            winner=best,
+            decided_at=None if best is None else at,
+            lead_changes=changed,
+            fired=rules,
         )
-    return result
+        for number, dealer, hand_net, taken, choices, best, at, changed, rules in zip(
+            state.numbers.tolist(),
+            state.dealer.tolist(),
+            nets,
+            decisions.tolist(),
+            state.choices.tolist(),
+            winners,
+            decided_at.tolist(),
+            changes.tolist(),
+            fired,
+            strict=True,
+        )
+    ]
 
 
 def _lead_changes(leaders: np.ndarray, in_hand: np.ndarray) -> Ints:

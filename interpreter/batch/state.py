@@ -57,6 +57,7 @@ class BatchState:
     decisions: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     choices: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     leaders: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int8))
+    leading: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
     logging: bool = False
     decision_log: list[Logged] = field(default_factory=list)
     payment_log: list[Logged] = field(default_factory=list)
@@ -77,7 +78,11 @@ class BatchState:
             wider = np.full((self.size, 2 * self.leaders.shape[1] + 8), -1, dtype=np.int8)
             wider[:, : self.leaders.shape[1]] = self.leaders
             self.leaders = wider
-        self.leaders[rows, at] = sole_leaders(self.net[rows])
+        self.leaders[rows, at] = self.leading[rows]
+
+    def lead_changed(self, rows: Ints) -> None:
+        """Payments were made in `rows`: their sole leaders again."""
+        self.leading[rows] = sole_leaders(self.net[rows])
 
     def decided(self, rows: Ints, counts: Ints) -> None:
         """`rows` took one decision each, among `counts` legal choices."""

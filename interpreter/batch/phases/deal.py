@@ -66,6 +66,7 @@ def deal(program: Program, seed: int, numbers: Ints, logging: bool = False) -> B
         decisions=np.zeros(hands, dtype=np.int64),
         choices=np.zeros(hands, dtype=np.int64),
         leaders=np.full((hands, 2 * size), -1, dtype=np.int8),
+        leading=np.full(hands, -1, dtype=np.int8),  # every seat at 0: nobody leads alone
         logging=logging,
     )
     rows = np.arange(hands)

@@ -107,6 +107,7 @@ def play(program: Program, state: BatchState) -> None:
         last = number == state.total_tricks
         trick = np.full((state.size, n), -1, dtype=np.int64)
         trick_seats = (state.leader[:, None] + np.arange(n)[None, :]) % n
+        on_table = layout.empty(state.size)
         at = At(PaymentTime.TRICK, number)
         variables = {
             "dealer": state.dealer,
@@ -125,8 +126,12 @@ def play(program: Program, state: BatchState) -> None:
             state.hands[rows, seats] &= ~bits
             state.played[rows, seats] |= bits
             trick[:, position] = cards
-            on_table = Cards((np.bitwise_or.reduce(layout.from_cards(trick), axis=1),))
-            ctx = Ctx(state, rows, {**variables, "player": seats, "card": cards, "trick": on_table})
+            on_table = on_table | bits
+            ctx = Ctx(
+                state,
+                rows,
+                {**variables, "player": seats, "card": cards, "trick": Cards((on_table,))},
+            )
             program.fire(state, "card_played", ctx, at)
             if position == n - 1:
                 _end_trick(program, state, trick, trick_seats, variables, at, last)
