@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from interpreter.batch.array_exprs import ArrayCompiler, Fn, Node, mentions
-from interpreter.batch.masks import Masks
 from interpreter.batch.state import BatchState, Logged
 from interpreter.batch.tables import DeckTables
 from interpreter.batch.values import Ctx, Unsupported, per_row, seat_mask

@@ -16,7 +16,6 @@ from interpreter.batch.masks import Ints
 from interpreter.batch.phases import deal, declare, discard, play
 from interpreter.batch.program import Program
 from interpreter.batch.state import BatchState
-from interpreter.batch.values import tidy
 from interpreter.measure.hand_summary import HandSummary
 from interpreter.ruleset import Ruleset
 
