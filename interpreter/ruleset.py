@@ -14,6 +14,7 @@ from typing import Any
 
 from interpreter.cards import Deck
 from interpreter.engine.rule_index import RuleIndex
+from interpreter.expressions.types import CompiledExpression
 
 Evaluator = Callable[..., Any]  # a CompiledExpression: called with a Scope
 
@@ -143,7 +144,7 @@ class Definition:
     second back end compiles its expression's text again in its own way."""
 
     name: str
-    expression: Evaluator  # the CompiledExpression of its value
+    expression: CompiledExpression  # its value
     of_seat: str | None = None  # the seat variable's name, for a definition of a seat
 
 

@@ -43,12 +43,12 @@ def pile_points(state: BatchState, piles: Masks) -> np.ndarray:
     values = state.tables.values
     total = held @ values
     if counting.method == "sum":
-        return total  # type: ignore[no-any-return]
+        return total
     size = held.sum(axis=-1)
     counting_cards = held @ (values != 0).astype(np.float64)
     whole, leftover = np.divmod(size, counting.group_size)
     credit = np.array([0.0, *counting.partial_group_credit], dtype=np.float64)
-    return total - counting_cards + whole + credit[leftover]  # type: ignore[no-any-return]
+    return total - counting_cards + whole + credit[leftover]
 
 
 def _points(ctx: Ctx, seat: Value) -> Value:

@@ -65,7 +65,7 @@ class Layout:
         [words] is one set for every card."""
         safe = np.maximum(cards, 0)
         if masks.ndim == 1:
-            return self.to_bools(masks)[safe] & (cards >= 0)  # type: ignore[no-any-return]
+            return self.to_bools(masks)[safe] & (cards >= 0)
         masks = np.broadcast_to(masks, (*safe.shape, self.words))
         if self.words == 1:
             word = masks[..., 0]
@@ -91,9 +91,9 @@ class Layout:
 def _word_counts(words: Masks) -> Ints:
     """The number of set bits of each word."""
     if hasattr(np, "bitwise_count"):  # numpy 2
-        return np.bitwise_count(words).astype(np.int64)  # type: ignore[no-any-return]
+        return np.bitwise_count(words).astype(np.int64)
     as_bytes = np.ascontiguousarray(words, dtype=WORD).view(np.uint8).reshape(*words.shape, 8)
-    return _BYTE_COUNTS[as_bytes].sum(axis=-1)  # type: ignore[no-any-return]
+    return _BYTE_COUNTS[as_bytes].sum(axis=-1)
 
 
 _LOW = [np.uint64((1 << width) - 1) for width in (32, 16, 8, 4, 2, 1)]
@@ -124,4 +124,4 @@ def any_card(masks: Masks) -> Bools:
     union = masks[..., 0]
     for w in range(1, masks.shape[-1]):
         union = union | masks[..., w]
-    return union != 0  # type: ignore[no-any-return]
+    return union != 0

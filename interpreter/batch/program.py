@@ -10,8 +10,9 @@ amount worked out with them, a negative amount paid the other way, nothing for 0
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -23,6 +24,8 @@ from interpreter.engine.events import At
 from interpreter.expressions.parser import parse
 from interpreter.measure.hand_summary import rule_keys
 from interpreter.ruleset import Declaration, PaymentRule, Ruleset
+
+T = TypeVar("T")
 
 #: the events whose payment rules the batch back end fires
 EVENTS = ("cut", "discard", "discards_done", "card_played", "trick_end")
@@ -76,7 +79,7 @@ class Program:
     settlement: tuple[ArrayRule, ...]
     declarations: tuple[ArrayDeclaration, ...]
     discard_never: Fn | None
-    discard_forbidden: Fn | None
+    discard_forbidden: Fn | None  # each: the mask of the cards it protects
     keys: dict[str, int]
 
     @staticmethod
@@ -94,15 +97,12 @@ class Program:
             _declaration(compiler, declaration, i)
             for i, declaration in enumerate(ruleset.declarations)
         )
-        discard = {
-            name: None
-            if rule is None
-            else _named(name, lambda r=rule: compiler.card_mask(r, "discard_check"))
-            for name, rule in (
-                ("discard.never", ruleset.discard_never),
-                ("discard.forbidden", ruleset.discard_forbidden),
-            )
-        }
+        discard: dict[str, Fn | None] = {}
+        for name, rule in (
+            ("discard.never", ruleset.discard_never),
+            ("discard.forbidden", ruleset.discard_forbidden),
+        ):
+            discard[name] = None if rule is None else _card_mask(compiler, name, rule)
         keys = {key: i for i, key in enumerate(rule_keys(ruleset))}
         return Program(
             ruleset,
@@ -222,9 +222,14 @@ def _pay_whole(
     state.fired[ctx.rows[paid], column] += 1
 
 
-def _named(where: str, build: object) -> Node:
+def _card_mask(compiler: ArrayCompiler, where: str, rule: object) -> Fn:
+    return _named(where, lambda: compiler.card_mask(rule, "discard_check"))
+
+
+def _named(where: str, build: Callable[[], T]) -> T:
+    """What `build` makes, or Unsupported naming `where`."""
     try:
-        return build()  # type: ignore[operator,no-any-return]
+        return build()
     except Unsupported as error:
         raise Unsupported(f"{where}: {error}") from None
 
@@ -277,4 +282,4 @@ def _declaration(compiler: ArrayCompiler, declaration: Declaration, index: int) 
             compiler.expression(declaration.payees, "declaration"),
         )
 
-    return _named(where, build)  # type: ignore[return-value]
+    return _named(where, build)

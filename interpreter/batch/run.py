@@ -29,7 +29,7 @@ def program_of(ruleset: Ruleset) -> Program:
     if cached is None:
         cached = Program.of(ruleset)
         object.__setattr__(ruleset, "_batch_program", cached)
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 def play_batch(
@@ -117,4 +117,4 @@ def _lead_changes(leaders: np.ndarray, in_hand: np.ndarray) -> Ints:
     before = np.concatenate([np.full((len(leaders), 1), -1), previous[:, :-1]], axis=1)
     earlier = np.take_along_axis(leaders, np.maximum(before, 0), axis=1)
     changed = valid & (before >= 0) & (earlier != leaders)
-    return changed.sum(axis=1)  # type: ignore[no-any-return]
+    return changed.sum(axis=1)

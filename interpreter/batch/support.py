@@ -115,7 +115,7 @@ _KNOWN_PLAY_FIELDS = frozenset(
 )
 
 
-def _at_default(instance: object, field: dataclasses.Field) -> bool:  # type: ignore[type-arg]
+def _at_default(instance: object, field: dataclasses.Field) -> bool:
     value = getattr(instance, field.name)
     if field.default is not dataclasses.MISSING:
         return bool(value == field.default)
