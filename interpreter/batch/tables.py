@@ -27,6 +27,8 @@ class DeckTables:
     suits: Masks  # [suits, words]: the cards of each suit
     stronger_trumps: Masks  # [strength + 1, words]: the trumps stronger than that strength
     values: Floats  # each card's counting value
+    is_trump: np.ndarray  # by card, and False at [-1] (no card)
+    is_fool: np.ndarray
     sets: dict[str, Masks]
 
     @staticmethod
@@ -44,6 +46,10 @@ class DeckTables:
         )
         strength = np.array([c.strength for c in cards], dtype=np.int64)
         trumps = [c.index for c in cards if c.trump is not None]
+        by_card = np.zeros(len(cards) + 1, dtype=np.bool_)
+        is_trump, is_fool = by_card.copy(), by_card.copy()
+        is_trump[trumps] = True
+        is_fool[list(deck.fools)] = True
         top = int(strength.max(initial=0)) + 1
         stronger = np.stack(
             [layout.of(t for t in trumps if cards[t].strength > s) for s in range(top + 1)]
@@ -59,5 +65,7 @@ class DeckTables:
             else layout.empty(0),
             stronger_trumps=stronger,
             values=np.array(ruleset.counting.values, dtype=np.float64),
+            is_trump=is_trump,
+            is_fool=is_fool,
             sets={name: layout.of(members) for name, members in deck.sets.items()},
         )

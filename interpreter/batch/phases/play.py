@@ -26,11 +26,9 @@ from interpreter.ruleset import PlayRules
 def _lead(tables: DeckTables, trick: Ints, played: int) -> Ints:
     """The card that sets what must be followed: the first that is not a Fool (-1: none)."""
     lead = np.full(trick.shape[0], -1, dtype=np.int64)
-    layout = tables.layout
-    fools = np.broadcast_to(tables.fools, (trick.shape[0], layout.words))
     for position in range(played):
         card = trick[:, position]
-        open_ = (lead < 0) & ~layout.contains(fools, card)
+        open_ = (lead < 0) & ~tables.is_fool[card]
         lead = np.where(open_, card, lead)
     return lead
 
@@ -49,17 +47,15 @@ def legal(rules: PlayRules, tables: DeckTables, hand: Masks, trick: Ints, played
     if played == 0:
         return hand if rules.fool_may_lead else np.where(has_others, others, hand)
     lead = _lead(tables, trick, played)
-    layout, size = tables.layout, len(lead)
     trumps = others & tables.trumps
     has_trumps = any_card(trumps)[:, None]
-    strengths = tables.strength[np.maximum(trick[:, :played], 0)]
-    trump_played = layout.contains(
-        np.broadcast_to(tables.trumps, (size, played, layout.words)), trick[:, :played]
-    )
-    best = np.where(trump_played, strengths, 0).max(axis=1)
-    overtrumps = _overtrumping(rules, tables, trumps, best)
+    overtrumps = trumps
+    if rules.overtrump:
+        strengths = tables.strength[trick[:, :played]]
+        best = np.where(tables.is_trump[trick[:, :played]], strengths, 0).max(axis=1)
+        overtrumps = _overtrumping(rules, tables, trumps, best)
     safe_lead = np.maximum(lead, 0)
-    lead_trump = layout.contains(np.broadcast_to(tables.trumps, (size, layout.words)), safe_lead)
+    lead_trump = tables.is_trump[lead]
     if rules.trump_when_trump_led:
         on_trump = np.where(has_trumps, overtrumps, others)
     else:
@@ -80,11 +76,9 @@ def legal(rules: PlayRules, tables: DeckTables, hand: Masks, trick: Ints, played
 def winners(tables: DeckTables, trick: Ints, seats: Ints) -> Ints:
     """The seat that wins each trick (`tricks.trick_winner`)."""
     size, players = trick.shape
-    layout = tables.layout
     lead = _lead(tables, trick, players)
     lead_suit = np.where(lead >= 0, tables.suit[np.maximum(lead, 0)], -2)
-    excuse = layout.contains(np.broadcast_to(tables.fools, (size, players, layout.words)), trick)
-    trump = layout.contains(np.broadcast_to(tables.trumps, (size, players, layout.words)), trick)
+    excuse, trump = tables.is_fool[trick], tables.is_trump[trick]
     strength = tables.strength[trick]
     follows = (tables.suit[trick] == lead_suit[:, None]) & ~trump
     key = np.where(trump, 1000 + strength, np.where(follows, strength, -1))
@@ -155,10 +149,9 @@ def _end_trick(
     fool_kept = not last or state.ruleset.play.fool_in_last_trick == "kept"
     on_table = layout.from_cards(trick)
     whole = Cards((np.bitwise_or.reduce(on_table, axis=1),))
-    fools = np.broadcast_to(tables.fools, (state.size, layout.words))
     for position in range(state.players):
         card, seat = trick[:, position], seats[:, position]
-        excused = layout.contains(fools, card) & fool_kept
+        excused = tables.is_fool[card] & fool_kept
         keeper = np.where(excused, seat, winner)
         state.won[rows, keeper] |= on_table[:, position]
         ctx = Ctx(
