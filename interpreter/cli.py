@@ -418,6 +418,14 @@ def _add_run_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format", choices=list(FORMATS), default="text", help="output format (default text)"
     )
+    parser.add_argument(
+        "--backend",
+        choices=["scalar", "batch", "auto"],
+        default="scalar",
+        help="scalar: one hand at a time (the reference); batch: thousands of random hands at "
+        "once with numpy, refused for a ruleset it cannot run; auto: batch where it can run "
+        "every ruleset and player, else scalar, saying why (default scalar)",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

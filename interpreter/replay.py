@@ -129,8 +129,8 @@ def replay_record(record: Mapping, ruleset: Ruleset) -> None:
         state = _replay_hand(hand, ruleset, record["seed"], where, totals)
         totals = [t + n for t, n in zip(totals, state.returns(), strict=True)]
         winners = winners or first_game_winners([state])
-    _compare(record["totals"], totals, "$.totals")
-    _compare(record["game_winners"], winners, "$.game_winners")
+    compare(record["totals"], totals, "$.totals")
+    compare(record["game_winners"], winners, "$.game_winners")
 
 
 def _check_ruleset(recorded: Mapping, ruleset: Ruleset) -> None:
@@ -140,7 +140,7 @@ def _check_ruleset(recorded: Mapping, ruleset: Ruleset) -> None:
             f"the record was made with ruleset content {recorded['hash']}, "
             f"but the ruleset replayed, {ruleset.id}, has {ruleset.content_hash}",
         )
-    _compare(recorded["options"], ruleset.options, "$.ruleset.options")
+    compare(recorded["options"], ruleset.options, "$.ruleset.options")
     if recorded["id"] != record_id(ruleset):
         raise ReplayMismatch(
             "$.ruleset.id",
@@ -213,7 +213,7 @@ def _replay_hand(
             else f"{where}.pack"
         )
         dealt = [cards[c].id for c in shuffled_pack(size, seed, number, redeal)]
-        _compare(recorded, dealt, at, f" (what seed {seed} deals in hand {number})")
+        compare(recorded, dealt, at, f" (what seed {seed} deals in hand {number})")
 
     def repack(redeal: int) -> list[int]:
         if redeal > len(abandoned):
@@ -231,17 +231,18 @@ def _replay_hand(
         for i, decision in enumerate(deal["decisions"])
     ] + [(f"{where}.decisions[{i}]", decision) for i, decision in enumerate(hand["decisions"])]
     for at, decision in decisions:
-        _apply(state, decision, at)
+        apply_decision(state, decision, at)
     if not state.is_terminal():
         raise ReplayMismatch(f"{where}.decisions", "the record stops before the hand is over")
     replayed = hand_record(state)
-    _compare(hand["abandoned_deals"], replayed["abandoned_deals"], f"{where}.abandoned_deals")
+    compare(hand["abandoned_deals"], replayed["abandoned_deals"], f"{where}.abandoned_deals")
     for key in _RESULTS:
-        _compare(hand[key], replayed[key], f"{where}.{key}")
+        compare(hand[key], replayed[key], f"{where}.{key}")
     return state
 
 
-def _apply(state: HandState, decision: Mapping, at: str) -> None:
+def apply_decision(state: HandState, decision: Mapping, at: str) -> None:
+    """Take one recorded decision (seat, kind and choice) or raise ReplayMismatch at `at`."""
     if state.is_terminal():
         raise ReplayMismatch(at, "the hand was already over")
     open_decision = state.decision
@@ -259,21 +260,21 @@ def _apply(state: HandState, decision: Mapping, at: str) -> None:
         raise ReplayMismatch(at, f"illegal: {error}") from None
 
 
-def _compare(recorded: object, replayed: object, where: str, why: str = "") -> None:
+def compare(recorded: object, replayed: object, where: str, why: str = "") -> None:
     """Refuse at the first place where the two differ (integers and reals of the same value
     are the same number; true is not 1)."""
     if _same(recorded, replayed):
         return
     if isinstance(recorded, list) and isinstance(replayed, list):
         for i, (a, b) in enumerate(zip(recorded, replayed, strict=False)):
-            _compare(a, b, f"{where}[{i}]", why)
+            compare(a, b, f"{where}[{i}]", why)
         raise ReplayMismatch(where, f"recorded {len(recorded)} entries, replayed {len(replayed)}")
     if isinstance(recorded, dict) and isinstance(replayed, dict):
         for key in list(recorded) + [k for k in replayed if k not in recorded]:
             if key not in recorded or key not in replayed:
                 missing = "missing from the record" if key in replayed else "not in the replay"
                 raise ReplayMismatch(_under(where, key), missing)
-            _compare(recorded[key], replayed[key], _under(where, key), why)
+            compare(recorded[key], replayed[key], _under(where, key), why)
     raise ReplayMismatch(where, f"recorded {_shown(recorded)}, replayed {_shown(replayed)}{why}")
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from interpreter.cards import Deck
 from interpreter.engine.rule_index import RuleIndex
+from interpreter.expressions.types import CompiledExpression
 
 Evaluator = Callable[..., Any]  # a CompiledExpression: called with a Scope
 
@@ -138,6 +139,16 @@ class Declaration:
 
 
 @dataclass(frozen=True)
+class Definition:
+    """A named definition as compiled (before the engine's once-per-state remembering): a
+    second back end compiles its expression's text again in its own way."""
+
+    name: str
+    expression: CompiledExpression  # its value
+    of_seat: str | None = None  # the seat variable's name, for a definition of a seat
+
+
+@dataclass(frozen=True)
 class GameRules:
     """A game of several hands, scored by running totals, and how it ends."""
 
@@ -223,6 +234,9 @@ class Ruleset:
     hand_score: Evaluator | None = None  # points each `player` scores in a hand
     game: GameRules | None = None
     unit: ScoreUnit = ScoreUnit()  # what results are counted in
+    definitions: tuple[Definition, ...] = ()  # in the ruleset's order
+    option_values: dict[str, object] = field(default_factory=dict)  # option -> its value
+    params: dict[str, object] = field(default_factory=dict)  # parameter -> its value
     options: dict[str, str] = field(default_factory=dict)  # option -> chosen reading
     # where in the document (path parts) -> the options read there: by the expression at that
     # place (itself or through definitions), or substituted there as `{option: NAME}`

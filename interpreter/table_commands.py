@@ -16,6 +16,7 @@ import sys
 
 from interpreter import paths
 from interpreter.agents.lineup import parse_agents
+from interpreter.batch.backend import choose_backend
 from interpreter.diff import diff_loaded, load_pair, render
 from interpreter.errors import Problem, RulesetError
 from interpreter.measure.comparison import Comparison
@@ -119,7 +120,8 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     check_outputs(args)
     jobs = _jobs(args)
     chosen = tuple(sorted(options.items()))
-    plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, agents)
+    backend = choose_backend(args.backend, [ruleset], agents)
+    plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, agents, 1, backend)
     measures = RulesetMeasures.of(ruleset)
     end = drive(
         plan,
@@ -156,7 +158,10 @@ def cmd_diff_table(args: argparse.Namespace) -> int:
     agents = agents_for(args, a, b)
     check_outputs(args)
     jobs = _jobs(args)
-    plan = RunPlan((RulesetSpec(args.a), RulesetSpec(args.b)), args.seed, args.hands, agents)
+    backend = choose_backend(args.backend, [a, b], agents)
+    plan = RunPlan(
+        (RulesetSpec(args.a), RulesetSpec(args.b)), args.seed, args.hands, agents, 1, backend
+    )
     comparison = Comparison(a, b)
     end = drive(
         plan,
@@ -218,7 +223,8 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
     check_outputs(args)
     jobs = _jobs(args)
     specs = tuple(RulesetSpec(target) for target in (args.family, *names))
-    plan = RunPlan(specs, args.seed, args.hands, agents)
+    backend = choose_backend(args.backend, [base, *variants], agents)
+    plan = RunPlan(specs, args.seed, args.hands, agents, 1, backend)
     comparisons = [Comparison(base, variant) for variant in variants]
 
     def consume(results: HandResults) -> None:

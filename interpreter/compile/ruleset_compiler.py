@@ -49,6 +49,7 @@ from interpreter.ruleset import (
     Counting,
     Declaration,
     DeclarationLevel,
+    Definition,
     ExcuseExchange,
     GameRules,
     HandOver,
@@ -101,6 +102,7 @@ class Compiler:
         self.bidding = "bidding" in draft.data
         self.contract_values = checked.contract_values
         self.named: dict[str, CompiledExpression] = {}
+        self.definitions: list[Definition] = []  # as compiled, for a second back end
         self.seat_functions: dict[str, FactFunction] = {}
         #: where -> the options read there (a reading put in, or read by the expression)
         self.option_reads: dict[tuple, frozenset[str]] = dict(readings.reads)
@@ -178,6 +180,9 @@ class Compiler:
             hand_score=parts["hand_score"],
             game=parts["game"],
             unit=ScoreUnit.from_spec(data.get("unit")),
+            definitions=tuple(self.definitions),
+            option_values=dict(self.readings.values),
+            params=dict(self.readings.params),
             options=self.readings.chosen,
             option_reads=dict(self.option_reads),
             sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
@@ -568,6 +573,7 @@ class Compiler:
             )
             if not isinstance(compiled, CompiledExpression):
                 continue
+            self.definitions.append(Definition(name, compiled, seat_name))
             if seat_name:
                 self.seat_functions[name] = FactFunction(
                     (Type.SEAT,),

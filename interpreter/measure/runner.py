@@ -57,6 +57,7 @@ class RunPlan:
     hands: int
     agents: tuple[str, ...] = ("random",)
     first: int = 1
+    backend: str = "scalar"  # or "batch": `interpreter.batch.backend` chose it
 
 
 @dataclass
@@ -65,6 +66,11 @@ class _Table:
     rulesets: list[Ruleset] = field(default_factory=list)
 
     def play(self, numbers: Sequence[int]) -> list[HandResults]:
+        if self.plan.backend == "batch":
+            from interpreter.batch.run import play_summaries
+
+            per_ruleset = [play_summaries(r, self.plan.seed, numbers) for r in self.rulesets]
+            return list(zip(*per_ruleset, strict=True))
         results = []
         for number in numbers:
             results.append(
@@ -82,6 +88,7 @@ class _Table:
 
 
 CHUNK = 50  # most hand numbers handed to a worker at once
+BATCH_CHUNK = 2048  # the same, for the batch back end
 AHEAD = 4  # chunks handed out per worker before their results are taken
 WAIT_STEP = 0.2  # seconds the main thread waits for a result before looking at signals
 STOP_WAIT = 5.0  # seconds a worker is given to end on SIGTERM before it is killed
@@ -210,7 +217,9 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def _chunk_size(hands: int, jobs: int) -> int:
+def _chunk_size(hands: int, jobs: int, backend: str = "scalar") -> int:
+    if backend == "batch":  # many hands at once pay: a few large chunks per worker
+        return max(1, min(BATCH_CHUNK, -(-hands // (jobs * 2))))
     return max(1, min(CHUNK, -(-hands // (jobs * 8))))
 
 
@@ -243,7 +252,7 @@ def run_hands(plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int = 1) -> Iter
     Chunks are numbered in order and a worker answers its own in order, so the next chunk to
     yield is always the oldest of the worker holding it; a worker that answers gets the next
     chunk, so a slower worker is given less."""
-    size = _chunk_size(plan.hands, jobs)
+    size = _chunk_size(plan.hands, jobs, plan.backend)
     jobs = max(1, min(jobs, -(-plan.hands // size)))
     chunks = enumerate(_chunks(plan.first, plan.hands, size))
     if jobs == 1:

@@ -1,0 +1,111 @@
+"""The batch back end checked against the scalar engine, hand by hand.
+
+Where it sits: beside the batch back end (`interpreter.batch`), used by its tests and by a
+run that samples hands. `batch_records` plays hands in a batch with a log kept and gives,
+for each, what a game record says of it (its pack, dealer, decisions, payments and net);
+`replay` plays each record's decisions through the scalar engine as a record replay does
+(`interpreter.replay`: each decision checked for seat, kind and legality) and raises
+`ReplayMismatch` at the first payment or result that differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from interpreter.batch.run import play_batch, summaries
+from interpreter.batch.state import BatchState
+from interpreter.batch.values import tidy
+from interpreter.engine.state import HandState
+from interpreter.measure.hand_summary import paid_by_rule
+from interpreter.replay import ReplayMismatch, apply_decision, compare
+from interpreter.ruleset import Ruleset
+
+
+def batch_records(
+    ruleset: Ruleset, seed: int, numbers: Sequence[int], keep: Sequence[int] | None = None
+) -> list[dict]:
+    """Hands `numbers` played in one batch, each (or each of those numbered in `keep`) as
+    the part of a hand record it fills."""
+    state = play_batch(ruleset, seed, numbers, logging=True)
+    ids = ruleset.deck.cards.ids
+    records = []
+    for row, summary in enumerate(summaries(state)):
+        if keep is not None and summary.number not in keep:
+            continue
+        records.append(
+            {
+                "number": summary.number,
+                "dealer": summary.dealer,
+                "pack": [ids[c] for c in state.packs[row].tolist()],
+                "decisions": _decisions(state, row),
+                "payments": _payments(state, row),
+                "net": list(summary.net),
+                "fired": summary.fired,
+                "paid": _rounded(summary.paid),
+            }
+        )
+    return records
+
+
+def _rounded(paid: dict[str, float]) -> dict[str, float]:
+    """What each rule paid, in rule order, to 9 places: sums of fractions taken in another
+    order may differ in the last bits."""
+    return {rule: round(amount, 9) for rule, amount in sorted(paid.items())}
+
+
+def _at(rows: np.ndarray, row: int) -> int | None:
+    found = int(np.searchsorted(rows, row))
+    return found if found < len(rows) and rows[found] == row else None
+
+
+def _decisions(state: BatchState, row: int) -> list[dict]:
+    ids = state.ruleset.deck.cards.ids
+    taken = []
+    for entry in state.decision_log:
+        at = _at(entry.rows, row)
+        if at is None:
+            continue
+        form, kind, seats, choices = entry.what
+        choice = choices[at]  # type: ignore[index]
+        text = ids[int(choice)] if form == "card" else str(choice)
+        taken.append({"seat": int(seats[at]), "kind": kind, "choice": text})  # type: ignore[index]
+    return taken
+
+
+def _payments(state: BatchState, row: int) -> list[dict]:
+    made = []
+    for entry in state.payment_log:
+        at = _at(entry.rows, row)
+        if at is None:
+            continue
+        key, givers, takers, amounts, when = entry.what
+        made.append(
+            {
+                "rule": key,
+                "from": int(givers[at]),  # type: ignore[index]
+                "to": int(takers[at]),  # type: ignore[index]
+                "amount": tidy(np.asarray([amounts[at]]))[0],  # type: ignore[index]
+                "at": when,
+            }
+        )
+    return made
+
+
+def replay(ruleset: Ruleset, record: dict) -> HandState:
+    """The record's hand played again by the scalar engine from its pack and decisions;
+    ReplayMismatch at the first decision refused or payment, result or count that differs."""
+    where = f"hand {record['number']}"
+    by_id = ruleset.deck.by_id
+    pack = [by_id[card] for card in record["pack"]]
+    state = HandState(ruleset, record["dealer"], pack, record["number"])
+    for i, decision in enumerate(record["decisions"]):
+        apply_decision(state, decision, f"{where}.decisions[{i}]")
+    if not state.is_terminal():
+        raise ReplayMismatch(f"{where}.decisions", "the batch's decisions stop before the end")
+    compare(record["payments"], [p.as_record() for p in state.payments], f"{where}.payments")
+    compare(record["net"], state.returns(), f"{where}.net")
+    compare(record["fired"], dict(sorted(state.fired.items())), f"{where}.fired")
+    compare(record["paid"], _rounded(paid_by_rule(state.payments)), f"{where}.paid")
+    return state

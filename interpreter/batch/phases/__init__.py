@@ -1,0 +1,9 @@
+"""The phases of many hands at once, in the scalar engine's order: the deal, the discards,
+the declarations, trick play and the settlement.
+
+Where it sits: run by `interpreter.batch.run` on one `BatchState`; each phase module does
+for every hand of the batch what the scalar phase of the same name does for one
+(`interpreter.engine.phases`). Every hand of a batch takes the same steps at the same time
+except where the rules let them differ (declarations, cards shown), where the hands that
+have nothing to do are left out of the step.
+"""

@@ -1,0 +1,216 @@
+"""The batch back end (`interpreter.batch`): hands independent of their batch, every hand it
+plays replayed through the scalar engine with every payment equal, the same distributions
+as the scalar engine, and a whitelist that refuses what it cannot run."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from interpreter import paths
+from interpreter.agents.lineup import seat_agents
+from interpreter.batch.agree import batch_records, replay
+from interpreter.batch.masks import Layout, count
+from interpreter.batch.run import play_batch, play_summaries, summaries
+from interpreter.batch.support import supports
+from interpreter.cli import main
+from interpreter.measure.hand_summary import play_summarized
+from interpreter.replay import ReplayMismatch
+from interpreter.ruleset_loader import load_ruleset
+
+BASE = "marolles-1637"
+
+NUMBERS = str(Path(__file__).parent / "data" / "batch" / "numbers.yaml")
+FAMILY = [BASE, *sorted(paths.builtin_variants(BASE))]
+
+
+@cache
+def loaded(target: str):
+    return load_ruleset(target)
+
+
+def test_masks_count_list_and_pick_cards():
+    layout = Layout(78)
+    cards = [0, 5, 63, 64, 77]
+    mask = layout.of(cards)
+    assert int(count(mask)) == 5
+    assert np.flatnonzero(layout.to_bools(mask)).tolist() == cards
+    assert (layout.from_bools(layout.to_bools(mask)) == mask).all()
+    picked = layout.nth_card(np.stack([mask] * 5), np.arange(5))
+    assert picked.tolist() == cards
+    assert layout.contains(np.stack([mask] * 3), np.array([64, 62, -1])).tolist() == [
+        True,
+        False,
+        False,
+    ]
+
+
+def test_a_hand_plays_the_same_alone_or_in_any_batch():
+    ruleset = loaded(BASE)
+    alone = batch_records(ruleset, 5, [17])
+    in_64 = batch_records(ruleset, 5, range(1, 65), keep=[17])
+    in_4096 = batch_records(ruleset, 5, range(1, 4097), keep=[17])
+    among_others = batch_records(ruleset, 5, [3, 17, 900], keep=[17])
+    assert alone == in_64 == in_4096 == among_others
+    assert len(alone) == 1 and alone[0]["number"] == 17
+    other_seed = batch_records(ruleset, 6, [17])
+    assert other_seed[0]["pack"] != alone[0]["pack"]
+
+
+@pytest.mark.parametrize("target", [*FAMILY, NUMBERS])
+def test_every_payment_agrees_with_the_scalar_engine(target):
+    ruleset = loaded(target)
+    assert supports(ruleset) == []
+    records = batch_records(ruleset, 11, range(1, 41))
+    for record in records:
+        record["fired"] = dict(sorted(record["fired"].items()))
+        replay(ruleset, record)
+    assert sum(len(r["payments"]) for r in records) > 100  # the hands paid something
+    assert sum(len(r["paid"]) for r in records) > 40  # and what each rule paid was compared
+
+
+@pytest.mark.parametrize("target", [BASE, NUMBERS])
+def test_results_are_the_same_with_or_without_a_log(target):
+    """Without a log, whole amounts are paid every pair at once; with one, one by one."""
+    ruleset = loaded(target)
+    quick = play_summaries(ruleset, 4, range(1, 201))
+    logged = summaries(play_batch(ruleset, 4, range(1, 201), logging=True))
+    assert quick == logged
+
+
+def test_a_changed_payment_is_caught_by_the_replay():
+    ruleset = loaded(BASE)
+    record = batch_records(ruleset, 11, [1])[0]
+    record["fired"] = dict(sorted(record["fired"].items()))
+    record["payments"][0]["amount"] += 1
+    with pytest.raises(ReplayMismatch, match="payments"):
+        replay(ruleset, record)
+
+
+def _mean_and_error(values: list[float]) -> tuple[float, float]:
+    mean = sum(values) / len(values)
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, variance / len(values)
+
+
+def test_means_per_seat_and_per_rule_agree_in_distribution():
+    ruleset = loaded(BASE)
+    hands = 2500
+    batch = play_summaries(ruleset, 21, range(1, hands + 1))
+    scalar = [
+        play_summarized(ruleset, 21, n, seat_agents(("random",), 21, n, ruleset.players))
+        for n in range(1, hands + 1)
+    ]
+    measures = {f"seat {s}": (lambda h, s=s: h.net[s]) for s in range(ruleset.players)}
+    measures["decisions"] = lambda h: h.decisions
+    measures["choices"] = lambda h: h.choices
+    rules = {key for h in scalar for key in h.fired}
+    assert len(rules) > 10
+    for key in rules:
+        measures[key] = lambda h, key=key: h.fired.get(key, 0)
+    for name, measure in measures.items():
+        a, var_a = _mean_and_error([measure(h) for h in batch])
+        b, var_b = _mean_and_error([measure(h) for h in scalar])
+        bound = 4.5 * math.sqrt(var_a + var_b) + 1e-9
+        assert abs(a - b) <= bound, (name, a, b, bound)
+
+
+def test_only_what_it_knows_is_run():
+    assert any("bidding" in why for why in supports(loaded("french-tarot")))
+    assert any("talon" in why for why in supports(loaded("marolles-1637-wickson")))
+    assert any("game" in why for why in supports(loaded("early-french")))
+    ruleset = loaded(BASE)
+    assert supports(ruleset, ("search", "random", "random"))[0].startswith("the player 'search'")
+    unknown_section = dataclasses.replace(ruleset, document={**ruleset.document, "tableau": {}})
+    assert supports(unknown_section) == ["tableau: a section the batch back end does not run"]
+    new_key = {**ruleset.document, "play": {**ruleset.document["play"], "doubling": True}}
+    assert supports(dataclasses.replace(ruleset, document=new_key)) == [
+        "play.doubling: not run by the batch back end"
+    ]
+    scored = dataclasses.replace(ruleset, hand_score=lambda scope: 1)
+    assert supports(scored) == ["ruleset.hand_score: a mechanism the batch back end does not know"]
+
+
+def test_a_fact_it_does_not_keep_names_the_rule(tmp_path):
+    path = tmp_path / "talon-fact.yaml"
+    path.write_text(
+        "extends: marolles-1637\n"
+        "payments:\n"
+        "  - id: talon_read\n"
+        "    name: Reads the talon\n"
+        "    event: trick_end\n"
+        "    when: 'count(talon()) > 0'\n"
+        "    from: player\n"
+        "    to: 'opponents(player)'\n"
+        "    amount: 1\n"
+        "    source: mcleod\n",
+        encoding="utf-8",
+    )
+    assert supports(load_ruleset(str(path))) == [
+        "payment rule talon_read: the fact talon() is not kept by the batch back end"
+    ]
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(args))
+    except SystemExit as exit_:
+        status = exit_.code
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+def _shape(report: str) -> list[str]:
+    """The report's lines with their numbers taken out."""
+    return [
+        "".join(ch for ch in line if not ch.isdigit()).split("  ")[0]
+        for line in report.splitlines()
+    ]
+
+
+def test_simulate_reports_the_same_shape_from_both_back_ends(capsys):
+    common = ("simulate", BASE, "--hands", "300", "--jobs", "1")
+    status, scalar, _ = run(capsys, *common)
+    assert status == 0
+    status, batch, err = run(capsys, *common, "--backend", "batch")
+    assert status == 0 and err == ""
+    assert _shape(batch)[:20] == _shape(scalar)[:20]
+    assert "300 hands" in batch
+
+
+def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys):
+    status, out, err = run(capsys, "simulate", "french-tarot", "--hands", "5", "--backend", "batch")
+    assert status == 1 and out == ""
+    assert "french-tarot: --backend batch cannot run bidding" in err
+    status, _, err = run(
+        capsys, "simulate", BASE, "--hands", "5", "--backend", "batch", "--agents", "heuristic"
+    )
+    assert status == 1 and "the player 'heuristic'" in err
+
+
+def test_auto_falls_back_and_says_why(capsys):
+    status, out, err = run(
+        capsys, "diff", BASE, "french-tarot-3", "--hands", "4", "--jobs", "1", "--backend", "auto"
+    )
+    assert status == 0, err
+    assert "playing on the scalar engine" in err and "french-tarot-3's" in err
+    status, out, err = run(
+        capsys,
+        "diff",
+        BASE,
+        "marolles-1637-ultimo-literal",
+        "--hands",
+        "200",
+        "--jobs",
+        "1",
+        "--backend",
+        "auto",
+    )
+    assert status == 0 and "scalar engine" not in err
+    assert "200 hands" in out
