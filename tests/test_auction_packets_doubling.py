@@ -25,6 +25,7 @@ from interpreter.record import game_record
 from interpreter.replay import replay_record
 from interpreter.ruleset_loader import load_ruleset
 from interpreter.transcript import hand_transcript
+from tests.commands import tarot
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "auction-packets-doubling.yaml"
 RULESET = load_ruleset(GAME)
@@ -290,3 +291,16 @@ def new_hand_with(seed: int) -> HandState:
     pack = list(range(len(RULESET.deck)))
     random.Random(seed).shuffle(pack)
     return HandState(RULESET, seed % 4, pack)
+
+
+def test_the_rules_page_and_the_play_command_show_each_mechanism():
+    page = tarot("explain", str(GAME)).stdout
+    assert "Bids go round and round until all but one have passed" in page
+    assert "`next_seat(dealer)` may hold" in page
+    assert "If every player passes, each_alone is played, every player for himself." in page
+    assert "face up in 4 packet(s); `taker` takes 2 of them whole into his hand" in page
+    assert "each doubling multiplies the target by 2" in page
+    played = tarot("play", str(GAME), "--seed", "1")
+    assert played.returncode == 0, played.stderr
+    for words in ("Seat 1 holds one", "takes packet", "Doublings:", "redouble (The game)"):
+        assert words in played.stdout
