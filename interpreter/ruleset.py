@@ -30,12 +30,24 @@ class PacketStep:
 
 
 @dataclass(frozen=True)
+class TalonPackets:
+    """The talon laid out face up in `count` packets, of which the talon's seat takes
+    `choose` (0: none); the packets left go to `rest_to`."""
+
+    count: int
+    choose: int
+    rest_to: str  # "tricks" (those of the first seat of `rest_seat`) or "out_of_play"
+    rest_seat: Evaluator | None
+
+
+@dataclass(frozen=True)
 class TalonUse:
     """Where the talon goes once the deal (and any auction) is over."""
 
     to: str  # "hand", "pile", "out_of_play" or "stock" (drawn from after each trick)
     seat: Evaluator | None  # whose hand or pile (a seat or seats: the first one)
     shown: bool
+    packets: TalonPackets | None = None  # laid out in packets, some chosen: what `to` takes
 
 
 @dataclass(frozen=True)
@@ -45,12 +57,32 @@ class Contract:
     values: dict[str, float]
     talon: TalonUse | None
     source: str
+    open_to: Evaluator | None = None  # whether `player` may bid it (None: every seat)
+    only_when_all_passed: bool = False  # offered only once every seat has passed
+    join: Evaluator | None = None  # seats asked whether they join the taker's side
+
+
+@dataclass(frozen=True)
+class ForcedContract:
+    """The contract played when every seat passes, and its taker (None: no taker)."""
+
+    contract: str
+    taker: Evaluator | None
 
 
 @dataclass(frozen=True)
 class Bidding:
     contracts: tuple[Contract, ...]  # lowest first
     source: str
+    rounds: str = "once"  # "once" (each seat speaks once) or "until_one_left"
+    first: Evaluator | None = None  # the seat that speaks first (None: the dealer's next)
+    hold: Evaluator | None = None  # seats that may take the highest bid at the same level
+    all_passed: ForcedContract | None = None  # None: a deal where all pass is thrown in
+
+    @cached_property
+    def after_all_passed(self) -> tuple[Contract, ...]:
+        """The contracts offered only once every seat has passed."""
+        return tuple(c for c in self.contracts if c.only_when_all_passed)
 
     @cached_property
     def _ranks(self) -> dict[str, int]:
@@ -62,6 +94,28 @@ class Bidding:
 
     def contract(self, contract_id: str) -> Contract:
         return self.contracts[self.rank(contract_id)]
+
+
+@dataclass(frozen=True)
+class DoubleTarget:
+    """Something the sides may double and double again: the contract, a bonus..."""
+
+    id: str
+    name: str
+    when: Evaluator  # whether it may be doubled in this hand
+    by: Evaluator  # the seats that may make the first doubling (and the third...)
+    against: Evaluator | None  # those that may answer it (None: every other seat)
+    source: str
+
+
+@dataclass(frozen=True)
+class Doubling:
+    """Doublings before play: each target in turn, the two sides taking turns to double."""
+
+    steps: tuple[str, ...]  # the name of each doubling in turn (the most there can be)
+    factor: float  # what each doubling multiplies by
+    targets: tuple[DoubleTarget, ...]
+    source: str
 
 
 @dataclass(frozen=True)
@@ -230,6 +284,7 @@ class Ruleset:
     talon: TalonUse | None = None  # where the talon goes when there is no auction
     bidding: Bidding | None = None
     partner_call: PartnerCall | None = None
+    doubling: Doubling | None = None
     redeals: tuple[RedealRule, ...] = ()
     hand_score: Evaluator | None = None  # points each `player` scores in a hand
     game: GameRules | None = None

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from interpreter.engine.actions import DecisionKind
+from interpreter.engine.actions import HOLD_TEXT, JOIN_TEXT, DecisionKind
+from interpreter.engine.phases.talon import REST_SHOWN, talon_use
 from interpreter.engine.state import HANDED_OVER, HandState
+from interpreter.engine.values import tidy
 from interpreter.ruleset import Ruleset
 
 
@@ -96,6 +98,7 @@ def hand_transcript(state: HandState) -> str:
             out.append(f"  Seat {d['seat']}: {ruleset.rule_label(d['choice'])}{display}")
             out += _handed_over(state, d["seat"], decl)
         out += _payments_at(state, "declarations")
+    out += _doubling_lines(state)
     out.append("Play:")
     exchanges: dict[int, list[dict]] = {}
     for exchange in state.exchanges:
@@ -179,8 +182,13 @@ def _before_play(state: HandState) -> list[str]:
     labels = {"redeal": "asks", "bid": "bids", "call": "calls"}
     for d in state.decisions:
         if d["kind"] in labels:
-            choice = d["choice"].replace(":", " ").replace("_", " ")
-            out.append(f"  Seat {d['seat']} {labels[d['kind']]} {choice}")
+            verb, choice = labels[d["kind"]], d["choice"]
+            if choice.startswith(HOLD_TEXT + ":"):
+                verb, choice = "holds", choice.partition(":")[2]
+            out.append(f"  Seat {d['seat']} {verb} {choice.replace(':', ' ').replace('_', ' ')}")
+        elif d["kind"] == DecisionKind.JOIN:
+            joins = "joins the taker" if d["choice"] == JOIN_TEXT else "stays out"
+            out.append(f"  Seat {d['seat']} {joins}")
     if state.taker is not None:
         partner = (
             f", partner seat {state.partner} (the holder of the called card)"
@@ -189,7 +197,13 @@ def _before_play(state: HandState) -> list[str]:
         )
         assert state.contract is not None  # set with the taker, by the winning bid
         out.append(f"Taker: seat {state.taker}, {state.contract.replace('_', ' ')}{partner}")
-    for seat, what, _cards in state.shown:
+        if state.joined:
+            out.append("  Joined the taker: " + ", ".join(f"seat {s}" for s in state.joined))
+    elif state.contract is not None:
+        out.append(f"Contract: {state.contract.replace('_', ' ')}, with no taker")
+    packets = _packet_lines(state)
+    out += packets
+    for seat, what, _cards in [] if packets else state.shown:
         if what == "talon":
             out.append(f"  The talon is shown and goes to seat {seat}")
     for seat, aside in enumerate(state.set_aside):
@@ -197,6 +211,45 @@ def _before_play(state: HandState) -> list[str]:
             out.append(f"  The talon counts for seat {seat}'s side, unseen")
     if out:
         out.insert(0, "Auction:" if state.ruleset.bidding else "Before play:")
+    return out
+
+
+def _packet_lines(state: HandState) -> list[str]:
+    """The talon laid out in packets, the packets taken and where the rest went."""
+    if not state.talon_dealt or state.packet_taker is None:
+        return []
+    use = talon_use(state)
+    assert use is not None and use.packets is not None  # a packet taker is set only then
+    ruleset, packets = state.ruleset, use.packets
+    size = len(state.talon_dealt) // packets.count
+    laid = [state.talon_dealt[i : i + size] for i in range(0, len(state.talon_dealt), size)]
+    shown = "; ".join(f"[{n}] {_cards(ruleset, p)}" for n, p in enumerate(laid, 1))
+    out = [f"  The talon is laid out in {packets.count} packets: {shown}"]
+    for d in state.decisions:
+        if d["kind"] == DecisionKind.PACKET:
+            out.append(f"  Seat {d['seat']} takes {d['choice'].replace(':', ' ')}")
+    rest = [(seat, cards) for seat, what, cards in state.shown if what == REST_SHOWN]
+    for seat, cards in rest:
+        out.append(f"  The packets left ({_cards(ruleset, cards)}) go to seat {seat}'s tricks")
+    if not rest and packets.choose < packets.count:
+        out.append("  The packets left stay out of play")
+    return out
+
+
+def _doubling_lines(state: HandState) -> list[str]:
+    """Each doubling and each refusal, then what each target doubled stands at."""
+    doubling = state.ruleset.doubling
+    asked = [d for d in state.decisions if d["kind"] == DecisionKind.DOUBLE]
+    if doubling is None or not asked:
+        return []
+    names = {target.id: target.name for target in doubling.targets}
+    out = ["Doublings:"]
+    for d in asked:
+        step, _, target = d["choice"].partition(":")
+        out.append(f"  Seat {d['seat']}: {step.replace('_', ' ')} ({names.get(target, target)})")
+    for target, times in state.doubled.items():
+        factor = doubling.factor**times
+        out.append(f"  {names.get(target, target)}: doubled {times} time(s), x{tidy(factor)}")
     return out
 
 

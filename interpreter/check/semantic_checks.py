@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from interpreter.cards import Deck, build_deck, set_dependencies
 from interpreter.check.draft import Draft
 from interpreter.compile.contexts import EVENT_VARIABLES, FACTS, variables_for
+from interpreter.engine.actions import PASS_TEXT
 from interpreter.expressions.builtins import BUILTIN_NAMES
 from interpreter.expressions.parser import KEYWORDS
 from interpreter.ruleset import PacketStep
@@ -59,9 +60,14 @@ def check_document(draft: Draft) -> CheckedParts | None:
         counts = data.get("discard", {}).get("counts", {"dealer": 0, "others": 0})
         checked.discard_counts = (counts["dealer"], counts["others"])
         _check_hand_sizes(draft, checked.packets, players, checked.discard_counts)
-    checked.contract_values = _check_contracts(draft)
+    talon = None if checked.packets is None else sum(p.rounds * p.talon for p in checked.packets)
+    checked.contract_values = _check_contracts(draft, talon)
+    if not draft.broken.whole("bidding"):
+        _check_auction(draft)
     if not draft.broken.whole("talon"):
-        _check_talon_use(draft, ("talon",), data.get("talon"))
+        _check_talon_use(draft, ("talon",), data.get("talon"), talon)
+    if not draft.broken.whole("doubling"):
+        _check_doubling(draft)
     if not draft.broken.whole("partner_call"):
         _check_partner_call(draft)
     if not draft.broken.whole("counting"):
@@ -204,7 +210,7 @@ def _check_hand_sizes(
 # --- auction, talon, partner, counting -----------------------------------------------------
 
 
-def _check_contracts(draft: Draft) -> frozenset[str]:
+def _check_contracts(draft: Draft, talon: int | None) -> frozenset[str]:
     """Every contract gives the same values; the names of those values."""
     spec = draft.data.get("bidding")
     if spec is None:
@@ -221,16 +227,74 @@ def _check_contracts(draft: Draft) -> frozenset[str]:
                 + ", ".join(missing)
                 + " (every contract must give the same values)",
             )
-        _check_talon_use(draft, ("bidding", "contracts", i, "talon"), contract.get("talon"))
+        where = ("bidding", "contracts", i, "talon")
+        _check_talon_use(draft, where, contract.get("talon"), talon)
     return values
 
 
-def _check_talon_use(draft: Draft, where: tuple, spec: dict | None) -> None:
+def _check_auction(draft: Draft) -> None:
+    """A forced contract is one of the contracts."""
+    spec = draft.data.get("bidding", {})
+    forced = spec.get("all_passed")
+    ids = [contract.get("id") for contract in spec.get("contracts", [])]
+    if forced is not None and forced.get("contract") not in ids:
+        draft.problem(
+            ("bidding", "all_passed", "contract"),
+            f"unknown contract {forced.get('contract')!r}; contracts: " + ", ".join(map(str, ids)),
+        )
+
+
+def _check_talon_use(draft: Draft, where: tuple, spec: dict | None, talon: int | None) -> None:
+    """`talon`: the number of cards the deal lays in the talon (None if unknown)."""
     if spec is None:
         return
     to = spec.get("to", "out_of_play")
     if to not in ("out_of_play", "stock") and spec.get("seat") is None:
         draft.problem(where, f"a talon that goes to a {to} needs `seat`: whose {to}")
+    packets = spec.get("packets")
+    if packets is None:
+        return
+    count, choose = packets["count"], packets["choose"]
+    if to not in ("hand", "pile"):
+        draft.problem(
+            where + ("to",),
+            f"packets taken go to a hand or a pile, not {to!r}: write `to: hand` or `to: pile`",
+        )
+    if choose > count:
+        draft.problem(
+            where + ("packets", "choose"),
+            f"the talon's seat cannot take {choose} of {count} packets: `choose` is at most"
+            " `count`",
+        )
+    if talon is not None and talon % count:
+        draft.problem(
+            where + ("packets", "count"),
+            f"the talon's {talon} cards cannot be laid out in {count} packets of equal size",
+        )
+    if packets["rest"]["to"] == "tricks" and packets["rest"].get("seat") is None:
+        draft.problem(
+            where + ("packets", "rest"), "packets left to a seat's tricks need `seat`: whose"
+        )
+
+
+def _check_doubling(draft: Draft) -> None:
+    """No doubling is named like the word that declines one; targets have distinct ids."""
+    spec = draft.data.get("doubling")
+    if spec is None:
+        return
+    for i, step in enumerate(spec["steps"]):
+        if step == PASS_TEXT:
+            draft.problem(
+                ("doubling", "steps", i),
+                f"a doubling cannot be named {PASS_TEXT!r}: that word declines one",
+            )
+    seen: set[str] = set()
+    for i, target in enumerate(spec["targets"]):
+        if target["id"] in seen:
+            draft.problem(
+                ("doubling", "targets", i, "id"), f"a second target named {target['id']!r}"
+            )
+        seen.add(target["id"])
 
 
 def _check_partner_call(draft: Draft) -> None:

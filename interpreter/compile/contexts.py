@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 #: deals thrown in and dealt again in one hand before it is given up
 MAX_REDEALS = 20
 
+#: the most bids (each with its contracts) counted for in the cost of a bid's condition
+BIDS_PER_HAND = 200
+
 COMMON = {"seats": Type.SEATS, "dealer": Type.SEAT, "players": Type.NUMBER}
 
 _PLAYER = {"player": Type.SEAT}
@@ -41,7 +44,7 @@ TAKER = {
 }
 
 #: events that happen before the auction is over: the taker is not known there
-BEFORE_TAKER = frozenset({"cut", "redeal", "static"})
+BEFORE_TAKER = frozenset({"cut", "redeal", "static", "auction", "bid_check"})
 
 EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "cut": {"cut_card": Type.CARD},
@@ -49,6 +52,9 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "hand_score": _PLAYER,
     "game": {},
     "call": {},
+    "auction": {},  # who speaks first, who may hold, a forced contract's taker
+    "bid_check": _PLAYER,  # whether `player` may bid a contract
+    "doubling": {},
     "talon": {},
     "play": {},
     "discard": _CARD_OF_PLAYER,
@@ -73,6 +79,10 @@ def evaluations_per_hand(event: str, cards: int, seats: int) -> int:
         return cards
     if event == "discard_check":  # each card in hand, at each discard
         return cards * cards
+    if event == "bid_check":  # each contract, at each bid: a generous bound on both
+        return BIDS_PER_HAND
+    if event == "doubling":  # each target, at each doubling asked for
+        return 4 * seats
     if event == "redeal":  # each seat, at each deal thrown in and dealt again
         return seats * (MAX_REDEALS + 1)
     if event in ("declaration", "hand_score", "discards_done"):
@@ -204,6 +214,16 @@ def _packet(state: HandState, seat: int, number: float) -> tuple[int, ...]:
     return tuple(packets[int(number) - 1]) if 1 <= number <= len(packets) else ()
 
 
+def _doublings(state: HandState, target: str) -> int:
+    return state.doubled.get(target, 0)
+
+
+def _doubling_factor(state: HandState, target: str) -> float:
+    doubling = state.ruleset.doubling
+    level = state.doubled.get(target, 0)
+    return doubling.factor**level if doubling is not None and level else 1
+
+
 #: the steps a fact takes, by the size it works on ("cards": the pack, "seats": the players)
 _COSTS = {
     "pile": "cards",
@@ -243,6 +263,8 @@ FACTS: dict[str, FactFunction] = {
     "winning_card": FactFunction((Type.NUMBER,), Type.CARDS, _winning_card),
     "hand_number": FactFunction((), Type.NUMBER, _hand_number),
     "first_cards": FactFunction((Type.SEAT, Type.NUMBER), Type.CARDS, _first_cards),
+    "doublings": FactFunction((Type.STRING,), Type.NUMBER, _doublings),
+    "doubling_factor": FactFunction((Type.STRING,), Type.NUMBER, _doubling_factor),
 }
 
 

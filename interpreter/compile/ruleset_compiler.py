@@ -50,7 +50,10 @@ from interpreter.ruleset import (
     Declaration,
     DeclarationLevel,
     Definition,
+    DoubleTarget,
+    Doubling,
     ExcuseExchange,
+    ForcedContract,
     GameRules,
     HandOver,
     PartnerCall,
@@ -59,6 +62,7 @@ from interpreter.ruleset import (
     RedealRule,
     Ruleset,
     ScoreUnit,
+    TalonPackets,
     TalonUse,
 )
 
@@ -137,6 +141,7 @@ class Compiler:
                 ("counting", "counting", self._counting),
                 ("talon", "talon", lambda: self._talon_use(("talon",), data.get("talon"))),
                 ("partner_call", "partner_call", self._partner_call),
+                ("doubling", "doubling", self._doubling),
                 ("redeals", "redeal", self._redeals),
                 ("hand_score", "hand_score", self._hand_score),
                 ("game", "game", self._game),
@@ -176,6 +181,7 @@ class Compiler:
             talon=parts["talon"],
             bidding=bidding,
             partner_call=parts["partner_call"],
+            doubling=parts["doubling"],
             redeals=parts["redeals"],
             hand_score=parts["hand_score"],
             game=parts["game"],
@@ -469,6 +475,21 @@ class Compiler:
             to=spec.get("to", "out_of_play"),
             seat=None if seat is None else self._seats(where + ("seat",), seat, "talon"),
             shown=bool(spec.get("shown", False)),
+            packets=self._talon_packets(where + ("packets",), spec.get("packets")),
+        )
+
+    def _talon_packets(self, where: tuple, spec: dict | None) -> TalonPackets | None:
+        if spec is None:
+            return None
+        rest = spec["rest"]
+        seat = rest.get("seat")
+        return TalonPackets(
+            count=spec["count"],
+            choose=spec["choose"],
+            rest_to=rest["to"],
+            rest_seat=None
+            if seat is None
+            else self._seats(where + ("rest", "seat"), seat, "talon"),
         )
 
     def _bidding(self) -> Bidding | None:
@@ -478,17 +499,64 @@ class Compiler:
         contracts = spec.get("contracts", [])
         return Bidding(
             contracts=tuple(
-                Contract(
-                    id=contract["id"],
-                    name=contract.get("name", contract["id"]),
-                    values=dict(contract.get("values", {})),
-                    talon=self._talon_use(
-                        ("bidding", "contracts", i, "talon"), contract.get("talon")
-                    ),
-                    source=_source_text(contract.get("source")),
-                )
+                self._contract(("bidding", "contracts", i), contract)
                 for i, contract in enumerate(contracts)
             ),
+            source=_source_text(spec.get("source")),
+            rounds=spec.get("rounds", "once"),
+            first=self._optional_seats(("bidding", "first"), spec.get("first"), "auction"),
+            hold=self._optional_seats(("bidding", "hold"), spec.get("hold"), "auction"),
+            all_passed=self._forced_contract(spec.get("all_passed")),
+        )
+
+    def _contract(self, where: tuple, spec: dict) -> Contract:
+        open_to = spec.get("open_to")
+        return Contract(
+            id=spec["id"],
+            name=spec.get("name", spec["id"]),
+            values=dict(spec.get("values", {})),
+            talon=self._talon_use(where + ("talon",), spec.get("talon")),
+            source=_source_text(spec.get("source")),
+            open_to=self._optional_condition(where + ("open_to",), open_to, "bid_check"),
+            only_when_all_passed=bool(spec.get("only_when_all_passed", False)),
+            join=self._optional_seats(where + ("join",), spec.get("join"), "call"),
+        )
+
+    def _forced_contract(self, spec: dict | None) -> ForcedContract | None:
+        if spec is None:
+            return None
+        taker = ("bidding", "all_passed", "taker")
+        return ForcedContract(
+            contract=spec["contract"],
+            taker=self._optional_seats(taker, spec.get("taker"), "auction"),
+        )
+
+    def _optional_seats(
+        self, parts: tuple, value: str | None, event: str
+    ) -> CompiledExpression | _Constant | None:
+        return None if value is None else self._seats(parts, value, event)
+
+    def _doubling(self) -> Doubling | None:
+        spec = self.data.get("doubling")
+        if spec is None:
+            return None
+        return Doubling(
+            steps=tuple(spec["steps"]),
+            factor=spec.get("factor", 2),
+            targets=tuple(
+                self._double_target(("doubling", "targets", i), target)
+                for i, target in enumerate(spec["targets"])
+            ),
+            source=_source_text(spec.get("source")),
+        )
+
+    def _double_target(self, where: tuple, spec: dict) -> DoubleTarget:
+        return DoubleTarget(
+            id=spec["id"],
+            name=spec.get("name", spec["id"]),
+            when=self._condition(where + ("when",), spec.get("when", True), "doubling"),
+            by=self._seats(where + ("by",), spec["by"], "doubling"),
+            against=self._optional_seats(where + ("against",), spec.get("against"), "doubling"),
             source=_source_text(spec.get("source")),
         )
 

@@ -7,14 +7,15 @@ hidden cards (`interpreter.agents.sampling`). `SeatView(state, seat)` is built o
 decision and read instead of the state, so only what the seat may see reaches them.
 
 A seat sees its own hand, discards and the face-up tops of its piles; every card shown (a cut
-card, a talon turned up, discards that must be shown, the cards of a declaration, cards picked
-to show, cards handed over); every card played and by whom; the other seats' decisions but the
-choice of a private one (a discard, a card given back), of which it learns only that it was
-made; the sides as far as it may know them (a called partner stays unknown to the others until
-the called card falls); every payment. For guessing the rest it knows how many cards lie in
-each place it cannot look into, which cards those are as a whole,
-who holds the shown cards still in play, and the voids the trick rules imply. The outcome of
-the hand (card points) is part of the view once the hand is over.
+card, a talon turned up or laid out in packets, discards that must be shown, the cards of a
+declaration, cards picked to show, cards handed over); every card played and by whom; the other
+seats' decisions but the choice of a private one (a discard, a card given back), of which it
+learns only that it was made; the sides as far as it may know them (a called partner stays
+unknown to the others until the called card falls; seats that joined the taker); the doublings
+made; every payment. For guessing the rest it knows how many cards lie in each place it cannot
+look into, which cards those are as a whole, who holds the shown cards still in play, and the
+voids the trick rules imply. The outcome of the hand (card points) is part of the view once the
+hand is over.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ if TYPE_CHECKING:
 PRIVATE_KINDS = frozenset({DecisionKind.DISCARD, DecisionKind.GIVE})  # seen by the chooser only
 HIDDEN_PILES = ("hands", "discards")  # per-seat piles no other seat looks into
 UNSEEN_PILES = ("set_aside",)  # per-seat piles nobody looks into, their owner included
+
+#: where a shown card may lie now, by what showed it (anything else: its holder's hand); a
+#: talon packet taken onto a pile stays there, unseen
+SHOWN_PILES = {"talon": HIDDEN_PILES, "discard": ("discards",), "talon_pile": ("set_aside",)}
 
 Play = tuple[int, int]  # (seat, card index) of a card played to a trick
 
@@ -103,6 +108,7 @@ class SeatView:
     hand_sizes: tuple[int, ...]
     discard_sizes: tuple[int, ...]
     talon_size: int
+    packets: tuple[tuple[int, ...], ...]  # the talon laid out face up in packets (taken: empty)
     cut_card: int | None
     shown: tuple[tuple[int, str, tuple[int, ...]], ...]  # (seat, what, cards), in order
     decisions: tuple[SeenDecision, ...]  # of the deal in play
@@ -117,6 +123,8 @@ class SeatView:
     called_card: int | None
     partner: int | None  # None when there is none or the seat may not know him yet
     partner_known: bool  # whether the seat knows who holds the called card (if one was called)
+    joined: tuple[int, ...]  # seats that joined the taker's side
+    doubled: Mapping[str, int]  # per target of the doublings, how many were made
     payments: tuple[Payment, ...]
     returns: tuple[float, ...]  # net per seat so far
     # the decision
@@ -159,6 +167,7 @@ class SeatView:
             "hand_sizes": tuple(len(hand) for hand in state.hands),
             "discard_sizes": tuple(len(pile) for pile in state.discards),
             "talon_size": len(state.talon),
+            "packets": tuple(tuple(packet) for packet in state.zones.packets),
             "cut_card": state.cut_card,
             "shown": tuple((s, what, tuple(cards)) for s, what, cards in state.shown),
             "decisions": _seen_decisions(state.decisions, seat),
@@ -182,6 +191,8 @@ class SeatView:
             "called_card": state.called_card,
             "partner": state.partner if known else None,
             "partner_known": known,
+            "joined": tuple(state.joined),
+            "doubled": dict(state.doubled),
             "payments": tuple(state.payments),
             "returns": tuple(state.returns()),
             "to_decide": None if decision is None else decision.seat,
@@ -302,7 +313,7 @@ def _known_holders(
             where[cut] = places_of(holder, HIDDEN_PILES)
     for holder, what, cards in state.shown:
         # a talon turned up went into the hand, and may since have been laid away
-        piles = {"talon": HIDDEN_PILES, "discard": ("discards",)}.get(what, ("hands",))
+        piles = SHOWN_PILES.get(what, ("hands",))
         for card in cards:
             if card in unseen:
                 where[card] = places_of(holder, piles)

@@ -27,7 +27,8 @@ from operator import attrgetter
 from interpreter.compile.contexts import MAX_REDEALS
 from interpreter.engine.actions import Action, Decision, DecisionKind, IllegalAction
 from interpreter.engine.events import AT_SETTLEMENT, At, Payment
-from interpreter.engine.phases import APPLY, Phase, advance, deal, phase_order
+from interpreter.engine.phases import APPLY, Phase, advance, auction, deal, phase_order
+from interpreter.engine.phases.auction import AuctionStage
 from interpreter.engine.phases.declare import HANDED_OVER, CardChoice
 from interpreter.engine.phases.phase import MOMENTS
 from interpreter.engine.phases.settle import count_points
@@ -36,7 +37,7 @@ from interpreter.engine.values import tidy as _tidy
 from interpreter.engine.zones import Zones
 from interpreter.expressions import EvaluationError, Scope
 from interpreter.expressions.types import Value
-from interpreter.ruleset import Evaluator, PaymentRule, RedealRule, Ruleset
+from interpreter.ruleset import DoubleTarget, Evaluator, PaymentRule, RedealRule, Ruleset
 
 __all__ = [
     "HANDED_OVER",
@@ -143,7 +144,17 @@ class HandState:
         self.card_choices: list[CardChoice] = []  # shows and gives still to pick
         self.declared_seats: set[tuple[int, str]] = set()
         self.redeal_queue: list[tuple[int, RedealRule]] = []
-        self.bidders = list(self.seat_order) if ruleset.bidding else []
+        # the auction (`phases/auction.py`): seats still to speak, its stage, who joined
+        self.auction_stage = AuctionStage.BIDDING
+        self.joined: list[int] = []  # seats that joined the taker's side
+        self.bidders = auction.bid_order(self) if ruleset.bidding else []
+        # the talon laid out in packets (`phases/talon.py`): who takes, how many more
+        self.packet_taker: int | None = None
+        self.packets_to_take = 0
+        # doublings (`phases/doubling.py`): per target how many; what is still to be asked
+        self.doubled: dict[str, int] = {}
+        self.double_targets: list[DoubleTarget] = []
+        self.double_queue: list[int] = []
         self.phases = phase_order(ruleset)  # the phases of the hand, in order
         self.phase = Phase.REDEAL
         self.excuses = ruleset.deck.fools
@@ -171,9 +182,13 @@ class HandState:
             "declare_queue",
             "redeal_queue",
             "bidders",
+            "joined",
+            "double_targets",
+            "double_queue",
         ):
             setattr(other, name, list(getattr(self, name)))
         other.fired = dict(self.fired)
+        other.doubled = dict(self.doubled)
         other.card_choices = [choice.copy() for choice in self.card_choices]
         other.memo = {}
         other.discard_left = dict(self.discard_left)
@@ -275,10 +290,16 @@ class HandState:
     # --- sides ---------------------------------------------------------------------------
 
     def attackers(self) -> tuple[int, ...]:
-        """The taker and his partner (when there is one); empty without an auction."""
+        """The taker, his partner (when there is one) and the seats that joined him; empty
+        without an auction, or under a contract without a taker."""
         if self.taker is None:
             return ()
-        return (self.taker,) if self.partner is None else (self.taker, self.partner)
+        attack: tuple[int, ...] = (
+            (self.taker,) if self.partner is None else (self.taker, self.partner)
+        )
+        if self.joined:
+            attack += tuple(seat for seat in self.joined if seat not in attack)
+        return attack
 
     def defenders(self) -> tuple[int, ...]:
         attack = self.attackers()
@@ -401,14 +422,14 @@ class HandState:
 
     def _scope(self, variables: dict) -> Scope:
         base = self._base_vars
-        if self.taker is not None:
-            sides = (self.taker, self.partner, self.contract)
+        if self.contract is not None:  # a contract forced on all has no taker: -1, no seat
+            sides = (self.taker, self.partner, self.contract, len(self.joined))
             if self._sides_vars[0] != sides:  # worked out again only when the sides change
                 self._sides_vars = (
                     sides,
                     {
                         **base,
-                        "taker": self.taker,
+                        "taker": -1 if self.taker is None else self.taker,
                         "contract": self.contract,
                         "attackers": self.attackers(),
                         "defenders": self.defenders(),

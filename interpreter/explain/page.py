@@ -108,7 +108,10 @@ class _PageBuilder:
             Section("Players and pack", [*self._players(), *self._deck()]),
             Section("The deal", [*self._deal(), *self._redeals()]),
             Section("The talon and the discards", [*self._talon(), *self._discard()]),
-            Section("Bidding and calls", [*self._bidding(), *self._partner_call()]),
+            Section(
+                "Bidding and calls",
+                [*self._bidding(), *self._partner_call(), *self._doubling()],
+            ),
             Section("Declarations", list(self._declarations())),
             Section("Play of the cards", list(self._play())),
             Section("Counting the cards", list(self._counting())),
@@ -307,26 +310,62 @@ class _PageBuilder:
         if spec is None:
             return
         names = [c.get("name", c["id"]) for c in spec.get("contracts", [])]
-        line = (
-            "One round of bids in order of play from the player after the dealer, each bid"
-            f" above the last or a pass; from the lowest: {words.listing(names)}. The highest"
-            " bidder is the taker; the others defend. If every player passes, the deal is"
-            " thrown in."
+        first = f"`{spec['first']}`" if "first" in spec else "the player after the dealer"
+        rounds = (
+            "Bids go round and round until all but one have passed (a player who passed"
+            " does not bid again),"
+            if spec.get("rounds") == "until_one_left"
+            else "One round of bids,"
         )
-        yield self.rule(
-            "The auction", [line], ("bidding",), spec, inner=(("bidding", "contracts"),)
-        )
+        lines = [
+            f"{rounds} in order of play from {first}, each bid above the last or a pass;"
+            f" from the lowest: {words.listing(names)}. The highest bidder is the taker; the"
+            " others defend."
+        ]
+        if "hold" in spec:
+            lines.append(f"{code(spec['hold'])} may hold: take the highest bid at its level.")
+        forced = spec.get("all_passed")
+        if forced is None:
+            lines.append("If every player passes, the deal is thrown in.")
+        else:
+            taker = f" with {code(forced['taker'])} as taker" if "taker" in forced else ""
+            alone = "" if taker else ", every player for himself"
+            lines.append(f"If every player passes, {forced['contract']} is played{taker}{alone}.")
+        yield self.rule("The auction", lines, ("bidding",), spec, inner=(("bidding", "contracts"),))
         for i, contract in enumerate(spec.get("contracts", [])):
             lines = []
             values = ", ".join(f"{k} {v}" for k, v in contract.get("values", {}).items())
             if values:
                 lines.append(f"Values: {values}.")
+            if "open_to" in contract:
+                lines.append(f"Only a player for whom {code(contract['open_to'])} may bid it.")
+            if contract.get("only_when_all_passed"):
+                lines.append("Offered in turn only once every player has passed.")
+            if "join" in contract:
+                lines.append(f"{code(contract['join'])} may each join the taker's side.")
             if "talon" in contract:
                 lines.append(f"The talon goes {words.talon_use(contract['talon'])}.")
             where = ("bidding", "contracts", i)
             yield self.rule(
                 contract.get("name", contract["id"]), lines, where, contract, spec.get("source")
             )
+
+    def _doubling(self) -> Iterator[Rule]:
+        spec = self.doc.get("doubling")
+        if spec is None:
+            return
+        steps = words.listing(spec["steps"])
+        factor = spec.get("factor", 2)
+        lines = [
+            f"Before play, each target may be doubled ({steps}), the two sides taking turns;"
+            f" each doubling multiplies the target by {factor}."
+        ]
+        for target in spec["targets"]:
+            when = f", when {code(target['when'])}" if "when" in target else ""
+            lines.append(
+                f"{target.get('name', target['id'])}: first doubled by {code(target['by'])}{when}."
+            )
+        yield self.rule("Doublings", lines, ("doubling",), spec)
 
     def _partner_call(self) -> Iterator[Rule]:
         spec = self.doc.get("partner_call")

@@ -111,6 +111,23 @@ def packet_step(step: Mapping, players: int) -> str:
 def talon_use(spec: Mapping) -> str:
     """Where a talon goes."""
     to, seat = spec.get("to", "out_of_play"), spec.get("seat")
+    packets = spec.get("packets")
+    if packets is not None:
+        rest = packets["rest"]
+        left = (
+            f"to the tricks of {code(rest.get('seat'))}"
+            if rest["to"] == "tricks"
+            else "out of play"
+        )
+        into = (
+            "into his hand (then discards as many cards)"
+            if to == "hand"
+            else "onto his scoring pile"
+        )
+        return (
+            f"face up in {packets['count']} packet(s); {code(seat)} takes {packets['choose']}"
+            f" of them whole {into}; the rest go {left}"
+        )
     shown = "shown to all, then " if spec.get("shown") else ""
     if to == "hand":
         return f"{shown}into the hand of {code(seat)}, who then discards as many cards"

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.engine.actions import DecisionKind
-from interpreter.engine.phases import auction, deal, declare, play, settle, talon
+from interpreter.engine.phases import auction, deal, declare, doubling, play, settle, talon
 from interpreter.engine.phases.phase import Phase
 from interpreter.ruleset import Ruleset
 
@@ -41,6 +41,7 @@ HANDLERS: dict[Phase, Handler] = {
     Phase.CALL: Handler(_nothing, auction.decide_call),
     Phase.DISCARD: Handler(talon.enter, talon.decide),
     Phase.DECLARE: Handler(_nothing, declare.decide),
+    Phase.DOUBLE: Handler(doubling.enter, doubling.decide),
     Phase.PLAY: Handler(play.enter, play.decide),
     Phase.DONE: Handler(settle.enter, settle.decide),
 }
@@ -57,6 +58,9 @@ APPLY: dict[DecisionKind, Callable[[HandState, Decision, Any], None]] = {
     DecisionKind.DECLARE: declare.declare,
     DecisionKind.SHOW: declare.pick_card,
     DecisionKind.GIVE: declare.pick_card,
+    DecisionKind.PACKET: talon.take_packet,
+    DecisionKind.JOIN: auction.join,
+    DecisionKind.DOUBLE: doubling.double,
     DecisionKind.PLAY: play.play,
 }
 
@@ -74,7 +78,11 @@ _WITHOUT_AUCTION = (Phase.REDEAL, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phas
 
 def phase_order(ruleset: Ruleset) -> tuple[Phase, ...]:
     """The phases of a hand under `ruleset`, in order, from the deal to the settlement."""
-    return _WITH_AUCTION if ruleset.bidding else _WITHOUT_AUCTION
+    phases = _WITH_AUCTION if ruleset.bidding else _WITHOUT_AUCTION
+    if ruleset.doubling is None:
+        return phases
+    play = phases.index(Phase.PLAY)
+    return (*phases[:play], Phase.DOUBLE, *phases[play:])
 
 
 def advance(state: HandState) -> None:

@@ -11,6 +11,7 @@ class Phase(StrEnum):
     CALL = "call"
     DISCARD = "discard"  # the talon taken or set aside, then the discards
     DECLARE = "declare"
+    DOUBLE = "double"  # doublings before play
     PLAY = "play"
     DONE = "done"  # settled, or thrown in
 
@@ -22,5 +23,6 @@ MOMENTS = {
     Phase.CALL: "at the call",
     Phase.DISCARD: "during the discard",
     Phase.DECLARE: "during the declarations",
+    Phase.DOUBLE: "during the doublings",
     Phase.DONE: "at the end of the hand",
 }
