@@ -40,8 +40,6 @@ def decide_bid(state: HandState) -> bool:
     if state.taker is None:
         deal.throw_in(state, ThrownIn.ALL_PASSED)
         return True
-    if ruleset.play.first_leader == "taker":
-        state.leader = state.taker
     return False
 
 

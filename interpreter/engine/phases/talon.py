@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from interpreter.engine.actions import Decision, DecisionKind
 from interpreter.engine.events import AT_DISCARD
+from interpreter.engine.phases import play
 from interpreter.engine.values import selected_seats
 from interpreter.expressions import EvaluationError
 
@@ -19,7 +20,9 @@ if TYPE_CHECKING:
 
 
 def enter(state: HandState) -> None:
-    """Place the talon as the contract (or, without an auction, the ruleset) says."""
+    """Settle the hand's play rules (the auction and call are over), then place the talon as
+    the contract (or, without an auction, the ruleset) says."""
+    play.settle_rules(state)
     bidding = state.ruleset.bidding
     # with an auction, the talon is placed once a contract is won
     use = state.ruleset.talon if bidding is None else bidding.contract(state.contract).talon  # type: ignore[arg-type]
