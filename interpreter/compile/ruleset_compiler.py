@@ -464,9 +464,7 @@ class Compiler:
             leader = spec["first_leader"]
             rule = leader not in LEADER_WORDS
             changes["first_leader"] = "rule" if rule else leader
-            changes["leader"] = (
-                self._seats(where + ("first_leader",), leader, "play") if rule else None
-            )
+            changes["leader"] = self._leader(where + ("first_leader",), leader) if rule else None
         for key in ("forced", "lead_forbidden", "held_back"):
             if key in spec:
                 changes[key] = self.expression(where + (key,), spec[key], "playing", Type.CARDS)
@@ -493,6 +491,21 @@ class Compiler:
                 inside + ("cards",), excuse["cards"], "play", Type.CARDS
             )
         return changes
+
+    def _leader(self, where: tuple, text: str) -> CompiledExpression | _Constant:
+        """`first_leader` given as an expression; a bare word that names nothing is taken
+        for a misspelt place and answered with the words."""
+        environment = self.environment("play")
+        if text.isidentifier():
+            if text not in environment.variables and text not in environment.named:
+                words = ", ".join(sorted(LEADER_WORDS))
+                self.problem(
+                    where,
+                    f"unknown leader {text!r}: write one of {words}, or an expression"
+                    " giving a seat (e.g. next_seat(taker))",
+                )
+                return _Constant(None)
+        return self._seats(where, text, "play")
 
     def _sides(self, where: tuple, spec: dict) -> SideRule:
         seat = spec["of_seat"]
