@@ -11,7 +11,7 @@ Excuse or as the highest trump, and groups of trumps of equal rank.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 COURT_LETTERS = {"King": "K", "Queen": "Q", "Cavalier": "C", "Jack": "J"}
@@ -28,6 +28,7 @@ class Card:
     trump: int | None = None
     fool: bool = False
     strength: int = 0  # rank within its suit, or the trump's number; higher beats lower
+    beats_equal: bool = False  # beats a card of equal strength played before it
 
     @property
     def is_trump(self) -> bool:
@@ -62,16 +63,17 @@ TRUMP_SUIT = "\0trumps"
 class Pack(list[Card]):
     """The cards in index order, with tables by card index for the hot paths of play.
     `beats_equal`: the cards that beat a card of equal strength played before them (a group of
-    equal trumps where the last played wins); elsewhere the first of equals wins."""
+    equal trumps where the last played wins, marked on each card); elsewhere the first of
+    equals wins."""
 
-    def __init__(self, cards: Sequence[Card], beats_equal: frozenset[int] = frozenset()) -> None:
+    def __init__(self, cards: Sequence[Card]) -> None:
         super().__init__(cards)
         self.trumps = frozenset(card.index for card in cards if card.trump is not None)
         self.fools = frozenset(card.index for card in cards if card.is_excuse)
         self.suit: tuple[str | None, ...] = tuple(card.suit for card in cards)
         self.strength = tuple(card.strength for card in cards)
         self.ids = tuple(card.id for card in cards)
-        self.beats_equal = beats_equal
+        self.beats_equal = frozenset(card.index for card in cards if card.beats_equal)
 
     @staticmethod
     def of(cards: Sequence[Card]) -> Pack:
@@ -82,7 +84,7 @@ class Pack(list[Card]):
     def plain_trumps(self) -> Pack:
         """The same cards with the trumps played as a plain suit: they follow and win only
         when a trump is led, and nothing obliges a player to trump."""
-        pack = Pack(self, self.beats_equal)
+        pack = Pack(self)
         pack.suit = tuple(TRUMP_SUIT if i in self.trumps else s for i, s in enumerate(self.suit))
         pack.trumps = frozenset()
         return pack
@@ -128,13 +130,30 @@ def _full_pack(spec: Mapping) -> list[Card]:
             strength = pip if suit.get("pips", "natural") == "natural" else pips + 1 - pip
             cards.append(Card(len(cards), f"{name}-{pip}", suit=name, rank=pip, strength=strength))
     trumps = int(spec.get("trumps", 0))
-    rank = trump_strengths(spec)
+    rank, later = trump_strengths(spec), _beats_equal(spec)
     for number in range(1, trumps + 1):
-        cards.append(Card(len(cards), f"trump-{number}", trump=number, strength=rank[number]))
+        cards.append(
+            Card(
+                len(cards),
+                f"trump-{number}",
+                trump=number,
+                strength=rank[number],
+                beats_equal=number in later,
+            )
+        )
     if spec.get("fool"):
         if fool_is_trump(spec):  # the highest trump, numbered after the others
             number = trumps + 1
-            cards.append(Card(len(cards), "fool", trump=number, fool=True, strength=rank[number]))
+            cards.append(
+                Card(
+                    len(cards),
+                    "fool",
+                    trump=number,
+                    fool=True,
+                    strength=rank[number],
+                    beats_equal=number in later,
+                )
+            )
         else:
             cards.append(Card(len(cards), "fool", fool=True))
     return cards
@@ -158,15 +177,14 @@ def trump_strengths(spec: Mapping) -> dict[int, int]:
     return strength
 
 
-def _beats_equal(spec: Mapping, cards: Sequence[Card]) -> frozenset[int]:
-    """The trumps of the groups whose last-played card wins among equals."""
-    later = {
+def _beats_equal(spec: Mapping) -> frozenset[int]:
+    """The numbers of the trumps in groups whose last-played card wins among equals."""
+    return frozenset(
         number
         for group in spec.get("trump_order", {}).get("equal", [])
         if group.get("wins", "first") == "last"
         for number in group["trumps"]
-    }
-    return frozenset(c.index for c in cards if c.trump is not None and c.trump in later)
+    )
 
 
 def select(
@@ -213,12 +231,11 @@ def build_deck(spec: Mapping, set_order: Sequence[str]) -> Deck:
     for selector in spec.get("removed", []):
         removed |= select(full, selector, {})
     kept = [card for card in full if card.id not in removed]
-    cards = [Card(i, c.id, c.suit, c.rank, c.trump, c.fool, c.strength) for i, c in enumerate(kept)]
+    cards = [replace(card, index=i) for i, card in enumerate(kept)]
     by_id = {card.id: card.index for card in cards}
     named_ids: dict[str, frozenset[str]] = {}
     for name in set_order:
         named_ids[name] = frozenset(select(cards, spec["card_sets"][name], named_ids))
     sets = {name: frozenset(by_id[i] for i in ids) for name, ids in named_ids.items()}
     suits = [suit["name"] for suit in spec.get("suits", [])]
-    pack = Pack(cards, _beats_equal(spec, cards))
-    return Deck(cards=pack, suits=suits, sets=sets, by_id=by_id)
+    return Deck(cards=Pack(cards), suits=suits, sets=sets, by_id=by_id)

@@ -130,6 +130,22 @@ def test_trumps_played_as_a_plain_suit():
     assert state.trick_log[-1][3] == 2
 
 
+def test_a_person_is_told_why_a_card_is_refused():
+    from interpreter.engine.seat_view import SeatView
+    from interpreter.table_view import _refusal
+
+    def refusal(state: HandState, card: str) -> str:
+        view = SeatView(state, state.current_player())
+        return _refusal(view, state.ruleset.deck.cards[state.ruleset.deck.by_id[card]])
+
+    state = contract_hand("misere")
+    play(state, "swords-2")
+    assert refusal(state, "swords-1").endswith("it does not beat the trick, and you must beat it")
+    partners = partners_hand()
+    play(partners, "swords-K", "swords-1", "swords-2", "swords-3", "cups-K", "fool")
+    assert refusal(partners, "trump-1").endswith("the rules keep it back for now")
+
+
 def test_other_contracts_keep_the_rulesets_play():
     state = contract_hand("plain")
     assert state.play_rules is state.ruleset.play
