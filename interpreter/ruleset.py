@@ -181,7 +181,7 @@ class PlayRules:
     ends_when: Evaluator | None = None  # checked after each trick: play stops when it holds
     sides: SideRule | None = None  # the seats sharing a seat's tricks (None: from the auction)
 
-    @property
+    @cached_property
     def restricts(self) -> bool:
         """Whether a rule of the hand narrows the legal cards beyond the trick rules."""
         return not (self.lead_forbidden is None and self.held_back is None and self.forced is None)
