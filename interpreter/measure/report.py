@@ -125,7 +125,7 @@ def _measures(places: int, unit: str) -> list[_Measure]:
             for p in range(places)
         ),
         _Measure("balance (1 - widest win-rate gap)", lambda r: r["balance"], 3),
-        _Measure("drawn hands (best result shared)", lambda r: r["draws"], as_percent=True),
+        _Measure("drawn hands (best shared by sides)", lambda r: r["draws"], as_percent=True),
         _Measure("spread of results in a hand (sd)", lambda r: r["spread"]),
         _Measure(f"{unit} won by the winners", lambda r: r["moved"]),
         _Measure("decisions per hand", lambda r: r["decisions_per_hand"], 1),
