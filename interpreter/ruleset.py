@@ -60,6 +60,7 @@ class Contract:
     open_to: Evaluator | None = None  # whether `player` may bid it (None: every seat)
     only_when_all_passed: bool = False  # offered only once every seat has passed
     join: Evaluator | None = None  # seats asked whether they join the taker's side
+    play: PlayRules | None = None  # its own play rules (None: the ruleset's)
 
 
 @dataclass(frozen=True)
@@ -214,8 +215,19 @@ class GameRules:
 
 
 @dataclass(frozen=True)
+class SideRule:
+    """The play rules' `sides`: `value` gives the seats on the side of the seat `seat` names."""
+
+    seat: str
+    value: Evaluator
+
+
+@dataclass(frozen=True)
 class PlayRules:
-    first_leader: str  # "after_dealer", "dealer" or "taker" (the auction's winner)
+    """How tricks are played: the ruleset's `play`, or a contract's own (its `play` laid over
+    the ruleset's). Every field added since the first rulesets defaults to the old behaviour."""
+
+    first_leader: str  # "after_dealer", "dealer", "taker" (the auction's winner) or "rule"
     follow_suit: bool
     trump_when_void: bool
     trump_when_trump_led: bool
@@ -225,6 +237,19 @@ class PlayRules:
     fool_wins_last_trick_after_all: bool = False  # led to the last by a side with all others
     excuse_exchange: ExcuseExchange | None = None
     excuse_cards: Evaluator | None = None  # cards playing as the Fool in a hand (None: the Fool)
+    leader: Evaluator | None = None  # who leads to the first trick, when `first_leader` is "rule"
+    must_beat: bool = False  # a card that takes the lead in the trick must be played if able
+    trumps_as_suit: bool = False  # trumps are a plain suit: they win only when a trump is led
+    lead_forbidden: Evaluator | None = None  # cards not to be led while another may be
+    held_back: Evaluator | None = None  # cards not to be played while another may be
+    forced: Evaluator | None = None  # cards to be played whenever the trick rules allow one
+    ends_when: Evaluator | None = None  # checked after each trick: play stops when it holds
+    sides: SideRule | None = None  # the seats sharing a seat's tricks (None: from the auction)
+
+    @cached_property
+    def restricts(self) -> bool:
+        """Whether a rule of the hand narrows the legal cards beyond the trick rules."""
+        return not (self.lead_forbidden is None and self.held_back is None and self.forced is None)
 
 
 @dataclass(frozen=True)
@@ -372,6 +397,14 @@ class Ruleset:
         if own and parts and not set(own.split(", ")) <= named:
             parts.append(f"rule: {own}")
         return "; ".join(parts) if parts else own
+
+    def play_for(self, contract: str | None) -> PlayRules:
+        """The play rules of a hand under `contract` (the ruleset's when it has none of its
+        own, or when no contract was won)."""
+        if contract is None or self.bidding is None:
+            return self.play
+        own = self.bidding.contract(contract).play
+        return self.play if own is None else own
 
     def discard_count(self, seat: int, dealer: int) -> int:
         return self.discard_counts[0] if seat == dealer else self.discard_counts[1]

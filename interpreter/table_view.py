@@ -392,8 +392,15 @@ def _refusal(view: SeatView, card: Card) -> str:
 def _play_reason(view: SeatView, card: Card) -> str:
     deck = view.ruleset.deck
     legal = [deck.cards[deck.by_id[c]] for c in _facing(view).choices]
+    trick = list(view.trick)
+    rules = view.play_rules
+    if card.index in trick_rules.legal_cards(rules, view.trick_pack, view.playable, trick):
+        return "the rules keep it back for now"  # the hand's forced, held-back or lead rules
     if not view.trick:
         return "it may not lead"
+    suited = [c for c in legal if not c.is_excuse]
+    if rules.must_beat and suited and all(c.suit == card.suit for c in suited):
+        return "it does not beat the trick, and you must beat it"
     lead = trick_rules.led_card(deck.cards, list(view.trick))
     required = [c for c in legal if not c.fool]
     if lead is None or not required:

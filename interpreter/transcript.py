@@ -99,7 +99,7 @@ def hand_transcript(state: HandState) -> str:
             out += _handed_over(state, d["seat"], decl)
         out += _payments_at(state, "declarations")
     out += _doubling_lines(state)
-    out.append("Play:")
+    out.append("Play:" + _sides_line(state))
     exchanges: dict[int, list[dict]] = {}
     for exchange in state.exchanges:
         exchanges.setdefault(exchange["after_trick"], []).append(exchange)
@@ -112,6 +112,9 @@ def hand_transcript(state: HandState) -> str:
                 f"    for the Fool: seat {exchange['from']} gives {exchange['card']}"
                 f" to seat {exchange['to']}"
             )
+    unplayed = sum(map(len, state.hands))
+    if unplayed and not state.claimed:
+        out.append(f"Play stops: the play rules end it ({unplayed} cards not played)")
     points = state.card_points()
     out.append("Card points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(points)))
     if state.claimed:
@@ -174,6 +177,14 @@ def _discard_lines(state: HandState) -> list[str]:
                     f" (after trick {exchange['after_trick']}, to seat {exchange['to']})"
                 )
     return out + _payments_at(state, "discard")
+
+
+def _sides_line(state: HandState) -> str:
+    """The sides, when the play rules give them: " sides 0+2 against 1+3"."""
+    if state.side_table is None:
+        return ""
+    sides = sorted(set(state.side_table))
+    return " sides " + " against ".join("+".join(map(str, side)) for side in sides)
 
 
 def _before_play(state: HandState) -> list[str]:

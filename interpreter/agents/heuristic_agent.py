@@ -93,7 +93,7 @@ class HeuristicAgent:
         card = deck.by_id[action]
         trick = [*state.trick, (seat, card)]
         at_stake = sum(values[c] for _s, c in trick)
-        winner = trick_rules.trick_winner(deck.cards, trick, state.excuses)
+        winner = trick_rules.trick_winner(state.trick_pack, trick, state.excuses)
         strength = deck.cards[card].strength / 1000.0  # a slight preference for low cards
         if winner == seat:
             return at_stake - values[card] - strength

@@ -59,7 +59,7 @@ def _best_card(state: HandState, cards: Sequence[int]) -> int:
     trick = state.zones.trick
     decision = state.decision
     assert decision is not None  # a habit is asked only while a decision is open
-    wins = trick_rules.winning(deck.cards, trick, state.excuses, decision.seat, cards)
+    wins = trick_rules.winning(state.trick_pack, trick, state.excuses, decision.seat, cards)
     on_table = sum(values[c] for _s, c in trick)
     best, best_score = cards[0], None
     for card, won in zip(cards, wins, strict=True):

@@ -99,6 +99,7 @@ def summaries(state: BatchState) -> list[HandSummary]:
             lead_changes=changed,
             fired=rules,
             paid=amounts_paid,
+            winners=() if best is None else (best,),
         )
         for number, dealer, hand_net, taken, choices, best, at, changed, rules, amounts_paid in zip(
             state.numbers.tolist(),

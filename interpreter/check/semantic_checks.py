@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from interpreter.cards import Deck, build_deck, set_dependencies
+from interpreter.cards import Deck, build_deck, fool_is_trump, set_dependencies
 from interpreter.check.draft import Draft
 from interpreter.compile.contexts import EVENT_VARIABLES, FACTS, variables_for
 from interpreter.engine.actions import PASS_TEXT
@@ -138,6 +138,7 @@ def _pack(draft: Draft) -> Deck | None:
         for suit in _all_values(selector, "suits"):
             if suit not in suits:
                 draft.problem(path, f"unknown suit {suit!r}; suits: " + ", ".join(sorted(suits)))
+    _check_trump_order(draft, spec)
     if len(draft.problems) > before:
         return None
     deck = build_deck(spec, order)
@@ -145,6 +146,31 @@ def _pack(draft: Draft) -> Deck | None:
         if not members:
             draft.problem(("deck", "card_sets", name), f"card set {name!r} has no cards")
     return deck
+
+
+def _check_trump_order(draft: Draft, spec: dict) -> None:
+    """Each group of equal trumps names trumps the pack has, and no trump is in two groups."""
+    order = spec.get("trump_order", {})
+    trumps = int(spec.get("trumps", 0))
+    if order.get("fool") == "highest" and not spec.get("fool"):
+        draft.problem(
+            ("deck", "trump_order", "fool"),
+            "the Fool cannot rank as the highest trump: the pack has no Fool (`fool: true`)",
+        )
+    last = trumps + (1 if fool_is_trump(spec) else 0)
+    grouped: dict[int, int] = {}
+    for i, group in enumerate(order.get("equal", [])):
+        for j, number in enumerate(group["trumps"]):
+            where = ("deck", "trump_order", "equal", i, "trumps", j)
+            if not 1 <= number <= last:
+                fool = (
+                    " (the Fool ranked as the highest trump is the last)" if last > trumps else ""
+                )
+                draft.problem(where, f"no trump {number}: the pack's trumps are 1 to {last}{fool}")
+            elif number in grouped:
+                draft.problem(where, f"trump {number} is already in group {grouped[number] + 1}")
+            else:
+                grouped[number] = i
 
 
 def _selectors(spec: dict) -> Iterator[tuple[tuple[str, str, str | int], dict]]:

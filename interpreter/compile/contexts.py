@@ -60,6 +60,10 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "discard": _CARD_OF_PLAYER,
     "discards_done": _PLAYER,
     "card_played": _TRICK,
+    # the play rules' card rules (`forced`, `lead_forbidden`, `held_back`): a seat to play
+    "playing": {name: kind for name, kind in _TRICK.items() if name != "card"},
+    "after_trick": {},  # the play rules' `ends_when`, after each trick
+    "sides": {},  # the play rules' `sides`, with the seat under its own name
     "trick_end": {**_TRICK, "winner": Type.SEAT, "keeper": Type.SEAT},
     "settlement": {},
     "declaration": _PLAYER,
@@ -74,9 +78,11 @@ AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}
 def evaluations_per_hand(event: str, cards: int, seats: int) -> int:
     """The most times one expression standing at `event` is worked out in a hand (a
     payment's amount: that many times for each payer and payee), for the cost estimate."""
-    per_card = {"card_played", "trick_end", "discard"}
+    per_card = {"card_played", "trick_end", "discard", "playing", "after_trick"}
     if event in per_card:
         return cards
+    if event == "sides":  # once per seat
+        return seats
     if event == "discard_check":  # each card in hand, at each discard
         return cards * cards
     if event == "bid_check":  # each contract, at each bid: a generous bound on both

@@ -62,6 +62,7 @@ from interpreter.ruleset import (
     RedealRule,
     Ruleset,
     ScoreUnit,
+    SideRule,
     TalonPackets,
     TalonUse,
 )
@@ -73,6 +74,28 @@ __all__ = ["HAND_BUDGET", "HAND_SCORE_BUDGET", "Compiler", "compile_ruleset"]
 HAND_SCORE_BUDGET = COST_BUDGET // 20
 #: the most steps every expression of a ruleset may take together in one hand
 HAND_BUDGET = 5_000_000
+
+#: the play rules of a ruleset that says nothing more
+DEFAULT_PLAY = PlayRules(
+    first_leader="after_dealer",
+    follow_suit=True,
+    trump_when_void=True,
+    trump_when_trump_led=True,
+    overtrump=False,
+    fool_may_lead=True,
+    fool_in_last_trick="captured",
+)
+#: the play rules written as true or false, each a `PlayRules` field of the same name
+_PLAY_FLAGS = (
+    "follow_suit",
+    "trump_when_void",
+    "trump_when_trump_led",
+    "overtrump",
+    "must_beat",
+    "trumps_as_suit",
+)
+#: the words `first_leader` takes; anything else is an expression giving the seat
+LEADER_WORDS = frozenset({"after_dealer", "dealer", "taker"})
 
 
 def compile_ruleset(draft: Draft, readings: Readings, checked: CheckedParts) -> Ruleset | None:
@@ -147,6 +170,7 @@ class Compiler:
                 ("game", "game", self._game),
             ]
         }
+        bidding = self._contract_play(bidding, parts["play"])
         self._check_hand_cost()
         if self.draft.problems:
             return None
@@ -420,30 +444,91 @@ class Compiler:
         return None if text is None else self.expression(where, text, event, kind)
 
     def _play(self) -> PlayRules:
-        play = self.data["play"]
-        excuse = play.get("excuse", {})
-        may_lead = self._condition(
-            ("play", "excuse", "may_lead"), excuse.get("may_lead", True), "static"
-        )
-        return PlayRules(
-            first_leader=play.get("first_leader", "after_dealer"),
-            follow_suit=bool(play.get("follow_suit", True)),
-            trump_when_void=bool(play.get("trump_when_void", True)),
-            trump_when_trump_led=bool(play.get("trump_when_trump_led", True)),
-            overtrump=bool(play.get("overtrump", False)),
-            fool_may_lead=bool(may_lead(Scope(None, {}))),
-            fool_in_last_trick=excuse.get("in_last_trick", "captured"),
-            fool_wins_last_trick_after_all=bool(excuse.get("wins_last_trick_after_all", False)),
-            excuse_exchange=self._excuse_exchange(excuse.get("exchange")),
-            excuse_cards=None
-            if "cards" not in excuse
-            else self.expression(("play", "excuse", "cards"), excuse["cards"], "play", Type.CARDS),
+        return replace(DEFAULT_PLAY, **self._play_changes(("play",), self.data["play"]))
+
+    def _contract_play(self, bidding: Bidding | None, play: PlayRules | None) -> Bidding | None:
+        """The auction with each contract's own play rules: its `play` laid over the
+        ruleset's, key by key (and inside `excuse`, key by key)."""
+        if bidding is None or play is None:
+            return bidding
+        specs = self.data["bidding"].get("contracts", [])
+        return replace(
+            bidding,
+            contracts=tuple(
+                contract
+                if "play" not in spec
+                else replace(
+                    contract,
+                    play=replace(
+                        play,
+                        **self._play_changes(("bidding", "contracts", i, "play"), spec["play"]),
+                    ),
+                )
+                for i, (contract, spec) in enumerate(zip(bidding.contracts, specs, strict=True))
+            ),
         )
 
-    def _excuse_exchange(self, spec: dict | None) -> ExcuseExchange | None:
-        if spec is None:
-            return None
-        where = ("play", "excuse", "exchange")
+    def _play_changes(self, where: tuple, spec: dict) -> dict[str, Any]:
+        """The play rules `spec` (at `where`) sets, compiled, by `PlayRules` field."""
+        changes: dict[str, Any] = {key: bool(spec[key]) for key in _PLAY_FLAGS if key in spec}
+        if "first_leader" in spec:
+            leader = spec["first_leader"]
+            rule = leader not in LEADER_WORDS
+            changes["first_leader"] = "rule" if rule else leader
+            changes["leader"] = self._leader(where + ("first_leader",), leader) if rule else None
+        for key in ("forced", "lead_forbidden", "held_back"):
+            if key in spec:
+                changes[key] = self.expression(where + (key,), spec[key], "playing", Type.CARDS)
+        if "ends_when" in spec:
+            changes["ends_when"] = self._condition(
+                where + ("ends_when",), spec["ends_when"], "after_trick"
+            )
+        if "sides" in spec:
+            changes["sides"] = self._sides(where + ("sides",), spec["sides"])
+        excuse, inside = spec.get("excuse", {}), where + ("excuse",)
+        if "may_lead" in excuse:
+            may_lead = self._condition(inside + ("may_lead",), excuse["may_lead"], "static")
+            changes["fool_may_lead"] = bool(may_lead(Scope(None, {})))
+        if "in_last_trick" in excuse:
+            changes["fool_in_last_trick"] = excuse["in_last_trick"]
+        if "wins_last_trick_after_all" in excuse:
+            changes["fool_wins_last_trick_after_all"] = bool(excuse["wins_last_trick_after_all"])
+        if "exchange" in excuse:
+            changes["excuse_exchange"] = self._excuse_exchange(
+                inside + ("exchange",), excuse["exchange"]
+            )
+        if "cards" in excuse:
+            changes["excuse_cards"] = self.expression(
+                inside + ("cards",), excuse["cards"], "play", Type.CARDS
+            )
+        return changes
+
+    def _leader(self, where: tuple, text: str) -> CompiledExpression | _Constant:
+        """`first_leader` given as an expression; a bare word that names nothing is taken
+        for a misspelt place and answered with the words."""
+        environment = self.environment("play")
+        if text.isidentifier():
+            if text not in environment.variables and text not in environment.named:
+                words = ", ".join(sorted(LEADER_WORDS))
+                self.problem(
+                    where,
+                    f"unknown leader {text!r}: write one of {words}, or an expression"
+                    " giving a seat (e.g. next_seat(taker))",
+                )
+                return _Constant(None)
+        return self._seats(where, text, "play")
+
+    def _sides(self, where: tuple, spec: dict) -> SideRule:
+        seat = spec["of_seat"]
+        value = self.expression(
+            where + ("value",), spec["value"], "sides", None, extra={seat: Type.SEAT}
+        )
+        kind = getattr(value, "type", None)
+        if kind is not None and kind not in (Type.SEAT, Type.SEATS):
+            self.problem(where + ("value",), f"expected a seat or seats, got {kind.name}")
+        return SideRule(seat, value)
+
+    def _excuse_exchange(self, where: tuple, spec: dict) -> ExcuseExchange:
         return ExcuseExchange(
             cards=self.expression(where + ("cards",), spec["cards"], "trick_end", Type.CARDS),
             unpaid=spec.get("unpaid", "nothing"),

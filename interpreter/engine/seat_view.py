@@ -30,8 +30,9 @@ from interpreter.engine.actions import DecisionKind
 from interpreter.engine.events import Payment
 
 if TYPE_CHECKING:
+    from interpreter.cards import Pack
     from interpreter.engine.state import HandState
-    from interpreter.ruleset import Ruleset
+    from interpreter.ruleset import PlayRules, Ruleset
 
 PRIVATE_KINDS = frozenset({DecisionKind.DISCARD, DecisionKind.GIVE})  # seen by the chooser only
 HIDDEN_PILES = ("hands", "discards")  # per-seat piles no other seat looks into
@@ -139,6 +140,8 @@ class SeatView:
     hidden: tuple[HiddenPlace, ...]  # where they lie, with how many in each place
     known_holders: Mapping[int, tuple[int, ...]]  # unseen card -> the places (indexes) it may be in
     drawing: bool  # the talon is a stock drawn from after each trick
+    play_rules: PlayRules  # the hand's (its contract's, once the auction is over)
+    trick_pack: Pack  # the pack as they play it (trumps as a plain suit, or not)
 
     def __init__(self, state: HandState, seat: int) -> None:
         ruleset = state.ruleset
@@ -208,6 +211,8 @@ class SeatView:
             "hidden": hidden,
             "known_holders": holders,
             "drawing": state.drawing,
+            "play_rules": state.play_rules,
+            "trick_pack": state.trick_pack,
         }
         for name, value in fields.items():
             object.__setattr__(self, name, value)
@@ -234,19 +239,23 @@ class SeatView:
         stock is drawn from (a card drawn since says nothing of a void seen before)."""
         if self.drawing:
             return {}
-        return inferred_voids(self.ruleset, self.plays(), self.unseen, skip=self.seat)
+        return inferred_voids(
+            self.play_rules, self.trick_pack, self.plays(), self.unseen, skip=self.seat
+        )
 
 
 def inferred_voids(
-    ruleset: Ruleset,
+    rules: PlayRules,
+    cards: Pack,
     plays: Iterable[tuple[int, int, tuple[Play, ...]]],
     unseen: Iterable[int],
     skip: int | None = None,
 ) -> dict[int, frozenset[int]]:
     """For each seat that played (but `skip`), the `unseen` cards the trick rules say it could
-    not have held when it played."""
+    not have held when it played. The hand's own card rules (`forced`, `held_back`...) only
+    ever narrow what the trick rules allow, so what is inferred without them holds."""
     unseen = list(unseen)
-    rules, cards, excuses = ruleset.play, ruleset.deck.cards, ruleset.deck.fools
+    excuses = cards.fools
     voids: dict[int, set[int]] = {}
     for played_by, card, before in plays:
         if played_by == skip:

@@ -126,6 +126,11 @@ class HandState:
         self.trick_number = 0
         self.total_tricks = 0
         self.leader = dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n
+        # the hand's play rules (its contract's, once the auction is over), the pack as they
+        # play it, and the sides they give (None: from the auction); see `play.settle_rules`
+        self.play_rules = ruleset.play
+        self.trick_pack = ruleset.deck.cards
+        self.side_table: tuple[tuple[int, ...], ...] | None = None
         self.cut_card: int | None = self.pack[-1] if ruleset.cut_shown and self.pack else None
         self.taker: int | None = None
         self.contract: str | None = None
@@ -308,7 +313,10 @@ class HandState:
         return tuple(s for s in range(self.ruleset.players) if s not in attack)
 
     def side_of(self, seat: int) -> tuple[int, ...]:
-        """The seats that share `seat`'s tricks: its side, or the seat alone."""
+        """The seats that share `seat`'s tricks: its side as the play rules' `sides` give it,
+        else the taker's side or the defenders' after an auction, else the seat alone."""
+        if self.side_table is not None:
+            return self.side_table[seat]
         attack = self.attackers()
         if not attack:
             return (seat,)

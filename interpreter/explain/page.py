@@ -201,8 +201,10 @@ class _PageBuilder:
             )
         if spec.get("trumps"):
             lines.append(f"Trumps numbered 1 to {spec['trumps']}, the higher beating the lower.")
-        if spec.get("fool"):
+        trump_order = words.trump_order(spec)
+        if spec.get("fool") and not spec.get("trump_order", {}).get("fool") == "highest":
             lines.append("The Fool.")
+        lines += trump_order
         for removed in spec.get("removed", []):
             lines.append(f"Taken out of the pack: {words.selector(removed)}.")
         yield self.rule("The pack", lines, ("deck",), spec, inner=(("deck", "card_sets"),))
@@ -345,6 +347,9 @@ class _PageBuilder:
                 lines.append(f"{code(contract['join'])} may each join the taker's side.")
             if "talon" in contract:
                 lines.append(f"The talon goes {words.talon_use(contract['talon'])}.")
+            if "play" in contract:
+                lines.append("Its own play rules:")
+                lines += words.play_rules(contract["play"])
             where = ("bidding", "contracts", i)
             yield self.rule(
                 contract.get("name", contract["id"]), lines, where, contract, spec.get("source")
@@ -426,7 +431,7 @@ class _PageBuilder:
         spec = self.doc["play"]
         yes = {True: "must", False: "need not"}
         lines = [
-            f"{setting(spec.get('first_leader', 'after_dealer')).capitalize()} leads to the"
+            f"{words.leader(spec.get('first_leader', 'after_dealer'))} leads to the"
             " first trick; the winner of each trick leads to the next.",
             f"A player {yes[bool(spec.get('follow_suit', True))]} follow suit;"
             f" without the suit led he {yes[bool(spec.get('trump_when_void', True))]} trump;"
@@ -435,6 +440,7 @@ class _PageBuilder:
             f"A player {yes[bool(spec.get('overtrump', False))]} play a higher trump than the"
             " trick holds when he can.",
             "The highest trump wins the trick, or without trumps the highest card of the suit led.",
+            *words.play_rules(spec, with_leader=False),
         ]
         yield self.rule("Tricks", lines, ("play",), spec, inner=(("play", "excuse"),))
         excuse = spec.get("excuse")

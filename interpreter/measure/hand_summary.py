@@ -6,6 +6,9 @@ game, lets the agents play it, and on the way notes the running result after eve
 each decision, how often each rule paid and how much it moved, and, in a game with an
 auction, who took and at which contract. Summaries are small and picklable, so worker
 processes send them back to the process that folds them into statistics.
+
+Results are read by sides, the sides the hand ended with (`HandState.side_of`): the best
+result wins when every seat that has it is on one side, and that side is the winner.
 """
 
 from __future__ import annotations
@@ -27,14 +30,15 @@ class HandSummary:
     net: tuple[float, ...]  # per seat
     decisions: int
     choices: int  # legal choices summed over the decisions
-    winner: int | None  # the one seat with the best result; None when the best is shared
+    winner: int | None  # the winning side's first seat; None when sides share the best
     decided_at: int | None  # decisions taken before the winner led for good
-    lead_changes: int  # times the sole leader of the running result changed
+    lead_changes: int  # times the sole leading side of the running result changed
     fired: dict[str, int] = field(default_factory=dict)  # rule -> times it paid
     paid: dict[str, float] = field(default_factory=dict)  # rule -> sum of its payments' amounts
     taker: int | None = None  # the auction's winner (None: no auction, or nobody took)
     partner: int | None = None  # the taker's partner, when one was called and is not himself
     contract: str | None = None  # the contract the taker played
+    winners: tuple[int, ...] = ()  # the winning side (the winner alone when he has no side)
 
     @property
     def attackers(self) -> tuple[int, ...]:
@@ -51,10 +55,29 @@ class HandSummary:
         return self.decided_at / self.decisions if self.decisions else 0.0
 
 
-def sole_leader(net: Sequence[float]) -> int | None:
+Sides = Sequence[Sequence[int]]  # each seat's side, itself included
+
+
+def best_seats(net: Sequence[float]) -> tuple[int, ...]:
+    """The seats with the best result."""
     best = max(net)
-    leaders = [seat for seat, value in enumerate(net) if value == best]
-    return leaders[0] if len(leaders) == 1 else None
+    return tuple(seat for seat, value in enumerate(net) if value == best)
+
+
+def leading_side(best: Sequence[int], sides: Sides | None = None) -> int | None:
+    """The first seat of the one side that holds every seat of `best`, or None when the best
+    is shared across sides (without `sides`, each seat is a side alone)."""
+    if len(best) == 1:
+        return best[0]
+    if sides is None:
+        return None
+    side = sides[best[0]]
+    return min(side) if all(seat in side for seat in best) else None
+
+
+def sole_leader(net: Sequence[float], sides: Sides | None = None) -> int | None:
+    """The first seat of the side alone in the lead (see `leading_side`)."""
+    return leading_side(best_seats(net), sides)
 
 
 def play_summarized(
@@ -63,19 +86,19 @@ def play_summarized(
     state = deal_hand(ruleset, seed, number)
     running = [0.0] * ruleset.players
     counted = 0
-    leaders: list[int | None] = []  # the sole leader after 0, 1, 2... decisions
+    bests: list[tuple[int, ...]] = []  # the seats with the best result after 0, 1, 2... decisions
     decisions = choices = 0
 
     def note_leader() -> None:
         nonlocal counted
-        if len(state.payments) == counted and leaders:  # nothing paid: the leader stays
-            leaders.append(leaders[-1])
+        if len(state.payments) == counted and bests:  # nothing paid: the leaders stay
+            bests.append(bests[-1])
             return
         for payment in state.payments[counted:]:
             running[payment.payer] -= payment.amount
             running[payment.payee] += payment.amount
         counted = len(state.payments)
-        leaders.append(sole_leader(running))
+        bests.append(best_seats(running))
 
     note_leader()
     with few_collections():
@@ -89,7 +112,9 @@ def play_summarized(
             note_leader()
 
     net = tuple(state.returns())
-    winner = sole_leader(net)
+    sides = [state.side_of(seat) for seat in range(ruleset.players)]
+    leaders = [leading_side(best, sides) for best in bests]
+    winner = sole_leader(net, sides)
     decided_at = None
     if winner is not None:
         decided_at = len(leaders) - 1
@@ -115,6 +140,7 @@ def play_summarized(
         taker=state.taker,
         partner=state.partner,
         contract=state.contract,
+        winners=() if winner is None else tuple(sides[winner]),
     )
 
 

@@ -6,11 +6,13 @@ fit the game's shape (`shape.GameShape`). Seats are reported
 two ways: by seat number (as in a game record) and by place relative to the dealer (dealer,
 first after the dealer, ...), which is where an advantage of position shows.
 
-A hand's winner is the one seat with the best net result; a hand whose best result is shared
-is a draw and counts as a win for nobody. Balance is one less the largest gap between the win
-rates of two places at the table (Ludii's Balance). "Decided after" is the share of a hand's
-decisions taken before its winner led the running result for good (Ludii's Decisiveness
-Moves, with the running result as the state evaluation).
+A hand's winner is the side with the best net result (a seat without partners is a side
+alone): every seat with the best result must be on it; a hand whose best result is shared by
+sides is a draw and counts as a win for nobody. A side's win counts for each of its seats.
+Balance is one less the largest gap between the win rates of two places at the table
+(Ludii's Balance). "Decided after" is the share of a hand's decisions taken before its
+winner led the running result for good (Ludii's Decisiveness Moves, with the running
+result as the state evaluation).
 
 In a game with an auction, a hand nobody took (every player passed, or a deal thrown in)
 counts among the hands but has no taker. A contract is made when the taker ends the hand
@@ -128,8 +130,8 @@ class RulesetMeasures:
             self.histogram[seat][value] += 1
         if hand.winner is None:
             self.draws += 1
-        else:
-            self.wins_by_place[self.place_of(hand.winner, hand.dealer)] += 1
+        for seat in hand.winners or ((hand.winner,) if hand.winner is not None else ()):
+            self.wins_by_place[self.place_of(seat, hand.dealer)] += 1
         self.spread.add(spread(hand.net))
         self.moved.add(sum(v for v in hand.net if v > 0))
         self.length.add(hand.decisions)

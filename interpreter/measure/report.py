@@ -179,7 +179,7 @@ def _measures(shape: dict, places: int, unit: str) -> list[_Measure]:
             for p in range(places)
         ),
         _Measure("balance (1 - widest win-rate gap)", lambda r: r["balance"], 3),
-        _Measure("drawn hands (best result shared)", lambda r: r["draws"], as_percent=True),
+        _Measure("drawn hands (best shared by sides)", lambda r: r["draws"], as_percent=True),
         *common,
         _Measure("decided after (share of decisions)", lambda r: r["decided_after"], 3),
         _Measure("lead changes per hand", lambda r: r["lead_changes"]),

@@ -101,8 +101,6 @@ def _decide_join(state: HandState) -> bool:
         state.decision = Decision(seat, DecisionKind.JOIN, _JOIN_ANSWERS, choices)
         return True
     state.auction_stage = AuctionStage.OVER
-    if state.ruleset.play.first_leader == "taker" and state.taker is not None:
-        state.leader = state.taker
     return False
 
 

@@ -32,7 +32,7 @@ def finish(state: HandState) -> None:
     from interpreter.engine.phases import play  # play calls this on a claim
 
     play.pay_excuse_debts(state, at_the_end=True)
-    exchange = state.ruleset.play.excuse_exchange
+    exchange = state.play_rules.excuse_exchange
     won = state.zones.won
     if exchange is not None and exchange.unpaid == "fool_surrendered":
         for debtor, creditor in state.excuse_debts:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from interpreter.engine.actions import Action, Decision, DecisionKind, TakePacket, action_text
 from interpreter.engine.events import AT_DISCARD
+from interpreter.engine.phases import play
 from interpreter.engine.values import first_seat
 
 if TYPE_CHECKING:
@@ -30,7 +31,9 @@ def talon_use(state: HandState) -> TalonUse | None:
 
 
 def enter(state: HandState) -> None:
-    """Place the talon as the contract (or, without an auction, the ruleset) says."""
+    """Settle the hand's play rules (the auction and call are over), then place the talon as
+    the contract (or, without an auction, the ruleset) says."""
+    play.settle_rules(state)
     use = talon_use(state)
     zones = state.zones
     if not zones.talon or use is None or use.to == "out_of_play":
