@@ -19,6 +19,14 @@ class OptionFlagError(ValueError):
     ruleset does not have."""
 
 
+MAX_SHOWN = 40  # characters of a typed name or reading repeated in a message
+
+
+def _shown(text: str) -> str:
+    """What was typed, quoted with its control characters escaped, and cut if long."""
+    return repr(text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "...")
+
+
 def _close(word: str, known: Sequence[str]) -> str:
     found = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
     return f"did you mean {found[0]!r}? " if found else ""
@@ -31,22 +39,25 @@ def chosen_readings(pairs: Sequence[str], ruleset: Ruleset, side: str) -> dict[s
     chosen: dict[str, str] = {}
     for pair in pairs:
         name, sep, reading = pair.partition("=")
-        where = f"--option {pair}"
         if not sep or not name or not reading:
-            raise OptionFlagError(f"{where}: write NAME=READING, as ultimo_failure=literal")
+            raise OptionFlagError(
+                f"--option {_shown(pair)}: write NAME=READING, as ultimo_failure=literal"
+            )
         if name not in options:
             listed = ", ".join(options) if options else "none"
             raise OptionFlagError(
-                f"{where}: {side} ({ruleset.id}) has no option {name!r}; "
+                f"--option: {side} ({ruleset.id}) has no option {_shown(name)}; "
                 f"{_close(name, list(options))}options: {listed}"
             )
         readings = list(options[name].get("readings", {}))
         if reading not in readings:
             raise OptionFlagError(
-                f"{where}: option {name!r} of {side} ({ruleset.id}) has no reading "
-                f"{reading!r}; {_close(reading, readings)}readings: {', '.join(readings)}"
+                f"--option {name}: {side} ({ruleset.id}) has no reading {_shown(reading)}; "
+                f"{_close(reading, readings)}readings: {', '.join(readings)}"
             )
         if chosen.get(name, reading) != reading:
-            raise OptionFlagError(f"{where}: {name} is already chosen as {chosen[name]!r}")
+            raise OptionFlagError(
+                f"--option {name}: already chosen as {chosen[name]!r}, not also {reading!r}"
+            )
         chosen[name] = reading
     return chosen
