@@ -381,9 +381,7 @@ def test_a_row_alone_replays_its_hand(capsys, tmp_path: Path) -> None:
         str(rows_file),
     )
     assert status == 0, err
-    with rows_file.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    row = rows[3]
+    row = list(csv.DictReader(rows_file.read_text(encoding="utf-8").splitlines()))[3]
     assert row["agents"] == "heuristic,random,search:samples=2"
     assert row["option.ultimo_failure"] == "literal"
     assert row["version"] == results_version()

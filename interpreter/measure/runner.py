@@ -4,6 +4,9 @@ Where it sits: between the command line and the statistics. `run_hands` plays ha
 1..N under one or more rulesets (every ruleset on every hand number, with the same seeds) and
 yields, hand by hand and in order, a tuple of `HandSummary`s, one per ruleset. Each hand
 depends only on (seed, hand number), so the results are the same for any number of jobs.
+Given a results store (`store.PlanStore`), each chunk of hand numbers is looked up in it
+first: only the hands it lacks, under the rulesets that lack them, are handed out to be
+played, and the parent alone gives the new ones to the store as they come back.
 
 The work is handed out lazily, a few chunks of hand numbers ahead of the results, so a run of
 any length starts at once and holds little. Compiled rulesets hold closures and do not

@@ -171,26 +171,23 @@ class ResultStore:
             raise self._error("cannot read or write it", error) from None
         return int(row[0])
 
-    def count(self, run: int, numbers: range) -> int:
-        """How many of these hand numbers the store holds for the run."""
+    def _select(self, columns: str, run: int, numbers: range) -> list[tuple]:
+        """`columns` of the run's hands of these numbers."""
         try:
-            row = self._db.execute(
-                "SELECT count(*) FROM hands WHERE run = ? AND hand BETWEEN ? AND ?",
-                (run, numbers.start, numbers.stop - 1),
-            ).fetchone()
-        except sqlite3.Error as error:
-            raise self._error("cannot read it", error) from None
-        return int(row[0])
-
-    def hands(self, run: int, numbers: range) -> dict[int, HandSummary]:
-        """The hands of these numbers that the store holds for the run."""
-        try:
-            rows = self._db.execute(
-                "SELECT hand, summary FROM hands WHERE run = ? AND hand BETWEEN ? AND ?",
+            return self._db.execute(
+                f"SELECT {columns} FROM hands WHERE run = ? AND hand BETWEEN ? AND ?",
                 (run, numbers.start, numbers.stop - 1),
             ).fetchall()
         except sqlite3.Error as error:
             raise self._error("cannot read it", error) from None
+
+    def count(self, run: int, numbers: range) -> int:
+        """How many of these hand numbers the store holds for the run."""
+        return int(self._select("count(*)", run, numbers)[0][0])
+
+    def hands(self, run: int, numbers: range) -> dict[int, HandSummary]:
+        """The hands of these numbers that the store holds for the run."""
+        rows = self._select("hand, summary", run, numbers)
         found = {}
         for number, text in rows:
             try:
