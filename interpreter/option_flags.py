@@ -41,7 +41,8 @@ def chosen_readings(pairs: Sequence[str], ruleset: Ruleset, side: str) -> dict[s
         name, sep, reading = pair.partition("=")
         if not sep or not name or not reading:
             raise OptionFlagError(
-                f"--option {_shown(pair)}: write NAME=READING, as ultimo_failure=literal"
+                f"--option {_shown(pair)}: write NAME=READING, an option of {side} and one "
+                "of its readings"
             )
         if name not in options:
             listed = ", ".join(options) if options else "none"
