@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -108,8 +109,8 @@ def _planned(store: ResultStore, plan: RunPlan) -> tuple[list, PlanStore]:
 
 
 def test_a_store_never_serves_a_hand_of_another_key(tmp_path: Path, monkeypatch) -> None:
-    """Hands stored under one ruleset, options, agents, seed or program version are not
-    read for another: each change below finds nothing to read."""
+    """Hands stored under one ruleset, options, agents, seed, program version or back end
+    are not read for another: each change below finds nothing to read."""
     store = ResultStore(str(tmp_path / "s.sqlite"))
     base = RunPlan((RulesetSpec(TARGET),), seed=3, hands=4, agents=("random",))
     rulesets, seen = _planned(store, base)
@@ -128,6 +129,8 @@ def test_a_store_never_serves_a_hand_of_another_key(tmp_path: Path, monkeypatch)
         assert seen.missing(range(1, 5)) == 4, plan
     rulesets, seen = _planned(store, base)
     assert seen.missing(range(1, 5)) == 0
+    other_engine = [replace(key, backend="batch") for key in base.keys(rulesets)]
+    assert PlanStore(store, other_engine).missing(range(1, 5)) == 4
     monkeypatch.setattr(provenance, "results_version", lambda: "another program")
     rulesets, seen = _planned(store, base)
     assert seen.missing(range(1, 5)) == 4

@@ -3,7 +3,8 @@
 Where it sits: beside `runner`, read by `rows` (each row carries its `RunKey` and hand number)
 and `store` (hands are kept under them). A hand's results depend on nothing but the ruleset
 as compiled (its content hash, which covers the options chosen), the agent in each seat with
-its settings, the seed, the hand number, and the program that plays it. The program is
+its settings, the seed, the hand number, and the program and engine (back end) that play
+it. The program is
 named by `results_version`: the package version and a hash of the source of every module that
 can change how a hand is played, so a store never serves a hand played by other code.
 """
@@ -99,11 +100,14 @@ class RunKey:
     agents: tuple[str, ...]  # one canonical agent text per seat (settings at default omitted)
     seed: int
     version: str
+    backend: str = "scalar"  # the engine that played the hands (its own random numbers)
 
     @staticmethod
-    def of(target: str, ruleset: Ruleset, agents: Sequence[str], seed: int) -> RunKey:
+    def of(
+        target: str, ruleset: Ruleset, agents: Sequence[str], seed: int, backend: str = "scalar"
+    ) -> RunKey:
         """The key of hands played under `ruleset`, loaded from `target` (a built-in name or a
-        file path, as the command line gave it)."""
+        file path, as the command line gave it), by the engine `backend`."""
         builtin = paths.find_builtin(target) is not None
         return RunKey(
             ruleset=ruleset.id,
@@ -113,4 +117,5 @@ class RunKey:
             agents=seat_by_seat(agents, ruleset.players),
             seed=seed,
             version=results_version(),
+            backend=backend,
         )

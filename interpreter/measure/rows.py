@@ -5,9 +5,9 @@ column per seat, per option and per rule) so that `pandas.read_json(path, lines=
 `pandas.read_csv(path)` give a table with no further work. Each row names everything its
 hand was played with (`provenance.RunKey`: the ruleset's name, file and content hash, the
 reading of every option, the agent of each seat with its settings, the seed, the hand
-number and the program's version), so one row alone is enough to play its hand again with
-`tarot play`; the `unit` column, after the results (`net_N`), names what they are counted
-in: the ruleset's unit. Rows are written as
+number, the program's version and the back end that played it), so one row alone is enough
+to play its hand again with `tarot play`; the `unit` column, after the results (`net_N`),
+names what they are counted in: the ruleset's unit. Rows are written as
 the hands finish, a hand's rows whole or not at all (`output_files.PieceFile`), so an
 interrupted run keeps every finished hand on disk, and a write that fails (a full disk) keeps
 the rows of the hands before it and says so.
@@ -54,7 +54,7 @@ class RowWriter:
         self.columns = (
             ["ruleset", "ruleset_file", "ruleset_hash"]
             + [f"option.{name}" for name in options]
-            + ["agents", "seed", "hand", "version", "dealer"]
+            + ["agents", "seed", "hand", "version", "backend", "dealer"]
             + [f"net_{seat}" for seat in range(players)]
             + ["unit", "decisions", "choices", "winner", "decided_at", "lead_changes"]
             + [f"fired.{rule}" for rule in rules]
@@ -76,6 +76,7 @@ class RowWriter:
             agents=",".join(key.agents),
             seed=key.seed,
             version=key.version,
+            backend=key.backend,
             unit=ruleset.unit.plural,
             hand=hand.number,
             dealer=hand.dealer,

@@ -2,10 +2,10 @@
 
 Where it sits: beside `runner`, which asks it, chunk by chunk, for the hands already played
 and gives it the hands it plays. A hand is kept under its `RunKey` (the ruleset's content
-hash, the options in force, the agent in each seat with its settings, the seed and the
-program's `results_version`) and its number, so a run reuses every hand already in the
-store, plays only the missing ones, and a run that was stopped (Ctrl-C, a kill) goes on
-where it stopped. A hand under another key is never served.
+hash, the options in force, the agent in each seat with its settings, the seed, the
+program's `results_version` and the back end that played it) and its number, so a run
+reuses every hand already in the store, plays only the missing ones, and a run that was
+stopped (Ctrl-C, a kill) goes on where it stopped. A hand under another key is never served.
 
 SQLite (the standard library's `sqlite3`) and not a column store such as DuckDB: it adds no
 dependency, the store is one file, and its locking lets runs on one machine share a store.
@@ -44,8 +44,9 @@ CREATE TABLE runs (
     agents TEXT NOT NULL,
     seed INTEGER NOT NULL,
     version TEXT NOT NULL,
+    backend TEXT NOT NULL,
     ruleset TEXT NOT NULL,
-    UNIQUE (ruleset_hash, options, agents, seed, version)
+    UNIQUE (ruleset_hash, options, agents, seed, version, backend)
 );
 CREATE TABLE hands (
     run INTEGER NOT NULL REFERENCES runs (id),
@@ -153,18 +154,19 @@ class ResultStore:
             json.dumps(list(key.agents)),
             key.seed,
             key.version,
+            key.backend,
         )
         try:
             with held_signals():
                 self._db.execute(
                     "INSERT OR IGNORE INTO runs "
-                    "(ruleset_hash, options, agents, seed, version, ruleset) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    "(ruleset_hash, options, agents, seed, version, backend, ruleset) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (*values, key.ruleset),
                 )
             row = self._db.execute(
                 "SELECT id FROM runs WHERE ruleset_hash = ? AND options = ? AND agents = ? "
-                "AND seed = ? AND version = ?",
+                "AND seed = ? AND version = ? AND backend = ?",
                 values,
             ).fetchone()
         except sqlite3.Error as error:
