@@ -13,11 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from interpreter import paths
 from interpreter.agents.lineup import parse_agents
 from interpreter.batch.backend import choose_backend
-from interpreter.diff import diff_loaded, load_pair, render
+from interpreter.diff import diff_loaded, render
 from interpreter.errors import Problem, RulesetError
 from interpreter.measure.comparison import Comparison
 from interpreter.measure.driver import RunEnd, drive
@@ -42,6 +43,7 @@ from interpreter.measure.report import (
 )
 from interpreter.measure.rows import RowWriter, row_format
 from interpreter.measure.runner import HandResults, RulesetSpec, RunPlan, available_cores
+from interpreter.measure.store import ResultStore
 from interpreter.output_files import OutputError, check_output_path
 from interpreter.ruleset import Ruleset
 from interpreter.ruleset_loader import load_ruleset
@@ -89,8 +91,24 @@ def _info(
     return RunInfo(plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options))
 
 
-def _rows(args: argparse.Namespace, rulesets: list[Ruleset]) -> RowWriter | None:
-    return RowWriter(args.out, rulesets) if args.out else None
+def _drive(
+    args: argparse.Namespace,
+    plan: RunPlan,
+    rulesets: list[Ruleset],
+    jobs: int,
+    consume: Callable[[HandResults], None],
+    label: str,
+) -> RunEnd:
+    """Play the plan through `drive`, with the --out rows and the --store the user named
+    (the store opened first: a store refused leaves the rows file untouched)."""
+    store = ResultStore(args.store) if getattr(args, "store", None) else None
+    try:
+        rows = RowWriter(args.out, rulesets, plan.keys(rulesets)) if args.out else None
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
+    return drive(plan, rulesets, jobs, consume, rows, label, store)
 
 
 def _nothing_finished(end: RunEnd) -> int:
@@ -123,14 +141,7 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     backend = choose_backend(args.backend, [ruleset], agents)
     plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, agents, 1, backend)
     measures = RulesetMeasures.of(ruleset)
-    end = drive(
-        plan,
-        [ruleset],
-        jobs,
-        lambda results: measures.add(results[0]),
-        _rows(args, [ruleset]),
-        ruleset.id,
-    )
+    end = _drive(args, plan, [ruleset], jobs, lambda results: measures.add(results[0]), ruleset.id)
     if measures.hands == 0:
         return _nothing_finished(end)
     games = None
@@ -151,30 +162,37 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     return _finish(end, args)
 
 
-def cmd_diff_table(args: argparse.Namespace) -> int:
-    """`tarot diff A B --hands N`: the rules as written, then the same deals under both."""
-    a, b = load_pair(args.a, args.b)
+def cmd_diff_table(
+    args: argparse.Namespace, a: Ruleset, b: Ruleset, b_options: dict[str, str]
+) -> int:
+    """`tarot diff A B --hands N`: the rules as written, then the same deals under both (B
+    loaded with the readings `--option` chose, `b_options`)."""
     paper = diff_loaded(a, b)
     agents = agents_for(args, a, b)
     check_outputs(args)
     jobs = _jobs(args)
     backend = choose_backend(args.backend, [a, b], agents)
+    chosen = tuple(sorted(b_options.items()))
     plan = RunPlan(
-        (RulesetSpec(args.a), RulesetSpec(args.b)), args.seed, args.hands, agents, 1, backend
+        (RulesetSpec(args.a), RulesetSpec(args.b, chosen)),
+        args.seed,
+        args.hands,
+        agents,
+        1,
+        backend,
     )
+    # B's replay commands carry its readings
+    b_target = " ".join([args.b, *(f"--option {name}={reading}" for name, reading in chosen)])
     comparison = Comparison(a, b)
-    end = drive(
-        plan,
-        [a, b],
-        jobs,
-        lambda results: comparison.add(*results),
-        _rows(args, [a, b]),
-        f"{a.id} vs {b.id}",
+    end = _drive(
+        args, plan, [a, b], jobs, lambda results: comparison.add(*results), f"{a.id} vs {b.id}"
     )
     if comparison.hands == 0:
         return _nothing_finished(end)
     info = _info(plan, jobs, end)
-    table = table_report(a, b, (args.a, args.b), comparison.report(), info, args.format, args.plot)
+    table = table_report(
+        a, b, (args.a, b_target), comparison.report(), info, args.format, args.plot
+    )
     if args.format == "json":
         print(
             json.dumps({"paper": json.loads(render(paper, "json")), **json.loads(table)}, indent=1)
@@ -231,14 +249,7 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
         for comparison, under_variant in zip(comparisons, results[1:], strict=True):
             comparison.add(results[0], under_variant)
 
-    end = drive(
-        plan,
-        [base, *variants],
-        jobs,
-        consume,
-        _rows(args, [base, *variants]),
-        f"{base.id} family",
-    )
+    end = _drive(args, plan, [base, *variants], jobs, consume, f"{base.id} family")
     if comparisons[0].hands == 0:
         return _nothing_finished(end)
     lines = [

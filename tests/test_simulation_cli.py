@@ -596,8 +596,8 @@ def interrupt_after(monkeypatch, hands: int) -> None:
     """Make the run stop as Ctrl-C would, once `hands` hands have finished."""
     real = driver.run_hands
 
-    def stopping(plan, rulesets, jobs=1):
-        for done, results in enumerate(real(plan, rulesets, jobs)):
+    def stopping(plan, rulesets, jobs=1, store=None):
+        for done, results in enumerate(real(plan, rulesets, jobs, store)):
             if done == hands:
                 raise KeyboardInterrupt
             yield results
