@@ -13,7 +13,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from interpreter.batch.support import supports
 from interpreter.errors import Problem, RulesetError
 from interpreter.ruleset import Ruleset
 
@@ -25,6 +24,8 @@ def choose_backend(requested: str, rulesets: Sequence[Ruleset], agents: Sequence
     """The back end the run uses: "scalar" or "batch"."""
     if requested == "scalar":
         return "scalar"
+    from interpreter.batch.support import supports  # numpy: only for a run that may use it
+
     for ruleset in rulesets:
         missing = supports(ruleset, agents)
         if not missing:
