@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from interpreter.engine.actions import DecisionKind
+from interpreter.engine.lasting import DEAL, SETTLEMENT, SITTING_END
 from interpreter.engine.state import HANDED_OVER, HandState
+from interpreter.lasting_text import transfer_lines, values_line
 from interpreter.ruleset import Ruleset
 
 
@@ -57,6 +59,7 @@ def hand_transcript(state: HandState) -> str:
     ruleset = state.ruleset
     deck = ruleset.deck.cards
     out = [f"=== Hand {state.number} of {ruleset.title}: seat {state.dealer} deals ==="]
+    out += values_line(ruleset, state.lasting_before, "before the hand")
     if state.cut_card is not None:
         out.append(f"Cut card (to the dealer): {deck[state.cut_card].label()}")
         out += _payments_at(state, "cut")
@@ -75,6 +78,7 @@ def hand_transcript(state: HandState) -> str:
             out.append(f"  {seat_name(state, seat)} piles (bottom first, [top] face up): {faces}")
     if state.talon_dealt:
         out.append(f"  Talon [{len(state.talon_dealt)}]: {_cards(ruleset, state.talon_dealt)}")
+    out += transfer_lines(ruleset, state.transfers, DEAL)
     out += _before_play(state)
     if state.thrown_in is not None:
         reason = ruleset.rule_label("thrown_in:" + state.thrown_in)
@@ -118,8 +122,13 @@ def hand_transcript(state: HandState) -> str:
         scored = ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores))
         out.append(f"Scored ({ruleset.unit.plural}): {scored}")
     out += _payments_at(state, "settlement")
+    out += transfer_lines(ruleset, state.transfers, SETTLEMENT)
+    if state.sitting_over:
+        out.append("The sitting ends with this hand:")
+        out += transfer_lines(ruleset, state.transfers, SITTING_END)
     net = ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns()))
     out.append(f"Net ({ruleset.unit.plural}): {net}")
+    out += values_line(ruleset, state.lasting, "after the hand")
     return "\n".join(out)
 
 

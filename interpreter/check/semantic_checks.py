@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from interpreter.cards import Deck, build_deck, set_dependencies
 from interpreter.check.draft import Draft
+from interpreter.check.lasting_checks import check_lasting
 from interpreter.compile.contexts import EVENT_VARIABLES, FACTS, variables_for
 from interpreter.expressions.builtins import BUILTIN_NAMES
 from interpreter.expressions.parser import KEYWORDS
@@ -68,6 +69,7 @@ def check_document(draft: Draft) -> CheckedParts | None:
         _check_counting(draft, deck)
     _check_option_names(draft)
     checked.refused_definitions = _check_definition_names(draft, deck)
+    check_lasting(draft, lambda name: _taken(name, "", deck))
     return checked
 
 

@@ -41,7 +41,7 @@ TAKER = {
 }
 
 #: events that happen before the auction is over: the taker is not known there
-BEFORE_TAKER = frozenset({"cut", "redeal", "static"})
+BEFORE_TAKER = frozenset({"cut", "redeal", "static", "lasting_deal", "lasting_deal_seat"})
 
 EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "cut": {"cut_card": Type.CARD},
@@ -60,6 +60,11 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "declaration_shown": {**_PLAYER, "level": Type.STRING},
     "discard_check": _CARD_OF_PLAYER,
     "static": {},
+    # state that lasts between hands: a rule's seats, then each seat's own expressions
+    "lasting_deal": {},
+    "lasting_deal_seat": _PLAYER,
+    "lasting": {},
+    "lasting_seat": _PLAYER,
 }
 
 AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}
@@ -75,7 +80,7 @@ def evaluations_per_hand(event: str, cards: int, seats: int) -> int:
         return cards * cards
     if event == "redeal":  # each seat, at each deal thrown in and dealt again
         return seats * (MAX_REDEALS + 1)
-    if event in ("declaration", "hand_score", "discards_done"):
+    if event in ("declaration", "hand_score", "discards_done", "lasting_deal_seat", "lasting_seat"):
         return 2 * seats
     return 1
 

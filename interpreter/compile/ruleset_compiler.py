@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
+from interpreter.compile import source_text
 from interpreter.compile.contexts import (
     BEFORE_TAKER,
     FACTS,
@@ -25,6 +26,7 @@ from interpreter.compile.contexts import (
     facts_for,
     variables_for,
 )
+from interpreter.compile.lasting_compiler import compile_lasting, lasting_facts
 from interpreter.errors import Position, json_path
 from interpreter.expressions import (
     CompiledExpression,
@@ -49,6 +51,7 @@ from interpreter.ruleset import (
     Counting,
     Declaration,
     DeclarationLevel,
+    Evaluator,
     ExcuseExchange,
     GameRules,
     HandOver,
@@ -122,7 +125,10 @@ class Compiler:
         (see :mod:`~interpreter.check.broken_parts`) are left out of every part."""
         data = self.data
         bidding = self._bidding()
-        self.facts = facts_for(len(self.deck), self.seats, HAND_SCORE_BUDGET)
+        self.facts = {
+            **facts_for(len(self.deck), self.seats, HAND_SCORE_BUDGET),
+            **lasting_facts(data),
+        }
         self._definitions()
         parts: dict[str, Any] = {
             name: None if self.broken.whole(section) else build()
@@ -138,6 +144,7 @@ class Compiler:
                 ("redeals", "redeal", self._redeals),
                 ("hand_score", "hand_score", self._hand_score),
                 ("game", "game", self._game),
+                ("lasting", "lasting", lambda: compile_lasting(self, data)),
             ]
         }
         self._check_hand_cost()
@@ -177,6 +184,7 @@ class Compiler:
             redeals=parts["redeals"],
             hand_score=parts["hand_score"],
             game=parts["game"],
+            lasting=parts["lasting"],
             unit=ScoreUnit.from_spec(data.get("unit")),
             options=self.readings.chosen,
             option_reads=dict(self.option_reads),
@@ -286,6 +294,10 @@ class Compiler:
     ) -> CompiledExpression | _Constant | None:
         return None if value is None else self._condition(parts, value, event)
 
+    def seats_expression(self, parts: tuple, value: str, event: str) -> Evaluator:
+        """A seat or seats (for the other sections' compilers)."""
+        return self._seats(parts, value, event)
+
     def _seats(self, parts: tuple, value: str, event: str) -> CompiledExpression | _Constant:
         compiled = self.expression(parts, value, event, None)
         kind = getattr(compiled, "type", None)
@@ -312,7 +324,7 @@ class Compiler:
             amount=self.expression(
                 where + ("amount",), rule["amount"], event, Type.NUMBER, amount=True
             ),
-            source=_source_text(rule.get("source")),
+            source=source_text(rule.get("source")),
             assumption=rule.get("assumption"),
             options=self.options_under(where),
         )
@@ -377,7 +389,7 @@ class Compiler:
                         where + ("from",), entry.get("from", "opponents(player)"), "declaration"
                     ),
                     payees=self._seats(where + ("to",), entry.get("to", "player"), "declaration"),
-                    source=_source_text(entry.get("source")),
+                    source=source_text(entry.get("source")),
                     timing=entry.get("timing"),
                     paid_when_declared=bool(entry.get("paid_when_declared", True)),
                     options=self.options_under(where, skip=where + ("levels",)),
@@ -480,11 +492,11 @@ class Compiler:
                     talon=self._talon_use(
                         ("bidding", "contracts", i, "talon"), contract.get("talon")
                     ),
-                    source=_source_text(contract.get("source")),
+                    source=source_text(contract.get("source")),
                 )
                 for i, contract in enumerate(contracts)
             ),
-            source=_source_text(spec.get("source")),
+            source=source_text(spec.get("source")),
         )
 
     def _partner_call(self) -> PartnerCall | None:
@@ -496,7 +508,7 @@ class Compiler:
         return PartnerCall(
             when=self._condition(("partner_call", "when"), spec.get("when", True), "call"),
             cards=self.expression(("partner_call", "cards"), spec["cards"], "call", Type.CARDS),
-            source=_source_text(spec.get("source")),
+            source=source_text(spec.get("source")),
         )
 
     def _redeals(self) -> tuple[RedealRule, ...]:
@@ -510,7 +522,7 @@ class Compiler:
                     name=spec.get("name", spec["id"]),
                     when=self._condition(("redeal", i, "when"), spec["when"], "redeal"),
                     choice=bool(spec.get("choice", False)),
-                    source=_source_text(spec.get("source")),
+                    source=source_text(spec.get("source")),
                 )
             )
         return tuple(rules)
@@ -547,7 +559,7 @@ class Compiler:
             if claim is None
             else self._seats(("game", "claim_during_play"), claim, "game"),
             max_hands=spec.get("max_hands", 100),
-            source=_source_text(spec.get("source")),
+            source=source_text(spec.get("source")),
         )
 
     def _definitions(self) -> None:
@@ -602,9 +614,3 @@ def _seat_function(
         return state.remember((name, seat), lambda: state.evaluate(compiled, {seat_name: seat}))
 
     return evaluate
-
-
-def _source_text(source: str | Sequence[str] | None) -> str:
-    if source is None:
-        return ""
-    return source if isinstance(source, str) else ", ".join(source)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from interpreter.agents.base import Agent
 from interpreter.engine.collector import few_collections
+from interpreter.engine.lasting import LastingValues
 from interpreter.engine.state import HandState
 from interpreter.ruleset import Ruleset
 
@@ -43,10 +44,15 @@ def dealer_of(ruleset: Ruleset, number: int) -> int:
 
 
 def deal_hand(
-    ruleset: Ruleset, seed: int, number: int, totals_before: Sequence[float] | None = None
+    ruleset: Ruleset,
+    seed: int,
+    number: int,
+    totals_before: Sequence[float] | None = None,
+    lasting: LastingValues | None = None,
 ) -> HandState:
     """Hand `number` (from 1) of the game with this seed, dealt and waiting for decisions
-    (`totals_before`: the game totals so far, for rulesets that play to a score)."""
+    (`totals_before`: the game totals so far, for rulesets that play to a score; `lasting`:
+    the counters the hand before left, for rulesets with lasting state)."""
     size = len(ruleset.deck)
     return HandState(
         ruleset,
@@ -55,6 +61,7 @@ def deal_hand(
         number,
         totals_before,
         repack=lambda redeal: shuffled_pack(size, seed, number, redeal),
+        lasting=lasting,
     )
 
 
@@ -100,11 +107,13 @@ def play_hands(
         # hands is not None here (whole_game is False)
         numbers = range(1, hands + 1) if isinstance(hands, int) else hands  # type: ignore[assignment]
     totals: list[float] = [0] * ruleset.players
+    lasting: LastingValues | None = None  # the sitting's start values for the first hand
     for number in numbers:
-        state = deal_hand(ruleset, seed, number, totals)
+        state = deal_hand(ruleset, seed, number, totals, lasting)
         with few_collections():
             play_hand(state, agents(number) if callable(agents) else agents)
         totals = [t + r for t, r in zip(totals, state.returns(), strict=True)]
+        lasting = state.lasting
         yield state
         if whole_game and game_winners(state):
             break
@@ -118,7 +127,8 @@ def game_winners(last: HandState) -> tuple[int, ...]:
         return ()
     if last.claimed:
         return last.claimed
-    if not last.evaluate(game.ends_when):
+    over = last.sitting_over  # worked out at the end of the hand when its end pays
+    if not (last.evaluate(game.ends_when) if over is None else over):
         return ()
     winners = last.evaluate(game.winners)
     return (winners,) if isinstance(winners, int) else tuple(winners)
