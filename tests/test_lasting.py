@@ -132,9 +132,8 @@ def test_a_record_carries_the_lasting_state_and_replays() -> None:
     record = json.loads(json.dumps(game_record(RULESET, 1, ["random"] * 3, hands)))
     assert record_problems(record) == []
     assert record["hands"][1]["lasting"]["before"] == record["hands"][0]["lasting"]["after"]
-    assert {"rule": "ante", "from": 0, "to": "pot", "amount": 1, "at": "deal"} in record[
-        "hands"
-    ][0]["lasting"]["transfers"]
+    ante = {"rule": "ante", "from": 0, "to": "pot", "amount": 1, "at": "deal"}
+    assert ante in record["hands"][0]["lasting"]["transfers"]
     replay_record(record, RULESET)
 
 
@@ -184,8 +183,8 @@ def _ruleset_with(tmp_path: Path, old: str, new: str) -> str:
     ("old", "new", "expected"),
     [
         (
-            "      counter: doubled_hands\n      when: \"doubled_hands() > 0\"",
-            "      counter: doubled_handz\n      when: \"doubled_hands() > 0\"",
+            '      counter: doubled_hands\n      when: "doubled_hands() > 0"',
+            '      counter: doubled_handz\n      when: "doubled_hands() > 0"',
             "$.lasting.changes[2].counter: no counter or account is named 'doubled_handz'",
         ),
         (
@@ -194,8 +193,8 @@ def _ruleset_with(tmp_path: Path, old: str, new: str) -> str:
             "$.lasting.changes[0]: 'marked' is a counter per seat: say whose counters change",
         ),
         (
-            "      counter: doubled_hands\n      when: \"doubled_hands() > 0\"",
-            "      counter: doubled_hands\n      seats: seats\n      when: \"doubled_hands() > 0\"",
+            '      counter: doubled_hands\n      when: "doubled_hands() > 0"',
+            '      counter: doubled_hands\n      seats: seats\n      when: "doubled_hands() > 0"',
             "$.lasting.changes[2].seats: 'doubled_hands' is one number for the table",
         ),
         (
@@ -205,8 +204,8 @@ def _ruleset_with(tmp_path: Path, old: str, new: str) -> str:
         ),
         ("    marked:\n", "    hand:\n", "$.lasting.counters.hand: 'hand' is already a name"),
         (
-            "    value: \"max(s in seats: points(s))\"",
-            "    value: \"max(s in seats: points(s)) + marked()\"",
+            '    value: "max(s in seats: points(s))"',
+            '    value: "max(s in seats: points(s)) + marked()"',
             "marked() takes",
         ),
     ],

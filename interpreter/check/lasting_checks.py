@@ -67,7 +67,7 @@ def _check_change(
         draft.problem(
             where,
             f"{name!r} is a counter per seat: say whose counters change with `seats`"
-            " (e.g. seats: \"seats\" for every seat's)",
+            ' (e.g. seats: "seats" for every seat\'s)',
         )
     elif name not in per_seat and "seats" in change:
         draft.problem(
