@@ -243,6 +243,18 @@ class LastingRules:
         return tuple(transfer for transfer in self.transfers if transfer.at == at)
 
 
+@dataclass(frozen=True)
+class ShowRule:
+    """Cards laid face up for all to see, after the deal or after a trick."""
+
+    id: str
+    name: str
+    after_trick: int | None  # None: right after the deal
+    when: Evaluator | None
+    cards: Evaluator
+    source: str
+
+
 @dataclass
 class Ruleset:
     """Everything the engine needs, precomputed."""
@@ -277,6 +289,7 @@ class Ruleset:
     hand_score: Evaluator | None = None  # points each `player` scores in a hand
     game: GameRules | None = None
     lasting: LastingRules | None = None  # counters and accounts carried from hand to hand
+    shows: tuple[ShowRule, ...] = ()  # cards shown to all after the deal or a trick
     unit: ScoreUnit = ScoreUnit()  # what results are counted in
     options: dict[str, str] = field(default_factory=dict)  # option -> chosen reading
     # where in the document (path parts) -> the options read there: by the expression at that

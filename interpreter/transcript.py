@@ -79,6 +79,7 @@ def hand_transcript(state: HandState) -> str:
     if state.talon_dealt:
         out.append(f"  Talon [{len(state.talon_dealt)}]: {_cards(ruleset, state.talon_dealt)}")
     out += transfer_lines(ruleset, state.transfers, DEAL)
+    out += _shown_by_rules(state, None, "  ")
     out += _before_play(state)
     if state.thrown_in is not None:
         reason = ruleset.rule_label("thrown_in:" + state.thrown_in)
@@ -113,6 +114,7 @@ def hand_transcript(state: HandState) -> str:
                 f"    for the Fool: seat {exchange['from']} gives {exchange['card']}"
                 f" to seat {exchange['to']}"
             )
+        out += _shown_by_rules(state, trick["number"], "    ")
     points = state.card_points()
     out.append("Card points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(points)))
     if state.claimed:
@@ -130,6 +132,16 @@ def hand_transcript(state: HandState) -> str:
     out.append(f"Net ({ruleset.unit.plural}): {net}")
     out += values_line(ruleset, state.lasting, "after the hand")
     return "\n".join(out)
+
+
+def _shown_by_rules(state: HandState, after_trick: int | None, indent: str) -> list[str]:
+    """The cards the ruleset's `show` rules showed after the deal (None) or after a trick."""
+    rules = {rule.id: rule for rule in state.ruleset.shows if rule.after_trick == after_trick}
+    return [
+        f"{indent}Shown to all ({rules[what].name}): seat {seat} {_cards(state.ruleset, cards)}"
+        for seat, what, cards in state.shown
+        if what in rules
+    ]
 
 
 def _handed_over(state: HandState, seat: int, declaration: str) -> list[str]:

@@ -41,7 +41,9 @@ TAKER = {
 }
 
 #: events that happen before the auction is over: the taker is not known there
-BEFORE_TAKER = frozenset({"cut", "redeal", "static", "lasting_deal", "lasting_deal_seat"})
+BEFORE_TAKER = frozenset(
+    {"cut", "redeal", "static", "lasting_deal", "lasting_deal_seat", "show_deal"}
+)
 
 EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "cut": {"cut_card": Type.CARD},
@@ -65,6 +67,9 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "lasting_deal_seat": _PLAYER,
     "lasting": {},
     "lasting_seat": _PLAYER,
+    # cards shown to all: after the deal, after a trick
+    "show_deal": {},
+    "show_trick": {},
 }
 
 AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}

@@ -61,6 +61,7 @@ from interpreter.ruleset import (
     RedealRule,
     Ruleset,
     ScoreUnit,
+    ShowRule,
     TalonUse,
 )
 
@@ -145,6 +146,7 @@ class Compiler:
                 ("hand_score", "hand_score", self._hand_score),
                 ("game", "game", self._game),
                 ("lasting", "lasting", lambda: compile_lasting(self, data)),
+                ("shows", "show", self._shows),
             ]
         }
         self._check_hand_cost()
@@ -185,6 +187,7 @@ class Compiler:
             hand_score=parts["hand_score"],
             game=parts["game"],
             lasting=parts["lasting"],
+            shows=parts["shows"] or (),
             unit=ScoreUnit.from_spec(data.get("unit")),
             options=self.readings.chosen,
             option_reads=dict(self.option_reads),
@@ -561,6 +564,24 @@ class Compiler:
             max_hands=spec.get("max_hands", 100),
             source=source_text(spec.get("source")),
         )
+
+    def _shows(self) -> tuple[ShowRule, ...]:
+        rules = []
+        for i, spec in enumerate(self.data.get("show", [])):
+            where = ("show", i)
+            trick = spec.get("after_trick")
+            event = "show_deal" if trick is None else "show_trick"
+            rules.append(
+                ShowRule(
+                    id=spec["id"],
+                    name=spec.get("name", spec["id"]),
+                    after_trick=trick,
+                    when=self._optional_condition(where + ("when",), spec.get("when"), event),
+                    cards=self.expression(where + ("cards",), spec["cards"], event, Type.CARDS),
+                    source=source_text(spec.get("source")),
+                )
+            )
+        return tuple(rules)
 
     def _definitions(self) -> None:
         """Named values, each compiled where the settlement is and usable by the ones after

@@ -38,6 +38,7 @@ from interpreter.engine.phases import APPLY, Phase, advance, deal, phase_order
 from interpreter.engine.phases.declare import HANDED_OVER, CardChoice
 from interpreter.engine.phases.phase import MOMENTS
 from interpreter.engine.phases.settle import count_points
+from interpreter.engine.showing import show_cards
 from interpreter.engine.values import selected_seats as _seats
 from interpreter.engine.values import tidy as _tidy
 from interpreter.engine.zones import Zones
@@ -164,6 +165,8 @@ class HandState:
         deal.deal(self)
         if ruleset.lasting is not None:
             pay_transfers(self, DEAL)
+        if ruleset.shows:
+            show_cards(self, None)
 
     # --- the Game/State interface --------------------------------------------------------
 
