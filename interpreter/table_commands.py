@@ -17,6 +17,7 @@ import sys
 from interpreter import paths
 from interpreter.agents.lineup import parse_agents
 from interpreter.diff import diff_loaded, load_pair, render
+from interpreter.engine.game import plays_sittings
 from interpreter.errors import Problem, RulesetError
 from interpreter.measure.comparison import Comparison
 from interpreter.measure.driver import RunEnd, drive
@@ -80,9 +81,14 @@ def agents_for(args: argparse.Namespace, *rulesets: Ruleset) -> tuple[str, ...]:
 
 
 def _info(
-    plan: RunPlan, jobs: int, end: RunEnd, options: tuple[tuple[str, str], ...] = ()
+    plan: RunPlan,
+    jobs: int,
+    end: RunEnd,
+    rulesets: list[Ruleset],
+    options: tuple[tuple[str, str], ...] = (),
 ) -> RunInfo:
-    return RunInfo(plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options))
+    sittings = any(plays_sittings(ruleset) for ruleset in rulesets)
+    return RunInfo(plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options), sittings)
 
 
 def _rows(args: argparse.Namespace, rulesets: list[Ruleset]) -> RowWriter | None:
@@ -128,7 +134,7 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     )
     if measures.hands == 0:
         return _nothing_finished(end)
-    info = _info(plan, jobs, end, chosen)
+    info = _info(plan, jobs, end, [ruleset], chosen)
     print(simulate_report(ruleset, measures.report(), info, args.format))
     if args.plot:
         plot_results(
@@ -160,7 +166,7 @@ def cmd_diff_table(args: argparse.Namespace) -> int:
     )
     if comparison.hands == 0:
         return _nothing_finished(end)
-    info = _info(plan, jobs, end)
+    info = _info(plan, jobs, end, [a, b])
     table = table_report(a, b, (args.a, args.b), comparison.report(), info, args.format)
     if args.format == "json":
         print(
@@ -226,7 +232,7 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
         FamilyLine(variant, changed_options(base, variant), comparison.report())
         for variant, comparison in zip(variants, comparisons, strict=True)
     ]
-    info = _info(plan, jobs, end)
+    info = _info(plan, jobs, end, [base, *variants])
     print(family_report(base, lines, info, args.format))
     return _finish(end, args)
 

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.agents.lineup import seat_agents
 from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import game_winners, play_game
+from interpreter.engine.game import game_winners, play_game, sitting_seed
 from interpreter.engine.state import HandState
 from interpreter.errors import RulesetError
+from interpreter.measure.hand_summary import play_sitting_summarized
 from interpreter.record import game_record
 from interpreter.record_json import RecordError
 from interpreter.replay import record_problems, replay_record
@@ -228,3 +230,27 @@ def test_a_transfer_at_the_sitting_end_needs_a_game(tmp_path: Path) -> None:
     path.write_text(text[:start] + text[end:], encoding="utf-8")
     with pytest.raises(RulesetError, match=r"transfers\[2\]\.at: a transfer at the end"):
         load_ruleset(path)
+
+
+def test_a_simulation_plays_whole_sittings_each_the_game_its_seed_gives() -> None:
+    for number in (1, 2, 3):
+        seed = sitting_seed(7, number)
+
+        def agents(hand: int, seed: int = seed) -> list:
+            return seat_agents(("random",), seed, hand, RULESET.players)
+
+        summary = play_sitting_summarized(RULESET, 7, number, agents)
+        played = play_game(RULESET, seed, agents, hands=None)
+        totals = [sum(state.returns()[s] for state in played) for s in SEATS]
+        assert list(summary.net) == totals
+        assert summary.dealer == played[0].dealer
+        assert summary.fired["ante"] == len(played)
+
+
+def test_simulate_reports_sittings_and_how_to_play_one_again() -> None:
+    simulated = tarot("simulate", str(GAME), "--hands", "4", "--jobs", "1", "--seed", "3")
+    assert simulated.returncode == 0, simulated.stderr
+    assert simulated.stdout.startswith("lasting-state: 4 sittings (each a whole game;")
+    diffed = tarot("diff", str(GAME), str(GAME), "--hands", "3", "--jobs", "1", "--seed", "3")
+    assert diffed.returncode == 0, diffed.stderr
+    assert "3 sittings" in diffed.stdout

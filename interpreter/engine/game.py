@@ -38,6 +38,18 @@ def shuffled_pack(size: int, seed: int, number: int, redeal: int = 0) -> list[in
     return pack[cut:] + pack[:cut]
 
 
+def sitting_seed(seed: int, number: int) -> int:
+    """The game seed of sitting `number` (from 1) of a run seeded `seed`, for rulesets whose
+    unit of simulation is a sitting: `tarot play RULESET --seed` with it plays the sitting."""
+    return random.Random(f"tarot-sitting/{seed}/{number}").randrange(10**15)
+
+
+def plays_sittings(ruleset: Ruleset) -> bool:
+    """Whether the ruleset's hands depend on the hands before (lasting state) within a
+    sitting that ends by rule: then a simulation plays whole sittings, not single hands."""
+    return ruleset.lasting is not None and ruleset.game is not None
+
+
 def dealer_of(ruleset: Ruleset, number: int) -> int:
     step = 1 if ruleset.next_dealer == "next" else 0
     return (ruleset.first_dealer + step * (number - 1)) % ruleset.players
@@ -97,9 +109,10 @@ def play_hands(
     seed: int,
     agents: Sequence[Agent] | Seating,
     hands: int | Iterable[int] | None = 1,
+    play: Callable[[HandState, Sequence[Agent]], object] = play_hand,
 ) -> Iterator[HandState]:
     """The hands of `play_game`, each yielded as it finishes and not kept, so a long run
-    needs no more memory than one hand."""
+    needs no more memory than one hand (`play`: how the agents play a hand out)."""
     whole_game = hands is None
     if whole_game:
         numbers: Iterable[int] = range(1, ruleset.game.max_hands + 1) if ruleset.game else [1]
@@ -111,7 +124,7 @@ def play_hands(
     for number in numbers:
         state = deal_hand(ruleset, seed, number, totals, lasting)
         with few_collections():
-            play_hand(state, agents(number) if callable(agents) else agents)
+            play(state, agents(number) if callable(agents) else agents)
         totals = [t + r for t, r in zip(totals, state.returns(), strict=True)]
         lasting = state.lasting
         yield state

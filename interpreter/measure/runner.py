@@ -1,7 +1,8 @@
 """Running many hands, in this process or spread over worker processes, in hand order.
 
 Where it sits: between the command line and the statistics. `run_hands` plays hand numbers
-1..N under one or more rulesets (every ruleset on every hand number, with the same seeds) and
+1..N (or sittings 1..N, for a ruleset with lasting state and a game end) under one or more
+rulesets (every ruleset on every hand number, with the same seeds) and
 yields, hand by hand and in order, a tuple of `HandSummary`s, one per ruleset. Each hand
 depends only on (seed, hand number), so the results are the same for any number of jobs.
 
@@ -29,8 +30,13 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
 from interpreter.agents.lineup import seat_agents
+from interpreter.engine.game import plays_sittings, sitting_seed
 from interpreter.errors import RulesetError
-from interpreter.measure.hand_summary import HandSummary, play_summarized
+from interpreter.measure.hand_summary import (
+    HandSummary,
+    play_sitting_summarized,
+    play_summarized,
+)
 from interpreter.output_files import held_signals
 from interpreter.ruleset import Ruleset
 from interpreter.ruleset_loader import build_ruleset, load_ruleset
@@ -65,20 +71,21 @@ class _Table:
     rulesets: list[Ruleset] = field(default_factory=list)
 
     def play(self, numbers: Sequence[int]) -> list[HandResults]:
-        results = []
-        for number in numbers:
-            results.append(
-                tuple(
-                    play_summarized(
-                        ruleset,
-                        self.plan.seed,
-                        number,
-                        seat_agents(self.plan.agents, self.plan.seed, number, ruleset.players),
-                    )
-                    for ruleset in self.rulesets
-                )
+        return [tuple(self._unit(ruleset, n) for ruleset in self.rulesets) for n in numbers]
+
+    def _unit(self, ruleset: Ruleset, number: int) -> HandSummary:
+        """Hand `number`, or sitting `number` for a ruleset that plays sittings."""
+        plan = self.plan
+        if plays_sittings(ruleset):
+            seed = sitting_seed(plan.seed, number)
+            return play_sitting_summarized(
+                ruleset,
+                plan.seed,
+                number,
+                lambda hand: seat_agents(plan.agents, seed, hand, ruleset.players),
             )
-        return results
+        agents = seat_agents(plan.agents, plan.seed, number, ruleset.players)
+        return play_summarized(ruleset, plan.seed, number, agents)
 
 
 CHUNK = 50  # most hand numbers handed to a worker at once
