@@ -254,3 +254,13 @@ def test_simulate_reports_sittings_and_how_to_play_one_again() -> None:
     diffed = tarot("diff", str(GAME), str(GAME), "--hands", "3", "--jobs", "1", "--seed", "3")
     assert diffed.returncode == 0, diffed.stderr
     assert "3 sittings" in diffed.stdout
+
+
+def test_the_rules_page_explains_the_counters_changes_and_transfers() -> None:
+    page = tarot("explain", str(GAME))
+    assert page.returncode == 0, page.stderr
+    text = " ".join(page.stdout.split())
+    assert "Between hands" in text
+    assert "read as `marked(seat)`, starting at 0" in text
+    assert "sets doubled_hands to `players`" in text
+    assert "After the deal, each of `seats` pays into pot `1`." in text

@@ -134,3 +134,9 @@ def test_a_wrong_use_is_refused_with_its_place(tmp_path: Path) -> None:
     assert checked.returncode == 1
     assert "$.show[0].cards" in checked.stderr + checked.stdout
     assert "Traceback" not in checked.stderr
+
+
+def test_the_rules_page_explains_what_is_shown() -> None:
+    page = tarot("explain", str(GAME))
+    assert page.returncode == 0, page.stderr
+    assert "After trick 1, `hand(taker)` are shown to all, if `contract == 'open'`." in page.stdout
