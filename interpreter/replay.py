@@ -24,6 +24,7 @@ import jsonschema
 from interpreter import paths
 from interpreter.agents.lineup import AGENT_KINDS, LineupError, agent_settings
 from interpreter.engine.game import dealer_of, shuffled_pack
+from interpreter.engine.lasting import LastingValues
 from interpreter.engine.state import HandState, IllegalAction
 from interpreter.errors import json_path
 from interpreter.record import first_game_winners, hand_record, record_id
@@ -49,6 +50,7 @@ _RESULTS = (
     "payments",
     "card_points",
     "net",
+    "lasting",  # in the records of rulesets with lasting state only
 )
 
 
@@ -122,12 +124,14 @@ def replay_record(record: Mapping, ruleset: Ruleset) -> None:
     _check_seats(record["seats"], ruleset)
     hands = record["hands"]
     totals: list[float] = [0] * ruleset.players
+    lasting: LastingValues | None = None  # what the hand before left (the start values first)
     winners: list[int] = []  # as first_game_winners gives them, without keeping every hand
     for index, hand in enumerate(hands):
         where = f"$.hands[{index}]"
         _check_number(hand["number"], index, len(hands), where)
-        state = _replay_hand(hand, ruleset, record["seed"], where, totals)
+        state = _replay_hand(hand, ruleset, record["seed"], where, totals, lasting)
         totals = [t + n for t, n in zip(totals, state.returns(), strict=True)]
+        lasting = state.lasting
         winners = winners or first_game_winners([state])
     compare(record["totals"], totals, "$.totals")
     compare(record["game_winners"], winners, "$.game_winners")
@@ -194,7 +198,12 @@ def _check_number(number: int, index: int, count: int, where: str) -> None:
 
 
 def _replay_hand(
-    hand: Mapping, ruleset: Ruleset, seed: int, where: str, totals_before: list
+    hand: Mapping,
+    ruleset: Ruleset,
+    seed: int,
+    where: str,
+    totals_before: list,
+    lasting: LastingValues | None,
 ) -> HandState:
     number, size = hand["number"], len(ruleset.deck)
     dealer = dealer_of(ruleset, number)
@@ -224,7 +233,9 @@ def _replay_hand(
             )
         return shuffled_pack(size, seed, number, redeal)
 
-    state = HandState(ruleset, dealer, repack(0), number, totals_before, repack=repack)
+    state = HandState(
+        ruleset, dealer, repack(0), number, totals_before, repack=repack, lasting=lasting
+    )
     decisions = [
         (f"{where}.abandoned_deals[{k}].decisions[{i}]", decision)
         for k, deal in enumerate(abandoned)
@@ -237,7 +248,15 @@ def _replay_hand(
     replayed = hand_record(state)
     compare(hand["abandoned_deals"], replayed["abandoned_deals"], f"{where}.abandoned_deals")
     for key in _RESULTS:
-        compare(hand[key], replayed[key], f"{where}.{key}")
+        if key in hand and key in replayed:
+            compare(hand[key], replayed[key], f"{where}.{key}")
+        elif key in hand or key in replayed:  # only `lasting` may be left out
+            raise ReplayMismatch(
+                f"{where}.{key}",
+                "missing from the record: the ruleset has lasting state"
+                if key in replayed
+                else "not in the replay: the ruleset has no lasting state",
+            )
     return state
 
 

@@ -279,6 +279,72 @@ class ScoreUnit:
         return self.singular if abs(amount) == 1 else self.plural
 
 
+@dataclass(frozen=True)
+class Counter:
+    """A number that lasts from hand to hand: one per seat, or one for the table (an account
+    is a table's counter that transfers pay into and out of)."""
+
+    name: str
+    per_seat: bool
+    start: float
+    account: bool = False
+
+
+@dataclass(frozen=True)
+class CounterChange:
+    """At the end of a hand played out, a counter set or added to (per seat: for each of
+    `seats`, with `player` standing for it)."""
+
+    id: str
+    counter: str
+    seats: Evaluator | None  # the seats whose counter changes (None for a table's counter)
+    when: Evaluator | None
+    value: Evaluator
+    adds: bool  # True: the value is added; False: the counter is set to it
+    source: str
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """Amounts paid by seats into an account (`pays_in`), or out of it to seats, at a moment
+    of the hand: after the deal, at the settlement, or at the end of the sitting."""
+
+    id: str
+    name: str
+    account: str
+    at: str  # "deal", "settlement" or "sitting_end"
+    seats: Evaluator
+    pays_in: bool
+    when: Evaluator | None
+    amount: Evaluator  # worked out for each seat, `player` standing for it
+    source: str
+
+
+@dataclass(frozen=True)
+class LastingRules:
+    """State that lasts between hands: the counters, how they change, what the accounts
+    receive and give."""
+
+    counters: tuple[Counter, ...]
+    changes: tuple[CounterChange, ...]
+    transfers: tuple[Transfer, ...]
+
+    def transfers_at(self, at: str) -> tuple[Transfer, ...]:
+        return tuple(transfer for transfer in self.transfers if transfer.at == at)
+
+
+@dataclass(frozen=True)
+class ShowRule:
+    """Cards laid face up for all to see, after the deal or after a trick."""
+
+    id: str
+    name: str
+    after_trick: int | None  # None: right after the deal
+    when: Evaluator | None
+    cards: Evaluator
+    source: str
+
+
 @dataclass
 class Ruleset:
     """Everything the engine needs, precomputed."""
@@ -313,6 +379,8 @@ class Ruleset:
     redeals: tuple[RedealRule, ...] = ()
     hand_score: Evaluator | None = None  # points each `player` scores in a hand
     game: GameRules | None = None
+    lasting: LastingRules | None = None  # counters and accounts carried from hand to hand
+    shows: tuple[ShowRule, ...] = ()  # cards shown to all after the deal or a trick
     unit: ScoreUnit = ScoreUnit()  # what results are counted in
     definitions: tuple[Definition, ...] = ()  # in the ruleset's order
     option_values: dict[str, object] = field(default_factory=dict)  # option -> its value

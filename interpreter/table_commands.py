@@ -19,6 +19,7 @@ from interpreter import paths
 from interpreter.agents.lineup import parse_agents
 from interpreter.batch.backend import choose_backend
 from interpreter.diff import diff_loaded, render
+from interpreter.engine.game import plays_sittings
 from interpreter.errors import Problem, RulesetError
 from interpreter.measure.comparison import Comparison
 from interpreter.measure.driver import RunEnd, drive
@@ -86,9 +87,14 @@ def agents_for(args: argparse.Namespace, *rulesets: Ruleset) -> tuple[str, ...]:
 
 
 def _info(
-    plan: RunPlan, jobs: int, end: RunEnd, options: tuple[tuple[str, str], ...] = ()
+    plan: RunPlan,
+    jobs: int,
+    end: RunEnd,
+    rulesets: list[Ruleset],
+    options: tuple[tuple[str, str], ...] = (),
 ) -> RunInfo:
-    return RunInfo(plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options))
+    sittings = any(plays_sittings(ruleset) for ruleset in rulesets)
+    return RunInfo(plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options), sittings)
 
 
 def _drive(
@@ -145,11 +151,12 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     if measures.hands == 0:
         return _nothing_finished(end)
     games = None
-    if ruleset.game is not None and not end.early:  # whole games too, as many hands again
+    # whole games too (as many hands again), unless the run's units are already sittings
+    if ruleset.game is not None and not plays_sittings(ruleset) and not end.early:
         played, stopped = play_games(ruleset, args.seed, agents, measures.hands)
         games = played.report() if played.games else None
         end = RunEnd(interrupted=stopped)
-    info = _info(plan, jobs, end, chosen)
+    info = _info(plan, jobs, end, [ruleset], chosen)
     print(simulate_report(ruleset, measures.report(), info, args.format, games, args.plot))
     if args.plot:
         plot_results(
@@ -189,7 +196,7 @@ def cmd_diff_table(
     )
     if comparison.hands == 0:
         return _nothing_finished(end)
-    info = _info(plan, jobs, end)
+    info = _info(plan, jobs, end, [a, b])
     table = table_report(
         a, b, (args.a, b_target), comparison.report(), info, args.format, args.plot
     )
@@ -256,7 +263,7 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
         FamilyLine(variant, changed_options(base, variant), comparison.report())
         for variant, comparison in zip(variants, comparisons, strict=True)
     ]
-    info = _info(plan, jobs, end)
+    info = _info(plan, jobs, end, [base, *variants])
     print(family_report(base, lines, info, args.format))
     return _finish(end, args)
 

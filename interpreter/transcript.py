@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from interpreter.engine.actions import HOLD_TEXT, JOIN_TEXT, DecisionKind
+from interpreter.engine.lasting import DEAL, SETTLEMENT, SITTING_END
 from interpreter.engine.phases.talon import REST_SHOWN, talon_use
 from interpreter.engine.state import HANDED_OVER, HandState
 from interpreter.engine.values import tidy
+from interpreter.lasting_text import transfer_lines, values_line
 from interpreter.ruleset import Ruleset
 
 
@@ -59,6 +61,7 @@ def hand_transcript(state: HandState) -> str:
     ruleset = state.ruleset
     deck = ruleset.deck.cards
     out = [f"=== Hand {state.number} of {ruleset.title}: seat {state.dealer} deals ==="]
+    out += values_line(ruleset, state.lasting_before, "before the hand")
     if state.cut_card is not None:
         out.append(f"Cut card (to the dealer): {deck[state.cut_card].label()}")
         out += _payments_at(state, "cut")
@@ -77,6 +80,8 @@ def hand_transcript(state: HandState) -> str:
             out.append(f"  {seat_name(state, seat)} piles (bottom first, [top] face up): {faces}")
     if state.talon_dealt:
         out.append(f"  Talon [{len(state.talon_dealt)}]: {_cards(ruleset, state.talon_dealt)}")
+    out += transfer_lines(ruleset, state.transfers, DEAL)
+    out += _shown_by_rules(state, None, "  ")
     out += _before_play(state)
     if state.thrown_in is not None:
         reason = ruleset.rule_label("thrown_in:" + state.thrown_in)
@@ -112,6 +117,7 @@ def hand_transcript(state: HandState) -> str:
                 f"    for the Fool: seat {exchange['from']} gives {exchange['card']}"
                 f" to seat {exchange['to']}"
             )
+        out += _shown_by_rules(state, trick["number"], "    ")
     unplayed = sum(map(len, state.hands))
     if unplayed and not state.claimed:
         out.append(f"Play stops: the play rules end it ({unplayed} cards not played)")
@@ -124,9 +130,24 @@ def hand_transcript(state: HandState) -> str:
         scored = ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores))
         out.append(f"Scored ({ruleset.unit.plural}): {scored}")
     out += _payments_at(state, "settlement")
+    out += transfer_lines(ruleset, state.transfers, SETTLEMENT)
+    if state.sitting_over:
+        out.append("The sitting ends with this hand:")
+        out += transfer_lines(ruleset, state.transfers, SITTING_END)
     net = ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns()))
     out.append(f"Net ({ruleset.unit.plural}): {net}")
+    out += values_line(ruleset, state.lasting, "after the hand")
     return "\n".join(out)
+
+
+def _shown_by_rules(state: HandState, after_trick: int | None, indent: str) -> list[str]:
+    """The cards the ruleset's `show` rules showed after the deal (None) or after a trick."""
+    rules = {rule.id: rule for rule in state.ruleset.shows if rule.after_trick == after_trick}
+    return [
+        f"{indent}Shown to all ({rules[what].name}): seat {seat} {_cards(state.ruleset, cards)}"
+        for seat, what, cards in state.shown
+        if what in rules
+    ]
 
 
 def _handed_over(state: HandState, seat: int, declaration: str) -> list[str]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from interpreter.cards import Deck, build_deck, fool_is_trump, set_dependencies
 from interpreter.check.draft import Draft
+from interpreter.check.lasting_checks import check_lasting
 from interpreter.compile.contexts import EVENT_VARIABLES, FACTS, variables_for
 from interpreter.engine.actions import PASS_TEXT
 from interpreter.expressions.builtins import BUILTIN_NAMES
@@ -74,6 +75,7 @@ def check_document(draft: Draft) -> CheckedParts | None:
         _check_counting(draft, deck)
     _check_option_names(draft)
     checked.refused_definitions = _check_definition_names(draft, deck)
+    check_lasting(draft, lambda name: _taken(name, "", deck))
     return checked
 
 

@@ -44,7 +44,18 @@ TAKER = {
 }
 
 #: events that happen before the auction is over: the taker is not known there
-BEFORE_TAKER = frozenset({"cut", "redeal", "static", "auction", "bid_check"})
+BEFORE_TAKER = frozenset(
+    {
+        "cut",
+        "redeal",
+        "static",
+        "auction",
+        "bid_check",
+        "lasting_deal",
+        "lasting_deal_seat",
+        "show_deal",
+    }
+)
 
 EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "cut": {"cut_card": Type.CARD},
@@ -70,6 +81,14 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "declaration_shown": {**_PLAYER, "level": Type.STRING},
     "discard_check": _CARD_OF_PLAYER,
     "static": {},
+    # state that lasts between hands: a rule's seats, then each seat's own expressions
+    "lasting_deal": {},
+    "lasting_deal_seat": _PLAYER,
+    "lasting": {},
+    "lasting_seat": _PLAYER,
+    # cards shown to all: after the deal, after a trick
+    "show_deal": {},
+    "show_trick": {},
 }
 
 AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}
@@ -91,7 +110,7 @@ def evaluations_per_hand(event: str, cards: int, seats: int) -> int:
         return 4 * seats
     if event == "redeal":  # each seat, at each deal thrown in and dealt again
         return seats * (MAX_REDEALS + 1)
-    if event in ("declaration", "hand_score", "discards_done"):
+    if event in ("declaration", "hand_score", "discards_done", "lasting_deal_seat", "lasting_seat"):
         return 2 * seats
     return 1
 

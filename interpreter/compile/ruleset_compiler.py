@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
+from interpreter.compile import source_text
 from interpreter.compile.contexts import (
     BEFORE_TAKER,
     FACTS,
@@ -25,6 +26,7 @@ from interpreter.compile.contexts import (
     facts_for,
     variables_for,
 )
+from interpreter.compile.lasting_compiler import compile_lasting, lasting_facts
 from interpreter.errors import Position, json_path
 from interpreter.expressions import (
     CompiledExpression,
@@ -52,6 +54,7 @@ from interpreter.ruleset import (
     Definition,
     DoubleTarget,
     Doubling,
+    Evaluator,
     ExcuseExchange,
     ForcedContract,
     GameRules,
@@ -62,6 +65,7 @@ from interpreter.ruleset import (
     RedealRule,
     Ruleset,
     ScoreUnit,
+    ShowRule,
     SideRule,
     TalonPackets,
     TalonUse,
@@ -151,7 +155,10 @@ class Compiler:
         (see :mod:`~interpreter.check.broken_parts`) are left out of every part."""
         data = self.data
         bidding = self._bidding()
-        self.facts = facts_for(len(self.deck), self.seats, HAND_SCORE_BUDGET)
+        self.facts = {
+            **facts_for(len(self.deck), self.seats, HAND_SCORE_BUDGET),
+            **lasting_facts(data),
+        }
         self._definitions()
         parts: dict[str, Any] = {
             name: None if self.broken.whole(section) else build()
@@ -168,6 +175,8 @@ class Compiler:
                 ("redeals", "redeal", self._redeals),
                 ("hand_score", "hand_score", self._hand_score),
                 ("game", "game", self._game),
+                ("lasting", "lasting", lambda: compile_lasting(self, data)),
+                ("shows", "show", self._shows),
             ]
         }
         bidding = self._contract_play(bidding, parts["play"])
@@ -209,6 +218,8 @@ class Compiler:
             redeals=parts["redeals"],
             hand_score=parts["hand_score"],
             game=parts["game"],
+            lasting=parts["lasting"],
+            shows=parts["shows"] or (),
             unit=ScoreUnit.from_spec(data.get("unit")),
             definitions=tuple(self.definitions),
             option_values=dict(self.readings.values),
@@ -321,6 +332,10 @@ class Compiler:
     ) -> CompiledExpression | _Constant | None:
         return None if value is None else self._condition(parts, value, event)
 
+    def seats_expression(self, parts: tuple, value: str, event: str) -> Evaluator:
+        """A seat or seats (for the other sections' compilers)."""
+        return self._seats(parts, value, event)
+
     def _seats(self, parts: tuple, value: str, event: str) -> CompiledExpression | _Constant:
         compiled = self.expression(parts, value, event, None)
         kind = getattr(compiled, "type", None)
@@ -347,7 +362,7 @@ class Compiler:
             amount=self.expression(
                 where + ("amount",), rule["amount"], event, Type.NUMBER, amount=True
             ),
-            source=_source_text(rule.get("source")),
+            source=source_text(rule.get("source")),
             assumption=rule.get("assumption"),
             options=self.options_under(where),
         )
@@ -412,7 +427,7 @@ class Compiler:
                         where + ("from",), entry.get("from", "opponents(player)"), "declaration"
                     ),
                     payees=self._seats(where + ("to",), entry.get("to", "player"), "declaration"),
-                    source=_source_text(entry.get("source")),
+                    source=source_text(entry.get("source")),
                     timing=entry.get("timing"),
                     paid_when_declared=bool(entry.get("paid_when_declared", True)),
                     options=self.options_under(where, skip=where + ("levels",)),
@@ -587,7 +602,7 @@ class Compiler:
                 self._contract(("bidding", "contracts", i), contract)
                 for i, contract in enumerate(contracts)
             ),
-            source=_source_text(spec.get("source")),
+            source=source_text(spec.get("source")),
             rounds=spec.get("rounds", "once"),
             first=self._optional_seats(("bidding", "first"), spec.get("first"), "auction"),
             hold=self._optional_seats(("bidding", "hold"), spec.get("hold"), "auction"),
@@ -601,7 +616,7 @@ class Compiler:
             name=spec.get("name", spec["id"]),
             values=dict(spec.get("values", {})),
             talon=self._talon_use(where + ("talon",), spec.get("talon")),
-            source=_source_text(spec.get("source")),
+            source=source_text(spec.get("source")),
             open_to=self._optional_condition(where + ("open_to",), open_to, "bid_check"),
             only_when_all_passed=bool(spec.get("only_when_all_passed", False)),
             join=self._optional_seats(where + ("join",), spec.get("join"), "call"),
@@ -632,7 +647,7 @@ class Compiler:
                 self._double_target(("doubling", "targets", i), target)
                 for i, target in enumerate(spec["targets"])
             ),
-            source=_source_text(spec.get("source")),
+            source=source_text(spec.get("source")),
         )
 
     def _double_target(self, where: tuple, spec: dict) -> DoubleTarget:
@@ -642,7 +657,7 @@ class Compiler:
             when=self._condition(where + ("when",), spec.get("when", True), "doubling"),
             by=self._seats(where + ("by",), spec["by"], "doubling"),
             against=self._optional_seats(where + ("against",), spec.get("against"), "doubling"),
-            source=_source_text(spec.get("source")),
+            source=source_text(spec.get("source")),
         )
 
     def _partner_call(self) -> PartnerCall | None:
@@ -654,7 +669,7 @@ class Compiler:
         return PartnerCall(
             when=self._condition(("partner_call", "when"), spec.get("when", True), "call"),
             cards=self.expression(("partner_call", "cards"), spec["cards"], "call", Type.CARDS),
-            source=_source_text(spec.get("source")),
+            source=source_text(spec.get("source")),
         )
 
     def _redeals(self) -> tuple[RedealRule, ...]:
@@ -668,7 +683,7 @@ class Compiler:
                     name=spec.get("name", spec["id"]),
                     when=self._condition(("redeal", i, "when"), spec["when"], "redeal"),
                     choice=bool(spec.get("choice", False)),
-                    source=_source_text(spec.get("source")),
+                    source=source_text(spec.get("source")),
                 )
             )
         return tuple(rules)
@@ -705,8 +720,26 @@ class Compiler:
             if claim is None
             else self._seats(("game", "claim_during_play"), claim, "game"),
             max_hands=spec.get("max_hands", 100),
-            source=_source_text(spec.get("source")),
+            source=source_text(spec.get("source")),
         )
+
+    def _shows(self) -> tuple[ShowRule, ...]:
+        rules = []
+        for i, spec in enumerate(self.data.get("show", [])):
+            where = ("show", i)
+            trick = spec.get("after_trick")
+            event = "show_deal" if trick is None else "show_trick"
+            rules.append(
+                ShowRule(
+                    id=spec["id"],
+                    name=spec.get("name", spec["id"]),
+                    after_trick=trick,
+                    when=self._optional_condition(where + ("when",), spec.get("when"), event),
+                    cards=self.expression(where + ("cards",), spec["cards"], event, Type.CARDS),
+                    source=source_text(spec.get("source")),
+                )
+            )
+        return tuple(rules)
 
     def _definitions(self) -> None:
         """Named values, each compiled where the settlement is and usable by the ones after
@@ -761,9 +794,3 @@ def _seat_function(
         return state.remember((name, seat), lambda: state.evaluate(compiled, {seat_name: seat}))
 
     return evaluate
-
-
-def _source_text(source: str | Sequence[str] | None) -> str:
-    if source is None:
-        return ""
-    return source if isinstance(source, str) else ", ".join(source)

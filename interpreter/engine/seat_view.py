@@ -8,14 +8,14 @@ decision and read instead of the state, so only what the seat may see reaches th
 
 A seat sees its own hand, discards and the face-up tops of its piles; every card shown (a cut
 card, a talon turned up or laid out in packets, discards that must be shown, the cards of a
-declaration, cards picked to show, cards handed over); every card played and by whom; the other
-seats' decisions but the choice of a private one (a discard, a card given back), of which it
-learns only that it was made; the sides as far as it may know them (a called partner stays
-unknown to the others until the called card falls; seats that joined the taker); the doublings
-made; every payment. For guessing the rest it knows how many cards lie in each place it cannot
-look into, which cards those are as a whole, who holds the shown cards still in play, and the
-voids the trick rules imply. The outcome of the hand (card points) is part of the view once the
-hand is over.
+declaration, cards picked to show, cards handed over, cards the ruleset's `show` rules lay face
+up); every card played and by whom; the other seats' decisions but the choice of a private one
+(a discard, a card given back), of which it learns only that it was made; the sides as far as it
+may know them (a called partner stays unknown to the others until the called card falls; seats
+that joined the taker); the doublings made; every payment. For guessing the rest it knows how
+many cards lie in each place it cannot look into, which cards those are as a whole, who holds
+the shown cards still in play, and the voids the trick rules imply. The outcome of the hand
+(card points) is part of the view once the hand is over.
 """
 
 from __future__ import annotations
@@ -320,9 +320,11 @@ def _known_holders(
         holder = next((s for s, hand in enumerate(state.hands_dealt) if cut in hand), None)
         if holder is not None:
             where[cut] = places_of(holder, HIDDEN_PILES)
+    shown_by_rule = {rule.id for rule in state.ruleset.shows}
     for holder, what, cards in state.shown:
-        # a talon turned up went into the hand, and may since have been laid away
-        piles = SHOWN_PILES.get(what, ("hands",))
+        # a talon turned up went into the hand, and may since have been laid away; so may a
+        # card a `show` rule showed from a hand
+        piles = SHOWN_PILES.get(what, HIDDEN_PILES if what in shown_by_rule else ("hands",))
         for card in cards:
             if card in unseen:
                 where[card] = places_of(holder, piles)

@@ -27,11 +27,19 @@ from operator import attrgetter
 from interpreter.compile.contexts import MAX_REDEALS
 from interpreter.engine.actions import Action, Decision, DecisionKind, IllegalAction
 from interpreter.engine.events import AT_SETTLEMENT, At, Payment
+from interpreter.engine.lasting import (
+    DEAL,
+    LastingValues,
+    TransferMade,
+    pay_transfers,
+    starting_values,
+)
 from interpreter.engine.phases import APPLY, Phase, advance, auction, deal, phase_order
 from interpreter.engine.phases.auction import AuctionStage
 from interpreter.engine.phases.declare import HANDED_OVER, CardChoice
 from interpreter.engine.phases.phase import MOMENTS
 from interpreter.engine.phases.settle import count_points
+from interpreter.engine.showing import show_cards
 from interpreter.engine.values import selected_seats as _seats
 from interpreter.engine.values import tidy as _tidy
 from interpreter.engine.zones import Zones
@@ -88,15 +96,19 @@ class HandState:
         number: int = 1,
         totals_before: Sequence[float] | None = None,
         repack: Callable[[int], Sequence[int]] | None = None,
+        lasting: LastingValues | None = None,
     ) -> None:
         """`repack(k)` gives the pack for the k-th new deal by the same dealer, in rulesets
-        where a thrown-in deal is dealt again within the hand."""
+        where a thrown-in deal is dealt again within the hand; `lasting`, the counters as
+        the hand before left them (the sitting's start values when not given)."""
         self.ruleset = ruleset
         self.number = number
         self.dealer = dealer
         n = ruleset.players
         self.totals_before = list(totals_before or [0] * n)  # game totals before this hand
         self._repack = repack
+        self.lasting_before = starting_values(ruleset, lasting)
+        self.sitting_over: bool | None = None  # worked out at the end when the sitting pays
         self.abandoned: list[dict] = []  # deals thrown in and dealt again by the same dealer
         self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
         self.memo: dict = {}  # definitions' values in the state as it stands
@@ -164,7 +176,13 @@ class HandState:
         self.phase = Phase.REDEAL
         self.excuses = ruleset.deck.fools
         self.decision: Decision | None = None
+        self.lasting = self.lasting_before.copy()  # as it stands: a new deal starts again
+        self.transfers: list[TransferMade] = []  # into and out of the accounts
         deal.deal(self)
+        if ruleset.lasting is not None:
+            pay_transfers(self, DEAL)
+        if ruleset.shows:
+            show_cards(self, None)
 
     # --- the Game/State interface --------------------------------------------------------
 
@@ -176,6 +194,7 @@ class HandState:
         other.declared = [set(d) for d in self.declared]
         other.declared_values = [dict(d) for d in self.declared_values]
         other.scores = list(self.scores)
+        other.lasting = self.lasting.copy()
         for name in (
             "shown",
             "decisions",
@@ -190,6 +209,7 @@ class HandState:
             "joined",
             "double_targets",
             "double_queue",
+            "transfers",
         ):
             setattr(other, name, list(getattr(self, name)))
         other.fired = dict(self.fired)
@@ -242,6 +262,8 @@ class HandState:
         for payment in self.payments:
             net[payment.payer] -= payment.amount
             net[payment.payee] += payment.amount
+        for move in self.transfers:
+            net[move.seat] -= move.amount
         return [_tidy(x) for x in net]
 
     def apply_action(self, action: Action | str) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from interpreter.explain import words
+from interpreter.explain.lasting_page import Written, lasting_rules, show_rules
 from interpreter.explain.words import code, setting
 from interpreter.ruleset import Ruleset
 
@@ -117,6 +118,8 @@ class _PageBuilder:
             Section("Counting the cards", list(self._counting())),
             Section("Payments and settlement", list(self._payments())),
             Section("The game", list(self._game())),
+            Section("Cards shown to all", self._written(show_rules(doc))),
+            Section("Between hands", self._written(lasting_rules(doc))),
         ]
         sections = [section for section in sections if section.rules]
         for section in sections:
@@ -556,6 +559,9 @@ class _PageBuilder:
         return self.rule(spec.get("name", spec["id"]), lines, where, spec)
 
     # --- the game --------------------------------------------------------------------------------
+
+    def _written(self, rules: Iterable[Written]) -> list[Rule]:
+        return [self.rule(title, lines, path, node) for title, lines, path, node in rules]
 
     def _game(self) -> Iterator[Rule]:
         spec = self.doc.get("game")

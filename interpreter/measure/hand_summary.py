@@ -1,7 +1,8 @@
 """One hand played and boiled down to what the measures need: a `HandSummary`.
 
 Where it sits: the unit of work of a simulation. `play_summarized` deals hand N of a seeded
-game, lets the agents play it, and on the way notes the running result after every decision
+game (`play_sitting_summarized`: plays sitting N, for rulesets whose hands depend on the hands
+before), lets the agents play it, and on the way notes the running result after every decision
 (who leads, when the eventual winner took the lead for good), the number of legal choices at
 each decision, how often each rule paid and how much it moved, and, in a game with an
 auction, who took and at which contract. Summaries are small and picklable, so worker
@@ -13,13 +14,15 @@ result wins when every seat that has it is on one side, and that side is the win
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 from interpreter.agents.base import Agent
 from interpreter.engine.collector import few_collections
 from interpreter.engine.events import Payment
-from interpreter.engine.game import deal_hand
+from interpreter.engine.game import deal_hand, play_hands, sitting_seed
+from interpreter.engine.state import HandState
+from interpreter.engine.values import tidy
 from interpreter.ruleset import Ruleset
 
 
@@ -84,64 +87,111 @@ def play_summarized(
     ruleset: Ruleset, seed: int, number: int, agents: Sequence[Agent]
 ) -> HandSummary:
     state = deal_hand(ruleset, seed, number)
-    running = [0.0] * ruleset.players
-    counted = 0
-    bests: list[tuple[int, ...]] = []  # the seats with the best result after 0, 1, 2... decisions
-    decisions = choices = 0
-
-    def note_leader() -> None:
-        nonlocal counted
-        if len(state.payments) == counted and bests:  # nothing paid: the leaders stay
-            bests.append(bests[-1])
-            return
-        for payment in state.payments[counted:]:
-            running[payment.payer] -= payment.amount
-            running[payment.payee] += payment.amount
-        counted = len(state.payments)
-        bests.append(best_seats(running))
-
-    note_leader()
+    running = _Running(ruleset.players)
     with few_collections():
-        while not state.is_terminal():
-            decision = state.decision
-            assert decision is not None  # a hand not over waits on a decision
-            seat = decision.seat
-            choices += len(decision.choices)
-            state.apply_action(agents[seat].choose(state, seat))
-            decisions += 1
-            note_leader()
-
-    net = tuple(state.returns())
+        running.play(state, agents)
     sides = [state.side_of(seat) for seat in range(ruleset.players)]
-    leaders = [leading_side(best, sides) for best in bests]
-    winner = sole_leader(net, sides)
-    decided_at = None
-    if winner is not None:
-        decided_at = len(leaders) - 1
-        while decided_at > 0 and leaders[decided_at - 1] == winner:
-            decided_at -= 1
-    changes = 0
-    previous = None
-    for leader in leaders:
-        if leader is not None:
-            changes += previous is not None and leader != previous
-            previous = leader
-    return HandSummary(
-        number=number,
-        dealer=state.dealer,
-        net=net,
-        decisions=decisions,
-        choices=choices,
-        winner=winner,
-        decided_at=decided_at,
-        lead_changes=changes,
+    return replace(
+        running.summary(number, state.dealer, tuple(state.returns()), sides),
         fired=dict(state.fired),
         paid=paid_by_rule(state.payments),
         taker=state.taker,
         partner=state.partner,
         contract=state.contract,
-        winners=() if winner is None else tuple(sides[winner]),
     )
+
+
+def play_sitting_summarized(
+    ruleset: Ruleset, seed: int, number: int, agents: Callable[[int], Sequence[Agent]]
+) -> HandSummary:
+    """Sitting `number` of a run seeded `seed` (the game `sitting_seed` gives), played to its
+    end and summarized as one unit: its net is the sitting's, its decisions all of its
+    hands', its dealer the first hand's (`agents`: the agents for each hand number). Each seat
+    is a side alone: sides may change from hand to hand."""
+    running = _Running(ruleset.players)
+    net = [0.0] * ruleset.players
+    fired: dict[str, int] = {}
+    paid: dict[str, float] = {}
+    dealer = None
+    for state in play_hands(ruleset, sitting_seed(seed, number), agents, None, running.play):
+        dealer = state.dealer if dealer is None else dealer
+        net = [n + r for n, r in zip(net, state.returns(), strict=True)]
+        for rule, times in state.fired.items():
+            fired[rule] = fired.get(rule, 0) + times
+        for rule, amount in paid_by_rule(state.payments).items():
+            paid[rule] = paid.get(rule, 0.0) + amount
+    assert dealer is not None  # a sitting has at least one hand
+    return replace(
+        running.summary(number, dealer, tuple(tidy(n) for n in net)), fired=fired, paid=paid
+    )
+
+
+class _Running:
+    """The running result after every decision of one or more hands, and what the
+    measures make of it."""
+
+    def __init__(self, players: int) -> None:
+        self.running = [0.0] * players
+        self.bests: list[tuple[int, ...]] = []  # the best seats after 0, 1, 2... decisions
+        self.decisions = self.choices = 0
+
+    def play(self, state: HandState, agents: Sequence[Agent]) -> None:
+        """Let the agents play the hand out, noting the best seats after each decision."""
+        counted = [0, 0]  # payments and transfers already in the running result
+
+        def note_leader() -> None:
+            if (len(state.payments), len(state.transfers)) == tuple(counted) and self.bests:
+                self.bests.append(self.bests[-1])  # nothing paid: the leaders stay
+                return
+            for payment in state.payments[counted[0] :]:
+                self.running[payment.payer] -= payment.amount
+                self.running[payment.payee] += payment.amount
+            for move in state.transfers[counted[1] :]:
+                self.running[move.seat] -= move.amount
+            counted[:] = [len(state.payments), len(state.transfers)]
+            self.bests.append(best_seats(self.running))
+
+        note_leader()
+        while not state.is_terminal():
+            decision = state.decision
+            assert decision is not None  # a hand not over waits on a decision
+            seat = decision.seat
+            self.choices += len(decision.choices)
+            state.apply_action(agents[seat].choose(state, seat))
+            self.decisions += 1
+            note_leader()
+
+    def summary(
+        self, number: int, dealer: int, net: tuple[float, ...], sides: Sides | None = None
+    ) -> HandSummary:
+        """The summary of what was played, read by `sides` (None: each seat alone)."""
+        leaders = [leading_side(best, sides) for best in self.bests]
+        winner = sole_leader(net, sides)
+        decided_at = None
+        if winner is not None:
+            decided_at = len(leaders) - 1
+            while decided_at > 0 and leaders[decided_at - 1] == winner:
+                decided_at -= 1
+        changes = 0
+        previous = None
+        for leader in leaders:
+            if leader is not None:
+                changes += previous is not None and leader != previous
+                previous = leader
+        winners: tuple[int, ...] = ()
+        if winner is not None:
+            winners = (winner,) if sides is None else tuple(sides[winner])
+        return HandSummary(
+            number=number,
+            dealer=dealer,
+            net=net,
+            decisions=self.decisions,
+            choices=self.choices,
+            winner=winner,
+            decided_at=decided_at,
+            lead_changes=changes,
+            winners=winners,
+        )
 
 
 def paid_by_rule(payments: Sequence[Payment]) -> dict[str, float]:

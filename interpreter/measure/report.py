@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
+from interpreter.engine.game import sitting_seed
 from interpreter.markdown import escape, table
 from interpreter.ruleset import Ruleset
 
@@ -31,17 +32,23 @@ class RunInfo:
     jobs: int
     interrupted: bool = False
     options: tuple[tuple[str, str], ...] = ()  # chosen with --option, repeated in commands
+    sittings: bool = False  # each unit is a whole sitting (a ruleset with lasting state)
 
     def heading(self, hands_done: int) -> str:
         players = ",".join(self.agents)
-        done = f"{hands_done} hands"
+        unit = (
+            "sittings (each a whole game; a hand below is a sitting)" if self.sittings else "hands"
+        )
+        done = f"{hands_done} {unit}"
         if self.interrupted:
-            done = f"{hands_done} of {self.hands_asked} hands (interrupted)"
+            done = f"{hands_done} of {self.hands_asked} {unit} (interrupted)"
         return f"{done}, seed {self.seed}, {players} players, {self.jobs} job(s)"
 
     def replay_command(self, target: str, number: int) -> str:
         options = "".join(f" --option {name}={reading}" for name, reading in self.options)
         agents = "" if self.agents == ("random",) else f" --agents {','.join(self.agents)}"
+        if self.sittings:  # sitting N is the whole game played with its own seed
+            return f"tarot play {target} --seed {sitting_seed(self.seed, number)}{agents}{options}"
         return f"tarot play {target} --seed {self.seed} --hand {number}{agents}{options}"
 
 

@@ -1,7 +1,8 @@
 """Running many hands, in this process or spread over worker processes, in hand order.
 
 Where it sits: between the command line and the statistics. `run_hands` plays hand numbers
-1..N under one or more rulesets (every ruleset on every hand number, with the same seeds) and
+1..N (or sittings 1..N, for a ruleset with lasting state and a game end) under one or more
+rulesets (every ruleset on every hand number, with the same seeds) and
 yields, hand by hand and in order, a tuple of `HandSummary`s, one per ruleset. Each hand
 depends only on (seed, hand number), so the results are the same for any number of jobs.
 Given a results store (`store.PlanStore`), each chunk of hand numbers is looked up in it
@@ -32,8 +33,13 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
 from interpreter.agents.lineup import seat_agents
+from interpreter.engine.game import plays_sittings, sitting_seed
 from interpreter.errors import RulesetError
-from interpreter.measure.hand_summary import HandSummary, play_summarized
+from interpreter.measure.hand_summary import (
+    HandSummary,
+    play_sitting_summarized,
+    play_summarized,
+)
 from interpreter.measure.provenance import RunKey
 from interpreter.measure.store import PlanStore
 from interpreter.output_files import held_signals
@@ -100,16 +106,21 @@ class _Table:
         return [tuple(played[number, index] for index in which) for number, which in work]
 
     def play_hand(self, number: int, which: Sequence[int]) -> tuple[HandSummary, ...]:
+        return tuple(self._unit(self.rulesets[index], number) for index in which)
+
+    def _unit(self, ruleset: Ruleset, number: int) -> HandSummary:
+        """Hand `number`, or sitting `number` for a ruleset that plays sittings."""
         plan = self.plan
-        return tuple(
-            play_summarized(
-                self.rulesets[index],
+        if plays_sittings(ruleset):
+            seed = sitting_seed(plan.seed, number)
+            return play_sitting_summarized(
+                ruleset,
                 plan.seed,
                 number,
-                seat_agents(plan.agents, plan.seed, number, self.rulesets[index].players),
+                lambda hand: seat_agents(plan.agents, seed, hand, ruleset.players),
             )
-            for index in which
-        )
+        agents = seat_agents(plan.agents, plan.seed, number, ruleset.players)
+        return play_summarized(ruleset, plan.seed, number, agents)
 
 
 @dataclass

@@ -17,6 +17,7 @@ from interpreter.engine import tricks as trick_rules
 from interpreter.engine.actions import Decision, DecisionKind
 from interpreter.engine.events import At, PaymentTime
 from interpreter.engine.phases import declare, settle
+from interpreter.engine.showing import show_cards
 from interpreter.engine.values import selected_seats
 from interpreter.expressions import EvaluationError
 
@@ -185,6 +186,8 @@ def _end_trick(state: HandState) -> None:
     if state.excuse_debts:
         pay_excuse_debts(state)
     memo.clear()
+    if ruleset.shows:
+        show_cards(state, state.trick_number)
     state.trick_number += 1
     game = ruleset.game
     if game is not None and game.claim is not None and cards_left(state):

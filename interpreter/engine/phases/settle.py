@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from interpreter.engine.events import AT_SETTLEMENT
+from interpreter.engine.lasting import close_hand
 from interpreter.engine.phases.phase import Phase
 from interpreter.engine.values import tidy
 
@@ -45,6 +46,7 @@ def finish(state: HandState) -> None:
     state._fire_rules(state.ruleset.settlement, {}, AT_SETTLEMENT)
     state.scores = [tidy(state.hand_score(seat)) for seat in range(state.ruleset.players)]
     state._changed()
+    close_hand(state)
 
 
 def count_points(
