@@ -121,8 +121,9 @@ def test_means_per_seat_and_per_rule_agree_in_distribution():
 
 
 def test_only_what_it_knows_is_run():
-    assert any("bidding" in why for why in supports(loaded("french-tarot")))
-    assert any("talon" in why for why in supports(loaded("marolles-1637-wickson")))
+    assert any("same_dealer" in why for why in supports(loaded("jeu-de-tarot")))
+    assert any("hands_over" in why for why in supports(loaded("marolles-1637-wickson")))
+    assert any("piles" in why for why in supports(loaded("french-tarot-2")))
     assert any("game" in why for why in supports(loaded("early-french")))
     ruleset = loaded(BASE)
     assert supports(ruleset, ("search", "random", "random"))[0].startswith("the player 'search'")
@@ -136,15 +137,15 @@ def test_only_what_it_knows_is_run():
     assert supports(scored) == ["ruleset.hand_score: a mechanism the batch back end does not know"]
 
 
-def test_a_fact_it_does_not_keep_names_the_rule(tmp_path):
-    path = tmp_path / "talon-fact.yaml"
+def test_an_expression_it_cannot_compile_names_the_rule(tmp_path):
+    path = tmp_path / "text-at-run-time.yaml"
     path.write_text(
         "extends: marolles-1637\n"
         "payments:\n"
-        "  - id: talon_read\n"
-        "    name: Reads the talon\n"
+        "  - id: chosen_read\n"
+        "    name: Reads a declaration chosen by the trick\n"
         "    event: trick_end\n"
-        "    when: 'count(talon()) > 0'\n"
+        "    when: \"declared(player, if last_trick then 'a' else 'b')\"\n"
         "    from: player\n"
         "    to: 'opponents(player)'\n"
         "    amount: 1\n"
@@ -152,7 +153,7 @@ def test_a_fact_it_does_not_keep_names_the_rule(tmp_path):
         encoding="utf-8",
     )
     assert supports(load_ruleset(str(path))) == [
-        "payment rule talon_read: the fact talon() is not kept by the batch back end"
+        "payment rule chosen_read: declared() with a text worked out at run time"
     ]
 
 
@@ -185,9 +186,9 @@ def test_simulate_reports_the_same_shape_from_both_back_ends(capsys):
 
 
 def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys):
-    status, out, err = run(capsys, "simulate", "french-tarot", "--hands", "5", "--backend", "batch")
+    status, out, err = run(capsys, "simulate", "jeu-de-tarot", "--hands", "5", "--backend", "batch")
     assert status == 1 and out == ""
-    assert "french-tarot: --backend batch cannot run bidding" in err
+    assert "jeu-de-tarot: --backend batch cannot run game" in err
     status, _, err = run(
         capsys, "simulate", BASE, "--hands", "5", "--backend", "batch", "--agents", "heuristic"
     )
@@ -196,10 +197,10 @@ def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys):
 
 def test_auto_falls_back_and_says_why(capsys):
     status, out, err = run(
-        capsys, "diff", BASE, "french-tarot-3", "--hands", "4", "--jobs", "1", "--backend", "auto"
+        capsys, "diff", BASE, "early-french-3", "--hands", "4", "--jobs", "1", "--backend", "auto"
     )
     assert status == 0, err
-    assert "playing on the scalar engine" in err and "french-tarot-3's" in err
+    assert "playing on the scalar engine" in err and "early-french-3's" in err
     status, out, err = run(
         capsys,
         "diff",

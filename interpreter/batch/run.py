@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from interpreter.batch.masks import Ints
-from interpreter.batch.phases import deal, declare, discard, play
+from interpreter.batch.phases import auction, deal, declare, discard, play
 from interpreter.batch.program import Program
 from interpreter.batch.state import BatchState
 from interpreter.measure.hand_summary import HandSummary
@@ -38,10 +38,26 @@ def play_batch(
     """Hands `numbers` of the game with this seed, played at once by random players."""
     program = program_of(ruleset)
     state = deal.deal(program, seed, np.asarray(numbers, dtype=np.int64), logging)
+    auction.redeal(program, state)
+    auction.bid(program, state)
+    if not state.thrown.any():
+        _play_on(program, state)
+        return state
+    going = np.flatnonzero(~state.thrown)  # the hands whose deal stands play on alone
+    rest = state.take(going)
+    if rest.size:
+        _play_on(program, rest)
+    state.put(going, rest)
+    return state
+
+
+def _play_on(program: Program, state: BatchState) -> None:
+    """From the partner call to the settlement."""
+    auction.call(program, state)
+    discard.place_talon(program, state)
     discard.discard(program, state)
     declare.before_play(program, state)
     play.play(program, state)
-    return state
 
 
 def play_summaries(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> list[HandSummary]:
@@ -87,6 +103,14 @@ def summaries(state: BatchState) -> list[HandSummary]:
         for values, wholes in zip(net.tolist(), whole.tolist(), strict=True)
     ]
     winners = [None if w < 0 else w for w in winner.tolist()]
+    bidding = state.ruleset.bidding
+    contracts = [] if bidding is None else [c.id for c in bidding.contracts]
+    sides = [
+        (None, None, None) if taker < 0 else (taker, None if p < 0 else p, contracts[c])
+        for taker, p, c in zip(
+            state.taker.tolist(), state.partner.tolist(), state.contract.tolist(), strict=True
+        )
+    ]
     return [
         HandSummary(
             number=number,
@@ -99,8 +123,23 @@ def summaries(state: BatchState) -> list[HandSummary]:
             lead_changes=changed,
             fired=rules,
             paid=amounts_paid,
+            taker=taker,
+            partner=partner,
+            contract=contract,
         )
-        for number, dealer, hand_net, taken, choices, best, at, changed, rules, amounts_paid in zip(
+        for (
+            number,
+            dealer,
+            hand_net,
+            taken,
+            choices,
+            best,
+            at,
+            changed,
+            rules,
+            amounts_paid,
+            (taker, partner, contract),
+        ) in zip(
             state.numbers.tolist(),
             state.dealer.tolist(),
             nets,
@@ -111,6 +150,7 @@ def summaries(state: BatchState) -> list[HandSummary]:
             changes.tolist(),
             fired,
             paid,
+            sides,
             strict=True,
         )
     ]

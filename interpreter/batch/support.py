@@ -29,7 +29,9 @@ _SECTIONS: dict[str, frozenset[str] | None] = {
     "extends": None,
     "deck": None,  # any pack: the batch reads the compiled deck's tables
     "players": frozenset({"count", "direction", "source", "assumption"}),
-    "deal": frozenset({"cut", "first_dealer", "next_dealer", "packets", "source", "assumption"}),
+    "deal": frozenset(
+        {"cut", "first_dealer", "next_dealer", "packets", "redeal_by", "source", "assumption"}
+    ),
     "play": frozenset(
         {
             "excuse",
@@ -42,7 +44,9 @@ _SECTIONS: dict[str, frozenset[str] | None] = {
             "assumption",
         }
     ),
-    "discard": frozenset({"counts", "forbidden", "never", "scores_for", "source", "assumption"}),
+    "discard": frozenset(
+        {"counts", "forbidden", "never", "scores_for", "shown", "source", "assumption"}
+    ),
     "declarations": frozenset({"maximal", "table", "timing", "source", "assumption"}),
     "payments": None,  # each rule is checked by compiling it
     "settlement": None,
@@ -50,10 +54,28 @@ _SECTIONS: dict[str, frozenset[str] | None] = {
         {"group_size", "partial_group_credit", "pile", "values", "method", "source", "assumption"}
     ),
     "definitions": None,  # each is checked where a rule uses it
+    "redeal": None,  # each rule is checked by compiling it
+    "bidding": None,  # each contract's talon is checked by compiling it
+    "partner_call": None,
+    "talon": None,
 }
-_EXCUSE = frozenset({"in_last_trick", "kept_by", "may_lead"})
+_EXCUSE = frozenset(
+    {"in_last_trick", "kept_by", "may_lead", "wins_last_trick_after_all", "exchange"}
+)
 _DECLARATION = frozenset(
-    {"id", "name", "levels", "shows", "from", "to", "source", "assumption", "description"}
+    {
+        "id",
+        "name",
+        "levels",
+        "shows",
+        "from",
+        "to",
+        "timing",
+        "paid_when_declared",
+        "source",
+        "assumption",
+        "description",
+    }
 )
 _LEVEL = frozenset({"id", "when", "value", "shows", "show_count", "source", "assumption"})
 #: keys whose every value the batch does not run: the values it does
@@ -63,7 +85,7 @@ _VALUES = {
     ("counting", "method"): {"groups", "sum"},
 }
 _TIMINGS = {"before_play", "before_own_first_card"}
-_LEADERS = {"after_dealer", "dealer"}
+_LEADERS = {"after_dealer", "dealer", "taker"}
 
 #: compiled fields of the Ruleset and PlayRules it reads; any other must be at its default
 _KNOWN_RULESET_FIELDS = frozenset(
@@ -100,6 +122,10 @@ _KNOWN_RULESET_FIELDS = frozenset(
         "definitions",
         "option_values",
         "params",
+        "talon",
+        "bidding",
+        "partner_call",
+        "redeals",
     }
 )
 _KNOWN_PLAY_FIELDS = frozenset(
@@ -111,6 +137,8 @@ _KNOWN_PLAY_FIELDS = frozenset(
         "overtrump",
         "fool_may_lead",
         "fool_in_last_trick",
+        "fool_wins_last_trick_after_all",
+        "excuse_exchange",
     }
 )
 
@@ -174,17 +202,16 @@ def _document(document: Mapping) -> list[str]:
 def _compiled(ruleset: Ruleset) -> list[str]:
     found = _unknown_fields(ruleset, _KNOWN_RULESET_FIELDS, "ruleset")
     found += _unknown_fields(ruleset.play, _KNOWN_PLAY_FIELDS, "play")
-    if ruleset.discard_shown is not None:
-        found.append("discard.shown: discards shown are not run by the batch back end")
     play: PlayRules = ruleset.play
     if play.first_leader not in _LEADERS:
         found.append(f"play.first_leader: {play.first_leader!r} is not run by the batch back end")
-    for step in ruleset.packets:
-        if step.talon or step.piles:
-            found.append(
-                "deal.packets: a talon or piles on the table (not run by the batch back end)"
-            )
-            break
+    if any(step.piles for step in ruleset.packets):
+        found.append("deal.packets: piles on the table (not run by the batch back end)")
+    if (ruleset.redeals or ruleset.bidding) and ruleset.redeal_by != "next_dealer":
+        found.append(
+            f"deal.redeal_by: {ruleset.redeal_by!r} (a deal dealt again within the hand) is "
+            "not run by the batch back end"
+        )
     for declaration in ruleset.declarations:
         timing = declaration.timing or ruleset.declaration_timing
         if timing not in _TIMINGS:

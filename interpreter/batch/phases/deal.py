@@ -16,6 +16,7 @@ from interpreter.batch.state import BatchState
 from interpreter.batch.values import Ctx
 from interpreter.engine.dealing import deal_packets
 from interpreter.engine.events import AT_CUT
+from interpreter.ruleset import Ruleset
 
 
 def owners(program: Program) -> Ints:
@@ -42,7 +43,10 @@ def deal(program: Program, seed: int, numbers: Ints, logging: bool = False) -> B
     owner = np.empty((hands, size), dtype=np.int64)
     np.put_along_axis(owner, packs, owners(program)[dealer], axis=1)
     held = owner[:, None, :] == np.arange(n)[None, :, None]
+    talon_cards = np.take_along_axis(packs, tables.talon_places[dealer], axis=1)
+    talon = np.bitwise_or.reduce(layout.from_cards(talon_cards), axis=1)
     declarations = len(ruleset.declarations)
+    nobody = np.full(hands, -1, dtype=np.int64)
     state = BatchState(
         ruleset=ruleset,
         tables=tables,
@@ -64,6 +68,18 @@ def deal(program: Program, seed: int, numbers: Ints, logging: bool = False) -> B
         tricks_won=np.zeros((hands, n), dtype=np.int64),
         last_trick=layout.empty(hands),
         last_winner=np.full(hands, -1, dtype=np.int64),
+        talon=talon,
+        talon_dealt=talon.copy(),
+        set_aside=layout.empty(hands, n),
+        discard_left=_discard_counts(ruleset, dealer),
+        declared_redeals=np.zeros((hands, n, len(ruleset.redeals)), dtype=np.bool_),
+        winning_cards=np.full((hands, size // n + 1), -1, dtype=np.int64),
+        debtors=np.full((hands, len(ruleset.deck.fools)), -1, dtype=np.int64),
+        creditors=np.full((hands, len(ruleset.deck.fools)), -1, dtype=np.int64),
+        taker=nobody,
+        partner=nobody.copy(),
+        contract=nobody.copy(),
+        thrown=np.zeros(hands, dtype=np.bool_),
         decisions=np.zeros(hands, dtype=np.int64),
         choices=np.zeros(hands, dtype=np.int64),
         leaders=np.full((hands, 2 * size), -1, dtype=np.int8),
@@ -76,3 +92,10 @@ def deal(program: Program, seed: int, numbers: Ints, logging: bool = False) -> B
         program.fire(state, "cut", ctx, AT_CUT)
     state.note_leaders(rows)
     return state
+
+
+def _discard_counts(ruleset: Ruleset, dealer: Ints) -> Ints:
+    """The cards each seat lays away before any talon is taken (`Ruleset.discard_count`)."""
+    dealer_count, others_count = ruleset.discard_counts
+    seats = np.arange(ruleset.players)[None, :]
+    return np.where(seats == dealer[:, None], dealer_count, others_count).astype(np.int64)

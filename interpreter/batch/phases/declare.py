@@ -32,7 +32,7 @@ def declare_seat(program: Program, state: BatchState, seats: Ints, timing: str) 
     """The declarations of `timing` of each hand's seat, worked out together before any of
     them is made (as the scalar engine queues them)."""
     rows = np.arange(state.size)
-    ctx = Ctx(state, rows, {"dealer": state.dealer, "player": seats})
+    ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
     ruleset = state.ruleset
     queued = []
     for array in program.declarations:
@@ -85,7 +85,7 @@ def _decide(
         value = values[declaring, level_index]
         state.declared[declaring, seat, array.index] = True
         state.declared_values[declaring, seat, array.index] = value
-        ctx = Ctx(state, declaring, {"dealer": state.dealer[declaring], "player": seat})
+        ctx = Ctx(state, declaring, {**state.names(declaring), "player": seat})
         key = f"{declaration.id}:{level.id}"
         if declaration.paid_when_declared:
             sides = (array.payers, array.payees)
@@ -104,10 +104,10 @@ def _show(
     """The cards shown for a declared level: picked one at a time when fewer are shown than
     the level's cards."""
     level = array.levels[level_index]
-    shows = level.shows if level.shows is not None else array.shows
+    shows = level.shows
     if shows is None or level.show_count is None:
         return  # every card is shown: nothing to choose
-    ctx = Ctx(state, rows, {"dealer": state.dealer[rows], "player": seats})
+    ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
     candidates = shows.fn(ctx).union()
     candidates = np.broadcast_to(candidates, (len(rows), candidates.shape[-1])).copy()
     wanted = per_row(level.show_count.fn(ctx), len(rows)).astype(np.int64)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from interpreter.batch.masks import Ints, Masks, any_card, count
+from interpreter.batch.phases import exchange
 from interpreter.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
 from interpreter.batch.phases.settle import settle
 from interpreter.batch.players import choose_card
@@ -96,6 +97,7 @@ def play(program: Program, state: BatchState) -> None:
         (d.timing or ruleset.declaration_timing) == BEFORE_OWN_FIRST_CARD
         for d in ruleset.declarations
     )
+    names = state.names(rows)
     for number in range(1, state.total_tricks + 1):
         state.trick_number = number
         last = number == state.total_tricks
@@ -104,7 +106,7 @@ def play(program: Program, state: BatchState) -> None:
         on_table = layout.empty(state.size)
         at = At(PaymentTime.TRICK, number)
         variables = {
-            "dealer": state.dealer,
+            **names,
             "trick_number": number,
             "last_trick": last,
             "leader": state.leader.copy(),
@@ -129,8 +131,10 @@ def play(program: Program, state: BatchState) -> None:
             program.fire(state, "card_played", ctx, at)
             if position == n - 1:
                 _end_trick(program, state, trick, trick_seats, variables, at, last)
+                if (state.debtors[:, 0] >= 0).any():  # a Fool is still to be paid for
+                    exchange.pay_debts(program, state, names)
                 if last:  # the settlement follows the last card, before anyone looks
-                    settle(program, state)
+                    settle(program, state, names)
             state.decided(rows, counts)
 
 
@@ -145,8 +149,11 @@ def _end_trick(
 ) -> None:
     tables, rows = state.tables, np.arange(state.size)
     layout = tables.layout
+    play_rules = state.ruleset.play
     winner = winners(tables, trick, seats)
-    fool_kept = not last or state.ruleset.play.fool_in_last_trick == "kept"
+    if last and play_rules.fool_wins_last_trick_after_all:
+        winner = _fool_wins_after_all(state, trick, seats, winner)
+    fool_kept = not last or play_rules.fool_in_last_trick == "kept"
     on_table = layout.from_cards(trick)
     whole = Cards((np.bitwise_or.reduce(on_table, axis=1),))
     for position in range(state.players):
@@ -154,6 +161,8 @@ def _end_trick(
         excused = tables.is_fool[card] & fool_kept
         keeper = np.where(excused, seat, winner)
         state.won[rows, keeper] |= on_table[:, position]
+        if play_rules.excuse_exchange is not None:
+            exchange.owe(state, keeper, winner)
         ctx = Ctx(
             state,
             rows,
@@ -168,6 +177,18 @@ def _end_trick(
         )
         program.fire(state, "trick_end", ctx, at)
     state.tricks_won[rows, winner] += 1
+    won_with = np.argmax(seats == winner[:, None], axis=1)
+    state.winning_cards[rows, state.trick_number - 1] = trick[rows, won_with]
     state.last_trick = whole.terms[0]
     state.last_winner = winner
     state.leader = winner
+
+
+def _fool_wins_after_all(state: BatchState, trick: Ints, seats: Ints, winner: Ints) -> Ints:
+    """The last trick goes to a Fool led to it by a side that won every trick before."""
+    rows = np.arange(state.size)
+    first = seats[:, 0]
+    side = state.sides(rows, first)
+    side_tricks = np.where(side, state.tricks_won, 0).sum(axis=1)
+    wins = state.tables.is_fool[trick[:, 0]] & (side_tricks == state.trick_number - 1)
+    return np.where(wins, first, winner)

@@ -1,0 +1,126 @@
+"""The batch back end (`interpreter.batch`) on games with an auction: redeals, bids, the
+partner call, the talon taken or set aside, discards, declarations before a seat's first
+card, the Fool's exchange and the last trick it may win. Every hand tested replays through
+the scalar engine with every payment, the net and the rule counts equal; means agree with
+the scalar engine's in distribution."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from interpreter.agents.lineup import seat_agents
+from interpreter.batch.agree import batch_records, replay
+from interpreter.batch.run import play_batch, play_summaries, summaries
+from interpreter.batch.support import supports
+from interpreter.measure.hand_summary import play_summarized
+from interpreter.ruleset_loader import load_ruleset
+
+FRENCH = ["french-tarot", "french-tarot-3", "french-tarot-5", "french-tarot-round-10"]
+#: readings that take other paths: a redeal the player may refuse, the Fool surrendered,
+#: chelems announced by either side and scored each, any poignée level
+OTHER_READINGS = (
+    ("petit_sec", "played"),
+    ("excuse_debt", "fool_surrendered"),
+    ("chelem_by", "either_side"),
+    ("chelem_bonuses", "each_side"),
+    ("poignee_level", "any_level"),
+)
+
+
+@cache
+def loaded(target: str, options: tuple[tuple[str, str], ...] = ()):
+    return load_ruleset(target, dict(options))
+
+
+def _replayed(ruleset, seed: int, hands: int) -> list[dict]:
+    records = batch_records(ruleset, seed, range(1, hands + 1))
+    for record in records:
+        record["fired"] = dict(sorted(record["fired"].items()))
+        replay(ruleset, record)
+    return records
+
+
+@pytest.mark.parametrize("target", FRENCH)
+def test_every_payment_agrees_with_the_scalar_engine(target):
+    ruleset = loaded(target)
+    assert supports(ruleset) == []
+    records = _replayed(ruleset, 11, 120)
+    kinds = Counter(d["kind"] for r in records for d in r["decisions"])
+    assert {"bid", "play", "declare"} <= set(kinds)
+    fired = Counter(key for r in records for key in r["fired"])
+    assert fired["contract"] > 80 and fired["thrown_in:le_petit"] > 0
+    assert sum(len(r["payments"]) for r in records) > 150
+
+
+def test_other_readings_agree_with_the_scalar_engine():
+    ruleset = loaded("french-tarot", OTHER_READINGS)
+    assert supports(ruleset) == []
+    records = _replayed(ruleset, 3, 300)
+    kinds = Counter(d["kind"] for r in records for d in r["decisions"])
+    assert kinds["redeal"] > 0 and kinds["discard"] > 0  # petit sec asked; a chien discarded
+
+
+def test_all_passed_the_talon_set_aside_and_the_fool_paid_for():
+    """In three-player hands: deals where everybody passed, talons set aside for the taker
+    or the defence, and the Fool's exchange (with the Fool surrendered when never paid)."""
+    ruleset = loaded("french-tarot-3", (("excuse_debt", "fool_surrendered"),))
+    records = batch_records(ruleset, 5, range(1, 701))
+    exchanged = set_aside = 0
+    for record in records:
+        record["fired"] = dict(sorted(record["fired"].items()))
+        state = replay(ruleset, record)
+        exchanged += bool(state.exchanges)
+        set_aside += any(state.zones.set_aside)
+    fired = Counter(key for r in records for key in r["fired"])
+    assert fired["thrown_in:all_passed"] > 0
+    assert exchanged > 100 and set_aside > 100
+
+
+def test_a_partner_is_called_and_shares_the_side():
+    ruleset = loaded("french-tarot-5")
+    hands = summaries(play_batch(ruleset, 7, range(1, 301)))
+    partners = [h.partner for h in hands if h.partner is not None]
+    assert len(partners) > 100
+    assert all(h.partner != h.taker for h in hands if h.partner is not None)
+
+
+def test_the_same_hand_in_any_batch():
+    ruleset = loaded("french-tarot")
+    alone = batch_records(ruleset, 5, [17])
+    among_others = batch_records(ruleset, 5, range(1, 300), keep=[17])
+    assert alone == among_others
+
+
+def _mean_and_error(values: list[float]) -> tuple[float, float]:
+    mean = sum(values) / len(values)
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, variance / len(values)
+
+
+def test_means_agree_in_distribution():
+    ruleset = loaded("french-tarot")
+    hands = 1500
+    batch = play_summaries(ruleset, 21, range(1, hands + 1))
+    scalar = [
+        play_summarized(ruleset, 21, n, seat_agents(("random",), 21, n, ruleset.players))
+        for n in range(1, hands + 1)
+    ]
+    measures = {f"seat {s}": (lambda h, s=s: h.net[s]) for s in range(ruleset.players)}
+    measures["decisions"] = lambda h: h.decisions
+    measures["choices"] = lambda h: h.choices
+    measures["taker's result"] = lambda h: 0 if h.taker is None else h.net[h.taker]
+    for contract in ("petite", "garde", "garde_sans", "garde_contre"):
+        measures[contract] = lambda h, c=contract: h.contract == c
+    rules = {key for h in scalar for key in h.fired}
+    assert len(rules) > 3
+    for key in rules:
+        measures[key] = lambda h, key=key: h.fired.get(key, 0)
+    for name, measure in measures.items():
+        a, var_a = _mean_and_error([measure(h) for h in batch])
+        b, var_b = _mean_and_error([measure(h) for h in scalar])
+        bound = 4.5 * math.sqrt(var_a + var_b) + 1e-9
+        assert abs(a - b) <= bound, (name, a, b, bound)
