@@ -17,8 +17,9 @@ A count of 0 skips its part. The targets:
 - random Marolles hands, engine against `plain_marolles.py` (a plain hand-written program of
   the same game, proved the same by `check_plain_marolles.py`), one core, same process: at
   least 0.5x;
-- random French Tarot hands, the engine's `french-tarot` against the hand-written French
-  Tarot of the PyPI package magmacrunch-tarot, random legal moves in both: at least 2x. That
+- random French Tarot hands, the engine's `french-tarot` (and, with `--batch`, the batch
+  back end's) against the hand-written French Tarot of the PyPI package magmacrunch-tarot,
+  random legal moves in both: at least 2x. That
   package is not a dependency: it installs a module `tarot` and a `tarot` command of its own,
   which replace this project's, so install it apart
   (`pip install --no-deps --target DIR magmacrunch-tarot`) and pass `--magmacrunch DIR`;
@@ -338,6 +339,31 @@ def french_ratio(hands: int, directory: str | None) -> None:
     print_ratio(what, engine_time, other_time, "PyPI", FRENCH_TARGET)
 
 
+def batch_french_ratio(hands: int, directory: str | None) -> None:
+    """The batch back end against the PyPI program, random French Tarot, one core."""
+    rules = magmacrunch_rules(directory)
+    if rules is None:
+        print(
+            "random French Tarot hands, batch back end, against magmacrunch-tarot: skipped, "
+            "the package is not installed (see --magmacrunch)"
+        )
+        return
+    ruleset = load_ruleset("french-tarot", FRENCH_READINGS)
+
+    def batch(first: int, count: int) -> None:
+        play_summaries(ruleset, 1, range(first, first + count))
+
+    other = magmacrunch_hands(rules, random.Random(1))
+    print(f"batch back end: blocks of {2 * BATCH} hands, played {BATCH} at once")
+    batch_time, other_time = race(hands, batch, other, 2 * BATCH)
+    readings = ", ".join(f"{option}={reading}" for option, reading in FRENCH_READINGS.items())
+    what = (
+        f"random French Tarot hands, batch back end (french-tarot with {readings}) against "
+        f"magmacrunch-tarot {rules.VERSION}"
+    )
+    print_ratio(what, batch_time, other_time, "PyPI", FRENCH_TARGET)
+
+
 def search_hand(hands: int) -> None:
     ruleset = load_ruleset("marolles-1637")
     times = []
@@ -419,6 +445,7 @@ def main() -> None:
         marolles_ratio(args.marolles)
     if args.batch:
         batch_marolles_ratio(args.batch)
+        batch_french_ratio(args.batch, args.magmacrunch)
     if args.batch_rulesets:
         batch_rulesets(args.batch_rulesets)
     if args.french:
