@@ -14,7 +14,7 @@ import pytest
 
 from interpreter import paths
 from interpreter.agents.lineup import seat_agents
-from interpreter.batch.agree import batch_records, replay
+from interpreter.batch.agree import BatchDisagreement, batch_records, check_sample, replay
 from interpreter.batch.masks import Layout, count
 from interpreter.batch.run import play_batch, play_summaries, summaries
 from interpreter.batch.support import supports
@@ -215,3 +215,32 @@ def test_auto_falls_back_and_says_why(capsys):
     )
     assert status == 0 and "scalar engine" not in err
     assert "200 hands" in out
+
+
+def test_auto_replays_one_hand_in_a_hundred_and_stops_at_a_difference():
+    ruleset = loaded(BASE)
+    played = play_summaries(ruleset, 8, range(5, 255))
+    check_sample(ruleset, 8, played, 5)  # hands 5, 105 and 205 replayed: they agree
+    unchecked = [dataclasses.replace(h, net=(99, 0, 0)) if h.number == 106 else h for h in played]
+    check_sample(ruleset, 8, unchecked, 5)  # hand 106 is not in the sample
+    wrong = [dataclasses.replace(h, net=(99, 0, 0)) if h.number == 105 else h for h in played]
+    with pytest.raises(BatchDisagreement, match=r"hand 105 of marolles-1637 \(seed 8\).*net"):
+        check_sample(ruleset, 8, wrong, 5)
+
+
+def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, monkeypatch):
+    from interpreter.batch.phases import play as batch_play
+
+    settle = batch_play.settle
+
+    def miscounted(program, state, names):  # a bug: one more for seat 0 after the settlement
+        settle(program, state, names)
+        state.net[:, 0] += 1
+
+    monkeypatch.setattr(batch_play, "settle", miscounted)
+    common = ("simulate", BASE, "--hands", "50", "--jobs", "1", "--seed", "3")
+    status, out, err = run(capsys, *common, "--backend", "auto")
+    assert status == 1
+    assert "the batch back end and the scalar engine differ on hand 1 of marolles-1637" in err
+    status, out, err = run(capsys, *common, "--backend", "batch")  # not checked: it runs
+    assert status == 0

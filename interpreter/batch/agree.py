@@ -5,7 +5,9 @@ run that samples hands. `batch_records` plays hands in a batch with a log kept a
 for each, what a game record says of it (its pack, dealer, decisions, payments and net);
 `replay` plays each record's decisions through the scalar engine as a record replay does
 (`interpreter.replay`: each decision checked for seat, kind and legality) and raises
-`ReplayMismatch` at the first payment or result that differs.
+`ReplayMismatch` at the first payment or result that differs. `check_sample` does both for
+one hand in `SAMPLE` of a run (`--backend auto`) and stops the run with `BatchDisagreement`
+at the first hand that differs.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from interpreter.batch.run import play_batch, summaries
 from interpreter.batch.state import BatchState
 from interpreter.batch.values import tidy
 from interpreter.engine.state import HandState
-from interpreter.measure.hand_summary import paid_by_rule
+from interpreter.measure.hand_summary import HandSummary, paid_by_rule
 from interpreter.replay import ReplayMismatch, apply_decision, compare
 from interpreter.ruleset import Ruleset
 
@@ -109,3 +111,34 @@ def replay(ruleset: Ruleset, record: dict) -> HandState:
     compare(record["fired"], dict(sorted(state.fired.items())), f"{where}.fired")
     compare(record["paid"], _rounded(paid_by_rule(state.payments)), f"{where}.paid")
     return state
+
+
+#: one hand in this many of a run played with `--backend auto` is replayed
+SAMPLE = 100
+
+
+class BatchDisagreement(RuntimeError):
+    """A hand of the batch back end that the scalar engine does not play the same: a bug
+    of the batch back end, which must not make a study."""
+
+
+def check_sample(ruleset: Ruleset, seed: int, played: Sequence[HandSummary], first: int) -> None:
+    """Replay through the scalar engine the hands of `played` numbered first, first + SAMPLE,
+    ... (played again alone, with a log: the same hands, as draws are keyed by hand), after
+    checking that each gives the result it gave in its batch; BatchDisagreement naming the
+    hand and the first difference when one does not agree."""
+    wanted = {h.number: h for h in played if (h.number - first) % SAMPLE == 0}
+    if not wanted:
+        return
+    for record in batch_records(ruleset, seed, sorted(wanted)):
+        number = record["number"]
+        try:
+            compare(record["net"], list(wanted[number].net), f"hand {number}.net (in its batch)")
+            record["fired"] = dict(sorted(record["fired"].items()))
+            replay(ruleset, record)
+        except ReplayMismatch as error:
+            raise BatchDisagreement(
+                f"--backend auto: the batch back end and the scalar engine differ on hand "
+                f"{number} of {ruleset.id} (seed {seed}): {error}; the run was stopped, since "
+                "its results cannot be trusted (--backend scalar plays it on the scalar engine)"
+            ) from None

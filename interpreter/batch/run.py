@@ -60,12 +60,21 @@ def _play_on(program: Program, state: BatchState) -> None:
     play.play(program, state)
 
 
-def play_summaries(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> list[HandSummary]:
-    """The summaries of hands `numbers`, played BATCH at a time."""
+def play_summaries(
+    ruleset: Ruleset, seed: int, numbers: Sequence[int], checked_from: int | None = None
+) -> list[HandSummary]:
+    """The summaries of hands `numbers`, played BATCH at a time; with `checked_from`, one
+    hand in `agree.SAMPLE` (those numbered `checked_from` + a multiple of it) replayed
+    through the scalar engine, the run stopped if one differs (`agree.check_sample`)."""
     found: list[HandSummary] = []
     numbers = list(numbers)
     for start in range(0, len(numbers), BATCH):
-        found += summaries(play_batch(ruleset, seed, numbers[start : start + BATCH]))
+        played = summaries(play_batch(ruleset, seed, numbers[start : start + BATCH]))
+        if checked_from is not None:
+            from interpreter.batch.agree import check_sample  # agree plays batches itself
+
+            check_sample(ruleset, seed, played, checked_from)
+        found += played
     return found
 
 

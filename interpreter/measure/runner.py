@@ -57,7 +57,7 @@ class RunPlan:
     hands: int
     agents: tuple[str, ...] = ("random",)
     first: int = 1
-    backend: str = "scalar"  # or "batch": `interpreter.batch.backend` chose it
+    backend: str = "scalar"  # or "batch", "auto": `interpreter.batch.backend` chose it
 
 
 @dataclass
@@ -66,10 +66,13 @@ class _Table:
     rulesets: list[Ruleset] = field(default_factory=list)
 
     def play(self, numbers: Sequence[int]) -> list[HandResults]:
-        if self.plan.backend == "batch":
+        if self.plan.backend != "scalar":
             from interpreter.batch.run import play_summaries
 
-            per_ruleset = [play_summaries(r, self.plan.seed, numbers) for r in self.rulesets]
+            checked = self.plan.first if self.plan.backend == "auto" else None
+            per_ruleset = [
+                play_summaries(r, self.plan.seed, numbers, checked) for r in self.rulesets
+            ]
             return list(zip(*per_ruleset, strict=True))
         results = []
         for number in numbers:
@@ -218,7 +221,7 @@ def available_cores() -> int:
 
 
 def _chunk_size(hands: int, jobs: int, backend: str = "scalar") -> int:
-    if backend == "batch":  # many hands at once pay: a few large chunks per worker
+    if backend != "scalar":  # many hands at once pay: a few large chunks per worker
         return max(1, min(BATCH_CHUNK, -(-hands // (jobs * 2))))
     return max(1, min(CHUNK, -(-hands // (jobs * 8))))
 
