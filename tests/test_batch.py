@@ -59,7 +59,7 @@ def test_a_hand_plays_the_same_alone_or_in_any_batch():
     assert alone == in_64 == in_4096 == among_others
     assert len(alone) == 1 and alone[0]["number"] == 17
     other_seed = batch_records(ruleset, 6, [17])
-    assert other_seed[0]["pack"] != alone[0]["pack"]
+    assert other_seed[0]["packs"] != alone[0]["packs"]
 
 
 @pytest.mark.parametrize("target", [*FAMILY, NUMBERS])
@@ -121,10 +121,10 @@ def test_means_per_seat_and_per_rule_agree_in_distribution():
 
 
 def test_only_what_it_knows_is_run():
-    assert any("same_dealer" in why for why in supports(loaded("jeu-de-tarot")))
+    assert any("claim" in why for why in supports(loaded("early-french")))
     assert any("hands_over" in why for why in supports(loaded("marolles-1637-wickson")))
     assert any("piles" in why for why in supports(loaded("french-tarot-2")))
-    assert any("game" in why for why in supports(loaded("early-french")))
+    assert any("hand_score" in why for why in supports(loaded("early-french")))
     ruleset = loaded(BASE)
     assert supports(ruleset, ("search", "random", "random"))[0].startswith("the player 'search'")
     unknown_section = dataclasses.replace(ruleset, document={**ruleset.document, "tableau": {}})
@@ -186,9 +186,9 @@ def test_simulate_reports_the_same_shape_from_both_back_ends(capsys):
 
 
 def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys):
-    status, out, err = run(capsys, "simulate", "jeu-de-tarot", "--hands", "5", "--backend", "batch")
+    status, out, err = run(capsys, "simulate", "early-french", "--hands", "5", "--backend", "batch")
     assert status == 1 and out == ""
-    assert "jeu-de-tarot: --backend batch cannot run game" in err
+    assert "early-french: --backend batch cannot run hand_score" in err
     status, _, err = run(
         capsys, "simulate", BASE, "--hands", "5", "--backend", "batch", "--agents", "heuristic"
     )

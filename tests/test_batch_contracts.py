@@ -20,6 +20,7 @@ from interpreter.measure.hand_summary import play_summarized
 from interpreter.ruleset_loader import load_ruleset
 
 FRENCH = ["french-tarot", "french-tarot-3", "french-tarot-5", "french-tarot-round-10"]
+JEU = ["jeu-de-tarot", "jeu-de-tarot-3", "jeu-de-tarot-5", "jeu-de-tarot-abundance-to-winner"]
 #: readings that take other paths: a redeal the player may refuse, the Fool surrendered,
 #: chelems announced by either side and scored each, any poignée level
 OTHER_READINGS = (
@@ -101,20 +102,19 @@ def _mean_and_error(values: list[float]) -> tuple[float, float]:
     return mean, variance / len(values)
 
 
-def test_means_agree_in_distribution():
-    ruleset = loaded("french-tarot")
-    hands = 1500
-    batch = play_summaries(ruleset, 21, range(1, hands + 1))
+def _means_agree(ruleset, seed: int, hands: int, measures: dict) -> None:
+    """Means over `hands` of the batch back end's hands and the scalar engine's agree: each
+    seat's result, the decisions, the taker's result, each rule's count and `measures`."""
+    batch = play_summaries(ruleset, seed, range(1, hands + 1))
     scalar = [
-        play_summarized(ruleset, 21, n, seat_agents(("random",), 21, n, ruleset.players))
+        play_summarized(ruleset, seed, n, seat_agents(("random",), seed, n, ruleset.players))
         for n in range(1, hands + 1)
     ]
-    measures = {f"seat {s}": (lambda h, s=s: h.net[s]) for s in range(ruleset.players)}
+    measures = dict(measures)
+    measures.update({f"seat {s}": (lambda h, s=s: h.net[s]) for s in range(ruleset.players)})
     measures["decisions"] = lambda h: h.decisions
     measures["choices"] = lambda h: h.choices
     measures["taker's result"] = lambda h: 0 if h.taker is None else h.net[h.taker]
-    for contract in ("petite", "garde", "garde_sans", "garde_contre"):
-        measures[contract] = lambda h, c=contract: h.contract == c
     rules = {key for h in scalar for key in h.fired}
     assert len(rules) > 3
     for key in rules:
@@ -124,3 +124,45 @@ def test_means_agree_in_distribution():
         b, var_b = _mean_and_error([measure(h) for h in scalar])
         bound = 4.5 * math.sqrt(var_a + var_b) + 1e-9
         assert abs(a - b) <= bound, (name, a, b, bound)
+
+
+def test_french_tarot_means_agree_in_distribution():
+    contracts = ("petite", "garde", "garde_sans", "garde_contre")
+    _means_agree(
+        loaded("french-tarot"),
+        21,
+        1500,
+        {c: (lambda h, c=c: h.contract == c) for c in contracts},
+    )
+
+
+@pytest.mark.parametrize("target", JEU)
+def test_jeu_de_tarot_agrees_with_the_scalar_engine(target):
+    ruleset = loaded(target)
+    assert supports(ruleset) == []
+    records = _replayed(ruleset, 11, 120)
+    fired = Counter(key for r in records for key in r["fired"])
+    assert fired["contract"] > 100
+    assert sum(len(r["payments"]) for r in records) > 200
+
+
+def test_deals_dealt_again_by_the_same_dealer_and_a_second_fool():
+    """Jeu de Tarot deals a hand thrown in again within the hand (all passed, or Brass Balls
+    asked for); Brass Balls played on makes the Magician a second Fool."""
+    ruleset = loaded("jeu-de-tarot")
+    records = batch_records(ruleset, 9, range(1, 1001))
+    dealt_again = [r for r in records if len(r["packs"]) > 1]
+    assert dealt_again
+    played_on = [
+        r for r in records if any(d["choice"].endswith(":play_on") for d in r["decisions"])
+    ]
+    assert played_on
+    for record in dealt_again + played_on:
+        record["fired"] = dict(sorted(record["fired"].items()))
+        state = replay(ruleset, record)
+        assert len(state.abandoned) == len(record["packs"]) - 1
+    assert any(len(replay(ruleset, r).excuses) == 2 for r in played_on)
+
+
+def test_jeu_de_tarot_means_agree_in_distribution():
+    _means_agree(loaded("jeu-de-tarot"), 4, 1000, {})

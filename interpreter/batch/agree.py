@@ -2,7 +2,7 @@
 
 Where it sits: beside the batch back end (`interpreter.batch`), used by its tests and by a
 run that samples hands. `batch_records` plays hands in a batch with a log kept and gives,
-for each, what a game record says of it (its pack, dealer, decisions, payments and net);
+for each, what a game record says of it (its packs, dealer, decisions, payments and net);
 `replay` plays each record's decisions through the scalar engine as a record replay does
 (`interpreter.replay`: each decision checked for seat, kind and legality) and raises
 `ReplayMismatch` at the first payment or result that differs. `check_sample` does both for
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from interpreter.batch import keyed_random
 from interpreter.batch.run import play_batch, summaries
 from interpreter.batch.state import BatchState
 from interpreter.batch.values import tidy
@@ -31,7 +32,6 @@ def batch_records(
     """Hands `numbers` played in one batch, each (or each of those numbered in `keep`) as
     the part of a hand record it fills."""
     state = play_batch(ruleset, seed, numbers, logging=True)
-    ids = ruleset.deck.cards.ids
     records = []
     for row, summary in enumerate(summaries(state)):
         if keep is not None and summary.number not in keep:
@@ -40,7 +40,7 @@ def batch_records(
             {
                 "number": summary.number,
                 "dealer": summary.dealer,
-                "pack": [ids[c] for c in state.packs[row].tolist()],
+                "packs": _packs(state, row),
                 "decisions": _decisions(state, row),
                 "payments": _payments(state, row),
                 "net": list(summary.net),
@@ -49,6 +49,16 @@ def batch_records(
             }
         )
     return records
+
+
+def _packs(state: BatchState, row: int) -> list[list[str]]:
+    """The hand's packs: its first deal's, then each deal again's (the last is played)."""
+    ids, size = state.ruleset.deck.cards.ids, len(state.ruleset.deck)
+    number = state.numbers[row : row + 1]
+    return [
+        [ids[c] for c in keyed_random.permutations(state.seed, number, size, again)[0].tolist()]
+        for again in range(int(state.deals[row]))
+    ]
 
 
 def _rounded(paid: dict[str, float]) -> dict[str, float]:
@@ -100,8 +110,14 @@ def replay(ruleset: Ruleset, record: dict) -> HandState:
     ReplayMismatch at the first decision refused or payment, result or count that differs."""
     where = f"hand {record['number']}"
     by_id = ruleset.deck.by_id
-    pack = [by_id[card] for card in record["pack"]]
-    state = HandState(ruleset, record["dealer"], pack, record["number"])
+    packs = [[by_id[card] for card in pack] for pack in record["packs"]]
+
+    def repack(again: int) -> list[int]:
+        if again >= len(packs):
+            raise ReplayMismatch(f"{where}.packs", f"the scalar engine deals a {again + 1}th time")
+        return packs[again]
+
+    state = HandState(ruleset, record["dealer"], packs[0], record["number"], repack=repack)
     for i, decision in enumerate(record["decisions"]):
         apply_decision(state, decision, f"{where}.decisions[{i}]")
     if not state.is_terminal():

@@ -88,6 +88,7 @@ class ArrayHand:
     call_when: Node | None
     call_cards: Node | None
     exchange_cards: Node | None
+    excuse_cards: Node | None  # the cards that play as the Fool in a hand, when not the Fool
 
 
 def _reads_pair(compiled: object) -> bool:
@@ -365,4 +366,5 @@ def _hand(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayHand:
         exchange_cards=None
         if exchange is None
         else _optional(compiler, "play.excuse.exchange", exchange.cards, "trick_end"),
+        excuse_cards=_optional(compiler, "play.excuse.cards", ruleset.play.excuse_cards, "play"),
     )

@@ -16,6 +16,7 @@ from interpreter.batch.masks import Ints
 from interpreter.batch.phases import auction, deal, declare, discard, play
 from interpreter.batch.program import Program
 from interpreter.batch.state import BatchState
+from interpreter.compile.contexts import MAX_REDEALS
 from interpreter.measure.hand_summary import HandSummary
 from interpreter.ruleset import Ruleset
 
@@ -40,6 +41,8 @@ def play_batch(
     state = deal.deal(program, seed, np.asarray(numbers, dtype=np.int64), logging)
     auction.redeal(program, state)
     auction.bid(program, state)
+    if ruleset.redeal_by == "same_dealer":
+        _deal_again(program, state)
     if not state.thrown.any():
         _play_on(program, state)
         return state
@@ -49,6 +52,23 @@ def play_batch(
         _play_on(program, rest)
     state.put(going, rest)
     return state
+
+
+def _deal_again(program: Program, state: BatchState) -> None:
+    """Deals thrown in dealt again by the same dealer, within the hand, up to MAX_REDEALS
+    times (as `engine.phases.deal.throw_in`): the decisions taken and the rules fired go on
+    counting; the payments of a deal thrown in are dropped with it."""
+    for again in range(1, MAX_REDEALS + 1):
+        rows = np.flatnonzero(state.thrown)
+        if not len(rows):
+            return
+        fresh = deal.deal(program, state.seed, state.numbers[rows], state.logging, again)
+        for name in ("decisions", "choices", "leaders", "leading"):
+            setattr(fresh, name, getattr(state, name)[rows])
+        fresh.fired += state.fired[rows]
+        auction.redeal(program, fresh)
+        auction.bid(program, fresh)
+        state.put(rows, fresh)
 
 
 def _play_on(program: Program, state: BatchState) -> None:

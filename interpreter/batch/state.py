@@ -66,6 +66,8 @@ class BatchState:
     partner: Ints  # -1: no partner (none called, or the taker called his own card)
     contract: Ints  # the contract's rank in the bidding order; -1 without one
     thrown: Bools  # the deal was thrown in: the hand is over
+    deals: Ints  # deals of the hand: more than one where the same dealer dealt again
+    excuses: Masks  # [hands, words]: the cards that play as the Fool in each hand
     trick_number: int = 0
     total_tricks: int = 0
     decisions: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))

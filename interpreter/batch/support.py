@@ -58,9 +58,12 @@ _SECTIONS: dict[str, frozenset[str] | None] = {
     "bidding": None,  # each contract's talon is checked by compiling it
     "partner_call": None,
     "talon": None,
+    "game": frozenset(
+        {"ends_when", "winners", "max_hands", "description", "source", "assumption"}
+    ),  # whole games are the scalar engine's (`measure.games`): a hand is played alone
 }
 _EXCUSE = frozenset(
-    {"in_last_trick", "kept_by", "may_lead", "wins_last_trick_after_all", "exchange"}
+    {"in_last_trick", "kept_by", "may_lead", "wins_last_trick_after_all", "exchange", "cards"}
 )
 _DECLARATION = frozenset(
     {
@@ -126,6 +129,7 @@ _KNOWN_RULESET_FIELDS = frozenset(
         "bidding",
         "partner_call",
         "redeals",
+        "game",
     }
 )
 _KNOWN_PLAY_FIELDS = frozenset(
@@ -139,6 +143,7 @@ _KNOWN_PLAY_FIELDS = frozenset(
         "fool_in_last_trick",
         "fool_wins_last_trick_after_all",
         "excuse_exchange",
+        "excuse_cards",
     }
 )
 
@@ -207,11 +212,8 @@ def _compiled(ruleset: Ruleset) -> list[str]:
         found.append(f"play.first_leader: {play.first_leader!r} is not run by the batch back end")
     if any(step.piles for step in ruleset.packets):
         found.append("deal.packets: piles on the table (not run by the batch back end)")
-    if (ruleset.redeals or ruleset.bidding) and ruleset.redeal_by != "next_dealer":
-        found.append(
-            f"deal.redeal_by: {ruleset.redeal_by!r} (a deal dealt again within the hand) is "
-            "not run by the batch back end"
-        )
+    if ruleset.game is not None and ruleset.game.claim is not None:
+        found.append("game.claim_during_play: a game claimed during play")
     for declaration in ruleset.declarations:
         timing = declaration.timing or ruleset.declaration_timing
         if timing not in _TIMINGS:

@@ -51,8 +51,9 @@ def pay_debts(
             zones.append(state.set_aside)
     for slot in range(state.debtors.shape[1]):
         owing = np.flatnonzero(state.debtors[:, slot] >= 0)
-        if len(owing):
-            _pay(state, owing, slot, eligible[owing], zones)
+        if not len(owing):
+            break  # debts fill the first slots
+        _pay(state, owing, slot, eligible[owing], zones)
     _close_up(state)
 
 
@@ -102,10 +103,11 @@ def _close_up(state: BatchState) -> None:
 
 def surrender(state: BatchState) -> None:
     """Each Fool still owed for goes to its creditor."""
-    fools = state.tables.fools
     for slot in range(state.debtors.shape[1]):
         rows = np.flatnonzero(state.debtors[:, slot] >= 0)
+        if not len(rows):
+            break
         debtors, creditors = state.debtors[rows, slot], state.creditors[rows, slot]
-        kept = state.won[rows, debtors] & fools
+        kept = state.won[rows, debtors] & state.excuses[rows]
         state.won[rows, debtors] &= ~kept
         state.won[rows, creditors] |= kept
