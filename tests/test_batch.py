@@ -122,7 +122,7 @@ def test_means_per_seat_and_per_rule_agree_in_distribution():
 
 def test_only_what_it_knows_is_run():
     assert any("claim" in why for why in supports(loaded("early-french")))
-    assert any("hands_over" in why for why in supports(loaded("marolles-1637-wickson")))
+    assert any("stock" in why for why in supports(loaded("marolles-1637-wickson-2p-le-mort")))
     assert any("piles" in why for why in supports(loaded("french-tarot-2")))
     assert any("hand_score" in why for why in supports(loaded("early-french")))
     ruleset = loaded(BASE)

@@ -1,6 +1,7 @@
-"""The batch back end (`interpreter.batch`) on games with an auction: redeals, bids, the
-partner call, the talon taken or set aside, discards, declarations before a seat's first
-card, the Fool's exchange and the last trick it may win. Every hand tested replays through
+"""The batch back end (`interpreter.batch`) on games with an auction or a talon: redeals
+(and deals dealt again by the same dealer), bids, the partner call, the talon taken or set
+aside, discards, declarations before a seat's first card, cards handed over for a
+declaration, the Fool's exchange, the last trick it may win and cards that play as Fools. Every hand tested replays through
 the scalar engine with every payment, the net and the rule counts equal; means agree with
 the scalar engine's in distribution."""
 
@@ -20,6 +21,11 @@ from interpreter.measure.hand_summary import play_summarized
 from interpreter.ruleset_loader import load_ruleset
 
 FRENCH = ["french-tarot", "french-tarot-3", "french-tarot-5", "french-tarot-round-10"]
+WICKSON = [
+    "marolles-1637-wickson",
+    "marolles-1637-wickson-2p",
+    "marolles-1637-wickson-third-handed-over",
+]
 JEU = ["jeu-de-tarot", "jeu-de-tarot-3", "jeu-de-tarot-5", "jeu-de-tarot-abundance-to-winner"]
 #: readings that take other paths: a redeal the player may refuse, the Fool surrendered,
 #: chelems announced by either side and scored each, any poignée level
@@ -166,3 +172,15 @@ def test_deals_dealt_again_by_the_same_dealer_and_a_second_fool():
 
 def test_jeu_de_tarot_means_agree_in_distribution():
     _means_agree(loaded("jeu-de-tarot"), 4, 1000, {})
+
+
+@pytest.mark.parametrize("target", WICKSON)
+def test_a_talon_without_auction_and_cards_handed_over_agree(target):
+    ruleset = loaded(target)
+    assert supports(ruleset) == []
+    records = _replayed(ruleset, 13, 80)
+    kinds = Counter(d["kind"] for r in records for d in r["decisions"])
+    if ruleset.talon is not None and ruleset.talon.to == "hand":
+        assert kinds["discard"] == 6 * len(records)  # the talon taken, as many laid away
+    if target.endswith("third-handed-over"):
+        assert kinds["give"] > 10  # a card given back for the third one handed over

@@ -62,12 +62,19 @@ class ArrayLevel:
 
 
 @dataclass(frozen=True)
+class ArrayHandOver:
+    cards: Node  # the cards asked for
+    in_return: Node  # the declarer's cards he may give back for each
+
+
+@dataclass(frozen=True)
 class ArrayDeclaration:
     declaration: Declaration
     index: int
     levels: tuple[ArrayLevel, ...]
     payers: Node
     payees: Node
+    hands_over: ArrayHandOver | None
 
 
 @dataclass(frozen=True)
@@ -304,6 +311,8 @@ def _declaration(compiler: ArrayCompiler, declaration: Declaration, index: int) 
             return None
         return compiler.expression(shows, "declaration_shown", constants={"level": level.id})
 
+    over = declaration.hands_over
+
     def build() -> ArrayDeclaration:
         levels = tuple(
             ArrayLevel(
@@ -321,6 +330,12 @@ def _declaration(compiler: ArrayCompiler, declaration: Declaration, index: int) 
             levels,
             compiler.expression(declaration.payers, "declaration"),
             compiler.expression(declaration.payees, "declaration"),
+            None
+            if over is None
+            else ArrayHandOver(
+                compiler.expression(over.cards, "declaration"),
+                compiler.expression(over.in_return, "declaration"),
+            ),
         )
 
     return _named(where, build)

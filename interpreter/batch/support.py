@@ -75,6 +75,7 @@ _DECLARATION = frozenset(
         "to",
         "timing",
         "paid_when_declared",
+        "hands_over",
         "source",
         "assumption",
         "description",
@@ -218,8 +219,6 @@ def _compiled(ruleset: Ruleset) -> list[str]:
         timing = declaration.timing or ruleset.declaration_timing
         if timing not in _TIMINGS:
             found.append(f"declaration {declaration.id}: the timing {timing!r}")
-        if declaration.hands_over is not None:
-            found.append(f"declaration {declaration.id}: cards handed over")
     if not _even_hands(ruleset):
         found.append("deal and discard: the seats do not start play with as many cards each")
     return found
