@@ -314,54 +314,37 @@ def magmacrunch_hands(rules: ModuleType, rng: random.Random) -> Callable[[int, i
     return play
 
 
-def french_ratio(hands: int, directory: str | None) -> None:
+def french_ratio(hands: int, directory: str | None, batched: bool = False) -> None:
+    """French Tarot of the engine (or, `batched`, of the batch back end) against the PyPI
+    program, random players, one core."""
     rules = magmacrunch_rules(directory)
+    engine_name = "batch back end" if batched else "engine"
     if rules is None:
         print(
-            "random French Tarot hands against magmacrunch-tarot: skipped, the package is not "
-            "installed (pip install --no-deps --target DIR magmacrunch-tarot, then "
-            f"--magmacrunch DIR; target at least {FRENCH_TARGET}x)"
+            f"random French Tarot hands, {engine_name}, against magmacrunch-tarot: skipped, "
+            "the package is not installed (pip install --no-deps --target DIR "
+            f"magmacrunch-tarot, then --magmacrunch DIR; target at least {FRENCH_TARGET}x)"
         )
         return
     ruleset = load_ruleset("french-tarot", FRENCH_READINGS)
     agents = [RandomAgent(seat) for seat in range(ruleset.players)]
 
     def engine(first: int, count: int) -> None:
-        play_game(ruleset, seed=1, agents=agents, hands=range(first, first + count))
+        if batched:
+            play_summaries(ruleset, 1, range(first, first + count))
+        else:
+            play_game(ruleset, seed=1, agents=agents, hands=range(first, first + count))
 
     other = magmacrunch_hands(rules, random.Random(1))
-    engine_time, other_time = race(hands, engine, other)
+    if batched:
+        print(f"batch back end: blocks of {2 * BATCH} hands, played {BATCH} at once")
+    engine_time, other_time = race(hands, engine, other, 2 * BATCH if batched else None)
     readings = ", ".join(f"{option}={reading}" for option, reading in FRENCH_READINGS.items())
     what = (
-        f"random French Tarot hands (4 players; french-tarot with {readings}) against "
-        f"magmacrunch-tarot {rules.VERSION}"
+        f"random French Tarot hands, {engine_name} (4 players; french-tarot with {readings}) "
+        f"against magmacrunch-tarot {rules.VERSION}"
     )
     print_ratio(what, engine_time, other_time, "PyPI", FRENCH_TARGET)
-
-
-def batch_french_ratio(hands: int, directory: str | None) -> None:
-    """The batch back end against the PyPI program, random French Tarot, one core."""
-    rules = magmacrunch_rules(directory)
-    if rules is None:
-        print(
-            "random French Tarot hands, batch back end, against magmacrunch-tarot: skipped, "
-            "the package is not installed (see --magmacrunch)"
-        )
-        return
-    ruleset = load_ruleset("french-tarot", FRENCH_READINGS)
-
-    def batch(first: int, count: int) -> None:
-        play_summaries(ruleset, 1, range(first, first + count))
-
-    other = magmacrunch_hands(rules, random.Random(1))
-    print(f"batch back end: blocks of {2 * BATCH} hands, played {BATCH} at once")
-    batch_time, other_time = race(hands, batch, other, 2 * BATCH)
-    readings = ", ".join(f"{option}={reading}" for option, reading in FRENCH_READINGS.items())
-    what = (
-        f"random French Tarot hands, batch back end (french-tarot with {readings}) against "
-        f"magmacrunch-tarot {rules.VERSION}"
-    )
-    print_ratio(what, batch_time, other_time, "PyPI", FRENCH_TARGET)
 
 
 def search_hand(hands: int) -> None:
@@ -445,7 +428,7 @@ def main() -> None:
         marolles_ratio(args.marolles)
     if args.batch:
         batch_marolles_ratio(args.batch)
-        batch_french_ratio(args.batch, args.magmacrunch)
+        french_ratio(args.batch, args.magmacrunch, batched=True)
     if args.batch_rulesets:
         batch_rulesets(args.batch_rulesets)
     if args.french:

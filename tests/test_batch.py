@@ -5,21 +5,19 @@ as the scalar engine, and a whitelist that refuses what it cannot run."""
 from __future__ import annotations
 
 import dataclasses
-import math
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
+from batch_checks import means_agree
 
 from interpreter import paths
-from interpreter.agents.lineup import seat_agents
 from interpreter.batch.agree import BatchDisagreement, batch_records, check_sample, replay
 from interpreter.batch.masks import Layout, count
 from interpreter.batch.run import play_batch, play_summaries, summaries
 from interpreter.batch.support import supports
 from interpreter.cli import main
-from interpreter.measure.hand_summary import play_summarized
 from interpreter.replay import ReplayMismatch
 from interpreter.ruleset_loader import load_ruleset
 
@@ -92,32 +90,8 @@ def test_a_changed_payment_is_caught_by_the_replay():
         replay(ruleset, record)
 
 
-def _mean_and_error(values: list[float]) -> tuple[float, float]:
-    mean = sum(values) / len(values)
-    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
-    return mean, variance / len(values)
-
-
 def test_means_per_seat_and_per_rule_agree_in_distribution():
-    ruleset = loaded(BASE)
-    hands = 2500
-    batch = play_summaries(ruleset, 21, range(1, hands + 1))
-    scalar = [
-        play_summarized(ruleset, 21, n, seat_agents(("random",), 21, n, ruleset.players))
-        for n in range(1, hands + 1)
-    ]
-    measures = {f"seat {s}": (lambda h, s=s: h.net[s]) for s in range(ruleset.players)}
-    measures["decisions"] = lambda h: h.decisions
-    measures["choices"] = lambda h: h.choices
-    rules = {key for h in scalar for key in h.fired}
-    assert len(rules) > 10
-    for key in rules:
-        measures[key] = lambda h, key=key: h.fired.get(key, 0)
-    for name, measure in measures.items():
-        a, var_a = _mean_and_error([measure(h) for h in batch])
-        b, var_b = _mean_and_error([measure(h) for h in scalar])
-        bound = 4.5 * math.sqrt(var_a + var_b) + 1e-9
-        assert abs(a - b) <= bound, (name, a, b, bound)
+    means_agree(loaded(BASE), 21, 2500, {}, rules_at_least=10)
 
 
 def test_only_what_it_knows_is_run():
