@@ -95,7 +95,7 @@ class ArrayHand:
     call_when: Node | None
     call_cards: Node | None
     exchange_cards: Node | None
-    excuse_cards: Node | None  # the cards that play as the Fool in a hand, when not the Fool
+    excuse_cards: Node | None  # the cards that play as Fools in a hand, if the ruleset picks them
 
 
 def _reads_pair(compiled: object) -> bool:
