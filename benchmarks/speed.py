@@ -17,8 +17,9 @@ A count of 0 skips its part. The targets:
 - random Marolles hands, engine against `plain_marolles.py` (a plain hand-written program of
   the same game, proved the same by `check_plain_marolles.py`), one core, same process: at
   least 0.5x;
-- random French Tarot hands, the engine's `french-tarot` against the hand-written French
-  Tarot of the PyPI package magmacrunch-tarot, random legal moves in both: at least 2x. That
+- random French Tarot hands, the engine's `french-tarot` (and, with `--batch`, the batch
+  back end's) against the hand-written French Tarot of the PyPI package magmacrunch-tarot,
+  random legal moves in both: at least 2x. That
   package is not a dependency: it installs a module `tarot` and a `tarot` command of its own,
   which replace this project's, so install it apart
   (`pip install --no-deps --target DIR magmacrunch-tarot`) and pass `--magmacrunch DIR`;
@@ -313,27 +314,35 @@ def magmacrunch_hands(rules: ModuleType, rng: random.Random) -> Callable[[int, i
     return play
 
 
-def french_ratio(hands: int, directory: str | None) -> None:
+def french_ratio(hands: int, directory: str | None, batched: bool = False) -> None:
+    """French Tarot of the engine (or, `batched`, of the batch back end) against the PyPI
+    program, random players, one core."""
     rules = magmacrunch_rules(directory)
+    engine_name = "batch back end" if batched else "engine"
     if rules is None:
         print(
-            "random French Tarot hands against magmacrunch-tarot: skipped, the package is not "
-            "installed (pip install --no-deps --target DIR magmacrunch-tarot, then "
-            f"--magmacrunch DIR; target at least {FRENCH_TARGET}x)"
+            f"random French Tarot hands, {engine_name}, against magmacrunch-tarot: skipped, "
+            "the package is not installed (pip install --no-deps --target DIR "
+            f"magmacrunch-tarot, then --magmacrunch DIR; target at least {FRENCH_TARGET}x)"
         )
         return
     ruleset = load_ruleset("french-tarot", FRENCH_READINGS)
     agents = [RandomAgent(seat) for seat in range(ruleset.players)]
 
     def engine(first: int, count: int) -> None:
-        play_game(ruleset, seed=1, agents=agents, hands=range(first, first + count))
+        if batched:
+            play_summaries(ruleset, 1, range(first, first + count))
+        else:
+            play_game(ruleset, seed=1, agents=agents, hands=range(first, first + count))
 
     other = magmacrunch_hands(rules, random.Random(1))
-    engine_time, other_time = race(hands, engine, other)
+    if batched:
+        print(f"batch back end: blocks of {2 * BATCH} hands, played {BATCH} at once")
+    engine_time, other_time = race(hands, engine, other, 2 * BATCH if batched else None)
     readings = ", ".join(f"{option}={reading}" for option, reading in FRENCH_READINGS.items())
     what = (
-        f"random French Tarot hands (4 players; french-tarot with {readings}) against "
-        f"magmacrunch-tarot {rules.VERSION}"
+        f"random French Tarot hands, {engine_name} (4 players; french-tarot with {readings}) "
+        f"against magmacrunch-tarot {rules.VERSION}"
     )
     print_ratio(what, engine_time, other_time, "PyPI", FRENCH_TARGET)
 
@@ -419,6 +428,7 @@ def main() -> None:
         marolles_ratio(args.marolles)
     if args.batch:
         batch_marolles_ratio(args.batch)
+        french_ratio(args.batch, args.magmacrunch, batched=True)
     if args.batch_rulesets:
         batch_rulesets(args.batch_rulesets)
     if args.french:

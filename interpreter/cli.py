@@ -488,7 +488,11 @@ def _refusal(error: Exception) -> int | None:
     if isinstance(error, LineupError | OptionFlagError):  # --agents, --option: usage mistakes
         print(f"tarot: {error}", file=sys.stderr)
         return 2
-    if isinstance(error, OutputError | PlotUnavailable | RulesetMismatch | WorkerDied):
+    from interpreter.batch.agree import BatchDisagreement
+
+    if isinstance(
+        error, OutputError | PlotUnavailable | RulesetMismatch | WorkerDied | BatchDisagreement
+    ):
         print(f"tarot: {error}", file=sys.stderr)
         return 1
     if isinstance(error, EvaluationError):  # rows already written are kept

@@ -5,21 +5,19 @@ as the scalar engine, and a whitelist that refuses what it cannot run."""
 from __future__ import annotations
 
 import dataclasses
-import math
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
+from batch_checks import means_agree
 
 from interpreter import paths
-from interpreter.agents.lineup import seat_agents
-from interpreter.batch.agree import batch_records, replay
+from interpreter.batch.agree import BatchDisagreement, batch_records, check_sample, replay
 from interpreter.batch.masks import Layout, count
 from interpreter.batch.run import play_batch, play_summaries, summaries
 from interpreter.batch.support import supports
 from interpreter.cli import main
-from interpreter.measure.hand_summary import play_summarized
 from interpreter.replay import ReplayMismatch
 from interpreter.ruleset_loader import load_ruleset
 
@@ -59,7 +57,7 @@ def test_a_hand_plays_the_same_alone_or_in_any_batch():
     assert alone == in_64 == in_4096 == among_others
     assert len(alone) == 1 and alone[0]["number"] == 17
     other_seed = batch_records(ruleset, 6, [17])
-    assert other_seed[0]["pack"] != alone[0]["pack"]
+    assert other_seed[0]["packs"] != alone[0]["packs"]
 
 
 @pytest.mark.parametrize("target", [*FAMILY, NUMBERS])
@@ -92,38 +90,15 @@ def test_a_changed_payment_is_caught_by_the_replay():
         replay(ruleset, record)
 
 
-def _mean_and_error(values: list[float]) -> tuple[float, float]:
-    mean = sum(values) / len(values)
-    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
-    return mean, variance / len(values)
-
-
 def test_means_per_seat_and_per_rule_agree_in_distribution():
-    ruleset = loaded(BASE)
-    hands = 2500
-    batch = play_summaries(ruleset, 21, range(1, hands + 1))
-    scalar = [
-        play_summarized(ruleset, 21, n, seat_agents(("random",), 21, n, ruleset.players))
-        for n in range(1, hands + 1)
-    ]
-    measures = {f"seat {s}": (lambda h, s=s: h.net[s]) for s in range(ruleset.players)}
-    measures["decisions"] = lambda h: h.decisions
-    measures["choices"] = lambda h: h.choices
-    rules = {key for h in scalar for key in h.fired}
-    assert len(rules) > 10
-    for key in rules:
-        measures[key] = lambda h, key=key: h.fired.get(key, 0)
-    for name, measure in measures.items():
-        a, var_a = _mean_and_error([measure(h) for h in batch])
-        b, var_b = _mean_and_error([measure(h) for h in scalar])
-        bound = 4.5 * math.sqrt(var_a + var_b) + 1e-9
-        assert abs(a - b) <= bound, (name, a, b, bound)
+    means_agree(loaded(BASE), 21, 2500, {}, rules_at_least=10)
 
 
 def test_only_what_it_knows_is_run():
-    assert any("bidding" in why for why in supports(loaded("french-tarot")))
-    assert any("talon" in why for why in supports(loaded("marolles-1637-wickson")))
-    assert any("game" in why for why in supports(loaded("early-french")))
+    assert any("claim" in why for why in supports(loaded("early-french")))
+    assert any("stock" in why for why in supports(loaded("marolles-1637-wickson-2p-le-mort")))
+    assert any("piles" in why for why in supports(loaded("french-tarot-2")))
+    assert any("hand_score" in why for why in supports(loaded("early-french")))
     ruleset = loaded(BASE)
     assert supports(ruleset, ("search", "random", "random"))[0].startswith("the player 'search'")
     unknown_section = dataclasses.replace(ruleset, document={**ruleset.document, "tableau": {}})
@@ -136,15 +111,15 @@ def test_only_what_it_knows_is_run():
     assert supports(scored) == ["ruleset.hand_score: a mechanism the batch back end does not know"]
 
 
-def test_a_fact_it_does_not_keep_names_the_rule(tmp_path):
-    path = tmp_path / "talon-fact.yaml"
+def test_an_expression_it_cannot_compile_names_the_rule(tmp_path):
+    path = tmp_path / "text-at-run-time.yaml"
     path.write_text(
         "extends: marolles-1637\n"
         "payments:\n"
-        "  - id: talon_read\n"
-        "    name: Reads the talon\n"
+        "  - id: chosen_read\n"
+        "    name: Reads a declaration chosen by the trick\n"
         "    event: trick_end\n"
-        "    when: 'count(talon()) > 0'\n"
+        "    when: \"declared(player, if last_trick then 'a' else 'b')\"\n"
         "    from: player\n"
         "    to: 'opponents(player)'\n"
         "    amount: 1\n"
@@ -152,7 +127,7 @@ def test_a_fact_it_does_not_keep_names_the_rule(tmp_path):
         encoding="utf-8",
     )
     assert supports(load_ruleset(str(path))) == [
-        "payment rule talon_read: the fact talon() is not kept by the batch back end"
+        "payment rule chosen_read: declared() with a text worked out at run time"
     ]
 
 
@@ -185,9 +160,9 @@ def test_simulate_reports_the_same_shape_from_both_back_ends(capsys):
 
 
 def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys):
-    status, out, err = run(capsys, "simulate", "french-tarot", "--hands", "5", "--backend", "batch")
+    status, out, err = run(capsys, "simulate", "early-french", "--hands", "5", "--backend", "batch")
     assert status == 1 and out == ""
-    assert "french-tarot: --backend batch cannot run bidding" in err
+    assert "early-french: --backend batch cannot run hand_score" in err
     status, _, err = run(
         capsys, "simulate", BASE, "--hands", "5", "--backend", "batch", "--agents", "heuristic"
     )
@@ -196,10 +171,10 @@ def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys):
 
 def test_auto_falls_back_and_says_why(capsys):
     status, out, err = run(
-        capsys, "diff", BASE, "french-tarot-3", "--hands", "4", "--jobs", "1", "--backend", "auto"
+        capsys, "diff", BASE, "early-french-3", "--hands", "4", "--jobs", "1", "--backend", "auto"
     )
     assert status == 0, err
-    assert "playing on the scalar engine" in err and "french-tarot-3's" in err
+    assert "playing on the scalar engine" in err and "early-french-3's" in err
     status, out, err = run(
         capsys,
         "diff",
@@ -214,3 +189,63 @@ def test_auto_falls_back_and_says_why(capsys):
     )
     assert status == 0 and "scalar engine" not in err
     assert "200 hands" in out
+
+
+def test_auto_replays_one_hand_in_a_hundred_and_stops_at_a_difference():
+    ruleset = loaded(BASE)
+    played = play_summaries(ruleset, 8, range(5, 255))
+    check_sample(ruleset, 8, played, 5)  # hands 5, 105 and 205 replayed: they agree
+    unchecked = [dataclasses.replace(h, net=(99, 0, 0)) if h.number == 106 else h for h in played]
+    check_sample(ruleset, 8, unchecked, 5)  # hand 106 is not in the sample
+    wrong = [dataclasses.replace(h, net=(99, 0, 0)) if h.number == 105 else h for h in played]
+    with pytest.raises(BatchDisagreement, match=r"hand 105 of marolles-1637 \(seed 8\).*net"):
+        check_sample(ruleset, 8, wrong, 5)
+
+
+def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, monkeypatch):
+    from interpreter.batch.phases import play as batch_play
+
+    settle = batch_play.settle
+
+    def miscounted(program, state, names):  # a bug: one more for seat 0 after the settlement
+        settle(program, state, names)
+        state.net[:, 0] += 1
+
+    monkeypatch.setattr(batch_play, "settle", miscounted)
+    common = ("simulate", BASE, "--hands", "50", "--jobs", "1", "--seed", "3")
+    status, out, err = run(capsys, *common, "--backend", "auto")
+    assert status == 1
+    assert "the batch back end and the scalar engine differ on hand 1 of marolles-1637" in err
+    status, out, err = run(capsys, *common, "--backend", "batch")  # not checked: it runs
+    assert status == 0
+
+
+NEW_MECHANISMS = {
+    "deck.trump_order": (
+        "marolles-1637",
+        "deck:\n  trump_order:\n    fool: highest\n    source: mcleod\n",
+    ),
+    "play.must_beat": ("marolles-1637", "play:\n  must_beat: true\n"),
+    "bidding.rounds": ("french-tarot", "bidding:\n  rounds: until_one_left\n"),
+    "talon.packets": (
+        "french-tarot",
+        "bidding:\n  contracts:\n    - id: petite\n      talon: {to: hand, seat: taker, "
+        "shown: true, packets: {count: 2, choose: 1, rest: {to: out_of_play}}}\n",
+    ),
+    "open_to": (
+        "french-tarot",
+        "bidding:\n  contracts:\n    - id: petite\n      open_to: 'false'\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("mechanism", sorted(NEW_MECHANISMS))
+def test_a_mechanism_the_batch_does_not_run_is_refused_by_name(mechanism, tmp_path):
+    """The whitelist refuses what was added to the language after it: one key added to a
+    ruleset the batch runs is enough to be named."""
+    base, extra = NEW_MECHANISMS[mechanism]
+    assert supports(loaded(base)) == []
+    variant = tmp_path / "variant.yaml"
+    variant.write_text(f"extends: {base}\ntitle: variant\n{extra}")
+    refused = supports(load_ruleset(str(variant)))
+    assert any(mechanism.split(".")[-1] in reason for reason in refused), refused

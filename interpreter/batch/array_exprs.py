@@ -32,12 +32,15 @@ from interpreter.batch.values import (
     plain,
     seat_mask,
 )
-from interpreter.compile.contexts import FACTS, variables_for
+from interpreter.compile.contexts import FACTS, TAKER, variables_for
 from interpreter.expressions import Type
 from interpreter.expressions.parser import parse
 from interpreter.ruleset import Ruleset
 
 Fn = Callable[[Ctx], Value]
+
+#: the names every evaluation of a hand has (the taker's once the auction has one)
+HAND_NAMES = frozenset({"dealer", *TAKER})
 
 
 @dataclass(frozen=True)
@@ -117,14 +120,27 @@ class ArrayCompiler:
         self.tables = tables
         self.players = ruleset.players
         self.definitions = {d.name: d for d in ruleset.definitions}
+        self.bidding = ruleset.bidding is not None
+        self.constants: dict[str, Node] = {}  # names fixed for one compilation (a level's id)
         self.variables: dict[str, Type] = {}
         self.bound: dict[str, Type] = {}
         self._seat_definitions: dict[str, Node] = {}
 
     # --- entry points -------------------------------------------------------------------
 
-    def expression(self, compiled: object, event: str, amount: bool = False) -> Node:
-        """The array form of what the ruleset compiled at `event` (a literal stays one)."""
+    def names(self, event: str, amount: bool = False) -> dict[str, Type]:
+        """The context names of `event`, as the scalar compiler gives them."""
+        return variables_for(event, amount, self.bidding)
+
+    def expression(
+        self,
+        compiled: object,
+        event: str,
+        amount: bool = False,
+        constants: dict[str, str] | None = None,
+    ) -> Node:
+        """The array form of what the ruleset compiled at `event` (a literal stays one);
+        `constants` fixes names the scalar engine reads as variables (a level's id)."""
         source = getattr(compiled, "source", None)
         if source is None:
             value = getattr(compiled, "value", None)
@@ -133,7 +149,13 @@ class ArrayCompiler:
             if isinstance(value, int | float):
                 return _const(Type.NUMBER, value)
             raise Unsupported("an expression the batch back end cannot read")
-        return self.text(source, variables_for(event, amount))
+        fixed = {name: _const(Type.STRING, text) for name, text in (constants or {}).items()}
+        saved = self.constants
+        self.constants = fixed
+        try:
+            return self.text(source, self.names(event, amount))
+        finally:
+            self.constants = saved
 
     def card_mask(self, compiled: object, event: str, var: str = "card") -> Fn:
         """A condition on the event's `var` as the mask of the cards for which it holds."""
@@ -143,7 +165,7 @@ class ArrayCompiler:
             mask = self.tables.layout.all if every else self.tables.layout.of(())
             return lambda ctx: mask
         saved = self.variables, self.bound
-        self.variables, self.bound = dict(variables_for(event)), {}
+        self.variables, self.bound = dict(self.names(event)), {}
         try:
             tree = parse(source)
             found = self._element_mask(var, tree)
@@ -185,6 +207,8 @@ class ArrayCompiler:
 
     def c_name(self, _tree: Tree, token: Token) -> Node:
         name = str(token)
+        if name in self.constants:
+            return self.constants[name]
         if name in self.bound:
             return Node(self.bound[name], lambda ctx: ctx.vars[name])
         if name == "seats":
@@ -198,16 +222,18 @@ class ArrayCompiler:
         definition = self.definitions.get(name)
         if definition is not None and definition.of_seat is None:
             source = definition.expression.source
-            node = self.text(source, variables_for("settlement"))
+            node = self.text(source, self.names("settlement"))
             if node.const:
                 return node
             return Node(node.type, lambda ctx: node.fn(_base(ctx)))
         raise Unsupported(f"the name {name!r}")
 
     def c_dotted(self, _tree: Tree, head: Token, attr: Token) -> Node:
+        if str(head) == "contract":
+            return self._contract_value(str(attr))
         table = {"option": self.ruleset.option_values, "param": self.ruleset.params}.get(str(head))
         if table is None:
-            raise Unsupported(f"{head}.{attr} (the batch back end runs no auction)")
+            raise Unsupported(f"{head}.{attr}")
         value = table[str(attr)]
         if isinstance(value, bool):
             return _const(Type.BOOL, value)
@@ -216,6 +242,19 @@ class ArrayCompiler:
         if isinstance(value, str):
             return _const(Type.STRING, value)
         raise Unsupported(f"{head}.{attr} has a value of unsupported kind")
+
+    def _contract_value(self, name: str) -> Node:
+        """`contract.NAME`: the value of the contract each hand is played at (0 without one)."""
+        bidding = self.ruleset.bidding
+        contracts = () if bidding is None else bidding.contracts
+        values = [contract.values.get(name, 0) for contract in contracts]
+        whole = all(float(v).is_integer() and not isinstance(v, float) for v in values)
+        table = np.array([*values, 0], dtype=np.int64 if whole else np.float64)  # [-1]: none
+
+        def value(ctx: Ctx) -> Value:
+            return table[ctx.state.contract[ctx.rows]]
+
+        return Node(Type.NUMBER, value)
 
     # --- operators ------------------------------------------------------------------------
 
@@ -377,7 +416,7 @@ class ArrayCompiler:
         if name not in self._seat_definitions:
             definition = self.definitions[name]
             assert definition.of_seat is not None
-            variables = {**variables_for("settlement"), definition.of_seat: Type.SEAT}
+            variables = {**self.names("settlement"), definition.of_seat: Type.SEAT}
             saved = self.variables, self.bound
             self.variables, self.bound = variables, {}
             try:
@@ -480,7 +519,7 @@ class ArrayCompiler:
 
 def _base(ctx: Ctx) -> Ctx:
     """The evaluation as a definition sees it: the hand's common names only."""
-    return Ctx(ctx.state, ctx.rows, {"dealer": ctx.vars["dealer"]})
+    return Ctx(ctx.state, ctx.rows, {k: v for k, v in ctx.vars.items() if k in HAND_NAMES})
 
 
 def _over_mask(kind: str, collection: Fn, mask: Fn) -> Fn:

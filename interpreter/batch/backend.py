@@ -5,7 +5,8 @@ once their rulesets are loaded, before any hand is played. `batch` on a ruleset 
 back end cannot run is refused with the rule named (a RulesetError: exit status 1);
 `auto` plays in batch only when every ruleset of the run (and every player) can be, so that
 the rulesets of a comparison are played on the same deals, and says on stderr which rule
-made it fall back to the scalar engine.
+made it fall back to the scalar engine; in batch, it replays one hand in a hundred (and at
+least one per run) through the scalar engine and stops the run at the first that differs.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ DEFAULT_BACKEND = "scalar"
 
 
 def choose_backend(requested: str, rulesets: Sequence[Ruleset], agents: Sequence[str]) -> str:
-    """The back end the run uses: "scalar" or "batch"."""
+    """The back end the run uses: "scalar", "batch", or "auto" for the batch back end with
+    one hand in a hundred replayed through the scalar engine (`agree.check_sample`)."""
     if requested == "scalar":
         return "scalar"
     from interpreter.batch.support import supports  # numpy: only for a run that may use it
@@ -43,4 +45,4 @@ def choose_backend(requested: str, rulesets: Sequence[Ruleset], agents: Sequence
             file=sys.stderr,
         )
         return "scalar"
-    return "batch"
+    return requested

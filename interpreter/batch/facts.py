@@ -30,10 +30,14 @@ def _zone(name: str) -> Callable[[Ctx, Value], Cards]:
     return fact
 
 
+def _piles(state: BatchState, rows: np.ndarray) -> Masks:
+    """Each seat's scoring pile: tricks won, own discards, any talon set aside for it."""
+    return state.won[rows] | state.discards[rows] | state.set_aside[rows]
+
+
 def _pile(ctx: Ctx, seat: Value) -> Cards:
     rows, seats = _seat_rows(ctx, seat)
-    state = ctx.state
-    return Cards((state.won[rows, seats], state.discards[rows, seats]))
+    return Cards((_piles(ctx.state, rows)[np.arange(len(rows)), seats],))
 
 
 def pile_points(state: BatchState, piles: Masks) -> np.ndarray:
@@ -52,9 +56,22 @@ def pile_points(state: BatchState, piles: Masks) -> np.ndarray:
 
 
 def _points(ctx: Ctx, seat: Value) -> Value:
+    return pile_points(ctx.state, _pile(ctx, seat).terms[0])
+
+
+def _side_cards(ctx: Ctx, seat: Value) -> Masks:
     rows, seats = _seat_rows(ctx, seat)
-    state = ctx.state
-    return pile_points(state, state.won[rows, seats] | state.discards[rows, seats])
+    members = ctx.state.sides(rows, seats)
+    piles = np.where(members[..., None], _piles(ctx.state, rows), np.uint64(0))
+    return np.bitwise_or.reduce(piles, axis=1)
+
+
+def _side_pile(ctx: Ctx, seat: Value) -> Cards:
+    return Cards((_side_cards(ctx, seat),))
+
+
+def _side_points(ctx: Ctx, seat: Value) -> Value:
+    return pile_points(ctx.state, _side_cards(ctx, seat))
 
 
 def _opponents(ctx: Ctx, seat: Value) -> Value:
@@ -62,7 +79,8 @@ def _opponents(ctx: Ctx, seat: Value) -> Value:
 
 
 def _side(ctx: Ctx, seat: Value) -> Value:
-    return seat_mask(seat, ctx.size, ctx.state.players)  # every seat is a side alone
+    rows, seats = _seat_rows(ctx, seat)
+    return ctx.state.sides(rows, seats)
 
 
 def _declaration(ctx: Ctx, declaration: Value) -> int | None:
@@ -72,10 +90,13 @@ def _declaration(ctx: Ctx, declaration: Value) -> int | None:
 
 def _declared(ctx: Ctx, seat: Value, declaration: Value) -> Value:
     index = _declaration(ctx, declaration)
-    if index is None:  # a redeal rule played on: the batch back end runs none
-        return np.zeros(ctx.size, dtype=np.bool_)
     rows, seats = _seat_rows(ctx, seat)
-    return ctx.state.declared[rows, seats, index]
+    if index is not None:
+        return ctx.state.declared[rows, seats, index]
+    redeals = [rule.id for rule in ctx.state.ruleset.redeals]
+    if declaration in redeals:  # a redeal rule played on
+        return ctx.state.declared_redeals[rows, seats, redeals.index(declaration)]
+    return np.zeros(ctx.size, dtype=np.bool_)
 
 
 def _declared_value(ctx: Ctx, seat: Value, declaration: Value) -> Value:
@@ -113,6 +134,45 @@ def _last_trick_winner(ctx: Ctx) -> Value:
     return ctx.state.last_winner[ctx.rows]
 
 
+def _winning_card(ctx: Ctx, number: Value) -> Value:
+    """The card that won the `number`-th finished trick (from 1); none past those played."""
+    state = ctx.state
+    index = per_row(np.asarray(number), ctx.size).astype(np.int64) - 1
+    played = _tricks_played(ctx)
+    there = (index >= 0) & (index < played)
+    safe = np.clip(index, 0, state.winning_cards.shape[1] - 1)
+    cards = state.winning_cards[ctx.rows, safe]
+    return Cards((state.tables.layout.from_cards(np.where(there, cards, -1)),))
+
+
+def _dealt_cards(ctx: Ctx, seat: Value, keep: Callable[[np.ndarray], np.ndarray]) -> Cards:
+    """The cards dealt to each seat at the places of its deal that `keep` picks (from the
+    deal's table of places, [dealer, seat, places] of the pack, -1 past the last)."""
+    state = ctx.state
+    rows, seats = _seat_rows(ctx, seat)
+    places, packets = state.tables.places, state.tables.packet_numbers
+    chosen = places[state.dealer[rows], seats]
+    picked = keep(packets[state.dealer[rows], seats]) & (chosen >= 0)
+    cards = np.take_along_axis(state.packs[rows], np.maximum(chosen, 0), axis=1)
+    masks = state.tables.layout.from_cards(np.where(picked, cards, -1))
+    return Cards((np.bitwise_or.reduce(masks, axis=1),))
+
+
+def _packet(ctx: Ctx, seat: Value, number: Value) -> Cards:
+    wanted = per_row(np.asarray(number), ctx.size)
+    wanted = np.where(wanted >= 1, np.floor(wanted), 0)  # as `packets[int(number) - 1]`
+    return _dealt_cards(ctx, seat, lambda packet: packet == wanted[:, None])
+
+
+def _first_cards(ctx: Ctx, seat: Value, number: Value) -> Cards:
+    wanted = per_row(np.asarray(number), ctx.size).astype(np.int64)
+    return _dealt_cards(ctx, seat, lambda packet: np.arange(packet.shape[1]) < wanted[:, None])
+
+
+def _talon(ctx: Ctx) -> Value:
+    return Cards((ctx.state.talon_dealt[ctx.rows],))
+
+
 def _hand_number(ctx: Ctx) -> Value:
     return ctx.state.numbers[ctx.rows]
 
@@ -129,14 +189,18 @@ FACTS: dict[str, Callable[..., Value]] = {
     "played": _zone("played"),
     "pile": _pile,
     "points": _points,
+    "winning_card": _winning_card,
+    "packet": _packet,
+    "first_cards": _first_cards,
+    "talon": _talon,
     "opponents": _opponents,
     "declared": _declared,
     "declared_value": _declared_value,
     "trump_number": _trump_number,
     "next_seat": _next_seat,
     "side": _side,
-    "side_pile": _pile,
-    "side_points": _points,
+    "side_pile": _side_pile,
+    "side_points": _side_points,
     "tricks_won": _tricks_won,
     "tricks_played": _tricks_played,
     "last_trick_cards": _last_trick_cards,

@@ -59,7 +59,8 @@ def below(seed: int, hands: Ints, stream: int, steps: Ints, counts: Ints) -> Int
     return np.minimum(drawn, counts - 1)
 
 
-def permutations(seed: int, hands: Ints, size: int) -> Ints:
-    """A shuffled order of 0..size-1 for each hand (shape [hands, size])."""
-    keys = words(seed, hands, DEAL, 0, lanes=size)
+def permutations(seed: int, hands: Ints, size: int, deal: int = 0) -> Ints:
+    """A shuffled order of 0..size-1 for each hand (shape [hands, size]): its first deal,
+    or its `deal`-th deal again after deals thrown in."""
+    keys = words(seed, hands, DEAL, deal, lanes=size)
     return np.argsort(keys, axis=-1, kind="stable").astype(np.int64)

@@ -20,12 +20,21 @@ from interpreter.batch.array_exprs import ArrayCompiler, Fn, Node, mentions
 from interpreter.batch.state import BatchState, Logged
 from interpreter.batch.tables import DeckTables
 from interpreter.batch.values import Ctx, Unsupported, per_row, seat_mask
-from interpreter.engine.events import At
+from interpreter.engine.events import At, ThrownIn
 from interpreter.expressions.parser import parse
 from interpreter.measure.hand_summary import rule_keys
-from interpreter.ruleset import Declaration, PaymentRule, Ruleset
+from interpreter.ruleset import (
+    Declaration,
+    DeclarationLevel,
+    PaymentRule,
+    RedealRule,
+    Ruleset,
+    TalonUse,
+)
 
 T = TypeVar("T")
+
+THROWN_IN = "thrown_in"  # what `fired` calls a deal thrown in, before the reason
 
 #: the events whose payment rules the batch back end fires
 EVENTS = ("cut", "discard", "discards_done", "card_played", "trick_end")
@@ -48,8 +57,14 @@ class ArrayLevel:
     id: str
     when: Node
     value: Node
-    shows: Node | None
+    shows: Node | None  # the level's own, or the declaration's (read with this level)
     show_count: Node | None
+
+
+@dataclass(frozen=True)
+class ArrayHandOver:
+    cards: Node  # the cards asked for
+    in_return: Node  # the declarer's cards he may give back for each
 
 
 @dataclass(frozen=True)
@@ -57,9 +72,30 @@ class ArrayDeclaration:
     declaration: Declaration
     index: int
     levels: tuple[ArrayLevel, ...]
-    shows: Node | None
     payers: Node
     payees: Node
+    hands_over: ArrayHandOver | None
+
+
+@dataclass(frozen=True)
+class ArrayTalon:
+    """Where a contract (or, without an auction, the ruleset) puts the talon."""
+
+    to: str  # "hand", "pile" or "out_of_play"
+    seat: Node | None
+
+
+@dataclass(frozen=True)
+class ArrayHand:
+    """What comes before play: redeal rules, the talon's place by contract, the partner
+    call, the Fool's exchange."""
+
+    redeals: tuple[tuple[RedealRule, Node], ...]
+    talons: tuple[ArrayTalon | None, ...]  # by contract rank; one entry without an auction
+    call_when: Node | None
+    call_cards: Node | None
+    exchange_cards: Node | None
+    excuse_cards: Node | None  # the cards that play as Fools in a hand, if the ruleset picks them
 
 
 def _reads_pair(compiled: object) -> bool:
@@ -81,6 +117,7 @@ class Program:
     discard_never: Fn | None
     discard_forbidden: Fn | None  # each: the mask of the cards it protects
     keys: dict[str, int]
+    hand: ArrayHand
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -103,7 +140,10 @@ class Program:
             ("discard.forbidden", ruleset.discard_forbidden),
         ):
             discard[name] = None if rule is None else _card_mask(compiler, name, rule)
-        keys = {key: i for i, key in enumerate(rule_keys(ruleset))}
+        thrown = [f"{THROWN_IN}:{r.id}" for r in ruleset.redeals]
+        if ruleset.bidding is not None:
+            thrown.append(f"{THROWN_IN}:{ThrownIn.ALL_PASSED}")
+        keys = {key: i for i, key in enumerate(dict.fromkeys([*rule_keys(ruleset), *thrown]))}
         return Program(
             ruleset,
             tables,
@@ -114,6 +154,7 @@ class Program:
             discard["discard.never"],
             discard["discard.forbidden"],
             keys,
+            _hand(compiler, ruleset),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:
@@ -264,13 +305,21 @@ def _declaration(compiler: ArrayCompiler, declaration: Declaration, index: int) 
     def optional(compiled: object, event: str) -> Node | None:
         return None if compiled is None else compiler.expression(compiled, event)
 
+    def shown(level: DeclarationLevel) -> Node | None:
+        shows = declaration.shows if level.shows is None else level.shows
+        if shows is None:
+            return None
+        return compiler.expression(shows, "declaration_shown", constants={"level": level.id})
+
+    over = declaration.hands_over
+
     def build() -> ArrayDeclaration:
         levels = tuple(
             ArrayLevel(
                 level.id,
                 compiler.expression(level.when, "declaration"),
                 compiler.expression(level.value, "declaration"),
-                optional(level.shows, "declaration_shown"),
+                shown(level),
                 optional(level.show_count, "declaration"),
             )
             for level in declaration.levels
@@ -279,9 +328,58 @@ def _declaration(compiler: ArrayCompiler, declaration: Declaration, index: int) 
             declaration,
             index,
             levels,
-            optional(declaration.shows, "declaration_shown"),
             compiler.expression(declaration.payers, "declaration"),
             compiler.expression(declaration.payees, "declaration"),
+            None
+            if over is None
+            else ArrayHandOver(
+                compiler.expression(over.cards, "declaration"),
+                compiler.expression(over.in_return, "declaration"),
+            ),
         )
 
     return _named(where, build)
+
+
+def _optional(compiler: ArrayCompiler, where: str, compiled: object, event: str) -> Node | None:
+    """The array form of an expression the ruleset may leave out, or Unsupported naming
+    `where`."""
+    if compiled is None:
+        return None
+    return _named(where, lambda: compiler.expression(compiled, event))
+
+
+def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTalon | None:
+    if use is None:
+        return None
+    if use.to not in ("hand", "pile", "out_of_play"):
+        raise Unsupported(f"{where}: the talon as a {use.to} (not run by the batch back end)")
+    return ArrayTalon(use.to, _optional(compiler, where, use.seat, "talon"))
+
+
+def _hand(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayHand:
+    redeals = []
+    for rule in ruleset.redeals:
+        when = _optional(compiler, f"redeal {rule.id}", rule.when, "redeal")
+        assert when is not None  # every redeal rule has a condition
+        redeals.append((rule, when))
+    bidding = ruleset.bidding
+    talons: tuple[ArrayTalon | None, ...] = (_talon(compiler, ruleset.talon, "talon"),)
+    if bidding is not None:
+        talons = tuple(
+            _talon(compiler, c.talon, f"the talon of contract {c.id}") for c in bidding.contracts
+        )
+    call = ruleset.partner_call
+    exchange = ruleset.play.excuse_exchange
+    return ArrayHand(
+        redeals=tuple(redeals),
+        talons=talons,
+        call_when=None if call is None else _optional(compiler, "partner_call", call.when, "call"),
+        call_cards=None
+        if call is None
+        else _optional(compiler, "partner_call", call.cards, "call"),
+        exchange_cards=None
+        if exchange is None
+        else _optional(compiler, "play.excuse.exchange", exchange.cards, "trick_end"),
+        excuse_cards=_optional(compiler, "play.excuse.cards", ruleset.play.excuse_cards, "play"),
+    )

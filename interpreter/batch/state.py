@@ -9,6 +9,7 @@ and payment is noted per hand for the replay through the scalar engine (`agree.p
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -53,6 +54,20 @@ class BatchState:
     tricks_won: Ints  # [hands, seats]
     last_trick: Masks  # [hands, words]: the cards of the last finished trick
     last_winner: Ints  # -1 before any trick
+    talon: Masks  # [hands, words]: the talon as it lies (empty once placed)
+    talon_dealt: Masks  # [hands, words]: the talon as dealt
+    set_aside: Masks  # [hands, seats, words]: talon cards scoring for a seat
+    discard_left: Ints  # [hands, seats]: cards each seat is still to lay away
+    declared_redeals: Bools  # [hands, seats, redeal rules]: played on (a choice declared)
+    winning_cards: Ints  # [hands, tricks]: the card that won each finished trick
+    debtors: Ints  # [hands, slots]: seats owing a card for an excused Fool (-1: none)
+    creditors: Ints  # [hands, slots]: whom each is owed to
+    taker: Ints  # -1: no auction, or nobody took
+    partner: Ints  # -1: no partner (none called, or the taker called his own card)
+    contract: Ints  # the contract's rank in the bidding order; -1 without one
+    thrown: Bools  # the deal was thrown in: the hand is over
+    deals: Ints  # deals of the hand: more than one where the same dealer dealt again
+    excuses: Masks  # [hands, words]: the cards that play as the Fool in each hand
     trick_number: int = 0
     total_tricks: int = 0
     decisions: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
@@ -62,6 +77,58 @@ class BatchState:
     logging: bool = False
     decision_log: list[Logged] = field(default_factory=list)
     payment_log: list[Logged] = field(default_factory=list)
+
+    def take(self, rows: Ints) -> BatchState:
+        """The hands `rows` as a state of their own (the hands left after some finished:
+        each hand's draws are keyed by its own number, so it plays on as it would have)."""
+        size = self.size
+        values = {}
+        for name in _PER_HAND:
+            value = getattr(self, name)
+            values[name] = value[rows] if value.shape[:1] == (size,) else value
+        return dataclasses.replace(self, **values, decision_log=[], payment_log=[])
+
+    def put(self, rows: Ints, part: BatchState) -> None:
+        """Write back what the hands `rows` did as the state `part` (made by `take`)."""
+        for name in _PER_HAND:
+            value = getattr(self, name)
+            if value.shape[:1] == (self.size,):
+                other = getattr(part, name)
+                if other.shape[1:] != value.shape[1:]:  # grown while `part` played
+                    wider = np.full((self.size, *other.shape[1:]), -1, dtype=value.dtype)
+                    wider[:, : value.shape[1]] = value
+                    value = wider
+                    setattr(self, name, value)
+                value[rows] = other
+        self.decision_log += [Logged(rows[e.rows], e.what) for e in part.decision_log]
+        self.payment_log += [Logged(rows[e.rows], e.what) for e in part.payment_log]
+        self.trick_number, self.total_tricks = part.trick_number, part.total_tricks
+
+    def names(self, rows: Ints) -> dict[str, object]:
+        """The names every evaluation of the hands `rows` has: the dealer, and once an
+        auction has a taker, the taker and the sides (as the scalar engine's `_scope`)."""
+        found: dict[str, object] = {"dealer": self.dealer[rows]}
+        if self.ruleset.bidding is not None:
+            attack = self.attackers(rows)
+            found.update(taker=self.taker[rows], attackers=attack, defenders=self.defenders(rows))
+        return found
+
+    def attackers(self, rows: Ints) -> Bools:
+        """The taker and his partner, as [hands, seats]; nobody where nobody took."""
+        seats = np.arange(self.players)[None, :]
+        taker, partner = self.taker[rows, None], self.partner[rows, None]
+        return ((seats == taker) | (seats == partner)) & (taker >= 0)
+
+    def defenders(self, rows: Ints) -> Bools:
+        return ~self.attackers(rows) & (self.taker[rows, None] >= 0)
+
+    def sides(self, rows: Ints, seats: Ints) -> Bools:
+        """The seats that share each seat's tricks (its side, or the seat alone)."""
+        own = seats[:, None] == np.arange(self.players)[None, :]
+        attack = self.attackers(rows)
+        in_attack = attack[np.arange(len(rows)), seats]
+        side = np.where(in_attack[:, None], attack, self.defenders(rows))
+        return np.where((self.taker[rows] >= 0)[:, None], side, own)
 
     @property
     def size(self) -> int:
@@ -90,6 +157,15 @@ class BatchState:
         self.decisions[rows] += 1
         self.choices[rows] += counts
         self.note_leaders(rows)
+
+
+#: the fields that hold one entry per hand
+_PER_HAND = tuple(
+    f.name
+    for f in dataclasses.fields(BatchState)
+    if f.name not in ("ruleset", "tables", "seed", "rule_keys", "trick_number", "total_tricks")
+    and f.name not in ("logging", "decision_log", "payment_log")
+)
 
 
 def sole_leaders(net: Floats) -> npt.NDArray[np.int8]:

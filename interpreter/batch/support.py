@@ -27,9 +27,23 @@ _SECTIONS: dict[str, frozenset[str] | None] = {
     "options": None,  # their readings are in the compiled ruleset
     "parameters": None,
     "extends": None,
-    "deck": None,  # any pack: the batch reads the compiled deck's tables
+    "deck": frozenset(
+        {
+            "suits",
+            "courts",
+            "pips",
+            "trumps",
+            "fool",
+            "removed",
+            "card_sets",
+            "source",
+            "assumption",
+        }
+    ),  # any pack in the trumps' numbered order: the batch reads the compiled deck's tables
     "players": frozenset({"count", "direction", "source", "assumption"}),
-    "deal": frozenset({"cut", "first_dealer", "next_dealer", "packets", "source", "assumption"}),
+    "deal": frozenset(
+        {"cut", "first_dealer", "next_dealer", "packets", "redeal_by", "source", "assumption"}
+    ),
     "play": frozenset(
         {
             "excuse",
@@ -42,7 +56,9 @@ _SECTIONS: dict[str, frozenset[str] | None] = {
             "assumption",
         }
     ),
-    "discard": frozenset({"counts", "forbidden", "never", "scores_for", "source", "assumption"}),
+    "discard": frozenset(
+        {"counts", "forbidden", "never", "scores_for", "shown", "source", "assumption"}
+    ),
     "declarations": frozenset({"maximal", "table", "timing", "source", "assumption"}),
     "payments": None,  # each rule is checked by compiling it
     "settlement": None,
@@ -50,10 +66,32 @@ _SECTIONS: dict[str, frozenset[str] | None] = {
         {"group_size", "partial_group_credit", "pile", "values", "method", "source", "assumption"}
     ),
     "definitions": None,  # each is checked where a rule uses it
+    "redeal": None,  # each rule is checked by compiling it
+    "bidding": None,  # each contract's talon is checked by compiling it
+    "partner_call": None,
+    "talon": None,
+    "game": frozenset(
+        {"ends_when", "winners", "max_hands", "description", "source", "assumption"}
+    ),  # whole games are the scalar engine's (`measure.games`): a hand is played alone
 }
-_EXCUSE = frozenset({"in_last_trick", "kept_by", "may_lead"})
+_EXCUSE = frozenset(
+    {"in_last_trick", "kept_by", "may_lead", "wins_last_trick_after_all", "exchange", "cards"}
+)
 _DECLARATION = frozenset(
-    {"id", "name", "levels", "shows", "from", "to", "source", "assumption", "description"}
+    {
+        "id",
+        "name",
+        "levels",
+        "shows",
+        "from",
+        "to",
+        "timing",
+        "paid_when_declared",
+        "hands_over",
+        "source",
+        "assumption",
+        "description",
+    }
 )
 _LEVEL = frozenset({"id", "when", "value", "shows", "show_count", "source", "assumption"})
 #: keys whose every value the batch does not run: the values it does
@@ -63,7 +101,7 @@ _VALUES = {
     ("counting", "method"): {"groups", "sum"},
 }
 _TIMINGS = {"before_play", "before_own_first_card"}
-_LEADERS = {"after_dealer", "dealer"}
+_LEADERS = {"after_dealer", "dealer", "taker"}
 
 #: compiled fields of the Ruleset and PlayRules it reads; any other must be at its default
 _KNOWN_RULESET_FIELDS = frozenset(
@@ -100,6 +138,11 @@ _KNOWN_RULESET_FIELDS = frozenset(
         "definitions",
         "option_values",
         "params",
+        "talon",
+        "bidding",
+        "partner_call",
+        "redeals",
+        "game",
     }
 )
 _KNOWN_PLAY_FIELDS = frozenset(
@@ -111,6 +154,9 @@ _KNOWN_PLAY_FIELDS = frozenset(
         "overtrump",
         "fool_may_lead",
         "fool_in_last_trick",
+        "fool_wins_last_trick_after_all",
+        "excuse_exchange",
+        "excuse_cards",
     }
 )
 
@@ -171,26 +217,35 @@ def _document(document: Mapping) -> list[str]:
     return found
 
 
+#: compiled fields of the auction, its contracts and the talon's use it reads
+_KNOWN_BIDDING_FIELDS = frozenset({"contracts", "source"})
+_KNOWN_CONTRACT_FIELDS = frozenset({"id", "name", "values", "talon", "source"})
+_KNOWN_TALON_FIELDS = frozenset({"to", "seat", "shown"})
+
+
 def _compiled(ruleset: Ruleset) -> list[str]:
     found = _unknown_fields(ruleset, _KNOWN_RULESET_FIELDS, "ruleset")
     found += _unknown_fields(ruleset.play, _KNOWN_PLAY_FIELDS, "play")
-    if ruleset.discard_shown is not None:
-        found.append("discard.shown: discards shown are not run by the batch back end")
+    if ruleset.talon is not None:
+        found += _unknown_fields(ruleset.talon, _KNOWN_TALON_FIELDS, "talon")
+    if ruleset.bidding is not None:
+        found += _unknown_fields(ruleset.bidding, _KNOWN_BIDDING_FIELDS, "bidding")
+        for contract in ruleset.bidding.contracts:
+            where = f"bidding.contracts ({contract.id})"
+            found += _unknown_fields(contract, _KNOWN_CONTRACT_FIELDS, where)
+            if contract.talon is not None:
+                found += _unknown_fields(contract.talon, _KNOWN_TALON_FIELDS, f"{where}.talon")
     play: PlayRules = ruleset.play
     if play.first_leader not in _LEADERS:
         found.append(f"play.first_leader: {play.first_leader!r} is not run by the batch back end")
-    for step in ruleset.packets:
-        if step.talon or step.piles:
-            found.append(
-                "deal.packets: a talon or piles on the table (not run by the batch back end)"
-            )
-            break
+    if any(step.piles for step in ruleset.packets):
+        found.append("deal.packets: piles on the table (not run by the batch back end)")
+    if ruleset.game is not None and ruleset.game.claim is not None:
+        found.append("game.claim_during_play: a game claimed during play")
     for declaration in ruleset.declarations:
         timing = declaration.timing or ruleset.declaration_timing
         if timing not in _TIMINGS:
             found.append(f"declaration {declaration.id}: the timing {timing!r}")
-        if declaration.hands_over is not None:
-            found.append(f"declaration {declaration.id}: cards handed over")
     if not _even_hands(ruleset):
         found.append("deal and discard: the seats do not start play with as many cards each")
     return found

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from interpreter.batch.masks import Ints, Layout, Masks
+from interpreter.engine.dealing import deal_packets
 from interpreter.ruleset import Ruleset
 
 Floats = np.ndarray
@@ -30,6 +31,11 @@ class DeckTables:
     is_trump: np.ndarray  # by card, and False at [-1] (no card)
     is_fool: np.ndarray
     sets: dict[str, Masks]
+    # the deal, by dealer and seat: the places of the pack dealt to it in order, -1 past its
+    # last ([dealers, seats, places]), and the packet (from 1) each place is in
+    places: Ints
+    packet_numbers: Ints
+    talon_places: Ints  # [dealers, talon cards]: the places of the pack laid in the talon
 
     @staticmethod
     def of(ruleset: Ruleset) -> DeckTables:
@@ -68,4 +74,24 @@ class DeckTables:
             is_trump=is_trump,
             is_fool=is_fool,
             sets={name: layout.of(members) for name, members in deck.sets.items()},
+            **_deal_tables(ruleset),
         )
+
+
+def _deal_tables(ruleset: Ruleset) -> dict[str, Ints]:
+    """Where each place of the pack goes, for each dealer (`deal_packets` of the places)."""
+    n, size = ruleset.players, len(ruleset.deck)
+    dealt = []
+    for dealer in range(n):
+        order = [(dealer + 1 + i) % n for i in range(n)]
+        dealt.append(deal_packets(ruleset.packets, range(size), order, dealer))
+    width = max(1, max(sum(map(len, d.packets[s])) for d in dealt for s in range(n)))
+    places = np.full((n, n, width), -1, dtype=np.int64)
+    packets = np.zeros((n, n, width), dtype=np.int64)
+    for dealer, deal in enumerate(dealt):
+        for seat, packet_list in enumerate(deal.packets):
+            flat = [(place, k + 1) for k, packet in enumerate(packet_list) for place in packet]
+            for i, (place, k) in enumerate(flat):
+                places[dealer, seat, i], packets[dealer, seat, i] = place, k
+    talon = np.array([d.talon for d in dealt], dtype=np.int64).reshape(n, -1)
+    return {"places": places, "packet_numbers": packets, "talon_places": talon}

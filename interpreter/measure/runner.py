@@ -68,12 +68,17 @@ class RunPlan:
     hands: int
     agents: tuple[str, ...] = ("random",)
     first: int = 1
-    backend: str = "scalar"  # or "batch": `interpreter.batch.backend` chose it
+    backend: str = "scalar"  # or "batch", "auto": `interpreter.batch.backend` chose it
+
+    @property
+    def engine(self) -> str:
+        """The engine that plays the hands: "auto" plays them in batch, checked."""
+        return "scalar" if self.backend == "scalar" else "batch"
 
     def keys(self, rulesets: Sequence[Ruleset]) -> list[RunKey]:
         """What names the hands of each ruleset (loaded as the plan's `rulesets` say)."""
         return [
-            RunKey.of(spec.target, ruleset, self.agents, self.seed, self.backend)
+            RunKey.of(spec.target, ruleset, self.agents, self.seed, self.engine)
             for spec, ruleset in zip(self.rulesets, rulesets, strict=True)
         ]
 
@@ -90,7 +95,7 @@ class _Table:
 
     def play(self, work: Work) -> list[tuple[HandSummary, ...]]:
         """Each hand of `work` played under the rulesets it names, in that order."""
-        if self.plan.backend == "batch":
+        if self.plan.backend != "scalar":
             return self._play_batch(work)
         return [self.play_hand(number, which) for number, which in work]
 
@@ -98,10 +103,12 @@ class _Table:
         """`play` on the batch back end: the hands each ruleset lacks, played at once."""
         from interpreter.batch.run import play_summaries
 
+        # `auto` replays a sample of the hands through the scalar engine as it goes
+        checked = self.plan.first if self.plan.backend == "auto" else None
         played: dict[tuple[int, int], HandSummary] = {}
         for index, ruleset in enumerate(self.rulesets):
             numbers = [number for number, which in work if index in which]
-            for summary in play_summaries(ruleset, self.plan.seed, numbers):
+            for summary in play_summaries(ruleset, self.plan.seed, numbers, checked):
                 played[summary.number, index] = summary
         return [tuple(played[number, index] for index in which) for number, which in work]
 
@@ -301,7 +308,7 @@ def available_cores() -> int:
 
 
 def _chunk_size(hands: int, jobs: int, backend: str = "scalar") -> int:
-    if backend == "batch":  # many hands at once pay: a few large chunks per worker
+    if backend != "scalar":  # many hands at once pay: a few large chunks per worker
         return max(1, min(BATCH_CHUNK, -(-hands // (jobs * 2))))
     return max(1, min(CHUNK, -(-hands // (jobs * 8))))
 
@@ -355,7 +362,7 @@ def run_hands(
     if jobs == 1:
         table = _Table(plan, list(rulesets))
         for _, chunk in chunks:
-            if plan.backend == "batch":  # a chunk at once: one hand alone would not pay
+            if plan.backend != "scalar":  # a chunk at once: one hand alone would not pay
                 yield from chunk.results(table.play(chunk.work()), store)
                 continue
             for number, stored in zip(chunk.numbers, chunk.stored, strict=True):

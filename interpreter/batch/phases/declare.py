@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from interpreter.batch.masks import Ints, count
+from interpreter.batch.masks import Ints, any_card, count
 from interpreter.batch.players import choose_card, choose_index, log_texts
-from interpreter.batch.program import ArrayDeclaration, Program, pay
+from interpreter.batch.program import ArrayDeclaration, ArrayHandOver, Program, pay
 from interpreter.batch.state import BatchState
 from interpreter.batch.values import Ctx, per_row
 from interpreter.engine.actions import NO_LEVEL_TEXT
@@ -32,7 +32,7 @@ def declare_seat(program: Program, state: BatchState, seats: Ints, timing: str) 
     """The declarations of `timing` of each hand's seat, worked out together before any of
     them is made (as the scalar engine queues them)."""
     rows = np.arange(state.size)
-    ctx = Ctx(state, rows, {"dealer": state.dealer, "player": seats})
+    ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
     ruleset = state.ruleset
     queued = []
     for array in program.declarations:
@@ -85,7 +85,7 @@ def _decide(
         value = values[declaring, level_index]
         state.declared[declaring, seat, array.index] = True
         state.declared_values[declaring, seat, array.index] = value
-        ctx = Ctx(state, declaring, {"dealer": state.dealer[declaring], "player": seat})
+        ctx = Ctx(state, declaring, {**state.names(declaring), "player": seat})
         key = f"{declaration.id}:{level.id}"
         if declaration.paid_when_declared:
             sides = (array.payers, array.payees)
@@ -96,6 +96,42 @@ def _decide(
     state.decided(rows, counts)
     for level_index, declaring in shows_after:
         _show(state, array, level_index, declaring, seat_of[declaring])
+    if array.hands_over is not None and shows_after:
+        declaring = np.sort(np.concatenate([rows for _level, rows in shows_after]))
+        _hand_over(state, array.hands_over, declaring, seat_of[declaring])
+
+
+def _hand_over(state: BatchState, rule: ArrayHandOver, rows: Ints, seats: Ints) -> None:
+    """Each card asked for moves from another player's hand (the first seat holding it) to
+    the declarer's, who then gives one back for each (`declare._hand_over`, `pick_card`)."""
+    layout = state.tables.layout
+    ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
+    asked = np.broadcast_to(rule.cards.fn(ctx).union(), (len(rows), layout.words))
+    owed = []  # (rows, declarers, holders, candidates), in the order the cards are asked
+    for card in np.flatnonzero(layout.to_bools(asked).any(axis=0)).tolist():
+        bit = layout.card_masks[card]
+        others = state.hands[rows] & bit
+        others[np.arange(len(rows)), seats] = 0
+        held = (others != 0).any(axis=2)  # [rows, seats]
+        moving = held.any(axis=1) & layout.contains(asked, np.full(len(rows), card))
+        if not moving.any():
+            continue
+        where, seat = rows[moving], seats[moving]
+        holder = np.argmax(held[moving], axis=1)
+        state.hands[where, holder] &= ~bit
+        state.hands[where, seat] |= bit
+        sub = Ctx(state, where, {**state.names(where), "player": seat})
+        hand = state.hands[where, seat] & ~bit
+        offered = hand & rule.in_return.fn(sub).union()
+        candidates = np.where(any_card(offered)[:, None], offered, hand)
+        keep = any_card(candidates)  # a declarer with no other card gives nothing back
+        owed.append((where[keep], seat[keep], holder[keep], candidates[keep]))
+    for where, seat, holder, candidates in owed:
+        given, counts = choose_card(state, where, seat, candidates, "give")
+        bits = layout.from_cards(given)
+        state.hands[where, seat] &= ~bits
+        state.hands[where, holder] |= bits
+        state.decided(where, counts)
 
 
 def _show(
@@ -104,10 +140,10 @@ def _show(
     """The cards shown for a declared level: picked one at a time when fewer are shown than
     the level's cards."""
     level = array.levels[level_index]
-    shows = level.shows if level.shows is not None else array.shows
+    shows = level.shows
     if shows is None or level.show_count is None:
         return  # every card is shown: nothing to choose
-    ctx = Ctx(state, rows, {"dealer": state.dealer[rows], "player": seats})
+    ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
     candidates = shows.fn(ctx).union()
     candidates = np.broadcast_to(candidates, (len(rows), candidates.shape[-1])).copy()
     wanted = per_row(level.show_count.fn(ctx), len(rows)).astype(np.int64)
