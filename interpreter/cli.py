@@ -283,6 +283,14 @@ def _play_arguments(play: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print only the totals (with --human: also your decisions, but no hand results)",
     )
+    play.add_argument(
+        "--backend",
+        choices=["scalar", "batch"],
+        default="scalar",
+        help="batch: the hands as `simulate`/`diff --backend batch|auto` played them (random "
+        "players, the batch back end's own deals), each checked against the scalar engine "
+        "(default scalar)",
+    )
 
 
 def _replay_arguments(replay: argparse.ArgumentParser) -> None:

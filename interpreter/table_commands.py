@@ -94,7 +94,9 @@ def _info(
     options: tuple[tuple[str, str], ...] = (),
 ) -> RunInfo:
     sittings = any(plays_sittings(ruleset) for ruleset in rulesets)
-    return RunInfo(plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options), sittings)
+    return RunInfo(
+        plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options), sittings, plan.backend
+    )
 
 
 def _drive(

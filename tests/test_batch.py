@@ -22,6 +22,7 @@ from interpreter.replay import ReplayMismatch
 from interpreter.ruleset_loader import load_ruleset
 
 BASE = "marolles-1637"
+LITERAL = "marolles-1637-ultimo-literal"
 
 NUMBERS = str(Path(__file__).parent / "data" / "batch" / "numbers.yaml")
 FAMILY = [BASE, *sorted(paths.builtin_variants(BASE))]
@@ -249,3 +250,17 @@ def test_a_mechanism_the_batch_does_not_run_is_refused_by_name(mechanism, tmp_pa
     variant.write_text(f"extends: {base}\ntitle: variant\n{extra}")
     refused = supports(load_ruleset(str(variant)))
     assert any(mechanism.split(".")[-1] in reason for reason in refused), refused
+
+
+def test_a_hand_of_a_batch_run_is_shown_by_play_with_the_batch_back_end(capsys):
+    """The replay commands of a batch diff name `--backend batch`, and that play shows the
+    hand the run played: the same net result, from the batch's own deal."""
+    ruleset = loaded(BASE)
+    summaries_played = play_summaries(ruleset, 3, range(1, 41))
+    assert main(["play", BASE, "--seed", "3", "--hand", "17", "--backend", "batch"]) == 0
+    shown = capsys.readouterr().out
+    net = summaries_played[16].net
+    assert "Net (marques): " + ", ".join(f"seat {s} {v:+}" for s, v in enumerate(net)) in shown
+    assert main(["diff", BASE, LITERAL, "--hands", "200", "--backend", "batch"]) == 0
+    report = capsys.readouterr().out
+    assert "--backend batch" in report.split("Hands that differ most")[1].splitlines()[2]

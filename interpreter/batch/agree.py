@@ -12,7 +12,7 @@ at the first hand that differs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -167,4 +167,20 @@ def check_sample(ruleset: Ruleset, seed: int, played: Sequence[HandSummary], fir
                 f"--backend auto: the batch back end and the scalar engine differ on hand "
                 f"{number} of {ruleset.id} (seed {seed}): {error}; the run was stopped, since "
                 "its results cannot be trusted (--backend scalar plays it on the scalar engine)"
+            ) from None
+
+
+def batch_hands(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> Iterator[HandState]:
+    """Hands `numbers` of the game seeded `seed` as the batch back end plays them, each
+    replayed through the scalar engine with every payment checked: what `tarot play
+    --backend batch` shows, so that a hand of a batch run can be looked at card by card."""
+    for number in numbers:
+        record = batch_records(ruleset, seed, [number])[0]
+        record["fired"] = dict(sorted(record["fired"].items()))
+        try:
+            yield replay(ruleset, record)
+        except ReplayMismatch as error:
+            raise BatchDisagreement(
+                f"--backend batch: the batch back end and the scalar engine differ on hand "
+                f"{number} of {ruleset.id} (seed {seed}): {error}"
             ) from None

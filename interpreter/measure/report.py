@@ -33,6 +33,7 @@ class RunInfo:
     interrupted: bool = False
     options: tuple[tuple[str, str], ...] = ()  # chosen with --option, repeated in commands
     sittings: bool = False  # each unit is a whole sitting (a ruleset with lasting state)
+    backend: str = "scalar"  # "batch" or "auto": the hands are the batch back end's
 
     def heading(self, hands_done: int) -> str:
         players = ",".join(self.agents)
@@ -49,7 +50,8 @@ class RunInfo:
         agents = "" if self.agents == ("random",) else f" --agents {','.join(self.agents)}"
         if self.sittings:  # sitting N is the whole game played with its own seed
             return f"tarot play {target} --seed {sitting_seed(self.seed, number)}{agents}{options}"
-        return f"tarot play {target} --seed {self.seed} --hand {number}{agents}{options}"
+        batch = "" if self.backend == "scalar" else " --backend batch"
+        return f"tarot play {target} --seed {self.seed} --hand {number}{agents}{options}{batch}"
 
 
 def signed(value: float, digits: int = 2) -> str:
