@@ -9,37 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
-from interpreter.agents.heuristic_agent import HeuristicAgent
 from interpreter.agents.random_agent import RandomAgent
-from interpreter.agents.search_agent import SearchAgent
-from interpreter.compile.contexts import FACTS, variables_for
 from interpreter.engine.game import play_game
 from interpreter.engine.seat_view import SeatView
 from interpreter.engine.state import HandState
-from interpreter.errors import RulesetError
-from interpreter.expressions import Environment, compile_expression
-from interpreter.record import game_record
-from interpreter.replay import replay_record
 from interpreter.ruleset_loader import load_ruleset
 from tests.commands import tarot
+from tests.small_games import compiled, edited, pack_for, problems, replayed_games, say
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "announcements.yaml"
 RULESET = load_ruleset(GAME)
 BY_ID = RULESET.deck.by_id
-
-
-def pack_for(hands: dict[int, list[str]], talon: list[str]) -> list[int]:
-    """The pack that deals `hands` (by seat, six cards each) and `talon` when seat 0 deals:
-    two rounds of three cards to seats 1, 2, 3 and 0, then two to the talon."""
-    order: list[str] = []
-    for round_ in range(2):
-        for seat in (1, 2, 3, 0):
-            order += hands[seat][3 * round_ : 3 * round_ + 3]
-        order += talon[2 * round_ : 2 * round_ + 2]
-    assert sorted(order) == sorted(RULESET.deck.cards.ids)
-    return [BY_ID[card] for card in order]
 
 
 # seat 1 holds the little trump and two honours; seat 3 four trumps (a compulsory
@@ -54,14 +35,7 @@ TALON = ["batons-3", "batons-2", "coins-3", "swords-1"]
 
 
 def new_hand(hands=HANDS, talon=TALON, repack=None) -> HandState:
-    return HandState(RULESET, 0, pack_for(hands, talon), repack=repack)
-
-
-def say(state: HandState, *moves: tuple[int, str]) -> None:
-    """Each (seat, choice) in turn: the seat must be the one asked, and the choice legal."""
-    for seat, choice in moves:
-        assert state.current_player() == seat, (seat, choice, state.legal_actions())
-        state.apply_action(choice)
+    return HandState(RULESET, 0, pack_for(RULESET, hands, talon), repack=repack)
 
 
 def names(cards) -> list[str]:
@@ -75,19 +49,6 @@ def to_announcements(state: HandState) -> HandState:
     say(state, (1, "swords-K"))
     say(state, (1, "cups-K"), (1, "coins-1"), (1, "batons-4"), (1, "batons-3"))
     return state
-
-
-def compiled(expression: str):
-    """An expression compiled where the settlement stands in the test game."""
-    environment = Environment(
-        variables=variables_for("settlement", False, True),
-        card_sets=RULESET.deck.sets,
-        facts=FACTS,
-        contract_values=frozenset({"base"}),
-        cards=len(RULESET.deck),
-        seats=4,
-    )
-    return compile_expression(expression, environment, None)
 
 
 # --- compulsory declarations -----------------------------------------------------------------
@@ -151,7 +112,7 @@ def test_a_redeal_asked_for_needs_every_other_players_agreement():
 
 
 def test_a_redeal_every_player_agrees_to_is_dealt_again():
-    other = pack_for(HANDS, TALON)[::-1]
+    other = pack_for(RULESET, HANDS, TALON)[::-1]
     state = new_hand(repack=lambda _k: other)
     say(state, (2, "no_trumps:redeal"), (3, "no_trumps:redeal"), (0, "no_trumps:redeal"))
     say(state, (1, "no_trumps:redeal"))
@@ -176,10 +137,10 @@ def test_announcements_start_with_the_taker_and_close_a_bonus_to_his_side():
     # a seat with nothing left open to it is not asked: seat 0's side announced the honours
     assert state.current_player() == 2 and state.decision.kind == "double"
     assert state.announced == [(1, "honours"), (3, "honours")]
-    assert state.evaluate(compiled("announced_by('honours')")) == (1, 3)
-    assert state.evaluate(compiled("announced(taker, 'honours')"))
-    assert not state.evaluate(compiled("announced(dealer, 'honours')"))
-    assert state.evaluate(compiled("count(s in defenders: announced(s, 'honours'))")) == 1
+    assert state.evaluate(compiled(RULESET, "announced_by('honours')")) == (1, 3)
+    assert state.evaluate(compiled(RULESET, "announced(taker, 'honours')"))
+    assert not state.evaluate(compiled(RULESET, "announced(dealer, 'honours')"))
+    assert state.evaluate(compiled(RULESET, "count(s in defenders: announced(s, 'honours'))")) == 1
 
 
 def test_an_announced_ultimo_keeps_its_card_for_the_last_trick_and_may_be_doubled():
@@ -192,7 +153,7 @@ def test_an_announced_ultimo_keeps_its_card_for_the_last_trick_and_may_be_double
     say(state, (2, "double:ultimo"))
     # the announcer's side answers (seat 0 holds the called King), from the dealer's next
     say(state, (1, "pass:ultimo"), (0, "pass:ultimo"))
-    assert state.evaluate(compiled("doubling_factor('ultimo')")) == 2
+    assert state.evaluate(compiled(RULESET, "doubling_factor('ultimo')")) == 2
     little, held_back, forced = BY_ID["trump-1"], 0, False
     while not state.is_terminal():
         seat = state.current_player()
@@ -204,9 +165,9 @@ def test_an_announced_ultimo_keeps_its_card_for_the_last_trick_and_may_be_double
             forced = forced or legal == ["trump-1"]
         state.apply_action(legal[0])
     assert held_back >= 3
-    fell = state.evaluate(compiled("trick_of(little)"))
+    fell = state.evaluate(compiled(RULESET, "trick_of(little)"))
     assert fell == state.total_tricks or forced
-    assert state.evaluate(compiled("played_by(little)")) == 1
+    assert state.evaluate(compiled(RULESET, "played_by(little)")) == 1
 
 
 def test_without_an_announcement_its_target_is_not_asked_about():
@@ -219,16 +180,16 @@ def test_without_an_announcement_its_target_is_not_asked_about():
 
 def test_facts_tell_what_became_of_a_card():
     state = to_announcements(new_hand())
-    assert state.evaluate(compiled("called_card()")) == (BY_ID["swords-K"],)
-    assert state.evaluate(compiled("trick_of(called_card())")) == 0
-    assert state.evaluate(compiled("taken_by(called_card())")) == -1
-    assert state.evaluate(compiled("played_by(called_card())")) == -1
+    assert state.evaluate(compiled(RULESET, "called_card()")) == (BY_ID["swords-K"],)
+    assert state.evaluate(compiled(RULESET, "trick_of(called_card())")) == 0
+    assert state.evaluate(compiled(RULESET, "taken_by(called_card())")) == -1
+    assert state.evaluate(compiled(RULESET, "played_by(called_card())")) == -1
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[-1])
     fell = next(t for t in state.tricks if any(c["card"] == "swords-K" for c in t["cards"]))
-    assert state.evaluate(compiled("trick_of(called_card())")) == fell["number"]
-    assert state.evaluate(compiled("taken_by(called_card())")) == fell["winner"]
-    assert state.evaluate(compiled("played_by(called_card())")) == 0
+    assert state.evaluate(compiled(RULESET, "trick_of(called_card())")) == fell["number"]
+    assert state.evaluate(compiled(RULESET, "taken_by(called_card())")) == fell["winner"]
+    assert state.evaluate(compiled(RULESET, "played_by(called_card())")) == 0
 
 
 # --- every player, records, the command line ----------------------------------------------
@@ -236,19 +197,12 @@ def test_facts_tell_what_became_of_a_card():
 
 @pytest.mark.parametrize("seed", range(1, 6))
 def test_games_of_random_players_replay(seed: int):
-    states = play_game(RULESET, seed, [RandomAgent(seed * 10 + s) for s in range(4)], hands=3)
-    record = game_record(RULESET, seed, ["random"] * 4, states)
-    replay_record(record, RULESET)
+    replayed_games(RULESET, seed, hands=3, mixed=False)
 
 
 def test_the_heuristic_and_search_players_take_every_new_decision():
-    agents = [HeuristicAgent(1), SearchAgent(2, samples=2), HeuristicAgent(3), RandomAgent(4)]
-    states = play_game(RULESET, 3, agents, hands=2)
-    assert all(state.is_terminal() for state in states)
-    kinds = {d["kind"] for state in states for d in state.decisions}
-    assert "announce" in kinds
-    record = game_record(RULESET, 3, [agent.name for agent in agents], states)
-    replay_record(record, RULESET)
+    states = replayed_games(RULESET, 3, hands=2, mixed=True)
+    assert "announce" in {d["kind"] for state in states for d in state.decisions}
 
 
 def test_random_choices_reach_every_new_decision():
@@ -260,27 +214,13 @@ def test_random_choices_reach_every_new_decision():
     assert {"announce:honours", "announce:ultimo", "double:ultimo", "no_trumps:redeal"} <= seen
 
 
-def edited(tmp_path: Path, change) -> Path:
-    document = yaml.safe_load(GAME.read_text(encoding="utf-8"))
-    change(document)
-    path = tmp_path / "edited.yaml"
-    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
-    return path
-
-
-def problems(path: Path) -> str:
-    with pytest.raises(RulesetError) as error:
-        load_ruleset(path)
-    return str(error.value)
-
-
 def test_a_doubling_target_names_a_bonus_that_may_be_announced(tmp_path: Path):
     def change(document: dict) -> None:
         document["doubling"]["targets"][1]["announcement"] = "valat"
         del document["doubling"]["targets"][0]["by"]
         document["announcements"]["table"][1]["id"] = "honours"
 
-    message = problems(edited(tmp_path, change))
+    message = problems(edited(GAME, tmp_path, change))
     assert "$.doubling.targets[1].announcement: no announcement 'valat'" in message
     assert "$.doubling.targets[0]: a target needs `by`" in message
     assert "$.announcements.table[1].id: a second bonus named 'honours'" in message
@@ -292,7 +232,7 @@ def test_wrong_types_in_the_new_keys_are_placed(tmp_path: Path):
         document["discard"]["all_or_none"] = "count(trumps)"
         document["redeal"][0]["agreed_by"] = "trumps"
 
-    message = problems(edited(tmp_path, change))
+    message = problems(edited(GAME, tmp_path, change))
     assert "$.announcements.table[1].keeps" in message
     assert "$.discard.all_or_none" in message
     assert "$.redeal[0].agreed_by: expected a seat or seats" in message
@@ -310,3 +250,12 @@ def test_the_play_command_shows_each_mechanism():
     page = " ".join(tarot("explain", str(GAME)).stdout.split())
     assert "Compulsory: declared by the rules" in page
     assert "one refusal and the deal stands" in page
+
+
+def test_a_human_seat_reads_the_announcements_in_words():
+    moves = "\n".join(["2"] * 3 + ["1"] * 200) + "\n"
+    result = tarot("play", str(GAME), "--seed", "19", "--human", "3", stdin=moves)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "announce The little trump wins the last trick" in out
+    assert "Announced: " in out

@@ -10,21 +10,13 @@ import random
 from pathlib import Path
 
 import pytest
-import yaml
 
-from interpreter.agents.heuristic_agent import HeuristicAgent
 from interpreter.agents.random_agent import RandomAgent
-from interpreter.agents.search_agent import SearchAgent
-from interpreter.compile.contexts import FACTS, variables_for
-from interpreter.engine.game import play_game
 from interpreter.engine.seat_view import SeatView
 from interpreter.engine.state import HandState
-from interpreter.errors import RulesetError
-from interpreter.expressions import Environment, compile_expression
-from interpreter.record import game_record
-from interpreter.replay import replay_record
 from interpreter.ruleset_loader import load_ruleset
 from tests.commands import tarot
+from tests.small_games import compiled, edited, pack_for, problems, replayed_games, say
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "talon-tricks.yaml"
 RULESET = load_ruleset(GAME)
@@ -41,42 +33,12 @@ HANDS = {
 TALON = ["coins-3", "coins-2", "batons-4", "batons-1"]
 
 
-def pack_for(hands: dict[int, list[str]], talon: list[str]) -> list[int]:
-    """The pack that deals `hands` and `talon` when seat 0 deals: two rounds of three cards
-    to seats 1, 2, 3 and 0, then two to the talon."""
-    order: list[str] = []
-    for round_ in range(2):
-        for seat in (1, 2, 3, 0):
-            order += hands[seat][3 * round_ : 3 * round_ + 3]
-        order += talon[2 * round_ : 2 * round_ + 2]
-    assert sorted(order) == sorted(IDS)
-    return [BY_ID[card] for card in order]
-
-
 def new_hand(hands=HANDS, talon=TALON, repack=None) -> HandState:
-    return HandState(RULESET, 0, pack_for(hands, talon), repack=repack)
-
-
-def say(state: HandState, *moves: tuple[int, str]) -> None:
-    for seat, choice in moves:
-        assert state.current_player() == seat, (seat, choice, state.legal_actions())
-        state.apply_action(choice)
+    return HandState(RULESET, 0, pack_for(RULESET, hands, talon), repack=repack)
 
 
 def names(cards) -> list[str]:
     return sorted(IDS[c] for c in cards)
-
-
-def compiled(expression: str, event: str = "settlement"):
-    environment = Environment(
-        variables=variables_for(event, False, True),
-        card_sets=RULESET.deck.sets,
-        facts=FACTS,
-        contract_values=frozenset({"base"}),
-        cards=len(RULESET.deck),
-        seats=4,
-    )
-    return compile_expression(expression, environment, None)
 
 
 def test_seats_earlier_in_the_bidding_than_the_highest_bidder_may_hold():
@@ -91,7 +53,7 @@ def test_seats_earlier_in_the_bidding_than_the_highest_bidder_may_hold():
     assert state.current_player() == 2 and state.legal_actions() == ["pass"]
     say(state, (2, "pass"))
     assert (state.taker, state.contract) == (1, "alone")
-    assert state.evaluate(compiled("bid_position(dealer)")) == 4
+    assert state.evaluate(compiled(RULESET, "bid_position(dealer)")) == 4
 
 
 def test_the_talon_is_shared_out_the_taker_first_then_one_card_each():
@@ -131,12 +93,12 @@ def test_a_deal_thrown_in_makes_the_next_deal_a_compulsory_contract():
     no_trump = {**HANDS}
     no_trump[2] = ["swords-2", "swords-1", "cups-K", "batons-3", "batons-2", "coins-3"]
     talon = ["trump-8", "coins-2", "batons-4", "batons-1"]
-    state = new_hand(no_trump, talon, repack=lambda _k: pack_for(HANDS, TALON))
+    state = new_hand(no_trump, talon, repack=lambda _k: pack_for(RULESET, HANDS, TALON))
     assert [deal["thrown_in"] for deal in state.abandoned] == ["no_trumps"]
     # no auction: every player for himself, and play begins
     assert state.compulsory and state.contract == "each_alone" and state.taker is None
     assert state.decision.kind == "play" and not state.decisions
-    assert state.evaluate(compiled("thrown_in('no_trumps')")) == 1
+    assert state.evaluate(compiled(RULESET, "thrown_in('no_trumps')")) == 1
     # a deal that stands is bid as usual
     assert new_hand().decision.kind == "bid"
 
@@ -145,11 +107,11 @@ def test_the_lowest_trump_takes_a_trick_in_which_the_two_highest_fall():
     state = new_hand()
     say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"))
     say(state, (1, "trump-7"), (2, "trump-8"))
-    assert state.evaluate(compiled("position_in_trick(top_two)")) == 1
-    assert state.evaluate(compiled("position_in_trick(little)")) == 0
+    assert state.evaluate(compiled(RULESET, "position_in_trick(top_two)")) == 1
+    assert state.evaluate(compiled(RULESET, "position_in_trick(little)")) == 0
     say(state, (3, "trump-1"), (0, "trump-4"))
     assert state.trick_log[0][3] == 3
-    assert state.evaluate(compiled("taken_by(top_two)")) == 3
+    assert state.evaluate(compiled(RULESET, "taken_by(top_two)")) == 3
     assert [(p.rule, p.payee, p.amount) for p in state.payments] == [
         ("emperor", 3, 1),
         ("emperor", 3, 1),
@@ -169,9 +131,7 @@ def test_without_all_its_cards_the_trick_rules_decide():
 
 @pytest.mark.parametrize("seed", range(1, 5))
 def test_games_of_random_players_replay(seed: int):
-    states = play_game(RULESET, seed, [RandomAgent(seed * 10 + s) for s in range(4)], hands=3)
-    record = game_record(RULESET, seed, ["random"] * 4, states)
-    replay_record(record, RULESET)
+    states = replayed_games(RULESET, seed, hands=3, mixed=False)
     for state in states:  # the exception holds in every trick that holds its cards
         for _number, _leader, trick, winner in state.trick_log:
             cards = {card: seat for seat, card in trick}
@@ -180,11 +140,7 @@ def test_games_of_random_players_replay(seed: int):
 
 
 def test_the_heuristic_and_search_players_take_every_new_decision():
-    agents = [HeuristicAgent(1), SearchAgent(2, samples=2), HeuristicAgent(3), RandomAgent(4)]
-    states = play_game(RULESET, 4, agents, hands=3)
-    assert all(state.is_terminal() for state in states)
-    record = game_record(RULESET, 4, [agent.name for agent in agents], states)
-    replay_record(record, RULESET)
+    replayed_games(RULESET, 4, hands=3, mixed=True)
 
 
 def test_random_deals_reach_every_mechanism():
@@ -192,9 +148,8 @@ def test_random_deals_reach_every_mechanism():
     for seed in range(40):
         pack = list(range(len(RULESET.deck)))
         random.Random(seed).shuffle(pack)
-        state = HandState(
-            RULESET, 0, pack, repack=lambda k, s=seed: random.Random(-s - k).sample(pack, len(pack))
-        )
+        again = random.Random(-seed).sample(pack, len(pack))
+        state = HandState(RULESET, 0, pack, repack=lambda _k, again=again: again)
         agent = RandomAgent(seed)
         while not state.is_terminal():
             state.apply_action(agent.choose(state, state.current_player()))
@@ -204,20 +159,6 @@ def test_random_deals_reach_every_mechanism():
     assert {"each_alone", "shared", "alone", "compulsory", "shared out"} <= seen
 
 
-def edited(tmp_path: Path, change) -> Path:
-    document = yaml.safe_load(GAME.read_text(encoding="utf-8"))
-    change(document)
-    path = tmp_path / "edited.yaml"
-    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
-    return path
-
-
-def problems(path: Path) -> str:
-    with pytest.raises(RulesetError) as error:
-        load_ruleset(path)
-    return str(error.value)
-
-
 def test_wrong_uses_are_placed_and_explained(tmp_path: Path):
     def change(document: dict) -> None:
         document["bidding"]["compulsory"][0]["contract"] = "klop"
@@ -225,7 +166,7 @@ def test_wrong_uses_are_placed_and_explained(tmp_path: Path):
         document["play"]["winner_exceptions"][0]["wins"] = "leader"
         document["bidding"]["hold"] = "highest_bid"
 
-    message = problems(edited(tmp_path, change))
+    message = problems(edited(GAME, tmp_path, change))
     assert "$.bidding.compulsory[0].contract: unknown contract 'klop'" in message
     assert "$.bidding.contracts[1].talon.shares: a talon is shared out only into hands" in message
     assert "$.play.winner_exceptions[0].wins" in message
@@ -245,3 +186,17 @@ def test_the_play_command_and_the_rules_page_show_each_mechanism():
     assert "1 card at a time, face up, to each trick's winner" in page
     assert "the rest 1 card at a time to each other player in turn" in page
     assert "without an auction" in page
+
+
+def test_a_talon_shown_and_shared_is_seen_going_to_each_seat(tmp_path: Path):
+    def change(document: dict) -> None:
+        document["bidding"]["contracts"][1]["talon"]["shown"] = True
+
+    ruleset = load_ruleset(edited(GAME, tmp_path, change))
+    state = HandState(ruleset, 0, pack_for(ruleset, HANDS, TALON))
+    say(state, (1, "shared"), (2, "pass"), (3, "pass"), (0, "pass"))
+    assert (2, "talon", [BY_ID["batons-4"]]) in state.shown
+    # seat 0 knows where the card it saw go to seat 2 lies: in seat 2's hand or discards
+    view = SeatView(state, 0)
+    places = {view.hidden[i].owner for i in view.known_holders[BY_ID["batons-4"]]}
+    assert places == {2}

@@ -237,7 +237,9 @@ def _check_auction(draft: Draft) -> None:
     """A forced or compulsory contract is one of the contracts."""
     spec = draft.data.get("bidding", {})
     ids = [contract.get("id") for contract in spec.get("contracts", [])]
-    named = [(("bidding", "all_passed"), spec.get("all_passed"))]
+    named: list[tuple[tuple[str | int, ...], dict | None]] = [
+        (("bidding", "all_passed"), spec.get("all_passed"))
+    ]
     named += [(("bidding", "compulsory", i), c) for i, c in enumerate(spec.get("compulsory", []))]
     for where, forced in named:
         if forced is not None and forced.get("contract") not in ids:

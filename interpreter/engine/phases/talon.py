@@ -48,22 +48,28 @@ def enter(state: HandState) -> None:
     if use.packets is not None:
         _lay_out(state, seat, use.packets)
         return
-    if use.shown:
-        state.shown.append((seat, "talon", list(zones.talon)))
     if use.shares is not None:
-        _share_out(state, seat, use.shares)
+        _share_out(state, seat, use.shares, use.shown)
     elif use.to == "hand":
+        _show(state, seat, use)
         zones.hands[seat].extend(zones.talon)
         state.discard_left[seat] = state.discard_left.get(seat, 0) + len(zones.talon)
     else:
+        _show(state, seat, use)
         zones.set_aside[seat].extend(zones.talon)
     zones.talon = []
     state._changed()
 
 
-def _share_out(state: HandState, seat: int, shares: TalonShares) -> None:
+def _show(state: HandState, seat: int, use: TalonUse) -> None:
+    if use.shown:
+        state.shown.append((seat, "talon", list(state.zones.talon)))
+
+
+def _share_out(state: HandState, seat: int, shares: TalonShares, shown: bool) -> None:
     """The talon into hands: `first` cards to `seat`, then `others` at a time to each other
-    seat in turn, from its next, until none is left; each then lays away as many."""
+    seat in turn, from its next, until none is left; each then lays away as many. A talon
+    shown is seen going to each seat."""
     talon, players = state.zones.talon, state.ruleset.players
     first = max(0, int(state.evaluate(shares.first)))
     receivers = [(seat + i) % players for i in range(1, players)]
@@ -75,6 +81,8 @@ def _share_out(state: HandState, seat: int, shares: TalonShares) -> None:
     for receiver, cards in state.talon_shared:
         state.zones.hands[receiver].extend(cards)
         state.discard_left[receiver] = state.discard_left.get(receiver, 0) + len(cards)
+        if shown:
+            state.shown.append((receiver, "talon", list(cards)))
 
 
 def give_to_winner(state: HandState, winner: int) -> None:
