@@ -292,7 +292,8 @@ def _thrown_in(state: HandState, reason: str) -> int:
 def _bid_position(state: HandState, seat: int) -> int:
     from interpreter.engine.phases.auction import bid_order  # the engine imports this module
 
-    return bid_order(state).index(seat) + 1
+    order = bid_order(state)
+    return order.index(seat) + 1 if seat in order else 0
 
 
 #: the steps a fact takes, by the size it works on ("cards": the pack, "seats": the players)

@@ -62,14 +62,15 @@ def enter(state: HandState) -> None:
 
 
 def _show(state: HandState, seat: int, use: TalonUse) -> None:
+    """Where the rules say so, every seat sees the whole talon before `seat` takes it."""
     if use.shown:
         state.shown.append((seat, "talon", list(state.zones.talon)))
 
 
 def _share_out(state: HandState, seat: int, shares: TalonShares, shown: bool) -> None:
     """The talon into hands: `first` cards to `seat`, then `others` at a time to each other
-    seat in turn, from its next, until none is left; each then lays away as many. A talon
-    shown is seen going to each seat."""
+    seat in turn, from its next, until none is left; each then lays away as many. With
+    `shown`, every seat sees which cards go to whom."""
     talon, players = state.zones.talon, state.ruleset.players
     first = max(0, int(state.evaluate(shares.first)))
     receivers = [(seat + i) % players for i in range(1, players)]
