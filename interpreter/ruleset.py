@@ -41,13 +41,25 @@ class TalonPackets:
 
 
 @dataclass(frozen=True)
+class TalonShares:
+    """The talon shared out into hands: `first` cards to the talon's seat, then `others` at a
+    time to each other seat in turn, from the seat's next, until it is gone."""
+
+    first: Evaluator  # how many the talon's seat takes
+    others: int
+
+
+@dataclass(frozen=True)
 class TalonUse:
     """Where the talon goes once the deal (and any auction) is over."""
 
-    to: str  # "hand", "pile", "out_of_play" or "stock" (drawn from after each trick)
+    to: str  # "hand", "pile", "out_of_play", "stock" (drawn from after each trick) or
+    # "trick_winners" (its top cards to each trick's winner)
     seat: Evaluator | None  # whose hand or pile (a seat or seats: the first one)
     shown: bool
     packets: TalonPackets | None = None  # laid out in packets, some chosen: what `to` takes
+    per_trick: int = 1  # with "trick_winners": the cards each trick's winner takes
+    shares: TalonShares | None = None  # with "hand": shared out among the seats
 
 
 @dataclass(frozen=True)
@@ -72,6 +84,17 @@ class ForcedContract:
 
 
 @dataclass(frozen=True)
+class CompulsoryContract:
+    """A contract played without an auction when `when` holds at its start, with its taker
+    (None: no taker)."""
+
+    contract: str
+    when: Evaluator
+    taker: Evaluator | None
+    source: str
+
+
+@dataclass(frozen=True)
 class Bidding:
     contracts: tuple[Contract, ...]  # lowest first
     source: str
@@ -79,6 +102,7 @@ class Bidding:
     first: Evaluator | None = None  # the seat that speaks first (None: the dealer's next)
     hold: Evaluator | None = None  # seats that may take the highest bid at the same level
     all_passed: ForcedContract | None = None  # None: a deal where all pass is thrown in
+    compulsory: tuple[CompulsoryContract, ...] = ()  # looked at before the first bid
 
     @cached_property
     def after_all_passed(self) -> tuple[Contract, ...]:
@@ -104,8 +128,33 @@ class DoubleTarget:
     id: str
     name: str
     when: Evaluator  # whether it may be doubled in this hand
-    by: Evaluator  # the seats that may make the first doubling (and the third...)
+    by: Evaluator | None  # the seats that may make the first doubling (and the third...)
     against: Evaluator | None  # those that may answer it (None: every other seat)
+    source: str
+    #: an announcement's id: doubled only once it is announced; `by` None: the seats not on
+    #: its first announcer's side
+    announcement: str | None = None
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A bonus a seat may announce before play, binding itself to try for it."""
+
+    id: str
+    name: str
+    when: Evaluator  # whether it may be announced in this hand
+    by: Evaluator | None  # the seats that may announce it (None: every seat)
+    keeps: Evaluator | None  # cards the announcer must keep for the last trick
+    source: str
+
+
+@dataclass(frozen=True)
+class Announcements:
+    """Announcements before play: each seat in turn, from `first`, announces as many of the
+    bonuses open to it as it likes, one at a time, then passes."""
+
+    table: tuple[Announcement, ...]
+    first: Evaluator | None  # the seat that speaks first (None: the taker, else the dealer's next)
     source: str
 
 
@@ -135,6 +184,7 @@ class RedealRule:
     when: Evaluator
     choice: bool  # True: the player may ask for the redeal; False: it is automatic
     source: str
+    agreed_by: Evaluator | None = None  # seats that must all agree to it (None: nobody asked)
 
 
 @dataclass(frozen=True)
@@ -191,6 +241,7 @@ class Declaration:
     paid_when_declared: bool = True
     options: tuple[str, ...] = ()  # the options read outside its levels (shows, from, to)
     hands_over: HandOver | None = None
+    compulsory: bool = False  # declared by the rules whenever a level holds, never asked
 
 
 @dataclass(frozen=True)
@@ -223,6 +274,18 @@ class SideRule:
 
 
 @dataclass(frozen=True)
+class WinnerException:
+    """A trick whose contents make another card win it: when `when` holds for the trick,
+    the first card of `wins` played to it takes it."""
+
+    id: str
+    name: str
+    when: Evaluator
+    wins: Evaluator
+    source: str
+
+
+@dataclass(frozen=True)
 class PlayRules:
     """How tricks are played: the ruleset's `play`, or a contract's own (its `play` laid over
     the ruleset's). Every field added since the first rulesets defaults to the old behaviour."""
@@ -245,6 +308,7 @@ class PlayRules:
     forced: Evaluator | None = None  # cards to be played whenever the trick rules allow one
     ends_when: Evaluator | None = None  # checked after each trick: play stops when it holds
     sides: SideRule | None = None  # the seats sharing a seat's tricks (None: from the auction)
+    winner_exceptions: tuple[WinnerException, ...] = ()  # tricks another card wins
 
     @cached_property
     def restricts(self) -> bool:
@@ -376,6 +440,8 @@ class Ruleset:
     bidding: Bidding | None = None
     partner_call: PartnerCall | None = None
     doubling: Doubling | None = None
+    announcements: Announcements | None = None
+    discard_all_or_none: Evaluator | None = None  # cards `player` discards all together or none
     redeals: tuple[RedealRule, ...] = ()
     hand_score: Evaluator | None = None  # points each `player` scores in a hand
     game: GameRules | None = None

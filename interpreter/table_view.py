@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from interpreter.cards import COURT_LETTERS, Card, Deck, roman
 from interpreter.engine import tricks as trick_rules
 from interpreter.engine.actions import (
+    ANNOUNCE_TEXT,
     HOLD_TEXT,
     NO_LEVEL_TEXT,
     PACKET_TEXT,
@@ -136,6 +137,10 @@ def _auction_label(ruleset: Ruleset, choice: str) -> str | None:
         return f"hold {bidding.contract(rest).name}"
     if word == PACKET_TEXT and rest.isdecimal():
         return f"take packet {rest}"
+    bonuses = ruleset.announcements
+    if word == ANNOUNCE_TEXT and bonuses is not None:
+        names = {bonus.id: bonus.name for bonus in bonuses.table}
+        return f"announce {names[rest]}" if rest in names else None
     targets = {t.id: t.name for t in doubling.targets} if doubling is not None else {}
     if rest in targets and doubling is not None:
         if word == PASS_TEXT:
@@ -259,6 +264,16 @@ def doubled_line(view: SeatView) -> str | None:
     return "Doubled: " + ", ".join(parts)
 
 
+def announced_line(view: SeatView) -> str | None:
+    """The bonuses announced so far, and by whom."""
+    bonuses = view.ruleset.announcements
+    if bonuses is None or not view.announced:
+        return None
+    names = {bonus.id: bonus.name for bonus in bonuses.table}
+    made = [f"{names.get(bonus, bonus)} (seat {seat})" for seat, bonus in view.announced]
+    return "Announced: " + ", ".join(made)
+
+
 def table_line(view: SeatView) -> str:
     """The trick on the table so far, its number and who led it."""
     deck, me = view.ruleset.deck, view.seat
@@ -303,7 +318,13 @@ def decision_lines(view: SeatView) -> list[str]:
     lines.append(net_line(view))
     lines += [
         line
-        for line in (sides_line(view), doubled_line(view), piles_line(view), packets_line(view))
+        for line in (
+            sides_line(view),
+            announced_line(view),
+            doubled_line(view),
+            piles_line(view),
+            packets_line(view),
+        )
         if line
     ]
     shown = _shown_line(view)

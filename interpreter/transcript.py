@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 from interpreter.engine.actions import HOLD_TEXT, JOIN_TEXT, DecisionKind
 from interpreter.engine.lasting import DEAL, SETTLEMENT, SITTING_END
-from interpreter.engine.phases.talon import REST_SHOWN, talon_use
+from interpreter.engine.phases.announce import KEPT_SHOWN
+from interpreter.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use
 from interpreter.engine.state import HANDED_OVER, HandState
 from interpreter.engine.values import tidy
 from interpreter.lasting_text import transfer_lines, values_line
@@ -89,28 +90,33 @@ def hand_transcript(state: HandState) -> str:
         return "\n".join(out)
     out += _discard_lines(state)
     shown = {(seat, decl): cards for seat, decl, cards in state.shown}
-    declared = [
-        d for d in state.decisions if d["kind"] == "declare" and not d["choice"].endswith(":none")
+    declared = [(seat, choice, " (by the rules)") for seat, choice in state.declared_by_rule]
+    declared += [
+        (d["seat"], d["choice"], "")
+        for d in state.decisions
+        if d["kind"] == "declare" and not d["choice"].endswith(":none")
     ]
     if declared:
         out.append("Declarations:")
-        for d in declared:
-            decl, _, level = d["choice"].partition(":")
-            if level == "none":
-                continue
-            cards = shown.get((d["seat"], decl), [])
+        for seat, choice, how in declared:
+            decl = choice.partition(":")[0]
+            cards = shown.get((seat, decl), [])
             display = f" showing {_cards(ruleset, cards)}" if cards else ""
-            out.append(f"  Seat {d['seat']}: {ruleset.rule_label(d['choice'])}{display}")
-            out += _handed_over(state, d["seat"], decl)
+            out.append(f"  Seat {seat}: {ruleset.rule_label(choice)}{how}{display}")
+            out += _handed_over(state, seat, decl)
         out += _payments_at(state, "declarations")
+    out += _announcement_lines(state)
     out += _doubling_lines(state)
     out.append("Play:" + _sides_line(state))
+    given = _talon_to_winners(state)
     exchanges: dict[int, list[dict]] = {}
     for exchange in state.exchanges:
         exchanges.setdefault(exchange["after_trick"], []).append(exchange)
     for trick in state.tricks:
         played = ", ".join(f"{c['seat']}:{c['card']}" for c in trick["cards"])
         out.append(f"  Trick {trick['number']:2}: {played}  -> seat {trick['winner']}")
+        for cards in given.get(trick["number"], []):
+            out.append(f"    from the talon to seat {trick['winner']}: {_cards(ruleset, cards)}")
         out += _payments_at(state, f"trick {trick['number']}")
         for exchange in exchanges.get(trick["number"], []):
             out.append(
@@ -233,11 +239,15 @@ def _before_play(state: HandState) -> list[str]:
             out.append("  Joined the taker: " + ", ".join(f"seat {s}" for s in state.joined))
     elif state.contract is not None:
         out.append(f"Contract: {state.contract.replace('_', ' ')}, with no taker")
+    if state.compulsory:
+        out.append("  The contract is compulsory: there is no auction")
     packets = _packet_lines(state)
     out += packets
-    for seat, what, _cards in [] if packets else state.shown:
+    for seat, what, _shown in [] if packets else state.shown:
         if what == "talon":
             out.append(f"  The talon is shown and goes to seat {seat}")
+    for seat, taken in state.talon_shared:
+        out.append(f"  Seat {seat} takes from the talon: {_cards(state.ruleset, taken)}")
     for seat, aside in enumerate(state.set_aside):
         if aside:
             out.append(f"  The talon counts for seat {seat}'s side, unseen")
@@ -265,6 +275,35 @@ def _packet_lines(state: HandState) -> list[str]:
         out.append(f"  The packets left ({_cards(ruleset, cards)}) go to seat {seat}'s tricks")
     if not rest and packets.choose < packets.count:
         out.append("  The packets left stay out of play")
+    return out
+
+
+def _talon_to_winners(state: HandState) -> dict[int, list[list[int]]]:
+    """By trick number, the talon's cards its winner took, when the talon goes to the trick
+    winners (the first trick's winner the top cards, and so on)."""
+    use = talon_use(state) if state.contract is not None or not state.ruleset.bidding else None
+    if use is None or use.to != TO_TRICK_WINNERS:
+        return {}
+    talon, step = state.talon_dealt, use.per_trick
+    return {
+        number: [talon[(number - 1) * step : number * step]]
+        for number in range(1, len(state.trick_log) + 1)
+        if talon[(number - 1) * step : number * step]
+    }
+
+
+def _announcement_lines(state: HandState) -> list[str]:
+    """Each bonus announced, by whom, and the cards its announcer keeps for the last trick."""
+    section = state.ruleset.announcements
+    if section is None or not state.announced:
+        return []
+    names = {bonus.id: bonus.name for bonus in section.table}
+    kept = {(seat, what): cards for seat, what, cards in state.shown}
+    out = ["Announcements:"]
+    for seat, bonus in state.announced:
+        cards = kept.get((seat, f"{KEPT_SHOWN}:{bonus}"))
+        keeping = f", keeping {_cards(state.ruleset, cards)} for the last trick" if cards else ""
+        out.append(f"  Seat {seat} announces {names.get(bonus, bonus)}{keeping}")
     return out
 
 

@@ -10,22 +10,19 @@ import random
 from pathlib import Path
 
 import pytest
-import yaml
 
 from interpreter.agents.heuristic_agent import HeuristicAgent
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.search_agent import SearchAgent
-from interpreter.compile.contexts import FACTS, variables_for
 from interpreter.engine.game import play_game
 from interpreter.engine.seat_view import SeatView
 from interpreter.engine.state import HandState, IllegalAction
-from interpreter.errors import RulesetError
-from interpreter.expressions import Environment, compile_expression
 from interpreter.record import game_record
 from interpreter.replay import replay_record
 from interpreter.ruleset_loader import load_ruleset
 from interpreter.transcript import hand_transcript
 from tests.commands import tarot
+from tests.small_games import compiled, edited, problems
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "auction-packets-doubling.yaml"
 RULESET = load_ruleset(GAME)
@@ -94,7 +91,7 @@ def test_when_all_pass_the_contracts_offered_then_and_else_the_forced_one():
     say(state, (0, "pass"))
     assert state.taker is None and state.contract == "each_alone"
     assert state.attackers() == () and state.side_of(2) == (2,)
-    assert state.evaluate(compiled("taker")) == -1
+    assert state.evaluate(compiled(RULESET, "taker")) == -1
     finish(state)
     assert state.thrown_in is None and "most_points" in state.fired
     assert "Contract: each alone, with no taker" in hand_transcript(state)
@@ -117,7 +114,7 @@ def test_a_seat_the_contract_names_may_join_the_taker():
     assert state.legal_actions() == ["join", "stay_out"]
     say(state, (3, "join"))
     assert state.attackers() == (2, 3) and state.defenders() == (0, 1)
-    assert state.evaluate(compiled("attackers")) == (2, 3)
+    assert state.evaluate(compiled(RULESET, "attackers")) == (2, 3)
 
 
 def test_staying_out_leaves_the_taker_alone():
@@ -178,8 +175,8 @@ def test_doublings_alternate_between_the_sides_and_reach_the_payments():
     assert state.legal_actions() == ["redouble:game", "pass:game"]
     say(state, (2, "pass:game"), (3, "redouble:game"), (1, "double_again:game"))
     assert state.doubled == {"game": 3}
-    assert state.evaluate(compiled("doubling_factor('game')")) == 8
-    assert state.evaluate(compiled("doublings('game')")) == 3
+    assert state.evaluate(compiled(RULESET, "doubling_factor('game')")) == 8
+    assert state.evaluate(compiled(RULESET, "doublings('game')")) == 3
     # the bonus is not open to doubling under this contract: play begins
     assert state.decision.kind == "play"
     finish(state)
@@ -196,21 +193,8 @@ def test_a_target_is_closed_when_its_side_declines():
     # the bonus, doubled only under this contract, is asked about next
     say(state, (1, "pass:last_king"), (2, "double:last_king"), (3, "pass:last_king"))
     assert state.doubled == {"last_king": 1}
-    assert state.evaluate(compiled("doubling_factor('game')")) == 1
+    assert state.evaluate(compiled(RULESET, "doubling_factor('game')")) == 1
     assert state.decision.kind == "play"
-
-
-def compiled(expression: str):
-    """An expression compiled where the settlement stands in the test game."""
-    environment = Environment(
-        variables=variables_for("settlement", False, True),
-        card_sets=RULESET.deck.sets,
-        facts=FACTS,
-        contract_values=frozenset({"base"}),
-        cards=len(RULESET.deck),
-        seats=4,
-    )
-    return compile_expression(expression, environment, None)
 
 
 @pytest.mark.parametrize("seed", range(1, 7))
@@ -230,25 +214,11 @@ def test_the_heuristic_and_search_players_take_every_new_decision():
     replay_record(record, RULESET)
 
 
-def edited(tmp_path: Path, change) -> Path:
-    document = yaml.safe_load(GAME.read_text(encoding="utf-8"))
-    change(document)
-    path = tmp_path / "edited.yaml"
-    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
-    return path
-
-
-def problems(path: Path) -> str:
-    with pytest.raises(RulesetError) as error:
-        load_ruleset(path)
-    return str(error.value)
-
-
 def test_a_forced_contract_must_be_one_of_the_contracts(tmp_path: Path):
     def change(document: dict) -> None:
         document["bidding"]["all_passed"]["contract"] = "nothing"
 
-    message = problems(edited(tmp_path, change))
+    message = problems(edited(GAME, tmp_path, change))
     assert "$.bidding.all_passed.contract: unknown contract 'nothing'" in message
 
 
@@ -257,7 +227,7 @@ def test_packets_must_divide_the_talon_and_be_fewer_than_taken(tmp_path: Path):
         packets = document["bidding"]["contracts"][1]["talon"]["packets"]
         packets.update(count=3, choose=4)
 
-    message = problems(edited(tmp_path, change))
+    message = problems(edited(GAME, tmp_path, change))
     where = "$.bidding.contracts[1].talon.packets"
     assert f"{where}.count: the talon's 4 cards cannot be laid out in 3 packets" in message
     assert f"{where}.choose: the talon's seat cannot take 4 of 3 packets" in message
@@ -267,7 +237,7 @@ def test_a_doubling_cannot_be_named_like_the_word_that_declines_one(tmp_path: Pa
     def change(document: dict) -> None:
         document["doubling"]["steps"][1] = "pass"
 
-    message = problems(edited(tmp_path, change))
+    message = problems(edited(GAME, tmp_path, change))
     assert "$.doubling.steps[1]: a doubling cannot be named 'pass'" in message
 
 
@@ -275,7 +245,7 @@ def test_a_rule_before_the_auction_cannot_see_the_taker(tmp_path: Path):
     def change(document: dict) -> None:
         document["bidding"]["contracts"][2]["open_to"] = "player == taker"
 
-    assert "$.bidding.contracts[2].open_to" in problems(edited(tmp_path, change))
+    assert "$.bidding.contracts[2].open_to" in problems(edited(GAME, tmp_path, change))
 
 
 def test_random_choices_cover_the_stages_of_the_auction():

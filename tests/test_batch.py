@@ -237,6 +237,10 @@ NEW_MECHANISMS = {
         "french-tarot",
         "bidding:\n  contracts:\n    - id: petite\n      open_to: 'false'\n",
     ),
+    "agreed_by": (
+        "french-tarot",
+        'redeal:\n  - id: petit_sec\n    agreed_by: "[s in seats if s != player]"\n',
+    ),
 }
 
 

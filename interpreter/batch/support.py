@@ -221,6 +221,22 @@ def _document(document: Mapping) -> list[str]:
 _KNOWN_BIDDING_FIELDS = frozenset({"contracts", "source"})
 _KNOWN_CONTRACT_FIELDS = frozenset({"id", "name", "values", "talon", "source"})
 _KNOWN_TALON_FIELDS = frozenset({"to", "seat", "shown"})
+_KNOWN_REDEAL_FIELDS = frozenset({"id", "name", "when", "choice", "source"})
+_KNOWN_DECLARATION_FIELDS = frozenset(
+    {
+        "id",
+        "name",
+        "levels",
+        "shows",
+        "payers",
+        "payees",
+        "source",
+        "timing",
+        "paid_when_declared",
+        "options",
+        "hands_over",
+    }
+)
 
 
 def _compiled(ruleset: Ruleset) -> list[str]:
@@ -228,6 +244,11 @@ def _compiled(ruleset: Ruleset) -> list[str]:
     found += _unknown_fields(ruleset.play, _KNOWN_PLAY_FIELDS, "play")
     if ruleset.talon is not None:
         found += _unknown_fields(ruleset.talon, _KNOWN_TALON_FIELDS, "talon")
+    for redeal in ruleset.redeals:
+        found += _unknown_fields(redeal, _KNOWN_REDEAL_FIELDS, f"redeal ({redeal.id})")
+    for declaration in ruleset.declarations:
+        where = f"declaration ({declaration.id})"
+        found += _unknown_fields(declaration, _KNOWN_DECLARATION_FIELDS, where)
     if ruleset.bidding is not None:
         found += _unknown_fields(ruleset.bidding, _KNOWN_BIDDING_FIELDS, "bidding")
         for contract in ruleset.bidding.contracts:

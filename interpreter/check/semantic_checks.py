@@ -67,8 +67,9 @@ def check_document(draft: Draft) -> CheckedParts | None:
         _check_auction(draft)
     if not draft.broken.whole("talon"):
         _check_talon_use(draft, ("talon",), data.get("talon"), talon)
+    bonuses = _announcement_ids(draft)
     if not draft.broken.whole("doubling"):
-        _check_doubling(draft)
+        _check_doubling(draft, bonuses)
     if not draft.broken.whole("partner_call"):
         _check_partner_call(draft)
     if not draft.broken.whole("counting"):
@@ -261,15 +262,20 @@ def _check_contracts(draft: Draft, talon: int | None) -> frozenset[str]:
 
 
 def _check_auction(draft: Draft) -> None:
-    """A forced contract is one of the contracts."""
+    """A forced or compulsory contract is one of the contracts."""
     spec = draft.data.get("bidding", {})
-    forced = spec.get("all_passed")
     ids = [contract.get("id") for contract in spec.get("contracts", [])]
-    if forced is not None and forced.get("contract") not in ids:
-        draft.problem(
-            ("bidding", "all_passed", "contract"),
-            f"unknown contract {forced.get('contract')!r}; contracts: " + ", ".join(map(str, ids)),
-        )
+    named: list[tuple[tuple[str | int, ...], dict | None]] = [
+        (("bidding", "all_passed"), spec.get("all_passed"))
+    ]
+    named += [(("bidding", "compulsory", i), c) for i, c in enumerate(spec.get("compulsory", []))]
+    for where, forced in named:
+        if forced is not None and forced.get("contract") not in ids:
+            draft.problem(
+                where + ("contract",),
+                f"unknown contract {forced.get('contract')!r}; contracts: "
+                + ", ".join(map(str, ids)),
+            )
 
 
 def _check_talon_use(draft: Draft, where: tuple, spec: dict | None, talon: int | None) -> None:
@@ -277,8 +283,14 @@ def _check_talon_use(draft: Draft, where: tuple, spec: dict | None, talon: int |
     if spec is None:
         return
     to = spec.get("to", "out_of_play")
-    if to not in ("out_of_play", "stock") and spec.get("seat") is None:
+    if to not in ("out_of_play", "stock", "trick_winners") and spec.get("seat") is None:
         draft.problem(where, f"a talon that goes to a {to} needs `seat`: whose {to}")
+    if "shares" in spec and (to != "hand" or "packets" in spec):
+        draft.problem(
+            where + ("shares",),
+            "a talon is shared out only into hands, and not laid out in packets: write"
+            " `to: hand` without `packets`",
+        )
     packets = spec.get("packets")
     if packets is None:
         return
@@ -305,8 +317,9 @@ def _check_talon_use(draft: Draft, where: tuple, spec: dict | None, talon: int |
         )
 
 
-def _check_doubling(draft: Draft) -> None:
-    """No doubling is named like the word that declines one; targets have distinct ids."""
+def _check_doubling(draft: Draft, bonuses: set[str]) -> None:
+    """No doubling is named like the word that declines one; targets have distinct ids, and
+    each says who doubles it first or names a bonus that may be announced."""
     spec = draft.data.get("doubling")
     if spec is None:
         return
@@ -318,11 +331,39 @@ def _check_doubling(draft: Draft) -> None:
             )
     seen: set[str] = set()
     for i, target in enumerate(spec["targets"]):
+        where = ("doubling", "targets", i)
         if target["id"] in seen:
-            draft.problem(
-                ("doubling", "targets", i, "id"), f"a second target named {target['id']!r}"
-            )
+            draft.problem(where + ("id",), f"a second target named {target['id']!r}")
         seen.add(target["id"])
+        bonus = target.get("announcement")
+        if bonus is None and "by" not in target:
+            draft.problem(
+                where,
+                "a target needs `by` (the seats that may double it first), unless it is an"
+                " announced bonus's: give `announcement: ID`",
+            )
+        elif bonus is not None and bonus not in bonuses:
+            named = ", ".join(sorted(bonuses)) or "none: the ruleset has no `announcements`"
+            draft.problem(
+                where + ("announcement",),
+                f"no announcement {bonus!r}; the bonuses that may be announced: {named}",
+            )
+
+
+def _announcement_ids(draft: Draft) -> set[str]:
+    """The ids of the bonuses that may be announced; a second bonus of the same id is
+    reported."""
+    ids: set[str] = set()
+    spec = draft.data.get("announcements")
+    if spec is None or draft.broken.whole("announcements"):
+        return ids
+    for i, bonus in enumerate(spec["table"]):
+        if bonus["id"] in ids:
+            draft.problem(
+                ("announcements", "table", i, "id"), f"a second bonus named {bonus['id']!r}"
+            )
+        ids.add(bonus["id"])
+    return ids
 
 
 def _check_partner_call(draft: Draft) -> None:

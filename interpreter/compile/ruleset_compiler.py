@@ -46,7 +46,10 @@ from interpreter.check.draft import Draft
 from interpreter.check.options import Readings
 from interpreter.check.semantic_checks import CheckedParts
 from interpreter.ruleset import (
+    Announcement,
+    Announcements,
     Bidding,
+    CompulsoryContract,
     Contract,
     Counting,
     Declaration,
@@ -68,7 +71,9 @@ from interpreter.ruleset import (
     ShowRule,
     SideRule,
     TalonPackets,
+    TalonShares,
     TalonUse,
+    WinnerException,
 )
 
 __all__ = ["HAND_BUDGET", "HAND_SCORE_BUDGET", "Compiler", "compile_ruleset"]
@@ -164,6 +169,7 @@ class Compiler:
             name: None if self.broken.whole(section) else build()
             for name, section, build in [
                 ("discard", "discard", self._discard_conditions),
+                ("all_or_none", "discard", self._discard_all_or_none),
                 ("declarations", "declarations", self._declarations),
                 ("play", "play", self._play),
                 ("payments", "payments", self._payments),
@@ -172,6 +178,7 @@ class Compiler:
                 ("talon", "talon", lambda: self._talon_use(("talon",), data.get("talon"))),
                 ("partner_call", "partner_call", self._partner_call),
                 ("doubling", "doubling", self._doubling),
+                ("announcements", "announcements", self._announcements),
                 ("redeals", "redeal", self._redeals),
                 ("hand_score", "hand_score", self._hand_score),
                 ("game", "game", self._game),
@@ -215,6 +222,8 @@ class Compiler:
             bidding=bidding,
             partner_call=parts["partner_call"],
             doubling=parts["doubling"],
+            announcements=parts["announcements"],
+            discard_all_or_none=parts["all_or_none"],
             redeals=parts["redeals"],
             hand_score=parts["hand_score"],
             game=parts["game"],
@@ -237,6 +246,11 @@ class Compiler:
             self._optional_condition(("discard", key), discard.get(key), "discard_check")
             for key in ("forbidden", "never", "shown")
         )
+
+    def _discard_all_or_none(self) -> CompiledExpression | _Constant | None:
+        group = self.data.get("discard", {}).get("all_or_none")
+        where = ("discard", "all_or_none")
+        return None if group is None else self.expression(where, group, "discard_group", Type.CARDS)
 
     def _check_hand_cost(self) -> None:
         """Every expression of a hand together stays within HAND_BUDGET steps."""
@@ -430,6 +444,7 @@ class Compiler:
                     source=source_text(entry.get("source")),
                     timing=entry.get("timing"),
                     paid_when_declared=bool(entry.get("paid_when_declared", True)),
+                    compulsory=bool(entry.get("compulsory", False)),
                     options=self.options_under(where, skip=where + ("levels",)),
                     hands_over=None
                     if hands_over is None
@@ -483,6 +498,15 @@ class Compiler:
             ),
         )
 
+    def _winner_exception(self, where: tuple, spec: dict) -> WinnerException:
+        return WinnerException(
+            id=spec["id"],
+            name=spec.get("name", spec["id"]),
+            when=self._condition(where + ("when",), spec["when"], "trick_won"),
+            wins=self.expression(where + ("wins",), spec["wins"], "trick_won", Type.CARDS),
+            source=source_text(spec.get("source")),
+        )
+
     def _play_changes(self, where: tuple, spec: dict) -> dict[str, Any]:
         """The play rules `spec` (at `where`) sets, compiled, by `PlayRules` field."""
         changes: dict[str, Any] = {key: bool(spec[key]) for key in _PLAY_FLAGS if key in spec}
@@ -500,6 +524,11 @@ class Compiler:
             )
         if "sides" in spec:
             changes["sides"] = self._sides(where + ("sides",), spec["sides"])
+        if "winner_exceptions" in spec:
+            changes["winner_exceptions"] = tuple(
+                self._winner_exception(where + ("winner_exceptions", i), entry)
+                for i, entry in enumerate(spec["winner_exceptions"])
+            )
         excuse, inside = spec.get("excuse", {}), where + ("excuse",)
         if "may_lead" in excuse:
             may_lead = self._condition(inside + ("may_lead",), excuse["may_lead"], "static")
@@ -576,6 +605,16 @@ class Compiler:
             seat=None if seat is None else self._seats(where + ("seat",), seat, "talon"),
             shown=bool(spec.get("shown", False)),
             packets=self._talon_packets(where + ("packets",), spec.get("packets")),
+            per_trick=spec.get("per_trick", 1),
+            shares=self._talon_shares(where + ("shares",), spec.get("shares")),
+        )
+
+    def _talon_shares(self, where: tuple, spec: dict | None) -> TalonShares | None:
+        if spec is None:
+            return None
+        return TalonShares(
+            first=self.expression(where + ("first",), spec["first"], "talon", Type.NUMBER),
+            others=spec.get("others", 1),
         )
 
     def _talon_packets(self, where: tuple, spec: dict | None) -> TalonPackets | None:
@@ -605,8 +644,20 @@ class Compiler:
             source=source_text(spec.get("source")),
             rounds=spec.get("rounds", "once"),
             first=self._optional_seats(("bidding", "first"), spec.get("first"), "auction"),
-            hold=self._optional_seats(("bidding", "hold"), spec.get("hold"), "auction"),
+            hold=self._optional_seats(("bidding", "hold"), spec.get("hold"), "hold"),
             all_passed=self._forced_contract(spec.get("all_passed")),
+            compulsory=tuple(
+                self._compulsory_contract(("bidding", "compulsory", i), entry)
+                for i, entry in enumerate(spec.get("compulsory", []))
+            ),
+        )
+
+    def _compulsory_contract(self, where: tuple, spec: dict) -> CompulsoryContract:
+        return CompulsoryContract(
+            contract=spec["contract"],
+            when=self._condition(where + ("when",), spec["when"], "auction"),
+            taker=self._optional_seats(where + ("taker",), spec.get("taker"), "auction"),
+            source=source_text(spec.get("source")),
         )
 
     def _contract(self, where: tuple, spec: dict) -> Contract:
@@ -655,8 +706,38 @@ class Compiler:
             id=spec["id"],
             name=spec.get("name", spec["id"]),
             when=self._condition(where + ("when",), spec.get("when", True), "doubling"),
-            by=self._seats(where + ("by",), spec["by"], "doubling"),
+            by=self._optional_seats(where + ("by",), spec.get("by"), "doubling"),
             against=self._optional_seats(where + ("against",), spec.get("against"), "doubling"),
+            source=source_text(spec.get("source")),
+            announcement=spec.get("announcement"),
+        )
+
+    def _announcements(self) -> Announcements | None:
+        spec = self.data.get("announcements")
+        if spec is None:
+            return None
+        table = []
+        for i, entry in enumerate(spec["table"]):
+            where = ("announcements", "table", i)
+            keeps = entry.get("keeps")
+            table.append(
+                Announcement(
+                    id=entry["id"],
+                    name=entry.get("name", entry["id"]),
+                    when=self._condition(
+                        where + ("when",), entry.get("when", True), "announcement"
+                    ),
+                    by=self._optional_seats(where + ("by",), entry.get("by"), "announcement"),
+                    keeps=None
+                    if keeps is None
+                    else self.expression(where + ("keeps",), keeps, "announcement", Type.CARDS),
+                    source=source_text(entry.get("source")),
+                )
+            )
+        first = ("announcements", "first")
+        return Announcements(
+            table=tuple(table),
+            first=self._optional_seats(first, spec.get("first"), "talon"),
             source=source_text(spec.get("source")),
         )
 
@@ -684,6 +765,9 @@ class Compiler:
                     when=self._condition(("redeal", i, "when"), spec["when"], "redeal"),
                     choice=bool(spec.get("choice", False)),
                     source=source_text(spec.get("source")),
+                    agreed_by=self._optional_seats(
+                        ("redeal", i, "agreed_by"), spec.get("agreed_by"), "redeal"
+                    ),
                 )
             )
         return tuple(rules)

@@ -6,7 +6,7 @@ back (`interpreter.replay`), an agent is handed its choices, or a person types a
 `action_text` gives the text a record holds; `parse_action` finds the legal action a text
 names. Texts: a card's id, a contract's id, `hold:CONTRACT`, `pass`, `DECLARATION:LEVEL` (or
 `:none`), `RULE:redeal` or `RULE:play_on`, `packet:N`, `join` or `stay_out`, `STEP:TARGET`
-for a doubling or `pass:TARGET` for none.
+for a doubling or `pass:TARGET` for none, `announce:ID` for a bonus announced.
 
 A card action is the card's index (an int): the decision's kind says whether it is played,
 discarded, called, shown or given.
@@ -38,6 +38,7 @@ class DecisionKind(StrEnum):
     PACKET = "packet"  # a packet of the talon laid out, taken
     JOIN = "join"  # whether to join the taker's side
     DOUBLE = "double"  # whether to double a target
+    ANNOUNCE = "announce"  # a bonus announced before play, or a pass
     PLAY = "play"
 
 
@@ -85,6 +86,13 @@ class Double:
 
 
 @dataclass(frozen=True, slots=True)
+class Announce:
+    """A bonus of the ruleset's `announcements` announced."""
+
+    announcement: str
+
+
+@dataclass(frozen=True, slots=True)
 class Declare:
     declaration: str
     level: str
@@ -110,8 +118,21 @@ REDEAL_TEXT, PLAY_ON_TEXT = "redeal", "play_on"
 HOLD_TEXT = "hold"  # before the contract held: `hold:CONTRACT`
 PACKET_TEXT = "packet"  # before the packet's number: `packet:2`
 JOIN_TEXT, STAY_OUT_TEXT = "join", "stay_out"
+ANNOUNCE_TEXT = "announce"  # before the bonus announced: `announce:ID`
 
-Action = int | Bid | Hold | Pass | Declare | NoDeclaration | Redeal | TakePacket | Join | Double
+Action = (
+    int
+    | Bid
+    | Hold
+    | Pass
+    | Declare
+    | NoDeclaration
+    | Redeal
+    | TakePacket
+    | Join
+    | Double
+    | Announce
+)
 
 
 class Decision:
@@ -157,6 +178,8 @@ def action_text(action: Action, deck: Deck) -> str:
         return JOIN_TEXT if action.joins else STAY_OUT_TEXT
     if isinstance(action, Double):  # `pass:TARGET` declines
         return f"{action.step or PASS_TEXT}:{action.target}"
+    if isinstance(action, Announce):
+        return f"{ANNOUNCE_TEXT}:{action.announcement}"
     return f"{action.rule}:{REDEAL_TEXT if action.redeal else PLAY_ON_TEXT}"
 
 

@@ -12,10 +12,11 @@ declaration, cards picked to show, cards handed over, cards the ruleset's `show`
 up); every card played and by whom; the other seats' decisions but the choice of a private one
 (a discard, a card given back), of which it learns only that it was made; the sides as far as it
 may know them (a called partner stays unknown to the others until the called card falls; seats
-that joined the taker); the doublings made; every payment. For guessing the rest it knows how
-many cards lie in each place it cannot look into, which cards those are as a whole, who holds
-the shown cards still in play, and the voids the trick rules imply. The outcome of the hand
-(card points) is part of the view once the hand is over.
+that joined the taker); the doublings made; the bonuses announced and the declarations the
+rules made; every payment. For guessing the rest it knows how many cards lie in each place it
+cannot look into, which cards those are as a whole, who holds the shown cards still in play,
+and the voids the trick rules imply. The outcome of the hand (card points) is part of the view
+once the hand is over.
 """
 
 from __future__ import annotations
@@ -126,6 +127,8 @@ class SeatView:
     partner_known: bool  # whether the seat knows who holds the called card (if one was called)
     joined: tuple[int, ...]  # seats that joined the taker's side
     doubled: Mapping[str, int]  # per target of the doublings, how many were made
+    announced: tuple[tuple[int, str], ...]  # (seat, bonus) announced, in order
+    declared_by_rule: tuple[tuple[int, str], ...]  # (seat, `id:level`) declared by the rules
     payments: tuple[Payment, ...]
     returns: tuple[float, ...]  # net per seat so far
     # the decision
@@ -196,6 +199,8 @@ class SeatView:
             "partner_known": known,
             "joined": tuple(state.joined),
             "doubled": dict(state.doubled),
+            "announced": tuple(state.announced),
+            "declared_by_rule": tuple(state.declared_by_rule),
             "payments": tuple(state.payments),
             "returns": tuple(state.returns()),
             "to_decide": None if decision is None else decision.seat,

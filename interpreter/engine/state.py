@@ -128,8 +128,11 @@ class HandState:
         self.seat_order = [(dealer + 1 + i) % n for i in range(n)]  # dealing and bidding order
         self.zones = Zones.empty(n)
         self.drawing = False  # the talon is a stock drawn from after each trick
+        self.talon_per_trick = 0  # the talon's top cards each trick's winner takes
+        self.talon_shared: list[tuple[int, list[int]]] = []  # (seat, cards) of a talon shared
         self.declared: list[set[str]] = [set() for _ in range(n)]
         self.declared_values: list[dict[str, float]] = [{} for _ in range(n)]
+        self.declared_by_rule: list[tuple[int, str]] = []  # (seat, `id:level`), compulsory
         self.shown: list[tuple[int, str, list[int]]] = []  # (seat, what, cards shown)
         self.decisions: list[dict] = []
         self.payments: list[Payment] = []
@@ -161,9 +164,11 @@ class HandState:
         self.card_choices: list[CardChoice] = []  # shows and gives still to pick
         self.declared_seats: set[tuple[int, str]] = set()
         self.redeal_queue: list[tuple[int, RedealRule]] = []
+        self.redeal_agreement: list[int] = []  # seats still to agree to the redeal asked for
         # the auction (`phases/auction.py`): seats still to speak, its stage, who joined
         self.auction_stage = AuctionStage.BIDDING
         self.joined: list[int] = []  # seats that joined the taker's side
+        self.compulsory = False  # the contract was compulsory: no auction was held
         self.bidders = auction.bid_order(self) if ruleset.bidding else []
         # the talon laid out in packets (`phases/talon.py`): who takes, how many more
         self.packet_taker: int | None = None
@@ -172,6 +177,11 @@ class HandState:
         self.doubled: dict[str, int] = {}
         self.double_targets: list[DoubleTarget] = []
         self.double_queue: list[int] = []
+        # announcements (`phases/announce.py`): (seat, bonus) made, seats still to speak,
+        # the cards each announcer keeps for the last trick
+        self.announced: list[tuple[int, str]] = []
+        self.announce_queue: list[int] = []
+        self.kept_back: dict[int, frozenset[int]] = {}
         self.phases = phase_order(ruleset)  # the phases of the hand, in order
         self.phase = Phase.REDEAL
         self.excuses = ruleset.deck.fools
@@ -205,15 +215,20 @@ class HandState:
             "abandoned",
             "declare_queue",
             "redeal_queue",
+            "redeal_agreement",
             "bidders",
             "joined",
             "double_targets",
             "double_queue",
             "transfers",
+            "announced",
+            "announce_queue",
+            "declared_by_rule",
         ):
             setattr(other, name, list(getattr(self, name)))
         other.fired = dict(self.fired)
         other.doubled = dict(self.doubled)
+        other.kept_back = dict(self.kept_back)
         other.card_choices = [choice.copy() for choice in self.card_choices]
         other.memo = {}
         other.discard_left = dict(self.discard_left)

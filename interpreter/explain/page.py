@@ -111,7 +111,12 @@ class _PageBuilder:
             Section("The talon and the discards", [*self._talon(), *self._discard()]),
             Section(
                 "Bidding and calls",
-                [*self._bidding(), *self._partner_call(), *self._doubling()],
+                [
+                    *self._bidding(),
+                    *self._partner_call(),
+                    *self._announcements(),
+                    *self._doubling(),
+                ],
             ),
             Section("Declarations", list(self._declarations())),
             Section("Play of the cards", list(self._play())),
@@ -269,8 +274,13 @@ class _PageBuilder:
                 if spec.get("choice")
                 else "the deal is thrown in"
             )
-            line = f"When {code(spec['when'])} holds for a player, {who}."
-            yield self.rule(spec.get("name", spec["id"]), [line], ("redeal", i), spec)
+            lines = [f"When {code(spec['when'])} holds for a player, {who}."]
+            if "agreed_by" in spec:
+                lines.append(
+                    f"Only if every one of {code(spec['agreed_by'])} agrees, each asked in turn;"
+                    " one refusal and the deal stands."
+                )
+            yield self.rule(spec.get("name", spec["id"]), lines, ("redeal", i), spec)
 
     # --- the talon and the discards ---------------------------------------------------------
 
@@ -306,6 +316,12 @@ class _PageBuilder:
             lines.append(f"Discarded only when nothing else can go: {code(spec['forbidden'])}.")
         if "shown" in spec:
             lines.append(f"Shown to all when discarded: {code(spec['shown'])}.")
+        if "all_or_none" in spec:
+            lines.append(
+                f"Discarded all together or not at all: {code(spec['all_or_none'])} (none while"
+                " the player holds more of them than cards to lay away; once one goes, the"
+                " rest follow)."
+            )
         yield self.rule("Discards", lines, ("discard",), spec)
 
     # --- bidding and calls --------------------------------------------------------------------
@@ -336,6 +352,12 @@ class _PageBuilder:
             taker = f" with {code(forced['taker'])} as taker" if "taker" in forced else ""
             alone = "" if taker else ", every player for himself"
             lines.append(f"If every player passes, {forced['contract']} is played{taker}{alone}.")
+        for compulsory in spec.get("compulsory", []):
+            taker = f" with {code(compulsory['taker'])} as taker" if "taker" in compulsory else ""
+            lines.append(
+                f"When {code(compulsory['when'])}, {compulsory['contract']} is played{taker},"
+                " without an auction."
+            )
         yield self.rule("The auction", lines, ("bidding",), spec, inner=(("bidding", "contracts"),))
         for i, contract in enumerate(spec.get("contracts", [])):
             lines = []
@@ -370,10 +392,34 @@ class _PageBuilder:
         ]
         for target in spec["targets"]:
             when = f", when {code(target['when'])}" if "when" in target else ""
-            lines.append(
-                f"{target.get('name', target['id'])}: first doubled by {code(target['by'])}{when}."
-            )
+            by = code(target["by"]) if "by" in target else "the seats not on the announcer's side"
+            if "announcement" in target:
+                when += f", once {target['announcement']} is announced"
+            lines.append(f"{target.get('name', target['id'])}: first doubled by {by}{when}.")
         yield self.rule("Doublings", lines, ("doubling",), spec)
+
+    def _announcements(self) -> Iterator[Rule]:
+        spec = self.doc.get("announcements")
+        if spec is None:
+            return
+        first = f"`{spec['first']}`" if "first" in spec else "the taker (or the dealer's next)"
+        lines = [
+            f"Before play, each player in turn from {first} may announce bonuses open to him,"
+            " one at a time, then passes; a bonus announced by one of a side is closed to the"
+            " rest of that side."
+        ]
+        for bonus in spec["table"]:
+            parts = [bonus.get("name", bonus["id"])]
+            if "by" in bonus:
+                parts.append(f"by {code(bonus['by'])}")
+            if "when" in bonus:
+                parts.append(f"when {code(bonus['when'])}")
+            if "keeps" in bonus:
+                parts.append(
+                    f"the announcer shows and keeps {code(bonus['keeps'])} for the last trick"
+                )
+            lines.append("; ".join(parts) + ".")
+        yield self.rule("Announcements", lines, ("announcements",), spec)
 
     def _partner_call(self) -> Iterator[Rule]:
         spec = self.doc.get("partner_call")
@@ -425,6 +471,8 @@ class _PageBuilder:
                 lines.append(f"The declarer shows {code(entry['shows'])}.")
             if entry.get("timing"):
                 lines.append(f"Declared {setting(entry['timing'])}.")
+            if entry.get("compulsory"):
+                lines.append("Compulsory: declared by the rules whenever it holds, not chosen.")
             where = ("declarations", "table", i)
             yield self.rule(entry.get("name", entry["id"]), lines, where, entry, spec.get("source"))
 
@@ -445,6 +493,11 @@ class _PageBuilder:
             "The highest trump wins the trick, or without trumps the highest card of the suit led.",
             *words.play_rules(spec, with_leader=False),
         ]
+        for exception in spec.get("winner_exceptions", []):
+            lines.append(
+                f"{exception.get('name', exception['id'])}: when {code(exception['when'])},"
+                f" the first card of {code(exception['wins'])} played to the trick wins it."
+            )
         yield self.rule("Tricks", lines, ("play",), spec, inner=(("play", "excuse"),))
         excuse = spec.get("excuse")
         if not excuse:

@@ -129,6 +129,15 @@ def talon_use(spec: Mapping) -> str:
             f" of them whole {into}; the rest go {left}"
         )
     shown = "shown to all, then " if spec.get("shown") else ""
+    if to == "trick_winners":
+        return f"{_cards(spec.get('per_trick', 1))} at a time, face up, to each trick's winner"
+    shares = spec.get("shares")
+    if to == "hand" and shares is not None:
+        return (
+            f"{shown}{code(shares['first'])} cards into the hand of {code(seat)}, the rest"
+            f" {_cards(shares.get('others', 1))} at a time to each other player in turn; each"
+            " then discards as many cards"
+        )
     if to == "hand":
         return f"{shown}into the hand of {code(seat)}, who then discards as many cards"
     if to == "pile":

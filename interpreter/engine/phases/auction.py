@@ -56,6 +56,22 @@ def bid_order(state: HandState) -> list[int]:
     return [(first + i) % n for i in range(n)]
 
 
+def enter(state: HandState) -> None:
+    """A compulsory contract whose condition holds is played without an auction."""
+    bidding = state.ruleset.bidding
+    assert bidding is not None  # only a ruleset with an auction has this phase
+    scope = state._scope({})
+    forced = next((entry for entry in bidding.compulsory if entry.when(scope)), None)
+    if forced is None:
+        return
+    state.bidders.clear()
+    state.contract = forced.contract
+    if forced.taker is not None:
+        state.taker = first_seat(state, forced.taker, "the compulsory contract's `taker`")
+    state.compulsory = True
+    state._changed()
+
+
 def decide_bid(state: HandState) -> bool:
     """The next bidder's choice of a higher contract, a hold or a pass; then the seats asked
     to join. Once all have spoken, the deal is thrown in if nobody bid (or the forced
@@ -130,7 +146,8 @@ def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
         lowest = bidding.rank(state.contract) + 1
         offered = tuple(c for c in offered if bidding.rank(c.id) >= lowest)
         if bidding.hold is not None and seat != state.taker:
-            holders = selected_seats(bidding.hold(state._scope({})))
+            highest = {"highest_bidder": state.taker, "highest_bid": state.contract}
+            holders = selected_seats(bidding.hold(state._scope(highest)))
             if seat in holders and _open(state, bidding.contract(state.contract), seat):
                 bids.append(Hold(state.contract))
     bids += [Bid(c.id) for c in offered if _open(state, c, seat)]

@@ -8,7 +8,8 @@ of the side whose turn it is (`by` before an even number of doublings, `against`
 odd one) are asked in order of play (`state.double_queue`). A doubling passes the turn to
 the other side; when every seat of a side declines, or the last step is made, the target is
 closed. `state.doubled` counts the doublings of each target, read by `doublings('ID')` and
-`doubling_factor('ID')`.
+`doubling_factor('ID')`. A target tied to an announcement is asked about only once it is
+announced, first by the seats not on its announcer's side unless its `by` says otherwise.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interpreter.engine.actions import Action, Decision, DecisionKind, Double, action_text
+from interpreter.engine.phases.announce import announcers
 from interpreter.engine.values import selected_seats
 
 if TYPE_CHECKING:
@@ -28,7 +30,12 @@ def enter(state: HandState) -> None:
     doubling = state.ruleset.doubling
     assert doubling is not None  # the phase is in the hand only with a `doubling` section
     scope = state._scope({})
-    state.double_targets = [target for target in doubling.targets if target.when(scope)]
+    state.double_targets = [
+        target
+        for target in doubling.targets
+        if (target.announcement is None or announcers(state, target.announcement))
+        and target.when(scope)
+    ]
     _ask_next(state)
 
 
@@ -77,7 +84,12 @@ def _side_to_speak(state: HandState, target: DoubleTarget) -> list[int]:
     """The seats that may make the target's next doubling, in order of play from the
     dealer's next: `by` before an even number of doublings, the others after an odd one."""
     scope = state._scope({})
-    first = selected_seats(target.by(scope))
+    if target.by is not None:
+        first = selected_seats(target.by(scope))
+    else:  # an announced bonus: first doubled by the seats not on its announcer's side
+        assert target.announcement is not None  # the checks ask for `by` otherwise
+        announcer = state.side_of(announcers(state, target.announcement)[0])
+        first = [s for s in range(state.ruleset.players) if s not in announcer]
     if state.doubled.get(target.id, 0) % 2 == 0:
         side = first
     elif target.against is not None:

@@ -16,7 +16,7 @@ from interpreter.engine import sides
 from interpreter.engine import tricks as trick_rules
 from interpreter.engine.actions import Decision, DecisionKind
 from interpreter.engine.events import At, PaymentTime
-from interpreter.engine.phases import declare, settle
+from interpreter.engine.phases import announce, declare, settle, talon
 from interpreter.engine.showing import show_cards
 from interpreter.engine.values import selected_seats
 from interpreter.expressions import EvaluationError
@@ -84,6 +84,8 @@ def decide(state: HandState) -> bool:
     legal = trick_rules.legal_cards(rules, state.trick_pack, playable, zones.trick, state.excuses)
     if rules.restricts:
         legal = restricted(state, seat, legal)
+    if state.kept_back:
+        legal = announce.keep_back(state, seat, legal)
     ids = ruleset.deck.cards.ids
     state.decision = Decision(seat, DecisionKind.PLAY, legal, [ids[c] for c in legal])
     return True
@@ -162,6 +164,8 @@ def _end_trick(state: HandState) -> None:
         and all(w in state.side_of(first_seat) for w, _c in zones.trick_cards)
     ):
         winner = first_seat
+    if play_rules.winner_exceptions:
+        winner = _exceptional_winner(state, winner, last)
     fool_kept = not last or play_rules.fool_in_last_trick == "kept"
     at = At(PaymentTime.TRICK, state.trick_number)
     won, by_card = zones.won, ruleset.rule_index.by_card(TRICK_END)
@@ -182,6 +186,8 @@ def _end_trick(state: HandState) -> None:
     state.leader = winner
     if state.drawing:
         _draw(state, winner)
+    elif state.talon_per_trick:
+        talon.give_to_winner(state, winner)
     memo.clear()
     if state.excuse_debts:
         pay_excuse_debts(state)
@@ -198,6 +204,28 @@ def _end_trick(state: HandState) -> None:
     ends_when = play_rules.ends_when
     if ends_when is not None and cards_left(state) and state.evaluate(ends_when):
         settle.finish(state)  # the cards still held are played no more
+
+
+def _exceptional_winner(state: HandState, winner: int, last: bool) -> int:
+    """The seat that takes the trick under the first winner exception whose `when` holds:
+    the one that played the first card of its `wins`; else `winner`, by the trick rules."""
+    trick = state.zones.trick
+    scope = state._scope(
+        {
+            "trick": tuple(card for _seat, card in trick),
+            "trick_number": state.trick_number,
+            "last_trick": last,
+            "leader": state.leader,
+            "winner": winner,
+        }
+    )
+    for exception in state.play_rules.winner_exceptions:
+        if exception.when(scope):
+            wins = set(exception.wins(scope))
+            taker = next((seat for seat, card in trick if card in wins), None)
+            if taker is not None:
+                return taker
+    return winner
 
 
 def stock(state: HandState) -> list[int]:

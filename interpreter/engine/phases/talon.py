@@ -1,5 +1,6 @@
-"""The talon and the discard: the talon taken into a hand, set aside, made a stock, or laid
-out face up in packets of which a seat takes some; then each seat that must lays cards away.
+"""The talon and the discard: the talon taken into a hand (or shared out into several), set
+aside, made a stock, given a card at a time to trick winners, or laid out face up in packets
+of which a seat takes some; then each seat that must lays cards away.
 
 Where it sits: a phase of the hand (`interpreter.engine.phases`), after the auction and the
 call in rulesets that have them, else right after the deal.
@@ -16,11 +17,12 @@ from interpreter.engine.values import first_seat
 
 if TYPE_CHECKING:
     from interpreter.engine.state import HandState
-    from interpreter.ruleset import TalonPackets, TalonUse
+    from interpreter.ruleset import Evaluator, TalonPackets, TalonShares, TalonUse
 
 #: how `shown` names packets taken, by where they went: in hand, or onto a pile unseen
 TAKEN_SHOWN = {"hand": "talon", "pile": "talon_pile"}
 REST_SHOWN = "talon_rest"  # how `shown` names the packets left, put to a seat's tricks
+TO_TRICK_WINNERS = "trick_winners"  # the talon's top cards to each trick's winner
 
 
 def talon_use(state: HandState) -> TalonUse | None:
@@ -41,20 +43,61 @@ def enter(state: HandState) -> None:
     if use.to == "stock":
         state.drawing = True
         return
+    if use.to == TO_TRICK_WINNERS:
+        state.talon_per_trick = use.per_trick
+        return
     assert use.seat is not None  # the schema asks for a seat where the talon goes to one
     seat = first_seat(state, use.seat, "the talon's `seat`")
     if use.packets is not None:
         _lay_out(state, seat, use.packets)
         return
-    if use.shown:
-        state.shown.append((seat, "talon", list(zones.talon)))
-    if use.to == "hand":
+    if use.shares is not None:
+        _share_out(state, seat, use.shares, use.shown)
+    elif use.to == "hand":
+        _show(state, seat, use)
         zones.hands[seat].extend(zones.talon)
         state.discard_left[seat] = state.discard_left.get(seat, 0) + len(zones.talon)
     else:
+        _show(state, seat, use)
         zones.set_aside[seat].extend(zones.talon)
     zones.talon = []
     state._changed()
+
+
+def _show(state: HandState, seat: int, use: TalonUse) -> None:
+    """Where the rules say so, every seat sees the whole talon before `seat` takes it."""
+    if use.shown:
+        state.shown.append((seat, "talon", list(state.zones.talon)))
+
+
+def _share_out(state: HandState, seat: int, shares: TalonShares, shown: bool) -> None:
+    """The talon into hands: `first` cards to `seat`, then `others` at a time to each other
+    seat in turn, from its next, until none is left; each then lays away as many. With
+    `shown`, every seat sees which cards go to whom."""
+    talon, players = state.zones.talon, state.ruleset.players
+    first = max(0, int(state.evaluate(shares.first)))
+    receivers = [(seat + i) % players for i in range(1, players)]
+    given = [(seat, talon[:first])]
+    rest = talon[first:]
+    for turn, start in enumerate(range(0, len(rest), shares.others)):
+        given.append((receivers[turn % len(receivers)], rest[start : start + shares.others]))
+    state.talon_shared = [(receiver, cards) for receiver, cards in given if cards]
+    for receiver, cards in state.talon_shared:
+        state.zones.hands[receiver].extend(cards)
+        state.discard_left[receiver] = state.discard_left.get(receiver, 0) + len(cards)
+        if shown:
+            state.shown.append((receiver, "talon", list(cards)))
+
+
+def give_to_winner(state: HandState, winner: int) -> None:
+    """After a trick, the talon's top cards onto its winner's tricks, face up, while any
+    are left."""
+    talon = state.zones.talon
+    cards = talon[: state.talon_per_trick]
+    if cards:
+        del talon[: len(cards)]
+        state.zones.won[winner].extend(cards)
+        state.shown.append((winner, TO_TRICK_WINNERS, cards))
 
 
 def _lay_out(state: HandState, seat: int, packets: TalonPackets) -> None:
@@ -141,7 +184,26 @@ def discard_choices(state: HandState, seat: int) -> list[int]:
                 kept.append(card)
         if kept:  # when only protected cards are left, they must go after all
             allowed = kept
+    if state.ruleset.discard_all_or_none is not None:
+        allowed = _all_or_none(state, seat, allowed, state.ruleset.discard_all_or_none)
     return list(allowed)
+
+
+def _all_or_none(state: HandState, seat: int, allowed: list[int], rule: Evaluator) -> list[int]:
+    """`allowed` as the whole discard needs it: once a card of the rule's group is laid
+    away, the rest of the group must follow; none of it may go while the cards still to lay
+    away are fewer than the group's cards in hand. When that would leave nothing, `allowed`."""
+    group = set(rule(state._scope({"player": seat})))
+    held = sum(1 for card in state.zones.hands[seat] if card in group)
+    if not held:
+        return allowed
+    if any(card in group for card in state.zones.discards[seat]):
+        narrowed = [card for card in allowed if card in group]
+    elif held > state.discard_left[seat]:
+        narrowed = [card for card in allowed if card not in group]
+    else:
+        return allowed
+    return narrowed or allowed
 
 
 def discard(state: HandState, decision: Decision, card: int) -> None:
