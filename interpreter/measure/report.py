@@ -31,13 +31,15 @@ class RunInfo:
     jobs: int
     interrupted: bool = False
     options: tuple[tuple[str, str], ...] = ()  # chosen with --option, repeated in commands
+    cluster: str | None = None  # --cluster: where the jobs ran (on this machine otherwise)
 
     def heading(self, hands_done: int) -> str:
         players = ",".join(self.agents)
         done = f"{hands_done} hands"
         if self.interrupted:
             done = f"{hands_done} of {self.hands_asked} hands (interrupted)"
-        return f"{done}, seed {self.seed}, {players} players, {self.jobs} job(s)"
+        where = f" on cluster {self.cluster}" if self.cluster else ""
+        return f"{done}, seed {self.seed}, {players} players, {self.jobs} job(s){where}"
 
     def replay_command(self, target: str, number: int) -> str:
         options = "".join(f" --option {name}={reading}" for name, reading in self.options)
@@ -429,6 +431,7 @@ def _run_json(info: RunInfo) -> dict:
         "hands_asked": info.hands_asked,
         "agents": list(info.agents),
         "jobs": info.jobs,
+        "cluster": info.cluster,
         "interrupted": info.interrupted,
         "options": dict(info.options),
     }
