@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -199,3 +200,29 @@ def test_a_worker_running_other_code_refuses_the_chunk() -> None:
         cluster.play_chunk(job, [(1, (0,))])
     same = cluster._Job("run", plan, (Written.of(ruleset),), results_version())
     assert cluster.play_chunk(same, [(1, (0,))]) == [next(run_hands(plan, [ruleset], 1))]
+
+
+def test_ctrl_c_to_the_process_group_stops_a_run_on_a_local_cluster(tmp_path: Path) -> None:
+    """As at a terminal: the command and the workers it started all receive SIGINT; the
+    workers ignore it, the command reports what finished and keeps its rows."""
+    rows = tmp_path / "rows.jsonl"
+    args = ("simulate", BASE, "--hands", "100000", "--cluster", "local:1", "--out", str(rows))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "interpreter", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while not (rows.exists() and len(rows.read_bytes().splitlines()) >= 4):
+        assert process.poll() is None, "the command ended before writing rows"
+        assert time.monotonic() < deadline, "no rows after two minutes"
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert "Traceback" not in out + err, err[-3000:]
+    assert process.returncode == 130, err
+    assert "(interrupted)" in out
+    assert all(json.loads(line) for line in rows.read_text(encoding="utf-8").splitlines())

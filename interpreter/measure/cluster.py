@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import re
+import signal
 import threading
 import time
 import uuid
@@ -248,6 +249,15 @@ class DaskExecutor:
         )
 
 
+def dask_setup(worker: object) -> None:
+    """Run by each worker of a cluster started here (Dask's preload hook), in its main
+    thread: like the local pool's workers it ignores Ctrl-C and SIGHUP, which a terminal
+    sends to the whole process group; the command stops it when the run ends."""
+    for name in ("SIGINT", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+
+
 def _hands(work: Work) -> str:
     numbers = [number for number, _ in work]
     return f"{numbers[0]}-{numbers[-1]}" if numbers else "(none)"
@@ -272,6 +282,7 @@ def dask_executor(address: ClusterAddress) -> Iterator[DaskExecutor]:
                         threads_per_worker=1,
                         processes=True,
                         dashboard_address=":0",  # any free port: several runs at once
+                        preload=[__name__],  # dask_setup: deaf to Ctrl-C
                     )
                 stack.callback(cluster.close)
                 client = distributed.Client(cluster, set_as_default=False)
@@ -279,6 +290,8 @@ def dask_executor(address: ClusterAddress) -> Iterator[DaskExecutor]:
             raise ClusterError(
                 f"--cluster {address.text}: cannot reach the scheduler ({error})"
             ) from None
+        except RuntimeError as error:  # a local cluster that did not start
+            raise ClusterError(f"--cluster {address.text}: did not start ({error})") from None
         stack.callback(client.close)
         try:
             client.wait_for_workers(1, timeout=WORKER_WAIT)
