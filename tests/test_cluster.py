@@ -16,8 +16,8 @@ from pathlib import Path
 
 import distributed
 import pytest
+from test_simulation_cli import run  # tarot ARGS in this process: status, out, err
 
-from interpreter.cli import main
 from interpreter.measure import cluster
 from interpreter.measure.provenance import results_version
 from interpreter.measure.rows import RowWriter
@@ -27,17 +27,6 @@ from interpreter.ruleset_loader import load_ruleset
 BASE = "marolles-1637"
 LITERAL = "marolles-1637-ultimo-literal"
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    """`tarot ARGS` in this process: (exit status, stdout, stderr)."""
-    try:
-        status = main(list(args))
-    except SystemExit as exit_:  # argparse refusing the command line
-        status = exit_.code
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
 
 
 @pytest.fixture(scope="module")

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 
 INSTALL = "pip install 'tarot-rules[cluster]'"
 CONNECT_TIMEOUT = 10.0  # seconds to reach the scheduler
+FIRST_WORKER_WAIT = 30.0  # seconds a run waits for a worker to start
 WORKER_WAIT = 30.0  # seconds a run waits while no worker is connected
 WAIT_STEP = 0.2  # seconds the main thread waits for a result before looking again
 AHEAD = 4  # chunks in flight per worker thread
@@ -179,15 +180,18 @@ class DaskExecutor:
         )
         numbered = enumerate(works)
         in_flight: deque[tuple[Future, Work]] = deque()
-        # a task rather than scattered data: Dask computes it again if every worker that
-        # held it is lost
-        shared = self._client.submit(_the_job, job, key=f"tarot-job-{job.token}", pure=False)
+        shared: list[Future] = []
         try:
+            # a task rather than scattered data: Dask computes it again if every worker
+            # that held it is lost
+            shared.append(
+                self._client.submit(_the_job, job, key=f"tarot-job-{job.token}", pure=False)
+            )
 
             def submit() -> None:
                 for index, work in itertools.islice(numbered, 1):
                     key = f"tarot-hands-{job.token}-{index}"
-                    future = self._client.submit(play_chunk, shared, work, key=key, pure=False)
+                    future = self._client.submit(play_chunk, shared[0], work, key=key, pure=False)
                     in_flight.append((future, work))
 
             for _ in range(AHEAD * self.width):
@@ -204,7 +208,7 @@ class DaskExecutor:
             ) from None
         finally:
             with suppress(Exception):  # a scheduler already gone has nothing to release
-                self._client.cancel([shared, *(future for future, _ in in_flight)], force=True)
+                self._client.cancel([*shared, *(future for future, _ in in_flight)], force=True)
 
     def _answer(self, future: Future, work: Work) -> list[tuple[HandSummary, ...]]:
         """The result of one chunk, waited for in short steps (a stop is handled at once)."""
@@ -294,10 +298,10 @@ def dask_executor(address: ClusterAddress) -> Iterator[DaskExecutor]:
             raise ClusterError(f"--cluster {address.text}: did not start ({error})") from None
         stack.callback(client.close)
         try:
-            client.wait_for_workers(1, timeout=WORKER_WAIT)
+            client.wait_for_workers(1, timeout=FIRST_WORKER_WAIT)
         except (OSError, TimeoutError):
             raise ClusterError(
                 f"--cluster {address.text}: no worker connected to the scheduler within "
-                f"{WORKER_WAIT:g} s (start one with: dask worker {address.text})"
+                f"{FIRST_WORKER_WAIT:g} s (start one with: dask worker {address.text})"
             ) from None
         yield DaskExecutor(client, address.text)
