@@ -428,11 +428,22 @@ def _add_run_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=cli_numbers.seed, default=1, help="seed of the deals and players"
     )
-    parser.add_argument(
+    from interpreter.measure.cluster import cluster_address
+
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
         "--jobs",
         type=cli_numbers.count,
         metavar="J",
         help="worker processes (default: every core); results do not depend on it",
+    )
+    where.add_argument(
+        "--cluster",
+        type=cluster_address,
+        metavar="ADDRESS",
+        help="play the hands on a Dask cluster: a scheduler's address tcp://HOST:PORT, or "
+        "local[:N] to start one here with N workers (needs the [cluster] extra); results do "
+        "not depend on it",
     )
     parser.add_argument(
         "--out", metavar="FILE", help="write one row per hand and ruleset (.jsonl or .csv)"
@@ -488,6 +499,7 @@ def _refusal(error: Exception) -> int | None:
         return 1
     from interpreter.agents.lineup import LineupError
     from interpreter.expressions import EvaluationError
+    from interpreter.measure.cluster import ClusterError
     from interpreter.measure.plot import PlotUnavailable
     from interpreter.measure.runner import RulesetMismatch, WorkerDied
     from interpreter.option_flags import OptionFlagError
@@ -499,7 +511,13 @@ def _refusal(error: Exception) -> int | None:
     from interpreter.batch.agree import BatchDisagreement
 
     if isinstance(
-        error, OutputError | PlotUnavailable | RulesetMismatch | WorkerDied | BatchDisagreement
+        error,
+        OutputError
+        | PlotUnavailable
+        | RulesetMismatch
+        | WorkerDied
+        | BatchDisagreement
+        | ClusterError,
     ):
         print(f"tarot: {error}", file=sys.stderr)
         return 1

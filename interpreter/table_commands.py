@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 
 from interpreter import paths
 from interpreter.agents.lineup import parse_agents
@@ -21,6 +23,7 @@ from interpreter.batch.backend import choose_backend
 from interpreter.diff import diff_loaded, render
 from interpreter.engine.game import plays_sittings
 from interpreter.errors import Problem, RulesetError
+from interpreter.measure.cluster import ClusterAddress
 from interpreter.measure.comparison import Comparison
 from interpreter.measure.driver import RunEnd, drive
 from interpreter.measure.games import play_games
@@ -43,7 +46,13 @@ from interpreter.measure.report import (
     units,
 )
 from interpreter.measure.rows import RowWriter, row_format
-from interpreter.measure.runner import HandResults, RulesetSpec, RunPlan, available_cores
+from interpreter.measure.runner import (
+    Executor,
+    HandResults,
+    RulesetSpec,
+    RunPlan,
+    available_cores,
+)
 from interpreter.measure.store import ResultStore
 from interpreter.output_files import OutputError, check_output_path
 from interpreter.ruleset import Ruleset
@@ -86,37 +95,74 @@ def agents_for(args: argparse.Namespace, *rulesets: Ruleset) -> tuple[str, ...]:
     return kinds[0]
 
 
+@dataclass(frozen=True)
+class _Ran:
+    """Where the hands were played: how many jobs, on this machine or on a cluster."""
+
+    jobs: int
+    cluster: str | None = None
+
+
 def _info(
     plan: RunPlan,
-    jobs: int,
+    ran: _Ran,
     end: RunEnd,
     rulesets: list[Ruleset],
     options: tuple[tuple[str, str], ...] = (),
 ) -> RunInfo:
-    sittings = any(plays_sittings(ruleset) for ruleset in rulesets)
     return RunInfo(
-        plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options), sittings, plan.backend
+        plan.seed,
+        plan.hands,
+        plan.agents,
+        ran.jobs,
+        end.early,
+        tuple(options),
+        sittings=any(plays_sittings(ruleset) for ruleset in rulesets),
+        backend=plan.backend,
+        cluster=ran.cluster,
     )
+
+
+@contextmanager
+def _players(args: argparse.Namespace) -> Iterator[tuple[int | Executor, _Ran]]:
+    """Who plays the hands: the cluster --cluster names, or --jobs processes here."""
+    address: ClusterAddress | None = getattr(args, "cluster", None)
+    if address is None:
+        jobs = _jobs(args)
+        yield jobs, _Ran(jobs)
+        return
+    from interpreter.measure.cluster import dask_executor
+
+    cores = available_cores()
+    if address.local_workers is not None and address.local_workers > cores:
+        print(
+            f"tarot: --cluster {address.text}: only {cores} core(s) here; using {cores}",
+            file=sys.stderr,
+        )
+        address = replace(address, local_workers=cores)
+    with dask_executor(address) as executor:
+        yield executor, _Ran(executor.width, address.text)
 
 
 def _drive(
     args: argparse.Namespace,
     plan: RunPlan,
     rulesets: list[Ruleset],
-    jobs: int,
     consume: Callable[[HandResults], None],
     label: str,
-) -> RunEnd:
-    """Play the plan through `drive`, with the --out rows and the --store the user named
-    (the store opened first: a store refused leaves the rows file untouched)."""
-    store = ResultStore(args.store) if getattr(args, "store", None) else None
-    try:
-        rows = RowWriter(args.out, rulesets, plan.keys(rulesets)) if args.out else None
-    except BaseException:
-        if store is not None:
-            store.close()
-        raise
-    return drive(plan, rulesets, jobs, consume, rows, label, store)
+) -> tuple[RunEnd, _Ran]:
+    """Play the plan through `drive` where --jobs or --cluster says, with the --out rows
+    and the --store the user named (the cluster reached first, then the store opened: a
+    cluster or store refused leaves the rows file untouched)."""
+    with _players(args) as (jobs, ran):
+        store = ResultStore(args.store) if getattr(args, "store", None) else None
+        try:
+            rows = RowWriter(args.out, rulesets, plan.keys(rulesets)) if args.out else None
+        except BaseException:
+            if store is not None:
+                store.close()
+            raise
+        return drive(plan, rulesets, jobs, consume, rows, label, store), ran
 
 
 def _nothing_finished(end: RunEnd) -> int:
@@ -144,12 +190,11 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     ruleset = load_ruleset(args.ruleset, options)
     agents = agents_for(args, ruleset)
     check_outputs(args)
-    jobs = _jobs(args)
     chosen = tuple(sorted(options.items()))
     backend = choose_backend(args.backend, [ruleset], agents)
     plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, agents, 1, backend)
     measures = RulesetMeasures.of(ruleset)
-    end = _drive(args, plan, [ruleset], jobs, lambda results: measures.add(results[0]), ruleset.id)
+    end, ran = _drive(args, plan, [ruleset], lambda results: measures.add(results[0]), ruleset.id)
     if measures.hands == 0:
         return _nothing_finished(end)
     games = None
@@ -158,7 +203,7 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
         played, stopped = play_games(ruleset, args.seed, agents, measures.hands)
         games = played.report() if played.games else None
         end = RunEnd(interrupted=stopped)
-    info = _info(plan, jobs, end, [ruleset], chosen)
+    info = _info(plan, ran, end, [ruleset], chosen)
     print(simulate_report(ruleset, measures.report(), info, args.format, games, args.plot))
     if args.plot:
         plot_results(
@@ -179,7 +224,6 @@ def cmd_diff_table(
     paper = diff_loaded(a, b)
     agents = agents_for(args, a, b)
     check_outputs(args)
-    jobs = _jobs(args)
     backend = choose_backend(args.backend, [a, b], agents)
     chosen = tuple(sorted(b_options.items()))
     plan = RunPlan(
@@ -193,12 +237,12 @@ def cmd_diff_table(
     # B's replay commands carry its readings
     b_target = " ".join([args.b, *(f"--option {name}={reading}" for name, reading in chosen)])
     comparison = Comparison(a, b)
-    end = _drive(
-        args, plan, [a, b], jobs, lambda results: comparison.add(*results), f"{a.id} vs {b.id}"
+    end, ran = _drive(
+        args, plan, [a, b], lambda results: comparison.add(*results), f"{a.id} vs {b.id}"
     )
     if comparison.hands == 0:
         return _nothing_finished(end)
-    info = _info(plan, jobs, end, [a, b])
+    info = _info(plan, ran, end, [a, b])
     table = table_report(
         a, b, (args.a, b_target), comparison.report(), info, args.format, args.plot
     )
@@ -248,7 +292,6 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
     variants = [load_ruleset(name) for name in names]
     agents = agents_for(args, base, *variants)
     check_outputs(args)
-    jobs = _jobs(args)
     specs = tuple(RulesetSpec(target) for target in (args.family, *names))
     backend = choose_backend(args.backend, [base, *variants], agents)
     plan = RunPlan(specs, args.seed, args.hands, agents, 1, backend)
@@ -258,14 +301,14 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
         for comparison, under_variant in zip(comparisons, results[1:], strict=True):
             comparison.add(results[0], under_variant)
 
-    end = _drive(args, plan, [base, *variants], jobs, consume, f"{base.id} family")
+    end, ran = _drive(args, plan, [base, *variants], consume, f"{base.id} family")
     if comparisons[0].hands == 0:
         return _nothing_finished(end)
     lines = [
         FamilyLine(variant, changed_options(base, variant), comparison.report())
         for variant, comparison in zip(variants, comparisons, strict=True)
     ]
-    info = _info(plan, jobs, end, [base, *variants])
+    info = _info(plan, ran, end, [base, *variants])
     print(family_report(base, lines, info, args.format))
     return _finish(end, args)
 

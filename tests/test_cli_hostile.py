@@ -344,9 +344,9 @@ def test_workers_play_the_ruleset_loaded_not_the_file_as_it_is_now(tmp_path: Pat
 
 
 def test_a_worker_refuses_a_ruleset_whose_hash_differs(marolles) -> None:
-    written = runner._Written.of(marolles)
+    written = runner.Written.of(marolles)
     assert written.build().content_hash == marolles.content_hash
-    forged = runner._Written(written.path, written.document, written.options, "sha256:0")
+    forged = runner.Written(written.path, written.document, written.options, "sha256:0")
     with pytest.raises(RulesetMismatch, match="not the sha256:0 the run was started with"):
         forged.build()
 

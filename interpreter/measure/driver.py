@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from tqdm import tqdm
 
 from interpreter.measure.rows import RowWriter
-from interpreter.measure.runner import HandResults, RunPlan, run_hands
+from interpreter.measure.runner import Executor, HandResults, RunPlan, run_hands
 from interpreter.measure.store import PlanStore, ResultStore
 from interpreter.output_files import OutputError, held_signals
 from interpreter.ruleset import Ruleset
@@ -39,14 +39,15 @@ class RunEnd:
 def drive(
     plan: RunPlan,
     rulesets: Sequence[Ruleset],
-    jobs: int,
+    jobs: int | Executor,
     consume: Callable[[HandResults], None],
     rows: RowWriter | None = None,
     label: str = "hands",
     store: ResultStore | None = None,
 ) -> RunEnd:
-    """Play the plan, giving each hand's results to `consume` and `rows`; with a `store`,
-    the hands it holds are read from it and the others played and added to it."""
+    """Play the plan (in `jobs` processes, or by an executor), giving each hand's results
+    to `consume` and `rows`; with a `store`, the hands it holds are read from it and the
+    others played and added to it."""
     bar = tqdm(total=plan.hands, unit="hand", desc=label, file=sys.stderr, disable=None)
     end = RunEnd()
     seen: PlanStore | None = None

@@ -35,6 +35,7 @@ PRESENTATION_ONLY = (
     "diff/",
     "explain/",
     "markdown.py",
+    "measure/cluster.py",
     "measure/comparison.py",
     "measure/driver.py",
     "measure/measures.py",

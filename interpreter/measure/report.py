@@ -34,6 +34,7 @@ class RunInfo:
     options: tuple[tuple[str, str], ...] = ()  # chosen with --option, repeated in commands
     sittings: bool = False  # each unit is a whole sitting (a ruleset with lasting state)
     backend: str = "scalar"  # "batch" or "auto": the hands are the batch back end's
+    cluster: str | None = None  # --cluster: where the jobs ran (on this machine otherwise)
 
     def heading(self, hands_done: int) -> str:
         players = ",".join(self.agents)
@@ -43,7 +44,8 @@ class RunInfo:
         done = f"{hands_done} {unit}"
         if self.interrupted:
             done = f"{hands_done} of {self.hands_asked} {unit} (interrupted)"
-        return f"{done}, seed {self.seed}, {players} players, {self.jobs} job(s)"
+        where = f" on cluster {self.cluster}" if self.cluster else ""
+        return f"{done}, seed {self.seed}, {players} players, {self.jobs} job(s){where}"
 
     def replay_command(self, target: str, number: int) -> str:
         options = "".join(f" --option {name}={reading}" for name, reading in self.options)
@@ -438,6 +440,7 @@ def _run_json(info: RunInfo) -> dict:
         "hands_asked": info.hands_asked,
         "agents": list(info.agents),
         "jobs": info.jobs,
+        "cluster": info.cluster,
         "interrupted": info.interrupted,
         "options": dict(info.options),
     }

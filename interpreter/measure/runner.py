@@ -10,10 +10,12 @@ first: only the hands it lacks, under the rulesets that lack them, are handed ou
 played, and the parent alone gives the new ones to the store as they come back.
 
 The work is handed out lazily, a few chunks of hand numbers ahead of the results, so a run of
-any length starts at once and holds little. Compiled rulesets hold closures and do not
-pickle: each worker builds them again from the very documents the parent read
-(`Ruleset.written`, no file is read again) and checks that each comes out with the parent's
-content hash; a difference stops the run with `RulesetMismatch`. Each worker is a process
+any length starts at once and holds little. Who plays the chunks is an `Executor`: this
+machine's worker processes (`ProcessPool`, here) or a cluster (`interpreter.measure.cluster`).
+Compiled rulesets hold closures and do not pickle: each worker builds them again from the
+very documents the parent read (`Ruleset.written`, no file is read again) and checks that
+each comes out with the parent's content hash; a difference stops the run with
+`RulesetMismatch`. Each local worker is a process
 with a pipe of its own, and no queue or lock is shared between processes, so a worker killed
 at any moment (a signal to the whole process group) can block neither the parent nor another
 worker. Workers never receive Ctrl-C or SIGHUP (blocked from birth, then ignored) and are
@@ -26,11 +28,13 @@ import itertools
 import multiprocessing
 import os
 import signal
-from collections.abc import Iterator, Sequence
+from collections import deque
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from typing import Protocol
 
 from interpreter.agents.lineup import seat_agents
 from interpreter.engine.game import plays_sittings, sitting_seed
@@ -52,7 +56,7 @@ HandResults = tuple[HandSummary, ...]  # one summary per ruleset, for one hand n
 @dataclass(frozen=True)
 class RulesetSpec:
     """A ruleset of the plan as the command line named it. Workers do not load it again:
-    they build what the parent loaded (`_Written`)."""
+    they build what the parent loaded (`Written`)."""
 
     target: str  # a built-in name or a file path
     options: tuple[tuple[str, str], ...] = ()
@@ -89,7 +93,7 @@ Work = list[tuple[int, tuple[int, ...]]]
 
 
 @dataclass
-class _Table:
+class Table:
     plan: RunPlan
     rulesets: list[Ruleset] = field(default_factory=list)
 
@@ -189,7 +193,7 @@ class RulesetMismatch(RuntimeError):
 
 
 @dataclass(frozen=True)
-class _Written:
+class Written:
     """A loaded ruleset as a worker receives it: what it was built from, and its hash."""
 
     path: str
@@ -198,8 +202,8 @@ class _Written:
     content_hash: str
 
     @staticmethod
-    def of(ruleset: Ruleset) -> _Written:
-        return _Written(ruleset.path, ruleset.written, dict(ruleset.options), ruleset.content_hash)
+    def of(ruleset: Ruleset) -> Written:
+        return Written(ruleset.path, ruleset.written, dict(ruleset.options), ruleset.content_hash)
 
     def build(self) -> Ruleset:
         try:
@@ -224,17 +228,17 @@ class WorkerDied(RuntimeError):
 _DEAF_TO = tuple(getattr(signal, name) for name in ("SIGINT", "SIGHUP") if hasattr(signal, name))
 
 
-def _worker_main(connection: Connection, plan: RunPlan, written: list[_Written]) -> None:
+def _worker_main(connection: Connection, plan: RunPlan, written: list[Written]) -> None:
     """A worker's whole life: chunks of work in, their results out, until told to stop
     (None) or killed. An error goes back to the parent as ("error", exception)."""
     for signum in _DEAF_TO:
         signal.signal(signum, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    table: _Table | None = None
+    table: Table | None = None
     while (work := connection.recv()) is not None:
         try:
             if table is None:  # built here, not at start: a mismatch reaches the parent
-                table = _Table(plan, [w.build() for w in written])
+                table = Table(plan, [w.build() for w in written])
             connection.send(("done", table.play(work)))
         except Exception as error:  # noqa: BLE001 - every failure is the parent's to report
             try:
@@ -289,7 +293,7 @@ class _Worker:
 
 
 @contextmanager
-def _deaf_children() -> Iterator[None]:
+def deaf_children() -> Iterator[None]:
     """Processes started within the block (the workers) never receive Ctrl-C or SIGHUP,
     which a terminal sends to the whole process group: the parent stops them with SIGTERM.
     In this process the signals wait until the block ends."""
@@ -320,10 +324,10 @@ def _chunks(first: int, hands: int, size: int) -> Iterator[range]:
 
 
 def _start_workers(plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int) -> list[_Worker]:
-    written = [_Written.of(ruleset) for ruleset in rulesets]
+    written = [Written.of(ruleset) for ruleset in rulesets]
     context = multiprocessing.get_context("spawn")
     workers = []
-    with _deaf_children():
+    with deaf_children():
         for _ in range(jobs):
             ours, theirs = context.Pipe()
             process = context.Process(
@@ -341,60 +345,118 @@ def _lookup(numbers: range, rulesets: int, store: PlanStore | None) -> _Chunk:
     return _Chunk(numbers, store.lookup(numbers))
 
 
+class Executor(Protocol):
+    """Where the chunks of a run are played: this machine's worker processes (`ProcessPool`)
+    or a cluster (`interpreter.measure.cluster`). Results never depend on which."""
+
+    @property
+    def width(self) -> int:
+        """How many chunks it plays at once (the chunks are sized from it)."""
+        ...
+
+    def play(
+        self, plan: RunPlan, rulesets: Sequence[Ruleset], works: Iterator[Work]
+    ) -> Generator[list[tuple[HandSummary, ...]], None, None]:
+        """The results of each work of `works`, yielded in the order the works came.
+        `works` is read lazily, a few chunks ahead of the results."""
+        ...
+
+
+@dataclass(frozen=True)
+class ProcessPool:
+    """`jobs` worker processes on this machine, each with a pipe of its own."""
+
+    jobs: int
+
+    @property
+    def width(self) -> int:
+        return self.jobs
+
+    def play(
+        self, plan: RunPlan, rulesets: Sequence[Ruleset], works: Iterator[Work]
+    ) -> Generator[list[tuple[HandSummary, ...]], None, None]:
+        """Chunks are numbered in order and a worker answers its own in order, so the next
+        chunk to yield is always the oldest of the worker holding it; a worker that answers
+        gets the next chunk, so a slower worker is given less."""
+        workers: list[_Worker] = []
+        try:
+            with held_signals():  # a stop while starting waits until every worker is known
+                workers = _start_workers(plan, rulesets, self.jobs)
+            holder: dict[int, _Worker] = {}  # chunk number -> the worker it was given to
+            numbered = enumerate(works)
+
+            def hand_out(worker: _Worker) -> None:
+                for index, work in itertools.islice(numbered, 1):
+                    worker.give(work)
+                    holder[index] = worker
+
+            for _ in range(AHEAD):
+                for worker in workers:
+                    hand_out(worker)
+            next_index = 0
+            while holder:
+                worker = holder.pop(next_index)
+                answer = worker.answer()
+                next_index += 1
+                hand_out(worker)
+                yield answer
+            for worker in workers:
+                worker.finish()
+        finally:
+            with held_signals():  # a second stop waits until the workers are gone
+                for worker in workers:
+                    worker.stop()
+
+
 def run_hands(
-    plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int = 1, store: PlanStore | None = None
+    plan: RunPlan,
+    rulesets: Sequence[Ruleset],
+    jobs: int | Executor = 1,
+    store: PlanStore | None = None,
 ) -> Iterator[HandResults]:
     """Yield each hand's results in hand order. `rulesets` are the plan's rulesets already
-    loaded in this process (played here when jobs is 1; sent to the workers otherwise).
-    With a `store`, the hands it holds are read from it, and only the others are played
-    (and given to it).
-
-    Chunks are numbered in order and a worker answers its own in order, so the next chunk to
-    yield is always the oldest of the worker holding it; a worker that answers gets the next
-    chunk, so a slower worker is given less."""
-    size = _chunk_size(plan.hands, jobs, plan.backend)
+    loaded in this process, played here when `jobs` is 1 (or the hands to play fit in one
+    chunk), given to that many worker processes when it is a larger number, and to the
+    executor when it is one. With a `store`, the hands it holds are read from it, and only
+    the others are played (and given to it)."""
+    width = jobs if isinstance(jobs, int) else jobs.width
+    size = _chunk_size(plan.hands, width, plan.backend)
     whole = range(plan.first, plan.first + plan.hands)
     missing = plan.hands if store is None else store.missing(whole)
-    jobs = max(1, min(jobs, -(-missing // size)))
-    chunks = enumerate(
+    chunks = (
         _lookup(numbers, len(rulesets), store) for numbers in _chunks(plan.first, plan.hands, size)
     )
-    if jobs == 1:
-        table = _Table(plan, list(rulesets))
-        for _, chunk in chunks:
-            if plan.backend != "scalar":  # a chunk at once: one hand alone would not pay
-                yield from chunk.results(table.play(chunk.work()), store)
-                continue
-            for number, stored in zip(chunk.numbers, chunk.stored, strict=True):
-                single = _Chunk(range(number, number + 1), [stored])
-                # a hand at a time: each is given to the store as soon as it is played
-                yield from single.results(table.play(single.work()), store)
-        return
-    workers: list[_Worker] = []
+    if isinstance(jobs, int):
+        jobs = max(1, min(jobs, -(-missing // size)))
+        if jobs == 1:
+            yield from _play_here(plan, rulesets, chunks, store)
+            return
+    executor = ProcessPool(jobs) if isinstance(jobs, int) else jobs
+    given: deque[_Chunk] = deque()  # handed out, oldest first: the order answers come in
+
+    def works() -> Iterator[Work]:
+        for chunk in chunks:
+            given.append(chunk)
+            yield chunk.work()
+
+    answers = executor.play(plan, rulesets, works())
     try:
-        with held_signals():  # a stop while starting waits until every worker is known
-            workers = _start_workers(plan, rulesets, jobs)
-        # chunk number -> the worker it was given to, and the chunk
-        holder: dict[int, tuple[_Worker, _Chunk]] = {}
-
-        def hand_out(worker: _Worker) -> None:
-            for index, chunk in itertools.islice(chunks, 1):
-                worker.give(chunk.work())
-                holder[index] = worker, chunk
-
-        for _ in range(AHEAD):
-            for worker in workers:
-                hand_out(worker)
-        next_index = 0
-        while holder:
-            worker, chunk = holder.pop(next_index)
-            results = chunk.results(worker.answer(), store)
-            next_index += 1
-            hand_out(worker)
-            yield from results
-        for worker in workers:
-            worker.finish()
+        for answer in answers:
+            yield from given.popleft().results(answer, store)
     finally:
-        with held_signals():  # a second stop waits until the workers are gone
-            for worker in workers:
-                worker.stop()
+        answers.close()  # ends the executor's run at once when the caller stops early
+
+
+def _play_here(
+    plan: RunPlan, rulesets: Sequence[Ruleset], chunks: Iterator[_Chunk], store: PlanStore | None
+) -> Iterator[HandResults]:
+    """`run_hands` in this process."""
+    table = Table(plan, list(rulesets))
+    for chunk in chunks:
+        if plan.backend != "scalar":  # a chunk at once: one hand alone would not pay
+            yield from chunk.results(table.play(chunk.work()), store)
+            continue
+        for number, stored in zip(chunk.numbers, chunk.stored, strict=True):
+            single = _Chunk(range(number, number + 1), [stored])
+            # a hand at a time: each is given to the store as soon as it is played
+            yield from single.results(table.play(single.work()), store)

@@ -1,0 +1,307 @@
+"""Playing a run's hands on a Dask cluster: the executor beside the local process pool.
+
+Where it sits: `--cluster ADDRESS` (parsed by `cluster_address`) makes
+`interpreter.table_commands` open a `DaskExecutor` with `dask_executor` and give it to
+`runner.run_hands` in place of a job count. The run is the same as on this machine: the same
+chunks of hand numbers, each played by `runner.Table` from the documents the parent loaded
+(`runner.Written`), the answers taken in the order the chunks were handed out, so the rows
+and the report are those of `--jobs 1` byte for byte. Only the parent reads and writes files
+(rows, store); the workers receive work and send back hand summaries.
+
+A worker checks, before it plays, that it runs the same program as the parent (the results
+version: package version and a hash of the source that plays hands, `provenance`) and builds
+each ruleset with the parent's content hash; otherwise the run stops naming the worker. Dask
+plays again on another worker a chunk whose worker was lost; the run stops with
+`ClusterError`, naming the address, when the scheduler cannot be reached or is lost, when a
+chunk has ended every worker that tried it, or when no worker is connected for
+`WORKER_WAIT` seconds. The hands already yielded (rows written, hands stored) are kept.
+
+`distributed` is an optional extra and is imported only here, when a run asks for a cluster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import re
+import signal
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Generator, Iterator, Sequence
+from concurrent.futures import CancelledError
+from contextlib import ExitStack, contextmanager, suppress
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from interpreter import cli_numbers
+from interpreter.measure.hand_summary import HandSummary
+from interpreter.measure.provenance import results_version
+from interpreter.measure.runner import (
+    RulesetMismatch,
+    RunPlan,
+    Table,
+    Work,
+    Written,
+    available_cores,
+    deaf_children,
+)
+from interpreter.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
+
+INSTALL = "pip install 'tarot-rules[cluster]'"
+CONNECT_TIMEOUT = 10.0  # seconds to reach the scheduler
+FIRST_WORKER_WAIT = 30.0  # seconds a run waits for a worker to start
+WORKER_WAIT = 30.0  # seconds a run waits while no worker is connected
+WAIT_STEP = 0.2  # seconds the main thread waits for a result before looking again
+AHEAD = 4  # chunks in flight per worker thread
+
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://\S+")
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot play the run: not installed, not reached, lost, or not the same
+    program as this one."""
+
+
+@dataclass(frozen=True)
+class ClusterAddress:
+    """What `--cluster` named: a scheduler's address, or a cluster to start on this machine
+    with `local_workers` worker processes."""
+
+    text: str
+    local_workers: int | None = None
+
+
+def cluster_address(text: str) -> ClusterAddress:
+    """`--cluster`: `local`, `local:N` or a scheduler address `SCHEME://HOST:PORT`."""
+    written = text.strip()
+    if written == "local":
+        return ClusterAddress(written, available_cores())
+    if written.startswith("local:"):
+        return ClusterAddress(written, cli_numbers.count(written.removeprefix("local:")))
+    if _SCHEME.fullmatch(written):
+        return ClusterAddress(written)
+    shown = repr(text if len(text) <= 40 else text[:36] + "...")
+    raise argparse.ArgumentTypeError(
+        f"wants local, local:N or a scheduler address such as tcp://HOST:8786, got {shown}"
+    )
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(
+            "--cluster needs Dask's distributed package, an optional extra: " + INSTALL
+        ) from None
+    return distributed
+
+
+def require_distributed() -> None:
+    """Refuse `--cluster` before anything runs when the extra is not installed."""
+    _distributed()
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every worker needs for the chunks of one run, sent once to each."""
+
+    token: str  # names the run: a worker builds its rulesets once per run
+    plan: RunPlan
+    written: tuple[Written, ...]
+    version: str  # the parent's results version
+
+
+_built = threading.local()  # per worker thread: the token of its run and its Table
+
+
+def _worker_address() -> str:
+    try:
+        return str(_distributed().get_worker().address)
+    except ValueError:  # not in a worker (the function called in this process)
+        return "this process"
+
+
+def _table(job: _Job) -> Table:
+    """The run's rulesets, built in this worker thread once for the run."""
+    if getattr(_built, "token", None) != job.token:
+        where = _worker_address()
+        mine = results_version()
+        if mine != job.version:
+            raise ClusterError(
+                f"the worker at {where} runs results version {mine}, the command "
+                f"{job.version}: install the same package on every machine"
+            )
+        try:
+            tables = [written.build() for written in job.written]
+        except RulesetMismatch as error:
+            raise RulesetMismatch(f"on the worker at {where}: {error}") from None
+        _built.table = Table(job.plan, tables)
+        _built.token = job.token
+    table: Table = _built.table
+    return table
+
+
+def _the_job(job: _Job) -> _Job:
+    return job
+
+
+def play_chunk(job: _Job, work: Work) -> list[tuple[HandSummary, ...]]:
+    """A chunk of work played on a worker (the task Dask runs)."""
+    return _table(job).play(work)
+
+
+class DaskExecutor:
+    """The chunks of a run played by the workers of a Dask cluster (`runner.Executor`)."""
+
+    def __init__(self, client: Client, address: str) -> None:
+        self._client = client
+        self.address = address
+        self._width = max(1, sum(client.nthreads().values()))
+
+    @property
+    def width(self) -> int:
+        """The worker threads of the cluster when the run started."""
+        return self._width
+
+    def play(
+        self, plan: RunPlan, rulesets: Sequence[Ruleset], works: Iterator[Work]
+    ) -> Generator[list[tuple[HandSummary, ...]], None, None]:
+        """A few chunks per worker thread are in flight; answers are taken oldest first."""
+        job = _Job(
+            uuid.uuid4().hex,
+            plan,
+            tuple(Written.of(ruleset) for ruleset in rulesets),
+            results_version(),
+        )
+        numbered = enumerate(works)
+        in_flight: deque[tuple[Future, Work]] = deque()
+        shared: list[Future] = []
+        try:
+            # a task rather than scattered data: Dask computes it again if every worker
+            # that held it is lost
+            shared.append(
+                self._client.submit(_the_job, job, key=f"tarot-job-{job.token}", pure=False)
+            )
+
+            def submit() -> None:
+                for index, work in itertools.islice(numbered, 1):
+                    key = f"tarot-hands-{job.token}-{index}"
+                    future = self._client.submit(play_chunk, shared[0], work, key=key, pure=False)
+                    in_flight.append((future, work))
+
+            for _ in range(AHEAD * self.width):
+                submit()
+            while in_flight:
+                future, work = in_flight.popleft()
+                answer = self._answer(future, work)
+                submit()
+                yield answer
+        except OSError as error:  # the scheduler or the connection to it is gone
+            raise ClusterError(
+                f"--cluster {self.address}: lost the scheduler ({type(error).__name__}: "
+                f"{error or 'no reason given'}); the run stopped"
+            ) from None
+        finally:
+            with suppress(Exception):  # a scheduler already gone has nothing to release
+                self._client.cancel([*shared, *(future for future, _ in in_flight)], force=True)
+
+    def _answer(self, future: Future, work: Work) -> list[tuple[HandSummary, ...]]:
+        """The result of one chunk, waited for in short steps (a stop is handled at once)."""
+        alone_since: float | None = None
+        while True:
+            try:
+                answer: list[tuple[HandSummary, ...]] = future.result(timeout=WAIT_STEP)
+                return answer
+            except TimeoutError:
+                pass
+            except _distributed().KilledWorker as error:
+                raise ClusterError(
+                    f"--cluster {self.address}: hands {_hands(work)} ended every worker that "
+                    f"played them ({error}); the run stopped"
+                ) from None
+            except (ImportError, RuntimeError) as error:
+                if isinstance(error, ImportError) or isinstance(error.__cause__, ImportError):
+                    raise self._not_installed(error) from None
+                raise  # the program's own errors (a ruleset that does not build, ...)
+            except CancelledError as error:
+                raise ClusterError(
+                    f"--cluster {self.address}: the cluster cancelled hands {_hands(work)} "
+                    f"({error or 'no reason given'}); the run stopped"
+                ) from None
+            if self._client.nthreads():
+                alone_since = None
+                continue
+            alone_since = alone_since or time.monotonic()
+            if time.monotonic() - alone_since >= WORKER_WAIT:
+                raise ClusterError(
+                    f"--cluster {self.address}: no worker connected to the scheduler for "
+                    f"{WORKER_WAIT:g} s (a worker that cannot load this program ends: each "
+                    "needs tarot-rules, the same version as here); the run stopped"
+                )
+
+    def _not_installed(self, error: BaseException) -> ClusterError:
+        cause = error if isinstance(error, ImportError) else error.__cause__
+        return ClusterError(
+            f"--cluster {self.address}: the cluster cannot load this program "
+            f"({type(cause).__name__}: {cause}): the scheduler and every worker need "
+            "tarot-rules installed, the same version as here"
+        )
+
+
+def dask_setup(worker: object) -> None:
+    """Run by each worker of a cluster started here (Dask's preload hook), in its main
+    thread: like the local pool's workers it ignores Ctrl-C and SIGHUP, which a terminal
+    sends to the whole process group; the command stops it when the run ends."""
+    for name in ("SIGINT", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+
+
+def _hands(work: Work) -> str:
+    numbers = [number for number, _ in work]
+    return f"{numbers[0]}-{numbers[-1]}" if numbers else "(none)"
+
+
+@contextmanager
+def dask_executor(address: ClusterAddress) -> Iterator[DaskExecutor]:
+    """A `DaskExecutor` on the scheduler at `address`, or on a cluster started on this
+    machine for `local[:N]` (its worker processes never receive Ctrl-C: this process stops
+    them); closed at the end."""
+    distributed = _distributed()
+    with ExitStack() as stack:
+        try:
+            if address.local_workers is None:
+                client = distributed.Client(
+                    address.text, timeout=CONNECT_TIMEOUT, set_as_default=False
+                )
+            else:
+                with deaf_children():
+                    cluster = distributed.LocalCluster(
+                        n_workers=address.local_workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",  # any free port: several runs at once
+                        preload=[__name__],  # dask_setup: deaf to Ctrl-C
+                    )
+                stack.callback(cluster.close)
+                client = distributed.Client(cluster, set_as_default=False)
+        except (OSError, TimeoutError) as error:
+            raise ClusterError(
+                f"--cluster {address.text}: cannot reach the scheduler ({error})"
+            ) from None
+        except RuntimeError as error:  # a local cluster that did not start
+            raise ClusterError(f"--cluster {address.text}: did not start ({error})") from None
+        stack.callback(client.close)
+        try:
+            client.wait_for_workers(1, timeout=FIRST_WORKER_WAIT)
+        except (OSError, TimeoutError):
+            raise ClusterError(
+                f"--cluster {address.text}: no worker connected to the scheduler within "
+                f"{FIRST_WORKER_WAIT:g} s (start one with: dask worker {address.text})"
+            ) from None
+        yield DaskExecutor(client, address.text)
