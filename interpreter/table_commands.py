@@ -65,7 +65,7 @@ def check_outputs(args: argparse.Namespace) -> None:
         raise OutputError(str(error)) from error
 
 
-def _jobs(args: argparse.Namespace) -> int:
+def jobs_for(args: argparse.Namespace) -> int:
     """--jobs, or every core; never more processes than cores (said once on stderr)."""
     cores = available_cores()
     if args.jobs is None:
@@ -91,7 +91,7 @@ def _info(
     return RunInfo(plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options))
 
 
-def _drive(
+def drive_run(
     args: argparse.Namespace,
     plan: RunPlan,
     rulesets: list[Ruleset],
@@ -111,7 +111,7 @@ def _drive(
     return drive(plan, rulesets, jobs, consume, rows, label, store)
 
 
-def _nothing_finished(end: RunEnd) -> int:
+def nothing_finished(end: RunEnd) -> int:
     if end.failure:
         print(f"tarot: {end.failure}", file=sys.stderr)
         return 1
@@ -119,7 +119,7 @@ def _nothing_finished(end: RunEnd) -> int:
     return exit_status()
 
 
-def _finish(end: RunEnd, args: argparse.Namespace) -> int:
+def finish_run(end: RunEnd, args: argparse.Namespace) -> int:
     if end.failure:
         print(f"tarot: {end.failure}", file=sys.stderr)
         print("stopped: the report covers the hands that finished", file=sys.stderr)
@@ -136,14 +136,16 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     ruleset = load_ruleset(args.ruleset, options)
     agents = agents_for(args, ruleset)
     check_outputs(args)
-    jobs = _jobs(args)
+    jobs = jobs_for(args)
     chosen = tuple(sorted(options.items()))
     backend = choose_backend(args.backend, [ruleset], agents)
     plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, agents, 1, backend)
     measures = RulesetMeasures.of(ruleset)
-    end = _drive(args, plan, [ruleset], jobs, lambda results: measures.add(results[0]), ruleset.id)
+    end = drive_run(
+        args, plan, [ruleset], jobs, lambda results: measures.add(results[0]), ruleset.id
+    )
     if measures.hands == 0:
-        return _nothing_finished(end)
+        return nothing_finished(end)
     games = None
     if ruleset.game is not None and not end.early:  # whole games too, as many hands again
         played, stopped = play_games(ruleset, args.seed, agents, measures.hands)
@@ -159,7 +161,7 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
             ruleset.unit.plural,
         )
         print(f"picture written to {args.plot}", file=sys.stderr)
-    return _finish(end, args)
+    return finish_run(end, args)
 
 
 def cmd_diff_table(
@@ -170,7 +172,7 @@ def cmd_diff_table(
     paper = diff_loaded(a, b)
     agents = agents_for(args, a, b)
     check_outputs(args)
-    jobs = _jobs(args)
+    jobs = jobs_for(args)
     backend = choose_backend(args.backend, [a, b], agents)
     chosen = tuple(sorted(b_options.items()))
     plan = RunPlan(
@@ -184,11 +186,11 @@ def cmd_diff_table(
     # B's replay commands carry its readings
     b_target = " ".join([args.b, *(f"--option {name}={reading}" for name, reading in chosen)])
     comparison = Comparison(a, b)
-    end = _drive(
+    end = drive_run(
         args, plan, [a, b], jobs, lambda results: comparison.add(*results), f"{a.id} vs {b.id}"
     )
     if comparison.hands == 0:
-        return _nothing_finished(end)
+        return nothing_finished(end)
     info = _info(plan, jobs, end)
     table = table_report(
         a, b, (args.a, b_target), comparison.report(), info, args.format, args.plot
@@ -217,7 +219,7 @@ def cmd_diff_table(
                 units([("A", a), ("B", b)]),
             )
         print(f"picture written to {args.plot}", file=sys.stderr)
-    return _finish(end, args)
+    return finish_run(end, args)
 
 
 def cmd_diff_family(args: argparse.Namespace) -> int:
@@ -239,7 +241,7 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
     variants = [load_ruleset(name) for name in names]
     agents = agents_for(args, base, *variants)
     check_outputs(args)
-    jobs = _jobs(args)
+    jobs = jobs_for(args)
     specs = tuple(RulesetSpec(target) for target in (args.family, *names))
     backend = choose_backend(args.backend, [base, *variants], agents)
     plan = RunPlan(specs, args.seed, args.hands, agents, 1, backend)
@@ -249,16 +251,16 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
         for comparison, under_variant in zip(comparisons, results[1:], strict=True):
             comparison.add(results[0], under_variant)
 
-    end = _drive(args, plan, [base, *variants], jobs, consume, f"{base.id} family")
+    end = drive_run(args, plan, [base, *variants], jobs, consume, f"{base.id} family")
     if comparisons[0].hands == 0:
-        return _nothing_finished(end)
+        return nothing_finished(end)
     lines = [
         FamilyLine(variant, changed_options(base, variant), comparison.report())
         for variant, comparison in zip(variants, comparisons, strict=True)
     ]
     info = _info(plan, jobs, end)
     print(family_report(base, lines, info, args.format))
-    return _finish(end, args)
+    return finish_run(end, args)
 
 
 def changed_options(base: Ruleset, variant: Ruleset) -> list[str]:

@@ -52,6 +52,7 @@ PRESENTATION_ONLY = (
     "record_json.py",
     "replay.py",
     "stopping.py",
+    "study/",
     "table_commands.py",
     "table_news.py",
     "table_view.py",
