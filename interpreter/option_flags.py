@@ -23,7 +23,7 @@ class OptionFlagError(ValueError):
 MAX_SHOWN = 40  # characters of a typed name or reading repeated in a message
 
 
-def _shown(text: str) -> str:
+def shown(text: str) -> str:
     """What was typed, quoted with its control characters escaped, and cut if long."""
     return repr(text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "...")
 
@@ -46,19 +46,19 @@ def chosen_readings(
         name, sep, reading = pair.partition("=")
         if not sep or not name or not reading:
             raise OptionFlagError(
-                f"{flag} {_shown(pair)}: write NAME=READING, an option of {side} and one "
+                f"{flag} {shown(pair)}: write NAME=READING, an option of {side} and one "
                 "of its readings"
             )
         if name not in options:
             listed = ", ".join(options) if options else "none"
             raise OptionFlagError(
-                f"{flag}: {side} ({ruleset.id}) has no option {_shown(name)}; "
+                f"{flag}: {side} ({ruleset.id}) has no option {shown(name)}; "
                 f"{close_name(name, list(options))}options: {listed}"
             )
         readings = list(options[name].get("readings", {}))
         if reading not in readings:
             raise OptionFlagError(
-                f"{flag} {name}: {side} ({ruleset.id}) has no reading {_shown(reading)}; "
+                f"{flag} {name}: {side} ({ruleset.id}) has no reading {shown(reading)}; "
                 f"{close_name(reading, readings)}readings: {', '.join(readings)}"
             )
         if chosen.get(name, reading) != reading:

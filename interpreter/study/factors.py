@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from interpreter.option_flags import OptionFlagError, chosen_readings, close_name
+from interpreter.option_flags import OptionFlagError, chosen_readings, close_name, shown
 from interpreter.ruleset import Ruleset
 
 
@@ -39,13 +39,13 @@ def option_names(text: str | None, ruleset: Ruleset) -> list[str]:
         if name not in options:
             listed = ", ".join(options) if options else "none"
             raise OptionFlagError(
-                f"--options: {ruleset.id} has no option {name!r}; "
+                f"--options: {ruleset.id} has no option {shown(name)}; "
                 f"{close_name(name, list(options))}options: {listed}"
             )
         if len(options[name].get("readings", {})) < 2:
             raise OptionFlagError(f"--options: {name} has only one reading: nothing to study")
     if len(set(names)) != len(names):
-        raise OptionFlagError(f"--options {text}: an option is named twice")
+        raise OptionFlagError(f"--options {shown(text)}: an option is named twice")
     return [name for name in options if name in names]
 
 

@@ -5,16 +5,18 @@ a hand are the net result of each place at the table and the spread of results i
 (how much is at stake), all in the ruleset's unit; the size of an effect is its largest
 mean, in absolute value, on one of them, which ranks the effects. A verdict says:
 
-- `CHANGES`: the interval of some effect on the results is clear of zero;
+- `CHANGES`: the interval of some effect on the results is clear of zero, and the size is
+  above `NOTICEABLE` of the stakes (the mean spread of results in a hand over the whole
+  design);
+- `SMALL`: an interval on the results is clear of zero, but the size is at most that: a
+  real effect, seen over many hands, that no player would notice at the table;
 - `UNNOTICED`: no player would notice: every interval, on the results and on the game
-  measures, includes zero, and the size is at most `NOTICEABLE` of the stakes (the mean
-  spread of results in a hand over the whole design);
+  measures, includes zero, and the size is small as above;
 - `UNCLEAR`: neither: no interval on the results is clear of zero, but the effects are not
   small, or one on a game measure is; more hands would tell.
 
 At 95% each, about one interval in twenty is clear of zero by chance when there is no
-effect: with many effects, a few `CHANGES` of the smallest sizes may be chance, which the
-report says.
+effect: with many effects, a few `SMALL` ones may be chance, which the report says.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from interpreter.study.design import Column
 from interpreter.study.effects import StudyEffects
 
 NOTICEABLE = 0.05  # of the stakes: an effect no larger is small
-CHANGES, UNNOTICED, UNCLEAR = "changes results", "not noticed", "unclear"
+CHANGES, SMALL = "changes results", "small but real"
+UNNOTICED, UNCLEAR = "not noticed", "unclear"
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,7 @@ def find(effects: StudyEffects, names: Sequence[str]) -> tuple[list[Finding], fl
         size = max(abs(e.mean) for e in results)
         measured = [e for key, e in estimates.items() if not key.startswith(("rule.", "seat."))]
         if any(e.excludes_zero() for e in results):
-            verdict = CHANGES
+            verdict = CHANGES if size > threshold else SMALL
         elif all(_small(e) for e in measured) and size <= threshold:
             verdict = UNNOTICED
         else:

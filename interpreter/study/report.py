@@ -19,7 +19,7 @@ from interpreter.measure.statistics import Estimate
 from interpreter.ruleset import Ruleset
 from interpreter.study.design import Design
 from interpreter.study.factors import Factor
-from interpreter.study.findings import CHANGES, NOTICEABLE, UNCLEAR, UNNOTICED, Finding
+from interpreter.study.findings import CHANGES, NOTICEABLE, SMALL, UNCLEAR, UNNOTICED, Finding
 from interpreter.study.responses import RATE, Response
 
 
@@ -84,14 +84,22 @@ def study_report(study: Study, fmt: str) -> str:
     )
     out += table(_effect_rows(study.mains, results, True), md)
     mattering = [f for f in study.interactions if f.verdict == CHANGES]
-    out += section("Two-way interactions that change results, largest first", md)
+    grouped = " (a line [n] is group n of the aliasing: the estimate is of its sum)"
+    out += section(
+        "Two-way interactions that change results, largest first"
+        + (grouped if study.design.confounded() else ""),
+        md,
+    )
     if mattering:
-        out += table(_effect_rows(mattering, results, True), md)
+        out += table(_effect_rows(mattering, results, True, _groups(study)), md)
     else:
-        out.append("  none: every interval includes zero")
-    rest = len(study.interactions) - len(mattering)
-    if rest and mattering:
-        out.append(f"  ({rest} other(s): every interval on the results includes zero)")
+        out.append("  none")
+    small = sum(f.verdict == SMALL for f in study.interactions)
+    rest = len(study.interactions) - len(mattering) - small
+    out.append(
+        f"  ({small} other(s) small but clear of zero; {rest} with every interval on the "
+        "results including zero)"
+    )
     measures = [r for r in study.responses if r.group == "measure" and r.key != "spread"]
     shape = "a taker against defenders" if study.base.bidding is not None else "each for himself"
     out += section(f"Main effects on the game measures ({shape}; rates in percentage points)", md)
@@ -117,18 +125,36 @@ def _aliasing(study: Study, md: bool) -> list[str]:
         "interactions cannot be told apart, and each line's estimate is of their sum:"
     )
     names = [factor.option for factor in study.factors]
-    return out + [f"  {column.label(names)}" for column in confounded]
+    return out + [f"  [{n}] {column.label(names)}" for n, column in enumerate(confounded, 1)]
+
+
+def _groups(study: Study) -> dict[str, int]:
+    """The number of each group of confounded interactions, by its label."""
+    names = [factor.option for factor in study.factors]
+    return {c.label(names): n for n, c in enumerate(study.design.confounded(), 1)}
+
+
+def _short(finding: Finding, groups: dict[str, int]) -> str:
+    """An effect's label; a group of confounded interactions by its first pair and number."""
+    if finding.label not in groups:
+        return finding.label
+    first = finding.label.split(" = ")[0]
+    return f"{first} [{groups[finding.label]}]"
 
 
 def _effect_rows(
-    findings: Sequence[Finding], responses: Sequence[Response], verdicts: bool
+    findings: Sequence[Finding],
+    responses: Sequence[Response],
+    verdicts: bool,
+    groups: dict[str, int] | None = None,
 ) -> list[list[str]]:
     head = ["effect", *(r.label for r in responses)]
     if verdicts:
         head += ["verdict", "rule paid most differently"]
     rows = [head]
     for finding in findings:
-        row = [finding.label, *(_effect(finding.effects[r.key], r) for r in responses)]
+        label = _short(finding, groups or {})
+        row = [label, *(_effect(finding.effects[r.key], r) for r in responses)]
         if verdicts:
             row += [finding.verdict, _rule_moved(finding)]
         rows.append(row)
@@ -147,19 +173,21 @@ def _verdicts(study: Study, unit: str) -> list[str]:
     def named(verdict: str) -> str:
         return ", ".join(f.label for f in study.mains if f.verdict == verdict) or "none"
 
+    small = f"{study.threshold:.2f} {unit}"
     out = [
         "",
-        f"Change results (an interval clear of zero): {named(CHANGES)}",
-        f"No player would notice (every interval includes zero and no effect on the results "
-        f"exceeds {study.threshold:.2f} {unit}, {100 * NOTICEABLE:.0f}% of the mean spread "
-        f"of results in a hand): {named(UNNOTICED)}",
-        f"Cannot tell yet (no interval on the results clear of zero, but the effects are not "
-        f"small or a game measure moved; more hands would tell): {named(UNCLEAR)}",
+        f"Change results (an interval on the results clear of zero, an effect above {small}, "
+        f"{100 * NOTICEABLE:.0f}% of the mean spread of results in a hand): {named(CHANGES)}",
+        f"Small but real (clear of zero, no effect above {small}): {named(SMALL)}",
+        f"No player would notice (every interval includes zero, no effect above {small}): "
+        f"{named(UNNOTICED)}",
+        f"Cannot tell yet (every interval on the results includes zero, but an effect is above "
+        f"{small} or a game measure moved; more hands would tell): {named(UNCLEAR)}",
     ]
     if len(study.findings) >= 10:
         out.append(
             "(at 95% each, about one interval in twenty excludes zero by chance where there "
-            "is no effect: a small effect just clear of zero may be chance)"
+            "is no effect: an effect just clear of zero may be chance)"
         )
     return out
 
