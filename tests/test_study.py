@@ -99,7 +99,7 @@ def test_the_text_report_ranks_and_names_what_nobody_would_notice(capsys) -> Non
     assert ranked == ["stake", "left", "right", "idle"]
     assert "none: a full factorial estimates every effect on its own" in out
     assert "No player would notice" in out
-    noticed = next(line for line in lines if line.startswith("No player would notice"))
+    noticed = next(line for line in lines if line.strip().startswith("No player would notice"))
     assert noticed.endswith(": idle")
 
 
@@ -119,6 +119,17 @@ def test_a_fraction_estimates_the_same_main_effects_and_names_its_aliasing(capsy
     ]
     # the pair's interaction is read in its group, which is named whole
     assert dealer(effects["stake x idle = left x right"])["mean"] == -4.0
+
+
+def test_the_markdown_report_lists_the_aliasing_and_the_verdicts(capsys) -> None:
+    status, out, _ = run(
+        capsys, "study", KNOWN, *OPTIONS, "--hands", "4", "--jobs", "1", "--design",
+        "fractional", "--format", "markdown",
+    )  # fmt: skip
+    assert status == 0
+    assert "\n- [1] stake x idle = left x right\n" in out
+    assert "| stake x idle [1] | -4.00 ± 0.00 |" in out
+    assert "### Verdicts\n\n- Change results" in out
 
 
 def test_levels_picks_the_reading_studied(capsys) -> None:

@@ -45,6 +45,7 @@ PRESENTATION_ONLY = (
     "measure/runner.py",
     "measure/statistics.py",
     "measure/store.py",
+    "option_flags.py",
     "output_files.py",
     "play_command.py",
     "record.py",

@@ -92,40 +92,57 @@ def study_report(study: Study, fmt: str) -> str:
     )
     if mattering:
         out += table(_effect_rows(mattering, results, True, _groups(study)), md)
-    else:
-        out.append("  none")
     small = sum(f.verdict == SMALL for f in study.interactions)
     rest = len(study.interactions) - len(mattering) - small
-    out.append(
-        f"  ({small} other(s) small but clear of zero; {rest} with every interval on the "
-        "results including zero)"
+    out += _items(
+        [
+            f"{'besides these' if mattering else 'none'}: {small} small but clear of zero, "
+            f"{rest} with every interval on the results including zero"
+        ],
+        md,
+        out,
     )
     measures = [r for r in study.responses if r.group == "measure" and r.key != "spread"]
     shape = "a taker against defenders" if study.base.bidding is not None else "each for himself"
     out += section(f"Main effects on the game measures ({shape}; rates in percentage points)", md)
     out += table(_effect_rows(study.mains, measures, False), md)
-    out += _verdicts(study, unit)
+    out += section("Verdicts", md)
+    out += _items(_verdicts(study, unit), md, out)
     return "\n".join(out)
+
+
+def _items(lines: Sequence[str], md: bool, before: Sequence[str] = ("",)) -> list[str]:
+    """Lines of prose: a list in Markdown (after a blank line, unless the lines `before`
+    end with one), indented lines in text."""
+    if md:
+        return ([""] if before[-1:] != [""] else []) + [f"- {line}" for line in lines]
+    return [f"  {line}" for line in lines]
 
 
 def _aliasing(study: Study, md: bool) -> list[str]:
     confounded = study.design.confounded()
     out = section("Aliasing", md)
     if study.design.kind == "full":
-        return out + ["  none: a full factorial estimates every effect on its own"]
+        return out + _items(["none: a full factorial estimates every effect on its own"], md, out)
     if not confounded:
-        return out + [
-            "  no main effect or two-way interaction is confounded with another (resolution "
-            "V or better); main effects are confounded only with interactions of four "
-            "options or more, taken to be negligible"
-        ]
+        return out + _items(
+            [
+                "no main effect or two-way interaction is confounded with another (resolution "
+                "V or better); main effects are confounded only with interactions of four "
+                "options or more, taken to be negligible"
+            ],
+            md,
+            out,
+        )
     out.append(
-        "  main effects are clear of each other and of two-way interactions, confounded only "
+        ("" if md else "  ")
+        + "main effects are clear of each other and of two-way interactions, confounded only "
         "with interactions of three options or more (taken to be negligible); these two-way "
         "interactions cannot be told apart, and each line's estimate is of their sum:"
     )
     names = [factor.option for factor in study.factors]
-    return out + [f"  [{n}] {column.label(names)}" for n, column in enumerate(confounded, 1)]
+    groups = [f"[{n}] {column.label(names)}" for n, column in enumerate(confounded, 1)]
+    return out + _items(groups, md, out)
 
 
 def _groups(study: Study) -> dict[str, int]:
@@ -170,12 +187,13 @@ def _rule_moved(finding: Finding) -> str:
 
 
 def _verdicts(study: Study, unit: str) -> list[str]:
+    """One line per verdict, naming the options that have it."""
+
     def named(verdict: str) -> str:
         return ", ".join(f.label for f in study.mains if f.verdict == verdict) or "none"
 
     small = f"{study.threshold:.2f} {unit}"
     out = [
-        "",
         f"Change results (an interval on the results clear of zero, an effect above {small}, "
         f"{100 * NOTICEABLE:.0f}% of the mean spread of results in a hand): {named(CHANGES)}",
         f"Small but real (clear of zero, no effect above {small}): {named(SMALL)}",
