@@ -326,13 +326,7 @@ def _diff_arguments(diff: argparse.ArgumentParser) -> None:
 
 def _simulate_arguments(simulate: argparse.ArgumentParser) -> None:
     simulate.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
-    simulate.add_argument(
-        "--hands",
-        type=cli_numbers.count,
-        default=DEFAULT_SIMULATE_HANDS,
-        metavar="N",
-        help=f"number of hands (default {DEFAULT_SIMULATE_HANDS})",
-    )
+    _add_hands_flag(simulate, DEFAULT_SIMULATE_HANDS, "number of hands")
     _add_option_flag(simulate)
     _add_run_flags(simulate)
 
@@ -354,13 +348,7 @@ def _study_arguments(study: argparse.ArgumentParser) -> None:
         help="study this reading of an option against its default (repeatable; default: the "
         "first reading after the default)",
     )
-    study.add_argument(
-        "--hands",
-        type=cli_numbers.count,
-        default=DEFAULT_STUDY_HANDS,
-        metavar="N",
-        help=f"hands played under every run of the design (default {DEFAULT_STUDY_HANDS})",
-    )
+    _add_hands_flag(study, DEFAULT_STUDY_HANDS, "hands played under every run of the design")
     study.add_argument(
         "--design",
         choices=DESIGNS,
@@ -445,6 +433,16 @@ _COMMANDS: list[
         cmd_study_args,
     ),
 ]
+
+
+def _add_hands_flag(parser: argparse.ArgumentParser, default: int, what: str) -> None:
+    parser.add_argument(
+        "--hands",
+        type=cli_numbers.count,
+        default=default,
+        metavar="N",
+        help=f"{what} (default {default})",
+    )
 
 
 def _add_option_flag(parser: argparse.ArgumentParser) -> None:

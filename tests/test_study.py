@@ -13,9 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from commands import ROOT
+from commands import ROOT, run_in_process
 
-from interpreter.cli import main
 from interpreter.study.design import Design, make_design
 
 KNOWN = str(ROOT / "tests" / "data" / "rulesets" / "study-known-effects.yaml")
@@ -23,14 +22,7 @@ OPTIONS = ("--options", "stake,idle,left,right")
 HANDS = "12"
 
 
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(args))
-    except SystemExit as exit_:  # argparse refusing the command line
-        status = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
+run = run_in_process
 
 
 def study_json(capsys, *args: str) -> dict:
