@@ -1,4 +1,4 @@
-"""The `tarot` command: validate, rules, explain, play, replay, diff, simulate.
+"""The `tarot` command: validate, rules, explain, play, replay, diff, simulate, study.
 
 argparse (standard library) parses the command line; each sub-command is one small function
 that loads through `interpreter.load` and prints (the commands that play many hands are in
@@ -27,6 +27,7 @@ from interpreter.stopping import exit_status, signals_stop_the_run
 
 DEFAULT_SIMULATE_HANDS = 1000
 DEFAULT_FAMILY_HANDS = 500
+DEFAULT_STUDY_HANDS = 500
 
 
 def _ruleset_targets(targets: Sequence[str]) -> list[str | Path]:
@@ -159,6 +160,12 @@ def cmd_simulate_args(args: argparse.Namespace) -> int:
     from interpreter.table_commands import cmd_simulate
 
     return cmd_simulate(args, parse_options(args.option))
+
+
+def cmd_study_args(args: argparse.Namespace) -> int:
+    from interpreter.study.command import cmd_study
+
+    return cmd_study(args)
 
 
 def cmd_play_args(args: argparse.Namespace) -> int:
@@ -327,15 +334,39 @@ def _diff_arguments(diff: argparse.ArgumentParser) -> None:
 
 def _simulate_arguments(simulate: argparse.ArgumentParser) -> None:
     simulate.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
-    simulate.add_argument(
-        "--hands",
-        type=cli_numbers.count,
-        default=DEFAULT_SIMULATE_HANDS,
-        metavar="N",
-        help=f"number of hands (default {DEFAULT_SIMULATE_HANDS})",
-    )
+    _add_hands_flag(simulate, DEFAULT_SIMULATE_HANDS, "number of hands")
     _add_option_flag(simulate)
     _add_run_flags(simulate)
+
+
+def _study_arguments(study: argparse.ArgumentParser) -> None:
+    from interpreter.study.design import DESIGNS, FULL_UP_TO
+
+    study.add_argument("base", metavar="BASE", help="a built-in name or a YAML file")
+    study.add_argument(
+        "--options",
+        metavar="A,B,...",
+        help="the options to study (default: every option of BASE with two readings or more)",
+    )
+    study.add_argument(
+        "--levels",
+        action="append",
+        default=[],
+        metavar="NAME=READING",
+        help="study this reading of an option against its default (repeatable; default: the "
+        "first reading after the default)",
+    )
+    _add_hands_flag(study, DEFAULT_STUDY_HANDS, "hands played under every run of the design")
+    study.add_argument(
+        "--design",
+        choices=DESIGNS,
+        default="auto",
+        help=f"full: every combination of readings (2^k runs); fractional: the smallest "
+        f"two-level fraction of resolution IV (V when it costs no more runs), in which no main "
+        f"effect is confounded with a two-way interaction; auto (default): full for up to "
+        f"{FULL_UP_TO} options, fractional for more",
+    )
+    _add_run_flags(study, plot=False)
 
 
 #: name, `add_parser` settings, the function adding its arguments, the function running it
@@ -395,7 +426,31 @@ _COMMANDS: list[
         _simulate_arguments,
         cmd_simulate_args,
     ),
+    (
+        "study",
+        {
+            "help": "which of a ruleset's options change the game, alone and together",
+            "description": "Play a designed experiment over the options of BASE (each its "
+            "default reading against one other): every run of a full or fractional factorial "
+            "design on the same N deals, with the same players and seeds. Report each "
+            "option's main effect and the two-way interactions that change results, ranked "
+            "by size with 95%% intervals, the design's aliasing, and which options no player "
+            "would notice. Needs the [study] extra (pydoe).",
+        },
+        _study_arguments,
+        cmd_study_args,
+    ),
 ]
+
+
+def _add_hands_flag(parser: argparse.ArgumentParser, default: int, what: str) -> None:
+    parser.add_argument(
+        "--hands",
+        type=cli_numbers.count,
+        default=default,
+        metavar="N",
+        help=f"{what} (default {default})",
+    )
 
 
 def _add_option_flag(parser: argparse.ArgumentParser) -> None:
@@ -421,7 +476,7 @@ def _add_agents_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_run_flags(parser: argparse.ArgumentParser) -> None:
+def _add_run_flags(parser: argparse.ArgumentParser, plot: bool = True) -> None:
     from interpreter.diff import FORMATS
 
     _add_agents_flag(parser)
@@ -454,11 +509,12 @@ def _add_run_flags(parser: argparse.ArgumentParser) -> None:
         help="keep every hand played in this SQLite file and reuse the hands it holds "
         "(made if missing); results do not depend on it",
     )
-    parser.add_argument(
-        "--plot",
-        metavar="FILE",
-        help="draw the results per seat (.png or .svg; needs the [plot] extra)",
-    )
+    if plot:
+        parser.add_argument(
+            "--plot",
+            metavar="FILE",
+            help="draw the results per seat (.png or .svg; needs the [plot] extra)",
+        )
     parser.add_argument(
         "--format", choices=list(FORMATS), default="text", help="output format (default text)"
     )
@@ -504,6 +560,7 @@ def _refusal(error: Exception) -> int | None:
     from interpreter.measure.runner import RulesetMismatch, WorkerDied
     from interpreter.option_flags import OptionFlagError
     from interpreter.output_files import OutputError
+    from interpreter.study.design import DesignUnavailable
 
     if isinstance(error, LineupError | OptionFlagError):  # --agents, --option: usage mistakes
         print(f"tarot: {error}", file=sys.stderr)
@@ -517,7 +574,8 @@ def _refusal(error: Exception) -> int | None:
         | RulesetMismatch
         | WorkerDied
         | BatchDisagreement
-        | ClusterError,
+        | ClusterError
+        | DesignUnavailable,
     ):
         print(f"tarot: {error}", file=sys.stderr)
         return 1

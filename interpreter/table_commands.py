@@ -75,7 +75,7 @@ def check_outputs(args: argparse.Namespace) -> None:
         raise OutputError(str(error)) from error
 
 
-def _jobs(args: argparse.Namespace) -> int:
+def jobs_for(args: argparse.Namespace) -> int:
     """--jobs, or every core; never more processes than cores (said once on stderr)."""
     cores = available_cores()
     if args.jobs is None:
@@ -128,7 +128,7 @@ def _players(args: argparse.Namespace) -> Iterator[tuple[int | Executor, _Ran]]:
     """Who plays the hands: the cluster --cluster names, or --jobs processes here."""
     address: ClusterAddress | None = getattr(args, "cluster", None)
     if address is None:
-        jobs = _jobs(args)
+        jobs = jobs_for(args)
         yield jobs, _Ran(jobs)
         return
     from interpreter.measure.cluster import dask_executor
@@ -144,7 +144,7 @@ def _players(args: argparse.Namespace) -> Iterator[tuple[int | Executor, _Ran]]:
         yield executor, _Ran(executor.width, address.text)
 
 
-def _drive(
+def drive_run(
     args: argparse.Namespace,
     plan: RunPlan,
     rulesets: list[Ruleset],
@@ -165,7 +165,7 @@ def _drive(
         return drive(plan, rulesets, jobs, consume, rows, label, store), ran
 
 
-def _nothing_finished(end: RunEnd) -> int:
+def nothing_finished(end: RunEnd) -> int:
     if end.failure:
         print(f"tarot: {end.failure}", file=sys.stderr)
         return 1
@@ -173,7 +173,7 @@ def _nothing_finished(end: RunEnd) -> int:
     return exit_status()
 
 
-def _finish(end: RunEnd, args: argparse.Namespace) -> int:
+def finish_run(end: RunEnd, args: argparse.Namespace) -> int:
     if end.failure:
         print(f"tarot: {end.failure}", file=sys.stderr)
         print("stopped: the report covers the hands that finished", file=sys.stderr)
@@ -194,9 +194,11 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     backend = choose_backend(args.backend, [ruleset], agents)
     plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, agents, 1, backend)
     measures = RulesetMeasures.of(ruleset)
-    end, ran = _drive(args, plan, [ruleset], lambda results: measures.add(results[0]), ruleset.id)
+    end, ran = drive_run(
+        args, plan, [ruleset], lambda results: measures.add(results[0]), ruleset.id
+    )
     if measures.hands == 0:
-        return _nothing_finished(end)
+        return nothing_finished(end)
     games = None
     # whole games too (as many hands again), unless the run's units are already sittings
     if ruleset.game is not None and not plays_sittings(ruleset) and not end.early:
@@ -213,7 +215,7 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
             ruleset.unit.plural,
         )
         print(f"picture written to {args.plot}", file=sys.stderr)
-    return _finish(end, args)
+    return finish_run(end, args)
 
 
 def cmd_diff_table(
@@ -237,11 +239,11 @@ def cmd_diff_table(
     # B's replay commands carry its readings
     b_target = " ".join([args.b, *(f"--option {name}={reading}" for name, reading in chosen)])
     comparison = Comparison(a, b)
-    end, ran = _drive(
+    end, ran = drive_run(
         args, plan, [a, b], lambda results: comparison.add(*results), f"{a.id} vs {b.id}"
     )
     if comparison.hands == 0:
-        return _nothing_finished(end)
+        return nothing_finished(end)
     info = _info(plan, ran, end, [a, b])
     table = table_report(
         a, b, (args.a, b_target), comparison.report(), info, args.format, args.plot
@@ -270,7 +272,7 @@ def cmd_diff_table(
                 units([("A", a), ("B", b)]),
             )
         print(f"picture written to {args.plot}", file=sys.stderr)
-    return _finish(end, args)
+    return finish_run(end, args)
 
 
 def cmd_diff_family(args: argparse.Namespace) -> int:
@@ -301,16 +303,16 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
         for comparison, under_variant in zip(comparisons, results[1:], strict=True):
             comparison.add(results[0], under_variant)
 
-    end, ran = _drive(args, plan, [base, *variants], consume, f"{base.id} family")
+    end, ran = drive_run(args, plan, [base, *variants], consume, f"{base.id} family")
     if comparisons[0].hands == 0:
-        return _nothing_finished(end)
+        return nothing_finished(end)
     lines = [
         FamilyLine(variant, changed_options(base, variant), comparison.report())
         for variant, comparison in zip(variants, comparisons, strict=True)
     ]
     info = _info(plan, ran, end, [base, *variants])
     print(family_report(base, lines, info, args.format))
-    return _finish(end, args)
+    return finish_run(end, args)
 
 
 def changed_options(base: Ruleset, variant: Ruleset) -> list[str]:

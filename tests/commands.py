@@ -40,3 +40,17 @@ def recorded_game(
     played = tarot(*args, "--record", "-", "--quiet")
     assert played.returncode == 0, played.stderr
     return json.loads(played.stdout)
+
+
+def run_in_process(capsys, *args: str) -> tuple[int, str, str]:
+    """`tarot ARGS` in this process (`capsys`, pytest's fixture, captures its output):
+    (exit status, stdout, stderr), and no traceback in either."""
+    from interpreter.cli import main
+
+    try:
+        status = main(list(args))
+    except SystemExit as exit_:  # argparse refusing the command line
+        status = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err

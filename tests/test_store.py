@@ -21,11 +21,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from commands import ROOT
+from commands import ROOT, run_in_process
 from hands import FOUR_PLAYERS
 
 from interpreter.agents.lineup import seat_agents
-from interpreter.cli import main
 from interpreter.measure import provenance
 from interpreter.measure.hand_summary import HandSummary, play_summarized
 from interpreter.measure.provenance import RunKey, results_version
@@ -42,15 +41,7 @@ TARGET = "marolles-1637"
 LITERAL = "marolles-1637-ultimo-literal"
 
 
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    """`tarot ARGS` in this process: (exit status, stdout, stderr)."""
-    try:
-        status = main(list(args))
-    except SystemExit as exit_:  # argparse refusing the command line
-        status = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
+run = run_in_process  # `tarot ARGS` in this process: (exit status, stdout, stderr)
 
 
 def stored_hands(path: Path) -> int:
