@@ -39,15 +39,20 @@ import random
 import time
 
 from interpreter.agents.heuristic_agent import HeuristicAgent
-from interpreter.agents.playouts import Policy, greedy_policy, play_out, random_policy
-from interpreter.agents.sampling import Sampler
-from interpreter.engine.collector import few_collections
+from interpreter.agents.judging import pick, play_each
+from interpreter.agents.playouts import Policy, greedy_policy, random_policy
+from interpreter.engine.actions import DecisionKind
 from interpreter.engine.state import HandState
 
 DEFAULT_SAMPLES = 8
 MAX_SAMPLES = 10_000  # deals per decision: more would take hours a hand
 MAX_SECONDS = 3600.0  # time per decision
 ROLLOUTS = ("greedy", "random", "heuristic")
+# decisions that set the course of the hand, with few answers: judged on more deals, as many
+# play-outs as a card decision with a full hand costs
+WIDENED = frozenset(
+    {DecisionKind.BID, DecisionKind.CALL, DecisionKind.DECLARE, DecisionKind.REDEAL}
+)
 
 
 class SearchAgent:
@@ -87,33 +92,23 @@ class SearchAgent:
         self.name = f"search({', '.join(settings)})" if settings else "search"
 
     def choose(self, state: HandState, seat: int) -> str:
-        choices = state.legal_actions()
+        decision = state.decision
+        assert decision is not None  # an agent is asked only while a decision is open
+        choices = decision.choices
         if len(choices) == 1:
             return choices[0]
-        sampler = Sampler(state, seat)
-        totals = [0.0] * len(choices)
+        samples = self.samples
+        if samples is not None and decision.kind in WIDENED:
+            samples = max(samples, samples * len(state.zones.hands[seat]) // len(choices))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
-        with few_collections():
-            while self._more(done, deadline):
-                guessed = sampler.sample(self.rng)
-                rollout_seed = self.rng.getrandbits(64)
-                for i, action in enumerate(choices):
-                    trial = guessed.clone()
-                    trial.apply_action(action)
-                    play_out(trial, self.policy, random.Random(rollout_seed))
-                    totals[i] += trial.returns()[seat]
-                done += 1
-        best = max(totals)
-        tied = [action for action, total in zip(choices, totals, strict=True) if total == best]
-        return self.rng.choice(tied)
 
-    def _more(self, done: int, deadline: float | None) -> bool:
-        if done == 0:
-            return True
-        if self.samples is not None and done >= self.samples:
-            return False
-        return deadline is None or time.perf_counter() < deadline
+        def more(done: int) -> bool:
+            if samples is not None and done >= samples:
+                return False
+            return deadline is None or time.perf_counter() < deadline
+
+        results = play_each(state, seat, self.policy, self.rng, more)
+        return choices[pick(decision.actions, results, self.rng)]
 
 
 def _policy(rollout: str, seed: int | str) -> Policy:
