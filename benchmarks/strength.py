@@ -52,7 +52,8 @@ from interpreter.ruleset_loader import load_ruleset
 
 DEFAULT_MATCHUPS = "search/random,search/heuristic,heuristic/random"
 
-Timings = dict[tuple[str, str], list[float]]  # (agent, decision kind) -> [count, seconds]
+# (agent, decision kind) -> [count, seconds, CPU seconds]
+Timings = dict[tuple[str, str], list[float]]
 
 
 @dataclass
@@ -74,11 +75,12 @@ class _Timed:
         if len(state.decision.choices) == 1:
             return self.agent.choose(state, seat)
         kind = state.decision.kind
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = self.agent.choose(state, seat)
-        tally = self.timings.setdefault((self.label, kind), [0, 0.0])
+        tally = self.timings.setdefault((self.label, kind), [0, 0.0, 0.0])
         tally[0] += 1
         tally[1] += time.perf_counter() - start
+        tally[2] += time.process_time() - cpu
         return action
 
 
@@ -161,10 +163,7 @@ def run_matchup(
     try:
         for deal in deals:
             result.add(sum(deal.a_net) / len(deal.a_net))
-            for key, (count, seconds) in deal.timings.items():
-                tally = timings.setdefault(key, [0, 0.0])
-                tally[0] += count
-                tally[1] += seconds
+            _add_timings(timings, deal.timings)
             bar.update()
     finally:
         bar.close()
@@ -172,6 +171,13 @@ def run_matchup(
             pool.terminate()
             pool.join()
     return result, timings
+
+
+def _add_timings(total: Timings, more: Timings) -> None:
+    for key, counts in more.items():
+        tally = total.setdefault(key, [0, 0.0, 0.0])
+        for i, value in enumerate(counts):
+            tally[i] += value
 
 
 def _interval(result: RunningMean) -> str:
@@ -229,15 +235,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 name, args.seed, args.hands, a, b, args.jobs, args.magmacrunch
             )
             print(f"  {a:>28} vs {b:<28} {_interval(result)}", flush=True)
-            for key, (count, seconds) in timings.items():
-                tally = all_timings.setdefault(key, [0, 0.0])
-                tally[0] += count
-                tally[1] += seconds
-        print(f"\n{name}: mean time per decision with a choice (seconds)")
+            _add_timings(all_timings, timings)
+        print(
+            f"\n{name}: mean time per decision with a choice (seconds of the clock / of the "
+            "process's CPU, which a busy machine inflates less)"
+        )
         for agent in sorted({agent for agent, _kind in all_timings}):
             parts = [
-                f"{kind} {seconds / count:.4f} (n={count})"
-                for (label, kind), (count, seconds) in sorted(all_timings.items())
+                f"{kind} {seconds / count:.4f}/{cpu / count:.4f} (n={count:.0f})"
+                for (label, kind), (count, seconds, cpu) in sorted(all_timings.items())
                 if label == agent
             ]
             print(f"  {agent:>28}: " + ", ".join(parts))

@@ -25,8 +25,7 @@ from __future__ import annotations
 import random
 
 from interpreter.agents.judging import pick, play_each
-from interpreter.agents.playouts import greedy_policy
-from interpreter.engine import tricks as trick_rules
+from interpreter.agents.playouts import card_scores, greedy_policy
 from interpreter.engine.actions import Decision, DecisionKind
 from interpreter.engine.state import HandState
 
@@ -60,11 +59,10 @@ class HeuristicAgent:
             return self._look_ahead(state, seat, choices)
         before = state.returns()[seat]
         scored = []
-        for action in choices:
+        for action, habit in zip(choices, _habits(state, seat), strict=True):
             trial = state.clone()
             trial.apply_action(action)
-            score = trial.returns()[seat] - before
-            score += POINTS_WEIGHT * self._habit(state, seat, action)
+            score = trial.returns()[seat] - before + POINTS_WEIGHT * habit
             scored.append((score, self.rng.random(), action))
         return max(scored)[2]
 
@@ -76,26 +74,20 @@ class HeuristicAgent:
         )
         return choices[pick(state.legal_moves(), results, self.rng)]
 
-    def _habit(self, state: HandState, seat: int, action: str) -> float:
-        decision = state.decision
-        assert decision is not None  # an agent is asked only while a decision is open
-        kind = decision.kind
-        deck = state.ruleset.deck
-        values = state.ruleset.counting.values
-        if kind in (DecisionKind.DISCARD, DecisionKind.GIVE):
-            # a card laid away or given back: the least valuable
-            laid = deck.cards[deck.by_id[action]]
-            return -values[laid.index] - (1.0 if laid.is_trump else 0.0)
-        if kind != DecisionKind.PLAY:
-            return 0.0
-        card = deck.by_id[action]
-        trick = [*state.trick, (seat, card)]
-        at_stake = sum(values[c] for _s, c in trick)
-        winner = trick_rules.trick_winner(deck.cards, trick, state.excuses)
-        strength = deck.cards[card].strength / 1000.0  # a slight preference for low cards
-        if winner == seat:
-            return at_stake - values[card] - strength
-        return -values[card] - strength
+
+def _habits(state: HandState, seat: int) -> list[float]:
+    """How good each legal action is by habit: a card played scored as the play-outs score
+    it (`card_scores`), a card laid away or given back the less the more it is worth."""
+    decision = state.decision
+    assert decision is not None  # an agent is asked only while a decision is open
+    kind, actions = decision.kind, decision.actions
+    cards = [action for action in actions if isinstance(action, int)]  # a card decision's
+    if kind == DecisionKind.PLAY:
+        return card_scores(state, seat, cards)
+    if kind in (DecisionKind.DISCARD, DecisionKind.GIVE):
+        values, pack = state.ruleset.counting.values, state.ruleset.deck.cards
+        return [-values[card] - (1.0 if pack[card].is_trump else 0.0) for card in cards]
+    return [0.0] * len(actions)
 
 
 def _paid_later(decision: Decision) -> bool:

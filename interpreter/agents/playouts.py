@@ -62,24 +62,44 @@ def greedy_policy(state: HandState, rng: random.Random) -> Action:
 
 
 def _best_card(state: HandState, cards: Sequence[int]) -> int:
-    """The first card of the best score: a trick that holds card points won with the
-    cheapest card that wins it, else as little given away as possible (the cards already on
-    the table are looked at once)."""
+    """The first card of the best `card_scores`."""
+    decision = state.decision
+    assert decision is not None  # a habit is asked only while a decision is open
+    scores = card_scores(state, decision.seat, cards)
+    return cards[scores.index(max(scores))]
+
+
+def card_scores(state: HandState, seat: int, cards: Sequence[int]) -> list[float]:
+    """How good each card is for `seat` to play now, by habit: a trick that holds card points
+    won with the cheapest card that wins it, else as little given away as possible (the
+    cards already on the table are looked at once). An excuse card, which stays with its
+    holder before the last trick, gives away no more than the pack's least valuable card. A
+    lead, with nothing on the table to win, gives away the least: the cheapest card, a trump
+    kept, a high one of its value."""
     deck = state.ruleset.deck
     values = state.ruleset.counting.values
     strengths = deck.cards.strength
     trick = state.zones.trick
-    decision = state.decision
-    assert decision is not None  # a habit is asked only while a decision is open
-    wins = trick_rules.winning(deck.cards, trick, state.excuses, decision.seat, cards)
-    on_table = sum(values[c] for _s, c in trick)
-    best, best_score = cards[0], None
+    excuses = state.excuses if state.trick_number < state.total_tricks else frozenset()
+    least = min(values) if not excuses.isdisjoint(cards) else 0.0  # what an excuse gives
+    if not trick:
+        trumps = deck.cards.trumps
+        return [
+            strengths[card] / 1000.0
+            - (least if card in excuses else values[card])
+            - (1.0 if card in trumps else 0.0)
+            for card in cards
+        ]
+    wins = trick_rules.winning(deck.cards, trick, state.excuses, seat, cards)
+    on_table = sum(values[c] for _s, c in trick if c not in excuses)
+    scores = []
     for card, won in zip(cards, wins, strict=True):
         strength = strengths[card] / 1000.0  # a slight preference for low cards
-        score = on_table - strength if won else -values[card] - strength
-        if best_score is None or score > best_score:  # the first best, as max() gives
-            best, best_score = card, score
-    return best
+        if won:
+            scores.append(on_table - (least if card in excuses else 0.0) - strength)
+        else:
+            scores.append(-(least if card in excuses else values[card]) - strength)
+    return scores
 
 
 def _least_valuable(state: HandState, cards: Sequence[int]) -> int:
