@@ -6,11 +6,21 @@ legal action it deals the cards it cannot see again at random, consistently with
 seen (`interpreter.agents.sampling`), tries every legal action on a clone of that deal, plays
 the hand out with a fast default policy for every seat, and scores the action by the
 ruleset's own result for its seat (`HandState.returns`, payments made during play included).
-The action with the best mean over the deals is chosen. Every kind of decision (discards,
-declarations, cards, whatever the engine asks) is handled the same way.
+Every kind of decision (bids, calls, discards, declarations, redeal answers, cards, whatever
+the engine asks) is handled the same way, by `interpreter.agents.judging`: the action with
+the best mean over the deals is chosen, ties drawn at random from the agent's seed, and a
+pass or "no declaration" is kept unless another answer beats it by more than a standard
+error. In the play-outs every seat follows the policy's habits for every kind of decision
+(`interpreter.agents.playouts`: later bidders pass, nothing is announced that is not worth
+more than silence), so a bid is judged by the play that follows it.
 
 Each deal is played out with the same random numbers after each action (common random
 numbers), so the actions are compared on equal terms and the sample count can stay small.
+Decisions that set the course of the hand and have few answers (bids, calls, declarations,
+redeal answers) are judged on more deals: as many play-outs as a card decision with a full
+hand costs (samples x the cards in hand / the answers), so a bid costs no more than the first
+card of the hand. Bids judged on eight deals bid on weak hands whose few lucky deals looked
+good.
 
 Settings:
   samples=N   deals per decision (default DEFAULT_SAMPLES); a game is then reproducible from
