@@ -138,13 +138,18 @@ def _no_bid(_state: HandState, bids: Sequence[Action]) -> Action:
 
 
 def _call_another(state: HandState, cards: Sequence[int]) -> int:
-    """The most valuable callable card the taker does not hold (any, if he holds them all)."""
+    """The most valuable callable card the taker does not hold (any, if he holds them all),
+    of the suit he holds most of (he can lead it to his partner), then the strongest."""
     decision = state.decision
     assert decision is not None  # a habit is asked only while a decision is open
-    held = set(state.zones.hands[decision.seat])
+    hand = state.zones.hands[decision.seat]
     values, deck = state.ruleset.counting.values, state.ruleset.deck.cards
+    suits = Counter(deck[card].suit for card in hand)
+    held = set(hand)
     elsewhere = [card for card in cards if card not in held] or list(cards)
-    return max(elsewhere, key=lambda card: (values[card], deck[card].strength))
+    return max(
+        elsewhere, key=lambda card: (values[card], suits[deck[card].suit], deck[card].strength)
+    )
 
 
 def _thrown_in(_state: HandState, answers: Sequence[Any]) -> Action:
