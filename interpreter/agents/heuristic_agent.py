@@ -16,8 +16,8 @@ differently: each choice is played out on a few guessed deals with the greedy ha
 pass or no declaration kept unless another answer is clearly better. Without the look-ahead
 it bid at random, and in a four-player built-in ruleset with an auction lost to random
 players (-30 ± 207 a hand over 6 deals); with it, +362 ± 46. Judged by what they pay at once,
-declarations paid at the settlement all paid nothing and were made at random (a chelem
-announced in about half the hands it took).
+declarations paid at the settlement all paid nothing and were made at random (in one built-in
+ruleset, an announcement of every trick taken in about half the hands it took).
 """
 
 from __future__ import annotations
