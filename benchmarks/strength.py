@@ -3,7 +3,7 @@
 Prints numbers; asserts nothing.
 
     python benchmarks/strength.py [--rulesets marolles-1637[,...]] [--hands N] [--seed S]
-        [--jobs J] [--matchups A/B[,A/B...]]
+        [--jobs J] [--matchups A/B[,A/B...]] [--magmacrunch DIR]
 
 A matchup A/B seats agent A in one seat and agent B in all the others, and plays each deal
 once with A in every seat in turn, so that no seat's advantage counts for or against A. For
@@ -12,6 +12,16 @@ zero is parity), then the mean time each agent took per decision that had more t
 legal action, by kind of decision. Agents are named as on the command line
 (`search:samples=20`); seeds are those of `tarot simulate`, so a hand can be replayed with
 `tarot play RULESET --seed S --hand N --agents ...`.
+
+An outside player may stand for A or B: `magmacrunch`, the computer player of the French
+Tarot program on PyPI (`benchmarks/outside_players.py`; install it apart with
+`pip install --no-deps --target DIR magmacrunch-tarot` and pass `--magmacrunch DIR`). It plays
+`french-tarot` only, with the readings that program plays (`speed.FRENCH_READINGS`). The
+table against it, with both seatings:
+
+    python benchmarks/strength.py --rulesets french-tarot --magmacrunch DIR --hands 200 \
+        --matchups search/magmacrunch,magmacrunch/search,heuristic/magmacrunch,\
+magmacrunch/heuristic,random/magmacrunch
 """
 
 from __future__ import annotations
@@ -28,7 +38,11 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine
 
-from interpreter.agents.lineup import LineupError, canonical_agent, seat_agents
+from outside_players import MAGMACRUNCH, MagmacrunchAgent
+from speed import FRENCH_READINGS, magmacrunch_rules
+
+from interpreter.agents.base import Agent
+from interpreter.agents.lineup import LineupError, agent_seed, canonical_agent, seat_agents
 from interpreter.engine.game import deal_hand
 from interpreter.errors import RulesetError
 from interpreter.measure.runner import available_cores
@@ -38,7 +52,8 @@ from interpreter.ruleset_loader import load_ruleset
 
 DEFAULT_MATCHUPS = "search/random,search/heuristic,heuristic/random"
 
-Timings = dict[tuple[str, str], list[float]]  # (agent, decision kind) -> [count, seconds]
+# (agent, decision kind) -> [count, seconds, CPU seconds]
+Timings = dict[tuple[str, str], list[float]]
 
 
 @dataclass
@@ -60,21 +75,25 @@ class _Timed:
         if len(state.decision.choices) == 1:
             return self.agent.choose(state, seat)
         kind = state.decision.kind
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = self.agent.choose(state, seat)
-        tally = self.timings.setdefault((self.label, kind), [0, 0.0])
+        tally = self.timings.setdefault((self.label, kind), [0, 0.0, 0.0])
         tally[0] += 1
         tally[1] += time.perf_counter() - start
+        tally[2] += time.process_time() - cpu
         return action
 
 
-def play_deal(ruleset: Ruleset, seed: int, number: int, a: str, b: str) -> Deal:
-    """Deal `number` played once with A in each seat and B in the others."""
+def play_deal(
+    ruleset: Ruleset, seed: int, number: int, a: str, b: str, outside: str | None = None
+) -> Deal:
+    """Deal `number` played once with A in each seat and B in the others (`outside`: the
+    directory magmacrunch-tarot is installed in, when it plays)."""
     deal = Deal(number, [])
     players = ruleset.players
     for a_seat in range(players):
         kinds = [a if seat == a_seat else b for seat in range(players)]
-        agents = seat_agents(kinds, seed, number, players)
+        agents = _seat(kinds, seed, number, players, outside)
         timed = [
             _Timed(agent, kind, deal.timings) for agent, kind in zip(agents, kinds, strict=True)
         ]
@@ -86,25 +105,54 @@ def play_deal(ruleset: Ruleset, seed: int, number: int, a: str, b: str) -> Deal:
     return deal
 
 
-_rulesets: dict[str, Ruleset] = {}
+def _seat(
+    kinds: list[str], seed: int, number: int, players: int, outside: str | None
+) -> list[Agent]:
+    """Our agents from their texts, the outside player where it is named."""
+    agents = seat_agents(
+        [kind if kind != MAGMACRUNCH else "random" for kind in kinds], seed, number, players
+    )
+    for seat, kind in enumerate(kinds):
+        if kind == MAGMACRUNCH:
+            agents[seat] = MagmacrunchAgent(_outside(outside), agent_seed(seed, number, seat))
+    return agents
 
 
-def _load(name: str) -> Ruleset:
-    if name not in _rulesets:
-        _rulesets[name] = load_ruleset(name)
-    return _rulesets[name]
+_rulesets: dict[tuple[str, bool], Ruleset] = {}
+_outside_rules: dict[str | None, object] = {}
 
 
-def _task(job: tuple[str, int, int, str, str]) -> Deal:
-    name, seed, number, a, b = job
-    return play_deal(_load(name), seed, number, a, b)
+def _load(name: str, outside: bool = False) -> Ruleset:
+    """A ruleset, with the readings the outside player plays when it takes part."""
+    if (name, outside) not in _rulesets:
+        _rulesets[name, outside] = load_ruleset(name, FRENCH_READINGS if outside else None)
+    return _rulesets[name, outside]
+
+
+def _outside(directory: str | None):
+    if directory not in _outside_rules:
+        rules = magmacrunch_rules(directory)
+        if rules is None:
+            raise LineupError(
+                f"{MAGMACRUNCH}: magmacrunch-tarot is not installed"
+                + (f" in {directory}" if directory else "")
+                + " (pip install --no-deps --target DIR magmacrunch-tarot, then --magmacrunch DIR)"
+            )
+        _outside_rules[directory] = rules
+    return _outside_rules[directory]
+
+
+def _task(job: tuple[str, int, int, str, str, str | None]) -> Deal:
+    name, seed, number, a, b, outside = job
+    plays = MAGMACRUNCH in (a, b)
+    return play_deal(_load(name, plays), seed, number, a, b, outside)
 
 
 def run_matchup(
-    name: str, seed: int, hands: int, a: str, b: str, jobs: int
+    name: str, seed: int, hands: int, a: str, b: str, jobs: int, outside: str | None = None
 ) -> tuple[RunningMean, Timings]:
     """A's mean net per hand over the deals (each deal's mean over A's seats), and timings."""
-    tasks = [(name, seed, number, a, b) for number in range(1, hands + 1)]
+    tasks = [(name, seed, number, a, b, outside) for number in range(1, hands + 1)]
     result, timings = RunningMean(), {}
     bar = tqdm(total=hands, unit="deal", desc=f"{name} {a} vs {b}", file=sys.stderr)
     if jobs > 1:
@@ -115,10 +163,7 @@ def run_matchup(
     try:
         for deal in deals:
             result.add(sum(deal.a_net) / len(deal.a_net))
-            for key, (count, seconds) in deal.timings.items():
-                tally = timings.setdefault(key, [0, 0.0])
-                tally[0] += count
-                tally[1] += seconds
+            _add_timings(timings, deal.timings)
             bar.update()
     finally:
         bar.close()
@@ -126,6 +171,13 @@ def run_matchup(
             pool.terminate()
             pool.join()
     return result, timings
+
+
+def _add_timings(total: Timings, more: Timings) -> None:
+    for key, counts in more.items():
+        tally = total.setdefault(key, [0, 0.0, 0.0])
+        for i, value in enumerate(counts):
+            tally[i] += value
 
 
 def _interval(result: RunningMean) -> str:
@@ -137,6 +189,11 @@ def _interval(result: RunningMean) -> str:
     return f"{estimate.mean:+.2f} ± {estimate.half_width:.2f}  ({verdict})"
 
 
+def _canonical(text: str) -> str:
+    text = text.strip()
+    return text if text == MAGMACRUNCH else canonical_agent(text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rulesets", default="marolles-1637", help="comma-separated names")
@@ -144,6 +201,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=available_cores())
     parser.add_argument("--matchups", default=DEFAULT_MATCHUPS, help="A/B,A/B...")
+    parser.add_argument(
+        "--magmacrunch", help="the directory magmacrunch-tarot is installed in (--target)"
+    )
     args = parser.parse_args(argv)
     try:
         matchups = []
@@ -151,9 +211,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             a, slash, b = pair.partition("/")
             if not slash:
                 raise LineupError(f"--matchups: {pair!r} is not A/B")
-            matchups.append((canonical_agent(a.strip()), canonical_agent(b.strip())))
+            matchups.append((_canonical(a), _canonical(b)))
+        outside = any(MAGMACRUNCH in pair for pair in matchups)
+        if outside:
+            _outside(args.magmacrunch)
         for name in args.rulesets.split(","):
-            _load(name)
+            _load(name, outside)
     except (LineupError, RulesetError) as error:
         print(error, file=sys.stderr)
         return 1
@@ -161,21 +224,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"Strength: {args.hands} deals per matchup, seed {args.seed}, {args.jobs} job(s); "
         "A in one seat, B in the others, A rotated through every seat on each deal"
     )
+    if outside:
+        readings = ", ".join(f"{option}={reading}" for option, reading in FRENCH_READINGS.items())
+        print(f"with {MAGMACRUNCH} playing: each ruleset read with {readings}")
     for name in args.rulesets.split(","):
         print(f"\n{name}: A's mean net result per hand (marques, 95% interval)")
         all_timings: Timings = {}
         for a, b in matchups:
-            result, timings = run_matchup(name, args.seed, args.hands, a, b, args.jobs)
+            result, timings = run_matchup(
+                name, args.seed, args.hands, a, b, args.jobs, args.magmacrunch
+            )
             print(f"  {a:>28} vs {b:<28} {_interval(result)}", flush=True)
-            for key, (count, seconds) in timings.items():
-                tally = all_timings.setdefault(key, [0, 0.0])
-                tally[0] += count
-                tally[1] += seconds
-        print(f"\n{name}: mean time per decision with a choice (seconds)")
+            _add_timings(all_timings, timings)
+        print(
+            f"\n{name}: mean time per decision with a choice (seconds of the clock / of the "
+            "process's CPU, which a busy machine inflates less)"
+        )
         for agent in sorted({agent for agent, _kind in all_timings}):
             parts = [
-                f"{kind} {seconds / count:.4f} (n={count})"
-                for (label, kind), (count, seconds) in sorted(all_timings.items())
+                f"{kind} {seconds / count:.4f}/{cpu / count:.4f} (n={count:.0f})"
+                for (label, kind), (count, seconds, cpu) in sorted(all_timings.items())
                 if label == agent
             ]
             print(f"  {agent:>28}: " + ", ".join(parts))

@@ -48,15 +48,20 @@ def test_search_agent_takes_discard_decisions() -> None:
     assert agent.choose(state, state.current_player()) in state.legal_actions()
 
 
-def test_search_agent_avoids_a_penalised_discard() -> None:
-    """Marolles charges for each trump or Tarot discarded; the search sees the payment."""
-    for seed in (1, 2):
+def test_search_agent_never_pays_the_discard_penalty_for_a_card_worth_nothing() -> None:
+    """Marolles charges for each trump or Tarot discarded; the search sees the payment. A
+    King laid away may be worth its price (its points are safe in the discards), but a
+    penalised card of the pack's least value never is."""
+    values = MAROLLES.counting.values
+    penalised = MAROLLES.deck.sets["not_discardable"]
+    for seed in (1, 2, 3):
         state = new_hand(MAROLLES, seed)
         agents = [SearchAgent(f"{seed}/{s}", samples=1) for s in range(SEATS)]
         while state.phase == Phase.DISCARD:
             seat = state.current_player()
             state.apply_action(agents[seat].choose(state, seat))
-        assert "illegal_discard" not in state.fired, seed
+        laid_away = [card for pile in state.discards for card in pile]
+        assert not [c for c in laid_away if c in penalised and values[c] == min(values)], seed
 
 
 @pytest.mark.parametrize("rollout", ["greedy", "random", "heuristic"])

@@ -10,20 +10,23 @@ few points as possible; for discards, to lay away its least valuable cards. Rema
 are broken by a seeded random choice, so a game is reproducible.
 
 Decisions whose worth shows only at the end of the hand (a bid, a partner call, asking for a
-redeal) are looked at differently: each choice is played out on a few guessed deals with the
-greedy habits of `interpreter.agents.playouts`. Without this it bid at random, and in a
-four-player built-in ruleset with an auction lost to random players (-30 ± 207 a hand over 6
-deals); with it, +362 ± 46.
+redeal, a declaration paid only at the settlement, such as an announcement) are looked at
+differently: each choice is played out on a few guessed deals with the greedy habits of
+`interpreter.agents.playouts`, and chosen as `interpreter.agents.judging.pick` chooses, a
+pass or no declaration kept unless another answer is clearly better. Without the look-ahead
+it bid at random, and in a four-player built-in ruleset with an auction lost to random
+players (-30 ± 207 a hand over 6 deals); with it, +362 ± 46. Judged by what they pay at once,
+declarations paid at the settlement all paid nothing and were made at random (in one built-in
+ruleset, an announcement of every trick taken in about half the hands it took).
 """
 
 from __future__ import annotations
 
 import random
 
-from interpreter.agents.playouts import greedy_policy, play_out
-from interpreter.agents.sampling import Sampler
-from interpreter.engine import tricks as trick_rules
-from interpreter.engine.actions import DecisionKind
+from interpreter.agents.judging import pick, play_each
+from interpreter.agents.playouts import card_scores, greedy_policy
+from interpreter.engine.actions import Decision, DecisionKind
 from interpreter.engine.state import HandState
 
 POINTS_WEIGHT = 0.1  # card points count for less than what is paid at once
@@ -52,49 +55,42 @@ class HeuristicAgent:
             return choices[0]
         decision = state.decision
         assert decision is not None  # an agent is asked only while a decision is open
-        if decision.kind not in LOCAL_KINDS:  # a bid, a call...
+        if decision.kind not in LOCAL_KINDS or _paid_later(decision):  # a bid, a call...
             return self._look_ahead(state, seat, choices)
         before = state.returns()[seat]
         scored = []
-        for action in choices:
+        for action, habit in zip(choices, _habits(state, seat), strict=True):
             trial = state.clone()
             trial.apply_action(action)
-            score = trial.returns()[seat] - before
-            score += POINTS_WEIGHT * self._habit(state, seat, action)
+            score = trial.returns()[seat] - before + POINTS_WEIGHT * habit
             scored.append((score, self.rng.random(), action))
         return max(scored)[2]
 
     def _look_ahead(self, state: HandState, seat: int, choices: list[str]) -> str:
         """For a choice whose worth shows only at the end of the hand: each action played
         out on a few guessed deals with the greedy habits, the same deals for every action."""
-        sampler = Sampler(state, seat)
-        totals = [0.0] * len(choices)
-        for _ in range(LOOKAHEAD_SAMPLES):
-            guessed = sampler.sample(self.rng)
-            seed = self.rng.getrandbits(64)
-            for i, action in enumerate(choices):
-                trial = guessed.clone()
-                trial.apply_action(action)
-                totals[i] += play_out(trial, greedy_policy, random.Random(seed)).returns()[seat]
-        return max(zip(totals, [self.rng.random() for _ in choices], choices, strict=True))[2]
+        results = play_each(
+            state, seat, greedy_policy, self.rng, lambda done: done < LOOKAHEAD_SAMPLES
+        )
+        return choices[pick(state.legal_moves(), results, self.rng)]
 
-    def _habit(self, state: HandState, seat: int, action: str) -> float:
-        decision = state.decision
-        assert decision is not None  # an agent is asked only while a decision is open
-        kind = decision.kind
-        deck = state.ruleset.deck
-        values = state.ruleset.counting.values
-        if kind in (DecisionKind.DISCARD, DecisionKind.GIVE):
-            # a card laid away or given back: the least valuable
-            laid = deck.cards[deck.by_id[action]]
-            return -values[laid.index] - (1.0 if laid.is_trump else 0.0)
-        if kind != DecisionKind.PLAY:
-            return 0.0
-        card = deck.by_id[action]
-        trick = [*state.trick, (seat, card)]
-        at_stake = sum(values[c] for _s, c in trick)
-        winner = trick_rules.trick_winner(state.trick_pack, trick, state.excuses)
-        strength = deck.cards[card].strength / 1000.0  # a slight preference for low cards
-        if winner == seat:
-            return at_stake - values[card] - strength
-        return -values[card] - strength
+
+def _habits(state: HandState, seat: int) -> list[float]:
+    """How good each legal action is by habit: a card played scored as the play-outs score
+    it (`card_scores`), a card laid away or given back the less the more it is worth."""
+    decision = state.decision
+    assert decision is not None  # an agent is asked only while a decision is open
+    kind, actions = decision.kind, decision.actions
+    cards = [action for action in actions if isinstance(action, int)]  # a card decision's
+    if kind == DecisionKind.PLAY:
+        return card_scores(state, seat, cards)
+    if kind in (DecisionKind.DISCARD, DecisionKind.GIVE):
+        values, pack = state.ruleset.counting.values, state.ruleset.deck.cards
+        return [-values[card] - (1.0 if pack[card].is_trump else 0.0) for card in cards]
+    return [0.0] * len(actions)
+
+
+def _paid_later(decision: Decision) -> bool:
+    """A declaration whose value the ruleset's own rules pay at the end of the hand."""
+    declaration = decision.declaration
+    return declaration is not None and not declaration.paid_when_declared

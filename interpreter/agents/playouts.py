@@ -1,21 +1,31 @@
 """Fast default policies and play-outs: how a hand is finished quickly on a guessed deal.
 
-Where it sits: under the search agent (its play-outs) and the heuristic agent (its look-ahead
-at decisions that pay nothing at once, such as bids). Habits are built from the ruleset's
-card values only, so they serve any ruleset.
+Where it sits: under `interpreter.agents.judging`, which plays out each action of a decision
+for the search agent and for the heuristic agent's look-ahead. Habits are built from the
+ruleset's card values and the kinds of action only, so they serve any ruleset. A policy is a
+plain function of (state, rng): the same state and random numbers give the same choice.
+
+Every kind of decision has a habit in the greedy policy, so no seat of a play-out decides at
+random, save the few card choices made at random on purpose (`EXPLORE`). Where a habit
+cannot tell what a choice is worth it takes the conservative answer: a later bidder passes
+(so a bid is judged against the others passing, and a pass against the deal being thrown in
+or taken by an earlier bidder), a declaration that pays the declarer nothing more than not
+declaring is not made (an announcement whose worth shows only at the end of the hand), a
+seat offered a redeal has the deal thrown in.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from interpreter.engine import tricks as trick_rules
-from interpreter.engine.actions import NO_LEVEL_TEXT, Action, DecisionKind
+from interpreter.engine.actions import NO_LEVEL_TEXT, Action, DecisionKind, NoDeclaration, Pass
 from interpreter.engine.state import HandState
 
-EXPLORE = 0.1  # share of the greedy policy's choices made at random
+EXPLORE = 0.1  # share of the greedy policy's card choices made at random
 
 #: a seat's choice in a play-out: a typed action of the decision, or its text
 Policy = Callable[[HandState, random.Random], Action | str]
@@ -38,50 +48,113 @@ def random_policy(state: HandState, rng: random.Random) -> Action:
 
 
 def greedy_policy(state: HandState, rng: random.Random) -> Action:
-    """Card-play habits, with no look-ahead: win a trick that holds card points with the
-    cheapest card that wins it, else give away as little as possible; discard the least
-    valuable cards; take the best-paid declaration. Now and then a random choice, so the
-    play-outs do not all follow one line."""
+    """Habits, with no look-ahead: win a trick that holds card points with the cheapest card
+    that wins it, else give away as little as possible; discard and show the least valuable
+    cards; take the best-paid declaration; pass at an auction; call a card held by another
+    seat. Now and then a card chosen at random, so the play-outs do not all follow one
+    line."""
     decision = state.decision
     assert decision is not None  # `play_out` asks a policy only while a decision is open
-    if rng.random() < EXPLORE or decision.kind not in HABITS:
+    kind = decision.kind
+    if kind in EXPLORED and rng.random() < EXPLORE:
         return rng.choice(decision.actions)
-    return HABITS[decision.kind](state, decision.actions)
+    return HABITS[kind](state, decision.actions)
 
 
 def _best_card(state: HandState, cards: Sequence[int]) -> int:
-    """The first card of the best score: a trick that holds card points won with the
-    cheapest card that wins it, else as little given away as possible (the cards already on
-    the table are looked at once)."""
+    """The first card of the best `card_scores`."""
+    decision = state.decision
+    assert decision is not None  # a habit is asked only while a decision is open
+    scores = card_scores(state, decision.seat, cards)
+    return cards[scores.index(max(scores))]
+
+
+def card_scores(state: HandState, seat: int, cards: Sequence[int]) -> list[float]:
+    """How good each card is for `seat` to play now, by habit: a trick that holds card points
+    won with the cheapest card that wins it, else as little given away as possible (the
+    cards already on the table are looked at once). An excuse card, which stays with its
+    holder before the last trick, gives away no more than the pack's least valuable card. A
+    lead, with nothing on the table to win, gives away the least: the cheapest card, a trump
+    kept, a high one of its value."""
     deck = state.ruleset.deck
     values = state.ruleset.counting.values
     strengths = deck.cards.strength
     trick = state.zones.trick
-    decision = state.decision
-    assert decision is not None  # a habit is asked only while a decision is open
-    wins = trick_rules.winning(state.trick_pack, trick, state.excuses, decision.seat, cards)
-    on_table = sum(values[c] for _s, c in trick)
-    best, best_score = cards[0], None
+    excuses = state.excuses if state.trick_number < state.total_tricks else frozenset()
+    least = min(values) if not excuses.isdisjoint(cards) else 0.0  # what an excuse gives
+    if not trick:
+        trumps = deck.cards.trumps
+        return [
+            strengths[card] / 1000.0
+            - (least if card in excuses else values[card])
+            - (1.0 if card in trumps else 0.0)
+            for card in cards
+        ]
+    wins = trick_rules.winning(state.trick_pack, trick, state.excuses, seat, cards)
+    on_table = sum(values[c] for _s, c in trick if c not in excuses)
+    scores = []
     for card, won in zip(cards, wins, strict=True):
         strength = strengths[card] / 1000.0  # a slight preference for low cards
-        score = on_table - strength if won else -values[card] - strength
-        if best_score is None or score > best_score:  # the first best, as max() gives
-            best, best_score = card, score
-    return best
+        if won:
+            scores.append(on_table - (least if card in excuses else 0.0) - strength)
+        else:
+            scores.append(-(least if card in excuses else values[card]) - strength)
+    return scores
 
 
 def _least_valuable(state: HandState, cards: Sequence[int]) -> int:
-    """The first card of the least value, trumps kept before other cards of the same."""
+    """The card of the least value, trumps kept before other cards of the same; then one
+    of the shortest suit in hand (towards a void), then the lowest."""
+    decision = state.decision
+    assert decision is not None  # a habit is asked only while a decision is open
     values, deck = state.ruleset.counting.values, state.ruleset.deck.cards
-    return max(cards, key=lambda card: -values[card] - (1.0 if deck[card].is_trump else 0.0))
+    suits = Counter(deck[card].suit for card in state.zones.hands[decision.seat])
+
+    def keep(card: int) -> tuple[float, int, int]:
+        about = deck[card]
+        return (values[card] + (1.0 if about.is_trump else 0.0), suits[about.suit], about.strength)
+
+    return min(cards, key=keep)
 
 
 def _best_paid(state: HandState, answers: Sequence[Action]) -> Action:
-    """The first declaration of the best value (no declaration counts as 0)."""
+    """The declaration of the best value (no declaration counts as 0, and is kept when no
+    level is worth more)."""
     decision = state.decision
     assert decision is not None  # a habit is asked only while a decision is open
     level_values = decision.level_values
-    return max(answers, key=lambda a: level_values.get(getattr(a, "level", NO_LEVEL_TEXT), 0.0))
+    return max(
+        answers,
+        key=lambda a: (
+            level_values.get(getattr(a, "level", NO_LEVEL_TEXT), 0.0),
+            isinstance(a, NoDeclaration),
+        ),
+    )
+
+
+def _no_bid(_state: HandState, bids: Sequence[Action]) -> Action:
+    """A pass (the lowest contract, in an auction that offers none)."""
+    return next((bid for bid in bids if isinstance(bid, Pass)), bids[0])
+
+
+def _call_another(state: HandState, cards: Sequence[int]) -> int:
+    """The most valuable callable card the taker does not hold (any, if he holds them all),
+    of the suit he holds most of (he can lead it to his partner), then the strongest."""
+    decision = state.decision
+    assert decision is not None  # a habit is asked only while a decision is open
+    hand = state.zones.hands[decision.seat]
+    values, deck = state.ruleset.counting.values, state.ruleset.deck.cards
+    suits = Counter(deck[card].suit for card in hand)
+    held = set(hand)
+    elsewhere = [card for card in cards if card not in held] or list(cards)
+    return max(
+        elsewhere, key=lambda card: (values[card], suits[deck[card].suit], deck[card].strength)
+    )
+
+
+def _thrown_in(_state: HandState, answers: Sequence[Any]) -> Action:
+    """The deal thrown in, when offered."""
+    return next((answer for answer in answers if answer.redeal), answers[0])
 
 
 #: by decision kind, the habit's choice among the decision's actions
@@ -89,5 +162,11 @@ HABITS: dict[DecisionKind, Callable[[HandState, Sequence[Any]], Action]] = {
     DecisionKind.PLAY: _best_card,
     DecisionKind.DISCARD: _least_valuable,
     DecisionKind.GIVE: _least_valuable,
+    DecisionKind.SHOW: _least_valuable,
     DecisionKind.DECLARE: _best_paid,
+    DecisionKind.BID: _no_bid,
+    DecisionKind.CALL: _call_another,
+    DecisionKind.REDEAL: _thrown_in,
 }
+#: the kinds of decision in which the greedy policy now and then chooses at random
+EXPLORED = frozenset({DecisionKind.PLAY, DecisionKind.DISCARD, DecisionKind.GIVE})

@@ -1,0 +1,92 @@
+"""Judging a decision by play-outs: every legal action tried on the same guessed deals, then
+one chosen, with a stated preference for the conservative answer.
+
+Where it sits: under the search agent (every decision) and the heuristic agent (decisions
+whose worth shows only at the end of the hand, such as bids). `play_each` deals the cards the
+seat cannot see again (`interpreter.agents.sampling`), applies each legal action to a clone
+of that guess and plays the hand out with a play-out policy (`interpreter.agents.playouts`),
+each action with the same random numbers (common random numbers), and keeps what each
+action gave the seat on each guess. `pick` chooses among them:
+
+  - the action of the best mean; among actions of the same mean, a draw from the agent's
+    own seeded generator (never the first listed);
+  - but where the decision has a conservative answer (a pass, no declaration), the best
+    action replaces it only when it beats it by more than `CONFIDENCE` standard errors of
+    their paired differences. A bid judged on a handful of guessed deals looks good by luck
+    now and then, and the best of several bids looks good by luck more often than any one:
+    without this margin, the search player took weak hands, and lost on them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+
+from interpreter.agents.playouts import Policy, play_out
+from interpreter.agents.sampling import Sampler
+from interpreter.engine.actions import Action, NoDeclaration, Pass
+from interpreter.engine.collector import few_collections
+from interpreter.engine.state import HandState
+
+CONFIDENCE = 1.0  # standard errors by which an action must beat the conservative answer
+CONSERVATIVE = (Pass, NoDeclaration)  # the answers that commit a seat to nothing
+
+
+def play_each(
+    state: HandState,
+    seat: int,
+    policy: Policy,
+    rng: random.Random,
+    more: Callable[[int], bool],
+) -> list[list[float]]:
+    """For each legal action, the seat's result on each guessed deal (`more(done)`: whether
+    to guess another, asked before each; at least one is played)."""
+    decision = state.decision
+    assert decision is not None  # a decision is judged only while it is open
+    actions = decision.actions
+    sampler = Sampler(state, seat)
+    results: list[list[float]] = [[] for _ in actions]
+    done = 0
+    with few_collections():
+        while done == 0 or more(done):
+            guessed = sampler.sample(rng)
+            playout_seed = rng.getrandbits(64)
+            for action, kept in zip(actions, results, strict=True):
+                trial = guessed.clone()
+                trial.apply_action(action)
+                play_out(trial, policy, random.Random(playout_seed))
+                kept.append(trial.returns()[seat])
+            done += 1
+    return results
+
+
+def pick(actions: Sequence[Action], results: list[list[float]], rng: random.Random) -> int:
+    """The index of the chosen action (see the module's docstring)."""
+    means = [sum(kept) / len(kept) for kept in results]
+    best_mean = max(means)
+    safe = conservative(actions)
+    if safe is not None and means[safe] == best_mean:
+        return safe
+    tied = [i for i, mean in enumerate(means) if mean == best_mean]
+    best = tied[0] if len(tied) == 1 else rng.choice(tied)
+    if safe is None or clearly_better(results[best], results[safe]):
+        return best
+    return safe
+
+
+def conservative(actions: Sequence[Action]) -> int | None:
+    """The index of the answer that commits the seat to nothing, if the decision has one."""
+    return next((i for i, a in enumerate(actions) if isinstance(a, CONSERVATIVE)), None)
+
+
+def clearly_better(chosen: list[float], safe: list[float]) -> bool:
+    """Whether `chosen` beats `safe` on the same deals by more than `CONFIDENCE` standard
+    errors of the paired differences (by anything, with one deal)."""
+    differences = [a - b for a, b in zip(chosen, safe, strict=True)]
+    n = len(differences)
+    mean = sum(differences) / n
+    if n < 2:
+        return mean > 0
+    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    return mean > CONFIDENCE * math.sqrt(variance / n)

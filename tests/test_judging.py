@@ -1,0 +1,120 @@
+"""Decisions judged by play-outs (interpreter.agents.judging), the play-out habits for every
+kind of decision (interpreter.agents.playouts), and what they make of bids and
+announcements in French Tarot."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from interpreter.agents.heuristic_agent import HeuristicAgent
+from interpreter.agents.judging import clearly_better, pick
+from interpreter.agents.playouts import greedy_policy
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.agents.search_agent import SearchAgent
+from interpreter.engine.actions import PASS, Bid, DecisionKind, Declare, NoDeclaration
+from interpreter.engine.game import deal_hand
+from interpreter.engine.state import HandState
+from interpreter.ruleset_loader import load_ruleset
+
+FRENCH = load_ruleset("french-tarot")
+BIDS = [Bid("petite"), Bid("garde"), PASS]
+
+
+def test_a_tie_with_the_conservative_answer_keeps_it() -> None:
+    for seed in range(20):
+        assert pick(BIDS, [[5.0, -5.0], [0.0, 0.0], [0.0, 0.0]], random.Random(seed)) == 2
+
+
+def test_a_tie_between_other_answers_is_drawn_not_the_first() -> None:
+    answers = [Bid("petite"), Bid("garde")]
+    chosen = {pick(answers, [[1.0], [1.0]], random.Random(seed)) for seed in range(20)}
+    assert chosen == {0, 1}
+
+
+def test_an_answer_must_beat_the_conservative_one_clearly() -> None:
+    noisy = [[60.0, -50.0, 40.0, -40.0], [0.0] * 4, [0.0] * 4]  # +2.5 on average, by luck
+    assert pick(BIDS, noisy, random.Random(1)) == 2
+    steady = [[30.0, 20.0, 25.0, 35.0], [0.0] * 4, [0.0] * 4]
+    assert pick(BIDS, steady, random.Random(1)) == 0
+    assert clearly_better([1.0], [0.0]) and not clearly_better([0.0], [1.0])
+
+
+def decisions(kind: DecisionKind, seeds: range) -> Iterator[HandState]:
+    """French Tarot hands played by random players up to each decision of `kind`."""
+    for seed in seeds:
+        state = deal_hand(FRENCH, seed, 1)
+        agent = RandomAgent(seed)
+        while (decision := state.decision) is not None:
+            if decision.kind == kind:
+                yield state
+            state.apply_action(agent.choose(state, decision.seat))
+
+
+def test_play_outs_pass_at_the_auction() -> None:
+    bids = 0
+    for state in decisions(DecisionKind.BID, range(1, 6)):
+        assert greedy_policy(state, random.Random(0)) == PASS
+        bids += 1
+    assert bids
+
+
+def test_play_outs_declare_only_what_is_worth_more_than_nothing() -> None:
+    """A chelem announced is worth 0 to the declarer's level table (it pays at the end):
+    not made in a play-out. A poignée's level is worth its bonus: declared."""
+    seen = set()
+    for state in decisions(DecisionKind.DECLARE, range(1, 60)):
+        decision = state.decision
+        assert decision is not None
+        chosen = greedy_policy(state, random.Random(0))
+        worth = max(decision.level_values.values())
+        if worth > 0:
+            assert isinstance(chosen, Declare) and decision.level_values[chosen.level] == worth
+        else:
+            assert isinstance(chosen, NoDeclaration)
+        seen.add(worth > 0)
+    assert seen == {True, False}, "both kinds of declaration were asked"
+
+
+def test_the_heuristic_player_announces_no_chelem_it_cannot_make() -> None:
+    """Judged by what it pays at once, an announcement paid at the end paid nothing, and the
+    heuristic player made one at random: now it is played out, and a chelem announced on
+    an ordinary hand loses."""
+    asked = 0
+    for state in decisions(DecisionKind.DECLARE, range(1, 40)):
+        decision = state.decision
+        assert decision is not None
+        if decision.declaration is None or decision.declaration.id != "chelem":
+            continue
+        asked += 1
+        choice = HeuristicAgent(asked).choose(state, decision.seat)
+        assert choice == "chelem:none"
+    assert asked >= 5
+
+
+def test_the_search_player_takes_strong_hands_and_passes_weak_ones() -> None:
+    """At the first bid of many deals, the hands it bids on hold more trumps and more bouts
+    (the ruleset's own card sets) than those it passes on, and it passes on most hands.
+    Before play-outs had later bidders pass and no chelem announced at random, it bid on
+    30 of these 35 hands, with half a bout on average."""
+    trumps, bouts = FRENCH.deck.sets["trumps"], FRENCH.deck.sets["bouts"]
+    taken: list[tuple[int, int]] = []
+    passed: list[tuple[int, int]] = []
+    for number in range(1, 41):
+        state = deal_hand(FRENCH, 11, number)
+        decision = state.decision
+        if decision is None or decision.kind != DecisionKind.BID:
+            continue  # a deal thrown in, or a redeal question first
+        hand = state.zones.hands[decision.seat]
+        counts = (sum(c in trumps for c in hand), sum(c in bouts for c in hand))
+        choice = SearchAgent(number, samples=4).choose(state, decision.seat)
+        (passed if choice == "pass" else taken).append(counts)
+    assert taken and passed
+
+    def mean(rows: list[tuple[int, int]], i: int) -> float:
+        return sum(row[i] for row in rows) / len(rows)
+
+    assert mean(taken, 0) > mean(passed, 0)
+    assert mean(taken, 1) > mean(passed, 1)
+    assert len(passed) > 2 * len(taken)
+    assert mean(taken, 1) >= 1.5, "more than one bout on average in the hands it takes"
