@@ -118,3 +118,11 @@ def test_the_search_player_takes_strong_hands_and_passes_weak_ones() -> None:
     assert mean(taken, 1) > mean(passed, 1)
     assert len(passed) > 2 * len(taken)
     assert mean(taken, 1) >= 1.5, "more than one bout on average in the hands it takes"
+
+
+def test_the_play_outs_have_a_habit_for_every_kind_of_decision():
+    """A kind of decision added to the engine needs its habit, or play-outs stop on it."""
+    from interpreter.agents.playouts import HABITS
+    from interpreter.engine.actions import DecisionKind
+
+    assert set(HABITS) == set(DecisionKind)

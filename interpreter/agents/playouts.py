@@ -22,7 +22,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from interpreter.engine import tricks as trick_rules
-from interpreter.engine.actions import NO_LEVEL_TEXT, Action, DecisionKind, NoDeclaration, Pass
+from interpreter.engine.actions import (
+    NO_LEVEL_TEXT,
+    Action,
+    Announce,
+    DecisionKind,
+    Double,
+    Join,
+    NoDeclaration,
+    Pass,
+    TakePacket,
+)
 from interpreter.engine.state import HandState
 
 EXPLORE = 0.1  # share of the greedy policy's card choices made at random
@@ -157,6 +167,29 @@ def _thrown_in(_state: HandState, answers: Sequence[Any]) -> Action:
     return next((answer for answer in answers if answer.redeal), answers[0])
 
 
+def _richest_packet(state: HandState, answers: Sequence[Any]) -> Action:
+    """The talon's packet holding the most card value (the lowest number among equals)."""
+    values, packets = state.ruleset.counting.values, state.zones.packets
+
+    def worth(answer: TakePacket) -> tuple[float, int]:
+        return (sum(values[card] for card in packets[answer.number - 1]), -answer.number)
+
+    return max(answers, key=worth)
+
+
+def _declined(_state: HandState, answers: Sequence[Any]) -> Action:
+    """The answer that commits to nothing: stay out of the taker's side, double nothing,
+    announce nothing (as a bid is passed)."""
+    declining = (
+        answer
+        for answer in answers
+        if (isinstance(answer, Join) and not answer.joins)
+        or (isinstance(answer, Double) and answer.step is None)
+        or not isinstance(answer, Join | Double | Announce)
+    )
+    return next(declining, answers[0])
+
+
 #: by decision kind, the habit's choice among the decision's actions
 HABITS: dict[DecisionKind, Callable[[HandState, Sequence[Any]], Action]] = {
     DecisionKind.PLAY: _best_card,
@@ -167,6 +200,10 @@ HABITS: dict[DecisionKind, Callable[[HandState, Sequence[Any]], Action]] = {
     DecisionKind.BID: _no_bid,
     DecisionKind.CALL: _call_another,
     DecisionKind.REDEAL: _thrown_in,
+    DecisionKind.PACKET: _richest_packet,
+    DecisionKind.JOIN: _declined,
+    DecisionKind.DOUBLE: _declined,
+    DecisionKind.ANNOUNCE: _declined,
 }
 #: the kinds of decision in which the greedy policy now and then chooses at random
 EXPLORED = frozenset({DecisionKind.PLAY, DecisionKind.DISCARD, DecisionKind.GIVE})
