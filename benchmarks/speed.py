@@ -5,15 +5,21 @@ second one core plays, how many a simulation plays over all cores, and the targe
 engine's rebuild (issue 13), each beside its target. Prints numbers; asserts nothing.
 
     python benchmarks/speed.py [--hands N] [--rulesets A,B] [--simulate N] [--marolles N]
-        [--french N] [--search N] [--rules-runs N] [--fresh-runs N] [--magmacrunch DIR]
+        [--batch N] [--batch-rulesets N] [--french N] [--search N] [--rules-runs N]
+        [--fresh-runs N] [--magmacrunch DIR]
 
 A count of 0 skips its part. The targets:
 
+- random Marolles hands in the batch back end (`interpreter.batch`, many hands at once),
+  against the plain program in the same run, one core: at least 3x; and every built-in
+  ruleset the batch back end runs, its batch figure against its scalar one (both making the
+  runner's hand summaries): at least 2x. The batch sizes used are printed;
 - random Marolles hands, engine against `plain_marolles.py` (a plain hand-written program of
   the same game, proved the same by `check_plain_marolles.py`), one core, same process: at
   least 0.5x;
-- random French Tarot hands, the engine's `french-tarot` against the hand-written French
-  Tarot of the PyPI package magmacrunch-tarot, random legal moves in both: at least 2x. That
+- random French Tarot hands, the engine's `french-tarot` (and, with `--batch`, the batch
+  back end's) against the hand-written French Tarot of the PyPI package magmacrunch-tarot,
+  random legal moves in both: at least 2x. That
   package is not a dependency: it installs a module `tarot` and a `tarot` command of its own,
   which replace this project's, so install it apart
   (`pip install --no-deps --target DIR magmacrunch-tarot`) and pass `--magmacrunch DIR`;
@@ -45,13 +51,18 @@ import plain_marolles
 from interpreter import paths
 from interpreter.agents.lineup import seat_agents
 from interpreter.agents.random_agent import RandomAgent
+from interpreter.batch.run import BATCH, play_summaries
+from interpreter.batch.support import supports
 from interpreter.engine.game import deal_hand, play_game, play_hand
+from interpreter.measure.hand_summary import play_summarized
 from interpreter.measure.runner import RulesetSpec, RunPlan, available_cores, run_hands
 from interpreter.ruleset_loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout whose engine is measured
 LOAD_TARGET = 0.1  # seconds to load, check and compile one ruleset
 MAROLLES_TARGET = 0.5  # engine hands/s over the plain program's
+BATCH_MAROLLES_TARGET = 3.0  # batch back end hands/s over the plain program's
+BATCH_RULESET_TARGET = 2.0  # batch back end hands/s over the scalar engine's, per ruleset
 FRENCH_TARGET = 2.0  # engine hands/s over magmacrunch-tarot's
 SEARCH_TARGET = 1.0  # seconds for one Marolles hand with three search players
 RULES_TARGET = 0.3  # seconds for `tarot rules`
@@ -141,23 +152,28 @@ def simulation(hands: int) -> None:
 
 
 def race(
-    hands: int, engine: Callable[[int, int], None], other: Callable[[int, int], None]
+    hands: int,
+    engine: Callable[[int, int], None],
+    other: Callable[[int, int], None],
+    engine_block: int | None = None,
 ) -> tuple[float, float]:
     """Seconds per hand of `engine` and `other`, each called as f(first, count) to play hands
-    first..first+count-1: a warm-up of each, then blocks of the two in turn."""
+    first..first+count-1: a warm-up of each, then blocks of the two in turn (`engine_block`
+    hands a block for the engine, when it differs from the other's)."""
     warm = max(1, hands // 10)
     engine(1, warm)
     other(1, warm)
     spent = [0.0, 0.0]
     block = max(1, hands // ROUNDS)
+    blocks = (engine_block or block, block)
     first = warm + 1
     for _ in range(ROUNDS):
         for index, play in enumerate((engine, other)):
             start = time.perf_counter()
-            play(first, block)
+            play(first, blocks[index])
             spent[index] += time.perf_counter() - start
-        first += block
-    return spent[0] / (block * ROUNDS), spent[1] / (block * ROUNDS)
+            first += blocks[index]
+    return spent[0] / (blocks[0] * ROUNDS), spent[1] / (blocks[1] * ROUNDS)
 
 
 def print_ratio(what: str, engine: float, other: float, name: str, target: float) -> None:
@@ -186,6 +202,64 @@ def marolles_ratio(hands: int) -> None:
 
     engine_time, plain_time = race(hands, engine, plain)
     print_ratio("random Marolles hands", engine_time, plain_time, "plain", MAROLLES_TARGET)
+
+
+def batch_marolles_ratio(hands: int) -> None:
+    """The batch back end against the plain program, random Marolles, one core."""
+    ruleset = load_ruleset("marolles-1637")
+    rng = random.Random(1)
+    choose = plain_marolles.random_players(rng)
+
+    def batch(first: int, count: int) -> None:
+        play_summaries(ruleset, 1, range(first, first + count))
+
+    def plain(first: int, count: int) -> None:
+        for number in range(first, first + count):
+            plain_marolles.play_hand(plain_marolles.shuffled(rng), number % 3, choose)
+
+    print(f"batch back end: blocks of {2 * BATCH} hands, played {BATCH} at once")
+    batch_time, plain_time = race(hands, batch, plain, 2 * BATCH)
+    print_ratio(
+        "random Marolles hands, batch back end",
+        batch_time,
+        plain_time,
+        "plain",
+        BATCH_MAROLLES_TARGET,
+    )
+
+
+def batch_rulesets(hands: int) -> None:
+    """Each built-in ruleset the batch back end runs: its batch figure against its scalar
+    one, both making the runner's hand summaries, random players, one core."""
+    print(
+        f"batch back end against the scalar engine: {hands} hands each in the scalar engine, "
+        f"blocks of {BATCH} played at once in batch"
+    )
+    print(f"  {'ruleset':44} {'scalar µs':>10} {'batch µs':>9} {'ratio':>7}")
+    ratios = []
+    for name in paths.builtin_rulesets():
+        ruleset = load_ruleset(name)
+        refused = supports(ruleset)
+        if refused:
+            print(f"  {name:44} not run in batch: {refused[0]}")
+            continue
+
+        def scalar(first: int, count: int, ruleset=ruleset) -> None:  # noqa: ANN001
+            for n in range(first, first + count):
+                play_summarized(ruleset, 1, n, seat_agents(("random",), 1, n, ruleset.players))
+
+        def batch(first: int, count: int, ruleset=ruleset) -> None:  # noqa: ANN001
+            play_summaries(ruleset, 1, range(first, first + count))
+
+        batch_time, scalar_time = race(hands, batch, scalar, BATCH)
+        ratio = scalar_time / batch_time
+        ratios.append(ratio)
+        print(f"  {name:44} {scalar_time * 1e6:10.0f} {batch_time * 1e6:9.0f} {ratio:6.2f}x")
+    if ratios:
+        print(
+            f"  lowest ratio {min(ratios):.2f}x (target at least {BATCH_RULESET_TARGET}x for "
+            f"each: {verdict(min(ratios) >= BATCH_RULESET_TARGET)})"
+        )
 
 
 def magmacrunch_rules(directory: str | None) -> ModuleType | None:
@@ -240,27 +314,35 @@ def magmacrunch_hands(rules: ModuleType, rng: random.Random) -> Callable[[int, i
     return play
 
 
-def french_ratio(hands: int, directory: str | None) -> None:
+def french_ratio(hands: int, directory: str | None, batched: bool = False) -> None:
+    """French Tarot of the engine (or, `batched`, of the batch back end) against the PyPI
+    program, random players, one core."""
     rules = magmacrunch_rules(directory)
+    engine_name = "batch back end" if batched else "engine"
     if rules is None:
         print(
-            "random French Tarot hands against magmacrunch-tarot: skipped, the package is not "
-            "installed (pip install --no-deps --target DIR magmacrunch-tarot, then "
-            f"--magmacrunch DIR; target at least {FRENCH_TARGET}x)"
+            f"random French Tarot hands, {engine_name}, against magmacrunch-tarot: skipped, "
+            "the package is not installed (pip install --no-deps --target DIR "
+            f"magmacrunch-tarot, then --magmacrunch DIR; target at least {FRENCH_TARGET}x)"
         )
         return
     ruleset = load_ruleset("french-tarot", FRENCH_READINGS)
     agents = [RandomAgent(seat) for seat in range(ruleset.players)]
 
     def engine(first: int, count: int) -> None:
-        play_game(ruleset, seed=1, agents=agents, hands=range(first, first + count))
+        if batched:
+            play_summaries(ruleset, 1, range(first, first + count))
+        else:
+            play_game(ruleset, seed=1, agents=agents, hands=range(first, first + count))
 
     other = magmacrunch_hands(rules, random.Random(1))
-    engine_time, other_time = race(hands, engine, other)
+    if batched:
+        print(f"batch back end: blocks of {2 * BATCH} hands, played {BATCH} at once")
+    engine_time, other_time = race(hands, engine, other, 2 * BATCH if batched else None)
     readings = ", ".join(f"{option}={reading}" for option, reading in FRENCH_READINGS.items())
     what = (
-        f"random French Tarot hands (4 players; french-tarot with {readings}) against "
-        f"magmacrunch-tarot {rules.VERSION}"
+        f"random French Tarot hands, {engine_name} (4 players; french-tarot with {readings}) "
+        f"against magmacrunch-tarot {rules.VERSION}"
     )
     print_ratio(what, engine_time, other_time, "PyPI", FRENCH_TARGET)
 
@@ -309,6 +391,15 @@ def main() -> None:
         "--marolles", type=int, default=2000, help="hands per program, Marolles ratio (0: skip)"
     )
     parser.add_argument(
+        "--batch", type=int, default=20000, help="hands per program, batch ratio (0: skip)"
+    )
+    parser.add_argument(
+        "--batch-rulesets",
+        type=int,
+        default=1000,
+        help="hands per ruleset and back end, batch against scalar (0: skip)",
+    )
+    parser.add_argument(
         "--french", type=int, default=1000, help="hands per program, French ratio (0: skip)"
     )
     parser.add_argument("--search", type=int, default=3, help="search-player hands (0: skip)")
@@ -335,6 +426,11 @@ def main() -> None:
         simulation(args.simulate)
     if args.marolles:
         marolles_ratio(args.marolles)
+    if args.batch:
+        batch_marolles_ratio(args.batch)
+        french_ratio(args.batch, args.magmacrunch, batched=True)
+    if args.batch_rulesets:
+        batch_rulesets(args.batch_rulesets)
     if args.french:
         french_ratio(args.french, args.magmacrunch)
     if args.search:

@@ -3,13 +3,15 @@
 Sits after loading and before the engine: `build_deck` turns the (already schema-checked)
 `deck` mapping into a `Deck` of `Card`s indexed 0..n-1. At run time cards are those indexes;
 the deck's `Pack` keeps, beside the cards, the per-card tables the trick rules read on every
-decision (which cards are trumps and Fools, each card's suit and strength).
+decision (which cards are trumps and Fools, each card's suit and strength, which cards beat an
+equal one played before them). The deck's `trump_order` ranks the trumps: the Fool as the
+Excuse or as the highest trump, and groups of trumps of equal rank.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 COURT_LETTERS = {"King": "K", "Queen": "Q", "Cavalier": "C", "Jack": "J"}
@@ -26,10 +28,16 @@ class Card:
     trump: int | None = None
     fool: bool = False
     strength: int = 0  # rank within its suit, or the trump's number; higher beats lower
+    beats_equal: bool = False  # beats a card of equal strength played before it
 
     @property
     def is_trump(self) -> bool:
         return self.trump is not None
+
+    @property
+    def is_excuse(self) -> bool:
+        """Whether it plays as the Excuse by default: the Fool, unless it ranks as a trump."""
+        return self.fool and self.trump is None
 
     def as_record(self) -> dict:
         """The card as the game record describes it."""
@@ -42,27 +50,44 @@ class Card:
     def label(self) -> str:
         """A short readable name, e.g. 'King of cups', 'trump XXI', 'the Fool'."""
         if self.fool:
-            return "the Fool"
+            return "the Fool"  # also when it ranks as a trump
         if self.trump is not None:
             return f"trump {roman(self.trump)}"
         return f"{self.rank} of {self.suit}"
 
 
+#: the suit the trumps make in a pack whose trumps play as a plain suit (no suit is named so)
+TRUMP_SUIT = "\0trumps"
+
+
 class Pack(list[Card]):
-    """The cards in index order, with tables by card index for the hot paths of play."""
+    """The cards in index order, with tables by card index for the hot paths of play.
+    `beats_equal`: the cards that beat a card of equal strength played before them (a group of
+    equal trumps where the last played wins, marked on each card); elsewhere the first of
+    equals wins."""
 
     def __init__(self, cards: Sequence[Card]) -> None:
         super().__init__(cards)
         self.trumps = frozenset(card.index for card in cards if card.trump is not None)
-        self.fools = frozenset(card.index for card in cards if card.fool)
-        self.suit = tuple(card.suit for card in cards)
+        self.fools = frozenset(card.index for card in cards if card.is_excuse)
+        self.suit: tuple[str | None, ...] = tuple(card.suit for card in cards)
         self.strength = tuple(card.strength for card in cards)
         self.ids = tuple(card.id for card in cards)
+        self.beats_equal = frozenset(card.index for card in cards if card.beats_equal)
 
     @staticmethod
     def of(cards: Sequence[Card]) -> Pack:
         """`cards` with their tables (a deck's own cards already have them)."""
         return cards if isinstance(cards, Pack) else Pack(cards)
+
+    @cached_property
+    def plain_trumps(self) -> Pack:
+        """The same cards with the trumps played as a plain suit: they follow and win only
+        when a trump is led, and nothing obliges a player to trump."""
+        pack = Pack(self)
+        pack.suit = tuple(TRUMP_SUIT if i in self.trumps else s for i, s in enumerate(self.suit))
+        pack.trumps = frozenset()
+        return pack
 
 
 @dataclass
@@ -77,12 +102,12 @@ class Deck:
 
     @cached_property
     def fools(self) -> frozenset[int]:
-        """The Fool (every card marked as one): the cards that play as excuses by default."""
-        return frozenset(card.index for card in self.cards if card.fool)
+        """The cards that play as excuses by default: the Fool, unless it ranks as a trump."""
+        return self.cards.fools
 
 
 def roman(number: int) -> str:
-    numerals = [(10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+    numerals = [(50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
     text = ""
     for value, letters in numerals:
         while number >= value:
@@ -104,11 +129,62 @@ def _full_pack(spec: Mapping) -> list[Card]:
         for pip in range(pips, 0, -1):
             strength = pip if suit.get("pips", "natural") == "natural" else pips + 1 - pip
             cards.append(Card(len(cards), f"{name}-{pip}", suit=name, rank=pip, strength=strength))
-    for number in range(1, int(spec.get("trumps", 0)) + 1):
-        cards.append(Card(len(cards), f"trump-{number}", trump=number, strength=number))
+    trumps = int(spec.get("trumps", 0))
+    rank, later = trump_strengths(spec), _beats_equal(spec)
+    for number in range(1, trumps + 1):
+        cards.append(
+            Card(
+                len(cards),
+                f"trump-{number}",
+                trump=number,
+                strength=rank[number],
+                beats_equal=number in later,
+            )
+        )
     if spec.get("fool"):
-        cards.append(Card(len(cards), "fool", fool=True))
+        if fool_is_trump(spec):  # the highest trump, numbered after the others
+            number = trumps + 1
+            cards.append(
+                Card(
+                    len(cards),
+                    "fool",
+                    trump=number,
+                    fool=True,
+                    strength=rank[number],
+                    beats_equal=number in later,
+                )
+            )
+        else:
+            cards.append(Card(len(cards), "fool", fool=True))
     return cards
+
+
+def fool_is_trump(spec: Mapping) -> bool:
+    """Whether the deck's Fool ranks as its highest trump rather than playing as the Excuse."""
+    return bool(spec.get("fool")) and spec.get("trump_order", {}).get("fool") == "highest"
+
+
+def trump_strengths(spec: Mapping) -> dict[int, int]:
+    """Each trump number's strength: its number, but in a group of equal trumps (the deck's
+    `trump_order.equal`) the group's highest number. The Fool ranked as the highest trump
+    has the number after the last trump."""
+    last = int(spec.get("trumps", 0)) + (1 if fool_is_trump(spec) else 0)
+    strength = {number: number for number in range(1, last + 1)}
+    for group in spec.get("trump_order", {}).get("equal", []):
+        members = [n for n in group["trumps"] if n in strength]
+        for number in members:
+            strength[number] = max(members)
+    return strength
+
+
+def _beats_equal(spec: Mapping) -> frozenset[int]:
+    """The numbers of the trumps in groups whose last-played card wins among equals."""
+    return frozenset(
+        number
+        for group in spec.get("trump_order", {}).get("equal", [])
+        if group.get("wins", "first") == "last"
+        for number in group["trumps"]
+    )
 
 
 def select(
@@ -155,7 +231,7 @@ def build_deck(spec: Mapping, set_order: Sequence[str]) -> Deck:
     for selector in spec.get("removed", []):
         removed |= select(full, selector, {})
     kept = [card for card in full if card.id not in removed]
-    cards = [Card(i, c.id, c.suit, c.rank, c.trump, c.fool, c.strength) for i, c in enumerate(kept)]
+    cards = [replace(card, index=i) for i, card in enumerate(kept)]
     by_id = {card.id: card.index for card in cards}
     named_ids: dict[str, frozenset[str]] = {}
     for name in set_order:

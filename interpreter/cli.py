@@ -122,23 +122,35 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from interpreter.diff import diff_rulesets, render
+    from interpreter.diff import diff_loaded, load_pair, render
+    from interpreter.option_flags import OptionFlagError, chosen_readings
     from interpreter.output_files import OutputError
+    from interpreter.ruleset_loader import load_ruleset
     from interpreter.table_commands import cmd_diff_family, cmd_diff_table
 
     if args.family:
         if args.a or args.b:
             raise OutputError("give either two rulesets A B or --family BASE, not both")
+        if args.option:
+            raise OptionFlagError(
+                "--option chooses readings for B of tarot diff A B; --family compares every "
+                "variant as written"
+            )
         args.hands = args.hands or DEFAULT_FAMILY_HANDS
         return cmd_diff_family(args)
     if not args.a or not args.b:
         raise OutputError("tarot diff needs two rulesets A B (or --family BASE)")
+    if not args.hands:
+        for flag in ("out", "plot", "store"):
+            if getattr(args, flag):
+                raise OutputError(f"--{flag} needs --hands N: it describes hands played")
+    a, b = load_pair(args.a, args.b)
+    b_options = chosen_readings(args.option, b, "B")
+    if b_options:
+        b = load_ruleset(args.b, b_options)
     if args.hands:
-        return cmd_diff_table(args)
-    for flag in ("out", "plot"):
-        if getattr(args, flag):
-            raise OutputError(f"--{flag} needs --hands N: it describes hands played")
-    print(render(diff_rulesets(args.a, args.b), args.format))
+        return cmd_diff_table(args, a, b, b_options)
+    print(render(diff_loaded(a, b), args.format))
     return 0
 
 
@@ -271,6 +283,14 @@ def _play_arguments(play: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print only the totals (with --human: also your decisions, but no hand results)",
     )
+    play.add_argument(
+        "--backend",
+        choices=["scalar", "batch"],
+        default="scalar",
+        help="batch: the hands as `simulate`/`diff --backend batch|auto` played them (random "
+        "players, the batch back end's own deals), each checked against the scalar engine "
+        "(default scalar)",
+    )
 
 
 def _replay_arguments(replay: argparse.ArgumentParser) -> None:
@@ -294,6 +314,13 @@ def _diff_arguments(diff: argparse.ArgumentParser) -> None:
     )
     diff.add_argument(
         "--hands", type=cli_numbers.count, metavar="N", help="also play N paired hands under both"
+    )
+    diff.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=READING",
+        help="compare B with this reading of one of its options (repeatable)",
     )
     _add_run_flags(diff)
 
@@ -411,12 +438,26 @@ def _add_run_flags(parser: argparse.ArgumentParser) -> None:
         "--out", metavar="FILE", help="write one row per hand and ruleset (.jsonl or .csv)"
     )
     parser.add_argument(
+        "--store",
+        metavar="FILE",
+        help="keep every hand played in this SQLite file and reuse the hands it holds "
+        "(made if missing); results do not depend on it",
+    )
+    parser.add_argument(
         "--plot",
         metavar="FILE",
         help="draw the results per seat (.png or .svg; needs the [plot] extra)",
     )
     parser.add_argument(
         "--format", choices=list(FORMATS), default="text", help="output format (default text)"
+    )
+    parser.add_argument(
+        "--backend",
+        choices=["scalar", "batch", "auto"],
+        default="scalar",
+        help="scalar: one hand at a time (the reference); batch: thousands of random hands at "
+        "once with numpy, refused for a ruleset it cannot run; auto: batch where it can run "
+        "every ruleset and player, else scalar, saying why (default scalar)",
     )
 
 
@@ -449,12 +490,17 @@ def _refusal(error: Exception) -> int | None:
     from interpreter.expressions import EvaluationError
     from interpreter.measure.plot import PlotUnavailable
     from interpreter.measure.runner import RulesetMismatch, WorkerDied
+    from interpreter.option_flags import OptionFlagError
     from interpreter.output_files import OutputError
 
-    if isinstance(error, LineupError):  # --agents: a usage mistake
+    if isinstance(error, LineupError | OptionFlagError):  # --agents, --option: usage mistakes
         print(f"tarot: {error}", file=sys.stderr)
         return 2
-    if isinstance(error, OutputError | PlotUnavailable | RulesetMismatch | WorkerDied):
+    from interpreter.batch.agree import BatchDisagreement
+
+    if isinstance(
+        error, OutputError | PlotUnavailable | RulesetMismatch | WorkerDied | BatchDisagreement
+    ):
         print(f"tarot: {error}", file=sys.stderr)
         return 1
     if isinstance(error, EvaluationError):  # rows already written are kept

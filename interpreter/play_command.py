@@ -13,18 +13,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TextIO
 
 from interpreter.agents.base import Agent
 from interpreter.agents.human_agent import HumanAgent, LeftTable
 from interpreter.agents.lineup import seat_agents
+from interpreter.batch.backend import choose_backend
 from interpreter.engine.game import game_winners, play_hands
 from interpreter.engine.state import HandState
 from interpreter.errors import Problem, RulesetError
 from interpreter.expressions import EvaluationError
 from interpreter.output_files import OutputError, check_output_path, held_signals
 from interpreter.record_file import RecordFile
+from interpreter.ruleset import Ruleset
 from interpreter.ruleset_loader import load_ruleset
 from interpreter.stopping import exit_status
 from interpreter.table_commands import agents_for
@@ -56,6 +58,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"tarot: --human {args.human}: no such seat; {ruleset.id} has seats "
             f"0 to {ruleset.players - 1}",
             file=sys.stderr,
+        )
+        return 2
+    if args.backend == "batch" and args.human is not None:
+        print(
+            "tarot: --backend batch: the batch back end has no seat for a person", file=sys.stderr
         )
         return 2
     if args.record and args.record != "-":
@@ -92,9 +99,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         if more:
             human.wait("Press Enter to deal the next hand (q to leave): ")
 
+    hands = play_hands(ruleset, args.seed, agents, numbers)
+    if args.backend == "batch":
+        hands = _batch_hands(args, ruleset, kinds, numbers)
     status, failure = 0, None
     try:
-        for state in play_hands(ruleset, args.seed, agents, numbers):
+        for state in hands:
             with held_signals():  # the hand is in the record and the totals, or in neither
                 if record is not None:
                     record.add(state)
@@ -122,6 +132,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     if record is not None:
         status = _close_record(record, out, failure) or status
     return status
+
+
+def _batch_hands(
+    args: argparse.Namespace, ruleset: Ruleset, kinds: Sequence[str], numbers: Sequence[int] | None
+) -> Iterator[HandState]:
+    """The hands as the batch back end played them in a `simulate` or `diff --backend
+    batch|auto` run (its own random numbers: not the scalar engine's hands for the seed)."""
+    choose_backend("batch", [ruleset], kinds)  # refuses a ruleset or player it cannot run
+    from interpreter.batch.agree import batch_hands
+
+    return batch_hands(ruleset, args.seed, numbers or range(1, 2))
 
 
 def _close_record(record: RecordFile, out: TextIO, failure: OutputError | None) -> int:

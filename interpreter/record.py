@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from interpreter.engine.game import game_winners
+from interpreter.engine.lasting import record_of as lasting_record
 from interpreter.engine.state import HandState
 from interpreter.ruleset import Ruleset
 
@@ -40,7 +41,7 @@ def first_game_winners(states: Sequence[HandState]) -> list[int]:
 
 def hand_record(state: HandState) -> dict:
     cards = state.ruleset.deck.cards
-    return {
+    record = {
         "number": state.number,
         "dealer": state.dealer,
         "deck": [card.as_record() for card in cards],
@@ -66,6 +67,9 @@ def hand_record(state: HandState) -> dict:
         "card_points": list(state.card_points()),
         "net": state.returns(),
     }
+    if state.ruleset.lasting is not None:  # only rulesets with lasting state carry it
+        record["lasting"] = lasting_record(state)
+    return record
 
 
 def _sides(state: HandState) -> dict | None:

@@ -24,6 +24,7 @@ import jsonschema
 from interpreter import paths
 from interpreter.agents.lineup import AGENT_KINDS, LineupError, agent_settings
 from interpreter.engine.game import dealer_of, shuffled_pack
+from interpreter.engine.lasting import LastingValues
 from interpreter.engine.state import HandState, IllegalAction
 from interpreter.errors import json_path
 from interpreter.record import first_game_winners, hand_record, record_id
@@ -49,6 +50,7 @@ _RESULTS = (
     "payments",
     "card_points",
     "net",
+    "lasting",  # in the records of rulesets with lasting state only
 )
 
 
@@ -122,15 +124,17 @@ def replay_record(record: Mapping, ruleset: Ruleset) -> None:
     _check_seats(record["seats"], ruleset)
     hands = record["hands"]
     totals: list[float] = [0] * ruleset.players
+    lasting: LastingValues | None = None  # what the hand before left (the start values first)
     winners: list[int] = []  # as first_game_winners gives them, without keeping every hand
     for index, hand in enumerate(hands):
         where = f"$.hands[{index}]"
         _check_number(hand["number"], index, len(hands), where)
-        state = _replay_hand(hand, ruleset, record["seed"], where, totals)
+        state = _replay_hand(hand, ruleset, record["seed"], where, totals, lasting)
         totals = [t + n for t, n in zip(totals, state.returns(), strict=True)]
+        lasting = state.lasting
         winners = winners or first_game_winners([state])
-    _compare(record["totals"], totals, "$.totals")
-    _compare(record["game_winners"], winners, "$.game_winners")
+    compare(record["totals"], totals, "$.totals")
+    compare(record["game_winners"], winners, "$.game_winners")
 
 
 def _check_ruleset(recorded: Mapping, ruleset: Ruleset) -> None:
@@ -140,7 +144,7 @@ def _check_ruleset(recorded: Mapping, ruleset: Ruleset) -> None:
             f"the record was made with ruleset content {recorded['hash']}, "
             f"but the ruleset replayed, {ruleset.id}, has {ruleset.content_hash}",
         )
-    _compare(recorded["options"], ruleset.options, "$.ruleset.options")
+    compare(recorded["options"], ruleset.options, "$.ruleset.options")
     if recorded["id"] != record_id(ruleset):
         raise ReplayMismatch(
             "$.ruleset.id",
@@ -194,7 +198,12 @@ def _check_number(number: int, index: int, count: int, where: str) -> None:
 
 
 def _replay_hand(
-    hand: Mapping, ruleset: Ruleset, seed: int, where: str, totals_before: list
+    hand: Mapping,
+    ruleset: Ruleset,
+    seed: int,
+    where: str,
+    totals_before: list,
+    lasting: LastingValues | None,
 ) -> HandState:
     number, size = hand["number"], len(ruleset.deck)
     dealer = dealer_of(ruleset, number)
@@ -213,7 +222,7 @@ def _replay_hand(
             else f"{where}.pack"
         )
         dealt = [cards[c].id for c in shuffled_pack(size, seed, number, redeal)]
-        _compare(recorded, dealt, at, f" (what seed {seed} deals in hand {number})")
+        compare(recorded, dealt, at, f" (what seed {seed} deals in hand {number})")
 
     def repack(redeal: int) -> list[int]:
         if redeal > len(abandoned):
@@ -224,24 +233,35 @@ def _replay_hand(
             )
         return shuffled_pack(size, seed, number, redeal)
 
-    state = HandState(ruleset, dealer, repack(0), number, totals_before, repack=repack)
+    state = HandState(
+        ruleset, dealer, repack(0), number, totals_before, repack=repack, lasting=lasting
+    )
     decisions = [
         (f"{where}.abandoned_deals[{k}].decisions[{i}]", decision)
         for k, deal in enumerate(abandoned)
         for i, decision in enumerate(deal["decisions"])
     ] + [(f"{where}.decisions[{i}]", decision) for i, decision in enumerate(hand["decisions"])]
     for at, decision in decisions:
-        _apply(state, decision, at)
+        apply_decision(state, decision, at)
     if not state.is_terminal():
         raise ReplayMismatch(f"{where}.decisions", "the record stops before the hand is over")
     replayed = hand_record(state)
-    _compare(hand["abandoned_deals"], replayed["abandoned_deals"], f"{where}.abandoned_deals")
+    compare(hand["abandoned_deals"], replayed["abandoned_deals"], f"{where}.abandoned_deals")
     for key in _RESULTS:
-        _compare(hand[key], replayed[key], f"{where}.{key}")
+        if key in hand and key in replayed:
+            compare(hand[key], replayed[key], f"{where}.{key}")
+        elif key in hand or key in replayed:  # only `lasting` may be left out
+            raise ReplayMismatch(
+                f"{where}.{key}",
+                "missing from the record: the ruleset has lasting state"
+                if key in replayed
+                else "not in the replay: the ruleset has no lasting state",
+            )
     return state
 
 
-def _apply(state: HandState, decision: Mapping, at: str) -> None:
+def apply_decision(state: HandState, decision: Mapping, at: str) -> None:
+    """Take one recorded decision (seat, kind and choice) or raise ReplayMismatch at `at`."""
     if state.is_terminal():
         raise ReplayMismatch(at, "the hand was already over")
     open_decision = state.decision
@@ -259,21 +279,21 @@ def _apply(state: HandState, decision: Mapping, at: str) -> None:
         raise ReplayMismatch(at, f"illegal: {error}") from None
 
 
-def _compare(recorded: object, replayed: object, where: str, why: str = "") -> None:
+def compare(recorded: object, replayed: object, where: str, why: str = "") -> None:
     """Refuse at the first place where the two differ (integers and reals of the same value
     are the same number; true is not 1)."""
     if _same(recorded, replayed):
         return
     if isinstance(recorded, list) and isinstance(replayed, list):
         for i, (a, b) in enumerate(zip(recorded, replayed, strict=False)):
-            _compare(a, b, f"{where}[{i}]", why)
+            compare(a, b, f"{where}[{i}]", why)
         raise ReplayMismatch(where, f"recorded {len(recorded)} entries, replayed {len(replayed)}")
     if isinstance(recorded, dict) and isinstance(replayed, dict):
         for key in list(recorded) + [k for k in replayed if k not in recorded]:
             if key not in recorded or key not in replayed:
                 missing = "missing from the record" if key in replayed else "not in the replay"
                 raise ReplayMismatch(_under(where, key), missing)
-            _compare(recorded[key], replayed[key], _under(where, key), why)
+            compare(recorded[key], replayed[key], _under(where, key), why)
     raise ReplayMismatch(where, f"recorded {_shown(recorded)}, replayed {_shown(replayed)}{why}")
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from interpreter.cards import Deck
 from interpreter.engine.rule_index import RuleIndex
+from interpreter.expressions.types import CompiledExpression
 
 Evaluator = Callable[..., Any]  # a CompiledExpression: called with a Scope
 
@@ -29,12 +30,36 @@ class PacketStep:
 
 
 @dataclass(frozen=True)
+class TalonPackets:
+    """The talon laid out face up in `count` packets, of which the talon's seat takes
+    `choose` (0: none); the packets left go to `rest_to`."""
+
+    count: int
+    choose: int
+    rest_to: str  # "tricks" (those of the first seat of `rest_seat`) or "out_of_play"
+    rest_seat: Evaluator | None
+
+
+@dataclass(frozen=True)
+class TalonShares:
+    """The talon shared out into hands: `first` cards to the talon's seat, then `others` at a
+    time to each other seat in turn, from the seat's next, until it is gone."""
+
+    first: Evaluator  # how many the talon's seat takes
+    others: int
+
+
+@dataclass(frozen=True)
 class TalonUse:
     """Where the talon goes once the deal (and any auction) is over."""
 
-    to: str  # "hand", "pile", "out_of_play" or "stock" (drawn from after each trick)
+    to: str  # "hand", "pile", "out_of_play", "stock" (drawn from after each trick) or
+    # "trick_winners" (its top cards to each trick's winner)
     seat: Evaluator | None  # whose hand or pile (a seat or seats: the first one)
     shown: bool
+    packets: TalonPackets | None = None  # laid out in packets, some chosen: what `to` takes
+    per_trick: int = 1  # with "trick_winners": the cards each trick's winner takes
+    shares: TalonShares | None = None  # with "hand": shared out among the seats
 
 
 @dataclass(frozen=True)
@@ -44,12 +69,45 @@ class Contract:
     values: dict[str, float]
     talon: TalonUse | None
     source: str
+    open_to: Evaluator | None = None  # whether `player` may bid it (None: every seat)
+    only_when_all_passed: bool = False  # offered only once every seat has passed
+    join: Evaluator | None = None  # seats asked whether they join the taker's side
+    play: PlayRules | None = None  # its own play rules (None: the ruleset's)
+
+
+@dataclass(frozen=True)
+class ForcedContract:
+    """The contract played when every seat passes, and its taker (None: no taker)."""
+
+    contract: str
+    taker: Evaluator | None
+
+
+@dataclass(frozen=True)
+class CompulsoryContract:
+    """A contract played without an auction when `when` holds at its start, with its taker
+    (None: no taker)."""
+
+    contract: str
+    when: Evaluator
+    taker: Evaluator | None
+    source: str
 
 
 @dataclass(frozen=True)
 class Bidding:
     contracts: tuple[Contract, ...]  # lowest first
     source: str
+    rounds: str = "once"  # "once" (each seat speaks once) or "until_one_left"
+    first: Evaluator | None = None  # the seat that speaks first (None: the dealer's next)
+    hold: Evaluator | None = None  # seats that may take the highest bid at the same level
+    all_passed: ForcedContract | None = None  # None: a deal where all pass is thrown in
+    compulsory: tuple[CompulsoryContract, ...] = ()  # looked at before the first bid
+
+    @cached_property
+    def after_all_passed(self) -> tuple[Contract, ...]:
+        """The contracts offered only once every seat has passed."""
+        return tuple(c for c in self.contracts if c.only_when_all_passed)
 
     @cached_property
     def _ranks(self) -> dict[str, int]:
@@ -61,6 +119,53 @@ class Bidding:
 
     def contract(self, contract_id: str) -> Contract:
         return self.contracts[self.rank(contract_id)]
+
+
+@dataclass(frozen=True)
+class DoubleTarget:
+    """Something the sides may double and double again: the contract, a bonus..."""
+
+    id: str
+    name: str
+    when: Evaluator  # whether it may be doubled in this hand
+    by: Evaluator | None  # the seats that may make the first doubling (and the third...)
+    against: Evaluator | None  # those that may answer it (None: every other seat)
+    source: str
+    #: an announcement's id: doubled only once it is announced; `by` None: the seats not on
+    #: its first announcer's side
+    announcement: str | None = None
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A bonus a seat may announce before play, binding itself to try for it."""
+
+    id: str
+    name: str
+    when: Evaluator  # whether it may be announced in this hand
+    by: Evaluator | None  # the seats that may announce it (None: every seat)
+    keeps: Evaluator | None  # cards the announcer must keep for the last trick
+    source: str
+
+
+@dataclass(frozen=True)
+class Announcements:
+    """Announcements before play: each seat in turn, from `first`, announces as many of the
+    bonuses open to it as it likes, one at a time, then passes."""
+
+    table: tuple[Announcement, ...]
+    first: Evaluator | None  # the seat that speaks first (None: the taker, else the dealer's next)
+    source: str
+
+
+@dataclass(frozen=True)
+class Doubling:
+    """Doublings before play: each target in turn, the two sides taking turns to double."""
+
+    steps: tuple[str, ...]  # the name of each doubling in turn (the most there can be)
+    factor: float  # what each doubling multiplies by
+    targets: tuple[DoubleTarget, ...]
+    source: str
 
 
 @dataclass(frozen=True)
@@ -79,6 +184,7 @@ class RedealRule:
     when: Evaluator
     choice: bool  # True: the player may ask for the redeal; False: it is automatic
     source: str
+    agreed_by: Evaluator | None = None  # seats that must all agree to it (None: nobody asked)
 
 
 @dataclass(frozen=True)
@@ -135,6 +241,17 @@ class Declaration:
     paid_when_declared: bool = True
     options: tuple[str, ...] = ()  # the options read outside its levels (shows, from, to)
     hands_over: HandOver | None = None
+    compulsory: bool = False  # declared by the rules whenever a level holds, never asked
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A named definition as compiled (before the engine's once-per-state remembering): a
+    second back end compiles its expression's text again in its own way."""
+
+    name: str
+    expression: CompiledExpression  # its value
+    of_seat: str | None = None  # the seat variable's name, for a definition of a seat
 
 
 @dataclass(frozen=True)
@@ -149,8 +266,31 @@ class GameRules:
 
 
 @dataclass(frozen=True)
+class SideRule:
+    """The play rules' `sides`: `value` gives the seats on the side of the seat `seat` names."""
+
+    seat: str
+    value: Evaluator
+
+
+@dataclass(frozen=True)
+class WinnerException:
+    """A trick whose contents make another card win it: when `when` holds for the trick,
+    the first card of `wins` played to it takes it."""
+
+    id: str
+    name: str
+    when: Evaluator
+    wins: Evaluator
+    source: str
+
+
+@dataclass(frozen=True)
 class PlayRules:
-    first_leader: str  # "after_dealer", "dealer" or "taker" (the auction's winner)
+    """How tricks are played: the ruleset's `play`, or a contract's own (its `play` laid over
+    the ruleset's). Every field added since the first rulesets defaults to the old behaviour."""
+
+    first_leader: str  # "after_dealer", "dealer", "taker" (the auction's winner) or "rule"
     follow_suit: bool
     trump_when_void: bool
     trump_when_trump_led: bool
@@ -160,6 +300,20 @@ class PlayRules:
     fool_wins_last_trick_after_all: bool = False  # led to the last by a side with all others
     excuse_exchange: ExcuseExchange | None = None
     excuse_cards: Evaluator | None = None  # cards playing as the Fool in a hand (None: the Fool)
+    leader: Evaluator | None = None  # who leads to the first trick, when `first_leader` is "rule"
+    must_beat: bool = False  # a card that takes the lead in the trick must be played if able
+    trumps_as_suit: bool = False  # trumps are a plain suit: they win only when a trump is led
+    lead_forbidden: Evaluator | None = None  # cards not to be led while another may be
+    held_back: Evaluator | None = None  # cards not to be played while another may be
+    forced: Evaluator | None = None  # cards to be played whenever the trick rules allow one
+    ends_when: Evaluator | None = None  # checked after each trick: play stops when it holds
+    sides: SideRule | None = None  # the seats sharing a seat's tricks (None: from the auction)
+    winner_exceptions: tuple[WinnerException, ...] = ()  # tricks another card wins
+
+    @cached_property
+    def restricts(self) -> bool:
+        """Whether a rule of the hand narrows the legal cards beyond the trick rules."""
+        return not (self.lead_forbidden is None and self.held_back is None and self.forced is None)
 
 
 @dataclass(frozen=True)
@@ -187,6 +341,72 @@ class ScoreUnit:
     def of(self, amount: float) -> str:
         """The word for `amount` of the unit: the singular for one (or minus one)."""
         return self.singular if abs(amount) == 1 else self.plural
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A number that lasts from hand to hand: one per seat, or one for the table (an account
+    is a table's counter that transfers pay into and out of)."""
+
+    name: str
+    per_seat: bool
+    start: float
+    account: bool = False
+
+
+@dataclass(frozen=True)
+class CounterChange:
+    """At the end of a hand played out, a counter set or added to (per seat: for each of
+    `seats`, with `player` standing for it)."""
+
+    id: str
+    counter: str
+    seats: Evaluator | None  # the seats whose counter changes (None for a table's counter)
+    when: Evaluator | None
+    value: Evaluator
+    adds: bool  # True: the value is added; False: the counter is set to it
+    source: str
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """Amounts paid by seats into an account (`pays_in`), or out of it to seats, at a moment
+    of the hand: after the deal, at the settlement, or at the end of the sitting."""
+
+    id: str
+    name: str
+    account: str
+    at: str  # "deal", "settlement" or "sitting_end"
+    seats: Evaluator
+    pays_in: bool
+    when: Evaluator | None
+    amount: Evaluator  # worked out for each seat, `player` standing for it
+    source: str
+
+
+@dataclass(frozen=True)
+class LastingRules:
+    """State that lasts between hands: the counters, how they change, what the accounts
+    receive and give."""
+
+    counters: tuple[Counter, ...]
+    changes: tuple[CounterChange, ...]
+    transfers: tuple[Transfer, ...]
+
+    def transfers_at(self, at: str) -> tuple[Transfer, ...]:
+        return tuple(transfer for transfer in self.transfers if transfer.at == at)
+
+
+@dataclass(frozen=True)
+class ShowRule:
+    """Cards laid face up for all to see, after the deal or after a trick."""
+
+    id: str
+    name: str
+    after_trick: int | None  # None: right after the deal
+    when: Evaluator | None
+    cards: Evaluator
+    source: str
 
 
 @dataclass
@@ -219,10 +439,18 @@ class Ruleset:
     talon: TalonUse | None = None  # where the talon goes when there is no auction
     bidding: Bidding | None = None
     partner_call: PartnerCall | None = None
+    doubling: Doubling | None = None
+    announcements: Announcements | None = None
+    discard_all_or_none: Evaluator | None = None  # cards `player` discards all together or none
     redeals: tuple[RedealRule, ...] = ()
     hand_score: Evaluator | None = None  # points each `player` scores in a hand
     game: GameRules | None = None
+    lasting: LastingRules | None = None  # counters and accounts carried from hand to hand
+    shows: tuple[ShowRule, ...] = ()  # cards shown to all after the deal or a trick
     unit: ScoreUnit = ScoreUnit()  # what results are counted in
+    definitions: tuple[Definition, ...] = ()  # in the ruleset's order
+    option_values: dict[str, object] = field(default_factory=dict)  # option -> its value
+    params: dict[str, object] = field(default_factory=dict)  # parameter -> its value
     options: dict[str, str] = field(default_factory=dict)  # option -> chosen reading
     # where in the document (path parts) -> the options read there: by the expression at that
     # place (itself or through definitions), or substituted there as `{option: NAME}`
@@ -303,6 +531,14 @@ class Ruleset:
         if own and parts and not set(own.split(", ")) <= named:
             parts.append(f"rule: {own}")
         return "; ".join(parts) if parts else own
+
+    def play_for(self, contract: str | None) -> PlayRules:
+        """The play rules of a hand under `contract` (the ruleset's when it has none of its
+        own, or when no contract was won)."""
+        if contract is None or self.bidding is None:
+            return self.play
+        own = self.bidding.contract(contract).play
+        return self.play if own is None else own
 
     def discard_count(self, seat: int, dealer: int) -> int:
         return self.discard_counts[0] if seat == dealer else self.discard_counts[1]

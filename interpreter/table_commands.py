@@ -13,18 +13,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from interpreter import paths
 from interpreter.agents.lineup import parse_agents
-from interpreter.diff import diff_loaded, load_pair, render
+from interpreter.batch.backend import choose_backend
+from interpreter.diff import diff_loaded, render
+from interpreter.engine.game import plays_sittings
 from interpreter.errors import Problem, RulesetError
 from interpreter.measure.comparison import Comparison
 from interpreter.measure.driver import RunEnd, drive
+from interpreter.measure.games import play_games
 from interpreter.measure.measures import RulesetMeasures
 from interpreter.measure.plot import (
     PlotUnavailable,
     Series,
     check_plot_path,
+    difference_rows,
+    plot_differences,
     plot_results,
     require_plotting,
 )
@@ -38,6 +44,7 @@ from interpreter.measure.report import (
 )
 from interpreter.measure.rows import RowWriter, row_format
 from interpreter.measure.runner import HandResults, RulesetSpec, RunPlan, available_cores
+from interpreter.measure.store import ResultStore
 from interpreter.output_files import OutputError, check_output_path
 from interpreter.ruleset import Ruleset
 from interpreter.ruleset_loader import load_ruleset
@@ -80,13 +87,36 @@ def agents_for(args: argparse.Namespace, *rulesets: Ruleset) -> tuple[str, ...]:
 
 
 def _info(
-    plan: RunPlan, jobs: int, end: RunEnd, options: tuple[tuple[str, str], ...] = ()
+    plan: RunPlan,
+    jobs: int,
+    end: RunEnd,
+    rulesets: list[Ruleset],
+    options: tuple[tuple[str, str], ...] = (),
 ) -> RunInfo:
-    return RunInfo(plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options))
+    sittings = any(plays_sittings(ruleset) for ruleset in rulesets)
+    return RunInfo(
+        plan.seed, plan.hands, plan.agents, jobs, end.early, tuple(options), sittings, plan.backend
+    )
 
 
-def _rows(args: argparse.Namespace, rulesets: list[Ruleset]) -> RowWriter | None:
-    return RowWriter(args.out, rulesets) if args.out else None
+def _drive(
+    args: argparse.Namespace,
+    plan: RunPlan,
+    rulesets: list[Ruleset],
+    jobs: int,
+    consume: Callable[[HandResults], None],
+    label: str,
+) -> RunEnd:
+    """Play the plan through `drive`, with the --out rows and the --store the user named
+    (the store opened first: a store refused leaves the rows file untouched)."""
+    store = ResultStore(args.store) if getattr(args, "store", None) else None
+    try:
+        rows = RowWriter(args.out, rulesets, plan.keys(rulesets)) if args.out else None
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
+    return drive(plan, rulesets, jobs, consume, rows, label, store)
 
 
 def _nothing_finished(end: RunEnd) -> int:
@@ -116,20 +146,20 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     check_outputs(args)
     jobs = _jobs(args)
     chosen = tuple(sorted(options.items()))
-    plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, agents)
-    measures = RulesetMeasures(ruleset.players)
-    end = drive(
-        plan,
-        [ruleset],
-        jobs,
-        lambda results: measures.add(results[0]),
-        _rows(args, [ruleset]),
-        ruleset.id,
-    )
+    backend = choose_backend(args.backend, [ruleset], agents)
+    plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, agents, 1, backend)
+    measures = RulesetMeasures.of(ruleset)
+    end = _drive(args, plan, [ruleset], jobs, lambda results: measures.add(results[0]), ruleset.id)
     if measures.hands == 0:
         return _nothing_finished(end)
-    info = _info(plan, jobs, end, chosen)
-    print(simulate_report(ruleset, measures.report(), info, args.format))
+    games = None
+    # whole games too (as many hands again), unless the run's units are already sittings
+    if ruleset.game is not None and not plays_sittings(ruleset) and not end.early:
+        played, stopped = play_games(ruleset, args.seed, agents, measures.hands)
+        games = played.report() if played.games else None
+        end = RunEnd(interrupted=stopped)
+    info = _info(plan, jobs, end, [ruleset], chosen)
+    print(simulate_report(ruleset, measures.report(), info, args.format, games, args.plot))
     if args.plot:
         plot_results(
             args.plot,
@@ -141,27 +171,37 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     return _finish(end, args)
 
 
-def cmd_diff_table(args: argparse.Namespace) -> int:
-    """`tarot diff A B --hands N`: the rules as written, then the same deals under both."""
-    a, b = load_pair(args.a, args.b)
+def cmd_diff_table(
+    args: argparse.Namespace, a: Ruleset, b: Ruleset, b_options: dict[str, str]
+) -> int:
+    """`tarot diff A B --hands N`: the rules as written, then the same deals under both (B
+    loaded with the readings `--option` chose, `b_options`)."""
     paper = diff_loaded(a, b)
     agents = agents_for(args, a, b)
     check_outputs(args)
     jobs = _jobs(args)
-    plan = RunPlan((RulesetSpec(args.a), RulesetSpec(args.b)), args.seed, args.hands, agents)
+    backend = choose_backend(args.backend, [a, b], agents)
+    chosen = tuple(sorted(b_options.items()))
+    plan = RunPlan(
+        (RulesetSpec(args.a), RulesetSpec(args.b, chosen)),
+        args.seed,
+        args.hands,
+        agents,
+        1,
+        backend,
+    )
+    # B's replay commands carry its readings
+    b_target = " ".join([args.b, *(f"--option {name}={reading}" for name, reading in chosen)])
     comparison = Comparison(a, b)
-    end = drive(
-        plan,
-        [a, b],
-        jobs,
-        lambda results: comparison.add(*results),
-        _rows(args, [a, b]),
-        f"{a.id} vs {b.id}",
+    end = _drive(
+        args, plan, [a, b], jobs, lambda results: comparison.add(*results), f"{a.id} vs {b.id}"
     )
     if comparison.hands == 0:
         return _nothing_finished(end)
-    info = _info(plan, jobs, end)
-    table = table_report(a, b, (args.a, args.b), comparison.report(), info, args.format)
+    info = _info(plan, jobs, end, [a, b])
+    table = table_report(
+        a, b, (args.a, b_target), comparison.report(), info, args.format, args.plot
+    )
     if args.format == "json":
         print(
             json.dumps({"paper": json.loads(render(paper, "json")), **json.loads(table)}, indent=1)
@@ -171,15 +211,20 @@ def cmd_diff_table(args: argparse.Namespace) -> int:
         print()
         print(table)
     if args.plot:
-        plot_results(
-            args.plot,
-            f"{a.id} (A) and {b.id} (B): net result per hand, {comparison.hands} hands",
-            [
-                Series(f"A {a.id}", comparison.a.histogram, comparison.a.hands),
-                Series(f"B {b.id}", comparison.b.histogram, comparison.b.hands),
-            ],
-            units([("A", a), ("B", b)]),
-        )
+        title = f"{a.id} (A) and {b.id} (B), {comparison.hands} hands"
+        if comparison.paired:
+            rows = difference_rows(comparison)
+            plot_differences(args.plot, title, ("A", "B"), rows, units([("A", a), ("B", b)]))
+        else:
+            plot_results(
+                args.plot,
+                f"{title}: net result per hand (unpaired: no B - A hand by hand)",
+                [
+                    Series(f"A {a.id}", comparison.a.histogram, comparison.a.hands),
+                    Series(f"B {b.id}", comparison.b.histogram, comparison.b.hands),
+                ],
+                units([("A", a), ("B", b)]),
+            )
         print(f"picture written to {args.plot}", file=sys.stderr)
     return _finish(end, args)
 
@@ -205,28 +250,22 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
     check_outputs(args)
     jobs = _jobs(args)
     specs = tuple(RulesetSpec(target) for target in (args.family, *names))
-    plan = RunPlan(specs, args.seed, args.hands, agents)
+    backend = choose_backend(args.backend, [base, *variants], agents)
+    plan = RunPlan(specs, args.seed, args.hands, agents, 1, backend)
     comparisons = [Comparison(base, variant) for variant in variants]
 
     def consume(results: HandResults) -> None:
         for comparison, under_variant in zip(comparisons, results[1:], strict=True):
             comparison.add(results[0], under_variant)
 
-    end = drive(
-        plan,
-        [base, *variants],
-        jobs,
-        consume,
-        _rows(args, [base, *variants]),
-        f"{base.id} family",
-    )
+    end = _drive(args, plan, [base, *variants], jobs, consume, f"{base.id} family")
     if comparisons[0].hands == 0:
         return _nothing_finished(end)
     lines = [
         FamilyLine(variant, changed_options(base, variant), comparison.report())
         for variant, comparison in zip(variants, comparisons, strict=True)
     ]
-    info = _info(plan, jobs, end)
+    info = _info(plan, jobs, end, [base, *variants])
     print(family_report(base, lines, info, args.format))
     return _finish(end, args)
 

@@ -18,12 +18,22 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from interpreter.cards import COURT_LETTERS, Card, Deck, roman
 from interpreter.engine import tricks as trick_rules
-from interpreter.engine.actions import NO_LEVEL_TEXT, DecisionKind
+from interpreter.engine.actions import (
+    ANNOUNCE_TEXT,
+    HOLD_TEXT,
+    NO_LEVEL_TEXT,
+    PACKET_TEXT,
+    PASS_TEXT,
+    DecisionKind,
+)
 from interpreter.engine.events import Payment
+from interpreter.engine.phases.talon import REST_SHOWN, TAKEN_SHOWN
 from interpreter.engine.seat_view import Facing, SeatView
 from interpreter.ruleset import Declaration, Ruleset
 
 PLAY, DISCARD = DecisionKind.PLAY, DecisionKind.DISCARD
+#: shown cards that went elsewhere than a hand: talon packets onto a pile or to tricks
+OFF_HAND = frozenset({TAKEN_SHOWN["pile"], REST_SHOWN})
 NO_LEVEL = NO_LEVEL_TEXT  # the level of a declaration choice that declares nothing
 
 
@@ -103,6 +113,9 @@ def choice_label(ruleset: Ruleset, choice: str, values: Mapping[str, float] | No
     deck = ruleset.deck
     if choice in deck.by_id:
         return deck.cards[deck.by_id[choice]].label()
+    auction_label = _auction_label(ruleset, choice)
+    if auction_label is not None:
+        return auction_label
     declaration = ruleset.rule(choice) if ":" in choice else None
     if isinstance(declaration, Declaration):
         level = choice.partition(":")[2]
@@ -111,6 +124,30 @@ def choice_label(ruleset: Ruleset, choice: str, values: Mapping[str, float] | No
         worth = f", worth {quantity(ruleset, values[level])}" if values and level in values else ""
         return f"declare {declaration.name} ({level.replace('_', ' ')}){worth}"
     return choice.replace("_", " ")
+
+
+def _auction_label(ruleset: Ruleset, choice: str) -> str | None:
+    """A hold, a packet of the talon or a doubling as a person reads it; None for any other
+    choice."""
+    word, colon, rest = choice.partition(":")
+    if not colon:
+        return None
+    bidding, doubling = ruleset.bidding, ruleset.doubling
+    if word == HOLD_TEXT and bidding is not None and rest in {c.id for c in bidding.contracts}:
+        return f"hold {bidding.contract(rest).name}"
+    if word == PACKET_TEXT and rest.isdecimal():
+        return f"take packet {rest}"
+    bonuses = ruleset.announcements
+    if word == ANNOUNCE_TEXT and bonuses is not None:
+        names = {bonus.id: bonus.name for bonus in bonuses.table}
+        return f"announce {names[rest]}" if rest in names else None
+    targets = {t.id: t.name for t in doubling.targets} if doubling is not None else {}
+    if rest in targets and doubling is not None:
+        if word == PASS_TEXT:
+            return f"do not double {targets[rest]}"
+        if word in doubling.steps:
+            return f"{word.replace('_', ' ')}: {targets[rest]}"
+    return None
 
 
 def chosen_line(ruleset: Ruleset, kind: str, choice: str, forced: bool = False) -> str:
@@ -203,6 +240,40 @@ def piles_line(view: SeatView) -> str | None:
     return "Face up on the piles: " + "; ".join(parts) if parts else None
 
 
+def packets_line(view: SeatView) -> str | None:
+    """The talon laid out face up in packets, numbered, while any is on the table."""
+    if not any(view.packets):
+        return None
+    deck = view.ruleset.deck
+    laid = [
+        f"[{n}] {card_list(deck, packet)}" for n, packet in enumerate(view.packets, 1) if packet
+    ]
+    return "The talon, laid out in packets: " + "; ".join(laid)
+
+
+def doubled_line(view: SeatView) -> str | None:
+    """What has been doubled so far, and what it now counts for."""
+    doubling = view.ruleset.doubling
+    if doubling is None or not view.doubled:
+        return None
+    names = {target.id: target.name for target in doubling.targets}
+    parts = [
+        f"{names.get(target, target)} x{amount(doubling.factor**times)}"
+        for target, times in view.doubled.items()
+    ]
+    return "Doubled: " + ", ".join(parts)
+
+
+def announced_line(view: SeatView) -> str | None:
+    """The bonuses announced so far, and by whom."""
+    bonuses = view.ruleset.announcements
+    if bonuses is None or not view.announced:
+        return None
+    names = {bonus.id: bonus.name for bonus in bonuses.table}
+    made = [f"{names.get(bonus, bonus)} (seat {seat})" for seat, bonus in view.announced]
+    return "Announced: " + ", ".join(made)
+
+
 def table_line(view: SeatView) -> str:
     """The trick on the table so far, its number and who led it."""
     deck, me = view.ruleset.deck, view.seat
@@ -217,8 +288,8 @@ def _shown_line(view: SeatView) -> str | None:
     me = view.seat
     played = view.played()
     held: dict[int, list[int]] = {}
-    for seat, _declaration, cards in view.shown:
-        if seat != me:
+    for seat, what, cards in view.shown:
+        if seat != me and what not in OFF_HAND:
             for card in cards:
                 if card not in played and card not in held.setdefault(seat, []):
                     held[seat].append(card)
@@ -245,7 +316,17 @@ def decision_lines(view: SeatView) -> list[str]:
         stage += f" {done + 1} of {total}" if done < total else ""
     lines = [f"--- Hand {view.number}, {stage}: you are seat {me}{dealer} ---"]
     lines.append(net_line(view))
-    lines += [line for line in (sides_line(view), piles_line(view)) if line]
+    lines += [
+        line
+        for line in (
+            sides_line(view),
+            announced_line(view),
+            doubled_line(view),
+            piles_line(view),
+            packets_line(view),
+        )
+        if line
+    ]
     shown = _shown_line(view)
     if shown:
         lines.append(shown)
@@ -332,8 +413,15 @@ def _refusal(view: SeatView, card: Card) -> str:
 def _play_reason(view: SeatView, card: Card) -> str:
     deck = view.ruleset.deck
     legal = [deck.cards[deck.by_id[c]] for c in _facing(view).choices]
+    trick = list(view.trick)
+    rules = view.play_rules
+    if card.index in trick_rules.legal_cards(rules, view.trick_pack, view.playable, trick):
+        return "the rules keep it back for now"  # the hand's forced, held-back or lead rules
     if not view.trick:
         return "it may not lead"
+    suited = [c for c in legal if not c.is_excuse]
+    if rules.must_beat and suited and all(c.suit == card.suit for c in suited):
+        return "it does not beat the trick, and you must beat it"
     lead = trick_rules.led_card(deck.cards, list(view.trick))
     required = [c for c in legal if not c.fool]
     if lead is None or not required:

@@ -9,8 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from interpreter.engine.actions import DecisionKind
+from interpreter.engine.actions import HOLD_TEXT, JOIN_TEXT, DecisionKind
+from interpreter.engine.lasting import DEAL, SETTLEMENT, SITTING_END
+from interpreter.engine.phases.announce import KEPT_SHOWN
+from interpreter.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use
 from interpreter.engine.state import HANDED_OVER, HandState
+from interpreter.engine.values import tidy
+from interpreter.lasting_text import transfer_lines, values_line
 from interpreter.ruleset import Ruleset
 
 
@@ -57,6 +62,7 @@ def hand_transcript(state: HandState) -> str:
     ruleset = state.ruleset
     deck = ruleset.deck.cards
     out = [f"=== Hand {state.number} of {ruleset.title}: seat {state.dealer} deals ==="]
+    out += values_line(ruleset, state.lasting_before, "before the hand")
     if state.cut_card is not None:
         out.append(f"Cut card (to the dealer): {deck[state.cut_card].label()}")
         out += _payments_at(state, "cut")
@@ -75,6 +81,8 @@ def hand_transcript(state: HandState) -> str:
             out.append(f"  {seat_name(state, seat)} piles (bottom first, [top] face up): {faces}")
     if state.talon_dealt:
         out.append(f"  Talon [{len(state.talon_dealt)}]: {_cards(ruleset, state.talon_dealt)}")
+    out += transfer_lines(ruleset, state.transfers, DEAL)
+    out += _shown_by_rules(state, None, "  ")
     out += _before_play(state)
     if state.thrown_in is not None:
         reason = ruleset.rule_label("thrown_in:" + state.thrown_in)
@@ -82,33 +90,43 @@ def hand_transcript(state: HandState) -> str:
         return "\n".join(out)
     out += _discard_lines(state)
     shown = {(seat, decl): cards for seat, decl, cards in state.shown}
-    declared = [
-        d for d in state.decisions if d["kind"] == "declare" and not d["choice"].endswith(":none")
+    declared = [(seat, choice, " (by the rules)") for seat, choice in state.declared_by_rule]
+    declared += [
+        (d["seat"], d["choice"], "")
+        for d in state.decisions
+        if d["kind"] == "declare" and not d["choice"].endswith(":none")
     ]
     if declared:
         out.append("Declarations:")
-        for d in declared:
-            decl, _, level = d["choice"].partition(":")
-            if level == "none":
-                continue
-            cards = shown.get((d["seat"], decl), [])
+        for seat, choice, how in declared:
+            decl = choice.partition(":")[0]
+            cards = shown.get((seat, decl), [])
             display = f" showing {_cards(ruleset, cards)}" if cards else ""
-            out.append(f"  Seat {d['seat']}: {ruleset.rule_label(d['choice'])}{display}")
-            out += _handed_over(state, d["seat"], decl)
+            out.append(f"  Seat {seat}: {ruleset.rule_label(choice)}{how}{display}")
+            out += _handed_over(state, seat, decl)
         out += _payments_at(state, "declarations")
-    out.append("Play:")
+    out += _announcement_lines(state)
+    out += _doubling_lines(state)
+    out.append("Play:" + _sides_line(state))
+    given = _talon_to_winners(state)
     exchanges: dict[int, list[dict]] = {}
     for exchange in state.exchanges:
         exchanges.setdefault(exchange["after_trick"], []).append(exchange)
     for trick in state.tricks:
         played = ", ".join(f"{c['seat']}:{c['card']}" for c in trick["cards"])
         out.append(f"  Trick {trick['number']:2}: {played}  -> seat {trick['winner']}")
+        for cards in given.get(trick["number"], []):
+            out.append(f"    from the talon to seat {trick['winner']}: {_cards(ruleset, cards)}")
         out += _payments_at(state, f"trick {trick['number']}")
         for exchange in exchanges.get(trick["number"], []):
             out.append(
                 f"    for the Fool: seat {exchange['from']} gives {exchange['card']}"
                 f" to seat {exchange['to']}"
             )
+        out += _shown_by_rules(state, trick["number"], "    ")
+    unplayed = sum(map(len, state.hands))
+    if unplayed and not state.claimed:
+        out.append(f"Play stops: the play rules end it ({unplayed} cards not played)")
     points = state.card_points()
     out.append("Card points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(points)))
     if state.claimed:
@@ -118,9 +136,24 @@ def hand_transcript(state: HandState) -> str:
         scored = ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores))
         out.append(f"Scored ({ruleset.unit.plural}): {scored}")
     out += _payments_at(state, "settlement")
+    out += transfer_lines(ruleset, state.transfers, SETTLEMENT)
+    if state.sitting_over:
+        out.append("The sitting ends with this hand:")
+        out += transfer_lines(ruleset, state.transfers, SITTING_END)
     net = ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns()))
     out.append(f"Net ({ruleset.unit.plural}): {net}")
+    out += values_line(ruleset, state.lasting, "after the hand")
     return "\n".join(out)
+
+
+def _shown_by_rules(state: HandState, after_trick: int | None, indent: str) -> list[str]:
+    """The cards the ruleset's `show` rules showed after the deal (None) or after a trick."""
+    rules = {rule.id: rule for rule in state.ruleset.shows if rule.after_trick == after_trick}
+    return [
+        f"{indent}Shown to all ({rules[what].name}): seat {seat} {_cards(state.ruleset, cards)}"
+        for seat, what, cards in state.shown
+        if what in rules
+    ]
 
 
 def _handed_over(state: HandState, seat: int, declaration: str) -> list[str]:
@@ -173,14 +206,27 @@ def _discard_lines(state: HandState) -> list[str]:
     return out + _payments_at(state, "discard")
 
 
+def _sides_line(state: HandState) -> str:
+    """The sides, when the play rules give them: " sides 0+2 against 1+3"."""
+    if state.side_table is None:
+        return ""
+    sides = sorted(set(state.side_table))
+    return " sides " + " against ".join("+".join(map(str, side)) for side in sides)
+
+
 def _before_play(state: HandState) -> list[str]:
     """Redeal answers, bids, the call and the talon's fate, in the order they happened."""
     out = []
     labels = {"redeal": "asks", "bid": "bids", "call": "calls"}
     for d in state.decisions:
         if d["kind"] in labels:
-            choice = d["choice"].replace(":", " ").replace("_", " ")
-            out.append(f"  Seat {d['seat']} {labels[d['kind']]} {choice}")
+            verb, choice = labels[d["kind"]], d["choice"]
+            if choice.startswith(HOLD_TEXT + ":"):
+                verb, choice = "holds", choice.partition(":")[2]
+            out.append(f"  Seat {d['seat']} {verb} {choice.replace(':', ' ').replace('_', ' ')}")
+        elif d["kind"] == DecisionKind.JOIN:
+            joins = "joins the taker" if d["choice"] == JOIN_TEXT else "stays out"
+            out.append(f"  Seat {d['seat']} {joins}")
     if state.taker is not None:
         partner = (
             f", partner seat {state.partner} (the holder of the called card)"
@@ -189,14 +235,92 @@ def _before_play(state: HandState) -> list[str]:
         )
         assert state.contract is not None  # set with the taker, by the winning bid
         out.append(f"Taker: seat {state.taker}, {state.contract.replace('_', ' ')}{partner}")
-    for seat, what, _cards in state.shown:
+        if state.joined:
+            out.append("  Joined the taker: " + ", ".join(f"seat {s}" for s in state.joined))
+    elif state.contract is not None:
+        out.append(f"Contract: {state.contract.replace('_', ' ')}, with no taker")
+    if state.compulsory:
+        out.append("  The contract is compulsory: there is no auction")
+    packets = _packet_lines(state)
+    out += packets
+    for seat, what, _shown in [] if packets else state.shown:
         if what == "talon":
             out.append(f"  The talon is shown and goes to seat {seat}")
+    for seat, taken in state.talon_shared:
+        out.append(f"  Seat {seat} takes from the talon: {_cards(state.ruleset, taken)}")
     for seat, aside in enumerate(state.set_aside):
         if aside:
             out.append(f"  The talon counts for seat {seat}'s side, unseen")
     if out:
         out.insert(0, "Auction:" if state.ruleset.bidding else "Before play:")
+    return out
+
+
+def _packet_lines(state: HandState) -> list[str]:
+    """The talon laid out in packets, the packets taken and where the rest went."""
+    if not state.talon_dealt or state.packet_taker is None:
+        return []
+    use = talon_use(state)
+    assert use is not None and use.packets is not None  # a packet taker is set only then
+    ruleset, packets = state.ruleset, use.packets
+    size = len(state.talon_dealt) // packets.count
+    laid = [state.talon_dealt[i : i + size] for i in range(0, len(state.talon_dealt), size)]
+    shown = "; ".join(f"[{n}] {_cards(ruleset, p)}" for n, p in enumerate(laid, 1))
+    out = [f"  The talon is laid out in {packets.count} packets: {shown}"]
+    for d in state.decisions:
+        if d["kind"] == DecisionKind.PACKET:
+            out.append(f"  Seat {d['seat']} takes {d['choice'].replace(':', ' ')}")
+    rest = [(seat, cards) for seat, what, cards in state.shown if what == REST_SHOWN]
+    for seat, cards in rest:
+        out.append(f"  The packets left ({_cards(ruleset, cards)}) go to seat {seat}'s tricks")
+    if not rest and packets.choose < packets.count:
+        out.append("  The packets left stay out of play")
+    return out
+
+
+def _talon_to_winners(state: HandState) -> dict[int, list[list[int]]]:
+    """By trick number, the talon's cards its winner took, when the talon goes to the trick
+    winners (the first trick's winner the top cards, and so on)."""
+    use = talon_use(state) if state.contract is not None or not state.ruleset.bidding else None
+    if use is None or use.to != TO_TRICK_WINNERS:
+        return {}
+    talon, step = state.talon_dealt, use.per_trick
+    return {
+        number: [talon[(number - 1) * step : number * step]]
+        for number in range(1, len(state.trick_log) + 1)
+        if talon[(number - 1) * step : number * step]
+    }
+
+
+def _announcement_lines(state: HandState) -> list[str]:
+    """Each bonus announced, by whom, and the cards its announcer keeps for the last trick."""
+    section = state.ruleset.announcements
+    if section is None or not state.announced:
+        return []
+    names = {bonus.id: bonus.name for bonus in section.table}
+    kept = {(seat, what): cards for seat, what, cards in state.shown}
+    out = ["Announcements:"]
+    for seat, bonus in state.announced:
+        cards = kept.get((seat, f"{KEPT_SHOWN}:{bonus}"))
+        keeping = f", keeping {_cards(state.ruleset, cards)} for the last trick" if cards else ""
+        out.append(f"  Seat {seat} announces {names.get(bonus, bonus)}{keeping}")
+    return out
+
+
+def _doubling_lines(state: HandState) -> list[str]:
+    """Each doubling and each refusal, then what each target doubled stands at."""
+    doubling = state.ruleset.doubling
+    asked = [d for d in state.decisions if d["kind"] == DecisionKind.DOUBLE]
+    if doubling is None or not asked:
+        return []
+    names = {target.id: target.name for target in doubling.targets}
+    out = ["Doublings:"]
+    for d in asked:
+        step, _, target = d["choice"].partition(":")
+        out.append(f"  Seat {d['seat']}: {step.replace('_', ' ')} ({names.get(target, target)})")
+    for target, times in state.doubled.items():
+        factor = doubling.factor**times
+        out.append(f"  {names.get(target, target)}: doubled {times} time(s), x{tidy(factor)}")
     return out
 
 

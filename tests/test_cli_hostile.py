@@ -9,6 +9,7 @@ answer are attack cases in tests/data/attacks/commands/cli-*.case.yaml.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import re
@@ -195,7 +196,8 @@ def test_rows_that_fill_the_disk_keep_whole_hands_and_report(tmp_path: Path, job
     done, kept = on_a_small_disk(20_000, *args)
     lines = rows.read_text(encoding="utf-8").splitlines()
     assert len(lines) == kept + 1  # the header, then one whole row per hand
-    assert [int(line.split(",")[1]) for line in lines[1:]] == list(range(1, kept + 1))
+    hands = [int(row["hand"]) for row in csv.DictReader(lines)]
+    assert hands == list(range(1, kept + 1))
     assert f"{TARGET}: {kept} of 500 hands (interrupted)" in done.stdout
 
 

@@ -454,7 +454,16 @@ def test_card_points_asked_during_play_do_not_freeze_the_settlement(marolles):
     assert settled == [p.as_record() for p in state.settlement_for(recount(state))]
 
 
-@pytest.mark.parametrize("name", ["marolles-1637", "french-tarot", "early-french"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "marolles-1637",
+        "french-tarot",
+        "early-french",
+        # the Fool as the highest trump, groups of equal trumps (the first or last wins)
+        "tests/data/rulesets/partners-trump-order.yaml",
+    ],
+)
 def test_winning_agrees_with_the_trick_winner(name):
     """The play-outs' one-look answer to 'does this card win the trick for me?' is the trick
     winner's, for random tricks, excuse sets and cards (a Fool led, every card an excuse)."""

@@ -136,7 +136,9 @@ def test_builtin_ruleset_mutated_as_data_loads_or_is_refused(edits: list, as_var
             if isinstance(node, dict) and value is None:
                 node.pop(place[-1], None)  # None stands for "delete the key"
             elif isinstance(node, dict | list) and (
-                place[-1] in node if isinstance(node, dict) else place[-1] < len(node)
+                place[-1] in node
+                if isinstance(node, dict)
+                else isinstance(place[-1], int) and place[-1] < len(node)
             ):
                 node[place[-1]] = value
     if as_variant:  # only the edited sections, over the unchanged built-in

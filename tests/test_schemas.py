@@ -219,7 +219,7 @@ def test_complete_ruleset_rules_must_be_whole(ruleset_validator, marolles) -> No
         lambda r: r["players"].update(count=9),
         lambda r: r["players"].update(direction="left"),
         lambda r: r["deck"]["suits"][0].update(pips="upside_down"),
-        lambda r: r["deck"].update(trumps=22),
+        lambda r: r["deck"].update(trumps=41),  # at most 40 trumps
         lambda r: r["deck"]["card_sets"].update({"Bad-Name": {"fool": True}}),
         lambda r: r["deck"]["card_sets"].update(empty={}),
         lambda r: r["deck"]["card_sets"].update(
@@ -250,7 +250,7 @@ def test_invalid_rulesets_are_rejected(ruleset_validator, marolles, change) -> N
     [
         lambda r: r.update(format="tarot-game-record/2"),
         lambda r: r["ruleset"].update(hash="sha256:abc"),
-        lambda r: r["hands"][0]["deck"].append({"id": "x", "trump": 22}),
+        lambda r: r["hands"][0]["deck"].append({"id": "x", "trump": 41}),
         lambda r: r["hands"][0]["deck"].append({"id": "x", "suit": "cups", "rank": "Knight"}),
         lambda r: r["hands"][0].update(number=0),
         lambda r: r["hands"][0]["payments"][0].pop("at"),

@@ -83,7 +83,7 @@ def test_simulate_prints_the_measures(capsys) -> None:
         "drawn hands",
         "legal choices per decision",
         "decided after",
-        "Rules that paid",
+        "Rules that fired",
         "tarot_kept",
     ):
         assert label in out
@@ -348,12 +348,16 @@ def test_diff_a_ruleset_with_itself_shows_zero_on_every_line(capsys) -> None:
     compared = 0
     for title, body in titled.items():
         header, *lines = [line for line in body.splitlines() if line.startswith("  ")]
-        assert header.rstrip().endswith(("B - A", "B - A (paired)")), header
         assert lines, title
         for line in lines:
             if title.startswith(("Net result", "By place")):
+                assert header.rstrip().endswith("B - A (paired)"), header
                 assert line.endswith("+0.00 ± 0.00"), line
+            elif title.startswith("Rules"):
+                # fired and paid: both B - A columns are zero
+                assert re.search(r"  \+0\.0 pp  .*  \+0\.00 ± 0\.00  ", line), line
             else:
+                assert header.rstrip().endswith("B - A"), header
                 assert re.search(r"  \+0\.0+( pp)?$", line), line
             compared += 1
     assert compared >= 3 + 3 + 14, "seats, places, measures and rules all compared"
@@ -592,8 +596,8 @@ def interrupt_after(monkeypatch, hands: int) -> None:
     """Make the run stop as Ctrl-C would, once `hands` hands have finished."""
     real = driver.run_hands
 
-    def stopping(plan, rulesets, jobs=1):
-        for done, results in enumerate(real(plan, rulesets, jobs)):
+    def stopping(plan, rulesets, jobs=1, store=None):
+        for done, results in enumerate(real(plan, rulesets, jobs, store)):
             if done == hands:
                 raise KeyboardInterrupt
             yield results

@@ -119,12 +119,12 @@ def test_simulate_names_the_unit_in_every_format(capsys, ducats: Path) -> None:
     status, text, err = run(capsys, *args)
     assert status == 0, err
     assert "Net result per hand by seat (ducats, mean ± 95% interval):" in text
-    assert re.search(r"^  ducats won by the winners  ", text, re.M)
+    assert re.search(r"^  won by the winners \(ducats\)  ", text, re.M)
     assert not OTHER_UNITS.search(_without_card_points(text)), text
     status, markdown, err = run(capsys, *args, "--format", "markdown")
     assert status == 0, err
     assert "### Net result per hand by seat (ducats, mean ± 95% interval)" in markdown
-    assert "| ducats won by the winners |" in markdown
+    assert "| won by the winners (ducats) |" in markdown
     status, out, err = run(capsys, *args, "--format", "json")
     assert status == 0, err
     assert json.loads(out)["unit"] == {"singular": "ducat", "plural": "ducats"}
@@ -150,6 +150,9 @@ class _Axes:
 
     def set_xlabel(self, label: str) -> None:
         self.drawn.append(label)
+
+    def get_legend_handles_labels(self) -> tuple[list, list]:
+        return [], []
 
     def __getattr__(self, _name: str):
         return lambda *args, **kwargs: None
@@ -184,7 +187,15 @@ def test_plots_label_results_in_the_unit(capsys, ducats: Path, tmp_path: Path, m
     assert pyplot.labels == ["net result of a hand (ducats)"] * 2
     pyplot.labels.clear()
     _diff_in_two_units(capsys, ducats, "--hands", "5", "--plot", picture)
-    assert pyplot.labels == ["net result of a hand (A in ducats, B in groats)"] * 2
+    both = "A in ducats, B in groats"
+    assert (
+        pyplot.labels
+        == [
+            f"net result of a hand ({both})",
+            f"B - A of the net result of a hand ({both})",
+        ]
+        * 2
+    ), "each seat: A and B, then the paired B - A"
 
 
 def test_a_drawn_picture_holds_the_unit(capsys, ducats: Path, tmp_path: Path) -> None:
@@ -204,7 +215,7 @@ def test_diff_names_each_side_s_unit(capsys, ducats: Path) -> None:
     assert re.search(r"unit\.plural: \"ducats\" -> \"groats\"", paper), paper
     assert "Net result per hand by seat (A in ducats, B in groats, mean ± 95% interval)" in table
     assert "mean |B - A| per seat and hand (A in ducats, B in groats):" in table
-    assert "A in ducats, B in groats won by the winners" in table
+    assert "won by the winners (A in ducats, B in groats)" in table
     out = _diff_in_two_units(capsys, ducats, "--hands", "5", "--format", "json")
     assert json.loads(out)["unit"] == {
         "a": {"singular": "ducat", "plural": "ducats"},

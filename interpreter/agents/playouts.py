@@ -90,7 +90,7 @@ def card_scores(state: HandState, seat: int, cards: Sequence[int]) -> list[float
             - (1.0 if card in trumps else 0.0)
             for card in cards
         ]
-    wins = trick_rules.winning(deck.cards, trick, state.excuses, seat, cards)
+    wins = trick_rules.winning(state.trick_pack, trick, state.excuses, seat, cards)
     on_table = sum(values[c] for _s, c in trick if c not in excuses)
     scores = []
     for card, won in zip(cards, wins, strict=True):

@@ -19,9 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from interpreter.cards import Deck, build_deck, set_dependencies
+from interpreter.cards import Deck, build_deck, fool_is_trump, set_dependencies
 from interpreter.check.draft import Draft
+from interpreter.check.lasting_checks import check_lasting
 from interpreter.compile.contexts import EVENT_VARIABLES, FACTS, variables_for
+from interpreter.engine.actions import PASS_TEXT
 from interpreter.expressions.builtins import BUILTIN_NAMES
 from interpreter.expressions.parser import KEYWORDS
 from interpreter.ruleset import PacketStep
@@ -59,15 +61,22 @@ def check_document(draft: Draft) -> CheckedParts | None:
         counts = data.get("discard", {}).get("counts", {"dealer": 0, "others": 0})
         checked.discard_counts = (counts["dealer"], counts["others"])
         _check_hand_sizes(draft, checked.packets, players, checked.discard_counts)
-    checked.contract_values = _check_contracts(draft)
+    talon = None if checked.packets is None else sum(p.rounds * p.talon for p in checked.packets)
+    checked.contract_values = _check_contracts(draft, talon)
+    if not draft.broken.whole("bidding"):
+        _check_auction(draft)
     if not draft.broken.whole("talon"):
-        _check_talon_use(draft, ("talon",), data.get("talon"))
+        _check_talon_use(draft, ("talon",), data.get("talon"), talon)
+    bonuses = _announcement_ids(draft)
+    if not draft.broken.whole("doubling"):
+        _check_doubling(draft, bonuses)
     if not draft.broken.whole("partner_call"):
         _check_partner_call(draft)
     if not draft.broken.whole("counting"):
         _check_counting(draft, deck)
     _check_option_names(draft)
     checked.refused_definitions = _check_definition_names(draft, deck)
+    check_lasting(draft, lambda name: _taken(name, "", deck))
     return checked
 
 
@@ -132,6 +141,7 @@ def _pack(draft: Draft) -> Deck | None:
         for suit in _all_values(selector, "suits"):
             if suit not in suits:
                 draft.problem(path, f"unknown suit {suit!r}; suits: " + ", ".join(sorted(suits)))
+    _check_trump_order(draft, spec)
     if len(draft.problems) > before:
         return None
     deck = build_deck(spec, order)
@@ -139,6 +149,31 @@ def _pack(draft: Draft) -> Deck | None:
         if not members:
             draft.problem(("deck", "card_sets", name), f"card set {name!r} has no cards")
     return deck
+
+
+def _check_trump_order(draft: Draft, spec: dict) -> None:
+    """Each group of equal trumps names trumps the pack has, and no trump is in two groups."""
+    order = spec.get("trump_order", {})
+    trumps = int(spec.get("trumps", 0))
+    if order.get("fool") == "highest" and not spec.get("fool"):
+        draft.problem(
+            ("deck", "trump_order", "fool"),
+            "the Fool cannot rank as the highest trump: the pack has no Fool (`fool: true`)",
+        )
+    last = trumps + (1 if fool_is_trump(spec) else 0)
+    grouped: dict[int, int] = {}
+    for i, group in enumerate(order.get("equal", [])):
+        for j, number in enumerate(group["trumps"]):
+            where = ("deck", "trump_order", "equal", i, "trumps", j)
+            if not 1 <= number <= last:
+                fool = (
+                    " (the Fool ranked as the highest trump is the last)" if last > trumps else ""
+                )
+                draft.problem(where, f"no trump {number}: the pack's trumps are 1 to {last}{fool}")
+            elif number in grouped:
+                draft.problem(where, f"trump {number} is already in group {grouped[number] + 1}")
+            else:
+                grouped[number] = i
 
 
 def _selectors(spec: dict) -> Iterator[tuple[tuple[str, str, str | int], dict]]:
@@ -204,7 +239,7 @@ def _check_hand_sizes(
 # --- auction, talon, partner, counting -----------------------------------------------------
 
 
-def _check_contracts(draft: Draft) -> frozenset[str]:
+def _check_contracts(draft: Draft, talon: int | None) -> frozenset[str]:
     """Every contract gives the same values; the names of those values."""
     spec = draft.data.get("bidding")
     if spec is None:
@@ -221,16 +256,114 @@ def _check_contracts(draft: Draft) -> frozenset[str]:
                 + ", ".join(missing)
                 + " (every contract must give the same values)",
             )
-        _check_talon_use(draft, ("bidding", "contracts", i, "talon"), contract.get("talon"))
+        where = ("bidding", "contracts", i, "talon")
+        _check_talon_use(draft, where, contract.get("talon"), talon)
     return values
 
 
-def _check_talon_use(draft: Draft, where: tuple, spec: dict | None) -> None:
+def _check_auction(draft: Draft) -> None:
+    """A forced or compulsory contract is one of the contracts."""
+    spec = draft.data.get("bidding", {})
+    ids = [contract.get("id") for contract in spec.get("contracts", [])]
+    named: list[tuple[tuple[str | int, ...], dict | None]] = [
+        (("bidding", "all_passed"), spec.get("all_passed"))
+    ]
+    named += [(("bidding", "compulsory", i), c) for i, c in enumerate(spec.get("compulsory", []))]
+    for where, forced in named:
+        if forced is not None and forced.get("contract") not in ids:
+            draft.problem(
+                where + ("contract",),
+                f"unknown contract {forced.get('contract')!r}; contracts: "
+                + ", ".join(map(str, ids)),
+            )
+
+
+def _check_talon_use(draft: Draft, where: tuple, spec: dict | None, talon: int | None) -> None:
+    """`talon`: the number of cards the deal lays in the talon (None if unknown)."""
     if spec is None:
         return
     to = spec.get("to", "out_of_play")
-    if to not in ("out_of_play", "stock") and spec.get("seat") is None:
+    if to not in ("out_of_play", "stock", "trick_winners") and spec.get("seat") is None:
         draft.problem(where, f"a talon that goes to a {to} needs `seat`: whose {to}")
+    if "shares" in spec and (to != "hand" or "packets" in spec):
+        draft.problem(
+            where + ("shares",),
+            "a talon is shared out only into hands, and not laid out in packets: write"
+            " `to: hand` without `packets`",
+        )
+    packets = spec.get("packets")
+    if packets is None:
+        return
+    count, choose = packets["count"], packets["choose"]
+    if to not in ("hand", "pile"):
+        draft.problem(
+            where + ("to",),
+            f"packets taken go to a hand or a pile, not {to!r}: write `to: hand` or `to: pile`",
+        )
+    if choose > count:
+        draft.problem(
+            where + ("packets", "choose"),
+            f"the talon's seat cannot take {choose} of {count} packets: `choose` is at most"
+            " `count`",
+        )
+    if talon is not None and talon % count:
+        draft.problem(
+            where + ("packets", "count"),
+            f"the talon's {talon} cards cannot be laid out in {count} packets of equal size",
+        )
+    if packets["rest"]["to"] == "tricks" and packets["rest"].get("seat") is None:
+        draft.problem(
+            where + ("packets", "rest"), "packets left to a seat's tricks need `seat`: whose"
+        )
+
+
+def _check_doubling(draft: Draft, bonuses: set[str]) -> None:
+    """No doubling is named like the word that declines one; targets have distinct ids, and
+    each says who doubles it first or names a bonus that may be announced."""
+    spec = draft.data.get("doubling")
+    if spec is None:
+        return
+    for i, step in enumerate(spec["steps"]):
+        if step == PASS_TEXT:
+            draft.problem(
+                ("doubling", "steps", i),
+                f"a doubling cannot be named {PASS_TEXT!r}: that word declines one",
+            )
+    seen: set[str] = set()
+    for i, target in enumerate(spec["targets"]):
+        where = ("doubling", "targets", i)
+        if target["id"] in seen:
+            draft.problem(where + ("id",), f"a second target named {target['id']!r}")
+        seen.add(target["id"])
+        bonus = target.get("announcement")
+        if bonus is None and "by" not in target:
+            draft.problem(
+                where,
+                "a target needs `by` (the seats that may double it first), unless it is an"
+                " announced bonus's: give `announcement: ID`",
+            )
+        elif bonus is not None and bonus not in bonuses:
+            named = ", ".join(sorted(bonuses)) or "none: the ruleset has no `announcements`"
+            draft.problem(
+                where + ("announcement",),
+                f"no announcement {bonus!r}; the bonuses that may be announced: {named}",
+            )
+
+
+def _announcement_ids(draft: Draft) -> set[str]:
+    """The ids of the bonuses that may be announced; a second bonus of the same id is
+    reported."""
+    ids: set[str] = set()
+    spec = draft.data.get("announcements")
+    if spec is None or draft.broken.whole("announcements"):
+        return ids
+    for i, bonus in enumerate(spec["table"]):
+        if bonus["id"] in ids:
+            draft.problem(
+                ("announcements", "table", i, "id"), f"a second bonus named {bonus['id']!r}"
+            )
+        ids.add(bonus["id"])
+    return ids
 
 
 def _check_partner_call(draft: Draft) -> None:

@@ -6,3 +6,14 @@ runs.
 against: which names and facts exist at each place of a ruleset. Run by
 `interpreter.ruleset_loader` after `interpreter.load` and `interpreter.check`.
 """
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def source_text(source: str | Sequence[str] | None) -> str:
+    """A rule's `source` as one text: the key, or the keys joined ("" when none is given)."""
+    if source is None:
+        return ""
+    return source if isinstance(source, str) else ", ".join(source)

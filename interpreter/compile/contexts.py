@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 #: deals thrown in and dealt again in one hand before it is given up
 MAX_REDEALS = 20
 
+#: the most bids (each with its contracts) counted for in the cost of a bid's condition
+BIDS_PER_HAND = 200
+
 COMMON = {"seats": Type.SEATS, "dealer": Type.SEAT, "players": Type.NUMBER}
 
 _PLAYER = {"player": Type.SEAT}
@@ -41,7 +44,19 @@ TAKER = {
 }
 
 #: events that happen before the auction is over: the taker is not known there
-BEFORE_TAKER = frozenset({"cut", "redeal", "static"})
+BEFORE_TAKER = frozenset(
+    {
+        "cut",
+        "redeal",
+        "static",
+        "auction",
+        "bid_check",
+        "hold",
+        "lasting_deal",
+        "lasting_deal_seat",
+        "show_deal",
+    }
+)
 
 EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "cut": {"cut_card": Type.CARD},
@@ -49,17 +64,43 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "hand_score": _PLAYER,
     "game": {},
     "call": {},
+    "auction": {},  # who speaks first, who may hold, a forced contract's taker
+    "bid_check": _PLAYER,  # whether `player` may bid a contract
+    "hold": {"highest_bidder": Type.SEAT, "highest_bid": Type.STRING},  # who may hold it
+    "doubling": {},
+    "announcement": _PLAYER,  # whether `player` may announce a bonus, the cards it keeps
     "talon": {},
     "play": {},
     "discard": _CARD_OF_PLAYER,
     "discards_done": _PLAYER,
     "card_played": _TRICK,
+    # the play rules' card rules (`forced`, `lead_forbidden`, `held_back`): a seat to play
+    "playing": {name: kind for name, kind in _TRICK.items() if name != "card"},
+    "after_trick": {},  # the play rules' `ends_when`, after each trick
+    "sides": {},  # the play rules' `sides`, with the seat under its own name
     "trick_end": {**_TRICK, "winner": Type.SEAT, "keeper": Type.SEAT},
+    # a finished trick, before it is taken: who wins it by the trick rules
+    "trick_won": {
+        "trick": Type.CARDS,
+        "trick_number": Type.NUMBER,
+        "last_trick": Type.BOOL,
+        "leader": Type.SEAT,
+        "winner": Type.SEAT,
+    },
     "settlement": {},
     "declaration": _PLAYER,
     "declaration_shown": {**_PLAYER, "level": Type.STRING},
     "discard_check": _CARD_OF_PLAYER,
+    "discard_group": _PLAYER,  # cards `player` must discard all together or none of
     "static": {},
+    # state that lasts between hands: a rule's seats, then each seat's own expressions
+    "lasting_deal": {},
+    "lasting_deal_seat": _PLAYER,
+    "lasting": {},
+    "lasting_seat": _PLAYER,
+    # cards shown to all: after the deal, after a trick
+    "show_deal": {},
+    "show_trick": {},
 }
 
 AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}
@@ -68,14 +109,30 @@ AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}
 def evaluations_per_hand(event: str, cards: int, seats: int) -> int:
     """The most times one expression standing at `event` is worked out in a hand (a
     payment's amount: that many times for each payer and payee), for the cost estimate."""
-    per_card = {"card_played", "trick_end", "discard"}
+    per_card = {
+        "card_played",
+        "trick_end",
+        "discard",
+        "playing",
+        "after_trick",
+        "discard_group",
+        "trick_won",
+    }
     if event in per_card:
         return cards
+    if event == "sides":  # once per seat
+        return seats
     if event == "discard_check":  # each card in hand, at each discard
         return cards * cards
+    if event in ("bid_check", "hold"):  # each contract, at each bid: a generous bound on both
+        return BIDS_PER_HAND
+    if event == "doubling":  # each target, at each doubling asked for
+        return 4 * seats
     if event == "redeal":  # each seat, at each deal thrown in and dealt again
         return seats * (MAX_REDEALS + 1)
-    if event in ("declaration", "hand_score", "discards_done"):
+    if event == "announcement":  # each bonus, for each seat, at each of its announcements
+        return 2 * seats * seats
+    if event in ("declaration", "hand_score", "discards_done", "lasting_deal_seat", "lasting_seat"):
         return 2 * seats
     return 1
 
@@ -204,6 +261,75 @@ def _packet(state: HandState, seat: int, number: float) -> tuple[int, ...]:
     return tuple(packets[int(number) - 1]) if 1 <= number <= len(packets) else ()
 
 
+def _doublings(state: HandState, target: str) -> int:
+    return state.doubled.get(target, 0)
+
+
+def _doubling_factor(state: HandState, target: str) -> float:
+    doubling = state.ruleset.doubling
+    level = state.doubled.get(target, 0)
+    return doubling.factor**level if doubling is not None and level else 1
+
+
+def _called_card(state: HandState) -> tuple[int, ...]:
+    called = state.called_card
+    return () if called is None else (called,)
+
+
+def _fallen(state: HandState, cards: tuple[int, ...]) -> tuple[int, int, int] | None:
+    """(trick number, seat that played it, trick winner) of the first finished trick in
+    which a card of `cards` fell; None when none has."""
+    wanted = set(cards)
+    for number, _leader, trick, winner in state.trick_log:
+        for seat, card in trick:
+            if card in wanted:
+                return number, seat, winner
+    return None
+
+
+def _trick_of(state: HandState, cards: tuple[int, ...]) -> int:
+    fallen = _fallen(state, cards)
+    return 0 if fallen is None else fallen[0]
+
+
+def _taken_by(state: HandState, cards: tuple[int, ...]) -> int:
+    fallen = _fallen(state, cards)
+    return -1 if fallen is None else fallen[2]
+
+
+def _played_by(state: HandState, cards: tuple[int, ...]) -> int:
+    fallen = _fallen(state, cards)
+    if fallen is not None:
+        return fallen[1]
+    wanted = set(cards)
+    return next((seat for seat, card in state.zones.trick if card in wanted), -1)
+
+
+def _position_in_trick(state: HandState, cards: tuple[int, ...]) -> int:
+    wanted = set(cards)
+    trick = state.zones.trick
+    return next((i for i, (_seat, card) in enumerate(trick, 1) if card in wanted), 0)
+
+
+def _announced(state: HandState, seat: int, bonus: str) -> bool:
+    return (seat, bonus) in state.announced
+
+
+def _announced_by(state: HandState, bonus: str) -> tuple[int, ...]:
+    return tuple(sorted({seat for seat, made in state.announced if made == bonus}))
+
+
+def _thrown_in(state: HandState, reason: str) -> int:
+    return sum(1 for deal in state.abandoned if deal["thrown_in"] == reason)
+
+
+def _bid_position(state: HandState, seat: int) -> int:
+    from interpreter.engine.phases.auction import bid_order  # the engine imports this module
+
+    order = bid_order(state)
+    return order.index(seat) + 1 if seat in order else 0
+
+
 #: the steps a fact takes, by the size it works on ("cards": the pack, "seats": the players)
 _COSTS = {
     "pile": "cards",
@@ -216,6 +342,13 @@ _COSTS = {
     "last_trick_cards": "seats",
     "talon": "cards",
     "packet": "cards",
+    "trick_of": "cards",
+    "taken_by": "cards",
+    "played_by": "cards",
+    "position_in_trick": "seats",
+    "bid_position": "seats",
+    "announced": "seats",
+    "announced_by": "seats",
 }
 
 FACTS: dict[str, FactFunction] = {
@@ -243,6 +376,17 @@ FACTS: dict[str, FactFunction] = {
     "winning_card": FactFunction((Type.NUMBER,), Type.CARDS, _winning_card),
     "hand_number": FactFunction((), Type.NUMBER, _hand_number),
     "first_cards": FactFunction((Type.SEAT, Type.NUMBER), Type.CARDS, _first_cards),
+    "doublings": FactFunction((Type.STRING,), Type.NUMBER, _doublings),
+    "doubling_factor": FactFunction((Type.STRING,), Type.NUMBER, _doubling_factor),
+    "called_card": FactFunction((), Type.CARDS, _called_card),
+    "trick_of": FactFunction((Type.CARDS,), Type.NUMBER, _trick_of),
+    "taken_by": FactFunction((Type.CARDS,), Type.SEAT, _taken_by),
+    "played_by": FactFunction((Type.CARDS,), Type.SEAT, _played_by),
+    "position_in_trick": FactFunction((Type.CARDS,), Type.NUMBER, _position_in_trick),
+    "bid_position": FactFunction((Type.SEAT,), Type.NUMBER, _bid_position),
+    "announced": FactFunction((Type.SEAT, Type.STRING), Type.BOOL, _announced),
+    "announced_by": FactFunction((Type.STRING,), Type.SEATS, _announced_by),
+    "thrown_in": FactFunction((Type.STRING,), Type.NUMBER, _thrown_in),
 }
 
 

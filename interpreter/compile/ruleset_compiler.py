@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
+from interpreter.compile import source_text
 from interpreter.compile.contexts import (
     BEFORE_TAKER,
     FACTS,
@@ -25,6 +26,7 @@ from interpreter.compile.contexts import (
     facts_for,
     variables_for,
 )
+from interpreter.compile.lasting_compiler import compile_lasting, lasting_facts
 from interpreter.errors import Position, json_path
 from interpreter.expressions import (
     CompiledExpression,
@@ -44,12 +46,20 @@ from interpreter.check.draft import Draft
 from interpreter.check.options import Readings
 from interpreter.check.semantic_checks import CheckedParts
 from interpreter.ruleset import (
+    Announcement,
+    Announcements,
     Bidding,
+    CompulsoryContract,
     Contract,
     Counting,
     Declaration,
     DeclarationLevel,
+    Definition,
+    DoubleTarget,
+    Doubling,
+    Evaluator,
     ExcuseExchange,
+    ForcedContract,
     GameRules,
     HandOver,
     PartnerCall,
@@ -58,7 +68,12 @@ from interpreter.ruleset import (
     RedealRule,
     Ruleset,
     ScoreUnit,
+    ShowRule,
+    SideRule,
+    TalonPackets,
+    TalonShares,
     TalonUse,
+    WinnerException,
 )
 
 __all__ = ["HAND_BUDGET", "HAND_SCORE_BUDGET", "Compiler", "compile_ruleset"]
@@ -68,6 +83,28 @@ __all__ = ["HAND_BUDGET", "HAND_SCORE_BUDGET", "Compiler", "compile_ruleset"]
 HAND_SCORE_BUDGET = COST_BUDGET // 20
 #: the most steps every expression of a ruleset may take together in one hand
 HAND_BUDGET = 5_000_000
+
+#: the play rules of a ruleset that says nothing more
+DEFAULT_PLAY = PlayRules(
+    first_leader="after_dealer",
+    follow_suit=True,
+    trump_when_void=True,
+    trump_when_trump_led=True,
+    overtrump=False,
+    fool_may_lead=True,
+    fool_in_last_trick="captured",
+)
+#: the play rules written as true or false, each a `PlayRules` field of the same name
+_PLAY_FLAGS = (
+    "follow_suit",
+    "trump_when_void",
+    "trump_when_trump_led",
+    "overtrump",
+    "must_beat",
+    "trumps_as_suit",
+)
+#: the words `first_leader` takes; anything else is an expression giving the seat
+LEADER_WORDS = frozenset({"after_dealer", "dealer", "taker"})
 
 
 def compile_ruleset(draft: Draft, readings: Readings, checked: CheckedParts) -> Ruleset | None:
@@ -101,6 +138,7 @@ class Compiler:
         self.bidding = "bidding" in draft.data
         self.contract_values = checked.contract_values
         self.named: dict[str, CompiledExpression] = {}
+        self.definitions: list[Definition] = []  # as compiled, for a second back end
         self.seat_functions: dict[str, FactFunction] = {}
         #: where -> the options read there (a reading put in, or read by the expression)
         self.option_reads: dict[tuple, frozenset[str]] = dict(readings.reads)
@@ -122,12 +160,16 @@ class Compiler:
         (see :mod:`~interpreter.check.broken_parts`) are left out of every part."""
         data = self.data
         bidding = self._bidding()
-        self.facts = facts_for(len(self.deck), self.seats, HAND_SCORE_BUDGET)
+        self.facts = {
+            **facts_for(len(self.deck), self.seats, HAND_SCORE_BUDGET),
+            **lasting_facts(data),
+        }
         self._definitions()
         parts: dict[str, Any] = {
             name: None if self.broken.whole(section) else build()
             for name, section, build in [
                 ("discard", "discard", self._discard_conditions),
+                ("all_or_none", "discard", self._discard_all_or_none),
                 ("declarations", "declarations", self._declarations),
                 ("play", "play", self._play),
                 ("payments", "payments", self._payments),
@@ -135,11 +177,16 @@ class Compiler:
                 ("counting", "counting", self._counting),
                 ("talon", "talon", lambda: self._talon_use(("talon",), data.get("talon"))),
                 ("partner_call", "partner_call", self._partner_call),
+                ("doubling", "doubling", self._doubling),
+                ("announcements", "announcements", self._announcements),
                 ("redeals", "redeal", self._redeals),
                 ("hand_score", "hand_score", self._hand_score),
                 ("game", "game", self._game),
+                ("lasting", "lasting", lambda: compile_lasting(self, data)),
+                ("shows", "show", self._shows),
             ]
         }
+        bidding = self._contract_play(bidding, parts["play"])
         self._check_hand_cost()
         if self.draft.problems:
             return None
@@ -174,10 +221,18 @@ class Compiler:
             talon=parts["talon"],
             bidding=bidding,
             partner_call=parts["partner_call"],
+            doubling=parts["doubling"],
+            announcements=parts["announcements"],
+            discard_all_or_none=parts["all_or_none"],
             redeals=parts["redeals"],
             hand_score=parts["hand_score"],
             game=parts["game"],
+            lasting=parts["lasting"],
+            shows=parts["shows"] or (),
             unit=ScoreUnit.from_spec(data.get("unit")),
+            definitions=tuple(self.definitions),
+            option_values=dict(self.readings.values),
+            params=dict(self.readings.params),
             options=self.readings.chosen,
             option_reads=dict(self.option_reads),
             sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
@@ -191,6 +246,11 @@ class Compiler:
             self._optional_condition(("discard", key), discard.get(key), "discard_check")
             for key in ("forbidden", "never", "shown")
         )
+
+    def _discard_all_or_none(self) -> CompiledExpression | _Constant | None:
+        group = self.data.get("discard", {}).get("all_or_none")
+        where = ("discard", "all_or_none")
+        return None if group is None else self.expression(where, group, "discard_group", Type.CARDS)
 
     def _check_hand_cost(self) -> None:
         """Every expression of a hand together stays within HAND_BUDGET steps."""
@@ -286,6 +346,10 @@ class Compiler:
     ) -> CompiledExpression | _Constant | None:
         return None if value is None else self._condition(parts, value, event)
 
+    def seats_expression(self, parts: tuple, value: str, event: str) -> Evaluator:
+        """A seat or seats (for the other sections' compilers)."""
+        return self._seats(parts, value, event)
+
     def _seats(self, parts: tuple, value: str, event: str) -> CompiledExpression | _Constant:
         compiled = self.expression(parts, value, event, None)
         kind = getattr(compiled, "type", None)
@@ -312,7 +376,7 @@ class Compiler:
             amount=self.expression(
                 where + ("amount",), rule["amount"], event, Type.NUMBER, amount=True
             ),
-            source=_source_text(rule.get("source")),
+            source=source_text(rule.get("source")),
             assumption=rule.get("assumption"),
             options=self.options_under(where),
         )
@@ -377,9 +441,10 @@ class Compiler:
                         where + ("from",), entry.get("from", "opponents(player)"), "declaration"
                     ),
                     payees=self._seats(where + ("to",), entry.get("to", "player"), "declaration"),
-                    source=_source_text(entry.get("source")),
+                    source=source_text(entry.get("source")),
                     timing=entry.get("timing"),
                     paid_when_declared=bool(entry.get("paid_when_declared", True)),
+                    compulsory=bool(entry.get("compulsory", False)),
                     options=self.options_under(where, skip=where + ("levels",)),
                     hands_over=None
                     if hands_over is None
@@ -409,30 +474,105 @@ class Compiler:
         return None if text is None else self.expression(where, text, event, kind)
 
     def _play(self) -> PlayRules:
-        play = self.data["play"]
-        excuse = play.get("excuse", {})
-        may_lead = self._condition(
-            ("play", "excuse", "may_lead"), excuse.get("may_lead", True), "static"
-        )
-        return PlayRules(
-            first_leader=play.get("first_leader", "after_dealer"),
-            follow_suit=bool(play.get("follow_suit", True)),
-            trump_when_void=bool(play.get("trump_when_void", True)),
-            trump_when_trump_led=bool(play.get("trump_when_trump_led", True)),
-            overtrump=bool(play.get("overtrump", False)),
-            fool_may_lead=bool(may_lead(Scope(None, {}))),
-            fool_in_last_trick=excuse.get("in_last_trick", "captured"),
-            fool_wins_last_trick_after_all=bool(excuse.get("wins_last_trick_after_all", False)),
-            excuse_exchange=self._excuse_exchange(excuse.get("exchange")),
-            excuse_cards=None
-            if "cards" not in excuse
-            else self.expression(("play", "excuse", "cards"), excuse["cards"], "play", Type.CARDS),
+        return replace(DEFAULT_PLAY, **self._play_changes(("play",), self.data["play"]))
+
+    def _contract_play(self, bidding: Bidding | None, play: PlayRules | None) -> Bidding | None:
+        """The auction with each contract's own play rules: its `play` laid over the
+        ruleset's, key by key (and inside `excuse`, key by key)."""
+        if bidding is None or play is None:
+            return bidding
+        specs = self.data["bidding"].get("contracts", [])
+        return replace(
+            bidding,
+            contracts=tuple(
+                contract
+                if "play" not in spec
+                else replace(
+                    contract,
+                    play=replace(
+                        play,
+                        **self._play_changes(("bidding", "contracts", i, "play"), spec["play"]),
+                    ),
+                )
+                for i, (contract, spec) in enumerate(zip(bidding.contracts, specs, strict=True))
+            ),
         )
 
-    def _excuse_exchange(self, spec: dict | None) -> ExcuseExchange | None:
-        if spec is None:
-            return None
-        where = ("play", "excuse", "exchange")
+    def _winner_exception(self, where: tuple, spec: dict) -> WinnerException:
+        return WinnerException(
+            id=spec["id"],
+            name=spec.get("name", spec["id"]),
+            when=self._condition(where + ("when",), spec["when"], "trick_won"),
+            wins=self.expression(where + ("wins",), spec["wins"], "trick_won", Type.CARDS),
+            source=source_text(spec.get("source")),
+        )
+
+    def _play_changes(self, where: tuple, spec: dict) -> dict[str, Any]:
+        """The play rules `spec` (at `where`) sets, compiled, by `PlayRules` field."""
+        changes: dict[str, Any] = {key: bool(spec[key]) for key in _PLAY_FLAGS if key in spec}
+        if "first_leader" in spec:
+            leader = spec["first_leader"]
+            rule = leader not in LEADER_WORDS
+            changes["first_leader"] = "rule" if rule else leader
+            changes["leader"] = self._leader(where + ("first_leader",), leader) if rule else None
+        for key in ("forced", "lead_forbidden", "held_back"):
+            if key in spec:
+                changes[key] = self.expression(where + (key,), spec[key], "playing", Type.CARDS)
+        if "ends_when" in spec:
+            changes["ends_when"] = self._condition(
+                where + ("ends_when",), spec["ends_when"], "after_trick"
+            )
+        if "sides" in spec:
+            changes["sides"] = self._sides(where + ("sides",), spec["sides"])
+        if "winner_exceptions" in spec:
+            changes["winner_exceptions"] = tuple(
+                self._winner_exception(where + ("winner_exceptions", i), entry)
+                for i, entry in enumerate(spec["winner_exceptions"])
+            )
+        excuse, inside = spec.get("excuse", {}), where + ("excuse",)
+        if "may_lead" in excuse:
+            may_lead = self._condition(inside + ("may_lead",), excuse["may_lead"], "static")
+            changes["fool_may_lead"] = bool(may_lead(Scope(None, {})))
+        if "in_last_trick" in excuse:
+            changes["fool_in_last_trick"] = excuse["in_last_trick"]
+        if "wins_last_trick_after_all" in excuse:
+            changes["fool_wins_last_trick_after_all"] = bool(excuse["wins_last_trick_after_all"])
+        if "exchange" in excuse:
+            changes["excuse_exchange"] = self._excuse_exchange(
+                inside + ("exchange",), excuse["exchange"]
+            )
+        if "cards" in excuse:
+            changes["excuse_cards"] = self.expression(
+                inside + ("cards",), excuse["cards"], "play", Type.CARDS
+            )
+        return changes
+
+    def _leader(self, where: tuple, text: str) -> CompiledExpression | _Constant:
+        """`first_leader` given as an expression; a bare word that names nothing is taken
+        for a misspelt place and answered with the words."""
+        environment = self.environment("play")
+        if text.isidentifier():
+            if text not in environment.variables and text not in environment.named:
+                words = ", ".join(sorted(LEADER_WORDS))
+                self.problem(
+                    where,
+                    f"unknown leader {text!r}: write one of {words}, or an expression"
+                    " giving a seat (e.g. next_seat(taker))",
+                )
+                return _Constant(None)
+        return self._seats(where, text, "play")
+
+    def _sides(self, where: tuple, spec: dict) -> SideRule:
+        seat = spec["of_seat"]
+        value = self.expression(
+            where + ("value",), spec["value"], "sides", None, extra={seat: Type.SEAT}
+        )
+        kind = getattr(value, "type", None)
+        if kind is not None and kind not in (Type.SEAT, Type.SEATS):
+            self.problem(where + ("value",), f"expected a seat or seats, got {kind.name}")
+        return SideRule(seat, value)
+
+    def _excuse_exchange(self, where: tuple, spec: dict) -> ExcuseExchange:
         return ExcuseExchange(
             cards=self.expression(where + ("cards",), spec["cards"], "trick_end", Type.CARDS),
             unpaid=spec.get("unpaid", "nothing"),
@@ -464,6 +604,31 @@ class Compiler:
             to=spec.get("to", "out_of_play"),
             seat=None if seat is None else self._seats(where + ("seat",), seat, "talon"),
             shown=bool(spec.get("shown", False)),
+            packets=self._talon_packets(where + ("packets",), spec.get("packets")),
+            per_trick=spec.get("per_trick", 1),
+            shares=self._talon_shares(where + ("shares",), spec.get("shares")),
+        )
+
+    def _talon_shares(self, where: tuple, spec: dict | None) -> TalonShares | None:
+        if spec is None:
+            return None
+        return TalonShares(
+            first=self.expression(where + ("first",), spec["first"], "talon", Type.NUMBER),
+            others=spec.get("others", 1),
+        )
+
+    def _talon_packets(self, where: tuple, spec: dict | None) -> TalonPackets | None:
+        if spec is None:
+            return None
+        rest = spec["rest"]
+        seat = rest.get("seat")
+        return TalonPackets(
+            count=spec["count"],
+            choose=spec["choose"],
+            rest_to=rest["to"],
+            rest_seat=None
+            if seat is None
+            else self._seats(where + ("rest", "seat"), seat, "talon"),
         )
 
     def _bidding(self) -> Bidding | None:
@@ -473,18 +638,107 @@ class Compiler:
         contracts = spec.get("contracts", [])
         return Bidding(
             contracts=tuple(
-                Contract(
-                    id=contract["id"],
-                    name=contract.get("name", contract["id"]),
-                    values=dict(contract.get("values", {})),
-                    talon=self._talon_use(
-                        ("bidding", "contracts", i, "talon"), contract.get("talon")
-                    ),
-                    source=_source_text(contract.get("source")),
-                )
+                self._contract(("bidding", "contracts", i), contract)
                 for i, contract in enumerate(contracts)
             ),
-            source=_source_text(spec.get("source")),
+            source=source_text(spec.get("source")),
+            rounds=spec.get("rounds", "once"),
+            first=self._optional_seats(("bidding", "first"), spec.get("first"), "auction"),
+            hold=self._optional_seats(("bidding", "hold"), spec.get("hold"), "hold"),
+            all_passed=self._forced_contract(spec.get("all_passed")),
+            compulsory=tuple(
+                self._compulsory_contract(("bidding", "compulsory", i), entry)
+                for i, entry in enumerate(spec.get("compulsory", []))
+            ),
+        )
+
+    def _compulsory_contract(self, where: tuple, spec: dict) -> CompulsoryContract:
+        return CompulsoryContract(
+            contract=spec["contract"],
+            when=self._condition(where + ("when",), spec["when"], "auction"),
+            taker=self._optional_seats(where + ("taker",), spec.get("taker"), "auction"),
+            source=source_text(spec.get("source")),
+        )
+
+    def _contract(self, where: tuple, spec: dict) -> Contract:
+        open_to = spec.get("open_to")
+        return Contract(
+            id=spec["id"],
+            name=spec.get("name", spec["id"]),
+            values=dict(spec.get("values", {})),
+            talon=self._talon_use(where + ("talon",), spec.get("talon")),
+            source=source_text(spec.get("source")),
+            open_to=self._optional_condition(where + ("open_to",), open_to, "bid_check"),
+            only_when_all_passed=bool(spec.get("only_when_all_passed", False)),
+            join=self._optional_seats(where + ("join",), spec.get("join"), "call"),
+        )
+
+    def _forced_contract(self, spec: dict | None) -> ForcedContract | None:
+        if spec is None:
+            return None
+        taker = ("bidding", "all_passed", "taker")
+        return ForcedContract(
+            contract=spec["contract"],
+            taker=self._optional_seats(taker, spec.get("taker"), "auction"),
+        )
+
+    def _optional_seats(
+        self, parts: tuple, value: str | None, event: str
+    ) -> CompiledExpression | _Constant | None:
+        return None if value is None else self._seats(parts, value, event)
+
+    def _doubling(self) -> Doubling | None:
+        spec = self.data.get("doubling")
+        if spec is None:
+            return None
+        return Doubling(
+            steps=tuple(spec["steps"]),
+            factor=spec.get("factor", 2),
+            targets=tuple(
+                self._double_target(("doubling", "targets", i), target)
+                for i, target in enumerate(spec["targets"])
+            ),
+            source=source_text(spec.get("source")),
+        )
+
+    def _double_target(self, where: tuple, spec: dict) -> DoubleTarget:
+        return DoubleTarget(
+            id=spec["id"],
+            name=spec.get("name", spec["id"]),
+            when=self._condition(where + ("when",), spec.get("when", True), "doubling"),
+            by=self._optional_seats(where + ("by",), spec.get("by"), "doubling"),
+            against=self._optional_seats(where + ("against",), spec.get("against"), "doubling"),
+            source=source_text(spec.get("source")),
+            announcement=spec.get("announcement"),
+        )
+
+    def _announcements(self) -> Announcements | None:
+        spec = self.data.get("announcements")
+        if spec is None:
+            return None
+        table = []
+        for i, entry in enumerate(spec["table"]):
+            where = ("announcements", "table", i)
+            keeps = entry.get("keeps")
+            table.append(
+                Announcement(
+                    id=entry["id"],
+                    name=entry.get("name", entry["id"]),
+                    when=self._condition(
+                        where + ("when",), entry.get("when", True), "announcement"
+                    ),
+                    by=self._optional_seats(where + ("by",), entry.get("by"), "announcement"),
+                    keeps=None
+                    if keeps is None
+                    else self.expression(where + ("keeps",), keeps, "announcement", Type.CARDS),
+                    source=source_text(entry.get("source")),
+                )
+            )
+        first = ("announcements", "first")
+        return Announcements(
+            table=tuple(table),
+            first=self._optional_seats(first, spec.get("first"), "talon"),
+            source=source_text(spec.get("source")),
         )
 
     def _partner_call(self) -> PartnerCall | None:
@@ -496,7 +750,7 @@ class Compiler:
         return PartnerCall(
             when=self._condition(("partner_call", "when"), spec.get("when", True), "call"),
             cards=self.expression(("partner_call", "cards"), spec["cards"], "call", Type.CARDS),
-            source=_source_text(spec.get("source")),
+            source=source_text(spec.get("source")),
         )
 
     def _redeals(self) -> tuple[RedealRule, ...]:
@@ -510,7 +764,10 @@ class Compiler:
                     name=spec.get("name", spec["id"]),
                     when=self._condition(("redeal", i, "when"), spec["when"], "redeal"),
                     choice=bool(spec.get("choice", False)),
-                    source=_source_text(spec.get("source")),
+                    source=source_text(spec.get("source")),
+                    agreed_by=self._optional_seats(
+                        ("redeal", i, "agreed_by"), spec.get("agreed_by"), "redeal"
+                    ),
                 )
             )
         return tuple(rules)
@@ -547,8 +804,26 @@ class Compiler:
             if claim is None
             else self._seats(("game", "claim_during_play"), claim, "game"),
             max_hands=spec.get("max_hands", 100),
-            source=_source_text(spec.get("source")),
+            source=source_text(spec.get("source")),
         )
+
+    def _shows(self) -> tuple[ShowRule, ...]:
+        rules = []
+        for i, spec in enumerate(self.data.get("show", [])):
+            where = ("show", i)
+            trick = spec.get("after_trick")
+            event = "show_deal" if trick is None else "show_trick"
+            rules.append(
+                ShowRule(
+                    id=spec["id"],
+                    name=spec.get("name", spec["id"]),
+                    after_trick=trick,
+                    when=self._optional_condition(where + ("when",), spec.get("when"), event),
+                    cards=self.expression(where + ("cards",), spec["cards"], event, Type.CARDS),
+                    source=source_text(spec.get("source")),
+                )
+            )
+        return tuple(rules)
 
     def _definitions(self) -> None:
         """Named values, each compiled where the settlement is and usable by the ones after
@@ -568,6 +843,7 @@ class Compiler:
             )
             if not isinstance(compiled, CompiledExpression):
                 continue
+            self.definitions.append(Definition(name, compiled, seat_name))
             if seat_name:
                 self.seat_functions[name] = FactFunction(
                     (Type.SEAT,),
@@ -602,9 +878,3 @@ def _seat_function(
         return state.remember((name, seat), lambda: state.evaluate(compiled, {seat_name: seat}))
 
     return evaluate
-
-
-def _source_text(source: str | Sequence[str] | None) -> str:
-    if source is None:
-        return ""
-    return source if isinstance(source, str) else ", ".join(source)

@@ -4,7 +4,9 @@ Where it sits: inside the engine (`interpreter.engine.state` and its phases) eve
 one of the values below; text exists only at the boundary, where a record is written or read
 back (`interpreter.replay`), an agent is handed its choices, or a person types a move.
 `action_text` gives the text a record holds; `parse_action` finds the legal action a text
-names.
+names. Texts: a card's id, a contract's id, `hold:CONTRACT`, `pass`, `DECLARATION:LEVEL` (or
+`:none`), `RULE:redeal` or `RULE:play_on`, `packet:N`, `join` or `stay_out`, `STEP:TARGET`
+for a doubling or `pass:TARGET` for none, `announce:ID` for a bonus announced.
 
 A card action is the card's index (an int): the decision's kind says whether it is played,
 discarded, called, shown or given.
@@ -33,6 +35,10 @@ class DecisionKind(StrEnum):
     DECLARE = "declare"
     SHOW = "show"  # cards picked one at a time to show after a declaration
     GIVE = "give"  # a card given back for one handed over after a declaration
+    PACKET = "packet"  # a packet of the talon laid out, taken
+    JOIN = "join"  # whether to join the taker's side
+    DOUBLE = "double"  # whether to double a target
+    ANNOUNCE = "announce"  # a bonus announced before play, or a pass
     PLAY = "play"
 
 
@@ -46,8 +52,44 @@ class Bid:
 
 
 @dataclass(frozen=True, slots=True)
+class Hold:
+    """The contract already bid by another seat, taken over at the same level."""
+
+    contract: str
+
+
+@dataclass(frozen=True, slots=True)
 class Pass:
     """No bid."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakePacket:
+    """One of the talon's packets laid out on the table, numbered from 1."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """The answer to an offer to join the taker's side."""
+
+    joins: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """A doubling of `target` (`step`: the name of this doubling), or None: declined."""
+
+    target: str
+    step: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """A bonus of the ruleset's `announcements` announced."""
+
+    announcement: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +115,24 @@ PASS = Pass()
 PASS_TEXT = "pass"
 NO_LEVEL_TEXT = "none"  # the level word of "no declaration" in records
 REDEAL_TEXT, PLAY_ON_TEXT = "redeal", "play_on"
+HOLD_TEXT = "hold"  # before the contract held: `hold:CONTRACT`
+PACKET_TEXT = "packet"  # before the packet's number: `packet:2`
+JOIN_TEXT, STAY_OUT_TEXT = "join", "stay_out"
+ANNOUNCE_TEXT = "announce"  # before the bonus announced: `announce:ID`
 
-Action = int | Bid | Pass | Declare | NoDeclaration | Redeal
+Action = (
+    int
+    | Bid
+    | Hold
+    | Pass
+    | Declare
+    | NoDeclaration
+    | Redeal
+    | TakePacket
+    | Join
+    | Double
+    | Announce
+)
 
 
 class Decision:
@@ -112,6 +170,16 @@ def action_text(action: Action, deck: Deck) -> str:
         return f"{action.declaration}:{action.level}"
     if isinstance(action, NoDeclaration):
         return f"{action.declaration}:{NO_LEVEL_TEXT}"
+    if isinstance(action, Hold):
+        return f"{HOLD_TEXT}:{action.contract}"
+    if isinstance(action, TakePacket):
+        return f"{PACKET_TEXT}:{action.number}"
+    if isinstance(action, Join):
+        return JOIN_TEXT if action.joins else STAY_OUT_TEXT
+    if isinstance(action, Double):  # `pass:TARGET` declines
+        return f"{action.step or PASS_TEXT}:{action.target}"
+    if isinstance(action, Announce):
+        return f"{ANNOUNCE_TEXT}:{action.announcement}"
     return f"{action.rule}:{REDEAL_TEXT if action.redeal else PLAY_ON_TEXT}"
 
 

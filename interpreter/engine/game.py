@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from interpreter.agents.base import Agent
 from interpreter.engine.collector import few_collections
+from interpreter.engine.lasting import LastingValues
 from interpreter.engine.state import HandState
 from interpreter.ruleset import Ruleset
 
@@ -37,16 +38,33 @@ def shuffled_pack(size: int, seed: int, number: int, redeal: int = 0) -> list[in
     return pack[cut:] + pack[:cut]
 
 
+def sitting_seed(seed: int, number: int) -> int:
+    """The game seed of sitting `number` (from 1) of a run seeded `seed`, for rulesets whose
+    unit of simulation is a sitting: `tarot play RULESET --seed` with it plays the sitting."""
+    return random.Random(f"tarot-sitting/{seed}/{number}").randrange(10**15)
+
+
+def plays_sittings(ruleset: Ruleset) -> bool:
+    """Whether the ruleset's hands depend on the hands before (lasting state) within a
+    sitting that ends by rule: then a simulation plays whole sittings, not single hands."""
+    return ruleset.lasting is not None and ruleset.game is not None
+
+
 def dealer_of(ruleset: Ruleset, number: int) -> int:
     step = 1 if ruleset.next_dealer == "next" else 0
     return (ruleset.first_dealer + step * (number - 1)) % ruleset.players
 
 
 def deal_hand(
-    ruleset: Ruleset, seed: int, number: int, totals_before: Sequence[float] | None = None
+    ruleset: Ruleset,
+    seed: int,
+    number: int,
+    totals_before: Sequence[float] | None = None,
+    lasting: LastingValues | None = None,
 ) -> HandState:
     """Hand `number` (from 1) of the game with this seed, dealt and waiting for decisions
-    (`totals_before`: the game totals so far, for rulesets that play to a score)."""
+    (`totals_before`: the game totals so far, for rulesets that play to a score; `lasting`:
+    the counters the hand before left, for rulesets with lasting state)."""
     size = len(ruleset.deck)
     return HandState(
         ruleset,
@@ -55,6 +73,7 @@ def deal_hand(
         number,
         totals_before,
         repack=lambda redeal: shuffled_pack(size, seed, number, redeal),
+        lasting=lasting,
     )
 
 
@@ -90,9 +109,10 @@ def play_hands(
     seed: int,
     agents: Sequence[Agent] | Seating,
     hands: int | Iterable[int] | None = 1,
+    play: Callable[[HandState, Sequence[Agent]], object] = play_hand,
 ) -> Iterator[HandState]:
     """The hands of `play_game`, each yielded as it finishes and not kept, so a long run
-    needs no more memory than one hand."""
+    needs no more memory than one hand (`play`: how the agents play a hand out)."""
     whole_game = hands is None
     if whole_game:
         numbers: Iterable[int] = range(1, ruleset.game.max_hands + 1) if ruleset.game else [1]
@@ -100,11 +120,13 @@ def play_hands(
         # hands is not None here (whole_game is False)
         numbers = range(1, hands + 1) if isinstance(hands, int) else hands  # type: ignore[assignment]
     totals: list[float] = [0] * ruleset.players
+    lasting: LastingValues | None = None  # the sitting's start values for the first hand
     for number in numbers:
-        state = deal_hand(ruleset, seed, number, totals)
+        state = deal_hand(ruleset, seed, number, totals, lasting)
         with few_collections():
-            play_hand(state, agents(number) if callable(agents) else agents)
+            play(state, agents(number) if callable(agents) else agents)
         totals = [t + r for t, r in zip(totals, state.returns(), strict=True)]
+        lasting = state.lasting
         yield state
         if whole_game and game_winners(state):
             break
@@ -118,7 +140,8 @@ def game_winners(last: HandState) -> tuple[int, ...]:
         return ()
     if last.claimed:
         return last.claimed
-    if not last.evaluate(game.ends_when):
+    over = last.sitting_over  # worked out at the end of the hand when its end pays
+    if not (last.evaluate(game.ends_when) if over is None else over):
         return ()
     winners = last.evaluate(game.winners)
     return (winners,) if isinstance(winners, int) else tuple(winners)

@@ -7,14 +7,16 @@ hidden cards (`interpreter.agents.sampling`). `SeatView(state, seat)` is built o
 decision and read instead of the state, so only what the seat may see reaches them.
 
 A seat sees its own hand, discards and the face-up tops of its piles; every card shown (a cut
-card, a talon turned up, discards that must be shown, the cards of a declaration, cards picked
-to show, cards handed over); every card played and by whom; the other seats' decisions but the
-choice of a private one (a discard, a card given back), of which it learns only that it was
-made; the sides as far as it may know them (a called partner stays unknown to the others until
-the called card falls); every payment. For guessing the rest it knows how many cards lie in
-each place it cannot look into, which cards those are as a whole,
-who holds the shown cards still in play, and the voids the trick rules imply. The outcome of
-the hand (card points) is part of the view once the hand is over.
+card, a talon turned up or laid out in packets, discards that must be shown, the cards of a
+declaration, cards picked to show, cards handed over, cards the ruleset's `show` rules lay face
+up); every card played and by whom; the other seats' decisions but the choice of a private one
+(a discard, a card given back), of which it learns only that it was made; the sides as far as it
+may know them (a called partner stays unknown to the others until the called card falls; seats
+that joined the taker); the doublings made; the bonuses announced and the declarations the
+rules made; every payment. For guessing the rest it knows how many cards lie in each place it
+cannot look into, which cards those are as a whole, who holds the shown cards still in play,
+and the voids the trick rules imply. The outcome of the hand (card points) is part of the view
+once the hand is over.
 """
 
 from __future__ import annotations
@@ -29,12 +31,17 @@ from interpreter.engine.actions import DecisionKind
 from interpreter.engine.events import Payment
 
 if TYPE_CHECKING:
+    from interpreter.cards import Pack
     from interpreter.engine.state import HandState
-    from interpreter.ruleset import Ruleset
+    from interpreter.ruleset import PlayRules, Ruleset
 
 PRIVATE_KINDS = frozenset({DecisionKind.DISCARD, DecisionKind.GIVE})  # seen by the chooser only
 HIDDEN_PILES = ("hands", "discards")  # per-seat piles no other seat looks into
 UNSEEN_PILES = ("set_aside",)  # per-seat piles nobody looks into, their owner included
+
+#: where a shown card may lie now, by what showed it (anything else: its holder's hand); a
+#: talon packet taken onto a pile stays there, unseen
+SHOWN_PILES = {"talon": HIDDEN_PILES, "discard": ("discards",), "talon_pile": ("set_aside",)}
 
 Play = tuple[int, int]  # (seat, card index) of a card played to a trick
 
@@ -103,6 +110,7 @@ class SeatView:
     hand_sizes: tuple[int, ...]
     discard_sizes: tuple[int, ...]
     talon_size: int
+    packets: tuple[tuple[int, ...], ...]  # the talon laid out face up in packets (taken: empty)
     cut_card: int | None
     shown: tuple[tuple[int, str, tuple[int, ...]], ...]  # (seat, what, cards), in order
     decisions: tuple[SeenDecision, ...]  # of the deal in play
@@ -117,6 +125,10 @@ class SeatView:
     called_card: int | None
     partner: int | None  # None when there is none or the seat may not know him yet
     partner_known: bool  # whether the seat knows who holds the called card (if one was called)
+    joined: tuple[int, ...]  # seats that joined the taker's side
+    doubled: Mapping[str, int]  # per target of the doublings, how many were made
+    announced: tuple[tuple[int, str], ...]  # (seat, bonus) announced, in order
+    declared_by_rule: tuple[tuple[int, str], ...]  # (seat, `id:level`) declared by the rules
     payments: tuple[Payment, ...]
     returns: tuple[float, ...]  # net per seat so far
     # the decision
@@ -131,6 +143,8 @@ class SeatView:
     hidden: tuple[HiddenPlace, ...]  # where they lie, with how many in each place
     known_holders: Mapping[int, tuple[int, ...]]  # unseen card -> the places (indexes) it may be in
     drawing: bool  # the talon is a stock drawn from after each trick
+    play_rules: PlayRules  # the hand's (its contract's, once the auction is over)
+    trick_pack: Pack  # the pack as they play it (trumps as a plain suit, or not)
 
     def __init__(self, state: HandState, seat: int) -> None:
         ruleset = state.ruleset
@@ -159,6 +173,7 @@ class SeatView:
             "hand_sizes": tuple(len(hand) for hand in state.hands),
             "discard_sizes": tuple(len(pile) for pile in state.discards),
             "talon_size": len(state.talon),
+            "packets": tuple(tuple(packet) for packet in state.zones.packets),
             "cut_card": state.cut_card,
             "shown": tuple((s, what, tuple(cards)) for s, what, cards in state.shown),
             "decisions": _seen_decisions(state.decisions, seat),
@@ -182,6 +197,10 @@ class SeatView:
             "called_card": state.called_card,
             "partner": state.partner if known else None,
             "partner_known": known,
+            "joined": tuple(state.joined),
+            "doubled": dict(state.doubled),
+            "announced": tuple(state.announced),
+            "declared_by_rule": tuple(state.declared_by_rule),
             "payments": tuple(state.payments),
             "returns": tuple(state.returns()),
             "to_decide": None if decision is None else decision.seat,
@@ -197,6 +216,8 @@ class SeatView:
             "hidden": hidden,
             "known_holders": holders,
             "drawing": state.drawing,
+            "play_rules": state.play_rules,
+            "trick_pack": state.trick_pack,
         }
         for name, value in fields.items():
             object.__setattr__(self, name, value)
@@ -223,19 +244,23 @@ class SeatView:
         stock is drawn from (a card drawn since says nothing of a void seen before)."""
         if self.drawing:
             return {}
-        return inferred_voids(self.ruleset, self.plays(), self.unseen, skip=self.seat)
+        return inferred_voids(
+            self.play_rules, self.trick_pack, self.plays(), self.unseen, skip=self.seat
+        )
 
 
 def inferred_voids(
-    ruleset: Ruleset,
+    rules: PlayRules,
+    cards: Pack,
     plays: Iterable[tuple[int, int, tuple[Play, ...]]],
     unseen: Iterable[int],
     skip: int | None = None,
 ) -> dict[int, frozenset[int]]:
     """For each seat that played (but `skip`), the `unseen` cards the trick rules say it could
-    not have held when it played."""
+    not have held when it played. The hand's own card rules (`forced`, `held_back`...) only
+    ever narrow what the trick rules allow, so what is inferred without them holds."""
     unseen = list(unseen)
-    rules, cards, excuses = ruleset.play, ruleset.deck.cards, ruleset.deck.fools
+    excuses = cards.fools
     voids: dict[int, set[int]] = {}
     for played_by, card, before in plays:
         if played_by == skip:
@@ -300,9 +325,11 @@ def _known_holders(
         holder = next((s for s, hand in enumerate(state.hands_dealt) if cut in hand), None)
         if holder is not None:
             where[cut] = places_of(holder, HIDDEN_PILES)
+    shown_by_rule = {rule.id for rule in state.ruleset.shows}
     for holder, what, cards in state.shown:
-        # a talon turned up went into the hand, and may since have been laid away
-        piles = {"talon": HIDDEN_PILES, "discard": ("discards",)}.get(what, ("hands",))
+        # a talon turned up went into the hand, and may since have been laid away; so may a
+        # card a `show` rule showed from a hand
+        piles = SHOWN_PILES.get(what, HIDDEN_PILES if what in shown_by_rule else ("hands",))
         for card in cards:
             if card in unseen:
                 where[card] = places_of(holder, piles)

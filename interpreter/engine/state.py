@@ -27,16 +27,25 @@ from operator import attrgetter
 from interpreter.compile.contexts import MAX_REDEALS
 from interpreter.engine.actions import Action, Decision, DecisionKind, IllegalAction
 from interpreter.engine.events import AT_SETTLEMENT, At, Payment
-from interpreter.engine.phases import APPLY, Phase, advance, deal, phase_order
+from interpreter.engine.lasting import (
+    DEAL,
+    LastingValues,
+    TransferMade,
+    pay_transfers,
+    starting_values,
+)
+from interpreter.engine.phases import APPLY, Phase, advance, auction, deal, phase_order
+from interpreter.engine.phases.auction import AuctionStage
 from interpreter.engine.phases.declare import HANDED_OVER, CardChoice
 from interpreter.engine.phases.phase import MOMENTS
 from interpreter.engine.phases.settle import count_points
+from interpreter.engine.showing import show_cards
 from interpreter.engine.values import selected_seats as _seats
 from interpreter.engine.values import tidy as _tidy
 from interpreter.engine.zones import Zones
 from interpreter.expressions import EvaluationError, Scope
 from interpreter.expressions.types import Value
-from interpreter.ruleset import Evaluator, PaymentRule, RedealRule, Ruleset
+from interpreter.ruleset import DoubleTarget, Evaluator, PaymentRule, RedealRule, Ruleset
 
 __all__ = [
     "HANDED_OVER",
@@ -87,15 +96,19 @@ class HandState:
         number: int = 1,
         totals_before: Sequence[float] | None = None,
         repack: Callable[[int], Sequence[int]] | None = None,
+        lasting: LastingValues | None = None,
     ) -> None:
         """`repack(k)` gives the pack for the k-th new deal by the same dealer, in rulesets
-        where a thrown-in deal is dealt again within the hand."""
+        where a thrown-in deal is dealt again within the hand; `lasting`, the counters as
+        the hand before left them (the sitting's start values when not given)."""
         self.ruleset = ruleset
         self.number = number
         self.dealer = dealer
         n = ruleset.players
         self.totals_before = list(totals_before or [0] * n)  # game totals before this hand
         self._repack = repack
+        self.lasting_before = starting_values(ruleset, lasting)
+        self.sitting_over: bool | None = None  # worked out at the end when the sitting pays
         self.abandoned: list[dict] = []  # deals thrown in and dealt again by the same dealer
         self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
         self.memo: dict = {}  # definitions' values in the state as it stands
@@ -115,8 +128,11 @@ class HandState:
         self.seat_order = [(dealer + 1 + i) % n for i in range(n)]  # dealing and bidding order
         self.zones = Zones.empty(n)
         self.drawing = False  # the talon is a stock drawn from after each trick
+        self.talon_per_trick = 0  # the talon's top cards each trick's winner takes
+        self.talon_shared: list[tuple[int, list[int]]] = []  # (seat, cards) of a talon shared
         self.declared: list[set[str]] = [set() for _ in range(n)]
         self.declared_values: list[dict[str, float]] = [{} for _ in range(n)]
+        self.declared_by_rule: list[tuple[int, str]] = []  # (seat, `id:level`), compulsory
         self.shown: list[tuple[int, str, list[int]]] = []  # (seat, what, cards shown)
         self.decisions: list[dict] = []
         self.payments: list[Payment] = []
@@ -125,6 +141,11 @@ class HandState:
         self.trick_number = 0
         self.total_tricks = 0
         self.leader = dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n
+        # the hand's play rules (its contract's, once the auction is over), the pack as they
+        # play it, and the sides they give (None: from the auction); see `play.settle_rules`
+        self.play_rules = ruleset.play
+        self.trick_pack = ruleset.deck.cards
+        self.side_table: tuple[tuple[int, ...], ...] | None = None
         self.cut_card: int | None = self.pack[-1] if ruleset.cut_shown and self.pack else None
         self.taker: int | None = None
         self.contract: str | None = None
@@ -143,12 +164,35 @@ class HandState:
         self.card_choices: list[CardChoice] = []  # shows and gives still to pick
         self.declared_seats: set[tuple[int, str]] = set()
         self.redeal_queue: list[tuple[int, RedealRule]] = []
-        self.bidders = list(self.seat_order) if ruleset.bidding else []
+        self.redeal_agreement: list[int] = []  # seats still to agree to the redeal asked for
+        # the auction (`phases/auction.py`): seats still to speak, its stage, who joined
+        self.auction_stage = AuctionStage.BIDDING
+        self.joined: list[int] = []  # seats that joined the taker's side
+        self.compulsory = False  # the contract was compulsory: no auction was held
+        self.bidders = auction.bid_order(self) if ruleset.bidding else []
+        # the talon laid out in packets (`phases/talon.py`): who takes, how many more
+        self.packet_taker: int | None = None
+        self.packets_to_take = 0
+        # doublings (`phases/doubling.py`): per target how many; what is still to be asked
+        self.doubled: dict[str, int] = {}
+        self.double_targets: list[DoubleTarget] = []
+        self.double_queue: list[int] = []
+        # announcements (`phases/announce.py`): (seat, bonus) made, seats still to speak,
+        # the cards each announcer keeps for the last trick
+        self.announced: list[tuple[int, str]] = []
+        self.announce_queue: list[int] = []
+        self.kept_back: dict[int, frozenset[int]] = {}
         self.phases = phase_order(ruleset)  # the phases of the hand, in order
         self.phase = Phase.REDEAL
         self.excuses = ruleset.deck.fools
         self.decision: Decision | None = None
+        self.lasting = self.lasting_before.copy()  # as it stands: a new deal starts again
+        self.transfers: list[TransferMade] = []  # into and out of the accounts
         deal.deal(self)
+        if ruleset.lasting is not None:
+            pay_transfers(self, DEAL)
+        if ruleset.shows:
+            show_cards(self, None)
 
     # --- the Game/State interface --------------------------------------------------------
 
@@ -160,6 +204,7 @@ class HandState:
         other.declared = [set(d) for d in self.declared]
         other.declared_values = [dict(d) for d in self.declared_values]
         other.scores = list(self.scores)
+        other.lasting = self.lasting.copy()
         for name in (
             "shown",
             "decisions",
@@ -170,10 +215,20 @@ class HandState:
             "abandoned",
             "declare_queue",
             "redeal_queue",
+            "redeal_agreement",
             "bidders",
+            "joined",
+            "double_targets",
+            "double_queue",
+            "transfers",
+            "announced",
+            "announce_queue",
+            "declared_by_rule",
         ):
             setattr(other, name, list(getattr(self, name)))
         other.fired = dict(self.fired)
+        other.doubled = dict(self.doubled)
+        other.kept_back = dict(self.kept_back)
         other.card_choices = [choice.copy() for choice in self.card_choices]
         other.memo = {}
         other.discard_left = dict(self.discard_left)
@@ -222,6 +277,8 @@ class HandState:
         for payment in self.payments:
             net[payment.payer] -= payment.amount
             net[payment.payee] += payment.amount
+        for move in self.transfers:
+            net[move.seat] -= move.amount
         return [_tidy(x) for x in net]
 
     def apply_action(self, action: Action | str) -> None:
@@ -275,10 +332,16 @@ class HandState:
     # --- sides ---------------------------------------------------------------------------
 
     def attackers(self) -> tuple[int, ...]:
-        """The taker and his partner (when there is one); empty without an auction."""
+        """The taker, his partner (when there is one) and the seats that joined him; empty
+        without an auction, or under a contract without a taker."""
         if self.taker is None:
             return ()
-        return (self.taker,) if self.partner is None else (self.taker, self.partner)
+        attack: tuple[int, ...] = (
+            (self.taker,) if self.partner is None else (self.taker, self.partner)
+        )
+        if self.joined:
+            attack += tuple(seat for seat in self.joined if seat not in attack)
+        return attack
 
     def defenders(self) -> tuple[int, ...]:
         attack = self.attackers()
@@ -287,7 +350,10 @@ class HandState:
         return tuple(s for s in range(self.ruleset.players) if s not in attack)
 
     def side_of(self, seat: int) -> tuple[int, ...]:
-        """The seats that share `seat`'s tricks: its side, or the seat alone."""
+        """The seats that share `seat`'s tricks: its side as the play rules' `sides` give it,
+        else the taker's side or the defenders' after an auction, else the seat alone."""
+        if self.side_table is not None:
+            return self.side_table[seat]
         attack = self.attackers()
         if not attack:
             return (seat,)
@@ -401,14 +467,14 @@ class HandState:
 
     def _scope(self, variables: dict) -> Scope:
         base = self._base_vars
-        if self.taker is not None:
-            sides = (self.taker, self.partner, self.contract)
+        if self.contract is not None:  # a contract forced on all has no taker: -1, no seat
+            sides = (self.taker, self.partner, self.contract, len(self.joined))
             if self._sides_vars[0] != sides:  # worked out again only when the sides change
                 self._sides_vars = (
                     sides,
                     {
                         **base,
-                        "taker": self.taker,
+                        "taker": -1 if self.taker is None else self.taker,
                         "contract": self.contract,
                         "attackers": self.attackers(),
                         "defenders": self.defenders(),

@@ -1,12 +1,18 @@
-"""Expression results as the engine uses them: the seats a seat expression selects, and
-numbers tidied for records.
+"""Expression results as the engine uses them: the seats a seat expression selects (or the
+first of them, which must be there), and numbers tidied for records.
 
 Where it sits: under the hand state (`interpreter.engine.state`) and its phases.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from interpreter.expressions import EvaluationError
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import HandState
 
 
 def selected_seats(value: int | Sequence[int]) -> Sequence[int]:
@@ -15,6 +21,17 @@ def selected_seats(value: int | Sequence[int]) -> Sequence[int]:
     if isinstance(value, int):
         return (value,) if value >= 0 else ()
     return value if min(value, default=0) >= 0 else [s for s in value if s >= 0]
+
+
+def first_seat(state: HandState, expression: Callable[..., Any], what: str) -> int:
+    """The first seat a seat expression gives; an EvaluationError naming `what` and its place
+    in the file when it gives nobody."""
+    seats = selected_seats(expression(state._scope({})))
+    if not seats:
+        error = EvaluationError(f"{what} selects nobody; it must give a seat")
+        error.where = getattr(expression, "where", "")
+        raise error
+    return seats[0]
 
 
 def tidy(number: float) -> float:

@@ -26,13 +26,14 @@ class Zones:
     talon: list[int]  # the talon, or a stock drawn from the top after each trick
     trick: list[tuple[int, int]]  # (seat, card) on the table, in the order played
     trick_cards: list[tuple[int, list[int]]]  # (winner, cards) of each finished trick
+    packets: list[list[int]]  # the talon laid out face up in packets, one emptied when taken
 
     @classmethod
     def empty(cls, players: int) -> Zones:
         def per_seat() -> list[list[int]]:
             return [[] for _ in range(players)]
 
-        return cls(per_seat(), per_seat(), per_seat(), per_seat(), per_seat(), [], [], [], [])
+        return cls(per_seat(), per_seat(), per_seat(), per_seat(), per_seat(), [], [], [], [], [])
 
     def copy(self) -> Zones:
         """An independent copy (a finished trick's cards are never changed, so shared)."""
@@ -46,6 +47,7 @@ class Zones:
             list(self.talon),
             list(self.trick),
             list(self.trick_cards),
+            [list(packet) for packet in self.packets],
         )
 
     def holder(self, card: int | None, leaving_out: int | None = None) -> int | None:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from interpreter.explain import words
+from interpreter.explain.lasting_page import Written, lasting_rules, show_rules
 from interpreter.explain.words import code, setting
 from interpreter.ruleset import Ruleset
 
@@ -108,12 +109,22 @@ class _PageBuilder:
             Section("Players and pack", [*self._players(), *self._deck()]),
             Section("The deal", [*self._deal(), *self._redeals()]),
             Section("The talon and the discards", [*self._talon(), *self._discard()]),
-            Section("Bidding and calls", [*self._bidding(), *self._partner_call()]),
+            Section(
+                "Bidding and calls",
+                [
+                    *self._bidding(),
+                    *self._partner_call(),
+                    *self._announcements(),
+                    *self._doubling(),
+                ],
+            ),
             Section("Declarations", list(self._declarations())),
             Section("Play of the cards", list(self._play())),
             Section("Counting the cards", list(self._counting())),
             Section("Payments and settlement", list(self._payments())),
             Section("The game", list(self._game())),
+            Section("Cards shown to all", self._written(show_rules(doc))),
+            Section("Between hands", self._written(lasting_rules(doc))),
         ]
         sections = [section for section in sections if section.rules]
         for section in sections:
@@ -198,8 +209,10 @@ class _PageBuilder:
             )
         if spec.get("trumps"):
             lines.append(f"Trumps numbered 1 to {spec['trumps']}, the higher beating the lower.")
-        if spec.get("fool"):
+        trump_order = words.trump_order(spec)
+        if spec.get("fool") and not spec.get("trump_order", {}).get("fool") == "highest":
             lines.append("The Fool.")
+        lines += trump_order
         for removed in spec.get("removed", []):
             lines.append(f"Taken out of the pack: {words.selector(removed)}.")
         yield self.rule("The pack", lines, ("deck",), spec, inner=(("deck", "card_sets"),))
@@ -261,8 +274,13 @@ class _PageBuilder:
                 if spec.get("choice")
                 else "the deal is thrown in"
             )
-            line = f"When {code(spec['when'])} holds for a player, {who}."
-            yield self.rule(spec.get("name", spec["id"]), [line], ("redeal", i), spec)
+            lines = [f"When {code(spec['when'])} holds for a player, {who}."]
+            if "agreed_by" in spec:
+                lines.append(
+                    f"Only if every one of {code(spec['agreed_by'])} agrees, each asked in turn;"
+                    " one refusal and the deal stands."
+                )
+            yield self.rule(spec.get("name", spec["id"]), lines, ("redeal", i), spec)
 
     # --- the talon and the discards ---------------------------------------------------------
 
@@ -298,6 +316,12 @@ class _PageBuilder:
             lines.append(f"Discarded only when nothing else can go: {code(spec['forbidden'])}.")
         if "shown" in spec:
             lines.append(f"Shown to all when discarded: {code(spec['shown'])}.")
+        if "all_or_none" in spec:
+            lines.append(
+                f"Discarded all together or not at all: {code(spec['all_or_none'])} (none while"
+                " the player holds more of them than cards to lay away; once one goes, the"
+                " rest follow)."
+            )
         yield self.rule("Discards", lines, ("discard",), spec)
 
     # --- bidding and calls --------------------------------------------------------------------
@@ -307,26 +331,95 @@ class _PageBuilder:
         if spec is None:
             return
         names = [c.get("name", c["id"]) for c in spec.get("contracts", [])]
-        line = (
-            "One round of bids in order of play from the player after the dealer, each bid"
-            f" above the last or a pass; from the lowest: {words.listing(names)}. The highest"
-            " bidder is the taker; the others defend. If every player passes, the deal is"
-            " thrown in."
+        first = f"`{spec['first']}`" if "first" in spec else "the player after the dealer"
+        rounds = (
+            "Bids go round and round until all but one have passed (a player who passed"
+            " does not bid again),"
+            if spec.get("rounds") == "until_one_left"
+            else "One round of bids,"
         )
-        yield self.rule(
-            "The auction", [line], ("bidding",), spec, inner=(("bidding", "contracts"),)
-        )
+        lines = [
+            f"{rounds} in order of play from {first}, each bid above the last or a pass;"
+            f" from the lowest: {words.listing(names)}. The highest bidder is the taker; the"
+            " others defend."
+        ]
+        if "hold" in spec:
+            lines.append(f"{code(spec['hold'])} may hold: take the highest bid at its level.")
+        forced = spec.get("all_passed")
+        if forced is None:
+            lines.append("If every player passes, the deal is thrown in.")
+        else:
+            taker = f" with {code(forced['taker'])} as taker" if "taker" in forced else ""
+            alone = "" if taker else ", every player for himself"
+            lines.append(f"If every player passes, {forced['contract']} is played{taker}{alone}.")
+        for compulsory in spec.get("compulsory", []):
+            taker = f" with {code(compulsory['taker'])} as taker" if "taker" in compulsory else ""
+            lines.append(
+                f"When {code(compulsory['when'])}, {compulsory['contract']} is played{taker},"
+                " without an auction."
+            )
+        yield self.rule("The auction", lines, ("bidding",), spec, inner=(("bidding", "contracts"),))
         for i, contract in enumerate(spec.get("contracts", [])):
             lines = []
             values = ", ".join(f"{k} {v}" for k, v in contract.get("values", {}).items())
             if values:
                 lines.append(f"Values: {values}.")
+            if "open_to" in contract:
+                lines.append(f"Only a player for whom {code(contract['open_to'])} may bid it.")
+            if contract.get("only_when_all_passed"):
+                lines.append("Offered in turn only once every player has passed.")
+            if "join" in contract:
+                lines.append(f"{code(contract['join'])} may each join the taker's side.")
             if "talon" in contract:
                 lines.append(f"The talon goes {words.talon_use(contract['talon'])}.")
+            if "play" in contract:
+                lines.append("Its own play rules:")
+                lines += words.play_rules(contract["play"])
             where = ("bidding", "contracts", i)
             yield self.rule(
                 contract.get("name", contract["id"]), lines, where, contract, spec.get("source")
             )
+
+    def _doubling(self) -> Iterator[Rule]:
+        spec = self.doc.get("doubling")
+        if spec is None:
+            return
+        steps = words.listing(spec["steps"])
+        factor = spec.get("factor", 2)
+        lines = [
+            f"Before play, each target may be doubled ({steps}), the two sides taking turns;"
+            f" each doubling multiplies the target by {factor}."
+        ]
+        for target in spec["targets"]:
+            when = f", when {code(target['when'])}" if "when" in target else ""
+            by = code(target["by"]) if "by" in target else "the seats not on the announcer's side"
+            if "announcement" in target:
+                when += f", once {target['announcement']} is announced"
+            lines.append(f"{target.get('name', target['id'])}: first doubled by {by}{when}.")
+        yield self.rule("Doublings", lines, ("doubling",), spec)
+
+    def _announcements(self) -> Iterator[Rule]:
+        spec = self.doc.get("announcements")
+        if spec is None:
+            return
+        first = f"`{spec['first']}`" if "first" in spec else "the taker (or the dealer's next)"
+        lines = [
+            f"Before play, each player in turn from {first} may announce bonuses open to him,"
+            " one at a time, then passes; a bonus announced by one of a side is closed to the"
+            " rest of that side."
+        ]
+        for bonus in spec["table"]:
+            parts = [bonus.get("name", bonus["id"])]
+            if "by" in bonus:
+                parts.append(f"by {code(bonus['by'])}")
+            if "when" in bonus:
+                parts.append(f"when {code(bonus['when'])}")
+            if "keeps" in bonus:
+                parts.append(
+                    f"the announcer shows and keeps {code(bonus['keeps'])} for the last trick"
+                )
+            lines.append("; ".join(parts) + ".")
+        yield self.rule("Announcements", lines, ("announcements",), spec)
 
     def _partner_call(self) -> Iterator[Rule]:
         spec = self.doc.get("partner_call")
@@ -378,6 +471,8 @@ class _PageBuilder:
                 lines.append(f"The declarer shows {code(entry['shows'])}.")
             if entry.get("timing"):
                 lines.append(f"Declared {setting(entry['timing'])}.")
+            if entry.get("compulsory"):
+                lines.append("Compulsory: declared by the rules whenever it holds, not chosen.")
             where = ("declarations", "table", i)
             yield self.rule(entry.get("name", entry["id"]), lines, where, entry, spec.get("source"))
 
@@ -387,7 +482,7 @@ class _PageBuilder:
         spec = self.doc["play"]
         yes = {True: "must", False: "need not"}
         lines = [
-            f"{setting(spec.get('first_leader', 'after_dealer')).capitalize()} leads to the"
+            f"{words.leader(spec.get('first_leader', 'after_dealer'))} leads to the"
             " first trick; the winner of each trick leads to the next.",
             f"A player {yes[bool(spec.get('follow_suit', True))]} follow suit;"
             f" without the suit led he {yes[bool(spec.get('trump_when_void', True))]} trump;"
@@ -396,7 +491,13 @@ class _PageBuilder:
             f"A player {yes[bool(spec.get('overtrump', False))]} play a higher trump than the"
             " trick holds when he can.",
             "The highest trump wins the trick, or without trumps the highest card of the suit led.",
+            *words.play_rules(spec, with_leader=False),
         ]
+        for exception in spec.get("winner_exceptions", []):
+            lines.append(
+                f"{exception.get('name', exception['id'])}: when {code(exception['when'])},"
+                f" the first card of {code(exception['wins'])} played to the trick wins it."
+            )
         yield self.rule("Tricks", lines, ("play",), spec, inner=(("play", "excuse"),))
         excuse = spec.get("excuse")
         if not excuse:
@@ -511,6 +612,9 @@ class _PageBuilder:
         return self.rule(spec.get("name", spec["id"]), lines, where, spec)
 
     # --- the game --------------------------------------------------------------------------------
+
+    def _written(self, rules: Iterable[Written]) -> list[Rule]:
+        return [self.rule(title, lines, path, node) for title, lines, path, node in rules]
 
     def _game(self) -> Iterator[Rule]:
         spec = self.doc.get("game")

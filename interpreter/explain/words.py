@@ -111,7 +111,33 @@ def packet_step(step: Mapping, players: int) -> str:
 def talon_use(spec: Mapping) -> str:
     """Where a talon goes."""
     to, seat = spec.get("to", "out_of_play"), spec.get("seat")
+    packets = spec.get("packets")
+    if packets is not None:
+        rest = packets["rest"]
+        left = (
+            f"to the tricks of {code(rest.get('seat'))}"
+            if rest["to"] == "tricks"
+            else "out of play"
+        )
+        into = (
+            "into his hand (then discards as many cards)"
+            if to == "hand"
+            else "onto his scoring pile"
+        )
+        return (
+            f"face up in {packets['count']} packet(s); {code(seat)} takes {packets['choose']}"
+            f" of them whole {into}; the rest go {left}"
+        )
     shown = "shown to all, then " if spec.get("shown") else ""
+    if to == "trick_winners":
+        return f"{_cards(spec.get('per_trick', 1))} at a time, face up, to each trick's winner"
+    shares = spec.get("shares")
+    if to == "hand" and shares is not None:
+        return (
+            f"{shown}{code(shares['first'])} cards into the hand of {code(seat)}, the rest"
+            f" {_cards(shares.get('others', 1))} at a time to each other player in turn; each"
+            " then discards as many cards"
+        )
     if to == "hand":
         return f"{shown}into the hand of {code(seat)}, who then discards as many cards"
     if to == "pile":
@@ -126,3 +152,55 @@ def _cards(count: int) -> str:
 def _ordinal(number: int) -> str:
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10 if number not in (11, 12, 13) else 0)
     return f"{number}{suffix or 'th'}"
+
+
+def trump_order(spec: Mapping) -> list[str]:
+    """The deck's `trump_order` in words: the Fool as a trump, groups of equal trumps."""
+    order = spec.get("trump_order", {})
+    lines = []
+    if spec.get("fool") and order.get("fool") == "highest":
+        lines.append(f"The Fool is the highest trump, above trump {spec.get('trumps', 0)}.")
+    for group in order.get("equal", []):
+        first = "last" if group.get("wins") == "last" else "first"
+        lines.append(
+            f"Trumps {listing(group['trumps'])} rank alike; of two in one trick the {first}"
+            " played wins."
+        )
+    return lines
+
+
+#: the play rules given by an expression, in words (before the expression)
+_PLAY_EXPRESSIONS = {
+    "forced": "Cards that must be played whenever the trick rules allow one",
+    "lead_forbidden": "Cards that may not be led while another may",
+    "held_back": "Cards that may not be played while another may",
+    "ends_when": "Play stops, the cards still held unplayed, after a trick when",
+}
+
+
+def leader(value: object) -> str:
+    """Who leads to the first trick, as a phrase starting with a capital."""
+    if isinstance(value, str) and value not in SETTINGS:
+        return f"The seat {code(value)}"
+    return setting(value).capitalize()
+
+
+def play_rules(spec: Mapping, with_leader: bool = True) -> list[str]:
+    """The play rules beyond following and trumping, in words (a contract's own, or the
+    ruleset's, whose leader is told with the trick rules)."""
+    lines = []
+    if with_leader and "first_leader" in spec:
+        lines.append(f"{leader(spec['first_leader'])} leads to the first trick.")
+    for key, text in (
+        ("must_beat", "A player must beat the trick when he can."),
+        ("trumps_as_suit", "Trumps play as a plain suit: they win only when a trump is led."),
+    ):
+        if spec.get(key) is True:
+            lines.append(text)
+    lines += [
+        f"{text}: {code(spec[key])}." for key, text in _PLAY_EXPRESSIONS.items() if key in spec
+    ]
+    sides = spec.get("sides")
+    if isinstance(sides, Mapping):
+        lines.append(f"The side of each seat {sides.get('of_seat')}: {code(sides.get('value'))}.")
+    return lines

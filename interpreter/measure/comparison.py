@@ -6,16 +6,22 @@ share a deck and a player count the hands are paired: the per-seat difference B 
 averaged hand by hand, which cancels the luck of the deal. Otherwise each side is measured on
 its own and the difference of the means gets an unpaired (Welch) interval; the report says
 which it is.
+
+Besides each seat's result, the comparison keeps what each rule paid in a hand under B less
+under A (paired), so that a rule whose amount changed shows by how much, not only whether
+it fired as often; and the distribution of every paired difference, for the plots. Means of
+paired differences get a t interval, unpaired ones Welch's (`statistics`).
 """
 
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from dataclasses import dataclass
 
 from interpreter.measure.hand_summary import HandSummary
 from interpreter.measure.measures import RulesetMeasures, spread
-from interpreter.measure.statistics import RunningMean, difference_of_means
+from interpreter.measure.statistics import KeyedMeans, RunningMean, difference_of_means
 from interpreter.ruleset import Ruleset
 
 MOST_DIFFERENT = 5
@@ -37,10 +43,12 @@ class DifferentHand:
 class Comparison:
     def __init__(self, a: Ruleset, b: Ruleset) -> None:
         self.paired = can_pair(a, b)
-        self.a = RulesetMeasures(a.players)
-        self.b = RulesetMeasures(b.players)
+        self.a = RulesetMeasures.of(a)
+        self.b = RulesetMeasures.of(b)
         seats = a.players if self.paired else 0
         self.difference = [RunningMean() for _ in range(seats)]
+        self.difference_histogram: list[Counter[float]] = [Counter() for _ in range(seats)]
+        self.rule_difference = KeyedMeans()  # rule -> B - A of what it paid in a hand
         self.place_difference = [RunningMean() for _ in range(seats)]  # 0 = the dealer
         self.spread_difference = RunningMean()  # B - A of the spread of results in a hand
         self.size = RunningMean()  # mean over seats of |B - A|, per hand
@@ -55,7 +63,12 @@ class Comparison:
         gaps = [vb - va for va, vb in zip(under_a.net, under_b.net, strict=True)]
         for seat, gap in enumerate(gaps):
             self.difference[seat].add(gap)
+            self.difference_histogram[seat][gap] += 1
             self.place_difference[self.a.place_of(seat, under_a.dealer)].add(gap)
+        paid_a, paid_b = under_a.paid, under_b.paid
+        self.rule_difference.add(
+            {rule: paid_b.get(rule, 0.0) - paid_a.get(rule, 0.0) for rule in paid_a | paid_b}
+        )
         self.spread_difference.add(spread(under_b.net) - spread(under_a.net))
         size = sum(abs(g) for g in gaps)
         self.size.add(size / len(gaps))
@@ -83,12 +96,31 @@ class Comparison:
             for a, b in zip(self.a.by_seat, self.b.by_seat, strict=False)
         ]
 
+    def rule_differences(self) -> dict[str, dict]:
+        """B - A of what each rule paid per hand: paired, or between the two means."""
+        rules = sorted(
+            self.a.paid.means.keys()
+            | self.b.paid.means.keys()
+            | self.a.fired_hands.keys()
+            | self.b.fired_hands.keys()
+        )
+        if self.paired:
+            return {rule: self.rule_difference.estimate(rule).as_dict() for rule in rules}
+        zero_a, zero_b = RunningMean.of_zeros(self.a.hands), RunningMean.of_zeros(self.b.hands)
+        return {
+            rule: difference_of_means(
+                self.a.paid.means.get(rule, zero_a), self.b.paid.means.get(rule, zero_b)
+            ).as_dict()
+            for rule in rules
+        }
+
     def report(self) -> dict:
         return {
             "paired": self.paired,
             "hands": self.hands,
             "difference_by_seat": self.seat_differences(),
             "difference_by_place": [m.estimate().as_dict() for m in self.place_difference],
+            "rule_differences": self.rule_differences(),
             "spread_difference": (
                 self.spread_difference.estimate().as_dict() if self.paired else None
             ),

@@ -1,9 +1,11 @@
-"""Driving a run from the command line: progress bar, rows on disk, stopping.
+"""Driving a run from the command line: progress bar, rows on disk, the store, stopping.
 
 Where it sits: between `interpreter.table_commands` and `runner`. `drive` feeds every hand's
 results to the callers' accumulators as they arrive, shows a progress bar (tqdm, on a
-terminal only), writes rows when asked, and turns a stop (Ctrl-C, SIGTERM, SIGHUP) or a
-failed write of the rows into a clean end that keeps what was finished.
+terminal only), writes rows when asked, reads and fills the results store when given one
+(saying on standard error how many hands it read and added), and turns a stop (Ctrl-C,
+SIGTERM, SIGHUP) or a failed write of the rows or the store into a clean end that keeps what
+was finished.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from tqdm import tqdm
 
 from interpreter.measure.rows import RowWriter
 from interpreter.measure.runner import HandResults, RunPlan, run_hands
+from interpreter.measure.store import PlanStore, ResultStore
 from interpreter.output_files import OutputError, held_signals
 from interpreter.ruleset import Ruleset
 
@@ -40,12 +43,17 @@ def drive(
     consume: Callable[[HandResults], None],
     rows: RowWriter | None = None,
     label: str = "hands",
+    store: ResultStore | None = None,
 ) -> RunEnd:
-    """Play the plan, giving each hand's results to `consume` and `rows`."""
+    """Play the plan, giving each hand's results to `consume` and `rows`; with a `store`,
+    the hands it holds are read from it and the others played and added to it."""
     bar = tqdm(total=plan.hands, unit="hand", desc=label, file=sys.stderr, disable=None)
     end = RunEnd()
+    seen: PlanStore | None = None
     try:
-        for results in run_hands(plan, rulesets, jobs):
+        if store is not None:
+            seen = PlanStore(store, plan.keys(rulesets))
+        for results in run_hands(plan, rulesets, jobs, seen):
             with held_signals():  # the hand is in the rows and the report, or in neither
                 if rows is not None:
                     rows.write(results)
@@ -62,4 +70,21 @@ def drive(
                 rows.close()
             except OutputError as error:
                 end = RunEnd(end.interrupted, end.failure or str(error))
+        if store is not None:
+            end = _close_store(store, seen, end)
+    return end
+
+
+def _close_store(store: ResultStore, seen: PlanStore | None, end: RunEnd) -> RunEnd:
+    """Close the store and say what it gave and got (each hand counted once per ruleset)."""
+    try:
+        store.close()
+    except OutputError as error:
+        end = RunEnd(end.interrupted, end.failure or str(error))
+    if seen is not None:
+        print(
+            f"--store {store.path}: {seen.read} hand(s) read from it, {seen.played} played "
+            "and added",
+            file=sys.stderr,
+        )
     return end

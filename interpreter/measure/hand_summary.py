@@ -1,20 +1,28 @@
 """One hand played and boiled down to what the measures need: a `HandSummary`.
 
 Where it sits: the unit of work of a simulation. `play_summarized` deals hand N of a seeded
-game, lets the agents play it, and on the way notes the running result after every decision
+game (`play_sitting_summarized`: plays sitting N, for rulesets whose hands depend on the hands
+before), lets the agents play it, and on the way notes the running result after every decision
 (who leads, when the eventual winner took the lead for good), the number of legal choices at
-each decision, and how often each rule paid. Summaries are small and picklable, so worker
+each decision, how often each rule paid and how much it moved, and, in a game with an
+auction, who took and at which contract. Summaries are small and picklable, so worker
 processes send them back to the process that folds them into statistics.
+
+Results are read by sides, the sides the hand ended with (`HandState.side_of`): the best
+result wins when every seat that has it is on one side, and that side is the winner.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 from interpreter.agents.base import Agent
 from interpreter.engine.collector import few_collections
-from interpreter.engine.game import deal_hand
+from interpreter.engine.events import Payment
+from interpreter.engine.game import deal_hand, play_hands, sitting_seed
+from interpreter.engine.state import HandState
+from interpreter.engine.values import tidy
 from interpreter.ruleset import Ruleset
 
 
@@ -25,10 +33,22 @@ class HandSummary:
     net: tuple[float, ...]  # per seat
     decisions: int
     choices: int  # legal choices summed over the decisions
-    winner: int | None  # the one seat with the best result; None when the best is shared
+    winner: int | None  # the winning side's first seat; None when sides share the best
     decided_at: int | None  # decisions taken before the winner led for good
-    lead_changes: int  # times the sole leader of the running result changed
+    lead_changes: int  # times the sole leading side of the running result changed
     fired: dict[str, int] = field(default_factory=dict)  # rule -> times it paid
+    paid: dict[str, float] = field(default_factory=dict)  # rule -> sum of its payments' amounts
+    taker: int | None = None  # the auction's winner (None: no auction, or nobody took)
+    partner: int | None = None  # the taker's partner, when one was called and is not himself
+    contract: str | None = None  # the contract the taker played
+    winners: tuple[int, ...] = ()  # the winning side (the winner alone when he has no side)
+
+    @property
+    def attackers(self) -> tuple[int, ...]:
+        """The taker and his partner; empty when nobody took."""
+        if self.taker is None:
+            return ()
+        return (self.taker,) if self.partner is None else (self.taker, self.partner)
 
     @property
     def decided_share(self) -> float | None:
@@ -38,67 +58,148 @@ class HandSummary:
         return self.decided_at / self.decisions if self.decisions else 0.0
 
 
-def sole_leader(net: Sequence[float]) -> int | None:
+Sides = Sequence[Sequence[int]]  # each seat's side, itself included
+
+
+def best_seats(net: Sequence[float]) -> tuple[int, ...]:
+    """The seats with the best result."""
     best = max(net)
-    leaders = [seat for seat, value in enumerate(net) if value == best]
-    return leaders[0] if len(leaders) == 1 else None
+    return tuple(seat for seat, value in enumerate(net) if value == best)
+
+
+def leading_side(best: Sequence[int], sides: Sides | None = None) -> int | None:
+    """The first seat of the one side that holds every seat of `best`, or None when the best
+    is shared across sides (without `sides`, each seat is a side alone)."""
+    if len(best) == 1:
+        return best[0]
+    if sides is None:
+        return None
+    side = sides[best[0]]
+    return min(side) if all(seat in side for seat in best) else None
+
+
+def sole_leader(net: Sequence[float], sides: Sides | None = None) -> int | None:
+    """The first seat of the side alone in the lead (see `leading_side`)."""
+    return leading_side(best_seats(net), sides)
 
 
 def play_summarized(
     ruleset: Ruleset, seed: int, number: int, agents: Sequence[Agent]
 ) -> HandSummary:
     state = deal_hand(ruleset, seed, number)
-    running = [0.0] * ruleset.players
-    counted = 0
-    leaders: list[int | None] = []  # the sole leader after 0, 1, 2... decisions
-    decisions = choices = 0
-
-    def note_leader() -> None:
-        nonlocal counted
-        if len(state.payments) == counted and leaders:  # nothing paid: the leader stays
-            leaders.append(leaders[-1])
-            return
-        for payment in state.payments[counted:]:
-            running[payment.payer] -= payment.amount
-            running[payment.payee] += payment.amount
-        counted = len(state.payments)
-        leaders.append(sole_leader(running))
-
-    note_leader()
+    running = _Running(ruleset.players)
     with few_collections():
+        running.play(state, agents)
+    sides = [state.side_of(seat) for seat in range(ruleset.players)]
+    return replace(
+        running.summary(number, state.dealer, tuple(state.returns()), sides),
+        fired=dict(state.fired),
+        paid=paid_by_rule(state.payments),
+        taker=state.taker,
+        partner=state.partner,
+        contract=state.contract,
+    )
+
+
+def play_sitting_summarized(
+    ruleset: Ruleset, seed: int, number: int, agents: Callable[[int], Sequence[Agent]]
+) -> HandSummary:
+    """Sitting `number` of a run seeded `seed` (the game `sitting_seed` gives), played to its
+    end and summarized as one unit: its net is the sitting's, its decisions all of its
+    hands', its dealer the first hand's (`agents`: the agents for each hand number). Each seat
+    is a side alone: sides may change from hand to hand."""
+    running = _Running(ruleset.players)
+    net = [0.0] * ruleset.players
+    fired: dict[str, int] = {}
+    paid: dict[str, float] = {}
+    dealer = None
+    for state in play_hands(ruleset, sitting_seed(seed, number), agents, None, running.play):
+        dealer = state.dealer if dealer is None else dealer
+        net = [n + r for n, r in zip(net, state.returns(), strict=True)]
+        for rule, times in state.fired.items():
+            fired[rule] = fired.get(rule, 0) + times
+        for rule, amount in paid_by_rule(state.payments).items():
+            paid[rule] = paid.get(rule, 0.0) + amount
+    assert dealer is not None  # a sitting has at least one hand
+    return replace(
+        running.summary(number, dealer, tuple(tidy(n) for n in net)), fired=fired, paid=paid
+    )
+
+
+class _Running:
+    """The running result after every decision of one or more hands, and what the
+    measures make of it."""
+
+    def __init__(self, players: int) -> None:
+        self.running = [0.0] * players
+        self.bests: list[tuple[int, ...]] = []  # the best seats after 0, 1, 2... decisions
+        self.decisions = self.choices = 0
+
+    def play(self, state: HandState, agents: Sequence[Agent]) -> None:
+        """Let the agents play the hand out, noting the best seats after each decision."""
+        counted = [0, 0]  # payments and transfers already in the running result
+
+        def note_leader() -> None:
+            if (len(state.payments), len(state.transfers)) == tuple(counted) and self.bests:
+                self.bests.append(self.bests[-1])  # nothing paid: the leaders stay
+                return
+            for payment in state.payments[counted[0] :]:
+                self.running[payment.payer] -= payment.amount
+                self.running[payment.payee] += payment.amount
+            for move in state.transfers[counted[1] :]:
+                self.running[move.seat] -= move.amount
+            counted[:] = [len(state.payments), len(state.transfers)]
+            self.bests.append(best_seats(self.running))
+
+        note_leader()
         while not state.is_terminal():
             decision = state.decision
             assert decision is not None  # a hand not over waits on a decision
             seat = decision.seat
-            choices += len(decision.choices)
+            self.choices += len(decision.choices)
             state.apply_action(agents[seat].choose(state, seat))
-            decisions += 1
+            self.decisions += 1
             note_leader()
 
-    net = tuple(state.returns())
-    winner = sole_leader(net)
-    decided_at = None
-    if winner is not None:
-        decided_at = len(leaders) - 1
-        while decided_at > 0 and leaders[decided_at - 1] == winner:
-            decided_at -= 1
-    changes = 0
-    previous = None
-    for leader in leaders:
-        if leader is not None:
-            changes += previous is not None and leader != previous
-            previous = leader
-    return HandSummary(
-        number=number,
-        dealer=state.dealer,
-        net=net,
-        decisions=decisions,
-        choices=choices,
-        winner=winner,
-        decided_at=decided_at,
-        lead_changes=changes,
-        fired=dict(state.fired),
-    )
+    def summary(
+        self, number: int, dealer: int, net: tuple[float, ...], sides: Sides | None = None
+    ) -> HandSummary:
+        """The summary of what was played, read by `sides` (None: each seat alone)."""
+        leaders = [leading_side(best, sides) for best in self.bests]
+        winner = sole_leader(net, sides)
+        decided_at = None
+        if winner is not None:
+            decided_at = len(leaders) - 1
+            while decided_at > 0 and leaders[decided_at - 1] == winner:
+                decided_at -= 1
+        changes = 0
+        previous = None
+        for leader in leaders:
+            if leader is not None:
+                changes += previous is not None and leader != previous
+                previous = leader
+        winners: tuple[int, ...] = ()
+        if winner is not None:
+            winners = (winner,) if sides is None else tuple(sides[winner])
+        return HandSummary(
+            number=number,
+            dealer=dealer,
+            net=net,
+            decisions=self.decisions,
+            choices=self.choices,
+            winner=winner,
+            decided_at=decided_at,
+            lead_changes=changes,
+            winners=winners,
+        )
+
+
+def paid_by_rule(payments: Sequence[Payment]) -> dict[str, float]:
+    """What each rule moved in a hand: the sum of the amounts of its payments."""
+    paid: dict[str, float] = {}
+    for payment in payments:
+        paid[payment.rule] = paid.get(payment.rule, 0.0) + payment.amount
+    return paid
 
 
 def rule_keys(ruleset: Ruleset) -> list[str]:

@@ -1,15 +1,28 @@
 """Game measures of one ruleset over many hands, in the manner of Ludii's metrics.
 
 Where it sits: `RulesetMeasures.add` folds in one `HandSummary` at a time (constant memory);
-`report` gives plain dicts for `interpreter.measure.report` to print. Seats are reported
+`report` gives plain dicts for `interpreter.measure.report` to print, which prints those that
+fit the game's shape (`shape.GameShape`). Seats are reported
 two ways: by seat number (as in a game record) and by place relative to the dealer (dealer,
 first after the dealer, ...), which is where an advantage of position shows.
 
-A hand's winner is the one seat with the best net result; a hand whose best result is shared
-is a draw and counts as a win for nobody. Balance is one less the largest gap between the win
-rates of two places at the table (Ludii's Balance). "Decided after" is the share of a hand's
-decisions taken before its winner led the running result for good (Ludii's Decisiveness
-Moves, with the running result as the state evaluation).
+A hand's winner is the side with the best net result (a seat without partners is a side
+alone): every seat with the best result must be on it; a hand whose best result is shared by
+sides is a draw and counts as a win for nobody. A side's win counts for each of its seats.
+Balance is one less the largest gap between the win rates of two places at the table
+(Ludii's Balance). "Decided after" is the share of a hand's decisions taken before its
+winner led the running result for good (Ludii's Decisiveness Moves, with the running
+result as the state evaluation).
+
+In a game with an auction, a hand nobody took (every player passed, or a deal thrown in)
+counts among the hands but has no taker. A contract is made when the taker ends the hand
+ahead (a net result above zero, bonuses included). The defence's result is the mean of the
+defenders' results in the hand.
+
+What a rule paid in a hand is the sum of the amounts of its payments (`HandSummary.paid`);
+its share of the swing is that, summed over the hands, over what every rule paid.
+
+Intervals (see `statistics`): t for every mean, Wilson for every rate.
 """
 
 from __future__ import annotations
@@ -18,7 +31,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from interpreter.measure.hand_summary import HandSummary
-from interpreter.measure.statistics import RunningMean
+from interpreter.measure.shape import GameShape
+from interpreter.measure.statistics import KeyedMeans, Rate, RunningMean
+from interpreter.ruleset import Ruleset
 
 
 def spread(net: Sequence[float]) -> float:
@@ -27,8 +42,57 @@ def spread(net: Sequence[float]) -> float:
     return (sum((v - mean) ** 2 for v in net) / len(net)) ** 0.5
 
 
+class TakerMeasures:
+    """The auction's measures: who took, at which contract, and how it went."""
+
+    def __init__(self, shape: GameShape) -> None:
+        self.players = shape.players
+        self.contracts = shape.contracts
+        self.bid: Counter[str] = Counter()  # contract -> hands played at it
+        self.made = {contract: Rate() for contract in shape.contracts}
+        self.taker_by_contract = {contract: RunningMean() for contract in shape.contracts}
+        self.taker = RunningMean()  # the taker's result, over the hands taken
+        self.defence = RunningMean()  # a defender's mean result, over the hands taken
+        self.takes_by_place = [0] * shape.players  # 0 = dealer
+
+    def add(self, hand: HandSummary) -> None:
+        if hand.taker is None or hand.contract is None:
+            return
+        taker_net = hand.net[hand.taker]
+        self.bid[hand.contract] += 1
+        self.made.setdefault(hand.contract, Rate()).add(taker_net > 0)
+        self.taker_by_contract.setdefault(hand.contract, RunningMean()).add(taker_net)
+        self.taker.add(taker_net)
+        attack = hand.attackers
+        defenders = [v for seat, v in enumerate(hand.net) if seat not in attack]
+        if defenders:
+            self.defence.add(sum(defenders) / len(defenders))
+        self.takes_by_place[(hand.taker - hand.dealer) % self.players] += 1
+
+    def report(self, hands: int) -> dict:
+        contracts = [*self.contracts, *sorted(set(self.bid) - set(self.contracts))]
+        taken = sum(self.bid.values())
+        return {
+            "taken": Rate(taken, hands).as_dict(),
+            "contracts": {
+                contract: {
+                    "bid": Rate(self.bid[contract], hands).as_dict(),
+                    "made": self.made[contract].as_dict(),
+                    "taker": self.taker_by_contract[contract].estimate().as_dict(),
+                }
+                for contract in contracts
+            },
+            "made": Rate(sum(rate.hits for rate in self.made.values()), taken).as_dict(),
+            "taker": self.taker.estimate().as_dict(),
+            "defence": self.defence.estimate().as_dict(),
+            "takes_by_place": [Rate(n, hands).as_dict() for n in self.takes_by_place],
+        }
+
+
 class RulesetMeasures:
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int | GameShape) -> None:
+        self.shape = players if isinstance(players, GameShape) else GameShape(players)
+        players = self.shape.players
         self.players = players
         self.hands = 0
         self.by_seat = [RunningMean() for _ in range(players)]
@@ -44,8 +108,16 @@ class RulesetMeasures:
         self.lead_changes = RunningMean()
         self.fired_hands: Counter[str] = Counter()  # hands in which the rule paid
         self.fired_total: Counter[str] = Counter()
+        self.paid = KeyedMeans()  # rule -> what it paid in a hand
+        self.swing = RunningMean()  # what every rule paid in a hand, together
+        self.auction = TakerMeasures(self.shape) if self.shape.sides else None
         # per seat: result -> hands
         self.histogram: list[Counter[float]] = [Counter() for _ in range(players)]
+
+    @classmethod
+    def of(cls, ruleset: Ruleset) -> RulesetMeasures:
+        """Measures fitting the ruleset's shape."""
+        return cls(GameShape.of(ruleset))
 
     def place_of(self, seat: int, dealer: int) -> int:
         return (seat - dealer) % self.players
@@ -58,8 +130,8 @@ class RulesetMeasures:
             self.histogram[seat][value] += 1
         if hand.winner is None:
             self.draws += 1
-        else:
-            self.wins_by_place[self.place_of(hand.winner, hand.dealer)] += 1
+        for seat in hand.winners or ((hand.winner,) if hand.winner is not None else ()):
+            self.wins_by_place[self.place_of(seat, hand.dealer)] += 1
         self.spread.add(spread(hand.net))
         self.moved.add(sum(v for v in hand.net if v > 0))
         self.length.add(hand.decisions)
@@ -71,6 +143,10 @@ class RulesetMeasures:
         for rule, times in hand.fired.items():
             self.fired_hands[rule] += 1
             self.fired_total[rule] += times
+        self.paid.add(hand.paid)
+        self.swing.add(sum(hand.paid.values()))
+        if self.auction is not None:
+            self.auction.add(hand)
 
     def win_rates(self) -> list[float]:
         return [wins / self.hands if self.hands else 0.0 for wins in self.wins_by_place]
@@ -80,10 +156,13 @@ class RulesetMeasures:
         return 1.0 - (max(rates) - min(rates)) if self.hands else 0.0
 
     def report(self) -> dict:
-        """Every measure as plain numbers (estimates as {mean, ci95, n})."""
+        """Every measure as plain numbers (estimates as {mean, ci95, n}, rates as
+        {rate, ci95, hits, n})."""
         hands = self.hands or 1
+        swing = self.swing.mean
         return {
             "hands": self.hands,
+            "shape": self.shape.as_dict(),
             "by_seat": [m.estimate().as_dict() for m in self.by_seat],
             "by_place": [m.estimate().as_dict() for m in self.by_place],
             "win_rate_by_place": self.win_rates(),
@@ -95,11 +174,16 @@ class RulesetMeasures:
             "choices_per_decision": self.choices / self.decisions if self.decisions else 0.0,
             "decided_after": self.decided_share.estimate().as_dict(),
             "lead_changes": self.lead_changes.estimate().as_dict(),
+            "swing": self.swing.estimate().as_dict(),
             "rules": {
                 rule: {
                     "hands": self.fired_hands[rule] / hands,
+                    "fired": Rate(self.fired_hands[rule], self.hands).as_dict(),
                     "per_hand": self.fired_total[rule] / hands,
+                    "paid": self.paid.estimate(rule).as_dict(),
+                    "share_of_swing": self.paid.mean(rule) / swing if swing else 0.0,
                 }
-                for rule in sorted(self.fired_hands)
+                for rule in sorted(self.fired_hands.keys() | self.paid.means.keys())
             },
+            "auction": self.auction.report(self.hands) if self.auction is not None else None,
         }

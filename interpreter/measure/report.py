@@ -2,9 +2,11 @@
 
 Where it sits: the last step of `tarot simulate` and `tarot diff --hands`. It takes the plain
 dicts that `RulesetMeasures.report` and `Comparison.report` give and formats them as text
-(terminal), Markdown (tables for notes) or JSON (everything, for programs). Numbers with an
-interval print as `mean ± half-width` (95%). Results are named in each ruleset's own unit
-(`Ruleset.unit`); a difference of two rates is in percentage points (pp).
+(terminal), Markdown (tables for notes) or JSON (everything, for programs). A mean prints as
+`mean ± half-width` (t, 95%), a rate as `share [low, high]` in percent (Wilson, 95%). Which
+measures are printed depends on the game's shape (`shape.GameShape`, in the report's
+"shape"); a plot given with --plot is shown in place in Markdown. Results are named in each
+ruleset's own unit (`Ruleset.unit`); a difference of two rates is in percentage points (pp).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
+from interpreter.engine.game import sitting_seed
 from interpreter.markdown import escape, table
 from interpreter.ruleset import Ruleset
 
@@ -29,18 +32,26 @@ class RunInfo:
     jobs: int
     interrupted: bool = False
     options: tuple[tuple[str, str], ...] = ()  # chosen with --option, repeated in commands
+    sittings: bool = False  # each unit is a whole sitting (a ruleset with lasting state)
+    backend: str = "scalar"  # "batch" or "auto": the hands are the batch back end's
 
     def heading(self, hands_done: int) -> str:
         players = ",".join(self.agents)
-        done = f"{hands_done} hands"
+        unit = (
+            "sittings (each a whole game; a hand below is a sitting)" if self.sittings else "hands"
+        )
+        done = f"{hands_done} {unit}"
         if self.interrupted:
-            done = f"{hands_done} of {self.hands_asked} hands (interrupted)"
+            done = f"{hands_done} of {self.hands_asked} {unit} (interrupted)"
         return f"{done}, seed {self.seed}, {players} players, {self.jobs} job(s)"
 
     def replay_command(self, target: str, number: int) -> str:
         options = "".join(f" --option {name}={reading}" for name, reading in self.options)
         agents = "" if self.agents == ("random",) else f" --agents {','.join(self.agents)}"
-        return f"tarot play {target} --seed {self.seed} --hand {number}{agents}{options}"
+        if self.sittings:  # sitting N is the whole game played with its own seed
+            return f"tarot play {target} --seed {sitting_seed(self.seed, number)}{agents}{options}"
+        batch = "" if self.backend == "scalar" else " --backend batch"
+        return f"tarot play {target} --seed {self.seed} --hand {number}{agents}{options}{batch}"
 
 
 def signed(value: float, digits: int = 2) -> str:
@@ -102,97 +113,273 @@ def _net_title(unit: str) -> str:
 # --- measures shared by simulate and diff ------------------------------------------------------
 
 
+def rate(r: dict) -> str:
+    """A rate dict (`statistics.Rate.as_dict`) as `share [low, high]` in percent (Wilson)."""
+    low, high = r["ci95"]
+    if low is None:
+        return "n/a"
+    return f"{100 * r['rate']:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+Value = float | dict | None  # a number, an estimate dict or a rate dict
+
+
 @dataclass(frozen=True)
 class _Measure:
     label: str
-    value: Callable[[dict], float | dict | None]  # a number, or an estimate dict
+    value: Callable[[dict], Value]
     digits: int = 2
     as_percent: bool = False
     signed: bool = False  # a result, shown with its sign
 
 
-def _measures(places: int, unit: str) -> list[_Measure]:
-    def at(key: str, place: int) -> Callable[[dict], float | dict | None]:
-        return lambda r: r[key][place] if place < len(r[key]) else None
+def _at(key: str, index: int) -> Callable[[dict], Value]:
+    return lambda r: r[key][index] if index < len(r[key]) else None
 
+
+def _in_auction(*keys: str | int) -> Callable[[dict], Value]:
+    def value(r: dict) -> Value:
+        found = r["auction"]
+        for key in keys:
+            if found is None:
+                return None
+            found = found[key] if isinstance(key, str) else _item(found, key)
+        return found
+
+    return value
+
+
+def _item(values: list, index: int) -> Value:
+    return values[index] if index < len(values) else None
+
+
+def _measures(shape: dict, places: int, unit: str) -> list[_Measure]:
+    """The measures that mean something for a game of this shape (`GameShape.as_dict`):
+    who won a hand and when only where every seat plays for himself; the auction's where a
+    taker plays against defenders."""
+    by_place = [
+        _Measure(f"mean result, {place_name(p)}", _at("by_place", p), signed=True)
+        for p in range(places)
+    ]
+    common = [
+        _Measure("spread of results in a hand (sd)", lambda r: r["spread"]),
+        _Measure(f"won by the winners ({unit})", lambda r: r["moved"]),
+        _Measure(f"paid by every rule, the swing ({unit})", lambda r: r["swing"]),
+        _Measure("decisions per hand", lambda r: r["decisions_per_hand"], 1),
+        _Measure("legal choices per decision", lambda r: r["choices_per_decision"]),
+    ]
+    if shape["taker_against_defenders"]:
+        return [
+            _Measure("hands taken (not all passed or thrown in)", _in_auction("taken")),
+            _Measure("contracts made (taker ahead)", _in_auction("made")),
+            _Measure("taker's mean result", _in_auction("taker"), signed=True),
+            _Measure("a defender's mean result", _in_auction("defence"), signed=True),
+            *(
+                _Measure(f"takes, {place_name(p)}", _in_auction("takes_by_place", p))
+                for p in range(places)
+            ),
+            *by_place,
+            *common,
+        ]
     return [
+        *by_place,
         *(
-            _Measure(f"mean result, {place_name(p)}", at("by_place", p), signed=True)
-            for p in range(places)
-        ),
-        *(
-            _Measure(f"win rate, {place_name(p)}", at("win_rate_by_place", p), as_percent=True)
+            _Measure(f"win rate, {place_name(p)}", _at("win_rate_by_place", p), as_percent=True)
             for p in range(places)
         ),
         _Measure("balance (1 - widest win-rate gap)", lambda r: r["balance"], 3),
-        _Measure("drawn hands (best result shared)", lambda r: r["draws"], as_percent=True),
-        _Measure("spread of results in a hand (sd)", lambda r: r["spread"]),
-        _Measure(f"{unit} won by the winners", lambda r: r["moved"]),
-        _Measure("decisions per hand", lambda r: r["decisions_per_hand"], 1),
-        _Measure("legal choices per decision", lambda r: r["choices_per_decision"]),
+        _Measure("drawn hands (best shared by sides)", lambda r: r["draws"], as_percent=True),
+        *common,
         _Measure("decided after (share of decisions)", lambda r: r["decided_after"], 3),
         _Measure("lead changes per hand", lambda r: r["lead_changes"]),
     ]
 
 
-def _number(value: float | dict | None) -> float | None:
-    return value["mean"] if isinstance(value, dict) else value
+def _number(value: Value) -> float | None:
+    if isinstance(value, dict):
+        return value["rate"] if "rate" in value else value["mean"]
+    return value
 
 
-def _cell(measure: _Measure, value: float | dict | None) -> str:
+def _is_rate(measure: _Measure, value: Value) -> bool:
+    return measure.as_percent or (isinstance(value, dict) and "rate" in value)
+
+
+def _cell(measure: _Measure, value: Value) -> str:
     if value is None:
         return "-"
-    if measure.as_percent:
-        assert not isinstance(value, dict)  # a share is a plain number, never an estimate
-        return percent(value)
     if isinstance(value, dict):
-        return (
-            estimate(value, measure.digits)
-            if measure.label.startswith("mean result")
-            else (plain(value, measure.digits))
-        )
+        if "rate" in value:
+            return rate(value)
+        return estimate(value, measure.digits, sign=measure.signed)
+    if measure.as_percent:
+        return percent(value)
     return f"{value:.{measure.digits}f}"
 
 
+def _gap(measure: _Measure, values: Sequence[Value]) -> str:
+    """B - A of a measure's two values: percentage points for a rate."""
+    a, b = (_number(v) for v in values)
+    if a is None or b is None:
+        return "-"
+    if _is_rate(measure, values[0]) or _is_rate(measure, values[1]):
+        return f"{100 * (b - a):+.1f} pp"
+    return f"{b - a:+.{measure.digits}f}"
+
+
 def _measure_rows(reports: Sequence[dict], unit: str) -> list[list[str]]:
-    """One row per measure, one column per ruleset; with two rulesets a last column B - A
-    (the difference of the two means; the paired intervals are in the tables above)."""
+    """One row per measure that fits the first report's game shape, one column per ruleset;
+    with two rulesets a last column B - A (the difference of the two means; the paired
+    intervals are in the tables above)."""
     rows = []
-    for measure in _measures(max(len(r["by_place"]) for r in reports), unit):
+    places = max(len(r["by_place"]) for r in reports)
+    for measure in _measures(reports[0]["shape"], places, unit):
         values = [measure.value(r) for r in reports]
         row = [measure.label, *(_cell(measure, v) for v in values)]
         if len(reports) == 2:
-            a, b = (_number(v) for v in values)
-            gap = None if a is None or b is None else b - a
-            if gap is None:
-                row.append("-")
-            elif measure.as_percent:
-                row.append(f"{100 * gap:+.1f} pp")
-            else:
-                row.append(f"{gap:+.{measure.digits}f}")
+            row.append(_gap(measure, values))
         rows.append(row)
     return rows
 
 
-def _rule_rows(rulesets: Sequence[Ruleset], reports: Sequence[dict]) -> list[list[str]]:
-    """One row per rule that paid: the share of hands it paid in (and times per hand) under
-    each ruleset; with two, a last column B - A of the shares."""
-    keys = sorted({key for r in reports for key in r["rules"]})
+def _contract_rows(reports: Sequence[dict], unit: str) -> list[list[str]]:
+    """The auction by contract: how often it was bid, how often made, and the taker's mean
+    result at it, under each ruleset (one after the other)."""
+    names = list(
+        dict.fromkeys(c for r in reports for c in (r["auction"] or {}).get("contracts", {}))
+    )
+    labels = ["A ", "B "] if len(reports) == 2 else [""]
+    head = ["contract"]
+    for label in labels:
+        head += [f"{label}bid", f"{label}made", f"{label}taker's result ({unit})"]
+    rows = [head]
+    for name in names:
+        row = [name]
+        for r in reports:
+            contract = _contracts(r).get(name)
+            if contract is None:
+                row += ["-", "-", "-"]
+            else:
+                row += [rate(contract["bid"]), rate(contract["made"]), estimate(contract["taker"])]
+        rows.append(row)
+    return rows
+
+
+def _contracts(report: dict) -> dict:
+    return report["auction"]["contracts"] if report["auction"] else {}
+
+
+def _auction_section(reports: Sequence[dict], unit: str, md: bool) -> list[str]:
+    if not any(r["auction"] for r in reports):
+        return []
+    out = _section(
+        "The auction by contract (bid: share of hands; made: share of the hands at that "
+        "contract in which the taker came out ahead; Wilson intervals)",
+        md,
+    )
+    return out + _table(_contract_rows(reports, unit), md)
+
+
+def _label(rulesets: Sequence[Ruleset], key: str) -> str:
+    found = (rs.rule_label(key) for rs in rulesets if rs.rule(key) is not None)
+    return next(found, rulesets[0].rule_label(key))
+
+
+def _rule_rows(ruleset: Ruleset, report: dict) -> list[list[str]]:
+    """One row per rule that fired or paid: the share of hands it fired in (Wilson), the
+    times per hand, what it paid per hand (t) and its share of all that rules paid."""
+    return [
+        [
+            key,
+            _label([ruleset], key),
+            rate(rule["fired"]),
+            f"{rule['per_hand']:.3f}",
+            plain(rule["paid"]),
+            percent(rule["share_of_swing"]),
+        ]
+        for key, rule in sorted(report["rules"].items())
+    ]
+
+
+def _rule_head(unit: str) -> list[str]:
+    return ["rule", "name", "fired", "times", f"paid ({unit})", "share"]
+
+
+_NO_RULE = {"hands": 0.0, "fired": None, "paid": None, "share_of_swing": 0.0}
+
+
+def _rule_gap_rows(rulesets: Sequence[Ruleset], reports: Sequence[dict], gaps: dict) -> list:
+    """Two rulesets: for every rule, how often it fired and what it paid under A and B, and
+    the B - A of each (`gaps`: what it paid, by rule, from `Comparison.report`); the rules
+    whose payments moved most first."""
+
+    def moved(key: str) -> float:
+        gap = gaps.get(key)
+        return -abs(gap["mean"]) if gap else 0.0
+
+    keys = sorted({key for r in reports for key in r["rules"]}, key=lambda k: (moved(k), k))
     rows = []
     for key in keys:
-        label = next((rs.rule_label(key) for rs in rulesets if rs.rule(key) is not None), key)
-        shares = [r["rules"].get(key, {"hands": 0.0, "per_hand": 0.0}) for r in reports]
-        cells = [f"{percent(f['hands'])} ({f['per_hand']:.3f})" for f in shares]
-        if len(reports) == 2:
-            cells.append(f"{100 * (shares[1]['hands'] - shares[0]['hands']):+.1f} pp")
-        rows.append([key, label, *cells])
+        a, b = (r["rules"].get(key, _NO_RULE) for r in reports)
+        rows.append(
+            [
+                key,
+                _label(rulesets, key),
+                *(rate(f["fired"]) if f["fired"] else "-" for f in (a, b)),
+                f"{100 * (b['hands'] - a['hands']):+.1f} pp",
+                *(plain(f["paid"]) if f["paid"] else "-" for f in (a, b)),
+                estimate(gaps[key]) if key in gaps else "-",
+                *(percent(f["share_of_swing"]) for f in (a, b)),
+            ]
+        )
     return rows
+
+
+def _rule_gap_head() -> list[str]:
+    return [
+        "rule",
+        "name",
+        "A fired",
+        "B fired",
+        "B - A fired",
+        "A paid",
+        "B paid",
+        "B - A paid",
+        "A share",
+        "B share",
+    ]
+
+
+def _games_section(games: dict | None, md: bool) -> list[str]:
+    """Whole games (a ruleset that plays several hands): length and winners."""
+    if not games:
+        return []
+    out = _section(
+        f"Whole games ({games['games']} played on their own seeds; a shared win counts "
+        "for each winner)",
+        md,
+    )
+    rows = [["measure", "value"], ["hands per game", plain(games["hands_per_game"], 2)]]
+    rows += [[f"wins, seat {s}", rate(r)] for s, r in enumerate(games["win_rate_by_seat"])]
+    if games["unfinished"]:
+        rows.append(["games that reached their last hand undecided", str(games["unfinished"])])
+    return out + _table(rows, md)
 
 
 # --- tarot simulate -----------------------------------------------------------------------------
 
 
-def simulate_report(ruleset: Ruleset, measures: dict, info: RunInfo, fmt: str) -> str:
+def simulate_report(
+    ruleset: Ruleset,
+    measures: dict,
+    info: RunInfo,
+    fmt: str,
+    games: dict | None = None,
+    picture: str | None = None,
+) -> str:
+    """The report of `tarot simulate`: `measures` is `RulesetMeasures.report()`, `games`
+    `GameMeasures.report()` for a ruleset that plays several hands, `picture` the file of
+    its plot (shown in place in Markdown)."""
     if fmt == "json":
         return json.dumps(
             {
@@ -201,6 +388,7 @@ def simulate_report(ruleset: Ruleset, measures: dict, info: RunInfo, fmt: str) -
                 "options": ruleset.options,
                 "run": _run_json(info),
                 "measures": measures,
+                "games": games,
             },
             indent=1,
         )
@@ -212,12 +400,36 @@ def simulate_report(ruleset: Ruleset, measures: dict, info: RunInfo, fmt: str) -
         [["seat", "result"]] + [[str(s), estimate(e)] for s, e in enumerate(measures["by_seat"])],
         md,
     )
-    out += _section("Game measures", md)
+    out += _auction_section([measures], unit, md)
+    out += _section(_measures_title(measures), md)
     out += _table([["measure", ruleset.id], *_measure_rows([measures], unit)], md)
-    out += _section("Rules that paid (share of hands, and times per hand)", md)
-    rules = _rule_rows([ruleset], [measures])
-    out += _table([["rule", "name", ruleset.id], *rules], md) if rules else ["  none"]
+    out += _games_section(games, md)
+    out += _section(_RULES_TITLE, md)
+    rules = _rule_rows(ruleset, measures)
+    out += _table([_rule_head(unit), *rules], md) if rules else ["  none"]
+    out += _picture(picture, f"{ruleset.id}: net result per hand by seat", md)
     return "\n".join(out)
+
+
+def _picture(path: str | None, caption: str, md: bool) -> list[str]:
+    """The plot in its place: an image in Markdown, its file name in text."""
+    if path is None:
+        return []
+    if md:
+        return ["", f"![{escape(caption)}]({path.replace(' ', '%20')})"]
+    return ["", f"Picture: {path}"]
+
+
+_RULES_TITLE = (
+    "Rules that fired (share of hands [Wilson 95%], times per hand) and what they paid "
+    "(per hand, t 95%; share of all that rules paid)"
+)
+
+
+def _measures_title(measures: dict) -> str:
+    if measures["shape"]["taker_against_defenders"]:
+        return "Game measures (a taker against defenders; rates with Wilson 95% intervals)"
+    return "Game measures (each for himself)"
 
 
 def _run_json(info: RunInfo) -> dict:
@@ -235,9 +447,16 @@ def _run_json(info: RunInfo) -> dict:
 
 
 def table_report(
-    a: Ruleset, b: Ruleset, targets: tuple[str, str], result: dict, info: RunInfo, fmt: str
+    a: Ruleset,
+    b: Ruleset,
+    targets: tuple[str, str],
+    result: dict,
+    info: RunInfo,
+    fmt: str,
+    picture: str | None = None,
 ) -> str:
-    """The at-the-table half of a diff: `result` is `Comparison.report()`."""
+    """The at-the-table half of a diff: `result` is `Comparison.report()`, `picture` the file
+    of its plot (shown in place in Markdown)."""
     if fmt == "json":
         return json.dumps(
             {
@@ -304,7 +523,8 @@ def table_report(
                 )
                 out.append(f"    {info.replay_command(targets[0], hand['hand'])}")
                 out.append(f"    {info.replay_command(targets[1], hand['hand'])}")
-    out += _section("Game measures (B - A of a rate in percentage points, pp)", md)
+    out += _auction_section([result["a"], result["b"]], unit, md)
+    out += _section(_measures_title(result["a"]) + "; B - A of a rate in percentage points, pp", md)
     out += _table(
         [
             ["measure", f"A {a.id}", f"B {b.id}", "B - A"],
@@ -312,13 +532,16 @@ def table_report(
         ],
         md,
     )
-    out += _section("Rules that paid (share of hands, and times per hand; B - A in pp)", md)
-    rules = _rule_rows([a, b], [result["a"], result["b"]])
-    out += (
-        _table([["rule", "name", f"A {a.id}", f"B {b.id}", "B - A"], *rules], md)
-        if rules
-        else ["  none"]
+    out += _section(
+        "Rules that fired (share of hands [Wilson 95%]) and what they paid per hand "
+        f"({unit}, t 95%; B - A paired when the hands are), the rules whose payments moved "
+        "most first; share: of all that rules paid",
+        md,
     )
+    rules = _rule_gap_rows([a, b], [result["a"], result["b"]], result["rule_differences"])
+    out += _table([_rule_gap_head(), *rules], md) if rules else ["  none"]
+    caption = "A and B, and the paired B - A, per seat and per rule whose payments changed"
+    out += _picture(picture, caption if result["paired"] else "A and B per seat", md)
     return "\n".join(out)
 
 
@@ -368,11 +591,20 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
         "(sorted by the mean |B - A| per seat and hand, how much the variant moves results, "
         f"in {units([(r.id, r) for r in (base, *(line.variant for line in ordered))])}; "
         "dealer B - A is the dealer's paired difference; spread B - A the change in the "
-        "standard deviation of the seats' results in a hand, i.e. in what is at stake)",
+        "standard deviation of the seats' results in a hand, i.e. in what is at stake; "
+        "the last column the rule whose payments per hand changed most)",
         "",
     ]
     rows = [
-        ["variant", "changes", "hands differing", "mean |B - A|", "dealer B - A", "spread B - A"]
+        [
+            "variant",
+            "changes",
+            "hands differing",
+            "mean |B - A|",
+            "dealer B - A",
+            "spread B - A",
+            "rule paid most differently (B - A per hand)",
+        ]
     ]
     for line in ordered:
         r = line.result
@@ -384,10 +616,20 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
             ]
         else:
             cells = ["unpaired", "-", "-"]
+        cells.append(_most_changed_rule(r["rule_differences"]))
         changed = "; ".join(line.changed) or "(none)"
         rows.append([line.variant.id, changed, percent(r["differing_share"]), *cells])
     out += _table(rows, md)
     return "\n".join(out)
+
+
+def _most_changed_rule(differences: dict) -> str:
+    """The rule whose payments per hand moved most, with its B - A; "-" when none moved."""
+    moved = [(abs(e["mean"]), rule) for rule, e in differences.items() if e["mean"]]
+    if not moved:
+        return "-"
+    rule = min(moved, key=lambda item: (-item[0], item[1]))[1]
+    return f"{rule} {estimate(differences[rule])}"
 
 
 def _change_size(line: FamilyLine) -> float:

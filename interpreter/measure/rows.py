@@ -1,9 +1,13 @@
 """One row per hand per ruleset, written as it comes: JSON Lines or CSV, by file extension.
 
 Where it sits: `--out FILE` of `tarot simulate` and `tarot diff --hands`. Rows are flat (one
-column per seat and one per rule) so that `pandas.read_json(path, lines=True)` and
-`pandas.read_csv(path)` give a table with no further work; the `unit` column, after the
-results (`net_N`), names what they are counted in: the ruleset's unit. Rows are written as
+column per seat, per option and per rule) so that `pandas.read_json(path, lines=True)` and
+`pandas.read_csv(path)` give a table with no further work. Each row names everything its
+hand was played with (`provenance.RunKey`: the ruleset's name, file and content hash, the
+reading of every option, the agent of each seat with its settings, the seed, the hand
+number, the program's version and the back end that played it), so one row alone is enough
+to play its hand again with `tarot play`; the `unit` column, after the results (`net_N`),
+names what they are counted in: the ruleset's unit. Rows are written as
 the hands finish, a hand's rows whole or not at all (`output_files.PieceFile`), so an
 interrupted run keeps every finished hand on disk, and a write that fails (a full disk) keeps
 the rows of the hands before it and says so.
@@ -18,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from interpreter.measure.hand_summary import HandSummary, rule_keys
+from interpreter.measure.provenance import RunKey
 from interpreter.output_files import OutputError, PieceFile
 from interpreter.ruleset import Ruleset
 
@@ -36,14 +41,20 @@ def row_format(path: str) -> str:
 
 
 class RowWriter:
-    def __init__(self, path: str, rulesets: Sequence[Ruleset]) -> None:
+    """The rows of a run: `rulesets` and the `keys` of their hands, in the same order."""
+
+    def __init__(self, path: str, rulesets: Sequence[Ruleset], keys: Sequence[RunKey]) -> None:
         self.format = row_format(path)
         self.rulesets = list(rulesets)
+        self.keys = list(keys)
         self._rule_keys = [rule_keys(r) for r in rulesets]
         players = max(r.players for r in rulesets)
         rules = sorted({key for r in rulesets for key in rule_keys(r)})
+        options = sorted({name for key in keys for name, _ in key.options})
         self.columns = (
-            ["ruleset", "hand", "dealer"]
+            ["ruleset", "ruleset_file", "ruleset_hash"]
+            + [f"option.{name}" for name in options]
+            + ["agents", "seed", "hand", "version", "backend", "dealer"]
             + [f"net_{seat}" for seat in range(players)]
             + ["unit", "decisions", "choices", "winner", "decided_at", "lead_changes"]
             + [f"fired.{rule}" for rule in rules]
@@ -56,10 +67,16 @@ class RowWriter:
             self._csv.writeheader()
             self._add(counted=False)
 
-    def row(self, ruleset: Ruleset, keys: Sequence[str], hand: HandSummary) -> dict:
+    def row(self, ruleset: Ruleset, key: RunKey, rules: Sequence[str], hand: HandSummary) -> dict:
         row: dict = dict.fromkeys(self.columns)
         row.update(
-            ruleset=ruleset.id,
+            ruleset=key.ruleset,
+            ruleset_file=key.ruleset_file,
+            ruleset_hash=key.ruleset_hash,
+            agents=",".join(key.agents),
+            seed=key.seed,
+            version=key.version,
+            backend=key.backend,
             unit=ruleset.unit.plural,
             hand=hand.number,
             dealer=hand.dealer,
@@ -69,16 +86,20 @@ class RowWriter:
             decided_at=hand.decided_at,
             lead_changes=hand.lead_changes,
         )
+        for name, reading in key.options:
+            row[f"option.{name}"] = reading
         for seat, value in enumerate(hand.net):
             row[f"net_{seat}"] = value
-        for rule in keys:
+        for rule in rules:
             row[f"fired.{rule}"] = hand.fired.get(rule, 0)
         return row
 
     def write(self, results: Sequence[HandSummary]) -> None:
         """The rows of one hand (one per ruleset); OutputError if they cannot be written."""
-        for ruleset, keys, hand in zip(self.rulesets, self._rule_keys, results, strict=True):
-            row = self.row(ruleset, keys, hand)
+        for ruleset, key, rules, hand in zip(
+            self.rulesets, self.keys, self._rule_keys, results, strict=True
+        ):
+            row = self.row(ruleset, key, rules, hand)
             if self._csv is not None:
                 self._csv.writerow(row)
             else:

@@ -16,7 +16,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.engine.actions import DecisionKind
-from interpreter.engine.phases import auction, deal, declare, play, settle, talon
+from interpreter.engine.phases import (
+    announce,
+    auction,
+    deal,
+    declare,
+    doubling,
+    play,
+    settle,
+    talon,
+)
 from interpreter.engine.phases.phase import Phase
 from interpreter.ruleset import Ruleset
 
@@ -37,10 +46,12 @@ def _nothing(_state: HandState) -> None:
 
 HANDLERS: dict[Phase, Handler] = {
     Phase.REDEAL: Handler(_nothing, deal.decide),
-    Phase.BID: Handler(_nothing, auction.decide_bid),
+    Phase.BID: Handler(auction.enter, auction.decide_bid),
     Phase.CALL: Handler(_nothing, auction.decide_call),
     Phase.DISCARD: Handler(talon.enter, talon.decide),
     Phase.DECLARE: Handler(_nothing, declare.decide),
+    Phase.ANNOUNCE: Handler(announce.enter, announce.decide),
+    Phase.DOUBLE: Handler(doubling.enter, doubling.decide),
     Phase.PLAY: Handler(play.enter, play.decide),
     Phase.DONE: Handler(settle.enter, settle.decide),
 }
@@ -57,6 +68,10 @@ APPLY: dict[DecisionKind, Callable[[HandState, Decision, Any], None]] = {
     DecisionKind.DECLARE: declare.declare,
     DecisionKind.SHOW: declare.pick_card,
     DecisionKind.GIVE: declare.pick_card,
+    DecisionKind.PACKET: talon.take_packet,
+    DecisionKind.JOIN: auction.join,
+    DecisionKind.DOUBLE: doubling.double,
+    DecisionKind.ANNOUNCE: announce.announce,
     DecisionKind.PLAY: play.play,
 }
 
@@ -74,7 +89,12 @@ _WITHOUT_AUCTION = (Phase.REDEAL, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phas
 
 def phase_order(ruleset: Ruleset) -> tuple[Phase, ...]:
     """The phases of a hand under `ruleset`, in order, from the deal to the settlement."""
-    return _WITH_AUCTION if ruleset.bidding else _WITHOUT_AUCTION
+    phases = _WITH_AUCTION if ruleset.bidding else _WITHOUT_AUCTION
+    before_play: tuple[Phase, ...] = (Phase.ANNOUNCE,) if ruleset.announcements else ()
+    if ruleset.doubling is not None:
+        before_play += (Phase.DOUBLE,)
+    play = phases.index(Phase.PLAY)
+    return (*phases[:play], *before_play, *phases[play:])
 
 
 def advance(state: HandState) -> None:

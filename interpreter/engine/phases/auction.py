@@ -1,10 +1,18 @@
 """The auction and the partner call: bids in turn, the taker and contract, the card called.
 
 Where it sits: phases of the hand (`interpreter.engine.phases`) in rulesets with `bidding`.
+
+The auction goes in stages (`AuctionStage`): the bidding itself (each seat once, or round
+and round until all but one have passed); when every seat passed, the contracts offered only
+then, to each seat they are open to; then a forced contract, or the deal thrown in; once
+there is a taker, the seats the contract lets join him are asked in turn. `state.bidders`
+holds the seats still to speak in the current stage, in order; `state.taker` and
+`state.contract` the highest bid so far.
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from interpreter.engine.actions import (
@@ -13,49 +21,177 @@ from interpreter.engine.actions import (
     Bid,
     Decision,
     DecisionKind,
+    Hold,
+    Join,
     Pass,
     action_text,
 )
 from interpreter.engine.events import ThrownIn
 from interpreter.engine.phases import deal
+from interpreter.engine.values import first_seat, selected_seats
 
 if TYPE_CHECKING:
     from interpreter.engine.state import HandState
+    from interpreter.ruleset import Bidding, Contract
+
+UNTIL_ONE_LEFT = "until_one_left"  # `bidding.rounds`: round and round until one is left
+_JOIN_ANSWERS: list[Action] = [Join(True), Join(False)]
+
+
+class AuctionStage(IntEnum):
+    BIDDING = 0
+    ALL_PASSED = 1  # every seat passed: the contracts offered only then
+    JOINING = 2  # a taker: the seats that may join him are asked
+    OVER = 3
+
+
+def bid_order(state: HandState) -> list[int]:
+    """The seats in the order they first speak: from the ruleset's `first`, or the dealer's
+    next, in order of play."""
+    bidding = state.ruleset.bidding
+    if bidding is None or bidding.first is None:
+        return list(state.seat_order)
+    first = first_seat(state, bidding.first, "the auction's `first`")
+    n = state.ruleset.players
+    return [(first + i) % n for i in range(n)]
+
+
+def enter(state: HandState) -> None:
+    """A compulsory contract whose condition holds is played without an auction."""
+    bidding = state.ruleset.bidding
+    assert bidding is not None  # only a ruleset with an auction has this phase
+    scope = state._scope({})
+    forced = next((entry for entry in bidding.compulsory if entry.when(scope)), None)
+    if forced is None:
+        return
+    state.bidders.clear()
+    state.contract = forced.contract
+    if forced.taker is not None:
+        state.taker = first_seat(state, forced.taker, "the compulsory contract's `taker`")
+    state.compulsory = True
+    state._changed()
 
 
 def decide_bid(state: HandState) -> bool:
-    """The next bidder's choice of a higher contract or a pass. Once all have spoken, the
-    deal is thrown in if nobody bid; else the taker leads where the ruleset says so."""
-    ruleset = state.ruleset
-    if state.bidders:
+    """The next bidder's choice of a higher contract, a hold or a pass; then the seats asked
+    to join. Once all have spoken, the deal is thrown in if nobody bid (or the forced
+    contract is played); else the taker leads where the ruleset says so."""
+    bidding = state.ruleset.bidding
+    assert bidding is not None  # only a ruleset with an auction has this phase
+    if state.auction_stage == AuctionStage.JOINING:
+        return _decide_join(state)
+    if state.bidders and not _won(state, bidding):
         seat = state.bidders[0]
-        assert ruleset.bidding is not None  # only a ruleset with an auction has bidders
-        contracts = ruleset.bidding.contracts
-        lowest = 0 if state.contract is None else ruleset.bidding.rank(state.contract) + 1
-        bids: list[Action] = [Bid(c.id) for c in contracts[lowest:]]
-        bids.append(PASS)
-        choices = [action_text(b, ruleset.deck) for b in bids]
+        bids = _legal_bids(state, bidding, seat)
+        choices = [action_text(b, state.ruleset.deck) for b in bids]
         state.decision = Decision(seat, DecisionKind.BID, bids, choices)
         return True
-    if state.taker is None:
-        deal.throw_in(state, ThrownIn.ALL_PASSED)
-        return True
-    if ruleset.play.first_leader == "taker":
-        state.leader = state.taker
+    state.bidders.clear()
+    if state.contract is None:
+        if state.auction_stage == AuctionStage.BIDDING and bidding.after_all_passed:
+            state.auction_stage = AuctionStage.ALL_PASSED
+            state.bidders = [
+                seat
+                for seat in bid_order(state)
+                if any(_open(state, c, seat) for c in bidding.after_all_passed)
+            ]
+            return decide_bid(state)
+        if bidding.all_passed is None:
+            deal.throw_in(state, ThrownIn.ALL_PASSED)
+            return True
+        _force(state, bidding)
+    if state.taker is not None and state.auction_stage < AuctionStage.JOINING:
+        state.auction_stage = AuctionStage.JOINING
+        join = bidding.contract(state.contract).join  # type: ignore[arg-type]
+        if join is not None:
+            asked = selected_seats(join(state._scope({})))
+            state.bidders = [s for s in bid_order(state) if s in asked and s != state.taker]
+        return _decide_join(state)
     return False
 
 
-def bid(state: HandState, decision: Decision, action: Bid | Pass) -> None:
+def _decide_join(state: HandState) -> bool:
+    if state.bidders:
+        seat = state.bidders[0]
+        choices = [action_text(a, state.ruleset.deck) for a in _JOIN_ANSWERS]
+        state.decision = Decision(seat, DecisionKind.JOIN, _JOIN_ANSWERS, choices)
+        return True
+    state.auction_stage = AuctionStage.OVER
+    return False
+
+
+def _won(state: HandState, bidding: Bidding) -> bool:
+    """Whether the bidding is over before its next seat speaks: round and round, when the
+    only seat left is the highest bidder."""
+    return (
+        bidding.rounds == UNTIL_ONE_LEFT
+        and len(state.bidders) == 1
+        and state.bidders[0] == state.taker
+    )
+
+
+def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
+    """Every contract above the highest bid that is open to `seat` (in the stage after all
+    passed, those offered only then), a hold of the highest bid where `seat` may hold it,
+    and a pass."""
+    contracts = bidding.contracts
+    if state.auction_stage == AuctionStage.ALL_PASSED:
+        offered = bidding.after_all_passed
+    elif bidding.after_all_passed:
+        offered = tuple(c for c in contracts if not c.only_when_all_passed)
+    else:
+        offered = contracts
+    bids: list[Action] = []
+    if state.contract is not None:
+        lowest = bidding.rank(state.contract) + 1
+        offered = tuple(c for c in offered if bidding.rank(c.id) >= lowest)
+        if bidding.hold is not None and seat != state.taker:
+            highest = {"highest_bidder": state.taker, "highest_bid": state.contract}
+            holders = selected_seats(bidding.hold(state._scope(highest)))
+            if seat in holders and _open(state, bidding.contract(state.contract), seat):
+                bids.append(Hold(state.contract))
+    bids += [Bid(c.id) for c in offered if _open(state, c, seat)]
+    bids.append(PASS)
+    return bids
+
+
+def _open(state: HandState, contract: Contract, seat: int) -> bool:
+    return contract.open_to is None or bool(contract.open_to(state._scope({"player": seat})))
+
+
+def _force(state: HandState, bidding: Bidding) -> None:
+    """The contract played when every seat passed, with its taker if it names one."""
+    forced = bidding.all_passed
+    assert forced is not None  # asked for only where the ruleset names one
+    state.contract = forced.contract
+    if forced.taker is not None:
+        state.taker = first_seat(state, forced.taker, "the forced contract's `taker`")
+    state._changed()
+
+
+def bid(state: HandState, decision: Decision, action: Bid | Hold | Pass) -> None:
+    seat = state.bidders.pop(0)
+    if isinstance(action, Pass):
+        return  # a seat that passed does not speak again
+    state.taker, state.contract = decision.seat, action.contract
+    if state.auction_stage == AuctionStage.ALL_PASSED:
+        state.bidders.clear()  # the first to take a contract offered then has it
+    elif state.ruleset.bidding.rounds == UNTIL_ONE_LEFT:  # type: ignore[union-attr]
+        state.bidders.append(seat)
+
+
+def join(state: HandState, decision: Decision, answer: Join) -> None:
     state.bidders.pop(0)
-    if isinstance(action, Bid):
-        state.taker, state.contract = decision.seat, action.contract
+    if answer.joins:
+        state.joined.append(decision.seat)
+        state._changed()
 
 
 def decide_call(state: HandState) -> bool:
     """The taker's call of a card whose holder becomes the partner, when the ruleset has one
     and its condition holds."""
     call = state.ruleset.partner_call
-    if call is None or state.called_card is not None:
+    if call is None or state.called_card is not None or state.taker is None:
         return False
     scope = state._scope({})
     if not call.when(scope):
@@ -65,7 +201,6 @@ def decide_call(state: HandState) -> bool:
         return False
     cards = state.ruleset.deck.cards
     choices = [cards[c].id for c in callable_cards]
-    assert state.taker is not None  # a partner is called after the auction has a taker
     state.decision = Decision(state.taker, DecisionKind.CALL, callable_cards, choices)
     return True
 

@@ -13,9 +13,11 @@ from interpreter.engine.actions import Action, Decision, DecisionKind, Redeal, a
 from interpreter.engine.dealing import deal_packets
 from interpreter.engine.events import AT_CUT, ThrownIn
 from interpreter.engine.phases.phase import Phase
+from interpreter.engine.values import selected_seats
 
 if TYPE_CHECKING:
     from interpreter.engine.state import HandState
+    from interpreter.ruleset import RedealRule
 
 
 def deal(state: HandState) -> None:
@@ -40,28 +42,54 @@ def deal(state: HandState) -> None:
 
 
 def decide(state: HandState) -> bool:
-    """Ask the next player who may have the deal cancelled; throw it in when a rule cancels
-    it by itself. False when nobody is left to ask."""
+    """Ask the next player who may have the deal cancelled, or the next seat whose agreement
+    a redeal needs; throw the deal in when a rule cancels it by itself. False when nobody is
+    left to ask."""
     if not state.redeal_queue:
         return False
     seat, rule = state.redeal_queue[0]
-    if not rule.choice:
+    if not rule.choice and not state.redeal_agreement and not _put_to_agreement(state, seat, rule):
         throw_in(state, rule.id)
         return True
+    asked = state.redeal_agreement[0] if state.redeal_agreement else seat
     answers: list[Action] = [Redeal(rule.id, True), Redeal(rule.id, False)]
     deck = state.ruleset.deck
     state.decision = Decision(
-        seat, DecisionKind.REDEAL, answers, [action_text(a, deck) for a in answers]
+        asked, DecisionKind.REDEAL, answers, [action_text(a, deck) for a in answers]
     )
     return True
 
 
+def _put_to_agreement(state: HandState, seat: int, rule: RedealRule) -> bool:
+    """Whether the redeal that `seat`'s cards call for must first be agreed to: the seats the
+    rule's `agreed_by` gives, but `seat`, are then to be asked in order of play from its next."""
+    if rule.agreed_by is None:
+        return False
+    asked = selected_seats(rule.agreed_by(state._scope({"player": seat})))
+    players = state.ruleset.players
+    following = [(seat + i) % players for i in range(1, players)]
+    state.redeal_agreement = [s for s in following if s in asked]
+    return bool(state.redeal_agreement)
+
+
 def answer_redeal(state: HandState, decision: Decision, answer: Redeal) -> None:
-    state.redeal_queue.pop(0)
-    if answer.redeal:
-        throw_in(state, answer.rule)
-    else:  # playing on is itself declared: rules may ask declared(seat, 'rule id')
+    seat, rule = state.redeal_queue[0]
+    if state.redeal_agreement:  # a seat asked to agree: one refusal and the deal stands
+        state.redeal_agreement.pop(0)
+        if not answer.redeal:
+            state.redeal_agreement.clear()
+            state.redeal_queue.pop(0)
+        elif not state.redeal_agreement:
+            state.redeal_queue.pop(0)
+            throw_in(state, answer.rule)
+    elif (
+        not answer.redeal
+    ):  # playing on is itself declared: rules may ask declared(seat, 'rule id')
+        state.redeal_queue.pop(0)
         state.declared[decision.seat].add(answer.rule)
+    elif not _put_to_agreement(state, seat, rule):
+        state.redeal_queue.pop(0)
+        throw_in(state, answer.rule)
 
 
 def throw_in(state: HandState, reason: str | ThrownIn) -> bool:

@@ -1,5 +1,6 @@
 """Declarations: each seat's declarations at their time (before play, or before its own first
-card), cards shown for them, and cards handed over and given back.
+card), cards shown for them, and cards handed over and given back. A compulsory declaration
+is made by the rules at the seat's turn, without asking (`state.declared_by_rule`).
 
 Where it sits: a phase of the hand (`interpreter.engine.phases`) before play; play asks for
 the declarations made before a seat's first card (`next_declaration`). Cards still to be
@@ -96,7 +97,14 @@ def _declarations_for(state: HandState, seat: int, timing: str) -> list[Decision
         answers: list[Action] = [Declare(declaration.id, lvl) for lvl in values]
         answers.append(NoDeclaration(declaration.id))
         choices = [action_text(a, ruleset.deck) for a in answers]
-        pending.append(Decision(seat, DecisionKind.DECLARE, answers, choices, declaration, values))
+        decision = Decision(seat, DecisionKind.DECLARE, answers, choices, declaration, values)
+        if declaration.compulsory:  # declared by the rules: the level of most value
+            best = max(values.values())
+            level = [lvl for lvl, v in values.items() if v == best][-1]
+            state.declared_by_rule.append((seat, f"{declaration.id}:{level}"))
+            declare(state, decision, Declare(declaration.id, level))
+        else:
+            pending.append(decision)
     return pending
 
 

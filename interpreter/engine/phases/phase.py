@@ -11,6 +11,8 @@ class Phase(StrEnum):
     CALL = "call"
     DISCARD = "discard"  # the talon taken or set aside, then the discards
     DECLARE = "declare"
+    ANNOUNCE = "announce"  # bonuses announced before play
+    DOUBLE = "double"  # doublings before play
     PLAY = "play"
     DONE = "done"  # settled, or thrown in
 
@@ -22,5 +24,7 @@ MOMENTS = {
     Phase.CALL: "at the call",
     Phase.DISCARD: "during the discard",
     Phase.DECLARE: "during the declarations",
+    Phase.ANNOUNCE: "during the announcements",
+    Phase.DOUBLE: "during the doublings",
     Phase.DONE: "at the end of the hand",
 }

@@ -1,25 +1,58 @@
 """Trick play: whose turn, the legal cards, a card played, a trick won, the stock drawn from
-after it, the Fool's debts paid, and a game claimed during play.
+after it, the Fool's debts paid, and a game claimed or play ended early.
 
 Where it sits: a phase of the hand (`interpreter.engine.phases`) after the declarations; it
 asks for the declarations made before a seat's first card (`declare.next_declaration`). Who
-may play what and who wins are the trick rules' (`interpreter.engine.tricks`).
+may play what and who wins are the trick rules' (`interpreter.engine.tricks`), narrowed by
+the hand's own card rules (`restricted`). The hand's play rules are settled once the auction
+and the call are over (`settle_rules`): the contract's own, the first leader and the sides.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interpreter.engine import sides
 from interpreter.engine import tricks as trick_rules
 from interpreter.engine.actions import Decision, DecisionKind
 from interpreter.engine.events import At, PaymentTime
-from interpreter.engine.phases import declare, settle
+from interpreter.engine.phases import announce, declare, settle, talon
+from interpreter.engine.showing import show_cards
 from interpreter.engine.values import selected_seats
+from interpreter.expressions import EvaluationError
 
 if TYPE_CHECKING:
     from interpreter.engine.state import HandState
+    from interpreter.ruleset import Evaluator
 
 CARD_PLAYED, TRICK_END = "card_played", "trick_end"  # the events of trick play
+
+
+def settle_rules(state: HandState) -> None:
+    """Once the auction and the call are over: the hand's play rules (its contract's own, if
+    it has them), the pack as they play it, who leads to the first trick, and the sides."""
+    ruleset = state.ruleset
+    rules = state.play_rules = ruleset.play_for(state.contract)
+    cards = ruleset.deck.cards
+    state.trick_pack = cards.plain_trumps if rules.trumps_as_suit else cards
+    if rules.leader is not None:
+        state.leader = _first_leader(state, rules.leader)
+    elif rules.first_leader == "taker" and state.taker is not None:
+        state.leader = state.taker
+    elif rules is not ruleset.play:  # a contract's own rules may name another leader
+        dealer = state.dealer
+        state.leader = dealer if rules.first_leader == "dealer" else (dealer + 1) % ruleset.players
+    state.side_table = None if rules.sides is None else sides.side_table(state, rules.sides)
+    state._changed()
+
+
+def _first_leader(state: HandState, rule: Evaluator) -> int:
+    seats = selected_seats(state.evaluate(rule))
+    if not seats:
+        error = EvaluationError("`first_leader` selects nobody; it must give a seat")
+        error.where = getattr(rule, "where", "")
+        raise state._reported(error)
+    return seats[0]
 
 
 def enter(state: HandState) -> None:
@@ -46,10 +79,14 @@ def decide(state: HandState) -> bool:
         state, seat, declare.BEFORE_OWN_FIRST_CARD
     ):
         return True
-    cards = ruleset.deck.cards
+    rules = state.play_rules
     playable = state.playable(seat) if zones.piles[seat] else zones.hands[seat]
-    legal = trick_rules.legal_cards(ruleset.play, cards, playable, zones.trick, state.excuses)
-    ids = cards.ids
+    legal = trick_rules.legal_cards(rules, state.trick_pack, playable, zones.trick, state.excuses)
+    if rules.restricts:
+        legal = restricted(state, seat, legal)
+    if state.kept_back:
+        legal = announce.keep_back(state, seat, legal)
+    ids = ruleset.deck.cards.ids
     state.decision = Decision(seat, DecisionKind.PLAY, legal, [ids[c] for c in legal])
     return True
 
@@ -58,10 +95,34 @@ def to_play(state: HandState) -> int:
     return (state.leader + len(state.zones.trick)) % state.ruleset.players
 
 
+def restricted(state: HandState, seat: int, legal: list[int]) -> list[int]:
+    """The legal cards narrowed by the hand's card rules: a `forced` card the trick rules
+    allow must be played; else a card `lead_forbidden` (when leading) or `held_back` is
+    played only when nothing else may be."""
+    rules, trick = state.play_rules, state.zones.trick
+    variables = {
+        "player": seat,
+        "trick": tuple(c for _s, c in trick),
+        "trick_number": state.trick_number,
+        "last_trick": state.trick_number == state.total_tricks,
+        "leader": state.leader,
+    }
+    if rules.forced is not None:
+        forced = frozenset(state.evaluate(rules.forced, variables))
+        chosen = [c for c in legal if c in forced]
+        if chosen:
+            return chosen
+    for rule in (rules.lead_forbidden if not trick else None, rules.held_back):
+        if rule is not None:
+            refused = frozenset(state.evaluate(rule, dict(variables)))
+            legal = [c for c in legal if c not in refused] or legal
+    return legal
+
+
 def excuse_cards(state: HandState) -> frozenset[int]:
-    """The cards that play as the Fool in this hand: the Fool, unless the ruleset's
-    `play.excuse.cards` says otherwise for the hand as dealt and declared."""
-    rule = state.ruleset.play.excuse_cards
+    """The cards that play as the Fool in this hand: the Fool, unless the play rules'
+    `excuse.cards` say otherwise for the hand as dealt and declared."""
+    rule = state.play_rules.excuse_cards
     return state.ruleset.deck.fools if rule is None else frozenset(state.evaluate(rule))
 
 
@@ -91,11 +152,10 @@ def play(state: HandState, decision: Decision, card: int) -> None:
 
 def _end_trick(state: HandState) -> None:
     zones, ruleset, memo = state.zones, state.ruleset, state.memo
-    cards = ruleset.deck.cards
-    play_rules = ruleset.play
+    play_rules = state.play_rules
     trick, excuses = zones.trick, state.excuses
     last = state.trick_number == state.total_tricks
-    winner = trick_rules.trick_winner(cards, trick, excuses)
+    winner = trick_rules.trick_winner(state.trick_pack, trick, excuses)
     first_seat, first_card = trick[0]
     if (
         last
@@ -104,6 +164,8 @@ def _end_trick(state: HandState) -> None:
         and all(w in state.side_of(first_seat) for w, _c in zones.trick_cards)
     ):
         winner = first_seat
+    if play_rules.winner_exceptions:
+        winner = _exceptional_winner(state, winner, last)
     fool_kept = not last or play_rules.fool_in_last_trick == "kept"
     at = At(PaymentTime.TRICK, state.trick_number)
     won, by_card = zones.won, ruleset.rule_index.by_card(TRICK_END)
@@ -124,16 +186,46 @@ def _end_trick(state: HandState) -> None:
     state.leader = winner
     if state.drawing:
         _draw(state, winner)
+    elif state.talon_per_trick:
+        talon.give_to_winner(state, winner)
     memo.clear()
     if state.excuse_debts:
         pay_excuse_debts(state)
     memo.clear()
+    if ruleset.shows:
+        show_cards(state, state.trick_number)
     state.trick_number += 1
     game = ruleset.game
     if game is not None and game.claim is not None and cards_left(state):
         state.claimed = tuple(selected_seats(game.claim(state._scope({}))))
         if state.claimed:
             settle.finish(state)
+            return
+    ends_when = play_rules.ends_when
+    if ends_when is not None and cards_left(state) and state.evaluate(ends_when):
+        settle.finish(state)  # the cards still held are played no more
+
+
+def _exceptional_winner(state: HandState, winner: int, last: bool) -> int:
+    """The seat that takes the trick under the first winner exception whose `when` holds:
+    the one that played the first card of its `wins`; else `winner`, by the trick rules."""
+    trick = state.zones.trick
+    scope = state._scope(
+        {
+            "trick": tuple(card for _seat, card in trick),
+            "trick_number": state.trick_number,
+            "last_trick": last,
+            "leader": state.leader,
+            "winner": winner,
+        }
+    )
+    for exception in state.play_rules.winner_exceptions:
+        if exception.when(scope):
+            wins = set(exception.wins(scope))
+            taker = next((seat for seat, card in trick if card in wins), None)
+            if taker is not None:
+                return taker
+    return winner
 
 
 def stock(state: HandState) -> list[int]:
@@ -153,7 +245,7 @@ def _draw(state: HandState, winner: int) -> None:
 def pay_excuse_debts(state: HandState, at_the_end: bool = False) -> None:
     """Hand over a card for each excused Fool as soon as its side has one to give. A talon
     set aside for a side is unseen until the hand is over, so it pays only `at_the_end`."""
-    exchange = state.ruleset.play.excuse_exchange
+    exchange = state.play_rules.excuse_exchange
     if exchange is None or not state.excuse_debts:
         return
     zones = state.zones

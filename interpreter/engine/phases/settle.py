@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from interpreter.engine.events import AT_SETTLEMENT
+from interpreter.engine.lasting import close_hand
 from interpreter.engine.phases.phase import Phase
 from interpreter.engine.values import tidy
 
@@ -32,7 +33,7 @@ def finish(state: HandState) -> None:
     from interpreter.engine.phases import play  # play calls this on a claim
 
     play.pay_excuse_debts(state, at_the_end=True)
-    exchange = state.ruleset.play.excuse_exchange
+    exchange = state.play_rules.excuse_exchange
     won = state.zones.won
     if exchange is not None and exchange.unpaid == "fool_surrendered":
         for debtor, creditor in state.excuse_debts:
@@ -45,6 +46,7 @@ def finish(state: HandState) -> None:
     state._fire_rules(state.ruleset.settlement, {}, AT_SETTLEMENT)
     state.scores = [tidy(state.hand_score(seat)) for seat in range(state.ruleset.players)]
     state._changed()
+    close_hand(state)
 
 
 def count_points(

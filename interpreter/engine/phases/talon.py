@@ -1,5 +1,6 @@
-"""The talon and the discard: the talon taken into a hand, set aside or made a stock, then
-each seat that must lays cards away.
+"""The talon and the discard: the talon taken into a hand (or shared out into several), set
+aside, made a stock, given a card at a time to trick winners, or laid out face up in packets
+of which a seat takes some; then each seat that must lays cards away.
 
 Where it sits: a phase of the hand (`interpreter.engine.phases`), after the auction and the
 call in rulesets that have them, else right after the deal.
@@ -9,46 +10,145 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from interpreter.engine.actions import Decision, DecisionKind
+from interpreter.engine.actions import Action, Decision, DecisionKind, TakePacket, action_text
 from interpreter.engine.events import AT_DISCARD
-from interpreter.engine.values import selected_seats
-from interpreter.expressions import EvaluationError
+from interpreter.engine.phases import play
+from interpreter.engine.values import first_seat
 
 if TYPE_CHECKING:
     from interpreter.engine.state import HandState
+    from interpreter.ruleset import Evaluator, TalonPackets, TalonShares, TalonUse
+
+#: how `shown` names packets taken, by where they went: in hand, or onto a pile unseen
+TAKEN_SHOWN = {"hand": "talon", "pile": "talon_pile"}
+REST_SHOWN = "talon_rest"  # how `shown` names the packets left, put to a seat's tricks
+TO_TRICK_WINNERS = "trick_winners"  # the talon's top cards to each trick's winner
+
+
+def talon_use(state: HandState) -> TalonUse | None:
+    """What becomes of the talon: the contract's word, or without an auction the ruleset's."""
+    bidding = state.ruleset.bidding
+    # with an auction, the talon is placed once a contract is won
+    return state.ruleset.talon if bidding is None else bidding.contract(state.contract).talon  # type: ignore[arg-type]
 
 
 def enter(state: HandState) -> None:
-    """Place the talon as the contract (or, without an auction, the ruleset) says."""
-    bidding = state.ruleset.bidding
-    # with an auction, the talon is placed once a contract is won
-    use = state.ruleset.talon if bidding is None else bidding.contract(state.contract).talon  # type: ignore[arg-type]
+    """Settle the hand's play rules (the auction and call are over), then place the talon as
+    the contract (or, without an auction, the ruleset) says."""
+    play.settle_rules(state)
+    use = talon_use(state)
     zones = state.zones
     if not zones.talon or use is None or use.to == "out_of_play":
         return
     if use.to == "stock":
         state.drawing = True
         return
+    if use.to == TO_TRICK_WINNERS:
+        state.talon_per_trick = use.per_trick
+        return
     assert use.seat is not None  # the schema asks for a seat where the talon goes to one
-    seats = selected_seats(use.seat(state._scope({})))
-    if not seats:
-        error = EvaluationError("the talon's `seat` selects nobody; it must give a seat")
-        error.where = getattr(use.seat, "where", "")
-        raise error
-    seat = seats[0]
-    if use.shown:
-        state.shown.append((seat, "talon", list(zones.talon)))
-    if use.to == "hand":
+    seat = first_seat(state, use.seat, "the talon's `seat`")
+    if use.packets is not None:
+        _lay_out(state, seat, use.packets)
+        return
+    if use.shares is not None:
+        _share_out(state, seat, use.shares, use.shown)
+    elif use.to == "hand":
+        _show(state, seat, use)
         zones.hands[seat].extend(zones.talon)
         state.discard_left[seat] = state.discard_left.get(seat, 0) + len(zones.talon)
     else:
+        _show(state, seat, use)
         zones.set_aside[seat].extend(zones.talon)
     zones.talon = []
     state._changed()
 
 
+def _show(state: HandState, seat: int, use: TalonUse) -> None:
+    """Where the rules say so, every seat sees the whole talon before `seat` takes it."""
+    if use.shown:
+        state.shown.append((seat, "talon", list(state.zones.talon)))
+
+
+def _share_out(state: HandState, seat: int, shares: TalonShares, shown: bool) -> None:
+    """The talon into hands: `first` cards to `seat`, then `others` at a time to each other
+    seat in turn, from its next, until none is left; each then lays away as many. With
+    `shown`, every seat sees which cards go to whom."""
+    talon, players = state.zones.talon, state.ruleset.players
+    first = max(0, int(state.evaluate(shares.first)))
+    receivers = [(seat + i) % players for i in range(1, players)]
+    given = [(seat, talon[:first])]
+    rest = talon[first:]
+    for turn, start in enumerate(range(0, len(rest), shares.others)):
+        given.append((receivers[turn % len(receivers)], rest[start : start + shares.others]))
+    state.talon_shared = [(receiver, cards) for receiver, cards in given if cards]
+    for receiver, cards in state.talon_shared:
+        state.zones.hands[receiver].extend(cards)
+        state.discard_left[receiver] = state.discard_left.get(receiver, 0) + len(cards)
+        if shown:
+            state.shown.append((receiver, "talon", list(cards)))
+
+
+def give_to_winner(state: HandState, winner: int) -> None:
+    """After a trick, the talon's top cards onto its winner's tricks, face up, while any
+    are left."""
+    talon = state.zones.talon
+    cards = talon[: state.talon_per_trick]
+    if cards:
+        del talon[: len(cards)]
+        state.zones.won[winner].extend(cards)
+        state.shown.append((winner, TO_TRICK_WINNERS, cards))
+
+
+def _lay_out(state: HandState, seat: int, packets: TalonPackets) -> None:
+    """The talon laid out face up in packets of equal size, for `seat` to take from."""
+    zones = state.zones
+    size = len(zones.talon) // packets.count
+    zones.packets = [zones.talon[i * size : (i + 1) * size] for i in range(packets.count)]
+    zones.talon = []
+    state.packet_taker, state.packets_to_take = seat, packets.choose
+    if not packets.choose:
+        _leave_rest(state, packets)
+    state._changed()
+
+
+def take_packet(state: HandState, decision: Decision, action: TakePacket) -> None:
+    seat, zones = decision.seat, state.zones
+    use = talon_use(state)
+    assert use is not None and use.packets is not None  # packets are laid out only then
+    cards = zones.packets[action.number - 1]
+    zones.packets[action.number - 1] = []
+    state.shown.append((seat, TAKEN_SHOWN[use.to], list(cards)))
+    if use.to == "hand":
+        zones.hands[seat].extend(cards)
+        state.discard_left[seat] = state.discard_left.get(seat, 0) + len(cards)
+    else:
+        zones.set_aside[seat].extend(cards)
+    state.packets_to_take -= 1
+    if not state.packets_to_take:
+        _leave_rest(state, use.packets)
+    state._changed()
+
+
+def _leave_rest(state: HandState, packets: TalonPackets) -> None:
+    """The packets not taken go to a seat's tricks, or stay face up on the table."""
+    if packets.rest_to != "tricks":
+        return
+    assert packets.rest_seat is not None  # the checks ask for a seat for tricks
+    seat = first_seat(state, packets.rest_seat, "the talon packets' `rest.seat`")
+    zones = state.zones
+    rest = [card for packet in zones.packets for card in packet]
+    if rest:
+        zones.won[seat].extend(rest)
+        state.shown.append((seat, REST_SHOWN, rest))
+    zones.packets = [[] for _ in zones.packets]
+
+
 def decide(state: HandState) -> bool:
-    """The discard of the first seat, in dealing order, with cards still to lay away."""
+    """The packets the talon's seat takes, then the discard of the first seat, in dealing
+    order, with cards still to lay away."""
+    if state.packets_to_take:
+        return _decide_packet(state)
     for seat in state.seat_order:
         if state.discard_left[seat] > 0:
             allowed = discard_choices(state, seat)
@@ -57,6 +157,15 @@ def decide(state: HandState) -> bool:
             state.decision = Decision(seat, DecisionKind.DISCARD, allowed, choices)
             return True
     return False
+
+
+def _decide_packet(state: HandState) -> bool:
+    packets = state.zones.packets
+    actions: list[Action] = [TakePacket(i + 1) for i, packet in enumerate(packets) if packet]
+    choices = [action_text(a, state.ruleset.deck) for a in actions]
+    assert state.packet_taker is not None  # set with the packets to take
+    state.decision = Decision(state.packet_taker, DecisionKind.PACKET, actions, choices)
+    return True
 
 
 def discard_choices(state: HandState, seat: int) -> list[int]:
@@ -75,7 +184,26 @@ def discard_choices(state: HandState, seat: int) -> list[int]:
                 kept.append(card)
         if kept:  # when only protected cards are left, they must go after all
             allowed = kept
+    if state.ruleset.discard_all_or_none is not None:
+        allowed = _all_or_none(state, seat, allowed, state.ruleset.discard_all_or_none)
     return list(allowed)
+
+
+def _all_or_none(state: HandState, seat: int, allowed: list[int], rule: Evaluator) -> list[int]:
+    """`allowed` as the whole discard needs it: once a card of the rule's group is laid
+    away, the rest of the group must follow; none of it may go while the cards still to lay
+    away are fewer than the group's cards in hand. When that would leave nothing, `allowed`."""
+    group = set(rule(state._scope({"player": seat})))
+    held = sum(1 for card in state.zones.hands[seat] if card in group)
+    if not held:
+        return allowed
+    if any(card in group for card in state.zones.discards[seat]):
+        narrowed = [card for card in allowed if card in group]
+    elif held > state.discard_left[seat]:
+        narrowed = [card for card in allowed if card not in group]
+    else:
+        return allowed
+    return narrowed or allowed
 
 
 def discard(state: HandState, decision: Decision, card: int) -> None:

@@ -1,0 +1,615 @@
+"""The expression language compiled to array code: one value per hand, many hands at once.
+
+Where it sits: the batch back end's counterpart of `interpreter.expressions.compiler`. It
+reads the same parse trees (`interpreter.expressions.parser.parse` of a compiled
+expression's text, which the scalar compiler has already type-checked) and makes closures
+over a `Ctx` (the hands evaluated and their variables) that give arrays (see
+`interpreter.batch.values`). Numbers behave as in the scalar engine: ints stay ints, `/`
+gives a float, a division by zero gives 0, a number past 10^15 stops the run with an
+EvaluationError; `X + Y` of cards keeps repeats. What it cannot express it refuses with
+`Unsupported` and the reason, and the caller names the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import zip_longest
+
+import numpy as np
+from lark import Token, Tree
+
+from interpreter.batch import facts
+from interpreter.batch.masks import count
+from interpreter.batch.tables import DeckTables
+from interpreter.batch.values import (
+    Cards,
+    Ctx,
+    Unsupported,
+    Value,
+    checked,
+    per_row,
+    plain,
+    seat_mask,
+)
+from interpreter.compile.contexts import FACTS, TAKER, variables_for
+from interpreter.expressions import Type
+from interpreter.expressions.parser import parse
+from interpreter.ruleset import Ruleset
+
+Fn = Callable[[Ctx], Value]
+
+#: the names every evaluation of a hand has (the taker's once the auction has one)
+HAND_NAMES = frozenset({"dealer", *TAKER})
+
+
+@dataclass(frozen=True)
+class Node:
+    type: Type
+    fn: Fn
+    const: bool = False
+    value: Value = None
+
+
+def _const(type_: Type, value: Value) -> Node:
+    return Node(type_, lambda _ctx: value, True, value)
+
+
+def _safe(b: Value) -> Value:
+    return np.where(np.asarray(b) == 0, 1, b)
+
+
+def _div(a: Value, b: Value) -> Value:
+    return np.where(np.asarray(b) == 0, 0, np.true_divide(a, _safe(b)))
+
+
+def _floordiv(a: Value, b: Value) -> Value:
+    return np.where(np.asarray(b) == 0, 0, np.floor_divide(a, _safe(b)))
+
+
+def _mod(a: Value, b: Value) -> Value:
+    return np.where(np.asarray(b) == 0, 0, np.remainder(a, _safe(b)))
+
+
+_ARITH: dict[str, Callable[[Value, Value], Value]] = {
+    "add": np.add,
+    "sub": np.subtract,
+    "mul": np.multiply,
+    "div": _div,
+    "floordiv": _floordiv,
+    "mod": _mod,
+}
+_COMPARE: dict[str, Callable[[Value, Value], Value]] = {
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+}
+
+
+def _round(a: Value) -> Value:
+    """Halves away from zero, as the scalar engine's `round_half_up`."""
+    return (np.floor(np.abs(a) + 0.5) * np.where(np.asarray(a) >= 0, 1, -1)).astype(np.int64)
+
+
+_ONE_NUMBER: dict[str, Callable[[Value], Value]] = {
+    "abs": np.abs,
+    "ceil": lambda a: np.ceil(a).astype(np.int64),
+    "floor": lambda a: np.floor(a).astype(np.int64),
+    "round": _round,
+}
+
+
+def mentions(tree: Tree | Token, name: str) -> bool:
+    """Whether `name` appears as a name anywhere in the tree."""
+    if isinstance(tree, Token):
+        return False
+    if tree.data == "name" and str(tree.children[0]) == name:
+        return True
+    return any(mentions(child, name) for child in tree.children if child is not None)
+
+
+class ArrayCompiler:
+    """Compiles the expressions of one ruleset; `expression` takes a compiled scalar
+    expression (or a literal) and the event it stands at."""
+
+    def __init__(self, ruleset: Ruleset, tables: DeckTables) -> None:
+        self.ruleset = ruleset
+        self.tables = tables
+        self.players = ruleset.players
+        self.definitions = {d.name: d for d in ruleset.definitions}
+        self.bidding = ruleset.bidding is not None
+        self.constants: dict[str, Node] = {}  # names fixed for one compilation (a level's id)
+        self.variables: dict[str, Type] = {}
+        self.bound: dict[str, Type] = {}
+        self._seat_definitions: dict[str, Node] = {}
+
+    # --- entry points -------------------------------------------------------------------
+
+    def names(self, event: str, amount: bool = False) -> dict[str, Type]:
+        """The context names of `event`, as the scalar compiler gives them."""
+        return variables_for(event, amount, self.bidding)
+
+    def expression(
+        self,
+        compiled: object,
+        event: str,
+        amount: bool = False,
+        constants: dict[str, str] | None = None,
+    ) -> Node:
+        """The array form of what the ruleset compiled at `event` (a literal stays one);
+        `constants` fixes names the scalar engine reads as variables (a level's id)."""
+        source = getattr(compiled, "source", None)
+        if source is None:
+            value = getattr(compiled, "value", None)
+            if isinstance(value, bool):
+                return _const(Type.BOOL, value)
+            if isinstance(value, int | float):
+                return _const(Type.NUMBER, value)
+            raise Unsupported("an expression the batch back end cannot read")
+        fixed = {name: _const(Type.STRING, text) for name, text in (constants or {}).items()}
+        saved = self.constants
+        self.constants = fixed
+        try:
+            return self.text(source, self.names(event, amount))
+        finally:
+            self.constants = saved
+
+    def card_mask(self, compiled: object, event: str, var: str = "card") -> Fn:
+        """A condition on the event's `var` as the mask of the cards for which it holds."""
+        source = getattr(compiled, "source", None)
+        if source is None:
+            every = bool(getattr(compiled, "value", False))
+            mask = self.tables.layout.all if every else self.tables.layout.of(())
+            return lambda ctx: mask
+        saved = self.variables, self.bound
+        self.variables, self.bound = dict(self.names(event)), {}
+        try:
+            tree = parse(source)
+            found = self._element_mask(var, tree)
+            if found is None:
+                found = _mask_by_cards(var, self.compile(tree).fn, self.tables)
+            return found
+        finally:
+            self.variables, self.bound = saved
+
+    def text(self, source: str, variables: dict[str, Type]) -> Node:
+        saved = self.variables, self.bound
+        self.variables, self.bound = dict(variables), {}
+        try:
+            return self.compile(parse(source))
+        finally:
+            self.variables, self.bound = saved
+
+    def compile(self, tree: Tree | Token) -> Node:
+        assert isinstance(tree, Tree)  # every alias of the grammar is a tree
+        method = getattr(self, "c_" + str(tree.data), None)
+        if method is None:
+            raise Unsupported(f"the form {tree.data!r}")
+        node: Node = method(tree, *tree.children)
+        return node
+
+    # --- literals and names ---------------------------------------------------------------
+
+    def c_number(self, _tree: Tree, token: Token) -> Node:
+        return _const(Type.NUMBER, float(token) if "." in token else int(token))
+
+    def c_string(self, _tree: Tree, token: Token) -> Node:
+        return _const(Type.STRING, str(token)[1:-1])
+
+    def c_true(self, _tree: Tree) -> Node:
+        return _const(Type.BOOL, True)
+
+    def c_false(self, _tree: Tree) -> Node:
+        return _const(Type.BOOL, False)
+
+    def c_name(self, _tree: Tree, token: Token) -> Node:
+        name = str(token)
+        if name in self.constants:
+            return self.constants[name]
+        if name in self.bound:
+            return Node(self.bound[name], lambda ctx: ctx.vars[name])
+        if name == "seats":
+            return _const(Type.SEATS, np.ones(self.players, dtype=np.bool_))
+        if name == "players":
+            return _const(Type.NUMBER, self.players)
+        if name in self.variables:
+            return Node(self.variables[name], lambda ctx: ctx.vars[name])
+        if name in self.tables.sets:
+            return _const(Type.CARDS, Cards((self.tables.sets[name],)))
+        definition = self.definitions.get(name)
+        if definition is not None and definition.of_seat is None:
+            source = definition.expression.source
+            node = self.text(source, self.names("settlement"))
+            if node.const:
+                return node
+            return Node(node.type, lambda ctx: node.fn(_base(ctx)))
+        raise Unsupported(f"the name {name!r}")
+
+    def c_dotted(self, _tree: Tree, head: Token, attr: Token) -> Node:
+        if str(head) == "contract":
+            return self._contract_value(str(attr))
+        table = {"option": self.ruleset.option_values, "param": self.ruleset.params}.get(str(head))
+        if table is None:
+            raise Unsupported(f"{head}.{attr}")
+        value = table[str(attr)]
+        if isinstance(value, bool):
+            return _const(Type.BOOL, value)
+        if isinstance(value, int | float):
+            return _const(Type.NUMBER, value)
+        if isinstance(value, str):
+            return _const(Type.STRING, value)
+        raise Unsupported(f"{head}.{attr} has a value of unsupported kind")
+
+    def _contract_value(self, name: str) -> Node:
+        """`contract.NAME`: the value of the contract each hand is played at (0 without one)."""
+        bidding = self.ruleset.bidding
+        contracts = () if bidding is None else bidding.contracts
+        values = [contract.values.get(name, 0) for contract in contracts]
+        whole = all(float(v).is_integer() and not isinstance(v, float) for v in values)
+        table = np.array([*values, 0], dtype=np.int64 if whole else np.float64)  # [-1]: none
+
+        def value(ctx: Ctx) -> Value:
+            return table[ctx.state.contract[ctx.rows]]
+
+        return Node(Type.NUMBER, value)
+
+    # --- operators ------------------------------------------------------------------------
+
+    def combine(self, type_: Type, fn: Fn, *parts: Node) -> Node:
+        """A node, worked out now when every part is a constant."""
+        if all(part.const for part in parts):
+            value = fn(None)  # type: ignore[arg-type]  # a constant reads no context
+            return _const(type_, value if isinstance(value, Cards) else plain(value))
+        return Node(type_, fn)
+
+    def arith(self, tree: Tree, left: Tree, right: Tree) -> Node:
+        a, b = self.compile(left), self.compile(right)
+        af, bf = a.fn, b.fn
+        if a.type == Type.CARDS:
+            return self.combine(Type.CARDS, lambda ctx: Cards(af(ctx).terms + bf(ctx).terms), a, b)
+        op = _ARITH[str(tree.data)]
+        check = str(tree.data) != "mod"
+        if check:
+            return self.combine(Type.NUMBER, lambda ctx: checked(op(af(ctx), bf(ctx))), a, b)
+        return self.combine(Type.NUMBER, lambda ctx: op(af(ctx), bf(ctx)), a, b)
+
+    c_add = c_sub = c_mul = c_div = c_floordiv = c_mod = arith
+
+    def c_neg(self, _tree: Tree, operand: Tree) -> Node:
+        node = self.compile(operand)
+        f = node.fn
+        return self.combine(Type.NUMBER, lambda ctx: np.negative(f(ctx)), node)
+
+    def compare(self, tree: Tree, left: Tree, right: Tree) -> Node:
+        a, b = self.compile(left), self.compile(right)
+        if Type.STRING in (a.type, b.type) and not (a.const and b.const):
+            raise Unsupported("a text compared at run time")
+        op, af, bf = _COMPARE[str(tree.data)], a.fn, b.fn
+        if a.type == Type.STRING:
+            same = a.value == b.value
+            return _const(Type.BOOL, same if tree.data == "eq" else not same)
+        return self.combine(Type.BOOL, lambda ctx: op(af(ctx), bf(ctx)), a, b)
+
+    c_eq = c_ne = c_lt = c_le = c_gt = c_ge = compare
+
+    def membership(self, tree: Tree, left: Tree, right: Tree) -> Node:
+        a, b = self.compile(left), self.compile(right)
+        af, bf = a.fn, b.fn
+        negate = tree.data == "not_member"
+        layout, players = self.tables.layout, self.players
+
+        if b.type == Type.CARDS and b.const:  # a named set: a table by card
+            table = np.append(layout.to_bools(b.value.union()), False)  # [-1]: no card
+
+            def inside(ctx: Ctx) -> Value:
+                return table[per_row(af(ctx), ctx.size)]
+
+        elif b.type == Type.CARDS:
+
+            def inside(ctx: Ctx) -> Value:
+                cards = per_row(af(ctx), ctx.size)
+                return layout.contains(bf(ctx).union(), cards)
+
+        else:
+
+            def inside(ctx: Ctx) -> Value:
+                seats = per_row(af(ctx), ctx.size)
+                mask = seat_mask(bf(ctx), ctx.size, players)
+                return mask[np.arange(ctx.size), np.maximum(seats, 0)] & (seats >= 0)
+
+        return Node(Type.BOOL, (lambda ctx: ~inside(ctx)) if negate else inside)
+
+    c_member = c_not_member = membership
+
+    def c_and_(self, _tree: Tree, left: Tree, right: Tree) -> Node:
+        a, b = self.compile(left), self.compile(right)
+        if a.const:
+            return b if a.value else a
+        af, bf = a.fn, b.fn
+        return self.combine(Type.BOOL, lambda ctx: np.logical_and(af(ctx), bf(ctx)), a, b)
+
+    def c_or_(self, _tree: Tree, left: Tree, right: Tree) -> Node:
+        a, b = self.compile(left), self.compile(right)
+        if a.const:
+            return a if a.value else b
+        af, bf = a.fn, b.fn
+        return self.combine(Type.BOOL, lambda ctx: np.logical_or(af(ctx), bf(ctx)), a, b)
+
+    def c_not_(self, _tree: Tree, operand: Tree) -> Node:
+        node = self.compile(operand)
+        f = node.fn
+        return self.combine(Type.BOOL, lambda ctx: np.logical_not(f(ctx)), node)
+
+    def c_cond(self, _tree: Tree, test: Tree, then: Tree, other: Tree) -> Node:
+        t, a, b = self.compile(test), self.compile(then), self.compile(other)
+        if t.const:
+            return a if t.value else b
+        tf, af, bf = t.fn, a.fn, b.fn
+        if a.type == Type.CARDS:
+
+            def pick_cards(ctx: Ctx) -> Value:
+                chosen = per_row(tf(ctx), ctx.size)[:, None]
+                zero = np.zeros(self.tables.layout.words, dtype=np.uint64)
+                pairs = zip_longest(af(ctx).terms, bf(ctx).terms, fillvalue=zero)
+                return Cards(tuple(np.where(chosen, x, y) for x, y in pairs))
+
+            return Node(a.type, pick_cards)
+        if a.type == Type.SEATS:
+            players = self.players
+            return Node(
+                a.type,
+                lambda ctx: np.where(
+                    per_row(tf(ctx), ctx.size)[:, None],
+                    seat_mask(af(ctx), ctx.size, players),
+                    seat_mask(bf(ctx), ctx.size, players),
+                ),
+            )
+        return Node(a.type, lambda ctx: np.where(tf(ctx), af(ctx), bf(ctx)))
+
+    # --- calls ----------------------------------------------------------------------------
+
+    def c_call(self, _tree: Tree, name_token: Token, *arguments: Tree | None) -> Node:
+        name = str(name_token)
+        trees = [t for t in arguments if t is not None]
+        args = [self.compile(t) for t in trees]
+        fns = [a.fn for a in args]
+        if name == "count":
+            (f,) = fns
+            if args[0].type == Type.CARDS:
+                return self.combine(Type.NUMBER, lambda ctx: f(ctx).count(), *args)
+            return self.combine(
+                Type.NUMBER,
+                lambda ctx: seat_mask(f(ctx), ctx.size, self.players).sum(axis=1),
+                *args,
+            )
+        if name in ("max", "min"):
+            pick = np.maximum if name == "max" else np.minimum
+
+            def extreme(ctx: Ctx) -> Value:
+                values = [f(ctx) for f in fns]
+                result = values[0]
+                for value in values[1:]:
+                    result = pick(result, value)
+                return result
+
+            return self.combine(Type.NUMBER, extreme, *args)
+        if name in _ONE_NUMBER:
+            one, (f,) = _ONE_NUMBER[name], fns
+            return self.combine(Type.NUMBER, lambda ctx: one(f(ctx)), *args)
+        definition = self.definitions.get(name)
+        if definition is not None and definition.of_seat is not None:
+            body = self._seat_definition(name)
+            (f,) = fns
+            seat_name = definition.of_seat
+            return Node(body.type, lambda ctx: body.fn(_base(ctx).with_vars(**{seat_name: f(ctx)})))
+        impl = facts.fact(name)
+        returns = FACTS[name].returns
+        if any(a.type == Type.STRING for a in args):
+            if not all(a.const for a in args if a.type == Type.STRING):
+                raise Unsupported(f"{name}() with a text worked out at run time")
+        return Node(returns, lambda ctx: impl(ctx, *[f(ctx) for f in fns]))
+
+    def _seat_definition(self, name: str) -> Node:
+        if name not in self._seat_definitions:
+            definition = self.definitions[name]
+            assert definition.of_seat is not None
+            variables = {**self.names("settlement"), definition.of_seat: Type.SEAT}
+            saved = self.variables, self.bound
+            self.variables, self.bound = variables, {}
+            try:
+                self._seat_definitions[name] = self.compile(parse(definition.expression.source))
+            finally:
+                self.variables, self.bound = saved
+        return self._seat_definitions[name]
+
+    # --- aggregations ---------------------------------------------------------------------
+
+    def _binder(self, binder: Tree) -> tuple[str, Node]:
+        var_tree, collection = binder.children
+        assert isinstance(var_tree, Tree)
+        return str(var_tree.children[0]), self.compile(collection)
+
+    def _body(self, var: str, element: Type, body: Tree) -> Node:
+        self.bound[var] = element
+        try:
+            return self.compile(body)
+        finally:
+            del self.bound[var]
+
+    def c_aggregate(self, _tree: Tree, kind_token: Token, binder: Tree, body: Tree) -> Node:
+        kind = str(kind_token)
+        var, collection = self._binder(binder)
+        result = Type.BOOL if kind in ("any", "all") else Type.NUMBER
+        if collection.type == Type.CARDS:
+            mask = self._element_mask(var, body) if kind in ("count", "any", "all") else None
+            if mask is not None:
+                return Node(result, _over_mask(kind, collection.fn, mask))
+            node = self._body(var, Type.CARD, body)
+            return Node(result, _over_cards(kind, var, collection.fn, node.fn, self.tables))
+        node = self._body(var, Type.SEAT, body)
+        return Node(result, _over_seats(kind, var, collection.fn, node.fn, self.players))
+
+    def c_filter(self, _tree: Tree, binder: Tree, condition: Tree) -> Node:
+        var, collection = self._binder(binder)
+        cf = collection.fn
+        if collection.type == Type.CARDS:
+            mask = self._element_mask(var, condition)
+            if mask is None:
+                node = self._body(var, Type.CARD, condition)
+                mask = _mask_by_cards(var, node.fn, self.tables)
+            m = mask
+            return Node(Type.CARDS, lambda ctx: cf(ctx).filtered(m(ctx)))
+        node = self._body(var, Type.SEAT, condition)
+        players, bf = self.players, node.fn
+
+        def kept(ctx: Ctx) -> Value:
+            members = seat_mask(cf(ctx), ctx.size, players)
+            columns = [
+                members[:, s] & per_row(bf(ctx.with_vars(**{var: s})), ctx.size)
+                for s in range(players)
+            ]
+            return np.stack(columns, axis=1)
+
+        return Node(Type.SEATS, kept)
+
+    def _element_mask(self, var: str, body: Tree) -> Fn | None:
+        """`body` as the mask of the cards for which it holds, when it asks of `var` only
+        whether it is in collections that do not depend on it (and/or/not of those)."""
+        data = str(body.data)
+        everything = self.tables.layout.all
+        if not mentions(body, var):
+            node = self.compile(body)
+            f = node.fn
+            return lambda ctx: np.where(
+                per_row(f(ctx), ctx.size)[:, None], everything, np.uint64(0)
+            )
+        if data in ("member", "not_member"):
+            left, right = body.children
+            if (
+                isinstance(left, Tree)
+                and left.data == "name"
+                and str(left.children[0]) == var
+                and not mentions(right, var)
+            ):
+                node = self.compile(right)
+                if node.type != Type.CARDS:
+                    return None
+                f = node.fn
+                if data == "member":
+                    return lambda ctx: f(ctx).union()
+                return lambda ctx: everything & ~f(ctx).union()
+            return None
+        if data in ("and_", "or_"):
+            a = self._element_mask(var, body.children[0])
+            b = self._element_mask(var, body.children[1])
+            if a is None or b is None:
+                return None
+            op = np.bitwise_and if data == "and_" else np.bitwise_or
+            return lambda ctx: op(a(ctx), b(ctx))
+        if data == "not_":
+            inner = self._element_mask(var, body.children[0])
+            if inner is None:
+                return None
+            return lambda ctx: everything & ~inner(ctx)
+        return None
+
+
+def _base(ctx: Ctx) -> Ctx:
+    """The evaluation as a definition sees it: the hand's common names only."""
+    return Ctx(ctx.state, ctx.rows, {k: v for k, v in ctx.vars.items() if k in HAND_NAMES})
+
+
+def _over_mask(kind: str, collection: Fn, mask: Fn) -> Fn:
+    def aggregate(ctx: Ctx) -> Value:
+        terms = collection(ctx).terms
+        m = mask(ctx)
+        if kind == "count":
+            return sum(count(term & m) for term in terms)
+        if kind == "any":
+            return np.logical_or.reduce([count(term & m) > 0 for term in terms])
+        return np.logical_and.reduce([count(term & ~m) == 0 for term in terms])  # all
+
+    return aggregate
+
+
+def _card_counts(ctx: Ctx, cards: Cards, tables: DeckTables) -> np.ndarray:
+    """How many times each card is in each hand's collection: [hands, cards]."""
+    layout = tables.layout
+    total = np.zeros((ctx.size, layout.cards), dtype=np.int64)
+    for term in cards.terms:
+        total += layout.to_bools(np.broadcast_to(term, (ctx.size, layout.words)))
+    return total
+
+
+def _each_card(var: str, body: Fn, ctx: Ctx, present: np.ndarray) -> list[tuple[int, Value]]:
+    """The body's value for each card that is in some hand's collection."""
+    cards = np.flatnonzero(present.any(axis=0))
+    return [(int(c), per_row(body(ctx.with_vars(**{var: int(c)})), ctx.size)) for c in cards]
+
+
+def _over_cards(kind: str, var: str, collection: Fn, body: Fn, tables: DeckTables) -> Fn:
+    def aggregate(ctx: Ctx) -> Value:
+        counts = _card_counts(ctx, collection(ctx), tables)
+        return _reduce(kind, counts, _each_card(var, body, ctx, counts > 0), ctx.size)
+
+    return aggregate
+
+
+def _over_seats(kind: str, var: str, collection: Fn, body: Fn, players: int) -> Fn:
+    def aggregate(ctx: Ctx) -> Value:
+        members = seat_mask(collection(ctx), ctx.size, players).astype(np.int64)
+        values = [
+            (s, per_row(body(ctx.with_vars(**{var: np.full(ctx.size, s)})), ctx.size))
+            for s in range(players)
+        ]
+        return _reduce(kind, members, values, ctx.size)
+
+    return aggregate
+
+
+def _reduce(kind: str, counts: np.ndarray, values: Sequence[tuple[int, Value]], size: int) -> Value:
+    """kind(x in C: body) from each element's count in C and the body's value for it."""
+    if kind in ("count", "any", "all"):
+        held = np.zeros(size, dtype=np.int64)
+        failed = np.zeros(size, dtype=np.bool_)
+        for element, value in values:
+            n = counts[:, element]
+            held += n * value
+            failed |= (n > 0) & ~value.astype(np.bool_)
+        if kind == "count":
+            return held
+        return held > 0 if kind == "any" else ~failed
+    if kind == "sum":
+        total: Value = np.zeros(size, dtype=np.int64)
+        for element, value in values:
+            total = total + counts[:, element] * value
+        return checked(total)
+    best: Value = None
+    seen = np.zeros(size, dtype=np.bool_)
+    pick = np.maximum if kind == "max" else np.minimum
+    for element, value in values:
+        there = counts[:, element] > 0
+        candidate = value if best is None else np.where(seen, pick(best, value), value)
+        best = candidate if best is None else np.where(there, candidate, best)
+        seen |= there
+    if best is None:
+        return np.zeros(size, dtype=np.int64)
+    return np.where(seen, best, 0)
+
+
+def _mask_by_cards(var: str, body: Fn, tables: DeckTables) -> Fn:
+    layout = tables.layout
+
+    def mask(ctx: Ctx) -> Value:
+        held = np.zeros((ctx.size, layout.cards), dtype=np.bool_)
+        for card in range(layout.cards):
+            held[:, card] = per_row(body(ctx.with_vars(**{var: card})), ctx.size)
+        return layout.from_bools(held)
+
+    return mask
+
+
+__all__ = ["ArrayCompiler", "Node", "Unsupported"]

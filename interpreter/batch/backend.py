@@ -1,0 +1,48 @@
+"""Which back end plays a run: `--backend scalar`, `batch` or `auto`.
+
+Where it sits: called by the commands that play many hands (`interpreter.table_commands`)
+once their rulesets are loaded, before any hand is played. `batch` on a ruleset the batch
+back end cannot run is refused with the rule named (a RulesetError: exit status 1);
+`auto` plays in batch only when every ruleset of the run (and every player) can be, so that
+the rulesets of a comparison are played on the same deals, and says on stderr which rule
+made it fall back to the scalar engine; in batch, it replays one hand in a hundred (and at
+least one per run) through the scalar engine and stops the run at the first that differs.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from interpreter.errors import Problem, RulesetError
+from interpreter.ruleset import Ruleset
+
+BACKENDS = ("scalar", "batch", "auto")
+DEFAULT_BACKEND = "scalar"
+
+
+def choose_backend(requested: str, rulesets: Sequence[Ruleset], agents: Sequence[str]) -> str:
+    """The back end the run uses: "scalar", "batch", or "auto" for the batch back end with
+    one hand in a hundred replayed through the scalar engine (`agree.check_sample`)."""
+    if requested == "scalar":
+        return "scalar"
+    from interpreter.batch.support import supports  # numpy: only for a run that may use it
+
+    for ruleset in rulesets:
+        missing = supports(ruleset, agents)
+        if not missing:
+            continue
+        if requested == "batch":
+            raise RulesetError(
+                [
+                    Problem(None, "$", f"{ruleset.id}: --backend batch cannot run {what}")
+                    for what in missing
+                ]
+            )
+        print(
+            f"tarot: --backend auto: playing on the scalar engine, since the batch back end "
+            f"cannot run {ruleset.id}'s {missing[0]}",
+            file=sys.stderr,
+        )
+        return "scalar"
+    return requested

@@ -1,0 +1,216 @@
+"""The game facts an expression may ask for (`hand(s)`, `points(s)`...), over many hands.
+
+Where it sits: called by the array compiler's closures (`interpreter.batch.array_exprs`)
+with the evaluation's `Ctx` and the arguments' values. Each fact gives what the scalar
+engine's fact of the same name gives (`interpreter.compile.contexts.FACTS`); facts that need
+state the batch back end does not keep (the packets dealt, the talon, the log of tricks) are
+not here, and a ruleset that asks for one runs on the scalar engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from interpreter.batch.masks import Masks
+from interpreter.batch.state import BatchState
+from interpreter.batch.values import Cards, Ctx, Unsupported, Value, per_row, seat_mask
+
+
+def _seat_rows(ctx: Ctx, seat: Value) -> tuple[np.ndarray, np.ndarray]:
+    return ctx.rows, per_row(seat, ctx.size)
+
+
+def _zone(name: str) -> Callable[[Ctx, Value], Cards]:
+    def fact(ctx: Ctx, seat: Value) -> Cards:
+        rows, seats = _seat_rows(ctx, seat)
+        return Cards((getattr(ctx.state, name)[rows, seats],))
+
+    return fact
+
+
+def _piles(state: BatchState, rows: np.ndarray) -> Masks:
+    """Each seat's scoring pile: tricks won, own discards, any talon set aside for it."""
+    return state.won[rows] | state.discards[rows] | state.set_aside[rows]
+
+
+def _pile(ctx: Ctx, seat: Value) -> Cards:
+    rows, seats = _seat_rows(ctx, seat)
+    return Cards((_piles(ctx.state, rows)[np.arange(len(rows)), seats],))
+
+
+def pile_points(state: BatchState, piles: Masks) -> np.ndarray:
+    """Card points of piles ([..., words]) as the ruleset counts them (float64)."""
+    counting = state.ruleset.counting
+    held = state.tables.layout.to_bools(piles)
+    values = state.tables.values
+    total = held @ values
+    if counting.method == "sum":
+        return total
+    size = held.sum(axis=-1)
+    counting_cards = held @ (values != 0).astype(np.float64)
+    whole, leftover = np.divmod(size, counting.group_size)
+    credit = np.array([0.0, *counting.partial_group_credit], dtype=np.float64)
+    return total - counting_cards + whole + credit[leftover]
+
+
+def _points(ctx: Ctx, seat: Value) -> Value:
+    return pile_points(ctx.state, _pile(ctx, seat).terms[0])
+
+
+def _side_cards(ctx: Ctx, seat: Value) -> Masks:
+    rows, seats = _seat_rows(ctx, seat)
+    members = ctx.state.sides(rows, seats)
+    piles = np.where(members[..., None], _piles(ctx.state, rows), np.uint64(0))
+    return np.bitwise_or.reduce(piles, axis=1)
+
+
+def _side_pile(ctx: Ctx, seat: Value) -> Cards:
+    return Cards((_side_cards(ctx, seat),))
+
+
+def _side_points(ctx: Ctx, seat: Value) -> Value:
+    return pile_points(ctx.state, _side_cards(ctx, seat))
+
+
+def _opponents(ctx: Ctx, seat: Value) -> Value:
+    return ~seat_mask(seat, ctx.size, ctx.state.players)
+
+
+def _side(ctx: Ctx, seat: Value) -> Value:
+    rows, seats = _seat_rows(ctx, seat)
+    return ctx.state.sides(rows, seats)
+
+
+def _declaration(ctx: Ctx, declaration: Value) -> int | None:
+    ids = [d.id for d in ctx.state.ruleset.declarations]
+    return ids.index(declaration) if declaration in ids else None
+
+
+def _declared(ctx: Ctx, seat: Value, declaration: Value) -> Value:
+    index = _declaration(ctx, declaration)
+    rows, seats = _seat_rows(ctx, seat)
+    if index is not None:
+        return ctx.state.declared[rows, seats, index]
+    redeals = [rule.id for rule in ctx.state.ruleset.redeals]
+    if declaration in redeals:  # a redeal rule played on
+        return ctx.state.declared_redeals[rows, seats, redeals.index(declaration)]
+    return np.zeros(ctx.size, dtype=np.bool_)
+
+
+def _declared_value(ctx: Ctx, seat: Value, declaration: Value) -> Value:
+    index = _declaration(ctx, declaration)
+    if index is None:
+        return np.zeros(ctx.size)
+    rows, seats = _seat_rows(ctx, seat)
+    return ctx.state.declared_values[rows, seats, index]
+
+
+def _trump_number(ctx: Ctx, card: Value) -> Value:
+    cards = ctx.state.ruleset.deck.cards
+    table = np.array([c.trump or 0 for c in cards], dtype=np.int64)
+    return table[per_row(card, ctx.size)]
+
+
+def _next_seat(ctx: Ctx, seat: Value) -> Value:
+    return (per_row(seat, ctx.size) + 1) % ctx.state.players
+
+
+def _tricks_won(ctx: Ctx, seat: Value) -> Value:
+    rows, seats = _seat_rows(ctx, seat)
+    return ctx.state.tricks_won[rows, seats]
+
+
+def _tricks_played(ctx: Ctx) -> Value:
+    return max(ctx.state.trick_number - 1, 0) if ctx.state.total_tricks else 0
+
+
+def _last_trick_cards(ctx: Ctx) -> Value:
+    return Cards((ctx.state.last_trick[ctx.rows],))
+
+
+def _last_trick_winner(ctx: Ctx) -> Value:
+    return ctx.state.last_winner[ctx.rows]
+
+
+def _winning_card(ctx: Ctx, number: Value) -> Value:
+    """The card that won the `number`-th finished trick (from 1); none past those played."""
+    state = ctx.state
+    index = per_row(np.asarray(number), ctx.size).astype(np.int64) - 1
+    played = _tricks_played(ctx)
+    there = (index >= 0) & (index < played)
+    safe = np.clip(index, 0, state.winning_cards.shape[1] - 1)
+    cards = state.winning_cards[ctx.rows, safe]
+    return Cards((state.tables.layout.from_cards(np.where(there, cards, -1)),))
+
+
+def _dealt_cards(ctx: Ctx, seat: Value, keep: Callable[[np.ndarray], np.ndarray]) -> Cards:
+    """The cards dealt to each seat at the places of its deal that `keep` picks (from the
+    deal's table of places, [dealer, seat, places] of the pack, -1 past the last)."""
+    state = ctx.state
+    rows, seats = _seat_rows(ctx, seat)
+    places, packets = state.tables.places, state.tables.packet_numbers
+    chosen = places[state.dealer[rows], seats]
+    picked = keep(packets[state.dealer[rows], seats]) & (chosen >= 0)
+    cards = np.take_along_axis(state.packs[rows], np.maximum(chosen, 0), axis=1)
+    masks = state.tables.layout.from_cards(np.where(picked, cards, -1))
+    return Cards((np.bitwise_or.reduce(masks, axis=1),))
+
+
+def _packet(ctx: Ctx, seat: Value, number: Value) -> Cards:
+    wanted = per_row(np.asarray(number), ctx.size)
+    wanted = np.where(wanted >= 1, np.floor(wanted), 0)  # as `packets[int(number) - 1]`
+    return _dealt_cards(ctx, seat, lambda packet: packet == wanted[:, None])
+
+
+def _first_cards(ctx: Ctx, seat: Value, number: Value) -> Cards:
+    wanted = per_row(np.asarray(number), ctx.size).astype(np.int64)
+    return _dealt_cards(ctx, seat, lambda packet: np.arange(packet.shape[1]) < wanted[:, None])
+
+
+def _talon(ctx: Ctx) -> Value:
+    return Cards((ctx.state.talon_dealt[ctx.rows],))
+
+
+def _hand_number(ctx: Ctx) -> Value:
+    return ctx.state.numbers[ctx.rows]
+
+
+def _total(ctx: Ctx, seat: Value) -> Value:
+    rows, seats = _seat_rows(ctx, seat)  # no game to a score: the hand's result so far
+    return ctx.state.net[rows, seats]
+
+
+FACTS: dict[str, Callable[..., Value]] = {
+    "hand": _zone("hands"),
+    "discards": _zone("discards"),
+    "tricks": _zone("won"),
+    "played": _zone("played"),
+    "pile": _pile,
+    "points": _points,
+    "winning_card": _winning_card,
+    "packet": _packet,
+    "first_cards": _first_cards,
+    "talon": _talon,
+    "opponents": _opponents,
+    "declared": _declared,
+    "declared_value": _declared_value,
+    "trump_number": _trump_number,
+    "next_seat": _next_seat,
+    "side": _side,
+    "side_pile": _side_pile,
+    "side_points": _side_points,
+    "tricks_won": _tricks_won,
+    "tricks_played": _tricks_played,
+    "last_trick_cards": _last_trick_cards,
+    "last_trick_winner": _last_trick_winner,
+    "hand_number": _hand_number,
+    "total": _total,
+}
+
+
+def fact(name: str) -> Callable[..., Value]:
+    if name not in FACTS:
+        raise Unsupported(f"the fact {name}() is not kept by the batch back end")
+    return FACTS[name]

@@ -1,0 +1,109 @@
+"""The deal: each hand's pack shuffled by its own key, handed out packet by packet, the cut
+card shown and paid for.
+
+Where it sits: the first batch phase (`interpreter.batch.phases`); the scalar engine's is
+`interpreter.engine.phases.deal`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from interpreter.batch import keyed_random
+from interpreter.batch.masks import Ints
+from interpreter.batch.program import Program
+from interpreter.batch.state import BatchState
+from interpreter.batch.values import Ctx
+from interpreter.engine.dealing import deal_packets
+from interpreter.engine.events import AT_CUT
+from interpreter.ruleset import Ruleset
+
+
+def owners(program: Program) -> Ints:
+    """For each dealer, the seat each position of the pack is dealt to: [dealers, cards]."""
+    ruleset = program.ruleset
+    n, size = ruleset.players, len(ruleset.deck)
+    table = np.full((n, size), -1, dtype=np.int64)
+    for dealer in range(n):
+        order = [(dealer + 1 + i) % n for i in range(n)]
+        dealt = deal_packets(ruleset.packets, range(size), order, dealer)
+        for seat, packets in enumerate(dealt.packets):
+            for packet in packets:
+                table[dealer, packet] = seat
+    return table
+
+
+def deal(
+    program: Program, seed: int, numbers: Ints, logging: bool = False, again: int = 0
+) -> BatchState:
+    """The deal of hands `numbers` (the `again`-th deal again, after deals thrown in)."""
+    ruleset, tables = program.ruleset, program.tables
+    layout, n = tables.layout, ruleset.players
+    size, hands = len(ruleset.deck), len(numbers)
+    step = 1 if ruleset.next_dealer == "next" else 0
+    dealer = (ruleset.first_dealer + step * (numbers - 1)) % n
+    packs = keyed_random.permutations(seed, numbers, size, again)
+    owner = np.empty((hands, size), dtype=np.int64)
+    np.put_along_axis(owner, packs, owners(program)[dealer], axis=1)
+    held = owner[:, None, :] == np.arange(n)[None, :, None]
+    talon_cards = np.take_along_axis(packs, tables.talon_places[dealer], axis=1)
+    talon = np.bitwise_or.reduce(layout.from_cards(talon_cards), axis=1)
+    declarations = len(ruleset.declarations)
+    nobody = np.full(hands, -1, dtype=np.int64)
+    # a debt for each card that may play as the Fool: the Fools, or any card the rule names
+    slots = len(ruleset.deck.fools) if program.hand.excuse_cards is None else size
+    state = BatchState(
+        ruleset=ruleset,
+        tables=tables,
+        seed=seed,
+        numbers=numbers,
+        dealer=dealer,
+        packs=packs,
+        hands=layout.from_bools(held),
+        discards=layout.empty(hands, n),
+        won=layout.empty(hands, n),
+        played=layout.empty(hands, n),
+        net=np.zeros((hands, n)),
+        declared=np.zeros((hands, n, declarations), dtype=np.bool_),
+        declared_values=np.zeros((hands, n, declarations)),
+        fired=np.zeros((hands, len(program.keys)), dtype=np.int32),
+        paid=np.zeros((hands, len(program.keys))),
+        rule_keys=program.keys,
+        leader=dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n,
+        tricks_won=np.zeros((hands, n), dtype=np.int64),
+        last_trick=layout.empty(hands),
+        last_winner=np.full(hands, -1, dtype=np.int64),
+        talon=talon,
+        talon_dealt=talon.copy(),
+        set_aside=layout.empty(hands, n),
+        discard_left=_discard_counts(ruleset, dealer),
+        declared_redeals=np.zeros((hands, n, len(ruleset.redeals)), dtype=np.bool_),
+        winning_cards=np.full((hands, size // n + 1), -1, dtype=np.int64),
+        debtors=np.full((hands, slots), -1, dtype=np.int64),
+        creditors=np.full((hands, slots), -1, dtype=np.int64),
+        taker=nobody,
+        partner=nobody.copy(),
+        contract=nobody.copy(),
+        thrown=np.zeros(hands, dtype=np.bool_),
+        deals=np.full(hands, again + 1, dtype=np.int64),
+        excuses=np.repeat(tables.fools[None, :], hands, axis=0),
+        decisions=np.zeros(hands, dtype=np.int64),
+        choices=np.zeros(hands, dtype=np.int64),
+        leaders=np.full((hands, 2 * size), -1, dtype=np.int8),
+        leading=np.full(hands, -1, dtype=np.int8),  # every seat at 0: nobody leads alone
+        logging=logging,
+    )
+    rows = np.arange(hands)
+    if ruleset.cut_shown:
+        ctx = Ctx(state, rows, {"dealer": dealer, "cut_card": packs[:, -1]})
+        program.fire(state, "cut", ctx, AT_CUT)
+    if not again:  # a deal again goes on from the decisions taken before it
+        state.note_leaders(rows)
+    return state
+
+
+def _discard_counts(ruleset: Ruleset, dealer: Ints) -> Ints:
+    """The cards each seat lays away before any talon is taken (`Ruleset.discard_count`)."""
+    dealer_count, others_count = ruleset.discard_counts
+    seats = np.arange(ruleset.players)[None, :]
+    return np.where(seats == dealer[:, None], dealer_count, others_count).astype(np.int64)

@@ -1,0 +1,156 @@
+"""Declarations: each seat's declarations at their time, the level chosen or none, paid, and
+the cards it shows picked one at a time when it shows fewer than it holds.
+
+Where it sits: a batch phase (`interpreter.batch.phases`) before play, and called by play
+for declarations made before a seat's own first card; the scalar engine's is
+`interpreter.engine.phases.declare`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from interpreter.batch.masks import Ints, any_card, count
+from interpreter.batch.players import choose_card, choose_index, log_texts
+from interpreter.batch.program import ArrayDeclaration, ArrayHandOver, Program, pay
+from interpreter.batch.state import BatchState
+from interpreter.batch.values import Ctx, per_row
+from interpreter.engine.actions import NO_LEVEL_TEXT
+from interpreter.engine.events import AT_DECLARATIONS
+
+BEFORE_PLAY, BEFORE_OWN_FIRST_CARD = "before_play", "before_own_first_card"
+NO_LEVEL = NO_LEVEL_TEXT  # as records write "no declaration"
+
+
+def before_play(program: Program, state: BatchState) -> None:
+    """Every seat's declarations before play, seats in order from the leader."""
+    for position in range(state.players):
+        declare_seat(program, state, (state.leader + position) % state.players, BEFORE_PLAY)
+
+
+def declare_seat(program: Program, state: BatchState, seats: Ints, timing: str) -> None:
+    """The declarations of `timing` of each hand's seat, worked out together before any of
+    them is made (as the scalar engine queues them)."""
+    rows = np.arange(state.size)
+    ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
+    ruleset = state.ruleset
+    queued = []
+    for array in program.declarations:
+        if (array.declaration.timing or ruleset.declaration_timing) != timing:
+            continue
+        holds = np.stack([per_row(lv.when.fn(ctx), len(rows)) for lv in array.levels], 1)
+        values = np.stack(
+            [per_row(lv.value.fn(ctx), len(rows)).astype(np.float64) for lv in array.levels], 1
+        )
+        if ruleset.declarations_maximal:
+            best = np.where(holds, values, -np.inf).max(axis=1, keepdims=True)
+            top = holds & (values == best)
+            last = holds.shape[1] - 1 - np.argmax(top[:, ::-1], axis=1)
+            holds = top & (np.arange(holds.shape[1])[None, :] == last[:, None])
+        queued.append((array, holds, values))
+    for array, holds, values in queued:
+        _decide(program, state, seats, array, holds, values)
+
+
+def _decide(
+    program: Program,
+    state: BatchState,
+    seats: Ints,
+    array: ArrayDeclaration,
+    holds: np.ndarray,
+    values: np.ndarray,
+) -> None:
+    offered = holds.sum(axis=1)
+    rows = np.flatnonzero(offered > 0)
+    if not len(rows):
+        return
+    counts = offered[rows] + 1
+    picked = choose_index(state, rows, counts)
+    # the picked-th level offered, in level order, or none when picked == offered
+    ranks = np.cumsum(holds[rows], axis=1) - 1
+    chosen = np.where(
+        picked < offered[rows], np.argmax(holds[rows] & (ranks == picked[:, None]), axis=1), -1
+    )
+    declaration = array.declaration
+    levels = [level.id for level in declaration.levels]
+    texts = [f"{declaration.id}:{levels[c] if c >= 0 else NO_LEVEL}" for c in chosen.tolist()]
+    seat_of = per_row(seats, state.size)
+    log_texts(state, rows, seat_of[rows], "declare", texts)
+    shows_after = []
+    for level_index, level in enumerate(array.levels):
+        declaring = rows[chosen == level_index]
+        if not len(declaring):
+            continue
+        seat = seat_of[declaring]
+        value = values[declaring, level_index]
+        state.declared[declaring, seat, array.index] = True
+        state.declared_values[declaring, seat, array.index] = value
+        ctx = Ctx(state, declaring, {**state.names(declaring), "player": seat})
+        key = f"{declaration.id}:{level.id}"
+        if declaration.paid_when_declared:
+            sides = (array.payers, array.payees)
+            pay(state, program.keys[key], key, ctx, sides, AT_DECLARATIONS, value)
+        else:
+            state.fired[declaring, program.keys[key]] += 1
+        shows_after.append((level_index, declaring))
+    state.decided(rows, counts)
+    for level_index, declaring in shows_after:
+        _show(state, array, level_index, declaring, seat_of[declaring])
+    if array.hands_over is not None and shows_after:
+        declaring = np.sort(np.concatenate([rows for _level, rows in shows_after]))
+        _hand_over(state, array.hands_over, declaring, seat_of[declaring])
+
+
+def _hand_over(state: BatchState, rule: ArrayHandOver, rows: Ints, seats: Ints) -> None:
+    """Each card asked for moves from another player's hand (the first seat holding it) to
+    the declarer's, who then gives one back for each (`declare._hand_over`, `pick_card`)."""
+    layout = state.tables.layout
+    ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
+    asked = np.broadcast_to(rule.cards.fn(ctx).union(), (len(rows), layout.words))
+    owed = []  # (rows, declarers, holders, candidates), in the order the cards are asked
+    for card in np.flatnonzero(layout.to_bools(asked).any(axis=0)).tolist():
+        bit = layout.card_masks[card]
+        others = state.hands[rows] & bit
+        others[np.arange(len(rows)), seats] = 0
+        held = (others != 0).any(axis=2)  # [rows, seats]
+        moving = held.any(axis=1) & layout.contains(asked, np.full(len(rows), card))
+        if not moving.any():
+            continue
+        where, seat = rows[moving], seats[moving]
+        holder = np.argmax(held[moving], axis=1)
+        state.hands[where, holder] &= ~bit
+        state.hands[where, seat] |= bit
+        sub = Ctx(state, where, {**state.names(where), "player": seat})
+        hand = state.hands[where, seat] & ~bit
+        offered = hand & rule.in_return.fn(sub).union()
+        candidates = np.where(any_card(offered)[:, None], offered, hand)
+        keep = any_card(candidates)  # a declarer with no other card gives nothing back
+        owed.append((where[keep], seat[keep], holder[keep], candidates[keep]))
+    for where, seat, holder, candidates in owed:
+        given, counts = choose_card(state, where, seat, candidates, "give")
+        bits = layout.from_cards(given)
+        state.hands[where, seat] &= ~bits
+        state.hands[where, holder] |= bits
+        state.decided(where, counts)
+
+
+def _show(
+    state: BatchState, array: ArrayDeclaration, level_index: int, rows: Ints, seats: Ints
+) -> None:
+    """The cards shown for a declared level: picked one at a time when fewer are shown than
+    the level's cards."""
+    level = array.levels[level_index]
+    shows = level.shows
+    if shows is None or level.show_count is None:
+        return  # every card is shown: nothing to choose
+    ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
+    candidates = shows.fn(ctx).union()
+    candidates = np.broadcast_to(candidates, (len(rows), candidates.shape[-1])).copy()
+    wanted = per_row(level.show_count.fn(ctx), len(rows)).astype(np.int64)
+    wanted = np.where(wanted >= count(candidates), 0, wanted)
+    for picked in range(int(wanted.max(initial=0))):
+        active = wanted > picked
+        where = rows[active]
+        card, counts = choose_card(state, where, seats[active], candidates[active], "show")
+        candidates[active] &= ~state.tables.layout.from_cards(card)
+        state.decided(where, counts)

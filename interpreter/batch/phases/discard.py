@@ -1,0 +1,88 @@
+"""The talon and the discard: the talon taken into a hand or set aside as the contract (or,
+without an auction, the ruleset) says, then each seat in dealing order lays its cards away
+one at a time, none the ruleset protects unless only protected cards are left, with the
+payments for each.
+
+Where it sits: a batch phase (`interpreter.batch.phases`) after the auction; the scalar
+engine's is `interpreter.engine.phases.talon`. A talon drawn from as a stock is not run
+(`support` refuses it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from interpreter.batch.masks import Masks, any_card, count
+from interpreter.batch.players import choose_card
+from interpreter.batch.program import ArrayTalon, Program
+from interpreter.batch.state import BatchState
+from interpreter.batch.values import Ctx, seat_mask
+from interpreter.engine.events import AT_DISCARD
+from interpreter.expressions import EvaluationError
+
+
+def allowed(program: Program, state: BatchState, ctx: Ctx, hand: Masks) -> Masks:
+    """The cards each hand's seat may lay away (`discard_choices`)."""
+    choices = hand
+    for rule in (program.discard_never, program.discard_forbidden):
+        if rule is None:
+            continue
+        kept = choices & ~rule(ctx)
+        choices = np.where(any_card(kept)[:, None], kept, choices)
+    return choices
+
+
+def place_talon(program: Program, state: BatchState) -> None:
+    """Each hand's talon where its contract puts it (`talon.enter`)."""
+    talons = program.hand.talons
+    for index, use in enumerate(talons):
+        if use is None or use.to == "out_of_play":
+            continue
+        if state.ruleset.bidding is None:
+            rows = np.arange(state.size)
+        else:
+            rows = np.flatnonzero(state.contract == index)
+        rows = rows[any_card(state.talon[rows])]
+        if len(rows):
+            _place(state, use, rows)
+
+
+def _place(state: BatchState, use: ArrayTalon, rows: np.ndarray) -> None:
+    assert use.seat is not None  # the schema asks for a seat where the talon goes to one
+    ctx = Ctx(state, rows, state.names(rows))
+    chosen = seat_mask(use.seat.fn(ctx), len(rows), state.players)
+    if not chosen.any(axis=1).all():
+        raise EvaluationError("the talon's `seat` selects nobody; it must give a seat")
+    seats = np.argmax(chosen, axis=1)  # the first seat it selects
+    talon = state.talon[rows]
+    if use.to == "hand":
+        state.hands[rows, seats] |= talon
+        state.discard_left[rows, seats] += count(talon)
+    else:
+        state.set_aside[rows, seats] |= talon
+    state.talon[rows] = 0
+
+
+def discard(program: Program, state: BatchState) -> None:
+    """Each seat in dealing order lays away the cards it must, one at a time."""
+    n, layout = state.players, state.tables.layout
+    for position in range(n):
+        all_seats = (state.dealer + 1 + position) % n
+        times = state.discard_left[np.arange(state.size), all_seats].copy()
+        for time in range(int(times.max(initial=0))):
+            rows = np.flatnonzero(times > time)
+            seats = all_seats[rows]
+            base = Ctx(state, rows, {**state.names(rows), "player": seats})
+            hand = state.hands[rows, seats]
+            cards, counts = choose_card(
+                state, rows, seats, allowed(program, state, base, hand), "discard"
+            )
+            bits = layout.from_cards(cards)
+            state.hands[rows, seats] &= ~bits
+            state.discards[rows, seats] |= bits
+            state.discard_left[rows, seats] -= 1
+            program.fire(state, "discard", base.with_vars(card=cards), AT_DISCARD)
+            done = times[rows] == time + 1
+            if done.any():
+                program.fire(state, "discards_done", base.subset(done), AT_DISCARD)
+            state.decided(rows, counts)

@@ -1,0 +1,230 @@
+"""Trick play: the legal cards of every hand at once, a card chosen, the trick won, the
+payments of each card played and each trick's end.
+
+Where it sits: a batch phase (`interpreter.batch.phases`) after the declarations; the scalar
+engine's is `interpreter.engine.phases.play`, with the trick rules of
+`interpreter.engine.tricks` (follow suit, trump, overtrump, the Fool) here as mask
+operations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from interpreter.batch.masks import Bools, Ints, Masks, any_card, count
+from interpreter.batch.phases import exchange
+from interpreter.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
+from interpreter.batch.phases.settle import settle
+from interpreter.batch.players import choose_card
+from interpreter.batch.program import Program
+from interpreter.batch.state import BatchState
+from interpreter.batch.tables import DeckTables
+from interpreter.batch.values import Cards, Ctx
+from interpreter.engine.events import At, PaymentTime
+from interpreter.ruleset import PlayRules
+
+
+class Excuses:
+    """The cards that play as the Fool: the deck's Fools, or in rulesets that choose them
+    per hand (`play.excuse.cards`), each hand's own."""
+
+    def __init__(self, state: BatchState, per_hand: bool) -> None:
+        self.tables = state.tables
+        self.per_hand = per_hand
+        self.mask: Masks = state.excuses if per_hand else state.tables.fools
+
+    def of(self, cards: Ints) -> Bools:
+        """Whether each card ([hands] or [hands, k]) plays as the Fool in its hand."""
+        if not self.per_hand:
+            return self.tables.is_fool[cards]
+        shape = (len(self.mask), *([1] * (cards.ndim - 1)), self.tables.layout.words)
+        return self.tables.layout.contains(self.mask.reshape(shape), cards)
+
+
+def _lead(excuses: Excuses, trick: Ints, played: int) -> Ints:
+    """The card that sets what must be followed: the first that is not a Fool (-1: none)."""
+    lead = np.full(trick.shape[0], -1, dtype=np.int64)
+    for position in range(played):
+        card = trick[:, position]
+        open_ = (lead < 0) & ~excuses.of(card)
+        lead = np.where(open_, card, lead)
+    return lead
+
+
+def _overtrumping(rules: PlayRules, tables: DeckTables, trumps: Masks, best: Ints) -> Masks:
+    if not rules.overtrump:
+        return trumps
+    higher = trumps & tables.stronger_trumps[best]
+    return np.where(any_card(higher)[:, None], higher, trumps)
+
+
+def legal(rules: PlayRules, excuses: Excuses, hand: Masks, trick: Ints, played: int) -> Masks:
+    """The cards each hand may play to its trick of `played` cards (`tricks.legal_cards`)."""
+    tables = excuses.tables
+    others = hand & ~excuses.mask
+    has_others = any_card(others)[:, None]
+    if played == 0:
+        return hand if rules.fool_may_lead else np.where(has_others, others, hand)
+    lead = _lead(excuses, trick, played)
+    trumps = others & tables.trumps
+    has_trumps = any_card(trumps)[:, None]
+    overtrumps = trumps
+    if rules.overtrump:
+        strengths = tables.strength[trick[:, :played]]
+        best = np.where(tables.is_trump[trick[:, :played]], strengths, 0).max(axis=1)
+        overtrumps = _overtrumping(rules, tables, trumps, best)
+    safe_lead = np.maximum(lead, 0)
+    lead_trump = tables.is_trump[lead]
+    if rules.trump_when_trump_led:
+        on_trump = np.where(has_trumps, overtrumps, others)
+    else:
+        on_trump = others
+    on_suit = others
+    if rules.trump_when_void:
+        on_suit = np.where(has_trumps, overtrumps, others)
+    if rules.follow_suit and len(tables.suits):
+        suit = tables.suit[safe_lead]
+        following = others & tables.suits[np.maximum(suit, 0)]
+        on_suit = np.where(any_card(following)[:, None], following, on_suit)
+    required = np.where(lead_trump[:, None], on_trump, on_suit)
+    choices = required | (hand & excuses.mask)
+    choices = np.where((lead < 0)[:, None], hand, choices)
+    return np.where((count(hand) <= 1)[:, None], hand, choices)
+
+
+def winners(excuses: Excuses, trick: Ints, seats: Ints) -> Ints:
+    """The seat that wins each trick (`tricks.trick_winner`)."""
+    tables = excuses.tables
+    size, players = trick.shape
+    lead = _lead(excuses, trick, players)
+    lead_suit = np.where(lead >= 0, tables.suit[np.maximum(lead, 0)], -2)
+    excuse, trump = excuses.of(trick), tables.is_trump[trick]
+    strength = tables.strength[trick]
+    follows = (tables.suit[trick] == lead_suit[:, None]) & ~trump
+    key = np.where(trump, 1000 + strength, np.where(follows, strength, -1))
+    key = np.where(excuse, -1, key)
+    return seats[np.arange(size), np.argmax(key, axis=1)]
+
+
+def play(program: Program, state: BatchState) -> None:
+    ruleset, tables = state.ruleset, state.tables
+    layout, n = tables.layout, state.players
+    rows = np.arange(state.size)
+    rules = ruleset.play
+    state.total_tricks = int(count(state.hands[0, state.leader[0]]))
+    before_first_card = any(
+        (d.timing or ruleset.declaration_timing) == BEFORE_OWN_FIRST_CARD
+        for d in ruleset.declarations
+    )
+    names = state.names(rows)
+    excuses = _excuses(program, state, names)
+    for number in range(1, state.total_tricks + 1):
+        state.trick_number = number
+        last = number == state.total_tricks
+        trick = np.full((state.size, n), -1, dtype=np.int64)
+        trick_seats = (state.leader[:, None] + np.arange(n)[None, :]) % n
+        on_table = layout.empty(state.size)
+        at = At(PaymentTime.TRICK, number)
+        variables = {
+            **names,
+            "trick_number": number,
+            "last_trick": last,
+            "leader": state.leader.copy(),
+        }
+        for position in range(n):
+            seats = trick_seats[:, position]
+            if number == 1 and before_first_card:
+                declare_seat(program, state, seats, BEFORE_OWN_FIRST_CARD)
+            hand = state.hands[rows, seats]
+            choices = legal(rules, excuses, hand, trick, position)
+            cards, counts = choose_card(state, rows, seats, choices, "play")
+            bits = layout.from_cards(cards)
+            state.hands[rows, seats] &= ~bits
+            state.played[rows, seats] |= bits
+            trick[:, position] = cards
+            on_table = on_table | bits
+            ctx = Ctx(
+                state,
+                rows,
+                {**variables, "player": seats, "card": cards, "trick": Cards((on_table,))},
+            )
+            program.fire(state, "card_played", ctx, at)
+            if position == n - 1:
+                _end_trick(program, state, excuses, trick, trick_seats, variables, at, last)
+                if (state.debtors[:, 0] >= 0).any():  # a Fool is still to be paid for
+                    exchange.pay_debts(program, state, names)
+                if last:  # the settlement follows the last card, before anyone looks
+                    settle(program, state, names)
+            state.decided(rows, counts)
+
+
+def _excuses(program: Program, state: BatchState, names: dict[str, object]) -> Excuses:
+    """The cards that play as the Fool in each hand, worked out as play begins."""
+    rule = program.hand.excuse_cards
+    if rule is None:
+        return Excuses(state, per_hand=False)
+    rows = np.arange(state.size)
+    chosen = rule.fn(Ctx(state, rows, names)).union()
+    state.excuses = np.ascontiguousarray(
+        np.broadcast_to(chosen, (state.size, state.tables.layout.words))
+    )
+    return Excuses(state, per_hand=True)
+
+
+def _end_trick(
+    program: Program,
+    state: BatchState,
+    excuses: Excuses,
+    trick: Ints,
+    seats: Ints,
+    variables: dict[str, object],
+    at: At,
+    last: bool,
+) -> None:
+    tables, rows = state.tables, np.arange(state.size)
+    layout = tables.layout
+    play_rules = state.ruleset.play
+    winner = winners(excuses, trick, seats)
+    if last and play_rules.fool_wins_last_trick_after_all:
+        winner = _fool_wins_after_all(state, excuses, trick, seats, winner)
+    fool_kept = not last or play_rules.fool_in_last_trick == "kept"
+    on_table = layout.from_cards(trick)
+    whole = Cards((np.bitwise_or.reduce(on_table, axis=1),))
+    for position in range(state.players):
+        card, seat = trick[:, position], seats[:, position]
+        excused = excuses.of(card) & fool_kept
+        keeper = np.where(excused, seat, winner)
+        state.won[rows, keeper] |= on_table[:, position]
+        if play_rules.excuse_exchange is not None:
+            exchange.owe(state, keeper, winner)
+        ctx = Ctx(
+            state,
+            rows,
+            {
+                **variables,
+                "player": seat,
+                "card": card,
+                "trick": whole,
+                "winner": winner,
+                "keeper": keeper,
+            },
+        )
+        program.fire(state, "trick_end", ctx, at)
+    state.tricks_won[rows, winner] += 1
+    won_with = np.argmax(seats == winner[:, None], axis=1)
+    state.winning_cards[rows, state.trick_number - 1] = trick[rows, won_with]
+    state.last_trick = whole.terms[0]
+    state.last_winner = winner
+    state.leader = winner
+
+
+def _fool_wins_after_all(
+    state: BatchState, excuses: Excuses, trick: Ints, seats: Ints, winner: Ints
+) -> Ints:
+    """The last trick goes to a Fool led to it by a side that won every trick before."""
+    rows = np.arange(state.size)
+    first = seats[:, 0]
+    side = state.sides(rows, first)
+    side_tricks = np.where(side, state.tricks_won, 0).sum(axis=1)
+    wins = excuses.of(trick[:, 0]) & (side_tricks == state.trick_number - 1)
+    return np.where(wins, first, winner)

@@ -1,0 +1,385 @@
+"""A ruleset as the batch back end runs it: every rule's expressions compiled to array code,
+and the payments they make.
+
+Where it sits: built once per ruleset (`Program.of`, which raises `Unsupported` naming the
+rule it cannot compile) and read by the batch phases (`interpreter.batch.phases`). `fire`
+pays a group of rules for many hands at once as the scalar engine's `_fire_rules` and
+`_pay` do for one: each rule's condition, then each payer and payee in seat order, the
+amount worked out with them, a negative amount paid the other way, nothing for 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
+
+from interpreter.batch.array_exprs import ArrayCompiler, Fn, Node, mentions
+from interpreter.batch.state import BatchState, Logged
+from interpreter.batch.tables import DeckTables
+from interpreter.batch.values import Ctx, Unsupported, per_row, seat_mask
+from interpreter.engine.events import At, ThrownIn
+from interpreter.expressions.parser import parse
+from interpreter.measure.hand_summary import rule_keys
+from interpreter.ruleset import (
+    Declaration,
+    DeclarationLevel,
+    PaymentRule,
+    RedealRule,
+    Ruleset,
+    TalonUse,
+)
+
+T = TypeVar("T")
+
+THROWN_IN = "thrown_in"  # what `fired` calls a deal thrown in, before the reason
+
+#: the events whose payment rules the batch back end fires
+EVENTS = ("cut", "discard", "discards_done", "card_played", "trick_end")
+
+
+@dataclass(frozen=True)
+class ArrayRule:
+    key: str  # what its payments are named (a rule's id, or `declaration:level`)
+    when: Node | None
+    guard: np.ndarray | None  # by card: whether the event's card lets it fire
+    never: bool  # its condition can never hold (the compiler's guard says so)
+    payers: Node
+    payees: Node
+    amount: Node
+    pairwise: bool  # the amount reads `payer` or `payee`
+
+
+@dataclass(frozen=True)
+class ArrayLevel:
+    id: str
+    when: Node
+    value: Node
+    shows: Node | None  # the level's own, or the declaration's (read with this level)
+    show_count: Node | None
+
+
+@dataclass(frozen=True)
+class ArrayHandOver:
+    cards: Node  # the cards asked for
+    in_return: Node  # the declarer's cards he may give back for each
+
+
+@dataclass(frozen=True)
+class ArrayDeclaration:
+    declaration: Declaration
+    index: int
+    levels: tuple[ArrayLevel, ...]
+    payers: Node
+    payees: Node
+    hands_over: ArrayHandOver | None
+
+
+@dataclass(frozen=True)
+class ArrayTalon:
+    """Where a contract (or, without an auction, the ruleset) puts the talon."""
+
+    to: str  # "hand", "pile" or "out_of_play"
+    seat: Node | None
+
+
+@dataclass(frozen=True)
+class ArrayHand:
+    """What comes before play: redeal rules, the talon's place by contract, the partner
+    call, the Fool's exchange."""
+
+    redeals: tuple[tuple[RedealRule, Node], ...]
+    talons: tuple[ArrayTalon | None, ...]  # by contract rank; one entry without an auction
+    call_when: Node | None
+    call_cards: Node | None
+    exchange_cards: Node | None
+    excuse_cards: Node | None  # the cards that play as Fools in a hand, if the ruleset picks them
+
+
+def _reads_pair(compiled: object) -> bool:
+    source = getattr(compiled, "source", None)
+    if source is None:
+        return False
+    tree = parse(source)
+    return mentions(tree, "payer") or mentions(tree, "payee")
+
+
+@dataclass
+class Program:
+    ruleset: Ruleset
+    tables: DeckTables
+    compiler: ArrayCompiler
+    rules: dict[str, tuple[ArrayRule, ...]]
+    settlement: tuple[ArrayRule, ...]
+    declarations: tuple[ArrayDeclaration, ...]
+    discard_never: Fn | None
+    discard_forbidden: Fn | None  # each: the mask of the cards it protects
+    keys: dict[str, int]
+    hand: ArrayHand
+
+    @staticmethod
+    def of(ruleset: Ruleset) -> Program:
+        tables = DeckTables.of(ruleset)
+        compiler = ArrayCompiler(ruleset, tables)
+        rules = {
+            event: tuple(_rule(compiler, tables, rule, event) for rule in group)
+            for event, group in ruleset.payments.items()
+        }
+        settlement = tuple(
+            _rule(compiler, tables, rule, "settlement") for rule in ruleset.settlement
+        )
+        declarations = tuple(
+            _declaration(compiler, declaration, i)
+            for i, declaration in enumerate(ruleset.declarations)
+        )
+        discard: dict[str, Fn | None] = {}
+        for name, rule in (
+            ("discard.never", ruleset.discard_never),
+            ("discard.forbidden", ruleset.discard_forbidden),
+        ):
+            discard[name] = None if rule is None else _card_mask(compiler, name, rule)
+        thrown = [f"{THROWN_IN}:{r.id}" for r in ruleset.redeals]
+        if ruleset.bidding is not None:
+            thrown.append(f"{THROWN_IN}:{ThrownIn.ALL_PASSED}")
+        keys = {key: i for i, key in enumerate(dict.fromkeys([*rule_keys(ruleset), *thrown]))}
+        return Program(
+            ruleset,
+            tables,
+            compiler,
+            rules,
+            settlement,
+            declarations,
+            discard["discard.never"],
+            discard["discard.forbidden"],
+            keys,
+            _hand(compiler, ruleset),
+        )
+
+    def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:
+        self.fire_rules(state, self.rules.get(event, ()), ctx, at)
+
+    def fire_rules(self, state: BatchState, rules: Sequence[ArrayRule], ctx: Ctx, at: At) -> None:
+        for rule in rules:
+            sub = ctx
+            if rule.never:
+                continue
+            if rule.guard is not None and "card" in ctx.vars:
+                keep = rule.guard[per_row(ctx.vars["card"], ctx.size)]
+                if not keep.any():
+                    continue
+                sub = ctx.subset(keep)
+            if rule.when is not None:
+                holds = per_row(rule.when.fn(sub), sub.size).astype(np.bool_)
+                if not holds.any():
+                    continue
+                if not holds.all():
+                    sub = sub.subset(holds)
+            self.pay(state, rule, sub, at)
+
+    def pay(self, state: BatchState, rule: ArrayRule, ctx: Ctx, at: At) -> None:
+        amounts = None if rule.pairwise else per_row(rule.amount.fn(ctx), ctx.size)
+        pay(
+            state,
+            self.keys[rule.key],
+            rule.key,
+            ctx,
+            (rule.payers, rule.payees),
+            at,
+            amounts,
+            rule.amount,
+        )
+
+
+def pay(
+    state: BatchState,
+    column: int,
+    key: str,
+    ctx: Ctx,
+    sides: tuple[Node, Node],
+    at: At,
+    amounts: np.ndarray | None,
+    amount: Node | None = None,
+) -> None:
+    """Payments named `key` for the hands of `ctx`: each payer to each payee, in seat order,
+    of `amounts` (one per hand) or of `amount` worked out for each payer and payee."""
+    size, players = ctx.size, state.players
+    payers = seat_mask(sides[0].fn(ctx), size, players)
+    payees = seat_mask(sides[1].fn(ctx), size, players)
+    if amounts is not None and not state.logging and np.all(amounts == np.round(amounts)):
+        _pay_whole(state, column, ctx, payers, payees, amounts)
+        return
+    paid = np.zeros(size, dtype=np.bool_)
+    for payer in range(players):
+        for payee in range(players):
+            if payer == payee:
+                continue
+            active = payers[:, payer] & payees[:, payee]
+            if not active.any():
+                continue
+            where = np.flatnonzero(active)
+            if amounts is None:
+                assert amount is not None  # a pairwise amount is worked out per pair
+                pair = ctx.subset(active).with_vars(payer=payer, payee=payee)
+                value = per_row(amount.fn(pair), len(where))
+            else:
+                value = amounts[where]
+            nonzero = value != 0
+            if not nonzero.all():
+                where, value = where[nonzero], value[nonzero]
+            if not len(where):
+                continue
+            forward = value > 0
+            giver = np.where(forward, payer, payee)
+            taker = np.where(forward, payee, payer)
+            size_paid = np.abs(value).astype(np.float64)
+            rows = ctx.rows[where]
+            state.net[rows, giver] -= size_paid
+            state.net[rows, taker] += size_paid
+            state.lead_changed(rows)
+            state.paid[rows, column] += size_paid
+            paid[where] = True
+            if state.logging:
+                state.payment_log.append(Logged(rows, (key, giver, taker, np.abs(value), at.text)))
+    state.fired[ctx.rows[paid], column] += 1
+
+
+def _pay_whole(
+    state: BatchState,
+    column: int,
+    ctx: Ctx,
+    payers: np.ndarray,
+    payees: np.ndarray,
+    amounts: np.ndarray,
+) -> None:
+    """`pay` for whole amounts, every pair at once: whole numbers add up exactly in any
+    order, so each seat's result is the scalar engine's, payment by payment."""
+    pairs = payers[:, :, None] & payees[:, None, :] & ~np.eye(state.players, dtype=np.bool_)
+    flows = pairs.sum(axis=1) - pairs.sum(axis=2)  # payments received less made, per seat
+    values = amounts.astype(np.float64)
+    state.net[ctx.rows] += flows * values[:, None]
+    state.lead_changed(ctx.rows)
+    state.paid[ctx.rows, column] += pairs.sum(axis=(1, 2)) * np.abs(values)
+    paid = pairs.any(axis=(1, 2)) & (values != 0)
+    state.fired[ctx.rows[paid], column] += 1
+
+
+def _card_mask(compiler: ArrayCompiler, where: str, rule: object) -> Fn:
+    return _named(where, lambda: compiler.card_mask(rule, "discard_check"))
+
+
+def _named(where: str, build: Callable[[], T]) -> T:
+    """What `build` makes, or Unsupported naming `where`."""
+    try:
+        return build()
+    except Unsupported as error:
+        raise Unsupported(f"{where}: {error}") from None
+
+
+def _rule(compiler: ArrayCompiler, tables: DeckTables, rule: PaymentRule, event: str) -> ArrayRule:
+    if event not in (*EVENTS, "settlement"):
+        raise Unsupported(f"payment rule {rule.id}: the event {event!r}")
+    where = f"payment rule {rule.id}"
+    needs = getattr(rule.when, "needs", {})
+    guard = None
+    if needs is not None and "card" in needs:
+        guard = tables.layout.to_bools(tables.layout.of(needs["card"]))
+    return ArrayRule(
+        key=rule.id,
+        when=None
+        if rule.when is None
+        else _named(where, lambda: compiler.expression(rule.when, event)),
+        guard=guard,
+        never=needs is None,
+        payers=_named(where, lambda: compiler.expression(rule.payers, event)),
+        payees=_named(where, lambda: compiler.expression(rule.payees, event)),
+        amount=_named(where, lambda: compiler.expression(rule.amount, event, amount=True)),
+        pairwise=_reads_pair(rule.amount),
+    )
+
+
+def _declaration(compiler: ArrayCompiler, declaration: Declaration, index: int) -> ArrayDeclaration:
+    where = f"declaration {declaration.id}"
+
+    def optional(compiled: object, event: str) -> Node | None:
+        return None if compiled is None else compiler.expression(compiled, event)
+
+    def shown(level: DeclarationLevel) -> Node | None:
+        shows = declaration.shows if level.shows is None else level.shows
+        if shows is None:
+            return None
+        return compiler.expression(shows, "declaration_shown", constants={"level": level.id})
+
+    over = declaration.hands_over
+
+    def build() -> ArrayDeclaration:
+        levels = tuple(
+            ArrayLevel(
+                level.id,
+                compiler.expression(level.when, "declaration"),
+                compiler.expression(level.value, "declaration"),
+                shown(level),
+                optional(level.show_count, "declaration"),
+            )
+            for level in declaration.levels
+        )
+        return ArrayDeclaration(
+            declaration,
+            index,
+            levels,
+            compiler.expression(declaration.payers, "declaration"),
+            compiler.expression(declaration.payees, "declaration"),
+            None
+            if over is None
+            else ArrayHandOver(
+                compiler.expression(over.cards, "declaration"),
+                compiler.expression(over.in_return, "declaration"),
+            ),
+        )
+
+    return _named(where, build)
+
+
+def _optional(compiler: ArrayCompiler, where: str, compiled: object, event: str) -> Node | None:
+    """The array form of an expression the ruleset may leave out, or Unsupported naming
+    `where`."""
+    if compiled is None:
+        return None
+    return _named(where, lambda: compiler.expression(compiled, event))
+
+
+def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTalon | None:
+    if use is None:
+        return None
+    if use.to not in ("hand", "pile", "out_of_play"):
+        raise Unsupported(f"{where}: the talon as a {use.to} (not run by the batch back end)")
+    return ArrayTalon(use.to, _optional(compiler, where, use.seat, "talon"))
+
+
+def _hand(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayHand:
+    redeals = []
+    for rule in ruleset.redeals:
+        when = _optional(compiler, f"redeal {rule.id}", rule.when, "redeal")
+        assert when is not None  # every redeal rule has a condition
+        redeals.append((rule, when))
+    bidding = ruleset.bidding
+    talons: tuple[ArrayTalon | None, ...] = (_talon(compiler, ruleset.talon, "talon"),)
+    if bidding is not None:
+        talons = tuple(
+            _talon(compiler, c.talon, f"the talon of contract {c.id}") for c in bidding.contracts
+        )
+    call = ruleset.partner_call
+    exchange = ruleset.play.excuse_exchange
+    return ArrayHand(
+        redeals=tuple(redeals),
+        talons=talons,
+        call_when=None if call is None else _optional(compiler, "partner_call", call.when, "call"),
+        call_cards=None
+        if call is None
+        else _optional(compiler, "partner_call", call.cards, "call"),
+        exchange_cards=None
+        if exchange is None
+        else _optional(compiler, "play.excuse.exchange", exchange.cards, "trick_end"),
+        excuse_cards=_optional(compiler, "play.excuse.cards", ruleset.play.excuse_cards, "play"),
+    )

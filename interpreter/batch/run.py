@@ -1,0 +1,218 @@
+"""Playing hands in batches: the phases in order over one `BatchState`, and each hand's
+`HandSummary`, the same summary the scalar engine gives.
+
+Where it sits: called by the runner (`interpreter.measure.runner`) when the batch back end
+is chosen, by `agree.py` and by the benchmarks. `play_batch` plays the given hand numbers
+at once; `summaries` turns the state into one `HandSummary` per hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from interpreter.batch.masks import Ints
+from interpreter.batch.phases import auction, deal, declare, discard, play
+from interpreter.batch.program import Program
+from interpreter.batch.state import BatchState
+from interpreter.compile.contexts import MAX_REDEALS
+from interpreter.measure.hand_summary import HandSummary
+from interpreter.ruleset import Ruleset
+
+#: hands played at once by default: large enough for numpy to pay, small enough to stay in cache
+BATCH = 2048
+
+
+def program_of(ruleset: Ruleset) -> Program:
+    """The ruleset compiled for the batch back end, once per ruleset object."""
+    cached = getattr(ruleset, "_batch_program", None)
+    if cached is None:
+        cached = Program.of(ruleset)
+        object.__setattr__(ruleset, "_batch_program", cached)
+    return cached
+
+
+def play_batch(
+    ruleset: Ruleset, seed: int, numbers: Sequence[int] | Ints, logging: bool = False
+) -> BatchState:
+    """Hands `numbers` of the game with this seed, played at once by random players."""
+    program = program_of(ruleset)
+    state = deal.deal(program, seed, np.asarray(numbers, dtype=np.int64), logging)
+    auction.redeal(program, state)
+    auction.bid(program, state)
+    if ruleset.redeal_by == "same_dealer":
+        _deal_again(program, state)
+    if not state.thrown.any():
+        _play_on(program, state)
+        return state
+    going = np.flatnonzero(~state.thrown)  # the hands whose deal stands play on alone
+    rest = state.take(going)
+    if rest.size:
+        _play_on(program, rest)
+    state.put(going, rest)
+    return state
+
+
+def _deal_again(program: Program, state: BatchState) -> None:
+    """Deals thrown in dealt again by the same dealer, within the hand, up to MAX_REDEALS
+    times (as `engine.phases.deal.throw_in`): the decisions taken and the rules fired go on
+    counting; the payments of a deal thrown in are dropped with it."""
+    for again in range(1, MAX_REDEALS + 1):
+        rows = np.flatnonzero(state.thrown)
+        if not len(rows):
+            return
+        fresh = deal.deal(program, state.seed, state.numbers[rows], state.logging, again)
+        for name in ("decisions", "choices", "leaders", "leading"):
+            setattr(fresh, name, getattr(state, name)[rows])
+        fresh.fired += state.fired[rows]
+        auction.redeal(program, fresh)
+        auction.bid(program, fresh)
+        state.put(rows, fresh)
+
+
+def _play_on(program: Program, state: BatchState) -> None:
+    """From the partner call to the settlement."""
+    auction.call(program, state)
+    discard.place_talon(program, state)
+    discard.discard(program, state)
+    declare.before_play(program, state)
+    play.play(program, state)
+
+
+def play_summaries(
+    ruleset: Ruleset, seed: int, numbers: Sequence[int], checked_from: int | None = None
+) -> list[HandSummary]:
+    """The summaries of hands `numbers`, played BATCH at a time; with `checked_from`, one
+    hand in `agree.SAMPLE` (those numbered `checked_from` + a multiple of it) replayed
+    through the scalar engine, the run stopped if one differs (`agree.check_sample`)."""
+    found: list[HandSummary] = []
+    numbers = list(numbers)
+    for start in range(0, len(numbers), BATCH):
+        played = summaries(play_batch(ruleset, seed, numbers[start : start + BATCH]))
+        if checked_from is not None:
+            from interpreter.batch.agree import check_sample  # agree plays batches itself
+
+            check_sample(ruleset, seed, played, checked_from)
+        found += played
+    return found
+
+
+def summaries(state: BatchState) -> list[HandSummary]:
+    """Each hand's summary, as `hand_summary.play_summarized` makes it."""
+    net = state.net
+    decisions = state.decisions
+    leaders = state.leaders
+    columns = np.arange(leaders.shape[1])[None, :]
+    in_hand = columns <= decisions[:, None]
+    best = net.max(axis=1, keepdims=True)
+    alone = (net == best).sum(axis=1) == 1
+    winner = np.where(alone, np.argmax(net == best, axis=1), -1)
+    # decided at: the first decision after which the winner led for good
+    other = in_hand & (columns < decisions[:, None]) & (leaders != winner[:, None])
+    last_other = np.where(
+        other.any(axis=1), leaders.shape[1] - 1 - np.argmax(other[:, ::-1], axis=1), -1
+    )
+    decided_at = last_other + 1
+    changes = _lead_changes(leaders, in_hand)
+    keys = list(state.rule_keys)
+    fired_rows, fired_keys = np.nonzero(state.fired)
+    times = state.fired[fired_rows, fired_keys].tolist()
+    fired: list[dict[str, int]] = [{} for _ in range(state.size)]
+    for row, key, n in zip(fired_rows.tolist(), fired_keys.tolist(), times, strict=True):
+        fired[row][keys[key]] = n
+    paid: list[dict[str, float]] = [{} for _ in range(state.size)]
+    paid_rows, paid_keys = np.nonzero(state.paid)
+    amounts = state.paid[paid_rows, paid_keys].tolist()
+    for row, key, amount in zip(paid_rows.tolist(), paid_keys.tolist(), amounts, strict=True):
+        paid[row][keys[key]] = amount
+    whole = net == np.floor(net)
+    nets = [
+        tuple(int(v) if w else v for v, w in zip(values, wholes, strict=True))
+        for values, wholes in zip(net.tolist(), whole.tolist(), strict=True)
+    ]
+    winners = [None if w < 0 else w for w in winner.tolist()]
+    bidding = state.ruleset.bidding
+    contracts = [] if bidding is None else [c.id for c in bidding.contracts]
+    sides = [
+        (None, None, None) if taker < 0 else (taker, None if p < 0 else p, contracts[c])
+        for taker, p, c in zip(
+            state.taker.tolist(), state.partner.tolist(), state.contract.tolist(), strict=True
+        )
+    ]
+    by_sides = [
+        _side_winner(hand_net, taker, partner) if taker is not None else None
+        for hand_net, (taker, partner, _) in zip(nets, sides, strict=True)
+    ]
+    return [
+        HandSummary(
+            number=number,
+            dealer=dealer,
+            net=hand_net,
+            decisions=taken,
+            choices=choices,
+            winner=best if side is None else side[0],
+            decided_at=None if best is None or (side is not None and side[0] != best) else at,
+            lead_changes=changed,
+            fired=rules,
+            paid=amounts_paid,
+            taker=taker,
+            partner=partner,
+            contract=contract,
+            winners=(() if best is None else (best,)) if side is None else side[1],
+        )
+        for (
+            number,
+            dealer,
+            hand_net,
+            taken,
+            choices,
+            best,
+            at,
+            changed,
+            rules,
+            amounts_paid,
+            (taker, partner, contract),
+            side,
+        ) in zip(
+            state.numbers.tolist(),
+            state.dealer.tolist(),
+            nets,
+            decisions.tolist(),
+            state.choices.tolist(),
+            winners,
+            decided_at.tolist(),
+            changes.tolist(),
+            fired,
+            paid,
+            sides,
+            by_sides,
+            strict=True,
+        )
+    ]
+
+
+def _side_winner(
+    net: Sequence[float], taker: int, partner: int | None
+) -> tuple[int | None, tuple[int, ...]]:
+    """The winner and winning side of a hand with a taker, read by sides as the scalar
+    engine reads them (`HandState.side_of`): the taker and his partner against the rest;
+    (None, ()) when the best result is shared across the sides."""
+    attackers = {taker} if partner is None else {taker, partner}
+    best = max(net)
+    leaders = {seat for seat, value in enumerate(net) if value == best}
+    for side in (attackers, set(range(len(net))) - attackers):
+        if leaders <= side:
+            return min(side), tuple(sorted(side))
+    return None, ()
+
+
+def _lead_changes(leaders: np.ndarray, in_hand: np.ndarray) -> Ints:
+    """Times the sole leader changed, shared leads left out (as `play_summarized` counts)."""
+    valid = in_hand & (leaders >= 0)
+    index = np.where(valid, np.arange(leaders.shape[1])[None, :], -1)
+    previous = np.maximum.accumulate(index, axis=1)
+    before = np.concatenate([np.full((len(leaders), 1), -1), previous[:, :-1]], axis=1)
+    earlier = np.take_along_axis(leaders, np.maximum(before, 0), axis=1)
+    changed = valid & (before >= 0) & (earlier != leaders)
+    return changed.sum(axis=1)

@@ -1,0 +1,175 @@
+"""Many hands of one ruleset at once: every zone an array over the hands.
+
+Where it sits: the state the batch back end's phases (`interpreter.batch.phases`) change and
+its expressions (`interpreter.batch.array_exprs`) read. Zones are masks of shape
+[hands, seats, words]; a hand's results, the rules that paid and the decisions taken are
+arrays over the hands too. When the run keeps a log (`BatchState.logging`), each decision
+and payment is noted per hand for the replay through the scalar engine (`agree.py`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from interpreter.batch.masks import Bools, Ints, Masks
+from interpreter.batch.tables import DeckTables
+from interpreter.ruleset import Ruleset
+
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass
+class Logged:
+    """One batched decision or payment, for the hands `rows`."""
+
+    rows: Ints
+    what: tuple[
+        object, ...
+    ]  # (kind, seat array, choice...) or (rule key, payer, payee, amount, at)
+
+
+@dataclass
+class BatchState:
+    ruleset: Ruleset
+    tables: DeckTables
+    seed: int
+    numbers: Ints  # each hand's number
+    dealer: Ints
+    packs: Ints  # [hands, cards]: each hand's pack, top card first
+    hands: Masks
+    discards: Masks
+    won: Masks
+    played: Masks
+    net: Floats  # [hands, seats]: payments received less paid
+    declared: Bools  # [hands, seats, declarations]
+    declared_values: Floats
+    fired: npt.NDArray[np.int32]  # [hands, rule keys]: times each rule paid
+    paid: Floats  # [hands, rule keys]: the sum of the amounts each rule paid
+    rule_keys: dict[str, int]
+    leader: Ints
+    tricks_won: Ints  # [hands, seats]
+    last_trick: Masks  # [hands, words]: the cards of the last finished trick
+    last_winner: Ints  # -1 before any trick
+    talon: Masks  # [hands, words]: the talon as it lies (empty once placed)
+    talon_dealt: Masks  # [hands, words]: the talon as dealt
+    set_aside: Masks  # [hands, seats, words]: talon cards scoring for a seat
+    discard_left: Ints  # [hands, seats]: cards each seat is still to lay away
+    declared_redeals: Bools  # [hands, seats, redeal rules]: played on (a choice declared)
+    winning_cards: Ints  # [hands, tricks]: the card that won each finished trick
+    debtors: Ints  # [hands, slots]: seats owing a card for an excused Fool (-1: none)
+    creditors: Ints  # [hands, slots]: whom each is owed to
+    taker: Ints  # -1: no auction, or nobody took
+    partner: Ints  # -1: no partner (none called, or the taker called his own card)
+    contract: Ints  # the contract's rank in the bidding order; -1 without one
+    thrown: Bools  # the deal was thrown in: the hand is over
+    deals: Ints  # deals of the hand: more than one where the same dealer dealt again
+    excuses: Masks  # [hands, words]: the cards that play as the Fool in each hand
+    trick_number: int = 0
+    total_tricks: int = 0
+    decisions: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    choices: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    leaders: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int8))
+    leading: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+    logging: bool = False
+    decision_log: list[Logged] = field(default_factory=list)
+    payment_log: list[Logged] = field(default_factory=list)
+
+    def take(self, rows: Ints) -> BatchState:
+        """The hands `rows` as a state of their own (the hands left after some finished:
+        each hand's draws are keyed by its own number, so it plays on as it would have)."""
+        size = self.size
+        values = {}
+        for name in _PER_HAND:
+            value = getattr(self, name)
+            values[name] = value[rows] if value.shape[:1] == (size,) else value
+        return dataclasses.replace(self, **values, decision_log=[], payment_log=[])
+
+    def put(self, rows: Ints, part: BatchState) -> None:
+        """Write back what the hands `rows` did as the state `part` (made by `take`)."""
+        for name in _PER_HAND:
+            value = getattr(self, name)
+            if value.shape[:1] == (self.size,):
+                other = getattr(part, name)
+                if other.shape[1:] != value.shape[1:]:  # grown while `part` played
+                    wider = np.full((self.size, *other.shape[1:]), -1, dtype=value.dtype)
+                    wider[:, : value.shape[1]] = value
+                    value = wider
+                    setattr(self, name, value)
+                value[rows] = other
+        self.decision_log += [Logged(rows[e.rows], e.what) for e in part.decision_log]
+        self.payment_log += [Logged(rows[e.rows], e.what) for e in part.payment_log]
+        self.trick_number, self.total_tricks = part.trick_number, part.total_tricks
+
+    def names(self, rows: Ints) -> dict[str, object]:
+        """The names every evaluation of the hands `rows` has: the dealer, and once an
+        auction has a taker, the taker and the sides (as the scalar engine's `_scope`)."""
+        found: dict[str, object] = {"dealer": self.dealer[rows]}
+        if self.ruleset.bidding is not None:
+            attack = self.attackers(rows)
+            found.update(taker=self.taker[rows], attackers=attack, defenders=self.defenders(rows))
+        return found
+
+    def attackers(self, rows: Ints) -> Bools:
+        """The taker and his partner, as [hands, seats]; nobody where nobody took."""
+        seats = np.arange(self.players)[None, :]
+        taker, partner = self.taker[rows, None], self.partner[rows, None]
+        return ((seats == taker) | (seats == partner)) & (taker >= 0)
+
+    def defenders(self, rows: Ints) -> Bools:
+        return ~self.attackers(rows) & (self.taker[rows, None] >= 0)
+
+    def sides(self, rows: Ints, seats: Ints) -> Bools:
+        """The seats that share each seat's tricks (its side, or the seat alone)."""
+        own = seats[:, None] == np.arange(self.players)[None, :]
+        attack = self.attackers(rows)
+        in_attack = attack[np.arange(len(rows)), seats]
+        side = np.where(in_attack[:, None], attack, self.defenders(rows))
+        return np.where((self.taker[rows] >= 0)[:, None], side, own)
+
+    @property
+    def size(self) -> int:
+        return len(self.numbers)
+
+    @property
+    def players(self) -> int:
+        return self.ruleset.players
+
+    def note_leaders(self, rows: Ints) -> None:
+        """After a decision of `rows`: the sole leader of each one's running result (-1 when
+        the best is shared), as the scalar summary notes it."""
+        at = self.decisions[rows]
+        if at.size and int(at.max()) >= self.leaders.shape[1]:
+            wider = np.full((self.size, 2 * self.leaders.shape[1] + 8), -1, dtype=np.int8)
+            wider[:, : self.leaders.shape[1]] = self.leaders
+            self.leaders = wider
+        self.leaders[rows, at] = self.leading[rows]
+
+    def lead_changed(self, rows: Ints) -> None:
+        """Payments were made in `rows`: their sole leaders again."""
+        self.leading[rows] = sole_leaders(self.net[rows])
+
+    def decided(self, rows: Ints, counts: Ints) -> None:
+        """`rows` took one decision each, among `counts` legal choices."""
+        self.decisions[rows] += 1
+        self.choices[rows] += counts
+        self.note_leaders(rows)
+
+
+#: the fields that hold one entry per hand
+_PER_HAND = tuple(
+    f.name
+    for f in dataclasses.fields(BatchState)
+    if f.name not in ("ruleset", "tables", "seed", "rule_keys", "trick_number", "total_tricks")
+    and f.name not in ("logging", "decision_log", "payment_log")
+)
+
+
+def sole_leaders(net: Floats) -> npt.NDArray[np.int8]:
+    best = net.max(axis=1, keepdims=True)
+    at_best = net == best
+    alone = at_best.sum(axis=1) == 1
+    return np.where(alone, np.argmax(at_best, axis=1), -1).astype(np.int8)

@@ -1,0 +1,97 @@
+"""The deck's tables as arrays: each card's suit, trump flag, strength and value, and every
+named card set as a mask.
+
+Where it sits: built once per compiled ruleset (`DeckTables.of`) from its `Deck` and
+`Counting`, and read by the batch back end's phases and expressions (`interpreter.batch`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from interpreter.batch.masks import Ints, Layout, Masks
+from interpreter.engine.dealing import deal_packets
+from interpreter.ruleset import Ruleset
+
+Floats = np.ndarray
+
+
+@dataclass(frozen=True)
+class DeckTables:
+    layout: Layout
+    suit: Ints  # each card's suit index; -1 for a trump or a Fool
+    strength: Ints
+    trumps: Masks
+    fools: Masks
+    suits: Masks  # [suits, words]: the cards of each suit
+    stronger_trumps: Masks  # [strength + 1, words]: the trumps stronger than that strength
+    values: Floats  # each card's counting value
+    is_trump: np.ndarray  # by card, and False at [-1] (no card)
+    is_fool: np.ndarray
+    sets: dict[str, Masks]
+    # the deal, by dealer and seat: the places of the pack dealt to it in order, -1 past its
+    # last ([dealers, seats, places]), and the packet (from 1) each place is in
+    places: Ints
+    packet_numbers: Ints
+    talon_places: Ints  # [dealers, talon cards]: the places of the pack laid in the talon
+
+    @staticmethod
+    def of(ruleset: Ruleset) -> DeckTables:
+        deck = ruleset.deck
+        cards = deck.cards
+        layout = Layout(len(cards))
+        names = {name: i for i, name in enumerate(deck.suits)}
+        suit = np.array(
+            [
+                -1 if c.trump is not None or c.fool or c.suit is None else names[c.suit]
+                for c in cards
+            ],
+            dtype=np.int64,
+        )
+        strength = np.array([c.strength for c in cards], dtype=np.int64)
+        trumps = [c.index for c in cards if c.trump is not None]
+        by_card = np.zeros(len(cards) + 1, dtype=np.bool_)
+        is_trump, is_fool = by_card.copy(), by_card.copy()
+        is_trump[trumps] = True
+        is_fool[list(deck.fools)] = True
+        top = int(strength.max(initial=0)) + 1
+        stronger = np.stack(
+            [layout.of(t for t in trumps if cards[t].strength > s) for s in range(top + 1)]
+        )
+        return DeckTables(
+            layout=layout,
+            suit=suit,
+            strength=strength,
+            trumps=layout.of(trumps),
+            fools=layout.of(deck.fools),
+            suits=np.stack([layout.of(np.flatnonzero(suit == i)) for i in range(len(deck.suits))])
+            if deck.suits
+            else layout.empty(0),
+            stronger_trumps=stronger,
+            values=np.array(ruleset.counting.values, dtype=np.float64),
+            is_trump=is_trump,
+            is_fool=is_fool,
+            sets={name: layout.of(members) for name, members in deck.sets.items()},
+            **_deal_tables(ruleset),
+        )
+
+
+def _deal_tables(ruleset: Ruleset) -> dict[str, Ints]:
+    """Where each place of the pack goes, for each dealer (`deal_packets` of the places)."""
+    n, size = ruleset.players, len(ruleset.deck)
+    dealt = []
+    for dealer in range(n):
+        order = [(dealer + 1 + i) % n for i in range(n)]
+        dealt.append(deal_packets(ruleset.packets, range(size), order, dealer))
+    width = max(1, max(sum(map(len, d.packets[s])) for d in dealt for s in range(n)))
+    places = np.full((n, n, width), -1, dtype=np.int64)
+    packets = np.zeros((n, n, width), dtype=np.int64)
+    for dealer, deal in enumerate(dealt):
+        for seat, packet_list in enumerate(deal.packets):
+            flat = [(place, k + 1) for k, packet in enumerate(packet_list) for place in packet]
+            for i, (place, k) in enumerate(flat):
+                places[dealer, seat, i], packets[dealer, seat, i] = place, k
+    talon = np.array([d.talon for d in dealt], dtype=np.int64).reshape(n, -1)
+    return {"places": places, "packet_numbers": packets, "talon_places": talon}

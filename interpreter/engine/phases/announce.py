@@ -1,0 +1,112 @@
+"""Announcements before play: each seat in turn announces bonuses it binds itself to try for.
+
+Where it sits: a phase of the hand (`interpreter.engine.phases`) after the declarations and
+before the doublings and play, in rulesets with `announcements`. The seats speak once each,
+in order of play from the section's `first` (by default the taker, or without one the
+dealer's next), kept in `state.announce_queue`. A seat is offered every bonus open to it (its
+`when` holds, the seat is among its `by`, and nobody of the seat's side has announced it
+yet), announces them one at a time (`announce:ID`) and passes when done. What was announced
+is kept in `state.announced` as (seat, id); a bonus's `keeps` cards are shown and held back
+by play until the last trick (`keep_back`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from interpreter.engine.actions import (
+    PASS,
+    Action,
+    Announce,
+    Decision,
+    DecisionKind,
+    Pass,
+    action_text,
+)
+from interpreter.engine.values import first_seat, selected_seats
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import HandState
+    from interpreter.ruleset import Announcement
+
+KEPT_SHOWN = "kept"  # how `shown` names the cards an announcer keeps: `kept:ID`
+
+
+def enter(state: HandState) -> None:
+    """The seats to speak, in order of play from the first."""
+    section = state.ruleset.announcements
+    assert section is not None  # the phase is in the hand only with `announcements`
+    if section.first is not None:
+        first = first_seat(state, section.first, "the announcements' `first`")
+    elif state.taker is not None:
+        first = state.taker
+    else:
+        first = state.seat_order[0]
+    players = state.ruleset.players
+    state.announce_queue = [(first + i) % players for i in range(players)]
+
+
+def decide(state: HandState) -> bool:
+    """The next seat's choice of a bonus to announce, or its pass; False once every seat
+    has spoken."""
+    while state.announce_queue:
+        seat = state.announce_queue[0]
+        offered = open_to(state, seat)
+        if offered:
+            actions: list[Action] = [Announce(a.id) for a in offered]
+            actions.append(PASS)
+            choices = [action_text(a, state.ruleset.deck) for a in actions]
+            state.decision = Decision(seat, DecisionKind.ANNOUNCE, actions, choices)
+            return True
+        state.announce_queue.pop(0)
+    return False
+
+
+def open_to(state: HandState, seat: int) -> list[Announcement]:
+    """The bonuses `seat` may announce now: those whose `when` holds, that it is among the
+    `by` of, and that nobody of its side has announced."""
+    section = state.ruleset.announcements
+    assert section is not None  # asked only in rulesets with `announcements`
+    scope = state._scope({"player": seat})
+    side = state.side_of(seat)
+    made = {bonus for who, bonus in state.announced if who in side}
+    return [
+        bonus
+        for bonus in section.table
+        if bonus.id not in made
+        and (bonus.by is None or seat in selected_seats(bonus.by(scope)))
+        and bonus.when(scope)
+    ]
+
+
+def announce(state: HandState, decision: Decision, action: Announce | Pass) -> None:
+    if isinstance(action, Pass):
+        state.announce_queue.pop(0)
+        return
+    seat = decision.seat
+    state.announced.append((seat, action.announcement))
+    section = state.ruleset.announcements
+    assert section is not None  # asked only in rulesets with `announcements`
+    bonus = next(b for b in section.table if b.id == action.announcement)
+    if bonus.keeps is not None:
+        kept = set(bonus.keeps(state._scope({"player": seat})))
+        held = [card for card in state.zones.hands[seat] if card in kept]
+        if held:
+            state.kept_back[seat] = state.kept_back.get(seat, frozenset()) | frozenset(held)
+            state.shown.append((seat, f"{KEPT_SHOWN}:{bonus.id}", held))
+    state._changed()
+
+
+def keep_back(state: HandState, seat: int, legal: list[int]) -> list[int]:
+    """The legal cards without those `seat` bound itself to keep, before the last trick and
+    while it has another legal card."""
+    kept = state.kept_back.get(seat)
+    if not kept or state.trick_number >= state.total_tricks:
+        return legal
+    free = [card for card in legal if card not in kept]
+    return free or legal
+
+
+def announcers(state: HandState, bonus: str) -> tuple[int, ...]:
+    """The seats that announced `bonus`, in the order they did."""
+    return tuple(seat for seat, made in state.announced if made == bonus)

@@ -1,0 +1,99 @@
+"""Doublings before play: each target of the ruleset's `doubling` (the contract, a bonus...)
+doubled, the doubling answered, and so on, the two sides taking turns.
+
+Where it sits: a phase of the hand (`interpreter.engine.phases`) after the declarations and
+before play, in rulesets with `doubling`. The targets that may be doubled in the hand are
+asked about one after the other (`state.double_targets`); for the first of them, the seats
+of the side whose turn it is (`by` before an even number of doublings, `against` after an
+odd one) are asked in order of play (`state.double_queue`). A doubling passes the turn to
+the other side; when every seat of a side declines, or the last step is made, the target is
+closed. `state.doubled` counts the doublings of each target, read by `doublings('ID')` and
+`doubling_factor('ID')`. A target tied to an announcement is asked about only once it is
+announced, first by the seats not on its announcer's side unless its `by` says otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from interpreter.engine.actions import Action, Decision, DecisionKind, Double, action_text
+from interpreter.engine.phases.announce import announcers
+from interpreter.engine.values import selected_seats
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import HandState
+    from interpreter.ruleset import DoubleTarget
+
+
+def enter(state: HandState) -> None:
+    """The targets that may be doubled in this hand, the first one's askers."""
+    doubling = state.ruleset.doubling
+    assert doubling is not None  # the phase is in the hand only with a `doubling` section
+    scope = state._scope({})
+    state.double_targets = [
+        target
+        for target in doubling.targets
+        if (target.announcement is None or announcers(state, target.announcement))
+        and target.when(scope)
+    ]
+    _ask_next(state)
+
+
+def decide(state: HandState) -> bool:
+    """The next seat's choice to double the open target or not; False once all are closed."""
+    if not state.double_queue:
+        return False
+    doubling = state.ruleset.doubling
+    assert doubling is not None  # the phase is in the hand only with a `doubling` section
+    target = state.double_targets[0]
+    step = doubling.steps[state.doubled.get(target.id, 0)]
+    actions: list[Action] = [Double(target.id, step), Double(target.id, None)]
+    choices = [action_text(a, state.ruleset.deck) for a in actions]
+    state.decision = Decision(state.double_queue[0], DecisionKind.DOUBLE, actions, choices)
+    return True
+
+
+def double(state: HandState, _decision: Decision, action: Double) -> None:
+    if action.step is None:
+        state.double_queue.pop(0)
+        if not state.double_queue:  # nobody of this side doubles: the target is closed
+            state.double_targets.pop(0)
+            _ask_next(state)
+        return
+    doubling = state.ruleset.doubling
+    assert doubling is not None  # the phase is in the hand only with a `doubling` section
+    level = state.doubled[action.target] = state.doubled.get(action.target, 0) + 1
+    state._changed()
+    if level == len(doubling.steps):
+        state.double_targets.pop(0)
+    _ask_next(state)
+
+
+def _ask_next(state: HandState) -> None:
+    """The seats to ask next: the side whose turn it is on the first open target, skipping
+    targets that side has nobody for."""
+    while state.double_targets:
+        state.double_queue = _side_to_speak(state, state.double_targets[0])
+        if state.double_queue:
+            return
+        state.double_targets.pop(0)
+    state.double_queue = []
+
+
+def _side_to_speak(state: HandState, target: DoubleTarget) -> list[int]:
+    """The seats that may make the target's next doubling, in order of play from the
+    dealer's next: `by` before an even number of doublings, the others after an odd one."""
+    scope = state._scope({})
+    if target.by is not None:
+        first = selected_seats(target.by(scope))
+    else:  # an announced bonus: first doubled by the seats not on its announcer's side
+        assert target.announcement is not None  # the checks ask for `by` otherwise
+        announcer = state.side_of(announcers(state, target.announcement)[0])
+        first = [s for s in range(state.ruleset.players) if s not in announcer]
+    if state.doubled.get(target.id, 0) % 2 == 0:
+        side = first
+    elif target.against is not None:
+        side = selected_seats(target.against(scope))
+    else:
+        side = [s for s in range(state.ruleset.players) if s not in first]
+    return [seat for seat in state.seat_order if seat in side]

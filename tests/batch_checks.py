@@ -1,0 +1,66 @@
+"""Checks of the batch back end (`interpreter.batch`) shared by its tests: hands replayed
+through the scalar engine, and means compared with the scalar engine's."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable
+
+from interpreter.agents.lineup import seat_agents
+from interpreter.batch.agree import batch_records, replay
+from interpreter.batch.run import play_summaries
+from interpreter.batch.support import supports
+from interpreter.measure.hand_summary import HandSummary, play_summarized
+from interpreter.ruleset import Ruleset
+
+
+def replayed(ruleset: Ruleset, seed: int, hands: int) -> tuple[list[dict], Counter, Counter]:
+    """Hands 1..`hands` of the batch back end, each replayed through the scalar engine
+    (ReplayMismatch at the first difference); with the kinds of decision taken and the
+    rules fired, counted over them."""
+    assert supports(ruleset) == []
+    records = batch_records(ruleset, seed, range(1, hands + 1))
+    for record in records:
+        record["fired"] = dict(sorted(record["fired"].items()))
+        replay(ruleset, record)
+    kinds = Counter(d["kind"] for r in records for d in r["decisions"])
+    fired = Counter(key for r in records for key in r["fired"])
+    return records, kinds, fired
+
+
+def _mean_and_error(values: list[float]) -> tuple[float, float]:
+    mean = sum(values) / len(values)
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, variance / len(values)
+
+
+def means_agree(
+    ruleset: Ruleset,
+    seed: int,
+    hands: int,
+    measures: dict[str, Callable[[HandSummary], float]],
+    rules_at_least: int = 3,
+) -> None:
+    """Means over `hands` of the batch back end's hands and the scalar engine's agree
+    within 4.5 standard errors: each seat's result, the decisions and choices, the taker's
+    result, each rule's count (at least `rules_at_least` rules) and `measures`."""
+    batch = play_summaries(ruleset, seed, range(1, hands + 1))
+    scalar = [
+        play_summarized(ruleset, seed, n, seat_agents(("random",), seed, n, ruleset.players))
+        for n in range(1, hands + 1)
+    ]
+    measures = dict(measures)
+    measures.update({f"seat {s}": (lambda h, s=s: h.net[s]) for s in range(ruleset.players)})
+    measures["decisions"] = lambda h: h.decisions
+    measures["choices"] = lambda h: h.choices
+    measures["taker's result"] = lambda h: 0 if h.taker is None else h.net[h.taker]
+    rules = {key for h in scalar for key in h.fired}
+    assert len(rules) >= rules_at_least
+    for key in rules:
+        measures[key] = lambda h, key=key: h.fired.get(key, 0)
+    for name, measure in measures.items():
+        a, var_a = _mean_and_error([measure(h) for h in batch])
+        b, var_b = _mean_and_error([measure(h) for h in scalar])
+        bound = 4.5 * math.sqrt(var_a + var_b) + 1e-9
+        assert abs(a - b) <= bound, (name, a, b, bound)
