@@ -229,9 +229,10 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         excuses=_masks(layout, [s.excuses for s in states]),
         decisions=np.zeros(size, dtype=np.int64),
         choices=np.zeros(size, dtype=np.int64),
-        leaders=np.full((size, cards + 1), -1, dtype=np.int8),
+        leaders=np.full((size, 1), -1, dtype=np.int8),  # not kept: `summarised` is False
         leading=sole_leaders(net),
         logging=logging,
+        summarised=False,
     )
 
 
