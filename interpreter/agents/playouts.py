@@ -41,11 +41,18 @@ EXPLORE = 0.1  # share of the greedy policy's card choices made at random
 Policy = Callable[[HandState, random.Random], Action | str]
 
 
-def play_out(state: HandState, policy: Policy, rng: random.Random) -> HandState:
-    """Play the hand to its end, every seat following `policy`. The decisions of the play-out
-    are not logged in `state.decisions` (only its result is read)."""
+def play_out(
+    state: HandState,
+    policy: Policy,
+    rng: random.Random,
+    until: Callable[[HandState], bool] | None = None,
+) -> HandState:
+    """Play the hand to its end (or `until` it holds), every seat following `policy`. The
+    decisions of the play-out are not logged in `state.decisions` (only its result is read)."""
     state.keeps_log = False
     while (decision := state.decision) is not None:
+        if until is not None and until(state):
+            break
         actions = decision.actions
         state.apply_action(actions[0] if len(actions) == 1 else policy(state, rng))
     return state

@@ -29,6 +29,10 @@ Settings:
               with samples=N also given, stop at whichever comes first. Not reproducible.
   rollout=P   the default policy of the play-outs: `greedy` (default), `random`, or
               `heuristic` (the heuristic agent itself, much slower).
+  batch=B     `auto` (default): the trick play of the play-outs of one decision runs as one
+              batch in the batch back end (`interpreter.batch.playouts`), where the ruleset
+              and the moment allow and the rollout has an array form (greedy, random), with
+              a fixed number of samples; `off`: every play-out on the scalar engine.
 
 Measured on the development machine (2 cores, both busy; the first ruleset of the README's
 Strength section; benchmarks/strength.py,
@@ -62,6 +66,8 @@ DEFAULT_SAMPLES = 8
 MAX_SAMPLES = 10_000  # deals per decision: more would take hours a hand
 MAX_SECONDS = 3600.0  # time per decision
 ROLLOUTS = ("greedy", "random", "heuristic")
+BATCHED_ROLLOUTS = ("greedy", "random")  # the rollouts with an array form
+BATCH = ("auto", "off")
 # decisions that set the course of the hand, with few answers: judged on more deals, as many
 # play-outs as a card decision with a full hand costs
 WIDENED = frozenset(
@@ -72,7 +78,7 @@ WIDENED = frozenset(
 class SearchAgent:
     """Chooses by playing every legal action out on sampled deals."""
 
-    SETTINGS = {"samples": int, "seconds": float, "rollout": str}
+    SETTINGS = {"samples": int, "seconds": float, "rollout": str, "batch": str}
 
     def __init__(
         self,
@@ -80,6 +86,7 @@ class SearchAgent:
         samples: int | None = None,
         seconds: float | None = None,
         rollout: str = "greedy",
+        batch: str = "auto",
     ) -> None:
         if samples is not None and not 1 <= samples <= MAX_SAMPLES:
             raise ValueError(f"samples must be from 1 to {MAX_SAMPLES:,}, not {samples}")
@@ -89,9 +96,12 @@ class SearchAgent:
             )
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        if batch not in BATCH:
+            raise ValueError(f"batch must be one of {', '.join(BATCH)}, not {batch!r}")
         self.samples = samples if samples is not None or seconds is not None else DEFAULT_SAMPLES
         self.seconds = seconds
         self.rollout = rollout
+        self.batch = batch == "auto" and rollout in BATCHED_ROLLOUTS and seconds is None
         self.rng = random.Random(f"tarot-agent/search/{seed}")
         self.policy = _policy(rollout, seed)
         settings = [
@@ -100,6 +110,7 @@ class SearchAgent:
                 ("samples", samples, None),
                 ("seconds", seconds, None),
                 ("rollout", rollout, "greedy"),
+                ("batch", batch, "auto"),
             )
             if value != default
         ]
@@ -121,8 +132,20 @@ class SearchAgent:
                 return False
             return deadline is None or time.perf_counter() < deadline
 
-        results = play_each(state, seat, self.policy, self.rng, more)
+        if self.batch and samples is not None and _batched(state):
+            from interpreter.batch import playouts  # numpy: imported only when used
+
+            results = playouts.play_each(state, seat, self.rollout, self.policy, self.rng, samples)
+        else:
+            results = play_each(state, seat, self.policy, self.rng, more)
         return choices[pick(decision.actions, results, self.rng)]
+
+
+def _batched(state: HandState) -> bool:
+    """Whether the batch back end runs the ruleset's trick play (`batch.playouts.runs`)."""
+    from interpreter.batch.playouts import runs
+
+    return runs(state.ruleset)
 
 
 def _policy(rollout: str, seed: int | str) -> Policy:

@@ -75,6 +75,7 @@ class BatchState:
     leaders: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int8))
     leading: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
     logging: bool = False
+    summarised: bool = True  # False: who leads after each decision is not kept (play-outs)
     decision_log: list[Logged] = field(default_factory=list)
     payment_log: list[Logged] = field(default_factory=list)
 
@@ -141,6 +142,8 @@ class BatchState:
     def note_leaders(self, rows: Ints) -> None:
         """After a decision of `rows`: the sole leader of each one's running result (-1 when
         the best is shared), as the scalar summary notes it."""
+        if not self.summarised:
+            return
         at = self.decisions[rows]
         if at.size and int(at.max()) >= self.leaders.shape[1]:
             wider = np.full((self.size, 2 * self.leaders.shape[1] + 8), -1, dtype=np.int8)
@@ -150,7 +153,8 @@ class BatchState:
 
     def lead_changed(self, rows: Ints) -> None:
         """Payments were made in `rows`: their sole leaders again."""
-        self.leading[rows] = sole_leaders(self.net[rows])
+        if self.summarised:
+            self.leading[rows] = sole_leaders(self.net[rows])
 
     def decided(self, rows: Ints, counts: Ints) -> None:
         """`rows` took one decision each, among `counts` legal choices."""
@@ -164,7 +168,7 @@ _PER_HAND = tuple(
     f.name
     for f in dataclasses.fields(BatchState)
     if f.name not in ("ruleset", "tables", "seed", "rule_keys", "trick_number", "total_tricks")
-    and f.name not in ("logging", "decision_log", "payment_log")
+    and f.name not in ("logging", "summarised", "decision_log", "payment_log")
 )
 
 

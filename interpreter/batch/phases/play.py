@@ -9,6 +9,9 @@ operations.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 
 from interpreter.batch.masks import Bools, Ints, Masks, any_card, count
@@ -106,24 +109,65 @@ def winners(excuses: Excuses, trick: Ints, seats: Ints) -> Ints:
     return seats[np.arange(size), np.argmax(key, axis=1)]
 
 
-def play(program: Program, state: BatchState) -> None:
+#: a card for each hand: (state, seats to play, their legal cards, the trick so far, cards
+#: on it, the excuses) -> (the cards chosen, how many there were to choose from)
+CardChooser = Callable[[BatchState, Ints, Masks, Ints, int, Excuses], tuple[Ints, Ints]]
+
+
+def random_card(
+    state: BatchState, seats: Ints, legal: Masks, _trick: Ints, _played: int, _excuses: Excuses
+) -> tuple[Ints, Ints]:
+    """The random player's card (`players.choose_card`)."""
+    return choose_card(state, np.arange(state.size), seats, legal, "play")
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Trick play taken up in the middle of a hand (the search player's play-outs): the
+    trick being played, how many there are, and the cards already on its table ([hands,
+    players], -1 past the `played` first). The state's `excuses` are each hand's."""
+
+    trick_number: int
+    total_tricks: int
+    trick: Ints
+    played: int
+
+
+def play(
+    program: Program,
+    state: BatchState,
+    chooser: CardChooser = random_card,
+    resume: Resume | None = None,
+) -> None:
     ruleset, tables = state.ruleset, state.tables
     layout, n = tables.layout, state.players
     rows = np.arange(state.size)
     rules = ruleset.play
-    state.total_tricks = int(count(state.hands[0, state.leader[0]]))
     before_first_card = any(
         (d.timing or ruleset.declaration_timing) == BEFORE_OWN_FIRST_CARD
         for d in ruleset.declarations
     )
     names = state.names(rows)
-    excuses = _excuses(program, state, names)
-    for number in range(1, state.total_tricks + 1):
+    if resume is None:
+        state.total_tricks = int(count(state.hands[0, state.leader[0]]))
+        excuses = _excuses(program, state, names)
+        first = 1
+    else:
+        state.total_tricks = resume.total_tricks
+        first = resume.trick_number
+        fools = (state.excuses == tables.fools[None, :]).all()
+        excuses = Excuses(state, per_hand=not fools)
+    for number in range(first, state.total_tricks + 1):
         state.trick_number = number
         last = number == state.total_tricks
         trick = np.full((state.size, n), -1, dtype=np.int64)
         trick_seats = (state.leader[:, None] + np.arange(n)[None, :]) % n
         on_table = layout.empty(state.size)
+        start = 0
+        if resume is not None and number == first:
+            start = resume.played
+            trick[:, :start] = resume.trick[:, :start]
+            on_table = np.bitwise_or.reduce(layout.from_cards(trick), axis=1)
         at = At(PaymentTime.TRICK, number)
         variables = {
             **names,
@@ -131,13 +175,13 @@ def play(program: Program, state: BatchState) -> None:
             "last_trick": last,
             "leader": state.leader.copy(),
         }
-        for position in range(n):
+        for position in range(start, n):
             seats = trick_seats[:, position]
             if number == 1 and before_first_card:
                 declare_seat(program, state, seats, BEFORE_OWN_FIRST_CARD)
             hand = state.hands[rows, seats]
             choices = legal(rules, excuses, hand, trick, position)
-            cards, counts = choose_card(state, rows, seats, choices, "play")
+            cards, counts = chooser(state, seats, choices, trick, position, excuses)
             bits = layout.from_cards(cards)
             state.hands[rows, seats] &= ~bits
             state.played[rows, seats] |= bits

@@ -1,0 +1,124 @@
+"""The play-outs' card habit as array code: the search player's greedy policy for cards
+(`interpreter.agents.playouts.card_scores`), for every hand of a batch at once.
+
+Where it sits: a card chooser of the batch back end's trick play
+(`interpreter.batch.phases.play`), used by the search player's batched play-outs
+(`interpreter.batch.playouts`). The rules of thumb are the scalar habit's: leading, give
+away the least (the cheapest card, a trump kept, a high one of its value); following, win a
+trick that holds card points with the cheapest card that wins it, else give away as little
+as possible; an excuse card, which stays with its holder before the last trick, gives away
+no more than the pack's least valuable card. As in the scalar policy, one card in `explore`
+is chosen at random instead (every card, for the random play-out).
+
+Two things differ from the scalar habit, neither in what a card is worth: cards of equal
+score are told apart by a random draw, where the scalar habit takes the first in hand (the
+order of the deal: as good as random); and the random numbers are keyed by (seed, the
+play-out's stream, its step), so the play-outs of one guessed deal share them whatever
+action began them (common random numbers, as the scalar play-outs share a seed).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from interpreter.batch import keyed_random
+from interpreter.batch.masks import Bools, Ints, Masks
+from interpreter.batch.phases.play import Excuses
+from interpreter.batch.state import BatchState, Logged
+from interpreter.batch.tables import DeckTables
+
+STRENGTH_WEIGHT = 1 / 1000.0  # a slight preference for low cards, as the scalar habit has
+
+
+class CardHabit:
+    """A card chooser (`phases.play.CardChooser`) for the batch's hands, the play-out of
+    row r drawing its random numbers from stream `streams[r]`, for up to `steps` cards."""
+
+    def __init__(
+        self, tables: DeckTables, seed: int, streams: Ints, steps: int, explore: float
+    ) -> None:
+        self.explore = explore
+        # every draw of the play-outs at once: [rows, steps, (explore?, which card)]
+        self.drawn = keyed_random.uniform(
+            seed, streams[:, None], keyed_random.CHOICE, np.arange(steps)[None, :], lanes=2
+        )
+        self.values = tables.values
+        self.least = float(tables.values.min(initial=0.0))
+        self.strength = tables.strength * STRENGTH_WEIGHT
+        self.leading = self.strength - tables.is_trump[:-1]  # a lead: a trump kept, a high card
+        # what each card counts for in a trick, by what was led (row 0: a trump, row s + 1:
+        # suit s; the last row, at [-1]: nothing yet): 1000 + strength for a trump, its
+        # strength for a card of the suit led, -1 for another
+        trump, suit, strength = tables.is_trump[:-1], tables.suit, tables.strength
+        suits = len(tables.suits)
+        led = np.arange(-1, suits + 1)[:, None]
+        follows = (suit[None, :] == led) & ~trump & (led >= 0)
+        self.keys = np.where(trump, 1000 + strength, np.where(follows, strength, -1))
+        # by card led (and -1 for none): its row of `keys`
+        self.suit_of_lead = np.append(np.where(trump, -1, suit) + 1, suits + 1)
+
+    def __call__(
+        self,
+        state: BatchState,
+        seats: Ints,
+        legal: Masks,
+        trick: Ints,
+        played: int,
+        excuses: Excuses,
+    ) -> tuple[Ints, Ints]:
+        allowed = state.tables.layout.to_bools(legal)  # [hands, cards]
+        counts = allowed.sum(axis=1)
+        drawn = self.drawn[:, int(state.decisions[0])]  # the hands of a batch step together
+        explored = drawn[:, 0] < self.explore
+        choices = allowed
+        if not explored.all():
+            best = self._best(state, allowed, trick, played, excuses)
+            choices = np.where(explored[:, None], allowed, best)
+        ranks = np.cumsum(choices, axis=1)
+        nth = np.floor(drawn[:, 1] * ranks[:, -1]).astype(np.int64)
+        cards = np.argmax(ranks > nth[:, None], axis=1).astype(np.int64)
+        if state.logging:
+            state.decision_log.append(Logged(np.arange(state.size), ("card", "play", seats, cards)))
+        return cards, counts
+
+    def _best(
+        self, state: BatchState, allowed: Bools, trick: Ints, played: int, excuses: Excuses
+    ) -> Bools:
+        """Each hand's legal cards of the best score (`card_scores`)."""
+        layout = state.tables.layout
+        values = self.values
+        before_last = state.trick_number < state.total_tricks
+        if excuses.per_hand:
+            is_excuse = layout.to_bools(excuses.mask)
+        else:
+            is_excuse = np.broadcast_to(state.tables.is_fool[:-1], allowed.shape)
+        # before the last trick an excuse card stays with its holder: it gives away little
+        staying = is_excuse & before_last
+        least = np.where((staying & allowed).any(axis=1), self.least, 0.0)[:, None]
+        given = np.where(staying, least, values)
+        if played == 0:
+            scores = self.leading - given
+        else:
+            on_table = trick[:, :played]
+            counted = ~(excuses.of(on_table) & before_last)
+            table_points = np.where(counted, values[on_table], 0.0).sum(axis=1)[:, None]
+            wins = _would_win(self, excuses, on_table, is_excuse)
+            kept = np.where(staying, least, 0.0)
+            scores = np.where(wins, table_points - kept, -given) - self.strength
+        scores = np.where(allowed, scores, -np.inf)
+        return allowed & (scores == scores.max(axis=1, keepdims=True))
+
+
+def _would_win(
+    habit: CardHabit, excuses: Excuses, on_table: Ints, is_excuse: np.ndarray
+) -> np.ndarray:
+    """[hands, cards]: whether the seat to play takes the trick so far by adding each card
+    (`tricks.winning`; the seat has not played to it, so holds nothing yet)."""
+    table_excuse = excuses.of(on_table)
+    lead = np.full(len(on_table), -1, dtype=np.int64)
+    for position in range(on_table.shape[1] - 1, -1, -1):  # the first that is no excuse
+        lead = np.where(table_excuse[:, position], lead, on_table[:, position])
+    card_keys = habit.keys[habit.suit_of_lead[lead]]  # [hands, cards]
+    table_keys = np.take_along_axis(card_keys, on_table, axis=1)
+    best = np.where(table_excuse, -1, table_keys).max(axis=1, keepdims=True)
+    return np.where((lead >= 0)[:, None], card_keys > best, True) & ~is_excuse

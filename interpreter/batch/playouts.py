@@ -1,0 +1,275 @@
+"""The search player's play-outs as one batch: many scalar hand states, all at the same
+moment of trick play, played to their end at once.
+
+Where it sits: between the search player (`interpreter.agents.search_agent`, which asks for
+it with `batch=auto`) and the batch back end's trick play (`interpreter.batch.phases.play`).
+`play_each` judges a decision as `interpreter.agents.judging.play_each` does (the same
+guessed deals, each action applied to a clone of each by the scalar engine), but plays each
+trial on with the scalar play-out policy only until it reaches trick play in a state the
+batch back end can take up exactly (`batchable`), then plays all such trials of the
+decision at once (`play_states`) with the card habit as array code (`habits.CardHabit`).
+Trials that never get there (a ruleset or a moment the batch back end does not run) are
+played out by the scalar engine as before.
+
+`from_states` lays the scalar states into one `BatchState`: every zone, the trick on the
+table, the sides, the declarations, the Fool's debts and the payments made so far (each
+seat's net starts at its game total, so that `total()` reads as in the scalar engine, and
+the total is taken off again at the end). `replay_row` plays one row's batched cards through
+the scalar engine from its state, to check that a play-out agrees payment by payment.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable, Collection, Sequence
+from itertools import chain
+
+import numpy as np
+
+from interpreter.agents.playouts import Policy, play_out
+from interpreter.agents.sampling import Sampler
+from interpreter.batch.habits import CardHabit
+from interpreter.batch.masks import Ints, Layout, Masks
+from interpreter.batch.phases.declare import BEFORE_OWN_FIRST_CARD
+from interpreter.batch.phases.play import Resume, play
+from interpreter.batch.program import Program
+from interpreter.batch.run import program_of
+from interpreter.batch.state import BatchState, sole_leaders
+from interpreter.batch.support import supports
+from interpreter.engine.actions import DecisionKind
+from interpreter.engine.collector import few_collections
+from interpreter.engine.phases.phase import Phase
+from interpreter.engine.state import HandState
+from interpreter.ruleset import Ruleset
+
+#: the scalar play-out policies that have an array form, and the share of their card
+#: choices made at random (`agents.playouts.EXPLORE`, every card for the random policy)
+EXPLORE = {"greedy": 0.1, "random": 1.0}
+
+
+def runs(ruleset: Ruleset) -> bool:
+    """Whether the batch back end runs the ruleset's trick play (worked out once)."""
+    known = getattr(ruleset, "_batch_playouts", None)
+    if known is None:
+        known = not supports(ruleset) and not ruleset.deck.cards.beats_equal
+        object.__setattr__(ruleset, "_batch_playouts", known)
+    return bool(known)
+
+
+def batchable(state: HandState) -> bool:
+    """Whether the batch back end can take up the hand from here exactly: a card to play,
+    under the ruleset's own trick rules, with nothing pending that its trick play does not
+    know (declarations still to come before a first card, cards kept back, piles, a stock)."""
+    decision = state.decision
+    if decision is None or decision.kind is not DecisionKind.PLAY or state.phase != Phase.PLAY:
+        return False
+    ruleset = state.ruleset
+    zones = state.zones
+    return (
+        runs(ruleset)
+        and state.play_rules is ruleset.play
+        and state.trick_pack is ruleset.deck.cards
+        and state.side_table is None
+        and not (state.joined or state.kept_back or state.drawing or state.talon_per_trick)
+        and not any(map(any, zones.piles))
+        and not any(state.scores)
+        and not state.declare_queue
+        and not (state.trick_number == 1 and _declares_before_first_card(ruleset))
+    )
+
+
+def _declares_before_first_card(ruleset: Ruleset) -> bool:
+    return any(
+        (d.timing or ruleset.declaration_timing) == BEFORE_OWN_FIRST_CARD
+        for d in ruleset.declarations
+    )
+
+
+def play_each(
+    state: HandState,
+    seat: int,
+    rollout: str,
+    policy: Policy,
+    rng: random.Random,
+    samples: int,
+) -> list[list[float]]:
+    """For each legal action, the seat's result on each of `samples` guessed deals, as
+    `judging.play_each` gives them, with the trick play of the play-outs batched."""
+    decision = state.decision
+    assert decision is not None  # a decision is judged only while it is open
+    actions = decision.actions
+    sampler = Sampler(state, seat)
+    results: list[list[float]] = [[0.0] * samples for _ in actions]
+    waiting: dict[tuple[int, int], list[tuple[HandState, int, int]]] = defaultdict(list)
+    with few_collections():
+        for sample in range(samples):
+            guessed = sampler.sample(rng)
+            playout_seed = rng.getrandbits(64)
+            for index, action in enumerate(actions):
+                trial = guessed.clone()
+                trial.apply_action(action)
+                play_out(trial, policy, random.Random(playout_seed), until=batchable)
+                if trial.decision is None:
+                    results[index][sample] = trial.returns()[seat]
+                else:
+                    moment = (trial.trick_number, len(trial.zones.trick))
+                    waiting[moment].append((trial, index, sample))
+        if waiting:
+            seed = rng.getrandbits(63)
+            for group in waiting.values():
+                trials = [trial for trial, _index, _sample in group]
+                streams = np.array([sample for _trial, _index, sample in group], dtype=np.int64)
+                net = play_states(trials, seed, streams, EXPLORE[rollout]).net[:, seat]
+                for (_trial, index, sample), value in zip(group, net.tolist(), strict=True):
+                    results[index][sample] = value
+    return results
+
+
+def play_states(
+    states: Sequence[HandState],
+    seed: int,
+    streams: Ints,
+    explore: float,
+    logging: bool = False,
+) -> BatchState:
+    """The hands `states` (each `batchable`, all in the same trick with as many cards on
+    the table) played to their end at once by the card habit; the state's `net` is then
+    each hand's final result per seat (`HandState.returns`)."""
+    program = program_of(states[0].ruleset)
+    first = states[0]
+    batch = from_states(program, states, logging)
+    resume = Resume(
+        trick_number=first.trick_number,
+        total_tricks=first.total_tricks,
+        trick=_table(states, first.ruleset.players),
+        played=len(first.zones.trick),
+    )
+    steps = sum(len(hand) for hand in first.zones.hands)
+    play(program, batch, CardHabit(program.tables, seed, streams, steps, explore), resume)
+    batch.net -= np.array([s.totals_before for s in states], dtype=np.float64)
+    return batch
+
+
+def from_states(program: Program, states: Sequence[HandState], logging: bool = False) -> BatchState:
+    """The scalar hand states (in trick play) as one batch state, one row each."""
+    ruleset, tables = program.ruleset, program.tables
+    layout, n, size = tables.layout, ruleset.players, len(states)
+    cards = len(ruleset.deck)
+    declarations = {d.id: i for i, d in enumerate(ruleset.declarations)}
+    redeals = {r.id: i for i, r in enumerate(ruleset.redeals)}
+    declared = np.zeros((size, n, len(declarations)), dtype=np.bool_)
+    declared_values = np.zeros((size, n, len(declarations)))
+    declared_redeals = np.zeros((size, n, len(redeals)), dtype=np.bool_)
+    contracts = [] if ruleset.bidding is None else [c.id for c in ruleset.bidding.contracts]
+    slots = len(ruleset.deck.fools) if program.hand.excuse_cards is None else cards
+    debtors = np.full((size, slots), -1, dtype=np.int64)
+    creditors = debtors.copy()
+    winning_cards = np.full((size, cards // n + 1), -1, dtype=np.int64)
+    tricks_won = np.zeros((size, n), dtype=np.int64)
+    last_winner = np.full(size, -1, dtype=np.int64)
+    for row, state in enumerate(states):
+        for seat, made in enumerate(state.declared):
+            for what in made:
+                if what in declarations:
+                    declared[row, seat, declarations[what]] = True
+                if what in redeals:
+                    declared_redeals[row, seat, redeals[what]] = True
+        for seat, values in enumerate(state.declared_values):
+            for what, value in values.items():
+                declared_values[row, seat, declarations[what]] = value
+        for slot, (debtor, creditor) in enumerate(state.excuse_debts):
+            debtors[row, slot], creditors[row, slot] = debtor, creditor
+        for number, _leader, trick, winner in state.trick_log:
+            winning_cards[row, number - 1] = next(c for s, c in trick if s == winner)
+            tricks_won[row, winner] += 1
+            last_winner[row] = winner
+    net = np.array([s.returns() for s in states], dtype=np.float64)
+    net += np.array([s.totals_before for s in states], dtype=np.float64)
+    return BatchState(
+        ruleset=ruleset,
+        tables=tables,
+        seed=0,
+        numbers=np.array([s.number for s in states], dtype=np.int64),
+        dealer=np.array([s.dealer for s in states], dtype=np.int64),
+        packs=np.array([s.pack for s in states], dtype=np.int64),
+        hands=_seat_masks(layout, states, lambda s: s.zones.hands),
+        discards=_seat_masks(layout, states, lambda s: s.zones.discards),
+        won=_seat_masks(layout, states, lambda s: s.zones.won),
+        played=_seat_masks(layout, states, lambda s: s.zones.played),
+        net=net,
+        declared=declared,
+        declared_values=declared_values,
+        fired=np.zeros((size, len(program.keys)), dtype=np.int32),
+        paid=np.zeros((size, len(program.keys))),
+        rule_keys=program.keys,
+        leader=np.array([s.leader for s in states], dtype=np.int64),
+        tricks_won=tricks_won,
+        last_trick=_masks(
+            layout,
+            [s.zones.trick_cards[-1][1] if s.zones.trick_cards else [] for s in states],
+        ),
+        last_winner=last_winner,
+        talon=_masks(layout, [s.zones.talon for s in states]),
+        talon_dealt=_masks(layout, [s.talon_dealt for s in states]),
+        set_aside=_seat_masks(layout, states, lambda s: s.zones.set_aside),
+        discard_left=np.zeros((size, n), dtype=np.int64),
+        declared_redeals=declared_redeals,
+        winning_cards=winning_cards,
+        debtors=debtors,
+        creditors=creditors,
+        taker=np.array([-1 if s.taker is None else s.taker for s in states], dtype=np.int64),
+        partner=np.array([-1 if s.partner is None else s.partner for s in states], dtype=np.int64),
+        contract=np.array(
+            [-1 if s.contract is None else contracts.index(s.contract) for s in states],
+            dtype=np.int64,
+        ),
+        thrown=np.zeros(size, dtype=np.bool_),
+        deals=np.ones(size, dtype=np.int64),
+        excuses=_masks(layout, [s.excuses for s in states]),
+        decisions=np.zeros(size, dtype=np.int64),
+        choices=np.zeros(size, dtype=np.int64),
+        leaders=np.full((size, 1), -1, dtype=np.int8),  # not kept: `summarised` is False
+        leading=sole_leaders(net),
+        logging=logging,
+        summarised=False,
+    )
+
+
+def _masks(layout: Layout, piles: Sequence[Collection[int]]) -> Masks:
+    """One mask per pile: [piles, words]."""
+    held = np.zeros((len(piles), layout.cards), dtype=np.bool_)
+    sizes = [len(pile) for pile in piles]
+    cards = np.fromiter(chain.from_iterable(piles), dtype=np.int64, count=sum(sizes))
+    held[np.repeat(np.arange(len(piles)), sizes), cards] = True
+    return layout.from_bools(held)
+
+
+def _seat_masks(
+    layout: Layout, states: Sequence[HandState], zone: Callable[[HandState], list[list[int]]]
+) -> Masks:
+    """A per-seat zone of each state as masks: [rows, seats, words]."""
+    piles = [pile for state in states for pile in zone(state)]
+    return _masks(layout, piles).reshape(len(states), -1, layout.words)
+
+
+def _table(states: Sequence[HandState], players: int) -> Ints:
+    """The cards on each state's table in the order played, -1 past them: [rows, players]."""
+    trick = np.full((len(states), players), -1, dtype=np.int64)
+    for row, state in enumerate(states):
+        for position, (_seat, card) in enumerate(state.zones.trick):
+            trick[row, position] = card
+    return trick
+
+
+def replay_row(state: HandState, batch: BatchState, row: int) -> HandState:
+    """The cards row `row` of a logged batch played, applied to a clone of `state` (the
+    scalar state that row was made from) through the scalar engine."""
+    ids = state.ruleset.deck.cards.ids
+    replayed = state.clone()
+    for entry in batch.decision_log:
+        _form, _kind, _seats, chosen = entry.what
+        found = np.flatnonzero(entry.rows == row)
+        if len(found):
+            replayed.apply_action(ids[int(chosen[found[0]])])  # type: ignore[index]
+    return replayed

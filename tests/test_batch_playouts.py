@@ -1,0 +1,153 @@
+"""The search player's play-outs batched (`interpreter.batch.playouts`): scalar states taken
+up by the batch back end in the middle of trick play agree with the scalar engine exactly
+(each row's cards replayed through it: every payment equal), and the array card habit is the
+scalar play-outs' greedy policy (same mean results per action, within sampling noise)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from interpreter.agents.playouts import greedy_policy, play_out
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.agents.sampling import Sampler
+from interpreter.agents.search_agent import SearchAgent
+from interpreter.batch.agree import _payments
+from interpreter.batch.playouts import batchable, play_states, replay_row, runs
+from interpreter.engine.actions import DecisionKind
+from interpreter.engine.game import deal_hand, play_hand
+from interpreter.engine.state import HandState
+from interpreter.ruleset_loader import load_ruleset
+
+
+def _moment(ruleset_id: str, number: int, trick: int, on_table: int) -> HandState:
+    """Hand `number` played by random players up to a card decision of trick `trick` with
+    `on_table` cards on the table (or the first card decision after it)."""
+    ruleset = load_ruleset(ruleset_id)
+    state = deal_hand(ruleset, 5, number)
+    player = RandomAgent(number)
+    while (decision := state.decision) is not None:
+        if (
+            decision.kind is DecisionKind.PLAY
+            and (state.trick_number, len(state.zones.trick)) >= (trick, on_table)
+            and len(decision.actions) > 1
+        ):
+            return state
+        state.apply_action(player.choose(state, decision.seat))
+    raise AssertionError(f"hand {number} of {ruleset_id} ended before trick {trick}")
+
+
+def _trials(state: HandState, samples: int, seed: int) -> tuple[list[HandState], np.ndarray]:
+    """Guessed deals of the deciding seat, each with every legal card played (the states
+    the search player's play-outs start from), and each one's guess."""
+    decision = state.decision
+    assert decision is not None
+    sampler, rng = Sampler(state, decision.seat), random.Random(seed)
+    trials, streams = [], []
+    for sample in range(samples):
+        guessed = sampler.sample(rng)
+        for action in decision.actions:
+            trial = guessed.clone()
+            trial.apply_action(action)
+            if trial.decision is not None:
+                trials.append(trial)
+                streams.append(sample)
+    return trials, np.array(streams, dtype=np.int64)
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "trick", "on_table"),
+    [
+        ("marolles-1637", 2, 0),
+        ("marolles-1637", 7, 1),
+        ("marolles-1637-fool-last-trick-kept", 18, 0),
+        ("marolles-1637-wickson", 3, 1),
+        ("french-tarot", 4, 2),
+        ("french-tarot-5", 2, 3),
+        ("jeu-de-tarot", 5, 1),
+    ],
+)
+def test_batched_play_outs_replay_exactly(ruleset_id: str, trick: int, on_table: int) -> None:
+    for number in (1, 2):
+        state = _moment(ruleset_id, number, trick, on_table)
+        trials, streams = _trials(state, 3, number)
+        assert trials and all(batchable(t) for t in trials)
+        batch = play_states(trials, 11, streams, explore=0.3, logging=True)
+        for row, trial in enumerate(trials):
+            replayed = replay_row(trial, batch, row)
+            assert replayed.is_terminal()
+            made = [p.as_record() for p in replayed.payments[len(trial.payments) :]]
+            assert made == _payments(batch, row), (ruleset_id, number, row)
+            assert replayed.returns() == batch.net[row].tolist(), (ruleset_id, number, row)
+
+
+def test_the_batch_starts_from_the_hand_as_it_stands() -> None:
+    """A state with payments already made and a game total behind it: the batch's result is
+    the hand's result, the total left out (as `HandState.returns`)."""
+    state = _moment("marolles-1637", 3, 12, 1)
+    state.totals_before = [40, -25, -15]
+    assert state.payments  # payments made before the batch takes over
+    trials, streams = _trials(state, 2, 3)
+    batch = play_states(trials, 2, streams, explore=0.0, logging=True)
+    for row, trial in enumerate(trials):
+        assert replay_row(trial, batch, row).returns() == batch.net[row].tolist()
+
+
+def test_the_card_habit_is_the_scalar_greedy_policy() -> None:
+    """From the same guessed deals, the batched and the scalar play-outs of each card give
+    the same mean result for the deciding seat, within 4 standard errors."""
+    state = _moment("marolles-1637", 4, 3, 1)
+    decision = state.decision
+    assert decision is not None
+    seat, samples = decision.seat, 150
+    trials, streams = _trials(state, samples, 4)
+    batched = play_states(trials, 4, streams, explore=0.1).net[:, seat]
+    actions = len(decision.actions)
+    scalar = []
+    for i, trial in enumerate(trials):
+        copy = trial.clone()
+        play_out(copy, greedy_policy, random.Random(i))
+        scalar.append(copy.returns()[seat])
+    compared = 0
+    for action in range(actions):
+        ours = batched[action::actions].tolist()
+        theirs = scalar[action::actions]
+        error = math.sqrt(_variance(ours) / len(ours) + _variance(theirs) / len(theirs))
+        difference = sum(ours) / len(ours) - sum(theirs) / len(theirs)
+        assert abs(difference) <= 4 * error + 1e-9, (action, difference, error)
+        compared += error > 0
+    assert compared >= 2  # the play-outs differ from deal to deal: the check can fail
+
+
+def _variance(values: list[float]) -> float:
+    mean = sum(values) / len(values)
+    return sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+
+
+def test_what_the_batch_cannot_take_up_is_played_by_the_scalar_engine() -> None:
+    assert runs(load_ruleset("marolles-1637"))
+    assert not runs(load_ruleset("french-tarot-2"))  # piles on the table
+    # a declaration still to come before a seat's first card: not taken up in trick 1
+    french = _moment("french-tarot", 1, 1, 0)
+    assert french.trick_number == 1 and not batchable(french)
+    assert batchable(_moment("french-tarot", 1, 2, 0))
+
+
+def test_search_setting_batch() -> None:
+    assert SearchAgent(1).batch and SearchAgent(1).name == "search"
+    assert not SearchAgent(1, batch="off").batch
+    assert SearchAgent(1, batch="off").name == "search(batch=off)"
+    assert not SearchAgent(1, rollout="heuristic").batch  # no array form
+    assert not SearchAgent(1, seconds=0.5).batch  # samples not known beforehand
+    with pytest.raises(ValueError, match="batch must be one of auto, off"):
+        SearchAgent(1, batch="yes")
+
+
+def test_search_players_with_batched_play_outs_finish_a_hand() -> None:
+    ruleset = load_ruleset("marolles-1637")
+    state = deal_hand(ruleset, 1, 1)
+    play_hand(state, [SearchAgent(seat, samples=2) for seat in range(ruleset.players)])
+    assert state.is_terminal() and sum(state.returns()) == 0
