@@ -45,6 +45,9 @@ one seat against two, rotated through the seats on the same deals):
   - random play-outs at 20 samples (0.17 s per card decision) against greedy at 8, head to
     head: +0.4 ± 1.2 (24 deals), no clear difference at twice the time.
 So the default is greedy play-outs and 8 samples, chosen to decide a card in about 0.1 s.
+Batched play-outs (`batch=auto`, the README's Speed section): the search hand of
+benchmarks/speed.py in 1.90 s of CPU against 2.43 s with `batch=off`, and no clear difference
+in strength head to head (-0.30 ± 0.57 a hand over 100 deals).
 Against an outside program's computer player (the README's Strength section, the
 four-player ruleset it plays), at these defaults: +24.2 ± 5.6 a hand with one search seat
 (200 deals) and -22.1 ± 6.3 for it with three (150 deals), 0.023 s of CPU per card decision
