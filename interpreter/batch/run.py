@@ -17,7 +17,7 @@ from interpreter.batch.phases import auction, deal, declare, discard, play
 from interpreter.batch.program import Program
 from interpreter.batch.state import BatchState
 from interpreter.compile.contexts import MAX_REDEALS
-from interpreter.measure.hand_summary import HandSummary
+from interpreter.measure.hand_summary import HandSummary, sole_leader
 from interpreter.ruleset import Ruleset
 
 #: hands played at once by default: large enough for numpy to pay, small enough to stay in cache
@@ -196,15 +196,13 @@ def _side_winner(
     net: Sequence[float], taker: int, partner: int | None
 ) -> tuple[int | None, tuple[int, ...]]:
     """The winner and winning side of a hand with a taker, read by sides as the scalar
-    engine reads them (`HandState.side_of`): the taker and his partner against the rest;
-    (None, ()) when the best result is shared across the sides."""
-    attackers = {taker} if partner is None else {taker, partner}
-    best = max(net)
-    leaders = {seat for seat, value in enumerate(net) if value == best}
-    for side in (attackers, set(range(len(net))) - attackers):
-        if leaders <= side:
-            return min(side), tuple(sorted(side))
-    return None, ()
+    engine reads them (`HandState.side_of`, `hand_summary.sole_leader`): the taker and his
+    partner against the rest; (None, ()) when the best result is shared across the sides."""
+    attackers = (taker,) if partner is None else tuple(sorted({taker, partner}))
+    defenders = tuple(seat for seat in range(len(net)) if seat not in attackers)
+    sides = [attackers if seat in attackers else defenders for seat in range(len(net))]
+    winner = sole_leader(net, sides)
+    return (None, ()) if winner is None else (winner, sides[winner])
 
 
 def _lead_changes(leaders: np.ndarray, in_hand: np.ndarray) -> Ints:
