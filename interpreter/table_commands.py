@@ -41,6 +41,7 @@ from interpreter.measure.report import (
     FamilyLine,
     RunInfo,
     family_report,
+    side_name,
     simulate_report,
     table_report,
     units,
@@ -246,7 +247,7 @@ def cmd_diff_table(
         return nothing_finished(end)
     info = _info(plan, ran, end, [a, b])
     table = table_report(
-        a, b, (args.a, b_target), comparison.report(), info, args.format, args.plot
+        a, b, (args.a, b_target), comparison.report(), info, args.format, args.plot, chosen
     )
     if args.format == "json":
         print(
@@ -257,7 +258,7 @@ def cmd_diff_table(
         print()
         print(table)
     if args.plot:
-        title = f"{a.id} (A) and {b.id} (B), {comparison.hands} hands"
+        title = f"{a.id} (A) and {side_name(b, chosen)} (B), {comparison.hands} hands"
         if comparison.paired:
             rows = difference_rows(comparison)
             plot_differences(args.plot, title, ("A", "B"), rows, units([("A", a), ("B", b)]))
@@ -267,7 +268,7 @@ def cmd_diff_table(
                 f"{title}: net result per hand (unpaired: no B - A hand by hand)",
                 [
                     Series(f"A {a.id}", comparison.a.histogram, comparison.a.hands),
-                    Series(f"B {b.id}", comparison.b.histogram, comparison.b.hands),
+                    Series(f"B {side_name(b, chosen)}", comparison.b.histogram, comparison.b.hands),
                 ],
                 units([("A", a), ("B", b)]),
             )

@@ -125,6 +125,19 @@ def test_simulate_option_plays_as_the_variant(capsys) -> None:
     assert with_option["measures"] == variant["measures"]
 
 
+def test_diff_with_an_option_names_the_reading_in_b_s_column(capsys) -> None:
+    common = ("--hands", "6", "--jobs", "1")
+    args = ("diff", "marolles-1637", "marolles-1637", "--option", "ultimo_failure=literal")
+    status, out, _ = run(capsys, *args, *common)
+    assert status == 0
+    header = next(line for line in out.splitlines() if line.strip().startswith("seat "))
+    assert "A marolles-1637 " in header
+    assert "B marolles-1637 [ultimo_failure=literal]" in header
+    status, out, _ = run(capsys, *args, *common, "--format", "json")
+    assert status == 0
+    assert json.loads(out)["b_options"] == {"ultimo_failure": "literal"}
+
+
 def test_simulate_jobs_do_not_change_the_result(capsys) -> None:
     common = ("simulate", "marolles-1637", "--hands", "24", "--format", "json", "--seed", "9")
     status, out, _ = run(capsys, *common, "--jobs", "1")

@@ -449,6 +449,14 @@ def _run_json(info: RunInfo) -> dict:
 # --- tarot diff A B --hands N -------------------------------------------------------------------
 
 
+def side_name(ruleset: Ruleset, options: tuple[tuple[str, str], ...] = ()) -> str:
+    """A ruleset's name in a report's column: its id, and the readings chosen on the command
+    line after it (`marolles-1637 [ultimo_failure=literal]`)."""
+    if not options:
+        return ruleset.id
+    return f"{ruleset.id} [{', '.join(f'{name}={reading}' for name, reading in options)}]"
+
+
 def table_report(
     a: Ruleset,
     b: Ruleset,
@@ -457,14 +465,18 @@ def table_report(
     info: RunInfo,
     fmt: str,
     picture: str | None = None,
+    b_options: tuple[tuple[str, str], ...] = (),
 ) -> str:
     """The at-the-table half of a diff: `result` is `Comparison.report()`, `picture` the file
-    of its plot (shown in place in Markdown)."""
+    of its plot (shown in place in Markdown), `b_options` the readings `--option` chose for B
+    (named in B's column, so that A and B of one ruleset stay apart)."""
+    name_a, name_b = a.id, side_name(b, b_options)
     if fmt == "json":
         return json.dumps(
             {
                 "a": a.id,
                 "b": b.id,
+                "b_options": dict(b_options),
                 "unit": {"a": _unit_json(a), "b": _unit_json(b)},
                 "run": _run_json(info),
                 "table": result,
@@ -484,7 +496,7 @@ def table_report(
     out += _section(_net_title(unit), md)
     label = "B - A (paired)" if result["paired"] else "B - A (unpaired)"
     seats = max(len(result["a"]["by_seat"]), len(result["b"]["by_seat"]))
-    rows = [["seat", f"A {a.id}", f"B {b.id}", label]]
+    rows = [["seat", f"A {name_a}", f"B {name_b}", label]]
     for seat in range(seats):
         rows.append(
             [
@@ -499,7 +511,7 @@ def table_report(
     out += _table(rows, md)
     if result["paired"]:
         out += _section("By place at the table (the dealer, then in order of play)", md)
-        rows = [["place", f"A {a.id}", f"B {b.id}", label]]
+        rows = [["place", f"A {name_a}", f"B {name_b}", label]]
         for place, gap in enumerate(result["difference_by_place"]):
             rows.append(
                 [
@@ -530,7 +542,7 @@ def table_report(
     out += _section(_measures_title(result["a"]) + "; B - A of a rate in percentage points, pp", md)
     out += _table(
         [
-            ["measure", f"A {a.id}", f"B {b.id}", "B - A"],
+            ["measure", f"A {name_a}", f"B {name_b}", "B - A"],
             *_measure_rows([result["a"], result["b"]], unit),
         ],
         md,
