@@ -224,7 +224,9 @@ def _late_call_lines(state: HandState) -> list[str]:
     """The call made once the discards are done (`partner_call.after: discards`)."""
     if not _calls_after_discards(state):
         return []
-    calls = [f"  Seat {d['seat']} calls {d['choice']}" for d in state.decisions if d["kind"] == "call"]
+    calls = [
+        f"  Seat {d['seat']} calls {d['choice']}" for d in state.decisions if d["kind"] == "call"
+    ]
     return ["Call:", *calls] if calls else []
 
 
