@@ -85,10 +85,10 @@ def definition(state: HandState, name: str) -> object:
 
 def to_the_call(state: HandState) -> None:
     """Seat 1 bids Three alone, takes three talon cards, the others one each; all discard."""
-    say(state, (1, "three"))
+    say(state, (1, "harom"))
     assert state.legal_actions() == ["pass"]  # seat 2 holds no honour
     say(state, (2, "pass"), (3, "pass"), (0, "pass"))
-    assert (state.taker, state.contract) == (1, "three")
+    assert (state.taker, state.contract) == (1, "harom")
     assert state.talon_shared == [
         (1, cards("trump-7", "trump-6", "trump-5")),
         (2, cards("trump-4")),
@@ -162,13 +162,13 @@ def test_a_hold_only_by_a_seat_that_bid_and_never_over_a_hold():
     hands = {s: list(h) for s, h in HANDS.items()}
     hands[1][2], hands[2][2] = hands[2][2], hands[1][2]  # seat 2 gets the Pagat
     state = new_hand(hands)
-    say(state, (1, "three"), (2, "two"), (3, "pass"), (0, "pass"))
-    assert "hold:two" in state.legal_actions()
-    say(state, (1, "hold:two"))
+    say(state, (1, "harom"), (2, "ketto"), (3, "pass"), (0, "pass"))
+    assert "hold:ketto" in state.legal_actions()
+    say(state, (1, "hold:ketto"))
     # seat 2 must go higher: a hold is not held again
-    assert state.legal_actions() == ["one", "solo", "pass"]
-    say(state, (2, "one"), (1, "hold:one"), (2, "pass"))
-    assert (state.taker, state.contract) == (1, "one")
+    assert state.legal_actions() == ["egy", "szolo", "pass"]
+    say(state, (2, "egy"), (1, "hold:egy"), (2, "pass"))
+    assert (state.taker, state.contract) == (1, "egy")
     assert state.talon_shared[0] == (1, cards("trump-7"))
 
 
@@ -176,7 +176,7 @@ def test_a_declarer_holding_the_xx_calls_the_highest_tarokk_he_lacks_or_himself(
     hands = {s: list(h) for s, h in HANDS.items()}
     hands[1][3], hands[3][0] = hands[3][0], hands[1][3]  # seat 1 gets the XX, seat 3 the XIX
     state = new_hand(hands)
-    say(state, (1, "three"), (2, "pass"), (3, "pass"), (0, "pass"))
+    say(state, (1, "harom"), (2, "pass"), (3, "pass"), (0, "pass"))
     say(state, (1, "hearts-Q"), (1, "trump-6"), (1, "trump-5"))
     say(state, (2, "trump-4"), (3, "trump-3"), (0, "trump-2"))
     assert sorted(state.legal_actions()) == ["trump-19", "trump-20"]
@@ -196,7 +196,7 @@ def test_validate_play_replay_and_simulate(tmp_path):
     record = tmp_path / "hand.json"
     played = tarot("play", "hungarian-tarokk", "--seed", "1", "--record", str(record))
     assert played.returncode == 0, played.stderr
-    for shown in ("holds one", "takes from the talon", "Call:", "announces", "kontra"):
+    for shown in ("holds egy", "takes from the talon", "Call:", "announces", "kontra"):
         assert shown in played.stdout
     assert json.loads(record.read_text())["hands"]
     assert tarot("replay", str(record)).returncode == 0
