@@ -175,6 +175,7 @@ class PartnerCall:
     when: Evaluator
     cards: Evaluator
     source: str
+    after_discards: bool = False  # `after: discards`: the call follows the talon and discards
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,7 @@ def hand_transcript(state: HandState) -> str:
         out.append(f"The deal is thrown in: {reason}")
         return "\n".join(out)
     out += _discard_lines(state)
+    out += _late_call_lines(state)
     shown = {(seat, decl): cards for seat, decl, cards in state.shown}
     declared = [(seat, choice, " (by the rules)") for seat, choice in state.declared_by_rule]
     declared += [
@@ -214,10 +215,27 @@ def _sides_line(state: HandState) -> str:
     return " sides " + " against ".join("+".join(map(str, side)) for side in sides)
 
 
+def _calls_after_discards(state: HandState) -> bool:
+    call = state.ruleset.partner_call
+    return call is not None and call.after_discards
+
+
+def _late_call_lines(state: HandState) -> list[str]:
+    """The call made once the discards are done (`partner_call.after: discards`)."""
+    if not _calls_after_discards(state):
+        return []
+    calls = [
+        f"  Seat {d['seat']} calls {d['choice']}" for d in state.decisions if d["kind"] == "call"
+    ]
+    return ["Call:", *calls] if calls else []
+
+
 def _before_play(state: HandState) -> list[str]:
     """Redeal answers, bids, the call and the talon's fate, in the order they happened."""
     out = []
     labels = {"redeal": "asks", "bid": "bids", "call": "calls"}
+    if _calls_after_discards(state):
+        del labels["call"]  # told after the discards (`_late_call_lines`)
     for d in state.decisions:
         if d["kind"] in labels:
             verb, choice = labels[d["kind"]], d["choice"]

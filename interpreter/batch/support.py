@@ -68,7 +68,7 @@ _SECTIONS: dict[str, frozenset[str] | None] = {
     "definitions": None,  # each is checked where a rule uses it
     "redeal": None,  # each rule is checked by compiling it
     "bidding": None,  # each contract's talon is checked by compiling it
-    "partner_call": None,
+    "partner_call": frozenset({"when", "cards", "source", "assumption"}),
     "talon": None,
     "game": frozenset(
         {"ends_when", "winners", "max_hands", "description", "source", "assumption"}

@@ -319,6 +319,14 @@ def _announced_by(state: HandState, bonus: str) -> tuple[int, ...]:
     return tuple(sorted({seat for seat, made in state.announced if made == bonus}))
 
 
+def _bids_made(state: HandState, seat: int) -> int:
+    return state.bids_made[seat] if 0 <= seat < len(state.bids_made) else 0
+
+
+def _bid_held(state: HandState) -> bool:
+    return state.bid_held
+
+
 def _thrown_in(state: HandState, reason: str) -> int:
     return sum(1 for deal in state.abandoned if deal["thrown_in"] == reason)
 
@@ -387,6 +395,8 @@ FACTS: dict[str, FactFunction] = {
     "announced": FactFunction((Type.SEAT, Type.STRING), Type.BOOL, _announced),
     "announced_by": FactFunction((Type.STRING,), Type.SEATS, _announced_by),
     "thrown_in": FactFunction((Type.STRING,), Type.NUMBER, _thrown_in),
+    "bids_made": FactFunction((Type.SEAT,), Type.NUMBER, _bids_made),
+    "bid_held": FactFunction((), Type.BOOL, _bid_held),
 }
 
 

@@ -751,6 +751,7 @@ class Compiler:
             when=self._condition(("partner_call", "when"), spec.get("when", True), "call"),
             cards=self.expression(("partner_call", "cards"), spec["cards"], "call", Type.CARDS),
             source=source_text(spec.get("source")),
+            after_discards=spec.get("after", "auction") == "discards",
         )
 
     def _redeals(self) -> tuple[RedealRule, ...]:

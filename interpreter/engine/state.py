@@ -170,6 +170,8 @@ class HandState:
         self.joined: list[int] = []  # seats that joined the taker's side
         self.compulsory = False  # the contract was compulsory: no auction was held
         self.bidders = auction.bid_order(self) if ruleset.bidding else []
+        self.bids_made = [0] * n  # bids and holds each seat has made in the auction
+        self.bid_held = False  # whether the highest bid so far was a hold
         # the talon laid out in packets (`phases/talon.py`): who takes, how many more
         self.packet_taker: int | None = None
         self.packets_to_take = 0
@@ -217,6 +219,7 @@ class HandState:
             "redeal_queue",
             "redeal_agreement",
             "bidders",
+            "bids_made",
             "joined",
             "double_targets",
             "double_queue",

@@ -431,6 +431,8 @@ class _PageBuilder:
         ]
         if "when" in spec:
             lines.append(f"Only when {code(spec['when'])}.")
+        if spec.get("after") == "discards":
+            lines.append("The call is made once the talon is taken and every discard made.")
         yield self.rule("Calling a partner", lines, ("partner_call",), spec)
 
     # --- declarations ------------------------------------------------------------------------

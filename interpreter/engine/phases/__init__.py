@@ -90,6 +90,8 @@ _WITHOUT_AUCTION = (Phase.REDEAL, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phas
 def phase_order(ruleset: Ruleset) -> tuple[Phase, ...]:
     """The phases of a hand under `ruleset`, in order, from the deal to the settlement."""
     phases = _WITH_AUCTION if ruleset.bidding else _WITHOUT_AUCTION
+    if ruleset.partner_call is not None and ruleset.partner_call.after_discards:
+        phases = (*_WITH_AUCTION[:2], Phase.DISCARD, Phase.CALL, *_WITH_AUCTION[4:])
     before_play: tuple[Phase, ...] = (Phase.ANNOUNCE,) if ruleset.announcements else ()
     if ruleset.doubling is not None:
         before_play += (Phase.DOUBLE,)

@@ -174,6 +174,8 @@ def bid(state: HandState, decision: Decision, action: Bid | Hold | Pass) -> None
     if isinstance(action, Pass):
         return  # a seat that passed does not speak again
     state.taker, state.contract = decision.seat, action.contract
+    state.bids_made[seat] += 1
+    state.bid_held = isinstance(action, Hold)
     if state.auction_stage == AuctionStage.ALL_PASSED:
         state.bidders.clear()  # the first to take a contract offered then has it
     elif state.ruleset.bidding.rounds == UNTIL_ONE_LEFT:  # type: ignore[union-attr]

@@ -1,0 +1,204 @@
+"""Hungarian Tarokk (rulesets/hungarian-tarokk): a hand played by fixed decisions and checked
+by hand against the rules (an auction open to honour holders, a hold, the talon shared out,
+discards that spare honours, Kings and the XX, the partner called by a tarokk after the
+discards, the Pagat ultimo announced and doubled, a volat that cancels the silent bonuses),
+the pack's points, and validate, replay and simulate on the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from interpreter.engine.state import HandState
+from interpreter.ruleset_loader import load_ruleset
+from tests.commands import tarot
+from tests.small_games import pack_for, replayed_games, say
+
+GAME = Path(__file__).parents[1] / "rulesets" / "hungarian-tarokk" / "hungarian-tarokk.yaml"
+RULESET = load_ruleset(GAME)
+BY_ID = RULESET.deck.by_id
+IDS = RULESET.deck.cards.ids
+
+# seat 0 deals; seats play 1, 2, 3, 0; only seat 1 holds an honour (Skiz, XXI and Pagat)
+HANDS = {
+    1: [
+        "fool",
+        "trump-21",
+        "trump-1",
+        "trump-19",
+        "trump-18",
+        "trump-17",
+        "hearts-K",
+        "spades-K",
+        "hearts-Q",
+    ],
+    2: [
+        "trump-13",
+        "trump-12",
+        "trump-11",
+        "hearts-C",
+        "hearts-J",
+        "hearts-1",
+        "diamonds-C",
+        "diamonds-J",
+        "diamonds-1",
+    ],
+    3: [
+        "trump-20",
+        "trump-16",
+        "trump-15",
+        "trump-14",
+        "diamonds-K",
+        "clubs-K",
+        "diamonds-Q",
+        "spades-Q",
+        "clubs-Q",
+    ],
+    0: [
+        "trump-10",
+        "trump-9",
+        "trump-8",
+        "spades-C",
+        "spades-J",
+        "spades-10",
+        "clubs-C",
+        "clubs-J",
+        "clubs-10",
+    ],
+}
+TALON = ["trump-7", "trump-6", "trump-5", "trump-4", "trump-3", "trump-2"]
+
+
+def new_hand(hands: dict[int, list[str]] = HANDS) -> HandState:
+    return HandState(RULESET, 0, pack_for(RULESET, hands, TALON))
+
+
+def cards(*ids: str) -> list[int]:
+    return [BY_ID[i] for i in ids]
+
+
+def definition(state: HandState, name: str) -> object:
+    """The value of one of the ruleset's definitions in `state`."""
+    found = next(d for d in RULESET.definitions if d.name == name)
+    return state.evaluate(found.expression)
+
+
+def to_the_call(state: HandState) -> None:
+    """Seat 1 bids Three alone, takes three talon cards, the others one each; all discard."""
+    say(state, (1, "harom"))
+    assert state.legal_actions() == ["pass"]  # seat 2 holds no honour
+    say(state, (2, "pass"), (3, "pass"), (0, "pass"))
+    assert (state.taker, state.contract) == (1, "harom")
+    assert state.talon_shared == [
+        (1, cards("trump-7", "trump-6", "trump-5")),
+        (2, cards("trump-4")),
+        (3, cards("trump-3")),
+        (0, cards("trump-2")),
+    ]
+    # honours, Kings and the XX are never laid away
+    assert not {"fool", "trump-21", "trump-1", "hearts-K", "spades-K"} & set(state.legal_actions())
+    say(state, (1, "hearts-Q"), (1, "trump-6"), (1, "trump-5"), (2, "trump-4"))
+    assert "trump-20" not in state.legal_actions()
+    say(state, (3, "trump-3"), (0, "trump-2"))
+
+
+def test_the_pack_counts_94_and_the_skiz_is_the_highest_trump():
+    assert len(RULESET.deck) == 42
+    state = new_hand()
+    assert state.count(list(range(len(RULESET.deck)))) == 94
+    skiz, xxi = BY_ID["fool"], BY_ID["trump-21"]
+    assert RULESET.deck.cards[skiz].trump == 22 and RULESET.deck.cards[xxi].trump == 21
+
+
+def test_a_hand_played_by_fixed_decisions():
+    state = new_hand()
+    to_the_call(state)
+    # the call comes after the discards: seat 1 lacks the XX, the highest tarokk it may call
+    assert state.decision.kind == "call" and state.legal_actions() == ["trump-20"]
+    say(state, (1, "trump-20"))
+    assert state.partner == 3 and state.attackers() == (1, 3)
+    # announcements from the taker: the Pagat ultimo, its holder binding himself to keep it
+    assert "announce:pagat_ultimo" in state.legal_actions()
+    say(state, (1, "announce:pagat_ultimo"))
+    while state.decision.kind == "announce":
+        say(state, (state.current_player(), "pass"))
+    # the game: the defenders may double it, and decline; then the ultimo: seat 2 doubles it
+    while state.decision.kind == "double" and "game" in state.legal_actions()[-1]:
+        say(state, (state.current_player(), state.legal_actions()[-1]))
+    say(state, (2, "kontra:pagat_ultimo"))
+    while state.decision.kind == "double":
+        say(state, (state.current_player(), state.legal_actions()[-1]))
+    assert state.doubled == {"pagat_ultimo": 1}
+    tricks = [
+        ["fool", "trump-11", "trump-20", "trump-8"],
+        ["trump-21", "trump-12", "trump-14", "trump-9"],
+        ["trump-19", "trump-13", "trump-15", "trump-10"],
+        ["trump-18", "hearts-1", "trump-16", "spades-10"],
+        ["hearts-K", "hearts-C", "diamonds-Q", "clubs-10"],
+        ["spades-K", "diamonds-1", "spades-Q", "spades-C"],
+        ["trump-17", "diamonds-J", "clubs-Q", "spades-J"],
+        ["trump-7", "diamonds-C", "diamonds-K", "clubs-J"],
+        ["trump-1", "hearts-J", "clubs-K", "clubs-C"],
+    ]
+    for number, trick in enumerate(tricks, 1):
+        if number < 9:  # the Pagat is held back while seat 1 has another card to play
+            assert "trump-1" not in state.legal_actions() or state.current_player() != 1
+        say(state, *zip([1, 2, 3, 0], trick, strict=True))
+    assert state.is_terminal()
+    assert [winner for _n, _l, _t, winner in state.trick_log] == [1] * 9
+    # the partner's discard counts for the opponents: 94 less the three one-point discards
+    assert definition(state, "declarer_points") == 91
+    assert state.side_points(1) == 92
+    # volat (silent, 3 x the game of Three) cancels the silent game, double game, trull and
+    # four Kings; the Pagat ultimo announced (10) and kontra'd (x2) is 20 for each attacker
+    paid = {}
+    for payment in state.payments:
+        paid[payment.rule] = paid.get(payment.rule, 0) + payment.amount
+    assert paid == {"volat_made": 6, "ultimo_made": 40}
+    assert state.returns() == [-23, 23, -23, 23]
+
+
+def test_a_hold_only_by_a_seat_that_bid_and_never_over_a_hold():
+    hands = {s: list(h) for s, h in HANDS.items()}
+    hands[1][2], hands[2][2] = hands[2][2], hands[1][2]  # seat 2 gets the Pagat
+    state = new_hand(hands)
+    say(state, (1, "harom"), (2, "ketto"), (3, "pass"), (0, "pass"))
+    assert "hold:ketto" in state.legal_actions()
+    say(state, (1, "hold:ketto"))
+    # seat 2 must go higher: a hold is not held again
+    assert state.legal_actions() == ["egy", "szolo", "pass"]
+    say(state, (2, "egy"), (1, "hold:egy"), (2, "pass"))
+    assert (state.taker, state.contract) == (1, "egy")
+    assert state.talon_shared[0] == (1, cards("trump-7"))
+
+
+def test_a_declarer_holding_the_xx_calls_the_highest_tarokk_he_lacks_or_himself():
+    hands = {s: list(h) for s, h in HANDS.items()}
+    hands[1][3], hands[3][0] = hands[3][0], hands[1][3]  # seat 1 gets the XX, seat 3 the XIX
+    state = new_hand(hands)
+    say(state, (1, "harom"), (2, "pass"), (3, "pass"), (0, "pass"))
+    say(state, (1, "hearts-Q"), (1, "trump-6"), (1, "trump-5"))
+    say(state, (2, "trump-4"), (3, "trump-3"), (0, "trump-2"))
+    assert sorted(state.legal_actions()) == ["trump-19", "trump-20"]
+    say(state, (1, "trump-20"))
+    assert state.partner is None and state.attackers() == (1,)
+
+
+def test_heuristic_search_and_random_players_play_and_replay():
+    states = replayed_games(RULESET, 3, 2, mixed=True)
+    for state in states:
+        if state.thrown_in is None:
+            assert sum(state.returns()) == 0
+
+
+def test_validate_play_replay_and_simulate(tmp_path):
+    assert tarot("validate", str(GAME)).returncode == 0
+    record = tmp_path / "hand.json"
+    played = tarot("play", "hungarian-tarokk", "--seed", "1", "--record", str(record))
+    assert played.returncode == 0, played.stderr
+    for shown in ("holds egy", "takes from the talon", "Call:", "announces", "kontra"):
+        assert shown in played.stdout
+    assert json.loads(record.read_text())["hands"]
+    assert tarot("replay", str(record)).returncode == 0
+    simulated = tarot("simulate", "hungarian-tarokk", "--hands", "20", "--seed", "2")
+    assert simulated.returncode == 0, simulated.stderr
