@@ -24,7 +24,7 @@ import copy
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
-from interpreter.compile.contexts import MAX_REDEALS
+from interpreter.compile.contexts import MAX_REDEALS, TOTAL_MEMO
 from interpreter.engine.actions import Action, Decision, DecisionKind, IllegalAction
 from interpreter.engine.events import AT_SETTLEMENT, At, Payment
 from interpreter.engine.lasting import (
@@ -315,6 +315,16 @@ class HandState:
         value = memo[key] = compute()
         return value
 
+    def _forget_totals(self) -> None:
+        """A payment was made: forget what it can change (each seat's `total()`, and every
+        definition when one reads a total)."""
+        memo = self.memo
+        if self.ruleset.definitions_read_payments:
+            memo.clear()
+        elif memo:
+            for seat in range(self.ruleset.players):
+                memo.pop((TOTAL_MEMO, seat), None)
+
     def _changed(self) -> None:
         """The state changed: forget every remembered definition."""
         self.memo.clear()
@@ -509,7 +519,7 @@ class HandState:
                     # a negative amount is paid the other way
                     giver, taker = (payer, payee) if value > 0 else (payee, payer)
                     self.payments.append(Payment(rule_id, giver, taker, abs(value), at))
-                    self.memo.clear()  # `_changed`
+                    self._forget_totals()
                     paid = True
         if paid:
             self.fired[rule_id] = self.fired.get(rule_id, 0) + 1
