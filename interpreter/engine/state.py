@@ -20,7 +20,6 @@ EvaluationError naming the rule, the hand and the moment.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
@@ -59,6 +58,27 @@ __all__ = [
 ]
 _TRICK_EVENTS = ("card_played", "trick_end")
 _KIND_TEXT = {kind: kind.value for kind in DecisionKind}  # as records write each kind
+#: the lists of the state that `clone` copies (beside the zones and the per-seat containers)
+_COPIED_LISTS = (
+    "shown",
+    "decisions",
+    "payments",
+    "trick_log",
+    "excuse_debts",
+    "exchanges",
+    "abandoned",
+    "declare_queue",
+    "redeal_queue",
+    "redeal_agreement",
+    "bidders",
+    "joined",
+    "double_targets",
+    "double_queue",
+    "transfers",
+    "announced",
+    "announce_queue",
+    "declared_by_rule",
+)
 
 
 def _zone(name: str) -> property:
@@ -199,33 +219,16 @@ class HandState:
     def clone(self) -> HandState:
         """An independent copy to try actions on (the ruleset and the dealt pack are shared,
         being never changed)."""
-        other = copy.copy(self)
+        other = type(self).__new__(type(self))  # `copy.copy`, without its generic protocol
+        mine, theirs = self.__dict__, other.__dict__
+        theirs.update(mine)
+        for name in _COPIED_LISTS:
+            theirs[name] = list(mine[name])
         other.zones = self.zones.copy()
         other.declared = [set(d) for d in self.declared]
         other.declared_values = [dict(d) for d in self.declared_values]
         other.scores = list(self.scores)
         other.lasting = self.lasting.copy()
-        for name in (
-            "shown",
-            "decisions",
-            "payments",
-            "trick_log",
-            "excuse_debts",
-            "exchanges",
-            "abandoned",
-            "declare_queue",
-            "redeal_queue",
-            "redeal_agreement",
-            "bidders",
-            "joined",
-            "double_targets",
-            "double_queue",
-            "transfers",
-            "announced",
-            "announce_queue",
-            "declared_by_rule",
-        ):
-            setattr(other, name, list(getattr(self, name)))
         other.fired = dict(self.fired)
         other.doubled = dict(self.doubled)
         other.kept_back = dict(self.kept_back)
