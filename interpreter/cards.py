@@ -81,6 +81,15 @@ class Pack(list[Card]):
         return cards if isinstance(cards, Pack) else Pack(cards)
 
     @cached_property
+    def trick_keys(self) -> tuple[int, ...]:
+        """Each card's strength as one number, a trump's above every plain card's: the
+        order of the trick rules' (1, strength) and (0, strength) keys, without the tuples."""
+        low = min(self.strength, default=0)
+        above = max(self.strength, default=0) - low + 1
+        trumps = self.trumps
+        return tuple(s - low + (above if i in trumps else 0) for i, s in enumerate(self.strength))
+
+    @cached_property
     def plain_trumps(self) -> Pack:
         """The same cards with the trumps played as a plain suit: they follow and win only
         when a trump is led, and nothing obliges a player to trump."""

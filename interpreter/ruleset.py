@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from interpreter.cards import Deck
+from interpreter.compile.contexts import PAYMENTS_READ_BY
 from interpreter.engine.rule_index import RuleIndex
 from interpreter.expressions.types import CompiledExpression
 
@@ -466,6 +467,12 @@ class Ruleset:
     def rule_index(self) -> RuleIndex:
         """The payment rules that may fire at each event, card by card."""
         return RuleIndex(self.payments, len(self.deck))
+
+    @cached_property
+    def definitions_read_payments(self) -> bool:
+        """Whether a definition's value can change with a payment (it reads a seat's
+        `total()`): the engine forgets remembered definitions after a payment only then."""
+        return any(PAYMENTS_READ_BY in d.expression.calls for d in self.definitions)
 
     @cached_property
     def _rules_by_id(self) -> dict[str, PaymentRule]:

@@ -252,8 +252,14 @@ def _talon(state: HandState) -> tuple[int, ...]:
     return tuple(state.talon_dealt)
 
 
+#: the one fact whose value a payment changes, and the key its value is remembered under
+#: with the seat (a payment forgets it; see `Ruleset.definitions_read_payments`)
+PAYMENTS_READ_BY = "total"
+TOTAL_MEMO = "total()"
+
+
 def _total(state: HandState, seat: int) -> float:
-    return state.remember(("total()", seat), lambda: state.total(seat))
+    return state.remember((TOTAL_MEMO, seat), lambda: state.total(seat))
 
 
 def _packet(state: HandState, seat: int, number: float) -> tuple[int, ...]:
@@ -380,7 +386,7 @@ FACTS: dict[str, FactFunction] = {
     "declared_value": FactFunction((Type.SEAT, Type.STRING), Type.NUMBER, _declared_value),
     "talon": FactFunction((), Type.CARDS, _talon),
     "packet": FactFunction((Type.SEAT, Type.NUMBER), Type.CARDS, _packet),
-    "total": FactFunction((Type.SEAT,), Type.NUMBER, _total),
+    PAYMENTS_READ_BY: FactFunction((Type.SEAT,), Type.NUMBER, _total),
     "winning_card": FactFunction((Type.NUMBER,), Type.CARDS, _winning_card),
     "hand_number": FactFunction((), Type.NUMBER, _hand_number),
     "first_cards": FactFunction((Type.SEAT, Type.NUMBER), Type.CARDS, _first_cards),
@@ -409,5 +415,5 @@ def facts_for(cards: int, seats: int, hand_score_cost: int) -> dict[str, FactFun
         cost = {"cards": cards, "seats": seats}.get(_COSTS.get(name, ""), 1)
         facts[name] = replace(fact, cost=cost)
     total_steps = (seats + 1) * (cards * seats + hand_score_cost)
-    facts["total"] = replace(FACTS["total"], memo={"total()": total_steps})
+    facts[PAYMENTS_READ_BY] = replace(FACTS[PAYMENTS_READ_BY], memo={TOTAL_MEMO: total_steps})
     return facts

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from interpreter.cards import Deck
@@ -135,6 +136,9 @@ Action = (
 )
 
 
+_NO_LEVELS: Mapping[str, float] = MappingProxyType({})
+
+
 class Decision:
     """A seat to choose one of `actions`; `choices` are their texts, in the same order (what
     agents are handed and records hold)."""
@@ -155,7 +159,8 @@ class Decision:
         self.actions = actions
         self.choices = choices
         self.declaration = declaration  # what a DECLARE decision is about
-        self.level_values = {} if level_values is None else level_values  # and its levels' worth
+        # and its levels' worth (one empty mapping shared by every other decision)
+        self.level_values = _NO_LEVELS if level_values is None else level_values
 
 
 def action_text(action: Action, deck: Deck) -> str:

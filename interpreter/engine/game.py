@@ -78,9 +78,9 @@ def deal_hand(
 
 
 def play_hand(state: HandState, agents: Sequence[Agent]) -> HandState:
-    while not state.is_terminal():
-        seat = state.current_player()
-        assert seat is not None  # a hand not over has a player to move
+    # a hand not over has a decision open (`is_terminal` and `current_player`, read once)
+    while (decision := state.decision) is not None:
+        seat = decision.seat
         state.apply_action(agents[seat].choose(state, seat))
     return state
 

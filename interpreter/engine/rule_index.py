@@ -31,6 +31,21 @@ def _may_fire(rule: PaymentRule, card: int | None) -> bool:
     return card is None or CARD not in needs or card in needs[CARD]
 
 
+def card_guard(condition: object) -> frozenset[int] | None:
+    """The cards the `card` variable must be among for `condition` to be true (empty: it is
+    never true), or None when any card may make it true (see `_may_fire`)."""
+    needs = getattr(condition, "needs", {})
+    if needs is None:
+        return frozenset()
+    return needs.get(CARD)
+
+
+def may_hold_for(condition: object, card: int) -> bool:
+    """Whether `condition` may be true with `card` as the `card` variable."""
+    guard = card_guard(condition)
+    return guard is None or card in guard
+
+
 class RuleIndex:
     """Each event's payment rules, narrowed by the event's card where it has one."""
 

@@ -20,11 +20,10 @@ EvaluationError naming the rule, the hand and the moment.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
-from interpreter.compile.contexts import MAX_REDEALS
+from interpreter.compile.contexts import MAX_REDEALS, TOTAL_MEMO
 from interpreter.engine.actions import Action, Decision, DecisionKind, IllegalAction
 from interpreter.engine.events import AT_SETTLEMENT, At, Payment
 from interpreter.engine.lasting import (
@@ -59,6 +58,28 @@ __all__ = [
 ]
 _TRICK_EVENTS = ("card_played", "trick_end")
 _KIND_TEXT = {kind: kind.value for kind in DecisionKind}  # as records write each kind
+#: the lists of the state that `clone` copies (beside the zones and the per-seat containers)
+_COPIED_LISTS = (
+    "shown",
+    "decisions",
+    "payments",
+    "trick_log",
+    "excuse_debts",
+    "exchanges",
+    "abandoned",
+    "declare_queue",
+    "redeal_queue",
+    "redeal_agreement",
+    "bidders",
+    "bids_made",
+    "joined",
+    "double_targets",
+    "double_queue",
+    "transfers",
+    "announced",
+    "announce_queue",
+    "declared_by_rule",
+)
 
 
 def _zone(name: str) -> property:
@@ -201,34 +222,16 @@ class HandState:
     def clone(self) -> HandState:
         """An independent copy to try actions on (the ruleset and the dealt pack are shared,
         being never changed)."""
-        other = copy.copy(self)
+        other = type(self).__new__(type(self))  # `copy.copy`, without its generic protocol
+        mine, theirs = self.__dict__, other.__dict__
+        theirs.update(mine)
+        for name in _COPIED_LISTS:
+            theirs[name] = list(mine[name])
         other.zones = self.zones.copy()
         other.declared = [set(d) for d in self.declared]
         other.declared_values = [dict(d) for d in self.declared_values]
         other.scores = list(self.scores)
         other.lasting = self.lasting.copy()
-        for name in (
-            "shown",
-            "decisions",
-            "payments",
-            "trick_log",
-            "excuse_debts",
-            "exchanges",
-            "abandoned",
-            "declare_queue",
-            "redeal_queue",
-            "redeal_agreement",
-            "bidders",
-            "bids_made",
-            "joined",
-            "double_targets",
-            "double_queue",
-            "transfers",
-            "announced",
-            "announce_queue",
-            "declared_by_rule",
-        ):
-            setattr(other, name, list(getattr(self, name)))
         other.fired = dict(self.fired)
         other.doubled = dict(self.doubled)
         other.kept_back = dict(self.kept_back)
@@ -317,6 +320,16 @@ class HandState:
             return memo[key]
         value = memo[key] = compute()
         return value
+
+    def _forget_totals(self) -> None:
+        """A payment was made: forget what it can change (each seat's `total()`, and every
+        definition when one reads a total)."""
+        memo = self.memo
+        if self.ruleset.definitions_read_payments:
+            memo.clear()
+        elif memo:
+            for seat in range(self.ruleset.players):
+                memo.pop((TOTAL_MEMO, seat), None)
 
     def _changed(self) -> None:
         """The state changed: forget every remembered definition."""
@@ -512,7 +525,7 @@ class HandState:
                     # a negative amount is paid the other way
                     giver, taker = (payer, payee) if value > 0 else (payee, payer)
                     self.payments.append(Payment(rule_id, giver, taker, abs(value), at))
-                    self.memo.clear()  # `_changed`
+                    self._forget_totals()
                     paid = True
         if paid:
             self.fired[rule_id] = self.fired.get(rule_id, 0) + 1

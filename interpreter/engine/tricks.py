@@ -62,16 +62,31 @@ def legal_cards(
         return list(hand)
     pack = cards if type(cards) is Pack else Pack(cards)  # `Pack.of`, inlined: a hot path
     excuses = pack.fools if excuses is None else frozenset(excuses)
-    if excuses.isdisjoint(hand):
+    plain = excuses.isdisjoint(hand)
+    if not trick:
+        if plain or rules.fool_may_lead:
+            return list(hand)
+        return [c for c in hand if c not in excuses] or list(hand)
+    lead = _led(trick, excuses)
+    if lead is None:
+        return list(hand)
+    if rules.follow_suit and not rules.must_beat and lead not in pack.trumps:
+        # the common case, without the lists of `_required`: the suit led, if the hand has it
+        suits = pack.suit
+        suit = suits[lead]
+        if plain:
+            following = [c for c in hand if suits[c] == suit]
+            if following:
+                return following
+        else:
+            following = [c for c in hand if suits[c] == suit and c not in excuses]
+            if following:
+                return following + [c for c in hand if c in excuses]
+    if plain:
         fools, others = [], list(hand)
     else:
         fools = [c for c in hand if c in excuses]
         others = [c for c in hand if c not in excuses]
-    if not trick:
-        return list(hand) if rules.fool_may_lead or not others else others
-    lead = _led(trick, excuses)
-    if lead is None:
-        return list(hand)
     required = _required(rules, pack, others, trick, lead)
     if rules.must_beat:
         required = _beating(pack, required, trick, excuses) or required
@@ -147,8 +162,23 @@ def trick_winner(
     excuses: Collection[int] | None = None,
 ) -> int:
     """The seat that wins: the highest trump, else the highest card of the suit led (an
-    excuse never wins)."""
-    return trick_standing(cards, trick, excuses)[1]
+    excuse never wins). The same seat as `trick_standing`'s, compared by `Pack.trick_keys`."""
+    pack = cards if type(cards) is Pack else Pack(cards)  # `Pack.of`, inlined: a hot path
+    if excuses is None:
+        excuses = pack.fools
+    lead = _led(trick, excuses)
+    if lead is None:  # nothing but excuses: the first seat, as `trick_standing` says
+        return trick[0][0] if trick else -1
+    trumps, suits, keys, later = pack.trumps, pack.suit, pack.trick_keys, pack.beats_equal
+    lead_suit = suits[lead]
+    best_seat, best_key = trick[0][0], -1
+    for seat, index in trick:
+        if index in excuses or (index not in trumps and suits[index] != lead_suit):
+            continue
+        key = keys[index]
+        if key > best_key or (key == best_key and index in later):
+            best_seat, best_key = seat, key
+    return best_seat
 
 
 def trick_standing(

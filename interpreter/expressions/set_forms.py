@@ -71,8 +71,7 @@ def aggregate(kind: str, collection: Fn, elements: tuple | None, test: ElementTe
     as set operations, or None when this shape has none; `elements` is the collection's
     value when it is a constant."""
     if test.cards is not None:
-        cards = test.cards
-        return _membership(kind, collection, lambda s: cards, test.negated)
+        return _constant_membership(kind, collection, test.cards, test.negated)
     if elements is None or test.collection is None:
         return None
     if not elements:  # the loop never works the expression out
@@ -80,6 +79,30 @@ def aggregate(kind: str, collection: Fn, elements: tuple | None, test: ElementTe
         return None if empty is None else lambda s: empty
     expression = test.collection
     return _membership(kind, lambda s: elements, lambda s: frozenset(expression(s)), test.negated)
+
+
+def _constant_membership(kind: str, items: Fn, cards: frozenset, negated: bool) -> Fn | None:
+    """`_membership` with a constant set: its methods bound once, not looked up per call."""
+    inside = cards.__contains__
+    if kind == "count":
+        if negated:
+            return lambda s: len(c := items(s)) - sum(map(inside, c))
+        return lambda s: sum(map(inside, items(s)))
+    if kind == "any":
+        if negated:
+            return lambda s: not cards.issuperset(items(s))
+        disjoint = cards.isdisjoint
+        return lambda s: not disjoint(items(s))
+    if kind == "all":
+        if negated:
+            disjoint = cards.isdisjoint
+            return lambda s: disjoint(items(s))
+        superset = cards.issuperset
+        return lambda s: superset(items(s))
+    if kind == "filter":
+        keep = filterfalse if negated else filter
+        return lambda s: tuple(keep(inside, items(s)))
+    return None
 
 
 def _membership(kind: str, items: Fn, within: Fn, negated: bool) -> Fn | None:

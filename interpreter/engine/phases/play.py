@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from interpreter.ruleset import Evaluator
 
 CARD_PLAYED, TRICK_END = "card_played", "trick_end"  # the events of trick play
+PLAY = DecisionKind.PLAY
 
 
 def settle_rules(state: HandState) -> None:
@@ -79,15 +80,15 @@ def decide(state: HandState) -> bool:
         state, seat, declare.BEFORE_OWN_FIRST_CARD
     ):
         return True
-    rules = state.play_rules
+    rules, pack = state.play_rules, state.trick_pack
     playable = state.playable(seat) if zones.piles[seat] else zones.hands[seat]
-    legal = trick_rules.legal_cards(rules, state.trick_pack, playable, zones.trick, state.excuses)
+    legal = trick_rules.legal_cards(rules, pack, playable, zones.trick, state.excuses)
     if rules.restricts:
         legal = restricted(state, seat, legal)
     if state.kept_back:
         legal = announce.keep_back(state, seat, legal)
-    ids = ruleset.deck.cards.ids
-    state.decision = Decision(seat, DecisionKind.PLAY, legal, [ids[c] for c in legal])
+    # the hand's pack has the deck's ids (only its suits and trumps may differ)
+    state.decision = Decision(seat, PLAY, legal, list(map(pack.ids.__getitem__, legal)))
     return True
 
 
@@ -172,11 +173,11 @@ def _end_trick(state: HandState) -> None:
     for seat, card in trick:
         keeper = seat if card in excuses and fool_kept else winner
         won[keeper].append(card)
-        memo.clear()  # `_changed`
         if keeper != winner and play_rules.excuse_exchange and winner not in state.side_of(keeper):
             state.excuse_debts.append((keeper, winner))
         rules = by_card[card]
         if rules:
+            memo.clear()  # `_changed`: the rule sees the cards taken so far
             trick_vars = state._trick_vars(seat, card)
             trick_vars.update(winner=winner, keeper=keeper)
             state._fire_rules(rules, trick_vars, at)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from interpreter.engine.actions import Action, Decision, DecisionKind, TakePacket, action_text
 from interpreter.engine.events import AT_DISCARD
 from interpreter.engine.phases import play
+from interpreter.engine.rule_index import card_guard, may_hold_for
 from interpreter.engine.values import first_seat
 
 if TYPE_CHECKING:
@@ -177,8 +178,14 @@ def discard_choices(state: HandState, seat: int) -> list[int]:
     for rule in (state.ruleset.discard_never, state.ruleset.discard_forbidden):
         if rule is None:
             continue
+        guard = card_guard(rule)  # the rule is false for a card outside it
+        if guard is not None and guard.isdisjoint(allowed):
+            continue
         kept = []
         for card in allowed:
+            if guard is not None and card not in guard:
+                kept.append(card)
+                continue
             scope.vars["card"] = card
             if not rule(scope):
                 kept.append(card)
@@ -212,7 +219,11 @@ def discard(state: HandState, decision: Decision, card: int) -> None:
     zones.discards[seat].append(card)
     state.discard_left[seat] -= 1
     shown = state.ruleset.discard_shown
-    if shown is not None and shown(state._scope({"player": seat, "card": card})):
+    if (
+        shown is not None
+        and may_hold_for(shown, card)
+        and shown(state._scope({"player": seat, "card": card}))
+    ):
         state.shown.append((seat, "discard", [card]))
     state._fire("discard", {"player": seat, "card": card}, AT_DISCARD)
     if state.discard_left[seat] == 0:
