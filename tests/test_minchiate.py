@@ -57,7 +57,7 @@ def test_the_counting_cards_are_worth_142_in_all() -> None:
     values = {"arie": 10, "five_point_trumps": 5, "papi_two_to_five": 3, "kings": 5, "fool": 5}
     sets = ruleset.deck.sets
     assert sum(len(sets[name]) * value for name, value in values.items()) == 142
-    assert ruleset.deck.by_id["trump-29"] not in sets["counting_cards"]
+    assert ruleset.deck.by_id["trump-29"] not in sets["carte_nobili"]
 
 
 def showing(hand_trumps: list[int], kings: int = 0) -> HandState:
