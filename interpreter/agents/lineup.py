@@ -5,7 +5,7 @@ same whether it is played alone (`tarot play --hand N`), as part of a game, in a
 (`tarot simulate --jobs`), or under a second ruleset for a paired comparison (`tarot diff`).
 
 An agent is named by text, `KIND` or `KIND:key=value[:key=value...]` (`search:samples=20`),
-so that worker processes can build the same agents from the text alone. The settings a kind
+so that worker processes can build the same agents from the text alone (`ismcts:iterations=400`). The settings a kind
 takes are its class's `SETTINGS` (name -> type); their defaults are its constructor's.
 """
 
@@ -17,6 +17,7 @@ from functools import cache
 
 from interpreter.agents.base import Agent
 from interpreter.agents.heuristic_agent import HeuristicAgent
+from interpreter.agents.ismcts_agent import IsmctsAgent
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.search_agent import SearchAgent
 
@@ -24,6 +25,7 @@ AGENT_KINDS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
     "search": SearchAgent,
+    "ismcts": IsmctsAgent,
 }
 
 
