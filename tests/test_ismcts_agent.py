@@ -184,3 +184,27 @@ def test_beats_random_players_on_a_few_marolles_deals() -> None:
         net = state.returns()
         ahead += net[0] - (net[1] + net[2]) / 2
     assert ahead > 0
+
+
+def test_level_seats_the_measured_players(capsys) -> None:
+    from interpreter.agents.lineup import LEVELS
+    from interpreter.cli import main
+
+    assert set(LEVELS) == {"easy", "normal", "strong"}
+    for kind in LEVELS.values():
+        parse_agents(kind, 3)  # every level names players that exist
+    assert main(["play", "marolles-1637", "--seed", "4", "--level", "easy", "--quiet"]) == 0
+    by_level = capsys.readouterr().out
+    assert (
+        main(["play", "marolles-1637", "--seed", "4", "--agents", LEVELS["easy"], "--quiet"]) == 0
+    )
+    assert capsys.readouterr().out == by_level
+
+
+def test_level_and_agents_together_are_a_usage_mistake(capsys) -> None:
+    from interpreter.cli import main
+
+    assert main(["play", "marolles-1637", "--level", "easy", "--agents", "search"]) == 2
+    err = capsys.readouterr().err
+    assert "--level and --agents both choose the computer players" in err
+    assert "Traceback" not in err

@@ -5,8 +5,10 @@ same whether it is played alone (`tarot play --hand N`), as part of a game, in a
 (`tarot simulate --jobs`), or under a second ruleset for a paired comparison (`tarot diff`).
 
 An agent is named by text, `KIND` or `KIND:key=value[:key=value...]` (`search:samples=20`),
-so that worker processes can build the same agents from the text alone (`ismcts:iterations=400`). The settings a kind
-takes are its class's `SETTINGS` (name -> type); their defaults are its constructor's.
+so that worker processes can build the same agents from the text alone. The settings a kind
+takes are its class's `SETTINGS` (name -> type); their defaults are its constructor's. Kinds:
+random, heuristic, search (`search_agent`, perfect-information Monte Carlo) and ismcts
+(`ismcts_agent`, information-set tree search).
 """
 
 from __future__ import annotations
@@ -28,6 +30,13 @@ AGENT_KINDS: dict[str, Callable[..., Agent]] = {
     "ismcts": IsmctsAgent,
 }
 
+#: `tarot play --level`: the computer players for each level, chosen from the measurements of
+#: the README's Strength section (strength against time per decision)
+LEVELS: dict[str, str] = {
+    "easy": "heuristic",
+    "normal": "search",
+    "strong": "search:samples=32",
+}
 
 MAX_SETTING_CHARACTERS = 20
 
