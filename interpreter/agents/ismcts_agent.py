@@ -100,9 +100,7 @@ class IsmctsAgent:
         c: float = DEFAULT_C,
     ) -> None:
         if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
-            raise ValueError(
-                f"iterations must be from 1 to {MAX_ITERATIONS:,}, not {iterations}"
-            )
+            raise ValueError(f"iterations must be from 1 to {MAX_ITERATIONS:,}, not {iterations}")
         if seconds is not None and not 0 < seconds <= MAX_SECONDS:
             raise ValueError(
                 f"seconds must be more than 0 and at most {MAX_SECONDS:g}, not {seconds}"
@@ -195,9 +193,7 @@ class IsmctsAgent:
         best, best_score = actions[0], -math.inf
         for action in actions:
             edge = edges[action]
-            score = edge.mean() / scale + self.c * math.sqrt(
-                math.log(edge.available) / edge.visits
-            )
+            score = edge.mean() / scale + self.c * math.sqrt(math.log(edge.available) / edge.visits)
             if score > best_score:
                 best, best_score = action, score
         return best
