@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from interpreter.agents.judging import CONFIDENCE, conservative
@@ -187,7 +187,9 @@ class IsmctsAgent:
             edge.squares += result * result
         return result
 
-    def _select(self, actions: list[Action], edges: dict[Action, Edge], spread: _Spread) -> Action:
+    def _select(
+        self, actions: Sequence[Action], edges: dict[Action, Edge], spread: _Spread
+    ) -> Action:
         """UCB1 on the scaled results, counting each action's availability (ties: first)."""
         scale = spread.width()
         best, best_score = actions[0], -math.inf
@@ -198,7 +200,7 @@ class IsmctsAgent:
                 best, best_score = action, score
         return best
 
-    def _pick(self, actions: list[Action], root: Node) -> int:
+    def _pick(self, actions: Sequence[Action], root: Node) -> int:
         """The index of the action tried most (then of the best mean, then the first); a
         conservative answer kept unless clearly beaten."""
         edges = [root.edges.get(action, Edge()) for action in actions]
