@@ -16,6 +16,11 @@ the games of that ruleset) and one over all of them; beside them, the mean CPU s
 player took per card decision in those runs. A win counts the same whatever its margin: the
 rating says who wins more often, the strength table says by how much.
 
+Then, for two players A and C each measured against the same B on the same ruleset, seed and
+number of deals (matchups A/B and C/B), A's result less C's, deal by deal, with a 95% t
+interval: a paired comparison of A and C through the same opponents on the same deals, much
+cheaper than a head-to-head matchup between two slow players.
+
 An outside player (`magmacrunch`) plays `french-tarot` with its own readings; its rows are
 rated under the ruleset's name followed by `*`.
 """
@@ -26,7 +31,12 @@ import json
 import sys
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's package
+
+from interpreter.measure.statistics import RunningMean  # noqa: E402
 
 OUTSIDE = "magmacrunch"
 ALL = "all games"
@@ -118,6 +128,36 @@ def table(rows: Sequence[dict]) -> str:
     return "\n".join(lines)
 
 
+def paired(rows: Sequence[dict]) -> str:
+    """A's results less C's on the same deals against the same B (see the docstring)."""
+    lines = []
+    for first, second in combinations(rows, 2):
+        same = ("ruleset", "seed", "b")
+        if any(first[key] != second[key] for key in same) or first["a"] == second["a"]:
+            continue
+        if len(first["a_net"]) != len(second["a_net"]):
+            continue
+        difference = RunningMean()
+        for x, y in zip(first["a_net"], second["a_net"], strict=True):
+            difference.add(x - y)
+        estimate = difference.estimate()
+        width = "" if estimate.half_width is None else f" ± {estimate.half_width:.2f}"
+        lines.append(
+            f"| {first['ruleset']} | {first['a']} | {second['a']} | {first['b']} | "
+            f"{difference.count} | {estimate.mean:+.2f}{width} |"
+        )
+    if not lines:
+        return ""
+    head = [
+        "Paired: A's mean net per hand less C's, against the same B on the same deals "
+        "(95% interval)",
+        "",
+        "| ruleset | A | C | against B | deals | A - C |",
+        "|---|---|---|---|---|---|",
+    ]
+    return "\n".join(head + lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or any(arg.startswith("-") for arg in args):
@@ -133,6 +173,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     try:
         print(table(rows))
+        comparisons = paired(rows)
+        if comparisons:
+            print("\n" + comparisons)
     except ImportError:
         print("ratings need openskill: pip install 'tarot-rules[ratings]'", file=sys.stderr)
         return 1

@@ -50,3 +50,13 @@ def test_a_broken_file_is_a_message_naming_the_line(tmp_path, capsys) -> None:
     assert ratings.main([str(path)]) == 1
     assert f"{path}:2: not a strength.py result row" in capsys.readouterr().err
     assert ratings.main([]) == 2
+
+
+def test_two_players_against_the_same_opponents_are_compared_deal_by_deal() -> None:
+    rows = [
+        row("fast", "heuristic", [1.0, 2.0, 3.0, 4.0]),
+        row("slow", "heuristic", [2.0, 2.0, 5.0, 4.0]),
+        row("slow", "random", [9.0, 9.0, 9.0, 9.0]),  # another B: not paired with the others
+    ]
+    [line] = [line for line in ratings.paired(rows).splitlines() if line.startswith("| game")]
+    assert line == "| game | fast | slow | heuristic | 4 | -0.75 ± 1.52 |"
