@@ -171,14 +171,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not rows:
         print("no results in " + ", ".join(args), file=sys.stderr)
         return 1
+    return report(rows)
+
+
+def report(rows: Sequence[dict]) -> int:
+    """Print the rating table and the paired comparisons; 1 without openskill."""
     try:
         print(table(rows))
-        comparisons = paired(rows)
-        if comparisons:
-            print("\n" + comparisons)
     except ImportError:
         print("ratings need openskill: pip install 'tarot-rules[ratings]'", file=sys.stderr)
         return 1
+    comparisons = paired(rows)
+    if comparisons:
+        print("\n" + comparisons)
     return 0
 
 

@@ -290,11 +290,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             ]
             print(f"  {agent:>28}: " + ", ".join(parts))
     if args.ratings:
-        try:
-            print("\n" + ratings.table(ratings.load_rows_from(rows)))
-        except ImportError:
-            print("--ratings needs openskill: pip install 'tarot-rules[ratings]'", file=sys.stderr)
-            return 1
+        print()
+        return ratings.report(ratings.load_rows_from(rows))
     return 0
 
 

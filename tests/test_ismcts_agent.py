@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import hands
 import pytest
-from hands import SEATS, agents_for, new_hand, play_checking
+from hands import SEATS, new_hand, play_checking
 
 from interpreter.agents import ismcts_agent
 from interpreter.agents.ismcts_agent import Edge, IsmctsAgent, Node
@@ -14,7 +15,7 @@ from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.sampling import Sampler
 from interpreter.engine.actions import Bid, Pass
 from interpreter.engine.game import deal_hand
-from interpreter.engine.state import HandState, Phase
+from interpreter.engine.state import HandState
 from interpreter.ruleset_loader import load_ruleset
 
 MAROLLES = load_ruleset("marolles-1637")
@@ -24,12 +25,7 @@ FAMILIES = ["marolles-1637", "french-tarot", "jeu-de-tarot", "early-french"]
 
 def into_play(seed: int, tricks: int) -> HandState:
     """A Marolles hand, with random players, up to the first card of trick `tricks` + 1."""
-    state = new_hand(MAROLLES, seed)
-    agents = agents_for(seed)
-    while state.phase != Phase.PLAY or len(state.tricks) < tricks or state.trick:
-        seat = state.current_player()
-        state.apply_action(agents[seat].choose(state, seat))
-    return state
+    return hands.into_play(MAROLLES, seed, tricks)
 
 
 def test_plays_a_whole_hand_legally_and_reproducibly() -> None:
