@@ -16,9 +16,9 @@ the games of that ruleset) and one over all of them; beside them, the mean CPU s
 player took per card decision in those runs. A win counts the same whatever its margin: the
 rating says who wins more often, the strength table says by how much.
 
-Then, for two players A and C each measured against the same B on the same ruleset, seed and
-number of deals (matchups A/B and C/B), A's result less C's, deal by deal, with a 95% t
-interval: a paired comparison of A and C through the same opponents on the same deals, much
+Then, for two players A and C each measured against the same B on the same ruleset and seed
+(matchups A/B and C/B), A's result less C's, deal by deal over the deals both played (deals 1
+to N of the seed, N the fewer of the two runs' deals), with a 95% t interval: a paired comparison of A and C through the same opponents on the same deals, much
 cheaper than a head-to-head matchup between two slow players.
 
 An outside player (`magmacrunch`) plays `french-tarot` with its own readings; its rows are
@@ -135,10 +135,8 @@ def paired(rows: Sequence[dict]) -> str:
         same = ("ruleset", "seed", "b")
         if any(first[key] != second[key] for key in same) or first["a"] == second["a"]:
             continue
-        if len(first["a_net"]) != len(second["a_net"]):
-            continue
-        difference = RunningMean()
-        for x, y in zip(first["a_net"], second["a_net"], strict=True):
+        difference = RunningMean()  # over the deals both played: deals 1 to N of the seed
+        for x, y in zip(first["a_net"], second["a_net"], strict=False):
             difference.add(x - y)
         estimate = difference.estimate()
         width = "" if estimate.half_width is None else f" ± {estimate.half_width:.2f}"

@@ -60,3 +60,9 @@ def test_two_players_against_the_same_opponents_are_compared_deal_by_deal() -> N
     ]
     [line] = [line for line in ratings.paired(rows).splitlines() if line.startswith("| game")]
     assert line == "| game | fast | slow | heuristic | 4 | -0.75 ± 1.52 |"
+
+
+def test_runs_of_different_lengths_are_compared_on_the_deals_both_played() -> None:
+    rows = [row("fast", "heuristic", [1.0, 2.0, 3.0, 4.0]), row("slow", "heuristic", [2.0, 1.0])]
+    [line] = [line for line in ratings.paired(rows).splitlines() if line.startswith("| game")]
+    assert line.startswith("| game | fast | slow | heuristic | 2 | +0.00 ± ")
