@@ -18,8 +18,9 @@ rating says who wins more often, the strength table says by how much.
 
 Then, for two players A and C each measured against the same B on the same ruleset and seed
 (matchups A/B and C/B), A's result less C's, deal by deal over the deals both played (deals 1
-to N of the seed, N the fewer of the two runs' deals), with a 95% t interval: a paired comparison of A and C through the same opponents on the same deals, much
-cheaper than a head-to-head matchup between two slow players.
+to N of the seed, N the fewer of the two runs' deals), with a 95% t interval: a paired
+comparison of A and C through the same opponents on the same deals, much cheaper than a
+head-to-head matchup between two slow players.
 
 An outside player (`magmacrunch`) plays `french-tarot` with its own readings; its rows are
 rated under the ruleset's name followed by `*`.
