@@ -280,6 +280,7 @@ def _play_arguments(play: argparse.ArgumentParser) -> None:
     )
     _add_option_flag(play)
     _add_agents_flag(play)
+    play.set_defaults(agents=None)  # so that --level can tell whether --agents was given
     play.add_argument("--record", metavar="FILE", help="write the game record (JSON); - for stdout")
     play.add_argument(
         "--human",

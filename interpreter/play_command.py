@@ -53,12 +53,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     )
     # numbers is None for a whole game: as many hands as the ruleset's game takes
     level = getattr(args, "level", None)
-    if level is not None and args.agents != DEFAULT_AGENTS:
+    if level is not None and args.agents is not None:
         print(
             "tarot: --level and --agents both choose the computer players; give one",
             file=sys.stderr,
         )
         return 2
+    if args.agents is None:
+        args.agents = DEFAULT_AGENTS
     kinds = parse_agents(LEVELS[level], ruleset.players) if level else agents_for(args, ruleset)
     if args.human is not None and not 0 <= args.human < ruleset.players:
         print(

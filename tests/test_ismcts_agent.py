@@ -200,7 +200,9 @@ def test_level_seats_the_measured_players(capsys) -> None:
 def test_level_and_agents_together_are_a_usage_mistake(capsys) -> None:
     from interpreter.cli import main
 
-    assert main(["play", "marolles-1637", "--level", "easy", "--agents", "search"]) == 2
+    assert (
+        main(["play", "marolles-1637", "--level", "easy", "--agents", "random"]) == 2
+    )  # the default
     err = capsys.readouterr().err
     assert "--level and --agents both choose the computer players" in err
     assert "Traceback" not in err
