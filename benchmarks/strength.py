@@ -3,7 +3,7 @@
 Prints numbers; asserts nothing.
 
     python benchmarks/strength.py [--rulesets marolles-1637[,...]] [--hands N] [--seed S]
-        [--jobs J] [--matchups A/B[,A/B...]] [--magmacrunch DIR]
+        [--jobs J] [--matchups A/B[,A/B...]] [--magmacrunch DIR] [--results FILE] [--ratings]
 
 A matchup A/B seats agent A in one seat and agent B in all the others, and plays each deal
 once with A in every seat in turn, so that no seat's advantage counts for or against A. For
@@ -27,6 +27,7 @@ magmacrunch/heuristic,random/magmacrunch
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import sys
 import time
@@ -38,6 +39,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine
 
+import ratings
 from outside_players import MAGMACRUNCH, MagmacrunchAgent
 from speed import FRENCH_READINGS, magmacrunch_rules
 
@@ -149,9 +151,17 @@ def _task(job: tuple[str, int, int, str, str, str | None]) -> Deal:
 
 
 def run_matchup(
-    name: str, seed: int, hands: int, a: str, b: str, jobs: int, outside: str | None = None
+    name: str,
+    seed: int,
+    hands: int,
+    a: str,
+    b: str,
+    jobs: int,
+    outside: str | None = None,
+    per_deal: list[float] | None = None,
 ) -> tuple[RunningMean, Timings]:
-    """A's mean net per hand over the deals (each deal's mean over A's seats), and timings."""
+    """A's mean net per hand over the deals (each deal's mean over A's seats), and timings;
+    each deal's mean also added to `per_deal`, in the deals' order, when given."""
     tasks = [(name, seed, number, a, b, outside) for number in range(1, hands + 1)]
     result, timings = RunningMean(), {}
     bar = tqdm(total=hands, unit="deal", desc=f"{name} {a} vs {b}", file=sys.stderr)
@@ -163,6 +173,8 @@ def run_matchup(
     try:
         for deal in deals:
             result.add(sum(deal.a_net) / len(deal.a_net))
+            if per_deal is not None:
+                per_deal.append(sum(deal.a_net) / len(deal.a_net))
             _add_timings(timings, deal.timings)
             bar.update()
     finally:
@@ -171,6 +183,19 @@ def run_matchup(
             pool.terminate()
             pool.join()
     return result, timings
+
+
+def result_row(
+    name: str, seed: int, a: str, b: str, per_deal: list[float], timings: Timings
+) -> dict:
+    """What `--results` keeps of a matchup: its deals' results for A, and each agent's CPU
+    seconds per card decision (`play`)."""
+    cpu = {
+        agent: seconds / count
+        for (agent, kind), (count, _clock, seconds) in timings.items()
+        if kind == "play" and count
+    }
+    return {"ruleset": name, "seed": seed, "a": a, "b": b, "a_net": per_deal, "play_cpu": cpu}
 
 
 def _add_timings(total: Timings, more: Timings) -> None:
@@ -204,6 +229,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--magmacrunch", help="the directory magmacrunch-tarot is installed in (--target)"
     )
+    parser.add_argument(
+        "--results",
+        help="append each matchup's per-deal results to this file (JSON lines), "
+        "for benchmarks/ratings.py",
+    )
+    parser.add_argument(
+        "--ratings",
+        action="store_true",
+        help="also rate every player from this run's deals (benchmarks/ratings.py; openskill)",
+    )
     args = parser.parse_args(argv)
     try:
         matchups = []
@@ -227,14 +262,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if outside:
         readings = ", ".join(f"{option}={reading}" for option, reading in FRENCH_READINGS.items())
         print(f"with {MAGMACRUNCH} playing: each ruleset read with {readings}")
+    rows: list[dict] = []
     for name in args.rulesets.split(","):
         print(f"\n{name}: A's mean net result per hand (marques, 95% interval)")
         all_timings: Timings = {}
         for a, b in matchups:
+            per_deal: list[float] = []
             result, timings = run_matchup(
-                name, args.seed, args.hands, a, b, args.jobs, args.magmacrunch
+                name, args.seed, args.hands, a, b, args.jobs, args.magmacrunch, per_deal
             )
             print(f"  {a:>28} vs {b:<28} {_interval(result)}", flush=True)
+            row = result_row(name, args.seed, a, b, per_deal, timings)
+            rows.append(row)
+            if args.results:
+                with open(args.results, "a", encoding="utf-8") as file:
+                    file.write(json.dumps(row) + "\n")
             _add_timings(all_timings, timings)
         print(
             f"\n{name}: mean time per decision with a choice (seconds of the clock / of the "
@@ -247,6 +289,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if label == agent
             ]
             print(f"  {agent:>28}: " + ", ".join(parts))
+    if args.ratings:
+        print()
+        return ratings.report(ratings.load_rows_from(rows))
     return 0
 
 

@@ -260,6 +260,8 @@ def _explain_arguments(explain: argparse.ArgumentParser) -> None:
 
 
 def _play_arguments(play: argparse.ArgumentParser) -> None:
+    from interpreter.agents.lineup import LEVELS
+
     play.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
     play.add_argument(
         "--seed", type=cli_numbers.seed, default=1, help="seed of the shuffle and players"
@@ -278,12 +280,20 @@ def _play_arguments(play: argparse.ArgumentParser) -> None:
     )
     _add_option_flag(play)
     _add_agents_flag(play)
+    play.set_defaults(agents=None)  # so that --level can tell whether --agents was given
     play.add_argument("--record", metavar="FILE", help="write the game record (JSON); - for stdout")
     play.add_argument(
         "--human",
         type=cli_numbers.seat,
         metavar="SEAT",
         help="you play this seat (0, 1, ...) at the terminal; you see only what it may see",
+    )
+    play.add_argument(
+        "--level",
+        choices=list(LEVELS),
+        help="the computer players' strength, instead of --agents: "
+        + ", ".join(f"{level} = {kind}" for level, kind in LEVELS.items())
+        + " (measured in the README's Strength section)",
     )
     play.add_argument(
         "--quiet",

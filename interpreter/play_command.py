@@ -18,7 +18,7 @@ from typing import TextIO
 
 from interpreter.agents.base import Agent
 from interpreter.agents.human_agent import HumanAgent, LeftTable
-from interpreter.agents.lineup import seat_agents
+from interpreter.agents.lineup import LEVELS, parse_agents, seat_agents
 from interpreter.batch.backend import choose_backend
 from interpreter.engine.game import game_winners, play_hands
 from interpreter.engine.state import HandState
@@ -29,7 +29,7 @@ from interpreter.record_file import RecordFile
 from interpreter.ruleset import Ruleset
 from interpreter.ruleset_loader import load_ruleset
 from interpreter.stopping import exit_status
-from interpreter.table_commands import agents_for
+from interpreter.table_commands import DEFAULT_AGENTS, agents_for
 from interpreter.transcript import game_line, hand_transcript, totals_line
 
 LEFT_TABLE = 130  # the person at the human seat left: the status of a Ctrl-C
@@ -52,7 +52,16 @@ def cmd_play(args: argparse.Namespace) -> int:
         range(args.hand, args.hand + 1) if args.hand else args.hands and range(1, args.hands + 1)
     )
     # numbers is None for a whole game: as many hands as the ruleset's game takes
-    kinds = agents_for(args, ruleset)
+    level = getattr(args, "level", None)
+    if level is not None and args.agents is not None:
+        print(
+            "tarot: --level and --agents both choose the computer players; give one",
+            file=sys.stderr,
+        )
+        return 2
+    if args.agents is None:
+        args.agents = DEFAULT_AGENTS
+    kinds = parse_agents(LEVELS[level], ruleset.players) if level else agents_for(args, ruleset)
     if args.human is not None and not 0 <= args.human < ruleset.players:
         print(
             f"tarot: --human {args.human}: no such seat; {ruleset.id} has seats "

@@ -6,7 +6,7 @@ from functools import cache
 
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.engine.game import deal_hand, play_hand
-from interpreter.engine.state import HandState
+from interpreter.engine.state import HandState, Phase
 from interpreter.ruleset_loader import load_ruleset
 
 SEATS = 3
@@ -24,6 +24,16 @@ def agents_for(seed: int) -> list[RandomAgent]:
 
 def new_hand(ruleset, seed: int, number: int = 1) -> HandState:
     return deal_hand(ruleset, seed, number)
+
+
+def into_play(ruleset, seed: int, tricks: int = 0) -> HandState:
+    """A hand with random players, up to the first card of trick `tricks` + 1."""
+    state = new_hand(ruleset, seed)
+    agents = agents_for(seed)
+    while state.phase != Phase.PLAY or len(state.tricks) < tricks or state.trick:
+        seat = state.current_player()
+        state.apply_action(agents[seat].choose(state, seat))
+    return state
 
 
 def play_checking(state: HandState, agents) -> list[str]:

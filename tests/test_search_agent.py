@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import hands
 import pytest
-from hands import SEATS, agents_for, new_hand, play_checking
+from hands import SEATS, new_hand, play_checking
 
 from interpreter.agents.lineup import LineupError, parse_agents, seat_agents
 from interpreter.agents.search_agent import SearchAgent
@@ -17,12 +18,7 @@ MAROLLES = load_ruleset("marolles-1637")
 
 def into_play(seed: int, tricks: int = 0):
     """A Marolles hand, with random players, up to the first card of trick `tricks` + 1."""
-    state = new_hand(MAROLLES, seed)
-    agents = agents_for(seed)
-    while state.phase != Phase.PLAY or len(state.tricks) < tricks or state.trick:
-        seat = state.current_player()
-        state.apply_action(agents[seat].choose(state, seat))
-    return state
+    return hands.into_play(MAROLLES, seed, tricks)
 
 
 def test_search_agent_plays_a_whole_hand_legally_and_reproducibly() -> None:

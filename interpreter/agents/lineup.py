@@ -6,7 +6,9 @@ same whether it is played alone (`tarot play --hand N`), as part of a game, in a
 
 An agent is named by text, `KIND` or `KIND:key=value[:key=value...]` (`search:samples=20`),
 so that worker processes can build the same agents from the text alone. The settings a kind
-takes are its class's `SETTINGS` (name -> type); their defaults are its constructor's.
+takes are its class's `SETTINGS` (name -> type); their defaults are its constructor's. Kinds:
+random, heuristic, search (`search_agent`, perfect-information Monte Carlo) and ismcts
+(`ismcts_agent`, information-set tree search).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from functools import cache
 
 from interpreter.agents.base import Agent
 from interpreter.agents.heuristic_agent import HeuristicAgent
+from interpreter.agents.ismcts_agent import IsmctsAgent
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.search_agent import SearchAgent
 
@@ -24,8 +27,16 @@ AGENT_KINDS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
     "search": SearchAgent,
+    "ismcts": IsmctsAgent,
 }
 
+#: `tarot play --level`: the computer players for each level, chosen from the measurements of
+#: the README's Strength section (strength against time per decision)
+LEVELS: dict[str, str] = {
+    "easy": "heuristic",
+    "normal": "search",
+    "strong": "search:samples=32",
+}
 
 MAX_SETTING_CHARACTERS = 20
 
