@@ -250,7 +250,7 @@ def _target(ruleset: Ruleset) -> str:
 
 def _pandas() -> Any:
     try:
-        import pandas  # type: ignore[import-untyped]
+        import pandas
     except ImportError:
         raise ImportError(
             "to_pandas() needs pandas, which tarot does not install: pip install pandas "
