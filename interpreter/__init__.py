@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+# the names `interpreter.api` exports (listed here too: reading them there would import it)
 __all__ = [
     "Action",
     "Agent",

@@ -44,7 +44,10 @@ def test_the_surface_is_listed_and_every_name_is_there() -> None:
     assert {"load", "play", "simulate", "diff", "Agent", "Card", "Action", "State"} <= names
     assert names <= set(dir(tarot))
     assert all(getattr(tarot, name) is not None for name in tarot.__all__)
-    assert not {"importlib", "Any", "annotations"} & set(dir(tarot))
+    assert not {"Any", "annotations"} & set(dir(tarot))
+    from interpreter import api
+
+    assert sorted(tarot.__all__) == sorted(api.__all__)  # the package lists what api exports
     with pytest.raises(AttributeError, match="no attribute 'lod'"):
         tarot.lod  # noqa: B018
 
@@ -313,6 +316,7 @@ def test_an_agent_of_ones_own_plays_a_hand() -> None:
     assert hand.record() == again.record()  # seeded per hand and seat: reproducible
     record = json.loads(record_text(hand.record()))
     assert [s["agent"] for s in record["seats"]] == ["human", "random", "random", "human"]
+    assert LowestCard().random.random() == LowestCard().random.random()  # outside a hand too
     replay_record(record, hand.ruleset.compiled)
 
 

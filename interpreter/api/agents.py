@@ -11,9 +11,9 @@ seeded per game seed, hand and seat), so a hand played here is the hand `tarot p
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from random import Random
 from typing import TYPE_CHECKING, ClassVar
 
 from interpreter.agents.base import Agent as EngineAgent
@@ -45,11 +45,18 @@ class Agent:
     seat in reports."""
 
     name: str = ""
-    random: random.Random
+    _random: Random | None = None
 
     def start_hand(self, seed: str) -> None:
         """A new hand begins (`seed`: the game seed, the hand number and the seat)."""
-        self.random = random.Random(f"tarot-api-agent/{seed}")
+        self._random = Random(f"tarot-api-agent/{seed}")
+
+    @property
+    def random(self) -> Random:
+        """A random number generator seeded for the hand (by `start_hand`)."""
+        if self._random is None:  # asked outside a hand: seeded all the same
+            self._random = Random("tarot-api-agent")
+        return self._random
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action | str:
         """One of `legal_actions` (or its text) for the seat `observation.seat`."""
@@ -211,9 +218,6 @@ class Lineup:
                 agent.start_hand(agent_seed(seed, number, seat))
                 seated.append(_Seated(agent))
         return seated
-
-    def seating(self) -> Callable[[int, int, int], list[EngineAgent]]:
-        return self.seat
 
     def record_names(self, seed: int, number: int) -> list[str]:
         """The name of each seat's player as a game record gives it."""

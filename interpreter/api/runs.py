@@ -40,9 +40,8 @@ def play(ruleset: RulesetGiven, seed: int = 1, agents: AgentsGiven = None, hand:
     chosen = as_ruleset(ruleset)
     lineup = Lineup.of(agents, chosen.players)
     check_deal(seed, hand)
-    seating = lineup.seating()
     played = next(
-        play_hands(chosen.compiled, seed, lambda n: seating(seed, n, chosen.players), [hand])
+        play_hands(chosen.compiled, seed, lambda n: lineup.seat(seed, n, chosen.players), [hand])
     )
     return State(chosen, played, seed, lineup.record_names(seed, hand))
 
@@ -203,7 +202,7 @@ def _run(
     if lineup.builtin is not None:
         yield from run_hands(plan, compiled, jobs)
         return
-    table = Table(plan, compiled, lineup.seating())
+    table = Table(plan, compiled, lineup.seat)
     everyone = tuple(range(len(compiled)))
     for number in range(plan.first, plan.first + plan.hands):
         yield table.play_hand(number, everyone)
