@@ -2,9 +2,9 @@
 
 Where it sits: the outer edge of the Python API (`interpreter.api`). Inside, the engine
 numbers cards 0..N-1 and keeps actions as its own small values (`interpreter.engine.actions`);
-here a card is a `Card`, a `str` equal to its id as the ruleset writes it (`"cups-Q"`,
-`"trump-21"`), carrying its suit, rank, trump number and points, and an action is an `Action`
-whose `str()` is the text a game record holds for it.
+here a card is a `Card`, a `str` equal to its id as the ruleset writes it, carrying its
+suit, rank, trump number and points, and an action is an `Action` whose `str()` is the text
+a game record holds for it.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from interpreter.ruleset import Ruleset as CompiledRuleset
 
 
 class Card(str):
-    """A card of a ruleset's pack. It is its id (``card == "cups-Q"``, ``str(card)``, a key
+    """A card of a ruleset's pack. It is its id (``card == "ID"``, ``str(card)``, a key
     beside plain ids in a dict), with what the pack says of it: ``suit`` and ``rank`` for a
-    suit card, ``trump`` (its number) for a trump, ``fool`` for the Fool, ``points`` (its
-    value when card points are counted) and ``label`` (a readable name)."""
+    suit card, ``trump`` (its number) for a trump, ``fool`` for the pack's fool, ``points``
+    (its value when card points are counted) and ``label`` (a readable name)."""
 
     suit: str | None
     rank: str | int | None

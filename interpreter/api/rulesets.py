@@ -88,8 +88,8 @@ def check_deal(seed: int, hand: int) -> None:
 
 
 def load(name_or_path: str | Path, options: Mapping[str, str] | None = None) -> Ruleset:
-    """A built-in ruleset by name (`marolles-1637`) or a ruleset file, with the readings of
-    its options that `options` chooses (`{"ultimo_failure": "literal"}`). Raises
+    """A built-in ruleset by name (as `tarot rules` lists them) or a ruleset file, with the
+    readings of its options that `options` chooses (`{"OPTION": "READING"}`). Raises
     `RulesetError` listing every problem, each with its file position where it has one."""
     if not isinstance(name_or_path, (str, Path)):
         raise TypeError(f"load() takes a ruleset's name or a path, not {name_or_path!r}")
