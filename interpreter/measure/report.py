@@ -451,7 +451,7 @@ def _run_json(info: RunInfo) -> dict:
 
 def side_name(ruleset: Ruleset, options: tuple[tuple[str, str], ...] = ()) -> str:
     """A ruleset's name in a report's column: its id, and the readings chosen on the command
-    line after it (`marolles-1637 [ultimo_failure=literal]`)."""
+    line after it (`RULESET [OPTION=READING]`)."""
     if not options:
         return ruleset.id
     return f"{ruleset.id} [{', '.join(f'{name}={reading}' for name, reading in options)}]"
