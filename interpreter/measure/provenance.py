@@ -29,7 +29,9 @@ PACKAGE = Path(__file__).resolve().parent.parent
 #: module is counted until it is named here, so forgetting it only makes stored hands be
 #: played again, never serves a hand played by other code.
 PRESENTATION_ONLY = (
+    "__init__.py",
     "__main__.py",
+    "api/",
     "cli.py",
     "cli_numbers.py",
     "diff/",

@@ -40,6 +40,52 @@ def row_format(path: str) -> str:
     return FORMATS[suffix]
 
 
+def row_columns(rulesets: Sequence[Ruleset], keys: Sequence[RunKey]) -> list[str]:
+    """The columns of the rows of hands played under `rulesets` with these `keys`."""
+    players = max(r.players for r in rulesets)
+    rules = sorted({key for r in rulesets for key in rule_keys(r)})
+    options = sorted({name for key in keys for name, _ in key.options})
+    return (
+        ["ruleset", "ruleset_file", "ruleset_hash"]
+        + [f"option.{name}" for name in options]
+        + ["agents", "seed", "hand", "version", "backend", "dealer"]
+        + [f"net_{seat}" for seat in range(players)]
+        + ["unit", "decisions", "choices", "winner", "decided_at", "lead_changes"]
+        + [f"fired.{rule}" for rule in rules]
+    )
+
+
+def hand_row(
+    columns: Sequence[str], ruleset: Ruleset, key: RunKey, rules: Sequence[str], hand: HandSummary
+) -> dict:
+    """One hand's row: every column of `columns`, those that do not apply None."""
+    row: dict = dict.fromkeys(columns)
+    row.update(
+        ruleset=key.ruleset,
+        ruleset_file=key.ruleset_file,
+        ruleset_hash=key.ruleset_hash,
+        agents=",".join(key.agents),
+        seed=key.seed,
+        version=key.version,
+        backend=key.backend,
+        unit=ruleset.unit.plural,
+        hand=hand.number,
+        dealer=hand.dealer,
+        decisions=hand.decisions,
+        choices=hand.choices,
+        winner=hand.winner,
+        decided_at=hand.decided_at,
+        lead_changes=hand.lead_changes,
+    )
+    for name, reading in key.options:
+        row[f"option.{name}"] = reading
+    for seat, value in enumerate(hand.net):
+        row[f"net_{seat}"] = value
+    for rule in rules:
+        row[f"fired.{rule}"] = hand.fired.get(rule, 0)
+    return row
+
+
 class RowWriter:
     """The rows of a run: `rulesets` and the `keys` of their hands, in the same order."""
 
@@ -48,17 +94,7 @@ class RowWriter:
         self.rulesets = list(rulesets)
         self.keys = list(keys)
         self._rule_keys = [rule_keys(r) for r in rulesets]
-        players = max(r.players for r in rulesets)
-        rules = sorted({key for r in rulesets for key in rule_keys(r)})
-        options = sorted({name for key in keys for name, _ in key.options})
-        self.columns = (
-            ["ruleset", "ruleset_file", "ruleset_hash"]
-            + [f"option.{name}" for name in options]
-            + ["agents", "seed", "hand", "version", "backend", "dealer"]
-            + [f"net_{seat}" for seat in range(players)]
-            + ["unit", "decisions", "choices", "winner", "decided_at", "lead_changes"]
-            + [f"fired.{rule}" for rule in rules]
-        )
+        self.columns = row_columns(rulesets, keys)
         self._file = PieceFile("--out", path, "the rows of the {} hand(s)")
         self._text = io.StringIO(newline="")
         self._csv = None
@@ -68,31 +104,7 @@ class RowWriter:
             self._add(counted=False)
 
     def row(self, ruleset: Ruleset, key: RunKey, rules: Sequence[str], hand: HandSummary) -> dict:
-        row: dict = dict.fromkeys(self.columns)
-        row.update(
-            ruleset=key.ruleset,
-            ruleset_file=key.ruleset_file,
-            ruleset_hash=key.ruleset_hash,
-            agents=",".join(key.agents),
-            seed=key.seed,
-            version=key.version,
-            backend=key.backend,
-            unit=ruleset.unit.plural,
-            hand=hand.number,
-            dealer=hand.dealer,
-            decisions=hand.decisions,
-            choices=hand.choices,
-            winner=hand.winner,
-            decided_at=hand.decided_at,
-            lead_changes=hand.lead_changes,
-        )
-        for name, reading in key.options:
-            row[f"option.{name}"] = reading
-        for seat, value in enumerate(hand.net):
-            row[f"net_{seat}"] = value
-        for rule in rules:
-            row[f"fired.{rule}"] = hand.fired.get(rule, 0)
-        return row
+        return hand_row(self.columns, ruleset, key, rules, hand)
 
     def write(self, results: Sequence[HandSummary]) -> None:
         """The rows of one hand (one per ruleset); OutputError if they cannot be written."""

@@ -29,13 +29,14 @@ import multiprocessing
 import os
 import signal
 from collections import deque
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Protocol
 
+from interpreter.agents.base import Agent
 from interpreter.agents.lineup import seat_agents
 from interpreter.engine.game import plays_sittings, sitting_seed
 from interpreter.errors import RulesetError
@@ -92,10 +93,22 @@ class RunPlan:
 Work = list[tuple[int, tuple[int, ...]]]
 
 
+#: the agents of every seat for one hand: (seed, hand number, players) -> agents
+Seating = Callable[[int, int, int], Sequence[Agent]]
+
+
 @dataclass
 class Table:
     plan: RunPlan
     rulesets: list[Ruleset] = field(default_factory=list)
+    #: who sits at the table (the plan's agent texts when None; the Python API seats its
+    #: users' own agents here, in this process)
+    seating: Seating | None = None
+
+    def seat(self, seed: int, number: int, players: int) -> Sequence[Agent]:
+        if self.seating is not None:
+            return self.seating(seed, number, players)
+        return seat_agents(self.plan.agents, seed, number, players)
 
     def play(self, work: Work) -> list[tuple[HandSummary, ...]]:
         """Each hand of `work` played under the rulesets it names, in that order."""
@@ -128,9 +141,9 @@ class Table:
                 ruleset,
                 plan.seed,
                 number,
-                lambda hand: seat_agents(plan.agents, seed, hand, ruleset.players),
+                lambda hand: self.seat(seed, hand, ruleset.players),
             )
-        agents = seat_agents(plan.agents, plan.seed, number, ruleset.players)
+        agents = self.seat(plan.seed, number, ruleset.players)
         return play_summarized(ruleset, plan.seed, number, agents)
 
 

@@ -1,0 +1,107 @@
+"""A ruleset as the Python API loads it: `load(name_or_path, options=...)` -> `Ruleset`.
+
+Where it sits: in front of `interpreter.ruleset_loader.load_ruleset` (which loads, checks and
+compiles, raising `RulesetError` with every problem and its position). The API's `Ruleset`
+keeps the compiled one beside how it was named (a built-in name or a file) and the readings
+chosen, which runs of many hands need to name their hands (`tarot.simulate`, `tarot.diff`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from interpreter.api.cards import Card
+from interpreter.api.hand import State
+from interpreter.api.view import cards_of
+from interpreter.engine.game import deal_hand
+from interpreter.errors import Problem, RulesetError
+from interpreter.ruleset import Ruleset as CompiledRuleset
+from interpreter.ruleset_loader import load_ruleset
+
+#: how a record names a seat whose decisions are taken by hand through `State.apply`
+STEPPED = "human"
+
+
+class Ruleset:
+    """A loaded ruleset: `id`, `title`, `players`, `unit`, `options` (every option's reading
+    in force), `cards` (the pack as `Card`s), and `new_hand(seed)`."""
+
+    def __init__(
+        self, compiled: CompiledRuleset, target: str, chosen: Mapping[str, str] | None = None
+    ) -> None:
+        self.compiled = compiled  # the engine's ruleset
+        self.target = target  # the built-in name or the file it was loaded from
+        self.chosen = dict(chosen or {})  # the readings asked for when it was loaded
+
+    @property
+    def id(self) -> str:
+        return self.compiled.id
+
+    @property
+    def title(self) -> str:
+        return self.compiled.title
+
+    @property
+    def players(self) -> int:
+        return self.compiled.players
+
+    @property
+    def unit(self) -> str:
+        """What results are counted in (plural: `points`, or the ruleset's own unit)."""
+        return self.compiled.unit.plural
+
+    @property
+    def options(self) -> dict[str, str]:
+        """Every option of the ruleset with the reading in force."""
+        return dict(self.compiled.options)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The pack, in the ruleset's order."""
+        return cards_of(self.compiled)
+
+    def card(self, card_id: str) -> Card:
+        """The card with this id; KeyError naming the pack's size if there is none."""
+        index = self.compiled.deck.by_id.get(card_id)
+        if index is None:
+            raise KeyError(f"{self.id} has no card {card_id!r} (its pack: {len(self.cards)} cards)")
+        return self.cards[index]
+
+    def new_hand(self, seed: int = 1, hand: int = 1) -> State:
+        """Hand `hand` of the game seeded `seed`, dealt and waiting for its first decision:
+        the deal `tarot play RULESET --seed SEED --hand HAND` plays."""
+        check_deal(seed, hand)
+        return State(self, deal_hand(self.compiled, seed, hand), seed, [STEPPED] * self.players)
+
+    def __repr__(self) -> str:
+        chosen = "".join(f", {name}={reading}" for name, reading in sorted(self.chosen.items()))
+        return f"<tarot.Ruleset {self.id} ({self.players} players{chosen})>"
+
+
+def check_deal(seed: int, hand: int) -> None:
+    """Refuse a seed or hand number that names no deal (TypeError, ValueError)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be a whole number, not {seed!r}")
+    if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
+        raise ValueError(f"hand is numbered from 1, not {hand!r}")
+
+
+def load(name_or_path: str | Path, options: Mapping[str, str] | None = None) -> Ruleset:
+    """A built-in ruleset by name (as `tarot rules` lists them) or a ruleset file, with the
+    readings of its options that `options` chooses (`{"OPTION": "READING"}`). Raises
+    `RulesetError` listing every problem, each with its file position where it has one."""
+    if not isinstance(name_or_path, (str, Path)):
+        raise TypeError(f"load() takes a ruleset's name or a path, not {name_or_path!r}")
+    chosen = dict(options or {})
+    bad = [name for name, reading in chosen.items() if not isinstance(reading, str)]
+    if bad:
+        raise RulesetError(
+            [Problem(None, "$", f"option {name}: a reading is a name (text)") for name in bad]
+        )
+    return Ruleset(load_ruleset(name_or_path, chosen), str(name_or_path), chosen)
+
+
+def as_ruleset(ruleset: Ruleset | str | Path) -> Ruleset:
+    """A ruleset given to `play`, `simulate` or `diff`: loaded already, or by name or path."""
+    return ruleset if isinstance(ruleset, Ruleset) else load(ruleset)
