@@ -24,9 +24,9 @@ import yaml
 from interpreter import paths
 from interpreter.errors import Position, Problem, RulesetError, json_path
 from interpreter.load.inheritance import EXTENDS_KEY, FindBuiltin, ReadFile, resolve
-from interpreter.load.yaml_source import SourceDocument
+from interpreter.load.yaml_source import SourceDocument, read_ruleset_file
 
-__all__ = ["Listing", "builtin_listings", "read_listing"]
+__all__ = ["Listing", "builtin_listings", "named_listings", "read_listing"]
 
 #: libyaml's loader when PyYAML was built with it (about 8x faster on the built-in files).
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -47,12 +47,26 @@ class Listing:
 def builtin_listings() -> dict[str, tuple[Path, Listing | None]]:
     """Every built-in ruleset by name: its file and its listing (None when it cannot be read:
     `tarot validate` says why)."""
-    builtin = paths.builtin_rulesets()
-    read = cache(_read_trusted)  # a base shared by many variants is read once
+    return _listings(paths.builtin_rulesets())
+
+
+def named_listings() -> dict[str, tuple[Path, Listing | None]]:
+    """:func:`builtin_listings` over every ruleset of the search path (`paths`): a user's
+    files are read as the loader reads them, within its budget."""
+    return _listings(paths.named_rulesets())
+
+
+def _listings(named: dict[str, Path]) -> dict[str, tuple[Path, Listing | None]]:
+    package = set(paths.builtin_rulesets().values())
+    trusted = cache(_read_trusted)  # a base shared by many variants is read once
+
+    def read(path: Path) -> SourceDocument:
+        return trusted(path) if path in package else read_ruleset_file(path)
+
     found: dict[str, tuple[Path, Listing | None]] = {}
-    for name, path in builtin.items():
+    for name, path in named.items():
         try:
-            found[name] = (path, read_listing(path, builtin.get, read))
+            found[name] = (path, read_listing(path, named.get, read))
         except RulesetError:
             found[name] = (path, None)
     return found
