@@ -18,12 +18,18 @@ from pathlib import Path
 
 import yaml
 
+from interpreter.load.yaml_core import CORE_RESOLVERS
+
 _PACKAGE = Path(__file__).resolve().parent
 
 #: The environment variable listing a user's ruleset folders.
 PATH_VARIABLE = "TAROT_PATH"
 
 _flag_folders: list[Path] = []
+
+
+class _CoreSafeLoader(yaml.SafeLoader):
+    yaml_implicit_resolvers = CORE_RESOLVERS
 
 
 def _data_dir(name: str) -> Path:
@@ -105,7 +111,7 @@ def builtin_variants(base: str) -> list[str]:
     variants = []
     for name, path in named_rulesets().items():
         try:
-            document = yaml.safe_load(path.read_text(encoding="utf-8"))
+            document = yaml.load(path.read_text(encoding="utf-8"), Loader=_CoreSafeLoader)
         except (OSError, yaml.YAMLError):
             continue
         if isinstance(document, dict) and document.get("extends") == base:

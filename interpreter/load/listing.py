@@ -24,12 +24,19 @@ import yaml
 from interpreter import paths
 from interpreter.errors import Position, Problem, RulesetError, json_path
 from interpreter.load.inheritance import EXTENDS_KEY, FindBuiltin, ReadFile, resolve
+from interpreter.load.yaml_core import CORE_RESOLVERS
 from interpreter.load.yaml_source import SourceDocument, read_ruleset_file
 
 __all__ = ["Listing", "builtin_listings", "named_listings", "read_listing"]
 
-#: libyaml's loader when PyYAML was built with it (about 8x faster on the built-in files).
-_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """libyaml's loader when PyYAML was built with it (about 8x faster on the built-in
+    files), reading YAML 1.2 as the loader does."""
+
+    yaml_implicit_resolvers = CORE_RESOLVERS
+
+
 #: The sections the listing reads; ``options`` for the readings substituted into the others.
 _LISTED = ("title", "players", "sources", "options", EXTENDS_KEY)
 
@@ -91,7 +98,7 @@ def _read_trusted(path: Path) -> SourceDocument:
     """The listed sections of a package file, without positions; a RulesetError when the
     file cannot be read as YAML."""
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_FAST_LOADER)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_FastLoader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise _unlisted(path, f"cannot be read: {error}") from None
     if isinstance(data, dict):
