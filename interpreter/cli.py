@@ -1,9 +1,12 @@
-"""The `tarot` command: validate, rules, explain, play, replay, diff, simulate, study.
+"""The `tarot` command: validate, rules, explain, play, replay, diff, simulate, study, schema,
+completion.
 
-argparse (standard library) parses the command line; each sub-command is one small function
-that loads through `interpreter.load` and prints (the commands that play many hands are in
-`interpreter.table_commands`). A user's mistake (a bad ruleset, a
-corrupt record, a wrong option) ends with a message and exit status 1, never a traceback.
+argparse (standard library) parses the command line, through `interpreter.cli_usage`; each
+sub-command is one small function that loads through `interpreter.load` and prints (the
+commands that play many hands are in `interpreter.table_commands`). A mistake typed on the
+command line (a flag, a name, a value) is one line `tarot: error: ...` and exit status 2; a
+mistake in a file (a bad ruleset, a corrupt record) is a positioned message and exit status
+1; never a traceback.
 
 Each sub-command imports what it needs when it runs, and only the sub-command named on the
 command line gets its arguments (whose help names agents and formats): the engine, the

@@ -1,10 +1,11 @@
-"""The built-in rulesets as `tarot rules` lists them: title, players and sources, read without
-the schema check or compilation.
+"""The rulesets as `tarot rules` lists them (the built-in ones and those of the user's folders,
+see `interpreter.paths`): title, players and sources, read without the schema check or
+compilation.
 
 Pipeline: beside the loading stages, not after them (load only: no check, no compile). Each
-file is read with PyYAML's C loader when present (only the package's own files come here; a
-file a user gives is read by :mod:`~interpreter.load.yaml_source`, with its budgets and
-positions), cut down to the sections the listing shows, merged along its ``extends`` chain by
+package file is read with PyYAML's C loader when present (a user's file is read by
+:mod:`~interpreter.load.yaml_source`, with its budgets and positions), cut down to the
+sections the listing shows, merged along its ``extends`` chain by
 :mod:`~interpreter.load.inheritance`, and an ``{option: NAME}`` among those sections takes
 the option's default reading, as the loader substitutes it. Whether a ruleset is valid is
 `tarot validate`'s question: a file is refused here only when the listing's own fields cannot
