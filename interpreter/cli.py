@@ -1,9 +1,12 @@
-"""The `tarot` command: validate, rules, explain, play, replay, diff, simulate, study.
+"""The `tarot` command: validate, rules, explain, play, replay, diff, simulate, study, schema,
+completion.
 
-argparse (standard library) parses the command line; each sub-command is one small function
-that loads through `interpreter.load` and prints (the commands that play many hands are in
-`interpreter.table_commands`). A user's mistake (a bad ruleset, a
-corrupt record, a wrong option) ends with a message and exit status 1, never a traceback.
+argparse (standard library) parses the command line, through `interpreter.cli_usage`; each
+sub-command is one small function that loads through `interpreter.load` and prints (the
+commands that play many hands are in `interpreter.table_commands`). A mistake typed on the
+command line (a flag, a name, a value) is one line `tarot: error: ...` and exit status 2; a
+mistake in a file (a bad ruleset, a corrupt record) is a positioned message and exit status
+1; never a traceback.
 
 Each sub-command imports what it needs when it runs, and only the sub-command named on the
 command line gets its arguments (whose help names agents and formats): the engine, the
@@ -20,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from interpreter import cli_numbers
-from interpreter.errors import RulesetError
+from interpreter.cli_usage import TarotParser, unknown_arguments
+from interpreter.errors import RulesetError, UsageError
 from interpreter.stopping import exit_status, signals_stop_the_run
 
 # The imports inside the functions below are deliberate: see the module's docstring.
@@ -49,42 +53,88 @@ def _ruleset_targets(targets: Sequence[str]) -> list[str | Path]:
 def cmd_validate(args: argparse.Namespace) -> int:
     from interpreter.ruleset_loader import load_ruleset, locate
 
-    failed = 0
+    status = 0
     for target in _ruleset_targets(args.paths):
         try:
             path = locate(target)
             load_ruleset(path)
+        except UsageError as error:  # a name that is no ruleset
+            status = 2
+            print(f"tarot: error: {usage_message(error)}", file=sys.stderr)
+            continue
         except RulesetError as error:
-            failed += 1
+            status = status or 1
             print(error, file=sys.stderr)
             continue
         print(f"{path}: ok")
-    return 1 if failed else 0
+    return status
 
 
-def cmd_rules(_args: argparse.Namespace) -> int:
-    """Each built-in ruleset's name, players, title and sources, read without checking or
-    compiling it (`tarot validate` checks)."""
-    from interpreter.load.listing import builtin_listings
+def cmd_rules(args: argparse.Namespace) -> int:
+    """Each ruleset's name, players, title and sources (the built-in ones and those of the
+    user's folders), read without checking or compiling it (`tarot validate` checks)."""
+    from interpreter import paths
+    from interpreter.load.listing import named_listings
 
-    builtin = builtin_listings()
-    width = max((len(name) for name in builtin), default=0) + 2
-    for name, (path, listing) in builtin.items():
+    if args.names:  # for shell completion: nothing read but the file names
+        print("\n".join(paths.list_named()))
+        return 0
+    listed = named_listings()
+    builtin = paths.builtin_rulesets()
+    hidden = paths.shadowed()
+    width = max((len(name) for name in listed), default=0) + 2
+    for name, (path, listing) in listed.items():
+        where = "" if builtin.get(name) == path else f"  ({path})"
+        if name in hidden:
+            where += f"  [hides the built-in {name}]"
         if listing is None:
             print(f"{name:{width}}(does not load: run tarot validate {path})")
             continue
         sources = ", ".join(listing.sources)
-        print(f"{name:{width}}{listing.players} players  {listing.title}  [sources: {sources}]")
+        print(
+            f"{name:{width}}{listing.players} players  {listing.title}  [sources: {sources}]"
+            + where
+        )
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    """The installed schema's path and the editor settings that use it."""
+    from interpreter import paths
+
+    schema = (paths.schemas_dir() / f"{args.which}.schema.json").resolve()
+    if args.path:
+        print(schema)
+        return 0
+    uri = schema.as_uri()
+    print(f"schema: {schema}")
+    if args.which == "game-record":
+        print("VS Code, in settings.json:")
+        print(f'  "json.schemas": [{{"fileMatch": ["*.record.json"], "url": "{uri}"}}]')
+        return 0
+    print("VS Code (the YAML extension), in settings.json:")
+    print(f'  "yaml.schemas": {{"{uri}": ["rulesets/**/*.yaml"]}}')
+    print("any editor with yaml-language-server (Neovim, Helix, Emacs, Zed...), first line:")
+    print(f"  # yaml-language-server: $schema={uri}")
+    print(f"check-jsonschema: check-jsonschema --schemafile {schema} FILE...")
+    return 0
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    """A shell's completion script, made from the parser by shtab."""
+    from interpreter.completion import completion_script
+
+    print(completion_script(build_parser(), args.shell))
     return 0
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     from interpreter.explain import explain_page
     from interpreter.explain import render as render_page
-    from interpreter.play_command import parse_options
+    from interpreter.option_flags import readings_for
     from interpreter.ruleset_loader import load_ruleset
 
-    ruleset = load_ruleset(args.ruleset, parse_options(args.option))
+    ruleset = load_ruleset(args.ruleset, readings_for(args.option, args.ruleset))
     print(render_page(explain_page(ruleset), args.format))
     return 0
 
@@ -125,13 +175,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     from interpreter.diff import diff_loaded, load_pair, render
     from interpreter.option_flags import OptionFlagError, chosen_readings
-    from interpreter.output_files import OutputError
     from interpreter.ruleset_loader import load_ruleset
     from interpreter.table_commands import cmd_diff_family, cmd_diff_table
 
     if args.family:
         if args.a or args.b:
-            raise OutputError("give either two rulesets A B or --family BASE, not both")
+            raise UsageError("tarot diff: give either two rulesets A B or --family BASE, not both")
         if args.option:
             raise OptionFlagError(
                 "--option chooses readings for B of tarot diff A B; --family compares every "
@@ -140,11 +189,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
         args.hands = args.hands or DEFAULT_FAMILY_HANDS
         return cmd_diff_family(args)
     if not args.a or not args.b:
-        raise OutputError("tarot diff needs two rulesets A B (or --family BASE)")
+        raise UsageError("tarot diff needs two rulesets A B (or --family BASE)")
     if not args.hands:
         for flag in ("out", "plot", "store"):
             if getattr(args, flag):
-                raise OutputError(f"--{flag} needs --hands N: it describes hands played")
+                raise UsageError(f"--{flag} needs --hands N: it describes hands played")
     a, b = load_pair(args.a, args.b)
     b_options = chosen_readings(args.option, b, "B")
     if b_options:
@@ -156,10 +205,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate_args(args: argparse.Namespace) -> int:
-    from interpreter.play_command import parse_options
+    from interpreter.option_flags import readings_for
     from interpreter.table_commands import cmd_simulate
 
-    return cmd_simulate(args, parse_options(args.option))
+    return cmd_simulate(args, readings_for(args.option, args.ruleset))
 
 
 def cmd_study_args(args: argparse.Namespace) -> int:
@@ -224,19 +273,44 @@ def _unknown_choices(options: dict, chosen: dict[str, str]) -> list[str]:
     return problems
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> TarotParser:
     """The `tarot` parser; given the sub-command the command line names, only that one gets its
     arguments (the others keep their line in `tarot --help`)."""
-    parser = argparse.ArgumentParser(
+    parser = TarotParser(
         prog="tarot", description="Run historical Tarot games written as YAML rulesets."
     )
+    parser.add_argument("--version", action="version", version=f"tarot {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, settings, add_arguments, run in _COMMANDS:
         command_parser = sub.add_parser(name, **settings)
         if command in (None, name):
             add_arguments(command_parser)
+            if name not in ("schema", "completion"):
+                _add_rulesets_flag(command_parser)
         command_parser.set_defaults(run=run)
+        parser.commands[name] = command_parser
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version (`pyproject.toml`), as pip knows it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tarot-rules")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
+def _add_rulesets_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rulesets",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder of your own rulesets, looked through by name before those of "
+        "$TAROT_PATH and the built-in ones (repeatable)",
+    )
 
 
 def _validate_arguments(validate: argparse.ArgumentParser) -> None:
@@ -245,8 +319,23 @@ def _validate_arguments(validate: argparse.ArgumentParser) -> None:
     )
 
 
-def _rules_arguments(_rules: argparse.ArgumentParser) -> None:
-    """`tarot rules` takes no arguments."""
+def _rules_arguments(rules: argparse.ArgumentParser) -> None:
+    rules.add_argument("--names", action="store_true", help="print only the names, one a line")
+
+
+def _schema_arguments(schema: argparse.ArgumentParser) -> None:
+    schema.add_argument(
+        "which",
+        nargs="?",
+        choices=["ruleset", "game-record"],
+        default="ruleset",
+        help="the schema of rulesets (default) or of game records",
+    )
+    schema.add_argument("--path", action="store_true", help="print only the schema's path")
+
+
+def _completion_arguments(completion: argparse.ArgumentParser) -> None:
+    completion.add_argument("shell", choices=["bash", "zsh", "tcsh"], help="the shell")
 
 
 def _explain_arguments(explain: argparse.ArgumentParser) -> None:
@@ -394,7 +483,12 @@ _COMMANDS: list[
         _validate_arguments,
         cmd_validate,
     ),
-    ("rules", {"help": "list the built-in rulesets"}, _rules_arguments, cmd_rules),
+    (
+        "rules",
+        {"help": "list the rulesets: the built-in ones and those of your folders"},
+        _rules_arguments,
+        cmd_rules,
+    ),
     (
         "explain",
         {
@@ -449,6 +543,22 @@ _COMMANDS: list[
         },
         _study_arguments,
         cmd_study_args,
+    ),
+    (
+        "schema",
+        {"help": "where the ruleset schema is installed, and the editor settings that use it"},
+        _schema_arguments,
+        cmd_schema,
+    ),
+    (
+        "completion",
+        {
+            "help": "print a shell completion script (needs the [completion] extra)",
+            "description": "Print the completion script of bash, zsh or tcsh, e.g. "
+            "`tarot completion bash > ~/.local/share/bash-completion/completions/tarot`.",
+        },
+        _completion_arguments,
+        cmd_completion,
     ),
 ]
 
@@ -541,8 +651,12 @@ def _add_run_flags(parser: argparse.ArgumentParser, plot: bool = True) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     named = argv[0] if argv and not argv[0].startswith("-") else None
-    args = build_parser(named).parse_args(argv)
+    parser = build_parser(named)
     try:
+        args, extras = parser.parse_known_args(argv)
+        if extras:
+            raise unknown_arguments(parser.commands.get(args.command, parser), extras)
+        _search_path(args)
         with signals_stop_the_run():
             return args.run(args)
     except KeyboardInterrupt:
@@ -557,25 +671,51 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
 
 
+def _search_path(args: argparse.Namespace) -> None:
+    """Put the folders of `--rulesets` on the search path; a usage error for one that is not
+    a folder; a note for each name typed that a user's ruleset takes from a built-in one."""
+    from interpreter import paths
+
+    for folder in args.rulesets if "rulesets" in args else []:
+        if not Path(folder).is_dir():
+            raise UsageError(f"--rulesets {folder}: no such folder")
+    paths.set_user_folders(getattr(args, "rulesets", []))
+    if not paths.user_folders():
+        return
+    typed = [getattr(args, key, None) for key in ("ruleset", "a", "b", "base", "family")]
+    typed += getattr(args, "paths", [])
+    hidden = paths.shadowed()
+    for name in dict.fromkeys(name for name in typed if name in hidden):
+        print(
+            f"tarot: note: {name} is {paths.find_named(name)}, which hides the built-in "
+            f"ruleset of that name",
+            file=sys.stderr,
+        )
+
+
+def usage_message(error: UsageError) -> str:
+    """The one line a usage error prints after `tarot: error: `."""
+    if isinstance(error, RulesetError):
+        return "; ".join(problem.message for problem in error.problems)
+    return str(error)
+
+
 def _refusal(error: Exception) -> int | None:
     """Print why a command stopped on a user's mistake and return its exit status; None for
     an error that is no user's mistake."""
+    if isinstance(error, UsageError):  # --agents, --option, a ruleset name, a flag
+        print(f"tarot: error: {usage_message(error)}", file=sys.stderr)
+        return 2
     if isinstance(error, RulesetError):
         print(error, file=sys.stderr)
         return 1
-    from interpreter.agents.lineup import LineupError
+    from interpreter.batch.agree import BatchDisagreement
     from interpreter.expressions import EvaluationError
     from interpreter.measure.cluster import ClusterError
     from interpreter.measure.plot import PlotUnavailable
     from interpreter.measure.runner import RulesetMismatch, WorkerDied
-    from interpreter.option_flags import OptionFlagError
     from interpreter.output_files import OutputError
     from interpreter.study.design import DesignUnavailable
-
-    if isinstance(error, LineupError | OptionFlagError):  # --agents, --option: usage mistakes
-        print(f"tarot: {error}", file=sys.stderr)
-        return 2
-    from interpreter.batch.agree import BatchDisagreement
 
     if isinstance(
         error,

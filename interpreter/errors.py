@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Position", "Problem", "RulesetError", "json_path", "nearest_position"]
+__all__ = [
+    "Position",
+    "Problem",
+    "RulesetError",
+    "UsageError",
+    "json_path",
+    "nearest_position",
+]
 
 
 @dataclass(frozen=True)
@@ -70,6 +77,11 @@ class RulesetError(Exception):
 
     def __str__(self) -> str:
         return "\n".join(str(p) for p in self.problems)
+
+
+class UsageError(ValueError):
+    """A mistake typed on the command line (a flag, a name, a value): the command prints
+    ``tarot: error: MESSAGE`` on one line and exits with status 2."""
 
 
 def json_path(parts: Sequence[str | int]) -> str:

@@ -1,21 +1,22 @@
-"""`--option NAME=READING` on `tarot diff A B` (and `--levels` on `tarot study`): readings
-chosen on the command line, checked as a usage.
+"""`--option NAME=READING` (on `tarot play`, `explain`, `simulate` and `diff A B`; `--levels`
+on `tarot study`): readings chosen on the command line, checked as a usage.
 
-Where it sits: called by `interpreter.cli` before B is loaded with the readings. A name or
-reading that B does not have is a mistake typed on the command line, not in a file:
-`OptionFlagError` (exit 2), naming B's options or the option's readings, with the closest
-one when there is one.
+Where it sits: called by `interpreter.cli` and the commands before the ruleset is loaded with
+the readings. A name or reading that the ruleset does not have is a mistake typed on the
+command line, not in a file: `OptionFlagError` (exit 2), naming the ruleset's options or the
+option's readings, with the closest one when there is one.
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 
+from interpreter.cli_usage import close_name
+from interpreter.errors import RulesetError, UsageError
 from interpreter.ruleset import Ruleset
 
 
-class OptionFlagError(ValueError):
+class OptionFlagError(UsageError):
     """An --option value that is not NAME=READING, or names an option or a reading the
     ruleset does not have."""
 
@@ -28,12 +29,6 @@ def shown(text: str) -> str:
     return repr(text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "...")
 
 
-def close_name(word: str, known: Sequence[str]) -> str:
-    """ "did you mean 'X'? " for the known name closest to `word`, or nothing."""
-    found = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
-    return f"did you mean {found[0]!r}? " if found else ""
-
-
 def chosen_readings(
     pairs: Sequence[str], ruleset: Ruleset, side: str, flag: str = "--option"
 ) -> dict[str, str]:
@@ -41,24 +36,52 @@ def chosen_readings(
     `ruleset` (loaded with its defaults), which the command line calls `side`;
     OptionFlagError if one is wrong."""
     options: dict = ruleset.document.get("options", {})
+    return _chosen(pairs, options, f"{side} ({ruleset.id})", flag)
+
+
+def readings_for(pairs: Sequence[str], target: str) -> dict[str, str]:
+    """The readings `--option NAME=READING` chooses for the ruleset `target` (a name or a
+    file) before it is loaded, checked against the options its files (merged along
+    `extends`) give; OptionFlagError if one is wrong. A ruleset whose files do not give
+    its options in a form to check against is left to the loader to report."""
+    from interpreter import paths
+    from interpreter.load.inheritance import resolve
+    from interpreter.ruleset_loader import locate
+
+    try:
+        merged = resolve(locate(target), paths.find_named, paths.list_named).data
+    except RulesetError:
+        merged = None
+    options = merged.get("options", {}) if isinstance(merged, dict) else None
+    if not isinstance(options, dict) or not all(
+        isinstance(option, dict) and isinstance(option.get("readings", {}), dict)
+        for option in options.values()
+    ):
+        return _chosen(pairs, None, target, "--option")
+    return _chosen(pairs, options, target, "--option")
+
+
+def _chosen(pairs: Sequence[str], options: dict | None, ruleset: str, flag: str) -> dict[str, str]:
+    """The readings chosen by `pairs` among `options` of the ruleset called `ruleset` (only
+    their form checked when `options` is None)."""
     chosen: dict[str, str] = {}
     for pair in pairs:
         name, sep, reading = pair.partition("=")
         if not sep or not name or not reading:
             raise OptionFlagError(
-                f"{flag} {shown(pair)}: write NAME=READING, an option of {side} and one "
+                f"{flag} {shown(pair)}: write NAME=READING, an option of {ruleset} and one "
                 "of its readings"
             )
-        if name not in options:
+        if options is not None and name not in options:
             listed = ", ".join(options) if options else "none"
             raise OptionFlagError(
-                f"{flag}: {side} ({ruleset.id}) has no option {shown(name)}; "
+                f"{flag}: {ruleset} has no option {shown(name)}; "
                 f"{close_name(name, list(options))}options: {listed}"
             )
-        readings = list(options[name].get("readings", {}))
+        readings = list(options[name].get("readings", {})) if options is not None else [reading]
         if reading not in readings:
             raise OptionFlagError(
-                f"{flag} {name}: {side} ({ruleset.id}) has no reading {shown(reading)}; "
+                f"{flag} {name}: {ruleset} has no reading {shown(reading)}; "
                 f"{close_name(reading, readings)}readings: {', '.join(readings)}"
             )
         if chosen.get(name, reading) != reading:

@@ -22,8 +22,9 @@ from interpreter.agents.lineup import LEVELS, parse_agents, seat_agents
 from interpreter.batch.backend import choose_backend
 from interpreter.engine.game import game_winners, play_hands
 from interpreter.engine.state import HandState
-from interpreter.errors import Problem, RulesetError
+from interpreter.errors import UsageError
 from interpreter.expressions import EvaluationError
+from interpreter.option_flags import readings_for
 from interpreter.output_files import OutputError, check_output_path, held_signals
 from interpreter.record_file import RecordFile
 from interpreter.ruleset import Ruleset
@@ -35,19 +36,8 @@ from interpreter.transcript import game_line, hand_transcript, totals_line
 LEFT_TABLE = 130  # the person at the human seat left: the status of a Ctrl-C
 
 
-def parse_options(pairs: Sequence[str]) -> dict[str, str]:
-    """`--option NAME=READING`, repeated."""
-    chosen = {}
-    for pair in pairs:
-        name, sep, reading = pair.partition("=")
-        if not sep or not name or not reading:
-            raise RulesetError([Problem(None, "$", f"--option wants NAME=READING, got {pair!r}")])
-        chosen[name] = reading
-    return chosen
-
-
 def cmd_play(args: argparse.Namespace) -> int:
-    ruleset = load_ruleset(args.ruleset, parse_options(args.option))
+    ruleset = load_ruleset(args.ruleset, readings_for(args.option, args.ruleset))
     numbers = (
         range(args.hand, args.hand + 1) if args.hand else args.hands and range(1, args.hands + 1)
     )
@@ -63,17 +53,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         args.agents = DEFAULT_AGENTS
     kinds = parse_agents(LEVELS[level], ruleset.players) if level else agents_for(args, ruleset)
     if args.human is not None and not 0 <= args.human < ruleset.players:
-        print(
-            f"tarot: --human {args.human}: no such seat; {ruleset.id} has seats "
-            f"0 to {ruleset.players - 1}",
-            file=sys.stderr,
+        raise UsageError(
+            f"--human {args.human}: no such seat; {ruleset.id} has seats 0 to {ruleset.players - 1}"
         )
-        return 2
     if args.backend == "batch" and args.human is not None:
-        print(
-            "tarot: --backend batch: the batch back end has no seat for a person", file=sys.stderr
-        )
-        return 2
+        raise UsageError("--backend batch: the batch back end has no seat for a person")
     if args.record and args.record != "-":
         check_output_path("--record", args.record)
     out = sys.stderr if args.record == "-" else sys.stdout

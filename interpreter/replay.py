@@ -108,7 +108,7 @@ def record_ruleset(record: Mapping, ruleset_file: str | None = None) -> Ruleset:
     if ruleset_file is not None:
         return load_ruleset(ruleset_file, options)
     name = record["ruleset"]["id"]
-    builtin = paths.find_builtin(name)
+    builtin = paths.find_named(name)
     if builtin is None:
         raise RecordError(
             "$.ruleset.id",

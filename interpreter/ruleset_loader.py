@@ -28,8 +28,9 @@ from interpreter.check.draft import Draft
 from interpreter.check.options import choose_readings
 from interpreter.check.schema_check import schema_problems
 from interpreter.check.semantic_checks import check_document
+from interpreter.cli_usage import close_name
 from interpreter.compile.ruleset_compiler import Compiler
-from interpreter.errors import Position, Problem, RulesetError
+from interpreter.errors import Position, Problem, RulesetError, UsageError
 from interpreter.load.inheritance import MergedDocument, resolve
 from interpreter.ruleset import Ruleset
 
@@ -40,7 +41,8 @@ def load_schema(name: str) -> dict:
 
 
 def locate(spec: str | Path) -> Path:
-    """A built-in ruleset name or a path to a YAML file."""
+    """The file of a ruleset name on the search path (see `paths`) or of a path to a YAML
+    file; :class:`UnknownRulesetName` for a name that is neither."""
     if not str(spec):
         raise RulesetError([Problem(None, "$", "an empty ruleset name: give a name or a file")])
     text = str(spec)
@@ -54,15 +56,24 @@ def locate(spec: str | Path) -> Path:
             return path
     except OSError as exc:
         raise _refusal(text, f"cannot read file: {exc.strerror or exc}") from None
-    found = paths.find_builtin(text)
+    found = paths.find_named(text)
     if found is None:
         if len(text) > 60 or any(sep in text for sep in "/\\"):
-            raise _refusal(text, "no such file (and not a built-in ruleset name)")
-        names = ", ".join(paths.list_builtins())
-        raise RulesetError(
-            [Problem(None, "$", f"no built-in ruleset named {spec!r}; built-in: {names}")]
-        )
+            raise _refusal(text, "no such file (and not a ruleset name)")
+        raise UnknownRulesetName(text)
     return found
+
+
+class UnknownRulesetName(RulesetError, UsageError):
+    """A name that is no ruleset on the search path (nor a file): a usage mistake when typed
+    on the command line, with the closest name."""
+
+    def __init__(self, name: str) -> None:
+        names = paths.list_named()
+        suggestion = close_name(name, names)
+        listed = "tarot rules lists them" if suggestion else "rulesets: " + ", ".join(names)
+        message = f"no ruleset named {name!r}; {suggestion}{listed}"
+        super().__init__([Problem(None, "$", message)])
 
 
 def _refusal(file: str, message: str) -> RulesetError:
@@ -72,7 +83,7 @@ def _refusal(file: str, message: str) -> RulesetError:
 def load_ruleset(spec: str | Path, choices: Mapping[str, str] | None = None) -> Ruleset:
     """Load, check and compile a ruleset; raise RulesetError listing every problem."""
     path = locate(spec)
-    return _build(path, resolve(path, paths.find_builtin, paths.list_builtins), choices)
+    return _build(path, resolve(path, paths.find_named, paths.list_named), choices)
 
 
 def build_ruleset(path: str | Path, written: dict, choices: Mapping[str, str]) -> Ruleset:

@@ -22,7 +22,7 @@ from interpreter.agents.lineup import parse_agents
 from interpreter.batch.backend import choose_backend
 from interpreter.diff import diff_loaded, render
 from interpreter.engine.game import plays_sittings
-from interpreter.errors import Problem, RulesetError
+from interpreter.errors import UsageError
 from interpreter.measure.cluster import ClusterAddress
 from interpreter.measure.comparison import Comparison
 from interpreter.measure.driver import RunEnd, drive
@@ -279,19 +279,11 @@ def cmd_diff_table(
 def cmd_diff_family(args: argparse.Namespace) -> int:
     """`tarot diff --family BASE --hands N`: every built-in variant of BASE against it."""
     if args.plot:
-        raise OutputError("--plot draws two rulesets; use it with tarot diff A B --hands N")
+        raise UsageError("--plot draws two rulesets; use it with tarot diff A B --hands N")
     base = load_ruleset(args.family)
     names = paths.builtin_variants(args.family)
     if not names:
-        raise RulesetError(
-            [
-                Problem(
-                    None,
-                    "$",
-                    f"no built-in ruleset extends {args.family!r}; tarot rules lists them",
-                )
-            ]
-        )
+        raise UsageError(f"--family: no ruleset extends {args.family!r}; tarot rules lists them")
     variants = [load_ruleset(name) for name in names]
     agents = agents_for(args, base, *variants)
     check_outputs(args)

@@ -113,7 +113,8 @@ def test_play_quiet_prints_only_the_totals() -> None:
 
 
 def test_play_unknown_ruleset_lists_the_builtins() -> None:
-    err = refused(tarot("play", "nonexistent"))
+    err = refused(tarot("play", "nonexistent"), 2)
+    assert err.startswith("tarot: error: no ruleset named 'nonexistent'")
     assert "nonexistent" in err
     assert "marolles-1637" in err
     assert "marolles-1637-ultimo-literal" in err
@@ -126,19 +127,19 @@ def test_play_with_an_option() -> None:
 
 
 def test_play_with_an_unknown_option_is_refused() -> None:
-    err = refused(tarot("play", "marolles-1637", "--option", "nope=x"))
-    assert "no option named 'nope'" in err
+    err = refused(tarot("play", "marolles-1637", "--option", "nope=x"), 2)
+    assert "tarot: error: --option: marolles-1637 has no option 'nope'" in err
     assert "ultimo_failure" in err, "the message should list the options"
 
 
 def test_play_with_an_unknown_reading_is_refused() -> None:
-    err = refused(tarot("play", "marolles-1637", "--option", "ultimo_failure=bad"))
-    assert "'ultimo_failure' has no reading 'bad'" in err
+    err = refused(tarot("play", "marolles-1637", "--option", "ultimo_failure=bad"), 2)
+    assert "--option ultimo_failure: marolles-1637 has no reading 'bad'" in err
     assert "mcleod, literal" in err, "the message should list the readings"
 
 
 def test_play_with_a_malformed_option_is_refused() -> None:
-    err = refused(tarot("play", "marolles-1637", "--option", "ultimo_failure"))
+    err = refused(tarot("play", "marolles-1637", "--option", "ultimo_failure"), 2)
     assert "NAME=READING" in err
 
 

@@ -169,8 +169,8 @@ def test_command(small: Path) -> None:
     done = tarot("explain", str(small), "--format", "markdown", "--option", "stake=large")
     assert done.returncode == 0, done.stderr
     assert "- **`large`** [in force]: value `3`." in done.stdout
-    assert tarot("explain", str(small), "--option", "stake=huge").returncode == 1
+    assert tarot("explain", str(small), "--option", "stake=huge").returncode == 2
     wrong = tarot("explain", str(small), "--format", "html")
     assert wrong.returncode == 2 and "invalid choice" in wrong.stderr
     missing = tarot("explain", "no-such-game")
-    assert missing.returncode == 1 and "no built-in ruleset named" in missing.stderr
+    assert missing.returncode == 2 and "no ruleset named" in missing.stderr

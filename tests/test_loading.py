@@ -104,7 +104,7 @@ def test_duplicate_key(tmp_path: Path) -> None:
 
 
 def test_all_problems_at_once_and_non_string_keys(tmp_path: Path) -> None:
-    path = write(tmp_path, "r.yaml", "a: 1\na: 2\n3: x\nnested:\n  on: 1\n")
+    path = write(tmp_path, "r.yaml", "a: 1\na: 2\n3: x\nnested:\n  true: 1\n")
     with pytest.raises(RulesetError) as exc:
         load_yaml(path)
     problems = problems_of(exc)

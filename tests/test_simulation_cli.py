@@ -507,11 +507,11 @@ def test_diff_family_text(capsys) -> None:
 
 
 def test_diff_family_refusals(capsys, tmp_path: Path) -> None:
-    err = refused(capsys, "diff", "--family", "nonexistent", "--hands", "5")
+    err = refused(capsys, "diff", "--family", "nonexistent", "--hands", "5", status=2)
     assert "nonexistent" in err
-    err = refused(capsys, "diff", "--family", LITERAL, "--hands", "5")
+    err = refused(capsys, "diff", "--family", LITERAL, "--hands", "5", status=2)
     assert LITERAL in err, "a ruleset with no variants"
-    refused(capsys, "diff", "marolles-1637", LITERAL, "--family", "marolles-1637")
+    refused(capsys, "diff", "marolles-1637", LITERAL, "--family", "marolles-1637", status=2)
     err = refused(
         capsys,
         "diff",
@@ -521,6 +521,7 @@ def test_diff_family_refusals(capsys, tmp_path: Path) -> None:
         "5",
         "--plot",
         str(tmp_path / "p.png"),
+        status=2,
     )
     assert "--plot" in err
 
@@ -545,19 +546,21 @@ def test_counts_below_one_exit_2(capsys, args) -> None:
 
 
 def test_diff_needs_two_rulesets(capsys) -> None:
-    err = refused(capsys, "diff", "marolles-1637")
+    err = refused(capsys, "diff", "marolles-1637", status=2)
     assert "two rulesets" in err
-    err = refused(capsys, "diff", "marolles-1637", "--hands", "5")
+    err = refused(capsys, "diff", "marolles-1637", "--hands", "5", status=2)
     assert "two rulesets" in err
 
 
 def test_out_and_plot_need_hands(capsys, tmp_path: Path) -> None:
-    err = refused(capsys, "diff", "marolles-1637", LITERAL, "--out", str(tmp_path / "x.csv"))
+    err = refused(
+        capsys, "diff", "marolles-1637", LITERAL, "--out", str(tmp_path / "x.csv"), status=2
+    )
     assert "--hands" in err
 
 
 def test_simulate_an_unknown_ruleset(capsys) -> None:
-    err = refused(capsys, "simulate", "no-such-ruleset", "--hands", "5")
+    err = refused(capsys, "simulate", "no-such-ruleset", "--hands", "5", status=2)
     assert "no-such-ruleset" in err
 
 

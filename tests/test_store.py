@@ -356,8 +356,8 @@ def test_a_bad_store_leaves_the_rows_file_alone(capsys, tmp_path: Path) -> None:
 
 def test_store_without_hands_on_diff_is_refused(capsys, tmp_path: Path) -> None:
     status, _, err = run(capsys, "diff", TARGET, LITERAL, "--store", str(tmp_path / "s.db"))
-    assert status == 1
-    assert "--store needs --hands N" in err
+    assert status == 2  # a usage mistake
+    assert err.startswith("tarot: error: --store needs --hands N")
 
 
 # --- rows that name everything needed to replay them -------------------------------------------

@@ -22,6 +22,8 @@ from interpreter.agents.heuristic_agent import HeuristicAgent
 from interpreter.agents.ismcts_agent import IsmctsAgent
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.search_agent import SearchAgent
+from interpreter.cli_usage import close_name
+from interpreter.errors import UsageError
 
 AGENT_KINDS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
@@ -41,7 +43,7 @@ LEVELS: dict[str, str] = {
 MAX_SETTING_CHARACTERS = 20
 
 
-class LineupError(ValueError):
+class LineupError(UsageError):
     """An --agents value that names an unknown kind or setting, a bad setting value, or the
     wrong number of seats."""
 
@@ -66,7 +68,10 @@ def agent_settings(spec: str, text: str | None = None) -> tuple[str, dict[str, o
     where = f"--agents {given if len(given) <= 60 else given[:40] + '...'}"
     kind, *pairs = spec.split(":")
     if kind not in AGENT_KINDS:
-        raise LineupError(f"{where}: no agent kind {kind!r}; kinds: " + ", ".join(AGENT_KINDS))
+        raise LineupError(
+            f"{where}: no agent kind {kind!r}; {close_name(kind, list(AGENT_KINDS))}kinds: "
+            + ", ".join(AGENT_KINDS)
+        )
     allowed: dict[str, type] = getattr(AGENT_KINDS[kind], "SETTINGS", {})
     names = ", ".join(allowed) if allowed else "none"
     settings: dict[str, object] = {}
@@ -75,7 +80,10 @@ def agent_settings(spec: str, text: str | None = None) -> tuple[str, dict[str, o
         if not sep or not key or not value:
             raise LineupError(f"{where}: agent {kind!r}: settings are key=value, not {pair!r}")
         if key not in allowed:
-            raise LineupError(f"{where}: agent {kind!r} has no setting {key!r}; settings: {names}")
+            raise LineupError(
+                f"{where}: agent {kind!r} has no setting {key!r}; "
+                f"{close_name(key, list(allowed))}settings: {names}"
+            )
         if len(value) > MAX_SETTING_CHARACTERS:  # before any conversion, and never echoed whole
             raise LineupError(
                 f"{where}: agent {kind!r}: {key} is {len(value):,} characters long; "

@@ -23,6 +23,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.validators import validator_for
 
 from interpreter.errors import Position, Problem, json_path, nearest_position
+from interpreter.load.yaml_core import yaml11_reading
 
 __all__ = ["Finding", "check_schema", "describe_error", "schema_problems", "validation_errors"]
 
@@ -122,6 +123,9 @@ def describe_error(error: ValidationError) -> list[Finding]:
             expected = " or ".join(expected)
         got = _json_type(error.instance)
         shown = "" if error.instance is None else f" {_show(error.instance)}"
+        changed = isinstance(error.instance, str) and yaml11_reading(error.instance)
+        if changed:  # a value that was read as a boolean or a number before YAML 1.2
+            return [(path, f"expected {_article(expected)}: {changed}", False)]
         return [(path, f"expected {_article(expected)}, got {got}{shown}", False)]
     return [(path, error.message, False)]
 

@@ -225,7 +225,7 @@ class _Resolver:
                 pass
         message = (
             f"base ruleset {name!r} not found (neither {name}.yaml next to this file "
-            "nor a built-in ruleset)"
+            "nor a ruleset of that name on the search path)"
         )
         raise RulesetError(
             [Problem(where, json_path([EXTENDS_KEY]), message + _suggest(name, sorted(nearby)))]

@@ -1,10 +1,11 @@
-"""The built-in rulesets as `tarot rules` lists them: title, players and sources, read without
-the schema check or compilation.
+"""The rulesets as `tarot rules` lists them (the built-in ones and those of the user's folders,
+see `interpreter.paths`): title, players and sources, read without the schema check or
+compilation.
 
 Pipeline: beside the loading stages, not after them (load only: no check, no compile). Each
-file is read with PyYAML's C loader when present (only the package's own files come here; a
-file a user gives is read by :mod:`~interpreter.load.yaml_source`, with its budgets and
-positions), cut down to the sections the listing shows, merged along its ``extends`` chain by
+package file is read with PyYAML's C loader when present (a user's file is read by
+:mod:`~interpreter.load.yaml_source`, with its budgets and positions), cut down to the
+sections the listing shows, merged along its ``extends`` chain by
 :mod:`~interpreter.load.inheritance`, and an ``{option: NAME}`` among those sections takes
 the option's default reading, as the loader substitutes it. Whether a ruleset is valid is
 `tarot validate`'s question: a file is refused here only when the listing's own fields cannot
@@ -24,12 +25,19 @@ import yaml
 from interpreter import paths
 from interpreter.errors import Position, Problem, RulesetError, json_path
 from interpreter.load.inheritance import EXTENDS_KEY, FindBuiltin, ReadFile, resolve
-from interpreter.load.yaml_source import SourceDocument
+from interpreter.load.yaml_core import CORE_RESOLVERS
+from interpreter.load.yaml_source import SourceDocument, read_ruleset_file
 
-__all__ = ["Listing", "builtin_listings", "read_listing"]
+__all__ = ["Listing", "builtin_listings", "named_listings", "read_listing"]
 
-#: libyaml's loader when PyYAML was built with it (about 8x faster on the built-in files).
-_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """libyaml's loader when PyYAML was built with it (about 8x faster on the built-in
+    files), reading YAML 1.2 as the loader does."""
+
+    yaml_implicit_resolvers = CORE_RESOLVERS
+
+
 #: The sections the listing reads; ``options`` for the readings substituted into the others.
 _LISTED = ("title", "players", "sources", "options", EXTENDS_KEY)
 
@@ -47,12 +55,26 @@ class Listing:
 def builtin_listings() -> dict[str, tuple[Path, Listing | None]]:
     """Every built-in ruleset by name: its file and its listing (None when it cannot be read:
     `tarot validate` says why)."""
-    builtin = paths.builtin_rulesets()
-    read = cache(_read_trusted)  # a base shared by many variants is read once
+    return _listings(paths.builtin_rulesets())
+
+
+def named_listings() -> dict[str, tuple[Path, Listing | None]]:
+    """:func:`builtin_listings` over every ruleset of the search path (`paths`): a user's
+    files are read as the loader reads them, within its budget."""
+    return _listings(paths.named_rulesets())
+
+
+def _listings(named: dict[str, Path]) -> dict[str, tuple[Path, Listing | None]]:
+    package = set(paths.builtin_rulesets().values())
+    trusted = cache(_read_trusted)  # a base shared by many variants is read once
+
+    def read(path: Path) -> SourceDocument:
+        return trusted(path) if path in package else read_ruleset_file(path)
+
     found: dict[str, tuple[Path, Listing | None]] = {}
-    for name, path in builtin.items():
+    for name, path in named.items():
         try:
-            found[name] = (path, read_listing(path, builtin.get, read))
+            found[name] = (path, read_listing(path, named.get, read))
         except RulesetError:
             found[name] = (path, None)
     return found
@@ -77,7 +99,7 @@ def _read_trusted(path: Path) -> SourceDocument:
     """The listed sections of a package file, without positions; a RulesetError when the
     file cannot be read as YAML."""
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_FAST_LOADER)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_FastLoader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise _unlisted(path, f"cannot be read: {error}") from None
     if isinstance(data, dict):

@@ -30,6 +30,8 @@ from yaml.events import AliasEvent
 from yaml.nodes import Node
 from yaml.resolver import Resolver
 
+from interpreter.load.yaml_core import CORE_RESOLVERS
+
 try:
     from yaml._yaml import CParser as _CParser
 except ImportError:  # PyYAML built without libyaml
@@ -115,7 +117,10 @@ class _Budget(Composer):
 
 
 class BoundedLoader(_Budget, yaml.SafeLoader):
-    """PyYAML's pure-Python safe loader composing the node graph under the budget."""
+    """PyYAML's pure-Python safe loader composing the node graph under the budget, reading
+    plain scalars as YAML 1.2 does (:mod:`~interpreter.load.yaml_core`)."""
+
+    yaml_implicit_resolvers = CORE_RESOLVERS
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
@@ -128,6 +133,8 @@ if _CParser is not None:
         """The same composer and budget fed by libyaml's scanner and parser (about 6x faster
         on the built-in files): libyaml only cuts the text into events, so nesting is
         still counted before anything deeper is composed."""
+
+        yaml_implicit_resolvers = CORE_RESOLVERS
 
         def __init__(self, stream: str) -> None:
             _CParser.__init__(self, stream)

@@ -4,7 +4,8 @@ came from.
 Pipeline: **yaml_source** -> inheritance (load) -> schema_check, options, semantic_checks
 (check) -> compile.
 
-:func:`load_yaml` composes the YAML node graph with PyYAML's ``SafeLoader`` and builds plain
+:func:`load_yaml` composes the YAML node graph with PyYAML's ``SafeLoader``, reading plain
+scalars as YAML 1.2's core schema does (:mod:`~interpreter.load.yaml_core`), and builds plain
 Python values (``dict``/``list``/``str``/``int``/``float``/``bool``/``None``) from it, so
 that every value keeps its file position and every problem (syntax error, duplicate key,
 non-string key, unsupported tag) is reported as a positioned :class:`~interpreter.errors.Problem`.
@@ -38,6 +39,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from interpreter import paths
 from interpreter.errors import Position, Problem, RulesetError, json_path, nearest_position
+from interpreter.load.yaml_core import leading_zero_problem
 from interpreter.load.yaml_limits import (
     MAX_FILE_BYTES,
     BoundedLoader,
@@ -259,6 +261,12 @@ def _syntax_problem(file: str, exc: yaml.MarkedYAMLError) -> Problem:
     return Problem(position, "$", f"YAML syntax error: {message}")
 
 
+def _octal_or(node: ScalarNode) -> str | None:
+    """Why an integer written with a leading zero is refused (its reading changed between
+    YAML 1.1 and 1.2), or None."""
+    return leading_zero_problem(node.value) if node.tag == _TAG + "int" else None
+
+
 class _Builder:
     """Builds plain values from a node graph, recording positions and problems."""
 
@@ -299,8 +307,8 @@ class _Builder:
             value: Any = node.value  # dates stay strings: rulesets are plain JSON-like data
         elif node.tag in _SCALAR_TAGS:
             is_number = node.tag in _NUMBER_TAGS
-            if is_number and (too_long := number_problem(node.value)):
-                self.problem(node, path, too_long)
+            if is_number and (refused := number_problem(node.value) or _octal_or(node)):
+                self.problem(node, path, refused)
                 return None
             try:
                 value = self.constructor.construct_object(node, deep=True)

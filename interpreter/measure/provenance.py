@@ -113,7 +113,7 @@ class RunKey:
     ) -> RunKey:
         """The key of hands played under `ruleset`, loaded from `target` (a built-in name or a
         file path, as the command line gave it), by the engine `backend`."""
-        builtin = paths.find_builtin(target) is not None
+        builtin = paths.find_named(target) is not None
         return RunKey(
             ruleset=ruleset.id,
             ruleset_file=None if builtin else target,

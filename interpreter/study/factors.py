@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from interpreter.option_flags import OptionFlagError, chosen_readings, close_name, shown
+from interpreter.cli_usage import close_name
+from interpreter.option_flags import OptionFlagError, chosen_readings, shown
 from interpreter.ruleset import Ruleset
 
 
