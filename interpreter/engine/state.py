@@ -169,6 +169,7 @@ class HandState:
         self.auction_stage = AuctionStage.BIDDING
         self.joined: list[int] = []  # seats that joined the taker's side
         self.compulsory = False  # the contract was compulsory: no auction was held
+        self.last_word_spoken = False  # the seat left has spoken its last word
         self.bidders = auction.bid_order(self) if ruleset.bidding else []
         # the talon laid out in packets (`phases/talon.py`): who takes, how many more
         self.packet_taker: int | None = None
