@@ -79,7 +79,7 @@ def expected_scores(state: HandState) -> list[float]:
         if any(full) or any(empty):
             return [-70 if full[s] else 70 if empty[s] else 0 for s in range(n)]
         return [-round5(p) for p in points]
-    taker, attack = state.taker, set(state.attackers())
+    attack = set(state.attackers())
     defence = [s for s in range(n) if s not in attack]
     attack_won = sum(1 for *_, w in tricks if w in attack)
     defence_won = len(tricks) - attack_won
@@ -98,18 +98,12 @@ def expected_scores(state: HandState) -> list[float]:
     defence_pile = [c for s in defence for c in piles[s]]
     called = None if state.called_card is None else ruleset.deck.cards[state.called_card].id
     talon = ids(ruleset, state.talon_dealt)
-    went_round = False
+    went_round = False  # the called King, taken from the talon, won a trick itself
     if called in talon:
         for _number, _leader, trick, winner in tricks:
-            cards = dict((ruleset.deck.cards[c].id, seat) for seat, c in trick)
-            if called in cards:
-                went_round = winner == cards[called] and all(
-                    ruleset.deck.cards[c].id == called
-                    or winning_key(ruleset, trick, c) < winning_key(
-                        ruleset, trick, ruleset.deck.by_id[called]
-                    )
-                    for _s, c in trick
-                )
+            players = {ruleset.deck.cards[c].id: seat for seat, c in trick}
+            if called in players:
+                went_round = winner == players[called]
     if went_round:
         rest = [c for c in talon if c not in attack_pile and c in defence_pile]
         attack_pile += rest
@@ -139,15 +133,6 @@ def expected_scores(state: HandState) -> list[float]:
 
 
 SUITS = ("hearts", "diamonds", "spades", "clubs")
-
-
-def winning_key(ruleset: Ruleset, trick, card: int) -> tuple[int, int]:
-    pack = ruleset.deck.cards
-    lead = pack[trick[0][1]]
-    c = pack[card]
-    if c.index in pack.trumps:
-        return (1, c.strength)
-    return (0, c.strength) if c.suit == lead.suit else (-1, 0)
 
 
 def mond_losses(state: HandState, went_round: bool = False) -> list[float]:
@@ -340,8 +325,7 @@ def test_random_hands_are_scored_as_the_rules_say(seed):
         ([(2, "two"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:two")], "two"),
         ([(2, "beggar"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:beggar")], "beggar"),
         (
-            [(2, "open_beggar"), (3, "pass"), (0, "pass"), (1, "pass")]
-            + [(2, "hold:open_beggar")],
+            [(2, "open_beggar"), (3, "pass"), (0, "pass"), (1, "pass")] + [(2, "hold:open_beggar")],
             "open_beggar",
         ),
         (

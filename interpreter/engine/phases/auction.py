@@ -153,7 +153,8 @@ def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
         lowest = bidding.rank(state.contract) + 1
         offered = tuple(c for c in offered if bidding.rank(c.id) >= lowest)
         if _last_word(state, bidding, seat):  # keep the bid or raise it; no pass
-            return [Hold(state.contract)] + [Bid(c.id) for c in offered if _open(state, c, seat)]
+            bids.append(Hold(state.contract))
+            return bids + [Bid(c.id) for c in offered if _open(state, c, seat)]
         if bidding.hold is not None and seat != state.taker:
             highest = {"highest_bidder": state.taker, "highest_bid": state.contract}
             holders = selected_seats(bidding.hold(state._scope(highest)))
