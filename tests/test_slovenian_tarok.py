@@ -18,7 +18,7 @@ from interpreter.transcript import hand_transcript
 from tests.commands import run_in_process
 from tests.small_games import pack_for, say
 
-PLAIN = {"announcements": "not_played", "kontra": "not_played", "radli": "not_played"}
+PLAIN = {"announced_bonuses": "not_played", "kontra": "not_played", "radli": "not_played"}
 FOUR = load_ruleset("slovenian-tarok")
 FOUR_PLAIN = load_ruleset("slovenian-tarok", PLAIN)
 THREE_PLAIN = load_ruleset("slovenian-tarok-3", PLAIN)
@@ -62,8 +62,8 @@ def round5(x: float) -> int:
     return int((abs(x) / 5) + 0.5) * 5 * (1 if x >= 0 else -1)
 
 
-VALUES = {"three": 10, "two": 20, "one": 30, "solo_three": 40, "solo_two": 50, "solo_one": 60}
-HIGHER = {"beggar": 70, "solo_without": 80, "open_beggar": 90, "colour_valat": 125, "valat": 500}
+VALUES = {"tri": 10, "dva": 20, "ena": 30, "solo_tri": 40, "solo_dva": 50, "solo_ena": 60}
+HIGHER = {"berac": 70, "solo_brez": 80, "odprti_berac": 90, "barvni_valat": 125, "valat": 500}
 
 
 def expected_scores(state: HandState) -> list[float]:
@@ -85,14 +85,14 @@ def expected_scores(state: HandState) -> list[float]:
     defence_won = len(tricks) - attack_won
     if state.contract in HIGHER:
         won = {
-            "beggar": attack_won == 0,
-            "open_beggar": attack_won == 0,
-            "colour_valat": defence_won == 0,
+            "berac": attack_won == 0,
+            "odprti_berac": attack_won == 0,
+            "barvni_valat": defence_won == 0,
             "valat": defence_won == 0,
-            "solo_without": counted([c for s in attack for c in piles[s]]) > 35,
+            "solo_brez": counted([c for s in attack for c in piles[s]]) > 35,
         }[state.contract]
         score = HIGHER[state.contract] * (1 if won else -1)
-        mond = mond_losses(state) if state.contract == "solo_without" else [0] * n
+        mond = mond_losses(state) if state.contract == "solo_brez" else [0] * n
         return [(score if s in attack else 0) - mond[s] for s in range(n)]
     attack_pile = [c for s in attack for c in piles[s]]
     defence_pile = [c for s in defence for c in piles[s]]
@@ -229,8 +229,8 @@ def test_all_pass_and_forehand_chooses_among_every_contract():
     say(state, (2, "pass"), (3, "pass"), (0, "pass"))
     assert state.current_player() == 1
     assert state.legal_actions() == [
-        "three", "two", "one", "solo_three", "solo_two", "solo_one", "beggar",
-        "solo_without", "open_beggar", "colour_valat", "valat", "pass",
+        "tri", "dva", "ena", "solo_tri", "solo_dva", "solo_ena", "berac",
+        "solo_brez", "odprti_berac", "barvni_valat", "valat", "pass",
     ]  # fmt: skip
     say(state, (1, "pass"))  # forehand's pass is Klop
     assert state.contract == "klop" and state.taker is None
@@ -240,32 +240,32 @@ def test_all_pass_and_forehand_chooses_among_every_contract():
 def test_forehand_holds_and_the_last_left_keeps_or_raises():
     state = four_hand()
     # OpenSpiel's test 2: 1 pass, 2 One, 3 pass, forehand One (hold), 2 pass, forehand confirms
-    assert "three" not in state.legal_actions()  # Three is forehand's only
-    say(state, (2, "pass"), (3, "one"), (0, "pass"))
-    assert "hold:one" in state.legal_actions()
-    say(state, (1, "hold:one"), (3, "pass"))
+    assert "tri" not in state.legal_actions()  # Three is forehand's only
+    say(state, (2, "pass"), (3, "ena"), (0, "pass"))
+    assert "hold:ena" in state.legal_actions()
+    say(state, (1, "hold:ena"), (3, "pass"))
     assert state.current_player() == 1 and "pass" not in state.legal_actions()
-    assert state.legal_actions()[:3] == ["hold:one", "solo_three", "solo_two"]
-    say(state, (1, "hold:one"))
-    assert (state.taker, state.contract) == (1, "one")
+    assert state.legal_actions()[:3] == ["hold:ena", "solo_tri", "solo_dva"]
+    say(state, (1, "hold:ena"))
+    assert (state.taker, state.contract) == (1, "ena")
     assert state.decision.kind == "call"
 
 
 def test_a_later_bidder_cannot_hold_an_earlier_ones_bid_and_the_winner_raises():
     state = four_hand()
     # OpenSpiel's test 3: Solo three, pass, Solo two, pass, pass; the winner raises
-    say(state, (2, "solo_three"), (3, "pass"))
-    assert "hold:solo_three" not in state.legal_actions()  # seat 0 comes after seat 2
-    say(state, (0, "solo_two"), (1, "pass"))
-    assert "hold:solo_two" in state.legal_actions()  # seat 2 speaks before seat 0
-    say(state, (2, "pass"), (0, "solo_one"))
-    assert (state.taker, state.contract) == (0, "solo_one")
+    say(state, (2, "solo_tri"), (3, "pass"))
+    assert "hold:solo_tri" not in state.legal_actions()  # seat 0 comes after seat 2
+    say(state, (0, "solo_dva"), (1, "pass"))
+    assert "hold:solo_dva" in state.legal_actions()  # seat 2 speaks before seat 0
+    say(state, (2, "pass"), (0, "solo_ena"))
+    assert (state.taker, state.contract) == (0, "solo_ena")
     assert state.decision.kind == "packet"
 
 
 def test_the_highest_bid_is_kept_when_nothing_is_higher():
     state = four_hand()
-    say(state, (2, "open_beggar"), (3, "colour_valat"), (0, "valat"), (1, "pass"))
+    say(state, (2, "odprti_berac"), (3, "barvni_valat"), (0, "valat"), (1, "pass"))
     say(state, (2, "pass"), (3, "pass"))
     assert state.current_player() == 0 and state.legal_actions() == ["hold:valat"]
     say(state, (0, "hold:valat"))
@@ -275,7 +275,7 @@ def test_the_highest_bid_is_kept_when_nothing_is_higher():
 def test_three_players_have_no_solos_and_forehand_speaks_first():
     state = HandState(THREE_PLAIN, 0, list(range(54)))
     assert state.current_player() == 1
-    assert "three" in state.legal_actions() and "solo_three" not in state.legal_actions()
+    assert "tri" in state.legal_actions() and "solo_tri" not in state.legal_actions()
     say(state, (1, "pass"), (2, "pass"), (0, "pass"))
     assert state.contract == "klop"
     assert [len(h) for h in state.hands_dealt] == [16, 16, 16]
@@ -299,8 +299,8 @@ def test_mond_captured_by_the_skis_costs_its_player_twenty():
     hands[0] = ["trump-6", *others[15:30]]
     talon = others[30:36]
     state = HandState(ruleset, 0, pack_for(ruleset, hands, talon))
-    say(state, (2, "pass"), (0, "pass"), (1, "one"))  # the last left: his word is final
-    assert (state.taker, state.contract) == (1, "one")
+    say(state, (2, "pass"), (0, "pass"), (1, "ena"))  # the last left: his word is final
+    assert (state.taker, state.contract) == (1, "ena")
     say(state, (1, "packet:1"))
     state.apply_action(state.legal_actions()[-1])  # lay a card away
     say(state, (1, "trump-21"), (2, "fool"), (0, "trump-6"))
@@ -322,21 +322,21 @@ def test_random_hands_are_scored_as_the_rules_say(seed):
     ("bids", "contract"),
     [
         ([(2, "pass"), (3, "pass"), (0, "pass"), (1, "pass")], "klop"),
-        ([(2, "two"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:two")], "two"),
-        ([(2, "beggar"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:beggar")], "beggar"),
+        ([(2, "dva"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:dva")], "dva"),
+        ([(2, "berac"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:berac")], "berac"),
         (
-            [(2, "open_beggar"), (3, "pass"), (0, "pass"), (1, "pass")] + [(2, "hold:open_beggar")],
-            "open_beggar",
+            [(2, "odprti_berac"), (3, "pass"), (0, "pass"), (1, "pass")]
+            + [(2, "hold:odprti_berac")],
+            "odprti_berac",
         ),
         (
-            [(2, "colour_valat"), (3, "pass"), (0, "pass"), (1, "pass")]
-            + [(2, "hold:colour_valat")],
-            "colour_valat",
+            [(2, "barvni_valat"), (3, "pass"), (0, "pass"), (1, "pass")]
+            + [(2, "hold:barvni_valat")],
+            "barvni_valat",
         ),
         (
-            [(2, "solo_without"), (3, "pass"), (0, "pass"), (1, "pass")]
-            + [(2, "hold:solo_without")],
-            "solo_without",
+            [(2, "solo_brez"), (3, "pass"), (0, "pass"), (1, "pass")] + [(2, "hold:solo_brez")],
+            "solo_brez",
         ),
     ],
 )
@@ -349,7 +349,7 @@ def test_each_contract_family_is_played_and_scored_as_the_rules_say(bids, contra
     assert written(state) == expected_scores(state)
     if contract == "klop":
         assert sum(len(ids(FOUR, state.pile(s))) for s in range(4)) == 54  # talon dealt out
-    if contract in ("beggar", "open_beggar"):
+    if contract in ("berac", "odprti_berac"):
         won = [w for *_, w in state.trick_log]
         assert won.count(2) <= 1 and (2 not in won or won[-1] == 2)  # ends at his first
 
@@ -358,7 +358,7 @@ def test_negative_contracts_keep_the_pagat_back_unless_it_must_fall():
     seen_pagat: list[bool] = []
     for seed in range(12):
         state = four_hand(FOUR_PLAIN, seed)
-        say(state, (2, "beggar"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:beggar"))
+        say(state, (2, "berac"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:berac"))
         agent = RandomAgent(seed)
         while not state.is_terminal():
             seat = state.current_player()
@@ -376,7 +376,7 @@ def test_negative_contracts_keep_the_pagat_back_unless_it_must_fall():
 
 def test_the_called_king_partner_shares_the_score():
     state = four_hand(FOUR_PLAIN, 3)
-    say(state, (2, "pass"), (3, "pass"), (0, "pass"), (1, "three"))  # forehand's Three
+    say(state, (2, "pass"), (3, "pass"), (0, "pass"), (1, "tri"))  # forehand's Three
     assert state.decision.kind == "call" and state.taker == 1
     assert all(c.endswith("-K") or c.endswith("-Q") for c in state.legal_actions())
     king = next(c for c in state.legal_actions() if c not in ids(FOUR, state.zones.hands[1]))
@@ -397,7 +397,7 @@ def test_the_called_king_partner_shares_the_score():
 
 
 def test_kontra_doubles_the_game_alone():
-    bids = [(2, "solo_one"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:solo_one")]
+    bids = [(2, "solo_ena"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:solo_ena")]
     plain = four_hand(FOUR_PLAIN, 7)
     say(plain, *bids)
     moves = []
@@ -422,7 +422,7 @@ def test_an_announced_bonus_scores_double_and_a_failed_one_costs():
     ruleset = load_ruleset("slovenian-tarok", {"kontra": "not_played", "radli": "not_played"})
     for seed in range(8):
         state = four_hand(ruleset, seed)
-        say(state, (2, "two"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:two"))
+        say(state, (2, "dva"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:dva"))
         agent = RandomAgent(seed)
         announced = False  # by the declarer, who speaks first
         while not state.is_terminal():
