@@ -100,6 +100,7 @@ class Bidding:
     contracts: tuple[Contract, ...]  # lowest first
     source: str
     rounds: str = "once"  # "once" (each seat speaks once) or "until_one_left"
+    winner_may_raise: bool = False  # until_one_left: the seat left keeps or raises its bid
     first: Evaluator | None = None  # the seat that speaks first (None: the dealer's next)
     hold: Evaluator | None = None  # seats that may take the highest bid at the same level
     all_passed: ForcedContract | None = None  # None: a deal where all pass is thrown in

@@ -274,3 +274,25 @@ def test_the_rules_page_and_the_play_command_show_each_mechanism():
     assert played.returncode == 0, played.stderr
     for words in ("Seat 1 holds one", "takes packet", "Doublings:", "redouble (The game)"):
         assert words in played.stdout
+
+
+RAISING = load_ruleset(Path(__file__).parent / "data" / "rulesets" / "winner-raises.yaml")
+
+
+def test_the_seat_left_keeps_or_raises_its_bid_and_may_not_pass():
+    state = HandState(RAISING, 0, list(range(len(RAISING.deck))))
+    say(state, (2, "two"), (3, "pass"), (0, "pass"), (1, "pass"))
+    assert state.current_player() == 2
+    assert state.legal_actions() == ["hold:two", "one"]
+    say(state, (2, "one"))
+    assert (state.taker, state.contract) == (2, "one")
+    assert state.decision.kind == "packet"  # asked once only
+
+
+def test_a_seat_left_with_no_bid_standing_has_its_last_word_at_once():
+    state = HandState(RAISING, 0, list(range(len(RAISING.deck))))
+    say(state, (2, "pass"), (3, "pass"), (0, "pass"))
+    assert state.current_player() == 1 and "pass" in state.legal_actions()
+    say(state, (1, "two"))
+    assert (state.taker, state.contract) == (1, "two")
+    assert state.decision.kind != "bid"

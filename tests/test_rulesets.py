@@ -30,6 +30,7 @@ def test_builtin_ruleset_plays_zero_sum_hands_that_replay(name: str) -> None:
         assert sum(net) == 0  # payments are zero-sum; scored points need not be
         if state.thrown_in is None:
             everything = [c for seat in range(ruleset.players) for c in state.pile(seat)]
+            everything += [c for hand in state.hands for c in hand]  # play ended by rule
         else:
             everything = [c for hand in state.hands for c in hand]
         everything += state.talon  # a talon nobody took is out of play

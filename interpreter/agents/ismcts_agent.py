@@ -32,11 +32,9 @@ constant `c` means the same in every ruleset whatever its unit.
 
 Measured (the README's Strength section; benchmarks/strength.py and ratings.py, seed 1): at
 50 iterations, 1.1 to 1.8 times the search player's default CPU time per card, it is not
-stronger than the search player in any built-in family (the search player less it, through
-the same heuristic opponents on the same deals: +46.4 ± 38.5 a hand in the four-player Jeu de
-Tarot over 24 deals, level within the intervals in the others); at the default 200
-iterations (0.084 s of CPU per card in Marolles) it gains +3.8 ± 2.9 a hand on 50 iterations
-there, and is level with the search player at 32 deals, which takes half its time per card.
+stronger than the search player in any built-in family (weaker in one, level within the
+intervals in the others); at the default 200 iterations it gains on 50 iterations and is
+level with the search player at 32 samples, which takes about half its time per card.
 
 Settings:
   iterations=N  iterations per decision (default DEFAULT_ITERATIONS); reproducible from the

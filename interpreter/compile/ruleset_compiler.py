@@ -643,6 +643,7 @@ class Compiler:
             ),
             source=source_text(spec.get("source")),
             rounds=spec.get("rounds", "once"),
+            winner_may_raise=bool(spec.get("winner_may_raise", False)),
             first=self._optional_seats(("bidding", "first"), spec.get("first"), "auction"),
             hold=self._optional_seats(("bidding", "hold"), spec.get("hold"), "hold"),
             all_passed=self._forced_contract(spec.get("all_passed")),

@@ -190,6 +190,7 @@ class HandState:
         self.auction_stage = AuctionStage.BIDDING
         self.joined: list[int] = []  # seats that joined the taker's side
         self.compulsory = False  # the contract was compulsory: no auction was held
+        self.last_word_spoken = False  # the seat left has spoken its last word
         self.bidders = auction.bid_order(self) if ruleset.bidding else []
         self.bids_made = [0] * n  # bids and holds each seat has made in the auction
         self.bid_held = False  # whether the highest bid so far was a hold

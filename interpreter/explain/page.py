@@ -345,6 +345,10 @@ class _PageBuilder:
         ]
         if "hold" in spec:
             lines.append(f"{code(spec['hold'])} may hold: take the highest bid at its level.")
+        if spec.get("winner_may_raise"):
+            lines.append(
+                "The last player left keeps his bid or names a higher contract; he may not pass."
+            )
         forced = spec.get("all_passed")
         if forced is None:
             lines.append("If every player passes, the deal is thrown in.")

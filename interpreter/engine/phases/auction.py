@@ -127,7 +127,14 @@ def _won(state: HandState, bidding: Bidding) -> bool:
         bidding.rounds == UNTIL_ONE_LEFT
         and len(state.bidders) == 1
         and state.bidders[0] == state.taker
+        and (state.last_word_spoken or not bidding.winner_may_raise)
     )
+
+
+def _last_word(state: HandState, bidding: Bidding, seat: int) -> bool:
+    """Whether `seat`, the highest bidder and the only seat left, is asked to keep or raise
+    its bid (`winner_may_raise`)."""
+    return bidding.winner_may_raise and len(state.bidders) == 1 and seat == state.taker
 
 
 def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
@@ -145,6 +152,9 @@ def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
     if state.contract is not None:
         lowest = bidding.rank(state.contract) + 1
         offered = tuple(c for c in offered if bidding.rank(c.id) >= lowest)
+        if _last_word(state, bidding, seat):  # keep the bid or raise it; no pass
+            bids.append(Hold(state.contract))
+            return bids + [Bid(c.id) for c in offered if _open(state, c, seat)]
         if bidding.hold is not None and seat != state.taker:
             highest = {"highest_bidder": state.taker, "highest_bid": state.contract}
             holders = selected_seats(bidding.hold(state._scope(highest)))
@@ -170,6 +180,10 @@ def _force(state: HandState, bidding: Bidding) -> None:
 
 
 def bid(state: HandState, decision: Decision, action: Bid | Hold | Pass) -> None:
+    bidding = state.ruleset.bidding
+    assert bidding is not None  # only a ruleset with an auction asks for bids
+    if len(state.bidders) == 1 and bidding.rounds == UNTIL_ONE_LEFT:
+        state.last_word_spoken = True  # the only seat left has spoken
     seat = state.bidders.pop(0)
     if isinstance(action, Pass):
         return  # a seat that passed does not speak again
@@ -178,7 +192,7 @@ def bid(state: HandState, decision: Decision, action: Bid | Hold | Pass) -> None
     state.bid_held = isinstance(action, Hold)
     if state.auction_stage == AuctionStage.ALL_PASSED:
         state.bidders.clear()  # the first to take a contract offered then has it
-    elif state.ruleset.bidding.rounds == UNTIL_ONE_LEFT:  # type: ignore[union-attr]
+    elif bidding.rounds == UNTIL_ONE_LEFT:
         state.bidders.append(seat)
 
 
