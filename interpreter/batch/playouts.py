@@ -3,13 +3,13 @@ moment of trick play, played to their end at once.
 
 Where it sits: between the search player (`interpreter.agents.search_agent`, which asks for
 it with `batch=auto`) and the batch back end's trick play (`interpreter.batch.phases.play`).
-`play_each` judges a decision as `interpreter.agents.judging.play_each` does (the same
-guessed deals, each action applied to a clone of each by the scalar engine), but plays each
+`prepare` and `finish` judge a decision as `interpreter.agents.judging.play_each` does (the
+same guessed deals, each action applied to a clone of each by the scalar engine), but play each
 trial on with the scalar play-out policy only until it reaches trick play in a state the
 batch back end can take up exactly (`batchable`), then plays all such trials of the
 decision at once (`play_states`) with the card habit as array code (`habits.CardHabit`).
 Trials that never get there (a ruleset or a moment the batch back end does not run) are
-played out by the scalar engine as before. `play_each` is two halves: `prepare` (the guessed
+played out by the scalar engine as before. The two halves are `prepare` (the guessed
 deals, the actions applied, the scalar play-out up to trick play) and `finish` (the batch),
 so that the decisions of many hands can share one batch (`interpreter.agents.together`):
 each guessed deal's random stream is keyed by its decision's own seed, so a play-out draws
@@ -94,21 +94,6 @@ def _declares_before_first_card(ruleset: Ruleset) -> bool:
     )
 
 
-def play_each(
-    state: HandState,
-    seat: int,
-    rollout: str,
-    policy: Policy,
-    rng: random.Random,
-    samples: int,
-) -> list[list[float]]:
-    """For each legal action, the seat's result on each of `samples` guessed deals, as
-    `judging.play_each` gives them, with the trick play of the play-outs batched."""
-    pending = prepare(state, seat, rollout, policy, rng, samples)
-    finish([pending])
-    return pending.results
-
-
 @dataclass
 class Pending:
     """A decision's play-outs, played by the scalar engine up to the moment the batch back
@@ -130,9 +115,9 @@ def prepare(
     rng: random.Random,
     samples: int,
 ) -> Pending:
-    """The first half of `play_each`: the guessed deals dealt, each action applied and
-    played on until trick play can be batched. `finish` plays the rest, for one decision
-    or for the decisions of many hands at once."""
+    """A decision judged as `judging.play_each` judges it, up to its batch: the guessed
+    deals dealt, each action applied and played on until trick play can be batched.
+    `finish` plays the rest, for one decision or for the decisions of many hands at once."""
     decision = state.decision
     assert decision is not None  # a decision is judged only while it is open
     actions = decision.actions
