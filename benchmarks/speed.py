@@ -6,6 +6,7 @@ engine's rebuild (issue 13), each beside its target. Prints numbers; asserts not
 
     python benchmarks/speed.py [--hands N] [--rulesets A,B] [--simulate N] [--marolles N]
         [--batch N] [--batch-rulesets N] [--french N] [--search N] [--search-agent SPEC]
+        [--search-run N]
         [--rules-runs N] [--fresh-runs N] [--magmacrunch DIR]
 
 A count of 0 skips its part. The targets:
@@ -24,7 +25,9 @@ A count of 0 skips its part. The targets:
   which replace this project's, so install it apart
   (`pip install --no-deps --target DIR magmacrunch-tarot`) and pass `--magmacrunch DIR`;
   without it the line says so and is skipped;
-- one Marolles hand with three search players at their default settings: at most 1 s;
+- one Marolles hand with three search players at their default settings: at most 1 s; and
+  with `--search-run N`, such hands as a run plays them, side by side: at most 0.2 s of CPU
+  a hand (issue 15);
 - `tarot rules` (`python -m interpreter rules`, process start included): under 0.3 s;
 - loading, checking and compiling one ruleset: under 0.1 s, each ruleset of the table in one
   process, and the largest as the first load of a fresh process.
@@ -55,7 +58,13 @@ from interpreter.batch.run import BATCH, play_summaries
 from interpreter.batch.support import supports
 from interpreter.engine.game import deal_hand, play_game, play_hand
 from interpreter.measure.hand_summary import play_summarized
-from interpreter.measure.runner import RulesetSpec, RunPlan, available_cores, run_hands
+from interpreter.measure.runner import (
+    RulesetSpec,
+    RunPlan,
+    Table,
+    available_cores,
+    run_hands,
+)
 from interpreter.ruleset_loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout whose engine is measured
@@ -65,6 +74,7 @@ BATCH_MAROLLES_TARGET = 3.0  # batch back end hands/s over the plain program's
 BATCH_RULESET_TARGET = 2.0  # batch back end hands/s over the scalar engine's, per ruleset
 FRENCH_TARGET = 2.0  # engine hands/s over magmacrunch-tarot's
 SEARCH_TARGET = 1.0  # seconds for one Marolles hand with three search players
+STUDY_TARGET = 0.2  # the same, on average over a study (issue 15)
 RULES_TARGET = 0.3  # seconds for `tarot rules`
 # the readings of french-tarot that the PyPI program plays: no deal cancelled for the 1 of
 # trumps in the first packet (one deal in six would end at once), a petit sec dealt again
@@ -368,6 +378,27 @@ def search_hand(hands: int, agent: str = "search") -> None:
     )
 
 
+def search_run(hands: int, agent: str = "search") -> None:
+    """Marolles hands with `agent` in every seat, as a run plays them (`Table.play`): one
+    at a time, then side by side with their play-outs batched together (`agents.together`);
+    CPU time per hand of each, and whether they gave the same hands."""
+    plan = RunPlan((RulesetSpec("marolles-1637"),), seed=1, hands=hands, agents=(agent,))
+    table = Table(plan, [load_ruleset("marolles-1637")])
+    work = [(number, (0,)) for number in range(1, hands + 1)]
+    start = time.process_time()
+    alone = [table.play_hand(number, which) for number, which in work]
+    alone_cpu = (time.process_time() - start) / hands
+    start = time.process_time()
+    together = table.play(work)
+    together_cpu = (time.process_time() - start) / hands
+    print(
+        f"a run of {hands} Marolles hands, three {agent} players: {alone_cpu:.2f} s of CPU "
+        f"a hand one at a time, {together_cpu:.2f} s side by side "
+        f"({alone_cpu / together_cpu:.2f}x; the same hands: {alone == together}; "
+        f"target {STUDY_TARGET} s a hand over a study: {verdict(together_cpu <= STUDY_TARGET)})"
+    )
+
+
 def rules_command(runs: int) -> None:
     command = [sys.executable, "-m", "interpreter", "rules"]
     times = []
@@ -411,6 +442,12 @@ def main() -> None:
         default="search",
         help="the search player, with settings (search:batch=off)",
     )
+    parser.add_argument(
+        "--search-run",
+        type=int,
+        default=0,
+        help="search-player hands of a run, one at a time and side by side (0: skip)",
+    )
     parser.add_argument("--rules-runs", type=int, default=5, help="tarot rules runs (0: skip)")
     parser.add_argument(
         "--fresh-runs",
@@ -443,6 +480,8 @@ def main() -> None:
         french_ratio(args.french, args.magmacrunch)
     if args.search:
         search_hand(args.search, args.search_agent)
+    if args.search_run:
+        search_run(args.search_run, args.search_agent)
     if args.rules_runs:
         rules_command(args.rules_runs)
 

@@ -33,6 +33,9 @@ Settings:
               batch in the batch back end (`interpreter.batch.playouts`), where the ruleset
               and the moment allow and the rollout has an array form (greedy, random), with
               a fixed number of samples; `off`: every play-out on the scalar engine.
+              Batched, a decision can also be taken as a coroutine (`deciding`), which
+              yields its play-outs so that a run of many hands batches those of all its
+              hands at once (`interpreter.agents.together`), with the same choices.
 
 Measured on the development machine (2 cores, both busy; the first ruleset of the README's
 Strength section; benchmarks/strength.py,
@@ -58,12 +61,17 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Generator
+from typing import TYPE_CHECKING
 
 from interpreter.agents.heuristic_agent import HeuristicAgent
 from interpreter.agents.judging import pick, play_each
 from interpreter.agents.playouts import Policy, greedy_policy, random_policy
 from interpreter.engine.actions import DecisionKind
 from interpreter.engine.state import HandState
+
+if TYPE_CHECKING:
+    from interpreter.batch.playouts import Pending
 
 DEFAULT_SAMPLES = 8
 MAX_SAMPLES = 10_000  # deals per decision: more would take hours a hand
@@ -120,6 +128,24 @@ class SearchAgent:
         self.name = f"search({', '.join(settings)})" if settings else "search"
 
     def choose(self, state: HandState, seat: int) -> str:
+        deciding = self.deciding(state, seat)
+        try:
+            pending = next(deciding)
+        except StopIteration as done:
+            return str(done.value)
+        from interpreter.batch import playouts  # numpy: imported only when used
+
+        playouts.finish([pending])
+        try:
+            deciding.send(None)
+        except StopIteration as done:
+            return str(done.value)
+        raise AssertionError("a decision waits on its play-outs once")  # pragma: no cover
+
+    def deciding(self, state: HandState, seat: int) -> Generator[Pending, None, str]:
+        """`choose` as a coroutine: it yields its batched play-outs (`batch.playouts.Pending`)
+        once, if it has any, for the caller to play with others (`batch.playouts.finish`),
+        and returns the choice. The choice is the same however the play-outs are batched."""
         decision = state.decision
         assert decision is not None  # an agent is asked only while a decision is open
         choices = decision.choices
@@ -138,7 +164,10 @@ class SearchAgent:
         if self.batch and samples is not None and _batched(state):
             from interpreter.batch import playouts  # numpy: imported only when used
 
-            results = playouts.play_each(state, seat, self.rollout, self.policy, self.rng, samples)
+            pending = playouts.prepare(state, seat, self.rollout, self.policy, self.rng, samples)
+            if pending.waiting:
+                yield pending
+            results = pending.results
         else:
             results = play_each(state, seat, self.policy, self.rng, more)
         return choices[pick(decision.actions, results, self.rng)]

@@ -3,13 +3,17 @@ moment of trick play, played to their end at once.
 
 Where it sits: between the search player (`interpreter.agents.search_agent`, which asks for
 it with `batch=auto`) and the batch back end's trick play (`interpreter.batch.phases.play`).
-`play_each` judges a decision as `interpreter.agents.judging.play_each` does (the same
-guessed deals, each action applied to a clone of each by the scalar engine), but plays each
+`prepare` and `finish` judge a decision as `interpreter.agents.judging.play_each` does (the
+same guessed deals, each action applied to a clone of each by the scalar engine), but play each
 trial on with the scalar play-out policy only until it reaches trick play in a state the
 batch back end can take up exactly (`batchable`), then plays all such trials of the
 decision at once (`play_states`) with the card habit as array code (`habits.CardHabit`).
 Trials that never get there (a ruleset or a moment the batch back end does not run) are
-played out by the scalar engine as before.
+played out by the scalar engine as before. The two halves are `prepare` (the guessed
+deals, the actions applied, the scalar play-out up to trick play) and `finish` (the batch),
+so that the decisions of many hands can share one batch (`interpreter.agents.together`):
+each guessed deal's random stream is keyed by its decision's own seed, so a play-out draws
+the same numbers whatever it is batched with.
 
 `from_states` lays the scalar states into one `BatchState`: every zone, the trick on the
 table, the sides, the declarations, the Fool's debts and the payments made so far (each
@@ -23,12 +27,14 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
 
 from interpreter.agents.playouts import Policy, play_out
 from interpreter.agents.sampling import Sampler
+from interpreter.batch import keyed_random
 from interpreter.batch.habits import CardHabit
 from interpreter.batch.masks import Ints, Layout, Masks
 from interpreter.batch.phases.declare import BEFORE_OWN_FIRST_CARD
@@ -46,6 +52,8 @@ from interpreter.ruleset import Ruleset
 #: the scalar play-out policies that have an array form, and the share of their card
 #: choices made at random (`agents.playouts.EXPLORE`, every card for the random policy)
 EXPLORE = {"greedy": 0.1, "random": 1.0}
+#: the seed of the batched play-outs' card habit: each row's stream carries its own key
+ROW_KEYED = 0
 
 
 def runs(ruleset: Ruleset) -> bool:
@@ -86,22 +94,36 @@ def _declares_before_first_card(ruleset: Ruleset) -> bool:
     )
 
 
-def play_each(
+@dataclass
+class Pending:
+    """A decision's play-outs, played by the scalar engine up to the moment the batch back
+    end takes them up: `results` holds what is known (per action, per guessed deal), and
+    `waiting` the trials still to play, by moment (trick number, cards on its table), each
+    with its action's index, its guessed deal and its random stream."""
+
+    seat: int
+    explore: float
+    results: list[list[float]]
+    waiting: dict[tuple[int, int], list[tuple[HandState, int, int, int]]]
+
+
+def prepare(
     state: HandState,
     seat: int,
     rollout: str,
     policy: Policy,
     rng: random.Random,
     samples: int,
-) -> list[list[float]]:
-    """For each legal action, the seat's result on each of `samples` guessed deals, as
-    `judging.play_each` gives them, with the trick play of the play-outs batched."""
+) -> Pending:
+    """A decision judged as `judging.play_each` judges it, up to its batch: the guessed
+    deals dealt, each action applied and played on until trick play can be batched.
+    `finish` plays the rest, for one decision or for the decisions of many hands at once."""
     decision = state.decision
     assert decision is not None  # a decision is judged only while it is open
     actions = decision.actions
     sampler = Sampler(state, seat)
     results: list[list[float]] = [[0.0] * samples for _ in actions]
-    waiting: dict[tuple[int, int], list[tuple[HandState, int, int]]] = defaultdict(list)
+    waiting: dict[tuple[int, int], list[tuple[HandState, int, int, int]]] = defaultdict(list)
     with few_collections():
         for sample in range(samples):
             guessed = sampler.sample(rng)
@@ -114,16 +136,38 @@ def play_each(
                     results[index][sample] = trial.returns()[seat]
                 else:
                     moment = (trial.trick_number, len(trial.zones.trick))
-                    waiting[moment].append((trial, index, sample))
-        if waiting:
-            seed = rng.getrandbits(63)
-            for group in waiting.values():
-                trials = [trial for trial, _index, _sample in group]
-                streams = np.array([sample for _trial, _index, sample in group], dtype=np.int64)
-                net = play_states(trials, seed, streams, EXPLORE[rollout]).net[:, seat]
-                for (_trial, index, sample), value in zip(group, net.tolist(), strict=True):
-                    results[index][sample] = value
-    return results
+                    waiting[moment].append((trial, index, sample, 0))
+    if waiting:
+        # each guessed deal's random stream, shared by its actions and keyed by the
+        # decision's seed: a row's draws do not depend on the rows it is batched with
+        seed = rng.getrandbits(63)
+        streams = keyed_random.words(seed, np.arange(samples), keyed_random.CHOICE, 0)
+        stream_of = streams.view(np.int64).tolist()
+        for group in waiting.values():
+            group[:] = [(trial, index, s, stream_of[s]) for trial, index, s, _ in group]
+    return Pending(seat, EXPLORE[rollout], results, waiting)
+
+
+def finish(pendings: Sequence[Pending]) -> None:
+    """Play every waiting trial of `pendings` to its end and fill in their results: the
+    trials of the same ruleset at the same moment with the same habit in one batch,
+    whichever decision (and hand) they come from."""
+    groups: dict[tuple[int, int, int, float], list[tuple[Pending, HandState, int, int, int]]]
+    groups = defaultdict(list)
+    for pending in pendings:
+        for moment, waiting in pending.waiting.items():
+            key = (id(waiting[0][0].ruleset), *moment, pending.explore)
+            groups[key].extend((pending, *trial) for trial in waiting)
+        pending.waiting = {}
+    with few_collections():
+        for (_ruleset, _trick, _played, explore), group in groups.items():
+            trials = [trial for _pending, trial, _index, _sample, _stream in group]
+            streams = np.array([row[4] for row in group], dtype=np.int64)
+            net = play_states(trials, ROW_KEYED, streams, explore).net
+            seats = np.array([row[0].seat for row in group], dtype=np.int64)
+            values = net[np.arange(len(group)), seats].tolist()
+            for (pending, _trial, index, sample, _stream), value in zip(group, values, strict=True):
+                pending.results[index][sample] = value
 
 
 def play_states(

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from interpreter.agents.base import Agent
+from interpreter.agents.together import Playing, deciding, play_together
 from interpreter.engine.collector import few_collections
 from interpreter.engine.events import Payment
 from interpreter.engine.game import deal_hand, play_hands, sitting_seed
@@ -86,10 +87,17 @@ def sole_leader(net: Sequence[float], sides: Sides | None = None) -> int | None:
 def play_summarized(
     ruleset: Ruleset, seed: int, number: int, agents: Sequence[Agent]
 ) -> HandSummary:
+    with few_collections():
+        return play_together([summarized(ruleset, seed, number, agents)])[0]
+
+
+def summarized(
+    ruleset: Ruleset, seed: int, number: int, agents: Sequence[Agent]
+) -> Playing[HandSummary]:
+    """`play_summarized` as a coroutine (`agents.together`), to be played beside others."""
     state = deal_hand(ruleset, seed, number)
     running = _Running(ruleset.players)
-    with few_collections():
-        running.play(state, agents)
+    yield from running.playing(state, agents)
     sides = [state.side_of(seat) for seat in range(ruleset.players)]
     return replace(
         running.summary(number, state.dealer, tuple(state.returns()), sides),
@@ -137,6 +145,10 @@ class _Running:
 
     def play(self, state: HandState, agents: Sequence[Agent]) -> None:
         """Let the agents play the hand out, noting the best seats after each decision."""
+        play_together([self.playing(state, agents)])
+
+    def playing(self, state: HandState, agents: Sequence[Agent]) -> Playing[None]:
+        """`play` as a coroutine (`agents.together`)."""
         counted = [0, 0]  # payments and transfers already in the running result
 
         def note_leader() -> None:
@@ -157,7 +169,7 @@ class _Running:
             assert decision is not None  # a hand not over waits on a decision
             seat = decision.seat
             self.choices += len(decision.choices)
-            state.apply_action(agents[seat].choose(state, seat))
+            state.apply_action((yield from deciding(agents[seat], state, seat)))
             self.decisions += 1
             note_leader()
 

@@ -1,0 +1,61 @@
+"""Hands played side by side (`interpreter.agents.together`): the search players' play-outs
+of many hands batched at once give every hand exactly as it is played alone, in fewer
+batches than decisions."""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter.agents.lineup import seat_agents
+from interpreter.agents.together import play_together, pools_playouts
+from interpreter.batch import playouts
+from interpreter.measure.hand_summary import play_summarized, summarized
+from interpreter.measure.runner import RulesetSpec, RunPlan, Table, run_hands
+from interpreter.ruleset_loader import load_ruleset
+
+AGENTS = ("search:samples=2",)
+
+
+@pytest.mark.parametrize("ruleset_id", ["marolles-1637", "french-tarot", "marolles-1637-wickson"])
+def test_hands_side_by_side_are_the_hands_played_alone(
+    ruleset_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ruleset = load_ruleset(ruleset_id)
+    numbers = range(1, 5)
+
+    def agents(number: int) -> list:
+        return seat_agents(AGENTS, 3, number, ruleset.players)
+
+    alone = [play_summarized(ruleset, 3, number, agents(number)) for number in numbers]
+    batches: list[int] = []
+    decisions: list[int] = []
+    play_states, finish = playouts.play_states, playouts.finish
+
+    def counted_play_states(*args, **kwargs):  # type: ignore[no-untyped-def]
+        batches.append(len(args[0]))
+        return play_states(*args, **kwargs)
+
+    def counted_finish(pendings):  # type: ignore[no-untyped-def]
+        decisions.extend(pendings)
+        return finish(pendings)
+
+    monkeypatch.setattr(playouts, "play_states", counted_play_states)
+    monkeypatch.setattr(playouts, "finish", counted_finish)
+    together = play_together([summarized(ruleset, 3, n, agents(n)) for n in numbers])
+    assert together == alone
+    assert decisions, "the search players batched no play-outs"
+    assert len(batches) < len(decisions)  # decisions of several hands shared a batch
+
+
+def test_a_run_of_search_players_plays_its_chunk_side_by_side() -> None:
+    plan = RunPlan((RulesetSpec("marolles-1637"),), seed=8, hands=3, agents=AGENTS)
+    assert plan.pools_playouts
+    assert not RunPlan(plan.rulesets, seed=8, hands=3, agents=("heuristic",)).pools_playouts
+    rulesets = [spec.load() for spec in plan.rulesets]
+    one_at_a_time = [Table(plan, rulesets).play_hand(n, (0,)) for n in range(1, 4)]
+    assert list(run_hands(plan, rulesets)) == one_at_a_time
+
+
+def test_only_agents_that_decide_as_coroutines_pool_their_playouts() -> None:
+    assert pools_playouts(seat_agents(("random", "search"), 1, 1, 2))
+    assert not pools_playouts(seat_agents(("random", "heuristic"), 1, 1, 2))
