@@ -1,5 +1,5 @@
 """Where rulesets and the schemas live: the built-in ones inside the installed package
-(`interpreter/_data`, put there by the wheel build) or, in a checkout, beside the package;
+(`tarot/_data`, put there by the wheel build) or, in a checkout, beside the package;
 a user's own rulesets in the folders of the search path.
 
 The search path, looked through in order when a ruleset is named (on the command line, in
