@@ -1,6 +1,6 @@
 """Proof that `plain_marolles.py` plays the game the engine plays under `marolles-1637`.
 
-Records made by the engine (`python -m interpreter play marolles-1637 --seed S --hands N
+Records made by the engine (`python -m tarot play marolles-1637 --seed S --hands N
 --record -`) are replayed through the plain program: each hand's pack and dealer, and each
 recorded decision in turn (which must be among the plain program's legal moves, for the same
 seat and kind of decision). Then every payment (rule, from, to, amount, in order), the card
@@ -38,7 +38,7 @@ class Disagreement(Exception):
 
 def engine_record(seed: int, hands: int) -> dict:
     """A record made by the engine's command line, random players in every seat."""
-    command = [sys.executable, "-m", "interpreter", "play", RULESET]
+    command = [sys.executable, "-m", "tarot", "play", RULESET]
     command += ["--seed", str(seed), "--hands", str(hands), "--record", "-"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
@@ -46,7 +46,7 @@ def engine_record(seed: int, hands: int) -> dict:
 
 @functools.cache
 def engine_ruleset() -> object:
-    from interpreter.ruleset_loader import load_ruleset
+    from tarot.ruleset_loader import load_ruleset
 
     return load_ruleset(RULESET)
 
@@ -55,7 +55,7 @@ class EngineAlongside:
     """The engine playing the recorded decisions too, to compare its legal moves."""
 
     def __init__(self, seed: int, number: int) -> None:
-        from interpreter.engine.game import deal_hand
+        from tarot.engine.game import deal_hand
 
         self.state = deal_hand(engine_ruleset(), seed, number)
 

@@ -30,8 +30,8 @@ import random
 from types import ModuleType
 from typing import Any
 
-from interpreter.engine.actions import DecisionKind
-from interpreter.engine.state import HandState
+from tarot.engine.actions import DecisionKind
+from tarot.engine.state import HandState
 
 MAGMACRUNCH = "magmacrunch"
 # our contract ids and the program's bid names, lowest first

@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's package
 
-from interpreter.measure.statistics import RunningMean  # noqa: E402
+from tarot.measure.statistics import RunningMean  # noqa: E402
 
 OUTSIDE = "magmacrunch"
 ALL = "all games"

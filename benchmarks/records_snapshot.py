@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine
 
-from interpreter.cli import main as tarot
-from interpreter.load.listing import builtin_listings
+from tarot.cli import main as tarot
+from tarot.load.listing import builtin_listings
 
 # (label, seed, hands, players) for every built-in ruleset
 RUNS = (

@@ -11,7 +11,7 @@ engine's rebuild (issue 13), each beside its target. Prints numbers; asserts not
 
 A count of 0 skips its part. The targets:
 
-- random Marolles hands in the batch back end (`interpreter.batch`, many hands at once),
+- random Marolles hands in the batch back end (`tarot.batch`, many hands at once),
   against the plain program in the same run, one core: at least 3x; and every built-in
   ruleset the batch back end runs, its batch figure against its scalar one (both making the
   runner's hand summaries): at least 2x. The batch sizes used are printed;
@@ -28,7 +28,7 @@ A count of 0 skips its part. The targets:
 - one Marolles hand with three search players at their default settings: at most 1 s; and
   with `--search-run N`, such hands as a run plays them, side by side: at most 0.2 s of CPU
   a hand (issue 15);
-- `tarot rules` (`python -m interpreter rules`, process start included): under 0.3 s;
+- `tarot rules` (`python -m tarot rules`, process start included): under 0.3 s;
 - loading, checking and compiling one ruleset: under 0.1 s, each ruleset of the table in one
   process, and the largest as the first load of a fresh process.
 """
@@ -51,21 +51,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 
 import plain_marolles
 
-from interpreter import paths
-from interpreter.agents.lineup import seat_agents
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.batch.run import BATCH, play_summaries
-from interpreter.batch.support import supports
-from interpreter.engine.game import deal_hand, play_game, play_hand
-from interpreter.measure.hand_summary import play_summarized
-from interpreter.measure.runner import (
+from tarot import paths
+from tarot.agents.lineup import seat_agents
+from tarot.agents.random_agent import RandomAgent
+from tarot.batch.run import BATCH, play_summaries
+from tarot.batch.support import supports
+from tarot.engine.game import deal_hand, play_game, play_hand
+from tarot.measure.hand_summary import play_summarized
+from tarot.measure.runner import (
     RulesetSpec,
     RunPlan,
     Table,
     available_cores,
     run_hands,
 )
-from interpreter.ruleset_loader import load_ruleset
+from tarot.ruleset_loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout whose engine is measured
 LOAD_TARGET = 0.1  # seconds to load, check and compile one ruleset
@@ -116,7 +116,7 @@ def ruleset_table(names: list[str], hands: int) -> list[float]:
 #: Loads one ruleset in a fresh process and prints the seconds it took (imports excluded).
 FRESH_LOAD = """
 import sys, time
-from interpreter.ruleset_loader import load_ruleset
+from tarot.ruleset_loader import load_ruleset
 start = time.perf_counter()
 load_ruleset(sys.argv[1])
 print(time.perf_counter() - start)
@@ -400,7 +400,7 @@ def search_run(hands: int, agent: str = "search") -> None:
 
 
 def rules_command(runs: int) -> None:
-    command = [sys.executable, "-m", "interpreter", "rules"]
+    command = [sys.executable, "-m", "tarot", "rules"]
     times = []
     for _ in range(runs):
         start = time.perf_counter()
@@ -408,7 +408,7 @@ def rules_command(runs: int) -> None:
         times.append(time.perf_counter() - start)
     median = statistics.median(times)
     print(
-        f"tarot rules (python -m interpreter rules, process start included): {median:.2f} s "
+        f"tarot rules (python -m tarot rules, process start included): {median:.2f} s "
         f"median of {runs} run(s) (target under {RULES_TARGET} s: "
         f"{verdict(median < RULES_TARGET)})"
     )

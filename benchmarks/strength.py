@@ -43,14 +43,14 @@ import ratings
 from outside_players import MAGMACRUNCH, MagmacrunchAgent
 from speed import FRENCH_READINGS, magmacrunch_rules
 
-from interpreter.agents.base import Agent
-from interpreter.agents.lineup import LineupError, agent_seed, canonical_agent, seat_agents
-from interpreter.engine.game import deal_hand
-from interpreter.errors import RulesetError
-from interpreter.measure.runner import available_cores
-from interpreter.measure.statistics import RunningMean
-from interpreter.ruleset import Ruleset
-from interpreter.ruleset_loader import load_ruleset
+from tarot.agents.base import Agent
+from tarot.agents.lineup import LineupError, agent_seed, canonical_agent, seat_agents
+from tarot.engine.game import deal_hand
+from tarot.errors import RulesetError
+from tarot.measure.runner import available_cores
+from tarot.measure.statistics import RunningMean
+from tarot.ruleset import Ruleset
+from tarot.ruleset_loader import load_ruleset
 
 DEFAULT_MATCHUPS = "search/random,search/heuristic,heuristic/random"
 

@@ -7,9 +7,11 @@ command line (`tarot rules`, say) does not pay for what it does not run.
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import Any
 
-# the names `interpreter.api` exports (listed here too: reading them there would import it)
+# the names `tarot.api` exports (listed here too: reading them there would import it)
 __all__ = [
     "Action",
     "Agent",
@@ -43,6 +45,21 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value  # found at once the next time
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Package(types.ModuleType):
+    """The package's module, keeping the API's `load` and `diff` when the stage packages of
+    the same names (`tarot/load/`, `tarot/diff/`) are imported: importing a submodule sets
+    it as an attribute of its parent, which would hide the functions. The stages stay
+    importable by their full names (`from tarot.load import ...`)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in __all__ and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __dir__() -> list[str]:

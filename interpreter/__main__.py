@@ -1,7 +1,7 @@
-"""`python -m interpreter` runs the tarot command."""
+"""`python -m tarot` runs the tarot command."""
 
 import sys
 
-from interpreter.cli import main
+from tarot.cli import main
 
 sys.exit(main())

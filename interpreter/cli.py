@@ -1,9 +1,9 @@
 """The `tarot` command: validate, rules, explain, play, replay, diff, simulate, study, schema,
 completion.
 
-argparse (standard library) parses the command line, through `interpreter.cli_usage`; each
-sub-command is one small function that loads through `interpreter.load` and prints (the
-commands that play many hands are in `interpreter.table_commands`). A mistake typed on the
+argparse (standard library) parses the command line, through `tarot.cli_usage`; each
+sub-command is one small function that loads through `tarot.load` and prints (the
+commands that play many hands are in `tarot.table_commands`). A mistake typed on the
 command line (a flag, a name, a value) is one line `tarot: error: ...` and exit status 2; a
 mistake in a file (a bad ruleset, a corrupt record) is a positioned message and exit status
 1; never a traceback.
@@ -22,10 +22,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from interpreter import cli_numbers
-from interpreter.cli_usage import TarotParser, unknown_arguments
-from interpreter.errors import RulesetError, UsageError
-from interpreter.stopping import exit_status, signals_stop_the_run
+from tarot import cli_numbers
+from tarot.cli_usage import TarotParser, unknown_arguments
+from tarot.errors import RulesetError, UsageError
+from tarot.stopping import exit_status, signals_stop_the_run
 
 # The imports inside the functions below are deliberate: see the module's docstring.
 
@@ -51,7 +51,7 @@ def _ruleset_targets(targets: Sequence[str]) -> list[str | Path]:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from interpreter.ruleset_loader import load_ruleset, locate
+    from tarot.ruleset_loader import load_ruleset, locate
 
     status = 0
     for target in _ruleset_targets(args.paths):
@@ -73,8 +73,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     """Each ruleset's name, players, title and sources (the built-in ones and those of the
     user's folders), read without checking or compiling it (`tarot validate` checks)."""
-    from interpreter import paths
-    from interpreter.load.listing import named_listings
+    from tarot import paths
+    from tarot.load.listing import named_listings
 
     if args.names:  # for shell completion: nothing read but the file names
         print("\n".join(paths.list_named()))
@@ -100,7 +100,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_schema(args: argparse.Namespace) -> int:
     """The installed schema's path and the editor settings that use it."""
-    from interpreter import paths
+    from tarot import paths
 
     schema = (paths.schemas_dir() / f"{args.which}.schema.json").resolve()
     if args.path:
@@ -122,17 +122,17 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_completion(args: argparse.Namespace) -> int:
     """A shell's completion script, made from the parser by shtab."""
-    from interpreter.completion import completion_script
+    from tarot.completion import completion_script
 
     print(completion_script(build_parser(), args.shell))
     return 0
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from interpreter.explain import explain_page
-    from interpreter.explain import render as render_page
-    from interpreter.option_flags import readings_for
-    from interpreter.ruleset_loader import load_ruleset
+    from tarot.explain import explain_page
+    from tarot.explain import render as render_page
+    from tarot.option_flags import readings_for
+    from tarot.ruleset_loader import load_ruleset
 
     ruleset = load_ruleset(args.ruleset, readings_for(args.option, args.ruleset))
     print(render_page(explain_page(ruleset), args.format))
@@ -140,9 +140,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from interpreter.expressions import EvaluationError
-    from interpreter.record_json import RecordError, parse_record, read_record_bytes
-    from interpreter.replay import record_problems, record_ruleset, replay_record
+    from tarot.expressions import EvaluationError
+    from tarot.record_json import RecordError, parse_record, read_record_bytes
+    from tarot.replay import record_problems, record_ruleset, replay_record
 
     source = "standard input" if args.file == "-" else args.file
     try:
@@ -173,10 +173,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from interpreter.diff import diff_loaded, load_pair, render
-    from interpreter.option_flags import OptionFlagError, chosen_readings
-    from interpreter.ruleset_loader import load_ruleset
-    from interpreter.table_commands import cmd_diff_family, cmd_diff_table
+    from tarot.diff import diff_loaded, load_pair, render
+    from tarot.option_flags import OptionFlagError, chosen_readings
+    from tarot.ruleset_loader import load_ruleset
+    from tarot.table_commands import cmd_diff_family, cmd_diff_table
 
     if args.family:
         if args.a or args.b:
@@ -205,20 +205,20 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate_args(args: argparse.Namespace) -> int:
-    from interpreter.option_flags import readings_for
-    from interpreter.table_commands import cmd_simulate
+    from tarot.option_flags import readings_for
+    from tarot.table_commands import cmd_simulate
 
     return cmd_simulate(args, readings_for(args.option, args.ruleset))
 
 
 def cmd_study_args(args: argparse.Namespace) -> int:
-    from interpreter.study.command import cmd_study
+    from tarot.study.command import cmd_study
 
     return cmd_study(args)
 
 
 def cmd_play_args(args: argparse.Namespace) -> int:
-    from interpreter.play_command import cmd_play
+    from tarot.play_command import cmd_play
 
     return cmd_play(args)
 
@@ -228,9 +228,9 @@ def _ruleset_refusal(
 ) -> str:
     """Why the ruleset to replay a record with does not load, blamed on the record where the
     record is wrong (an option or reading the ruleset does not have)."""
-    from interpreter.record_json import RecordError
-    from interpreter.replay import record_ruleset
-    from interpreter.ruleset_loader import locate
+    from tarot.record_json import RecordError
+    from tarot.replay import record_ruleset
+    from tarot.ruleset_loader import locate
 
     chosen = record["ruleset"]["options"]
     try:
@@ -339,7 +339,7 @@ def _completion_arguments(completion: argparse.ArgumentParser) -> None:
 
 
 def _explain_arguments(explain: argparse.ArgumentParser) -> None:
-    from interpreter.explain import FORMATS as PAGE_FORMATS
+    from tarot.explain import FORMATS as PAGE_FORMATS
 
     explain.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
     explain.add_argument(
@@ -349,7 +349,7 @@ def _explain_arguments(explain: argparse.ArgumentParser) -> None:
 
 
 def _play_arguments(play: argparse.ArgumentParser) -> None:
-    from interpreter.agents.lineup import LEVELS
+    from tarot.agents.lineup import LEVELS
 
     play.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
     play.add_argument(
@@ -439,7 +439,7 @@ def _simulate_arguments(simulate: argparse.ArgumentParser) -> None:
 
 
 def _study_arguments(study: argparse.ArgumentParser) -> None:
-    from interpreter.study.design import DESIGNS, FULL_UP_TO
+    from tarot.study.design import DESIGNS, FULL_UP_TO
 
     study.add_argument("base", metavar="BASE", help="a built-in name or a YAML file")
     study.add_argument(
@@ -584,8 +584,8 @@ def _add_option_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_agents_flag(parser: argparse.ArgumentParser) -> None:
-    from interpreter.agents.lineup import AGENT_KINDS
-    from interpreter.table_commands import DEFAULT_AGENTS
+    from tarot.agents.lineup import AGENT_KINDS
+    from tarot.table_commands import DEFAULT_AGENTS
 
     parser.add_argument(
         "--agents",
@@ -597,13 +597,13 @@ def _add_agents_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_run_flags(parser: argparse.ArgumentParser, plot: bool = True) -> None:
-    from interpreter.diff import FORMATS
+    from tarot.diff import FORMATS
 
     _add_agents_flag(parser)
     parser.add_argument(
         "--seed", type=cli_numbers.seed, default=1, help="seed of the deals and players"
     )
-    from interpreter.measure.cluster import cluster_address
+    from tarot.measure.cluster import cluster_address
 
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
@@ -674,7 +674,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _search_path(args: argparse.Namespace) -> None:
     """Put the folders of `--rulesets` on the search path; a usage error for one that is not
     a folder; a note for each name typed that a user's ruleset takes from a built-in one."""
-    from interpreter import paths
+    from tarot import paths
 
     for folder in args.rulesets if "rulesets" in args else []:
         if not Path(folder).is_dir():
@@ -709,13 +709,13 @@ def _refusal(error: Exception) -> int | None:
     if isinstance(error, RulesetError):
         print(error, file=sys.stderr)
         return 1
-    from interpreter.batch.agree import BatchDisagreement
-    from interpreter.expressions import EvaluationError
-    from interpreter.measure.cluster import ClusterError
-    from interpreter.measure.plot import PlotUnavailable
-    from interpreter.measure.runner import RulesetMismatch, WorkerDied
-    from interpreter.output_files import OutputError
-    from interpreter.study.design import DesignUnavailable
+    from tarot.batch.agree import BatchDisagreement
+    from tarot.expressions import EvaluationError
+    from tarot.measure.cluster import ClusterError
+    from tarot.measure.plot import PlotUnavailable
+    from tarot.measure.runner import RulesetMismatch, WorkerDied
+    from tarot.output_files import OutputError
+    from tarot.study.design import DesignUnavailable
 
     if isinstance(
         error,

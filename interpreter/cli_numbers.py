@@ -1,6 +1,6 @@
 """Whole numbers typed on the command line (`--hands`, `--hand`, `--jobs`, `--seed`, `--human`).
 
-Where it sits: argparse `type=` functions for `interpreter.cli`. Each number is checked
+Where it sits: argparse `type=` functions for `tarot.cli`. Each number is checked
 against stated bounds before it is used, and its length before it is converted, so an absurd
 value (a 5,000-digit number, `1e9`, `٣`) is a usage message (exit 2) that shows the value
 shortened, never a traceback or a run that cannot end.

@@ -1,8 +1,8 @@
 """Mistakes typed on the command line: one style, one exit status, and a suggestion.
 
-Where it sits: the parser class of `interpreter.cli`. argparse's own messages (a usage block
+Where it sits: the parser class of `tarot.cli`. argparse's own messages (a usage block
 and `tarot play: error: ...`, exit 2) become one line, ``tarot: error: MESSAGE``, raised as
-:class:`~interpreter.errors.UsageError` for `cli.main` to print with exit status 2, as are
+:class:`~tarot.errors.UsageError` for `cli.main` to print with exit status 2, as are
 the mistakes the commands find later (an --option, --agents or ruleset name that does not
 exist). A misspelt command, flag or choice gets "did you mean ...?" from difflib: argparse
 suggests only from Python 3.14 on, and only for commands and choices. The suggestions are
@@ -16,7 +16,7 @@ import difflib
 from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
-from interpreter.errors import UsageError
+from tarot.errors import UsageError
 
 __all__ = ["TarotParser", "close_name", "unknown_arguments"]
 
@@ -36,7 +36,7 @@ class TarotParser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        #: The parser of each sub-command, by name (filled by `interpreter.cli`).
+        #: The parser of each sub-command, by name (filled by `tarot.cli`).
         self.commands: dict[str, TarotParser] = {}
 
     def error(self, message: str) -> NoReturn:

@@ -1,6 +1,6 @@
 """`tarot completion SHELL`: a shell's completion script, made by shtab from the parser.
 
-Where it sits: called by `interpreter.cli` with the full parser (every sub-command with its
+Where it sits: called by `tarot.cli` with the full parser (every sub-command with its
 arguments), so a flag or choice added to the parser is completed without more work. A
 ruleset argument completes the names `tarot rules --names` prints (the built-in ones and
 those of the user's folders) as well as file names. shtab is the optional extra
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from interpreter.errors import UsageError
+from tarot.errors import UsageError
 
 __all__ = ["completion_script"]
 

@@ -1,8 +1,8 @@
 """State that lasts between hands, in words: transfers into and out of the accounts, and the
 counters as a hand found and left them.
 
-Where it sits: beside `interpreter.transcript` (the account of a finished hand) and the
-human seat's screen (`interpreter.table_view`), which both print these lines for rulesets
+Where it sits: beside `tarot.transcript` (the account of a finished hand) and the
+human seat's screen (`tarot.table_view`), which both print these lines for rulesets
 with a `lasting` section; a ruleset without one gets none.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from interpreter.engine.lasting import LastingValues, TransferMade
-from interpreter.ruleset import Ruleset
+from tarot.engine.lasting import LastingValues, TransferMade
+from tarot.ruleset import Ruleset
 
 
 def transfer_lines(ruleset: Ruleset, transfers: Sequence[TransferMade], at: str) -> list[str]:

@@ -1,5 +1,5 @@
 """Markdown tables, shared by the reports that offer `--format markdown` (`tarot diff` on
-paper in `interpreter.diff.render`, and at the table in `interpreter.measure.report`)."""
+paper in `tarot.diff.render`, and at the table in `tarot.measure.report`)."""
 
 from __future__ import annotations
 

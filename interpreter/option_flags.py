@@ -1,7 +1,7 @@
 """`--option NAME=READING` (on `tarot play`, `explain`, `simulate` and `diff A B`; `--levels`
 on `tarot study`): readings chosen on the command line, checked as a usage.
 
-Where it sits: called by `interpreter.cli` and the commands before the ruleset is loaded with
+Where it sits: called by `tarot.cli` and the commands before the ruleset is loaded with
 the readings. A name or reading that the ruleset does not have is a mistake typed on the
 command line, not in a file: `OptionFlagError` (exit 2), naming the ruleset's options or the
 option's readings, with the closest one when there is one.
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from interpreter.cli_usage import close_name
-from interpreter.errors import RulesetError, UsageError
-from interpreter.ruleset import Ruleset
+from tarot.cli_usage import close_name
+from tarot.errors import RulesetError, UsageError
+from tarot.ruleset import Ruleset
 
 
 class OptionFlagError(UsageError):
@@ -44,9 +44,9 @@ def readings_for(pairs: Sequence[str], target: str) -> dict[str, str]:
     file) before it is loaded, checked against the options its files (merged along
     `extends`) give; OptionFlagError if one is wrong. A ruleset whose files do not give
     its options in a form to check against is left to the loader to report."""
-    from interpreter import paths
-    from interpreter.load.inheritance import resolve
-    from interpreter.ruleset_loader import locate
+    from tarot import paths
+    from tarot.load.inheritance import resolve
+    from tarot.ruleset_loader import locate
 
     try:
         merged = resolve(locate(target), paths.find_named, paths.list_named).data

@@ -1,7 +1,7 @@
 """Files a command writes where the user asked (`--record`, `--out`, `--plot`).
 
-Where it sits: used by the commands (`interpreter.play_command`, `interpreter.table_commands`)
-and their writers (`interpreter.record_file`, `interpreter.measure.rows`).
+Where it sits: used by the commands (`tarot.play_command`, `tarot.table_commands`)
+and their writers (`tarot.record_file`, `tarot.measure.rows`).
 `check_output_path` is called before any hand is played, so a path that cannot be written
 (a missing folder, a folder given as the file, a name too long, a read-only place, a wrong
 extension) is refused at once, naming the path. `PieceFile` writes a file in whole pieces:
@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from interpreter.stopping import STOPPING
+from tarot.stopping import STOPPING
 
 
 class OutputError(Exception):

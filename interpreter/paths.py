@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from interpreter.load.yaml_core import CORE_RESOLVERS
+from tarot.load.yaml_core import CORE_RESOLVERS
 
 _PACKAGE = Path(__file__).resolve().parent
 

@@ -1,6 +1,6 @@
 """`tarot play`: hands with computer players (or a person at one seat), printed as they finish.
 
-Where it sits: called by `interpreter.cli`, which parses the arguments. The ruleset is loaded
+Where it sits: called by `tarot.cli`, which parses the arguments. The ruleset is loaded
 and the `--record` path checked before any hand is played. Hands are played one at a time
 (`engine.game.play_hands`) and nothing of a finished hand is kept but the totals: each is
 printed, and written to the record, as it finishes, so memory stays flat in the number of
@@ -16,22 +16,22 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TextIO
 
-from interpreter.agents.base import Agent
-from interpreter.agents.human_agent import HumanAgent, LeftTable
-from interpreter.agents.lineup import LEVELS, parse_agents, seat_agents
-from interpreter.batch.backend import choose_backend
-from interpreter.engine.game import game_winners, play_hands
-from interpreter.engine.state import HandState
-from interpreter.errors import UsageError
-from interpreter.expressions import EvaluationError
-from interpreter.option_flags import readings_for
-from interpreter.output_files import OutputError, check_output_path, held_signals
-from interpreter.record_file import RecordFile
-from interpreter.ruleset import Ruleset
-from interpreter.ruleset_loader import load_ruleset
-from interpreter.stopping import exit_status
-from interpreter.table_commands import DEFAULT_AGENTS, agents_for
-from interpreter.transcript import game_line, hand_transcript, totals_line
+from tarot.agents.base import Agent
+from tarot.agents.human_agent import HumanAgent, LeftTable
+from tarot.agents.lineup import LEVELS, parse_agents, seat_agents
+from tarot.batch.backend import choose_backend
+from tarot.engine.game import game_winners, play_hands
+from tarot.engine.state import HandState
+from tarot.errors import UsageError
+from tarot.expressions import EvaluationError
+from tarot.option_flags import readings_for
+from tarot.output_files import OutputError, check_output_path, held_signals
+from tarot.record_file import RecordFile
+from tarot.ruleset import Ruleset
+from tarot.ruleset_loader import load_ruleset
+from tarot.stopping import exit_status
+from tarot.table_commands import DEFAULT_AGENTS, agents_for
+from tarot.transcript import game_line, hand_transcript, totals_line
 
 LEFT_TABLE = 130  # the person at the human seat left: the status of a Ctrl-C
 
@@ -133,7 +133,7 @@ def _batch_hands(
     """The hands as the batch back end played them in a `simulate` or `diff --backend
     batch|auto` run (its own random numbers: not the scalar engine's hands for the seed)."""
     choose_backend("batch", [ruleset], kinds)  # refuses a ruleset or player it cannot run
-    from interpreter.batch.agree import batch_hands
+    from tarot.batch.agree import batch_hands
 
     return batch_hands(ruleset, args.seed, numbers or range(1, 2))
 

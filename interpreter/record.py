@@ -1,7 +1,7 @@
 """Game records: a played game as JSON that another program can check card by card.
 
 The shape is `schemas/game-record.schema.json`. `game_record` builds one from finished hand
-states (`interpreter.record_json.record_text` writes it as strict JSON); `interpreter.replay`
+states (`tarot.record_json.record_text` writes it as strict JSON); `tarot.replay`
 reads one back, plays it again and checks everything it says.
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from interpreter.engine.game import game_winners
-from interpreter.engine.lasting import record_of as lasting_record
-from interpreter.engine.state import HandState
-from interpreter.ruleset import Ruleset
+from tarot.engine.game import game_winners
+from tarot.engine.lasting import record_of as lasting_record
+from tarot.engine.state import HandState
+from tarot.ruleset import Ruleset
 
 FORMAT = "tarot-game-record/1"
 RULESET_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")  # as the schema's $.ruleset.id pattern

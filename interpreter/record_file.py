@@ -1,6 +1,6 @@
 """A game record written hand by hand as the hands finish (`tarot play --record FILE`).
 
-Where it sits: beside `interpreter.record`, which says what a record holds. `RecordFile`
+Where it sits: beside `tarot.record`, which says what a record holds. `RecordFile`
 writes the very bytes `record_json.record_text(game_record(...))` would write for all the hands
 at the end, but one hand at a time through an `output_files.PieceFile`: memory stays flat in
 the number of hands, and a regular file holds a complete record of the finished hands at
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from interpreter.engine.state import HandState
-from interpreter.output_files import OutputError, PieceFile
-from interpreter.record import first_game_winners, game_record, hand_record
-from interpreter.record_json import RecordError, record_text
-from interpreter.ruleset import Ruleset
+from tarot.engine.state import HandState
+from tarot.output_files import OutputError, PieceFile
+from tarot.record import first_game_winners, game_record, hand_record
+from tarot.record_json import RecordError, record_text
+from tarot.ruleset import Ruleset
 
 _HANDS = "\0hands\0"  # stands for the list of hands while the rest of the record is written
 _INDENT = "  "  # a hand's depth in the record: inside the record, inside its list of hands

@@ -4,7 +4,7 @@ A record is untrusted input. Reading turns every way its bytes can be wrong into
 `RecordError` with a place (line and column, or a JSON path) instead of a traceback: a file
 that cannot be read or is too large, bytes that are not UTF-8, text that is not JSON, the
 tokens `NaN` and `Infinity` (not JSON), numbers too long or too large to hold, nesting deeper
-than any record, a key given twice in one object. `interpreter.replay` then checks the shape
+than any record, a key given twice in one object. `tarot.replay` then checks the shape
 and replays what is left. Writing refuses a value that strict JSON cannot hold (nan, inf)
 rather than producing a file the reader would refuse.
 """
@@ -17,7 +17,7 @@ import re
 import sys
 from pathlib import Path
 
-from interpreter.errors import json_path
+from tarot.errors import json_path
 
 MAX_BYTES = 64 * 1024**2  # about 3,000 hands of a 78-card game as the tool writes them
 MAX_DEPTH = 16  # a record's deepest value (a card of a pile of a seat of a hand) is 6 deep

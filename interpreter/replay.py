@@ -1,7 +1,7 @@
 """Replaying a game record: recompute everything the record says and refuse it at the first
 thing that does not verify.
 
-A record is untrusted input (`interpreter.record_json` reads it strictly). Its shape is
+A record is untrusted input (`tarot.record_json` reads it strictly). Its shape is
 checked against the schema, with integers that are integers (`1.0` is not a seat). Its
 ruleset is a built-in one named by `$.ruleset.id`, or a file the user names (`--ruleset`),
 never a path taken from the record; it must have the content hash, the id and every option's
@@ -21,16 +21,16 @@ from functools import cache
 
 import jsonschema
 
-from interpreter import paths
-from interpreter.agents.lineup import AGENT_KINDS, LineupError, agent_settings
-from interpreter.engine.game import dealer_of, shuffled_pack
-from interpreter.engine.lasting import LastingValues
-from interpreter.engine.state import HandState, IllegalAction
-from interpreter.errors import json_path
-from interpreter.record import first_game_winners, hand_record, record_id
-from interpreter.record_json import RecordError, shortened
-from interpreter.ruleset import Ruleset
-from interpreter.ruleset_loader import load_ruleset, load_schema
+from tarot import paths
+from tarot.agents.lineup import AGENT_KINDS, LineupError, agent_settings
+from tarot.engine.game import dealer_of, shuffled_pack
+from tarot.engine.lasting import LastingValues
+from tarot.engine.state import HandState, IllegalAction
+from tarot.errors import json_path
+from tarot.record import first_game_winners, hand_record, record_id
+from tarot.record_json import RecordError, shortened
+from tarot.ruleset import Ruleset
+from tarot.ruleset_loader import load_ruleset, load_schema
 
 HUMAN = "human"
 

@@ -1,6 +1,6 @@
 """The compiled form of a ruleset: what the engine runs.
 
-Made by `interpreter.compile.ruleset_compiler` once, at load time: every expression is already
+Made by `tarot.compile.ruleset_compiler` once, at load time: every expression is already
 a Python callable, every card set a frozenset of card indexes, every option resolved. The
 engine reads these tables and never looks at YAML again.
 """
@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from interpreter.cards import Deck
-from interpreter.compile.contexts import PAYMENTS_READ_BY
-from interpreter.engine.rule_index import RuleIndex
-from interpreter.expressions.types import CompiledExpression
+from tarot.cards import Deck
+from tarot.compile.contexts import PAYMENTS_READ_BY
+from tarot.engine.rule_index import RuleIndex
+from tarot.expressions.types import CompiledExpression
 
 Evaluator = Callable[..., Any]  # a CompiledExpression: called with a Scope
 

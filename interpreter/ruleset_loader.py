@@ -2,17 +2,17 @@
 
 Pipeline, each stage in its own module:
 
-1. load: :mod:`~interpreter.load.yaml_source` (YAML with positions, within the budget of
-   :mod:`~interpreter.load.yaml_limits`) and :mod:`~interpreter.load.inheritance`
+1. load: :mod:`~tarot.load.yaml_source` (YAML with positions, within the budget of
+   :mod:`~tarot.load.yaml_limits`) and :mod:`~tarot.load.inheritance`
    (``extends`` followed and merged);
-2. check, which builds nothing the engine runs: :mod:`~interpreter.check.schema_check`
-   (the JSON Schema, once), :mod:`~interpreter.check.options` (readings chosen and put in
-   place) and :mod:`~interpreter.check.semantic_checks` (what the schema cannot say);
-3. compile: :mod:`~interpreter.compile.ruleset_compiler` (expressions, rules, the Ruleset).
+2. check, which builds nothing the engine runs: :mod:`~tarot.check.schema_check`
+   (the JSON Schema, once), :mod:`~tarot.check.options` (readings chosen and put in
+   place) and :mod:`~tarot.check.semantic_checks` (what the schema cannot say);
+3. compile: :mod:`~tarot.compile.ruleset_compiler` (expressions, rules, the Ruleset).
 
-This module runs them in turn on a :class:`~interpreter.check.draft.Draft` that collects
+This module runs them in turn on a :class:`~tarot.check.draft.Draft` that collects
 every stage's problems, each with its file position; a problem leaves its part out of the
-stages after it (:mod:`~interpreter.check.broken_parts`), so one run reports them all.
+stages after it (:mod:`~tarot.check.broken_parts`), so one run reports them all.
 """
 
 from __future__ import annotations
@@ -23,16 +23,16 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
-from interpreter import paths
-from interpreter.check.draft import Draft
-from interpreter.check.options import choose_readings
-from interpreter.check.schema_check import schema_problems
-from interpreter.check.semantic_checks import check_document
-from interpreter.cli_usage import close_name
-from interpreter.compile.ruleset_compiler import Compiler
-from interpreter.errors import Position, Problem, RulesetError, UsageError
-from interpreter.load.inheritance import MergedDocument, resolve
-from interpreter.ruleset import Ruleset
+from tarot import paths
+from tarot.check.draft import Draft
+from tarot.check.options import choose_readings
+from tarot.check.schema_check import schema_problems
+from tarot.check.semantic_checks import check_document
+from tarot.cli_usage import close_name
+from tarot.compile.ruleset_compiler import Compiler
+from tarot.errors import Position, Problem, RulesetError, UsageError
+from tarot.load.inheritance import MergedDocument, resolve
+from tarot.ruleset import Ruleset
 
 
 @cache

@@ -1,11 +1,11 @@
 """Stopping a command from outside: Ctrl-C, SIGTERM and SIGHUP all stop a run the same way.
 
-Where it sits: `interpreter.cli.main` runs every command inside `signals_stop_the_run()`.
+Where it sits: `tarot.cli.main` runs every command inside `signals_stop_the_run()`.
 While it is active, SIGTERM and SIGHUP raise `Stopped` (a `KeyboardInterrupt`) in the main
 thread just as Ctrl-C does, so the one place where each command handles Ctrl-C (report what
 finished, keep it, say so) serves all three. `exit_status()` is then 128 + the number of the
 signal that stopped the run (130 for Ctrl-C), as shells report a process killed by it.
-Worker processes do not take part: `interpreter.measure.runner` has them ignore these
+Worker processes do not take part: `tarot.measure.runner` has them ignore these
 signals and stops them itself.
 """
 

@@ -1,8 +1,8 @@
 """The commands that play many hands: `tarot simulate` and `tarot diff --hands / --family`.
 
-Where it sits: called by `interpreter.cli`, which parses the arguments. Each command loads its
+Where it sits: called by `tarot.cli`, which parses the arguments. Each command loads its
 rulesets (so a broken one is reported before anything runs), checks the output paths, plays
-the hands through `interpreter.measure.driver` and prints a report. A run stopped by
+the hands through `tarot.measure.driver` and prints a report. A run stopped by
 Ctrl-C, SIGTERM or SIGHUP still reports, writes and draws what it finished, and exits 128 +
 the signal (130 for Ctrl-C); one stopped by a failed write of its rows does the same and
 exits 1.
@@ -17,18 +17,18 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from interpreter import paths
-from interpreter.agents.lineup import parse_agents
-from interpreter.batch.backend import choose_backend
-from interpreter.diff import diff_loaded, render
-from interpreter.engine.game import plays_sittings
-from interpreter.errors import UsageError
-from interpreter.measure.cluster import ClusterAddress
-from interpreter.measure.comparison import Comparison
-from interpreter.measure.driver import RunEnd, drive
-from interpreter.measure.games import play_games
-from interpreter.measure.measures import RulesetMeasures
-from interpreter.measure.plot import (
+from tarot import paths
+from tarot.agents.lineup import parse_agents
+from tarot.batch.backend import choose_backend
+from tarot.diff import diff_loaded, render
+from tarot.engine.game import plays_sittings
+from tarot.errors import UsageError
+from tarot.measure.cluster import ClusterAddress
+from tarot.measure.comparison import Comparison
+from tarot.measure.driver import RunEnd, drive
+from tarot.measure.games import play_games
+from tarot.measure.measures import RulesetMeasures
+from tarot.measure.plot import (
     PlotUnavailable,
     Series,
     check_plot_path,
@@ -37,7 +37,7 @@ from interpreter.measure.plot import (
     plot_results,
     require_plotting,
 )
-from interpreter.measure.report import (
+from tarot.measure.report import (
     FamilyLine,
     RunInfo,
     family_report,
@@ -46,19 +46,19 @@ from interpreter.measure.report import (
     table_report,
     units,
 )
-from interpreter.measure.rows import RowWriter, row_format
-from interpreter.measure.runner import (
+from tarot.measure.rows import RowWriter, row_format
+from tarot.measure.runner import (
     Executor,
     HandResults,
     RulesetSpec,
     RunPlan,
     available_cores,
 )
-from interpreter.measure.store import ResultStore
-from interpreter.output_files import OutputError, check_output_path
-from interpreter.ruleset import Ruleset
-from interpreter.ruleset_loader import load_ruleset
-from interpreter.stopping import exit_status
+from tarot.measure.store import ResultStore
+from tarot.output_files import OutputError, check_output_path
+from tarot.ruleset import Ruleset
+from tarot.ruleset_loader import load_ruleset
+from tarot.stopping import exit_status
 
 DEFAULT_AGENTS = "random"
 
@@ -132,7 +132,7 @@ def _players(args: argparse.Namespace) -> Iterator[tuple[int | Executor, _Ran]]:
         jobs = jobs_for(args)
         yield jobs, _Ran(jobs)
         return
-    from interpreter.measure.cluster import dask_executor
+    from tarot.measure.cluster import dask_executor
 
     cores = available_cores()
     if address.local_workers is not None and address.local_workers > cores:

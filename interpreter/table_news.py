@@ -1,8 +1,8 @@
 """What a seat has not been told yet of a hand: the other seats' public decisions, the
 tricks finished and who won them, and every payment with the rule that made it.
 
-Where it sits: beside `interpreter.table_view` (the screen at a decision), used by
-`interpreter.agents.human_agent` before each decision and at the end of a hand. It reads the
+Where it sits: beside `tarot.table_view` (the screen at a decision), used by
+`tarot.agents.human_agent` before each decision and at the end of a hand. It reads the
 seat's `SeatView` only. A `Seen` remembers how far into the hand the seat has been told, so
 nothing is told twice; the other seats' discards are told only as a count.
 """
@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from interpreter.engine.actions import DecisionKind
-from interpreter.engine.events import Payment, PaymentTime
-from interpreter.engine.seat_view import PRIVATE_KINDS, SeatView, SeenDecision, SeenTrick
-from interpreter.ruleset import Declaration, Ruleset
-from interpreter.table_view import (
+from tarot.engine.actions import DecisionKind
+from tarot.engine.events import Payment, PaymentTime
+from tarot.engine.seat_view import PRIVATE_KINDS, SeatView, SeenDecision, SeenTrick
+from tarot.ruleset import Declaration, Ruleset
+from tarot.table_view import (
     NO_LEVEL,
     PLAY,
     capital,

@@ -1,8 +1,8 @@
 """What one seat may see of a hand, as lines of text: the screen of a person's seat.
 
 Where it sits: between the engine's `SeatView` (what one seat may know of a `HandState`) and
-`interpreter.agents.human_agent` (which reads the person's answers) and `tarot play --human`
-in `interpreter.cli`; what happened between two decisions is told by `interpreter.table_news`.
+`tarot.agents.human_agent` (which reads the person's answers) and `tarot play --human`
+in `tarot.cli`; what happened between two decisions is told by `tarot.table_news`.
 Every function here reads a seat's view and returns text (or resolves an answer); nothing
 reads input or writes output, and nothing reads the state's hidden cards.
 
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from interpreter.cards import COURT_LETTERS, Card, Deck, roman
-from interpreter.engine import tricks as trick_rules
-from interpreter.engine.actions import (
+from tarot.cards import COURT_LETTERS, Card, Deck, roman
+from tarot.engine import tricks as trick_rules
+from tarot.engine.actions import (
     ANNOUNCE_TEXT,
     HOLD_TEXT,
     NO_LEVEL_TEXT,
@@ -26,10 +26,10 @@ from interpreter.engine.actions import (
     PASS_TEXT,
     DecisionKind,
 )
-from interpreter.engine.events import Payment
-from interpreter.engine.phases.talon import REST_SHOWN, TAKEN_SHOWN
-from interpreter.engine.seat_view import Facing, SeatView
-from interpreter.ruleset import Declaration, Ruleset
+from tarot.engine.events import Payment
+from tarot.engine.phases.talon import REST_SHOWN, TAKEN_SHOWN
+from tarot.engine.seat_view import Facing, SeatView
+from tarot.ruleset import Declaration, Ruleset
 
 PLAY, DISCARD = DecisionKind.PLAY, DecisionKind.DISCARD
 #: shown cards that went elsewhere than a hand: talon packets onto a pile or to tricks

@@ -2,21 +2,21 @@
 every payment with the rule that made it and its source (the source of each option reading
 in force that the rule reads, then the rule's own), the card points and the net per seat.
 
-Where it sits: after the engine (`interpreter.engine.state`), printed by `tarot play`.
+Where it sits: after the engine (`tarot.engine.state`), printed by `tarot play`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from interpreter.engine.actions import HOLD_TEXT, JOIN_TEXT, DecisionKind
-from interpreter.engine.lasting import DEAL, SETTLEMENT, SITTING_END
-from interpreter.engine.phases.announce import KEPT_SHOWN
-from interpreter.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use
-from interpreter.engine.state import HANDED_OVER, HandState
-from interpreter.engine.values import tidy
-from interpreter.lasting_text import transfer_lines, values_line
-from interpreter.ruleset import Ruleset
+from tarot.engine.actions import HOLD_TEXT, JOIN_TEXT, DecisionKind
+from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
+from tarot.engine.phases.announce import KEPT_SHOWN
+from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use
+from tarot.engine.state import HANDED_OVER, HandState
+from tarot.engine.values import tidy
+from tarot.lasting_text import transfer_lines, values_line
+from tarot.ruleset import Ruleset
 
 
 def seat_name(state: HandState, seat: int) -> str:

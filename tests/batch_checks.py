@@ -1,4 +1,4 @@
-"""Checks of the batch back end (`interpreter.batch`) shared by its tests: hands replayed
+"""Checks of the batch back end (`tarot.batch`) shared by its tests: hands replayed
 through the scalar engine, and means compared with the scalar engine's."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ import math
 from collections import Counter
 from collections.abc import Callable
 
-from interpreter.agents.lineup import seat_agents
-from interpreter.batch.agree import batch_records, replay
-from interpreter.batch.run import play_summaries
-from interpreter.batch.support import supports
-from interpreter.measure.hand_summary import HandSummary, play_summarized
-from interpreter.ruleset import Ruleset
+from tarot.agents.lineup import seat_agents
+from tarot.batch.agree import batch_records, replay
+from tarot.batch.run import play_summaries
+from tarot.batch.support import supports
+from tarot.measure.hand_summary import HandSummary, play_summarized
+from tarot.ruleset import Ruleset
 
 
 def replayed(ruleset: Ruleset, seed: int, hands: int) -> tuple[list[dict], Counter, Counter]:

@@ -1,4 +1,4 @@
-"""Running the `tarot` command as a user would, for the tests: `python -m interpreter`
+"""Running the `tarot` command as a user would, for the tests: `python -m tarot`
 from the repository root."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def tarot(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "interpreter", *args],
+        [sys.executable, "-m", "tarot", *args],
         cwd=ROOT,
         input=stdin,
         capture_output=True,
@@ -45,7 +45,7 @@ def recorded_game(
 def run_in_process(capsys, *args: str) -> tuple[int, str, str]:
     """`tarot ARGS` in this process (`capsys`, pytest's fixture, captures its output):
     (exit status, stdout, stderr), and no traceback in either."""
-    from interpreter.cli import main
+    from tarot.cli import main
 
     try:
         status = main(list(args))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import deal_hand, play_hand
-from interpreter.engine.state import HandState, Phase
-from interpreter.ruleset_loader import load_ruleset
+from tarot.agents.random_agent import RandomAgent
+from tarot.engine.game import deal_hand, play_hand
+from tarot.engine.state import HandState, Phase
+from tarot.ruleset_loader import load_ruleset
 
 SEATS = 3
 

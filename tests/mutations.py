@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import play_game
-from interpreter.errors import RulesetError
-from interpreter.ruleset_loader import load_ruleset
+from tarot.agents.random_agent import RandomAgent
+from tarot.engine.game import play_game
+from tarot.errors import RulesetError
+from tarot.ruleset_loader import load_ruleset
 
 
 def value_paths(node: object, path: tuple = ()) -> list[tuple]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from interpreter.engine.phases import play
-from interpreter.engine.state import HandState, Payment
+from tarot.engine.phases import play
+from tarot.engine.state import HandState, Payment
 
 TAKER, DEFENDER = 0, 1
 

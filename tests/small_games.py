@@ -10,18 +10,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter.agents.heuristic_agent import HeuristicAgent
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.agents.search_agent import SearchAgent
-from interpreter.compile.contexts import FACTS, variables_for
-from interpreter.engine.game import play_game
-from interpreter.engine.state import HandState
-from interpreter.errors import RulesetError
-from interpreter.expressions import CompiledExpression, Environment, compile_expression
-from interpreter.record import game_record
-from interpreter.replay import replay_record
-from interpreter.ruleset import Ruleset
-from interpreter.ruleset_loader import load_ruleset
+from tarot.agents.heuristic_agent import HeuristicAgent
+from tarot.agents.random_agent import RandomAgent
+from tarot.agents.search_agent import SearchAgent
+from tarot.compile.contexts import FACTS, variables_for
+from tarot.engine.game import play_game
+from tarot.engine.state import HandState
+from tarot.errors import RulesetError
+from tarot.expressions import CompiledExpression, Environment, compile_expression
+from tarot.record import game_record
+from tarot.replay import replay_record
+from tarot.ruleset import Ruleset
+from tarot.ruleset_loader import load_ruleset
 
 
 def pack_for(ruleset: Ruleset, hands: dict[int, list[str]], talon: list[str]) -> list[int]:

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from interpreter.engine.actions import (
+from tarot.engine.actions import (
     PASS,
     Bid,
     Declare,
@@ -21,9 +21,9 @@ from interpreter.engine.actions import (
     action_text,
     parse_action,
 )
-from interpreter.engine.game import deal_hand
-from interpreter.engine.phases import Phase, phase_order
-from interpreter.ruleset_loader import load_ruleset
+from tarot.engine.game import deal_hand
+from tarot.engine.phases import Phase, phase_order
+from tarot.ruleset_loader import load_ruleset
 
 # rulesets and seeds that between them ask for every kind of decision: bids and a call,
 # discards, declarations, a redeal request (jeu-de-tarot, seed 243), cards shown for a

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import tarot
-from interpreter.record_json import record_text
-from interpreter.replay import replay_record
+from tarot.record_json import record_text
+from tarot.replay import replay_record
 
 ROOT = Path(__file__).resolve().parent.parent
 MAROLLES = "marolles-1637"
@@ -22,7 +22,7 @@ MAROLLES = "marolles-1637"
 def cli(*args: str) -> str:
     """The command line's standard output (run from the repository root)."""
     done = subprocess.run(
-        [sys.executable, "-m", "interpreter", *args],
+        [sys.executable, "-m", "tarot", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -45,7 +45,7 @@ def test_the_surface_is_listed_and_every_name_is_there() -> None:
     assert names <= set(dir(tarot))
     assert all(getattr(tarot, name) is not None for name in tarot.__all__)
     assert not {"Any", "annotations"} & set(dir(tarot))
-    from interpreter import api
+    from tarot import api
 
     assert sorted(tarot.__all__) == sorted(api.__all__)  # the package lists what api exports
     with pytest.raises(AttributeError, match="no attribute 'lod'"):
@@ -54,7 +54,7 @@ def test_the_surface_is_listed_and_every_name_is_there() -> None:
 
 def test_the_command_line_does_not_import_the_api() -> None:
     code = (
-        "import sys, interpreter, interpreter.cli; "
+        "import sys, interpreter, tarot.cli; "
         "print(any(m.endswith('.api') or '.api.' in m for m in sys.modules))"
     )
     done = subprocess.run(
@@ -86,7 +86,7 @@ def test_load_with_options_and_from_a_file(tmp_path: Path) -> None:
 
 
 def test_load_refuses_an_unknown_ruleset_or_reading() -> None:
-    with pytest.raises(tarot.RulesetError, match="no built-in ruleset named 'marole'"):
+    with pytest.raises(tarot.RulesetError, match="no ruleset named 'marole'; did you mean 'marolles-1637'"):
         tarot.load("marole")
     with pytest.raises(tarot.RulesetError) as raised:
         tarot.load(MAROLLES, options={"ultimo_failure": "never"})

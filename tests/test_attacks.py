@@ -39,7 +39,7 @@ def test_attack_is_refused_cleanly(case_file: Path, tmp_path: Path) -> None:
     args = [_fill(str(arg), here, tmp_path) for arg in case["args"]]
     stdin = _fill(case["stdin"], here, tmp_path) if "stdin" in case else None
     done = subprocess.run(
-        [sys.executable, "-m", "interpreter", *args],
+        [sys.executable, "-m", "tarot", *args],
         cwd=ROOT,
         input=stdin,
         capture_output=True,

@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents.heuristic_agent import HeuristicAgent
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.agents.search_agent import SearchAgent
-from interpreter.engine.game import play_game
-from interpreter.engine.seat_view import SeatView
-from interpreter.engine.state import HandState, IllegalAction
-from interpreter.record import game_record
-from interpreter.replay import replay_record
-from interpreter.ruleset_loader import load_ruleset
-from interpreter.transcript import hand_transcript
+from tarot.agents.heuristic_agent import HeuristicAgent
+from tarot.agents.random_agent import RandomAgent
+from tarot.agents.search_agent import SearchAgent
+from tarot.engine.game import play_game
+from tarot.engine.seat_view import SeatView
+from tarot.engine.state import HandState, IllegalAction
+from tarot.record import game_record
+from tarot.replay import replay_record
+from tarot.ruleset_loader import load_ruleset
+from tarot.transcript import hand_transcript
 from tests.commands import tarot
 from tests.small_games import compiled, edited, problems
 

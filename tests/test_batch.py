@@ -1,4 +1,4 @@
-"""The batch back end (`interpreter.batch`): hands independent of their batch, every hand it
+"""The batch back end (`tarot.batch`): hands independent of their batch, every hand it
 plays replayed through the scalar engine with every payment equal, the same distributions
 as the scalar engine, and a whitelist that refuses what it cannot run."""
 
@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 from batch_checks import means_agree
 
-from interpreter import paths
-from interpreter.batch.agree import BatchDisagreement, batch_records, check_sample, replay
-from interpreter.batch.masks import Layout, count
-from interpreter.batch.run import play_batch, play_summaries, summaries
-from interpreter.batch.support import supports
-from interpreter.cli import main
-from interpreter.replay import ReplayMismatch
-from interpreter.ruleset_loader import load_ruleset
+from tarot import paths
+from tarot.batch.agree import BatchDisagreement, batch_records, check_sample, replay
+from tarot.batch.masks import Layout, count
+from tarot.batch.run import play_batch, play_summaries, summaries
+from tarot.batch.support import supports
+from tarot.cli import main
+from tarot.replay import ReplayMismatch
+from tarot.ruleset_loader import load_ruleset
 
 BASE = "marolles-1637"
 LITERAL = "marolles-1637-ultimo-literal"
@@ -204,7 +204,7 @@ def test_auto_replays_one_hand_in_a_hundred_and_stops_at_a_difference():
 
 
 def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, monkeypatch):
-    from interpreter.batch.phases import play as batch_play
+    from tarot.batch.phases import play as batch_play
 
     settle = batch_play.settle
 

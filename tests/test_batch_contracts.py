@@ -1,4 +1,4 @@
-"""The batch back end (`interpreter.batch`) on games with an auction or a talon: redeals
+"""The batch back end (`tarot.batch`) on games with an auction or a talon: redeals
 (and deals dealt again by the same dealer), bids, the partner call, the talon taken or set
 aside, discards, declarations before a seat's first card, cards handed over for a
 declaration, the Fool's exchange, the last trick it may win and cards that play as Fools.
@@ -13,9 +13,9 @@ from functools import cache
 import pytest
 from batch_checks import means_agree, replayed
 
-from interpreter.batch.agree import batch_records, replay
-from interpreter.batch.run import play_batch, summaries
-from interpreter.ruleset_loader import load_ruleset
+from tarot.batch.agree import batch_records, replay
+from tarot.batch.run import play_batch, summaries
+from tarot.ruleset_loader import load_ruleset
 
 FRENCH = ["french-tarot", "french-tarot-3", "french-tarot-5", "french-tarot-round-10"]
 WICKSON = [

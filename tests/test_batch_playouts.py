@@ -1,4 +1,4 @@
-"""The search player's play-outs batched (`interpreter.batch.playouts`): scalar states taken
+"""The search player's play-outs batched (`tarot.batch.playouts`): scalar states taken
 up by the batch back end in the middle of trick play agree with the scalar engine exactly
 (each row's cards replayed through it: every payment equal), and the array card habit is the
 scalar play-outs' greedy policy (same mean results per action, within sampling noise)."""
@@ -11,16 +11,16 @@ import random
 import numpy as np
 import pytest
 
-from interpreter.agents.playouts import greedy_policy, play_out
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.agents.sampling import Sampler
-from interpreter.agents.search_agent import SearchAgent
-from interpreter.batch.agree import _payments
-from interpreter.batch.playouts import batchable, play_states, replay_row, runs
-from interpreter.engine.actions import DecisionKind
-from interpreter.engine.game import deal_hand, play_hand
-from interpreter.engine.state import HandState
-from interpreter.ruleset_loader import load_ruleset
+from tarot.agents.playouts import greedy_policy, play_out
+from tarot.agents.random_agent import RandomAgent
+from tarot.agents.sampling import Sampler
+from tarot.agents.search_agent import SearchAgent
+from tarot.batch.agree import _payments
+from tarot.batch.playouts import batchable, play_states, replay_row, runs
+from tarot.engine.actions import DecisionKind
+from tarot.engine.game import deal_hand, play_hand
+from tarot.engine.state import HandState
+from tarot.ruleset_loader import load_ruleset
 
 
 def _moment(ruleset_id: str, number: int, trick: int, on_table: int) -> HandState:

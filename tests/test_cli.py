@@ -1,4 +1,4 @@
-"""The `tarot` command, run as `python -m interpreter` from the repository root.
+"""The `tarot` command, run as `python -m tarot` from the repository root.
 
 A user's mistake (unknown ruleset, bad option, tampered record) must end with a message and
 exit status 1, never a traceback.

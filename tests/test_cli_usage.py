@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from commands import ROOT, tarot
 
-from interpreter import cli, paths
+from tarot import cli, paths
 
 MAROLLES = paths.find_builtin("marolles-1637")
 

@@ -18,11 +18,11 @@ import distributed
 import pytest
 from test_simulation_cli import run  # tarot ARGS in this process: status, out, err
 
-from interpreter.measure import cluster
-from interpreter.measure.provenance import results_version
-from interpreter.measure.rows import RowWriter
-from interpreter.measure.runner import RulesetSpec, RunPlan, Written, run_hands
-from interpreter.ruleset_loader import load_ruleset
+from tarot.measure import cluster
+from tarot.measure.provenance import results_version
+from tarot.measure.rows import RowWriter
+from tarot.measure.runner import RulesetSpec, RunPlan, Written, run_hands
+from tarot.ruleset_loader import load_ruleset
 
 BASE = "marolles-1637"
 LITERAL = "marolles-1637-ultimo-literal"
@@ -197,7 +197,7 @@ def test_ctrl_c_to_the_process_group_stops_a_run_on_a_local_cluster(tmp_path: Pa
     rows = tmp_path / "rows.jsonl"
     args = ("simulate", BASE, "--hands", "100000", "--cluster", "local:1", "--out", str(rows))
     process = subprocess.Popen(
-        [sys.executable, "-m", "interpreter", *args],
+        [sys.executable, "-m", "tarot", *args],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

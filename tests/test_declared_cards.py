@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import play_game
-from interpreter.engine.state import HandState, IllegalAction
-from interpreter.record import game_record
-from interpreter.replay import replay_record
-from interpreter.ruleset_loader import load_ruleset
+from tarot.agents.random_agent import RandomAgent
+from tarot.engine.game import play_game
+from tarot.engine.state import HandState, IllegalAction
+from tarot.record import game_record
+from tarot.replay import replay_record
+from tarot.ruleset_loader import load_ruleset
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "show-give-draw.yaml"
 

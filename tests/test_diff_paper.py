@@ -1,4 +1,4 @@
-"""`tarot diff`: comparing two rulesets as written (interpreter.diff.paper and .render)."""
+"""`tarot diff`: comparing two rulesets as written (tarot.diff.paper and .render)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from commands import tarot
 
-from interpreter.diff import diff_rulesets, render, to_json, to_markdown, to_text
-from interpreter.diff.paper import RulesetDiff
-from interpreter.errors import RulesetError
+from tarot.diff import diff_rulesets, render, to_json, to_markdown, to_text
+from tarot.diff.paper import RulesetDiff
+from tarot.errors import RulesetError
 
 MCLEOD = 'John McLeod, "Early 17th Century French Tarot'
 

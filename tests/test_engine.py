@@ -14,11 +14,11 @@ from collections import Counter
 import pytest
 from hands import SEATS, agents_for, new_hand, played_hand, ruleset_with
 
-from interpreter.engine.game import play_game, play_hand
-from interpreter.engine.state import HandState, IllegalAction, count_points
-from interpreter.record import game_record
-from interpreter.replay import ReplayMismatch, record_problems, replay_record
-from interpreter.ruleset_loader import load_ruleset
+from tarot.engine.game import play_game, play_hand
+from tarot.engine.state import HandState, IllegalAction, count_points
+from tarot.record import game_record
+from tarot.replay import ReplayMismatch, record_problems, replay_record
+from tarot.ruleset_loader import load_ruleset
 
 
 def card_places(state: HandState) -> Counter:
@@ -419,7 +419,7 @@ def test_literal_ultimo_failure_costs_one_per_opponent(marolles):
 
 
 def test_unknown_option_or_reading_is_refused():
-    from interpreter.errors import RulesetError
+    from tarot.errors import RulesetError
 
     with pytest.raises(RulesetError):
         load_ruleset("marolles-1637", choices={"no_such_option": "x"})
@@ -469,7 +469,7 @@ def test_winning_agrees_with_the_trick_winner(name):
     winner's, for random tricks, excuse sets and cards (a Fool led, every card an excuse)."""
     import random
 
-    from interpreter.engine.tricks import trick_winner, winning
+    from tarot.engine.tricks import trick_winner, winning
 
     ruleset = load_ruleset(name)
     cards, size = ruleset.deck.cards, len(ruleset.deck)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import paths
-from interpreter.explain import explain_page, render
-from interpreter.ruleset_loader import load_ruleset
+from tarot import paths
+from tarot.explain import explain_page, render
+from tarot.ruleset_loader import load_ruleset
 from tests.commands import tarot
 
 SMALL = """\

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import paths
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import play_game
-from interpreter.engine.state import HandState
-from interpreter.errors import RulesetError
-from interpreter.expressions import EvaluationError
-from interpreter.ruleset_loader import load_ruleset
+from tarot import paths
+from tarot.agents.random_agent import RandomAgent
+from tarot.engine.game import play_game
+from tarot.engine.state import HandState
+from tarot.errors import RulesetError
+from tarot.expressions import EvaluationError
+from tarot.ruleset_loader import load_ruleset
 
 BASE = "extends: early-french\ntitle: test\n"
 SOURCE = "source: early_french_002"

@@ -23,19 +23,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import paths
-from interpreter.engine.state import HandState
-from interpreter.expressions import (
+from tarot import paths
+from tarot.engine.state import HandState
+from tarot.expressions import (
     EvaluationError,
     ExpressionError,
     Type,
     compile_expression,
     set_forms,
 )
-from interpreter.expressions.builtins import MAX_NUMBER
-from interpreter.expressions.compiler import COST_BUDGET
-from interpreter.load.inheritance import resolve
-from interpreter.ruleset_loader import load_ruleset, run_stages
+from tarot.expressions.builtins import MAX_NUMBER
+from tarot.expressions.compiler import COST_BUDGET
+from tarot.load.inheritance import resolve
+from tarot.ruleset_loader import load_ruleset, run_stages
 
 EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "300"))
 RULESET = "french-tarot"

@@ -1,4 +1,4 @@
-"""Tests for interpreter.expressions: YAML conformance cases plus property tests."""
+"""Tests for tarot.expressions: YAML conformance cases plus property tests."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import yaml  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from interpreter.expressions import (  # noqa: E402
+from tarot.expressions import (  # noqa: E402
     CompiledExpression,
     Environment,
     EvaluationError,

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mutations import loads_and_plays_or_is_refused, value_paths
 
-from interpreter import paths
-from interpreter.ruleset_loader import load_ruleset
+from tarot import paths
+from tarot.ruleset_loader import load_ruleset
 
 
 def _examples(default: int) -> int:

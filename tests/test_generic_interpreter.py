@@ -18,9 +18,9 @@ from collections import defaultdict
 from functools import cache
 from pathlib import Path
 
-from interpreter import paths
-from interpreter.ruleset import Ruleset
-from interpreter.ruleset_loader import load_ruleset
+from tarot import paths
+from tarot.ruleset import Ruleset
+from tarot.ruleset_loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "interpreter"

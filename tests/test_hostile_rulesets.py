@@ -11,7 +11,7 @@ import pytest
 import yaml
 from mutations import loads_and_plays_or_is_refused, value_paths
 
-from interpreter import paths
+from tarot import paths
 
 REPLACEMENTS = [
     0,

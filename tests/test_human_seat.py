@@ -1,4 +1,4 @@
-"""A person's seat: `interpreter.agents.human_agent`, `interpreter.table_view` and
+"""A person's seat: `tarot.agents.human_agent`, `tarot.table_view` and
 `tarot play --human SEAT`, driven by scripted input.
 
 The screen must show only what the seat may see, number the legal choices, refuse a wrong
@@ -20,13 +20,13 @@ from pathlib import Path
 import pytest
 from commands import ROOT, tarot
 
-from interpreter.agents.human_agent import HumanAgent, LeftTable
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.actions import PASS, Bid, DecisionKind
-from interpreter.engine.game import deal_hand, play_game
-from interpreter.engine.seat_view import SeatView
-from interpreter.engine.state import Decision, HandState
-from interpreter.table_view import (
+from tarot.agents.human_agent import HumanAgent, LeftTable
+from tarot.agents.random_agent import RandomAgent
+from tarot.engine.actions import PASS, Bid, DecisionKind
+from tarot.engine.game import deal_hand, play_game
+from tarot.engine.seat_view import SeatView
+from tarot.engine.state import Decision, HandState
+from tarot.table_view import (
     choice_label,
     decision_lines,
     hand_lines,
@@ -35,7 +35,7 @@ from interpreter.table_view import (
     short_name,
     sorted_hand,
 )
-from interpreter.transcript import hand_transcript
+from tarot.transcript import hand_transcript
 
 SEED = 3
 
@@ -344,7 +344,7 @@ def test_quiet_with_a_human_seat_keeps_the_questions_and_drops_the_results() -> 
 
 
 def test_ctrl_c_at_a_question_exits_130_without_a_traceback() -> None:
-    command = [sys.executable, "-m", "interpreter", "play", "marolles-1637", "--human", "0"]
+    command = [sys.executable, "-m", "tarot", "play", "marolles-1637", "--human", "0"]
     with subprocess.Popen(
         command,
         cwd=ROOT,

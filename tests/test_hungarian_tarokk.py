@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from interpreter.engine.state import HandState
-from interpreter.ruleset_loader import load_ruleset
+from tarot.engine.state import HandState
+from tarot.ruleset_loader import load_ruleset
 from tests.commands import tarot
 from tests.small_games import pack_for, replayed_games, say
 

@@ -21,10 +21,10 @@ from sides import (
 )
 from sides import pile_of as sides_pile_of
 
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import deal_hand, play_hand
-from interpreter.engine.state import HandState
-from interpreter.ruleset_loader import load_ruleset
+from tarot.agents.random_agent import RandomAgent
+from tarot.engine.game import deal_hand, play_hand
+from tarot.engine.state import HandState
+from tarot.ruleset_loader import load_ruleset
 
 FOUR = "jeu-de-tarot"
 
@@ -523,9 +523,9 @@ def test_five_players_the_declarer_calls_a_king_he_does_not_hold():
 
 
 def test_all_passing_has_the_same_dealer_deal_again_and_the_record_replays():
-    from interpreter.engine.game import deal_hand
-    from interpreter.record import game_record
-    from interpreter.replay import replay_record
+    from tarot.engine.game import deal_hand
+    from tarot.record import game_record
+    from tarot.replay import replay_record
 
     ruleset = jeu()
     state = deal_hand(ruleset, 9, 1)
@@ -554,7 +554,7 @@ def jeu_with(name: str = FOUR, **choices: str):
 
 @pytest.mark.parametrize("name", [FOUR, "jeu-de-tarot-3", "jeu-de-tarot-5"])
 def test_a_game_is_as_many_hands_as_there_are_players(name):
-    from interpreter.engine.game import game_winners, play_game
+    from tarot.engine.game import game_winners, play_game
 
     ruleset = jeu(name)
     agents = [RandomAgent(f"game/{s}") for s in range(ruleset.players)]

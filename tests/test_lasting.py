@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents.lineup import seat_agents
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import game_winners, play_game, sitting_seed
-from interpreter.engine.state import HandState
-from interpreter.errors import RulesetError
-from interpreter.measure.hand_summary import play_sitting_summarized
-from interpreter.record import game_record
-from interpreter.record_json import RecordError
-from interpreter.replay import record_problems, replay_record
-from interpreter.ruleset_loader import load_ruleset
+from tarot.agents.lineup import seat_agents
+from tarot.agents.random_agent import RandomAgent
+from tarot.engine.game import game_winners, play_game, sitting_seed
+from tarot.engine.state import HandState
+from tarot.errors import RulesetError
+from tarot.measure.hand_summary import play_sitting_summarized
+from tarot.record import game_record
+from tarot.record_json import RecordError
+from tarot.replay import record_problems, replay_record
+from tarot.ruleset_loader import load_ruleset
 from tests.commands import tarot
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "lasting-state.yaml"

@@ -11,19 +11,19 @@ from pathlib import Path
 import pytest
 from commands import tarot
 
-from interpreter import paths
-from interpreter.check.broken_parts import BrokenParts, part_of
-from interpreter.engine.state import MAX_REDEALS
-from interpreter.errors import RulesetError
-from interpreter.load import load_yaml, parse_yaml
-from interpreter.load.yaml_limits import (
+from tarot import paths
+from tarot.check.broken_parts import BrokenParts, part_of
+from tarot.engine.state import MAX_REDEALS
+from tarot.errors import RulesetError
+from tarot.load import load_yaml, parse_yaml
+from tarot.load.yaml_limits import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     MAX_MAGNITUDE,
     MAX_VALUES,
     number_problem,
 )
-from interpreter.ruleset_loader import load_ruleset
+from tarot.ruleset_loader import load_ruleset
 
 SCHEMA = json.loads((paths.schemas_dir() / "ruleset.schema.json").read_text(encoding="utf-8"))
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import paths
-from interpreter.errors import RulesetError
-from interpreter.expressions import ExpressionError
-from interpreter.expressions import parser as expression_parser
-from interpreter.load import parse_yaml, yaml_limits
-from interpreter.load.yaml_source import load_yaml, read_ruleset_file
-from interpreter.ruleset_loader import load_ruleset
+from tarot import paths
+from tarot.errors import RulesetError
+from tarot.expressions import ExpressionError
+from tarot.expressions import parser as expression_parser
+from tarot.load import parse_yaml, yaml_limits
+from tarot.load.yaml_source import load_yaml, read_ruleset_file
+from tarot.ruleset_loader import load_ruleset
 
 needs_libyaml = pytest.mark.skipif(
     yaml_limits.FastBoundedLoader is None, reason="PyYAML is built without libyaml here"

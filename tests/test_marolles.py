@@ -21,9 +21,9 @@ from hands import (
     ruleset_with,
 )
 
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import play_hand
-from interpreter.engine.state import HandState, count_points
+from tarot.agents.random_agent import RandomAgent
+from tarot.engine.game import play_hand
+from tarot.engine.state import HandState, count_points
 
 
 def opponents(seat: int) -> list[int]:

@@ -1,4 +1,4 @@
-"""Measures that fit the game (interpreter.measure): intervals that fit the quantity, the
+"""Measures that fit the game (tarot.measure): intervals that fit the quantity, the
 auction's measures, what each rule paid, whole games, and the diff's picture.
 
 Expected values come from elsewhere: printed tables, coverage by simulation, a ruleset whose
@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents.lineup import seat_agents
-from interpreter.cli import main
-from interpreter.engine.game import deal_hand, play_game, play_hand
-from interpreter.measure.comparison import Comparison
-from interpreter.measure.games import GameMeasures, game_seed, play_game_summarized
-from interpreter.measure.hand_summary import HandSummary
-from interpreter.measure.measures import RulesetMeasures
-from interpreter.measure.plot import difference_rows
-from interpreter.measure.runner import RulesetSpec, RunPlan, run_hands
-from interpreter.measure.shape import GameShape
-from interpreter.measure.statistics import Z95, KeyedMeans, RunningMean, t95, wilson
-from interpreter.ruleset_loader import load_ruleset
+from tarot.agents.lineup import seat_agents
+from tarot.cli import main
+from tarot.engine.game import deal_hand, play_game, play_hand
+from tarot.measure.comparison import Comparison
+from tarot.measure.games import GameMeasures, game_seed, play_game_summarized
+from tarot.measure.hand_summary import HandSummary
+from tarot.measure.measures import RulesetMeasures
+from tarot.measure.plot import difference_rows
+from tarot.measure.runner import RulesetSpec, RunPlan, run_hands
+from tarot.measure.shape import GameShape
+from tarot.measure.statistics import Z95, KeyedMeans, RunningMean, t95, wilson
+from tarot.ruleset_loader import load_ruleset
 
 LITERAL = "marolles-1637-ultimo-literal"
 

@@ -8,8 +8,8 @@ import json
 from functools import cache
 from pathlib import Path
 
-from interpreter.engine.state import HandState
-from interpreter.ruleset_loader import load_ruleset
+from tarot.engine.state import HandState
+from tarot.ruleset_loader import load_ruleset
 from tests.commands import tarot
 
 RULESET = "rulesets/minchiate/minchiate.yaml"

@@ -1,5 +1,5 @@
-"""Records as untrusted input: strict reading (interpreter.record_json), strict writing, and
-what replay verifies beyond the schema (interpreter.replay). The command line's refusals of
+"""Records as untrusted input: strict reading (tarot.record_json), strict writing, and
+what replay verifies beyond the schema (tarot.replay). The command line's refusals of
 tampered records are attack cases in tests/data/attacks/records/; the fuzzing is in
 test_replay_fuzz.py."""
 
@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from commands import tarot
 
-from interpreter import paths
-from interpreter.agents.lineup import seat_agents
-from interpreter.engine.game import play_game
-from interpreter.record import game_record, record_id
-from interpreter.record_json import RecordError, parse_record, record_text
-from interpreter.replay import ReplayMismatch, record_problems, replay_record
-from interpreter.ruleset_loader import load_ruleset
+from tarot import paths
+from tarot.agents.lineup import seat_agents
+from tarot.engine.game import play_game
+from tarot.record import game_record, record_id
+from tarot.record_json import RecordError, parse_record, record_text
+from tarot.replay import ReplayMismatch, record_problems, replay_record
+from tarot.ruleset_loader import load_ruleset
 
 # --- reading ---------------------------------------------------------------------------------
 

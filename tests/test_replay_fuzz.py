@@ -25,13 +25,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.agents.lineup import seat_agents
-from interpreter.engine.game import play_game
-from interpreter.errors import RulesetError
-from interpreter.record import game_record
-from interpreter.record_json import RecordError, parse_record, record_text
-from interpreter.replay import record_problems, record_ruleset, replay_record
-from interpreter.ruleset_loader import load_ruleset
+from tarot.agents.lineup import seat_agents
+from tarot.engine.game import play_game
+from tarot.errors import RulesetError
+from tarot.record import game_record
+from tarot.record_json import RecordError, parse_record, record_text
+from tarot.replay import record_problems, record_ruleset, replay_record
+from tarot.ruleset_loader import load_ruleset
 
 EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "300"))
 DEADLINE = timedelta(seconds=10)  # the promise is 5 s per input; twice that on a loaded machine

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from interpreter.engine.rule_index import RuleIndex
-from interpreter.ruleset import PaymentRule
-from interpreter.ruleset_loader import load_ruleset
+from tarot.engine.rule_index import RuleIndex
+from tarot.ruleset import PaymentRule
+from tarot.ruleset_loader import load_ruleset
 
 
 def _ids(rules) -> list[str]:

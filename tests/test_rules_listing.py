@@ -1,5 +1,5 @@
 """`tarot rules` reads each built-in ruleset's title, players and sources without checking or
-compiling it (`interpreter.load.listing`): what it lists must be what loading gives."""
+compiling it (`tarot.load.listing`): what it lists must be what loading gives."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli, paths
-from interpreter.errors import RulesetError
-from interpreter.load.listing import Listing, builtin_listings, read_listing
-from interpreter.ruleset_loader import load_ruleset
+from tarot import cli, paths
+from tarot.errors import RulesetError
+from tarot.load.listing import Listing, builtin_listings, read_listing
+from tarot.ruleset_loader import load_ruleset
 
 BUILTIN = sorted(paths.builtin_rulesets())
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from interpreter import paths
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import play_game
-from interpreter.record import game_record
-from interpreter.replay import record_problems, replay_record
-from interpreter.ruleset_loader import load_ruleset
+from tarot import paths
+from tarot.agents.random_agent import RandomAgent
+from tarot.engine.game import play_game
+from tarot.record import game_record
+from tarot.replay import record_problems, replay_record
+from tarot.ruleset_loader import load_ruleset
 
 BUILTIN = paths.builtin_rulesets()
 

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from interpreter import paths
-from interpreter.check.schema_check import schema_problems
-from interpreter.errors import RulesetError
-from interpreter.load.inheritance import resolve
-from interpreter.load.yaml_source import load_yaml
-from interpreter.ruleset_loader import load_schema
+from tarot import paths
+from tarot.check.schema_check import schema_problems
+from tarot.errors import RulesetError
+from tarot.load.inheritance import resolve
+from tarot.load.yaml_source import load_yaml
+from tarot.ruleset_loader import load_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = paths.schemas_dir() / "ruleset.schema.json"

@@ -1,4 +1,4 @@
-"""The search agent (interpreter.agents.search_agent) and agent settings on --agents."""
+"""The search agent (tarot.agents.search_agent) and agent settings on --agents."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import hands
 import pytest
 from hands import SEATS, new_hand, play_checking
 
-from interpreter.agents.lineup import LineupError, parse_agents, seat_agents
-from interpreter.agents.search_agent import SearchAgent
-from interpreter.cli import main
-from interpreter.engine.actions import DecisionKind
-from interpreter.engine.state import Phase
-from interpreter.ruleset_loader import load_ruleset
+from tarot.agents.lineup import LineupError, parse_agents, seat_agents
+from tarot.agents.search_agent import SearchAgent
+from tarot.cli import main
+from tarot.engine.actions import DecisionKind
+from tarot.engine.state import Phase
+from tarot.ruleset_loader import load_ruleset
 
 MAROLLES = load_ruleset("marolles-1637")
 

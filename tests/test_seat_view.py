@@ -1,4 +1,4 @@
-"""The seat's view (`interpreter.engine.seat_view`) tells a seat nothing it may not see.
+"""The seat's view (`tarot.engine.seat_view`) tells a seat nothing it may not see.
 
 Random hands of built-in rulesets chosen for what they show: a cut card and declarations
 (Marolles), piles with face-up tops (two-handed French Tarot), shown cards and a talon set
@@ -13,13 +13,13 @@ from functools import cache
 
 import pytest
 
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.actions import DecisionKind
-from interpreter.engine.game import deal_hand
-from interpreter.engine.seat_view import SeatView
-from interpreter.engine.state import HandState
-from interpreter.ruleset_loader import load_ruleset
-from interpreter.table_view import sides_line
+from tarot.agents.random_agent import RandomAgent
+from tarot.engine.actions import DecisionKind
+from tarot.engine.game import deal_hand
+from tarot.engine.seat_view import SeatView
+from tarot.engine.state import HandState
+from tarot.ruleset_loader import load_ruleset
+from tarot.table_view import sides_line
 
 RULESETS = [
     "marolles-1637",

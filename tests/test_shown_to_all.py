@@ -9,16 +9,16 @@ import json
 import random
 from pathlib import Path
 
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.agents.sampling import Sampler
-from interpreter.engine.actions import DecisionKind
-from interpreter.engine.game import deal_hand, play_hand
-from interpreter.engine.seat_view import SeatView
-from interpreter.engine.state import HandState
-from interpreter.record import game_record
-from interpreter.replay import replay_record
-from interpreter.ruleset_loader import load_ruleset
-from interpreter.table_view import decision_lines
+from tarot.agents.random_agent import RandomAgent
+from tarot.agents.sampling import Sampler
+from tarot.engine.actions import DecisionKind
+from tarot.engine.game import deal_hand, play_hand
+from tarot.engine.seat_view import SeatView
+from tarot.engine.state import HandState
+from tarot.record import game_record
+from tarot.replay import replay_record
+from tarot.ruleset_loader import load_ruleset
+from tarot.table_view import decision_lines
 from tests.commands import tarot
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "shown-to-all.yaml"

@@ -1,4 +1,4 @@
-"""Many hands played and measured (interpreter.measure): streaming statistics, hand
+"""Many hands played and measured (tarot.measure): streaming statistics, hand
 summaries, game measures, paired comparisons and the hand runner.
 
 The expected values here are computed another way (the standard library's `statistics`, a
@@ -18,23 +18,23 @@ from hands import FOUR_PLAYERS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.agents.lineup import seat_agents
-from interpreter.engine.game import deal_hand, play_hand
-from interpreter.measure.comparison import MOST_DIFFERENT, Comparison, can_pair
-from interpreter.measure.hand_summary import (
+from tarot.agents.lineup import seat_agents
+from tarot.engine.game import deal_hand, play_hand
+from tarot.measure.comparison import MOST_DIFFERENT, Comparison, can_pair
+from tarot.measure.hand_summary import (
     HandSummary,
     play_summarized,
     rule_keys,
     sole_leader,
 )
-from interpreter.measure.measures import RulesetMeasures
-from interpreter.measure.runner import RulesetSpec, RunPlan, run_hands
-from interpreter.measure.statistics import (
+from tarot.measure.measures import RulesetMeasures
+from tarot.measure.runner import RulesetSpec, RunPlan, run_hands
+from tarot.measure.statistics import (
     Estimate,
     RunningMean,
     difference_of_means,
 )
-from interpreter.ruleset_loader import load_ruleset
+from tarot.ruleset_loader import load_ruleset
 
 
 def t975(df: float) -> float:

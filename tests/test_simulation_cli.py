@@ -1,5 +1,5 @@
 """`tarot simulate`, `tarot diff --hands / --family` and `tarot play --hand N`, run in this
-process through `interpreter.cli.main` (and once as a real command).
+process through `tarot.cli.main` (and once as a real command).
 
 Numbers printed are checked against hands replayed on their own with the engine, and rows
 written to disk against the report of the same run.
@@ -19,12 +19,12 @@ import pytest
 from commands import tarot
 from hands import FOUR_PLAYERS
 
-from interpreter import paths
-from interpreter.agents.lineup import seat_agents
-from interpreter.cli import main
-from interpreter.engine.game import deal_hand, play_hand
-from interpreter.measure import driver
-from interpreter.ruleset_loader import load_ruleset
+from tarot import paths
+from tarot.agents.lineup import seat_agents
+from tarot.cli import main
+from tarot.engine.game import deal_hand, play_hand
+from tarot.measure import driver
+from tarot.ruleset_loader import load_ruleset
 
 LITERAL = "marolles-1637-ultimo-literal"
 RANDOM = ("random",)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.phases.settle import count_points
-from interpreter.engine.state import HandState
-from interpreter.ruleset import Ruleset
-from interpreter.ruleset_loader import load_ruleset
-from interpreter.transcript import hand_transcript
+from tarot.agents.random_agent import RandomAgent
+from tarot.engine.phases.settle import count_points
+from tarot.engine.state import HandState
+from tarot.ruleset import Ruleset
+from tarot.ruleset_loader import load_ruleset
+from tarot.transcript import hand_transcript
 from tests.commands import run_in_process
 from tests.small_games import pack_for, say
 

@@ -24,18 +24,18 @@ import pytest
 from commands import ROOT, run_in_process
 from hands import FOUR_PLAYERS
 
-from interpreter.agents.lineup import seat_agents
-from interpreter.measure import provenance
-from interpreter.measure.hand_summary import HandSummary, play_summarized
-from interpreter.measure.provenance import RunKey, results_version
-from interpreter.measure.runner import RulesetSpec, RunPlan, run_hands
-from interpreter.measure.store import (
+from tarot.agents.lineup import seat_agents
+from tarot.measure import provenance
+from tarot.measure.hand_summary import HandSummary, play_summarized
+from tarot.measure.provenance import RunKey, results_version
+from tarot.measure.runner import RulesetSpec, RunPlan, run_hands
+from tarot.measure.store import (
     PlanStore,
     ResultStore,
     summary_from_json,
     summary_to_json,
 )
-from interpreter.ruleset_loader import load_ruleset
+from tarot.ruleset_loader import load_ruleset
 
 TARGET = "marolles-1637"
 LITERAL = "marolles-1637-ultimo-literal"
@@ -229,7 +229,7 @@ def test_a_run_killed_half_way_resumes_to_the_result_of_a_clean_run(tmp_path: Pa
     same command again plays the rest and prints, byte for byte, what a run never stopped
     prints, and writes the same rows."""
     store = tmp_path / "results.sqlite"
-    command = [sys.executable, "-m", "interpreter", "simulate", TARGET, "--hands", "1500"]
+    command = [sys.executable, "-m", "tarot", "simulate", TARGET, "--hands", "1500"]
     command += ["--jobs", "2", "--seed", "5"]
     process = subprocess.Popen(
         [*command, "--store", str(store)],

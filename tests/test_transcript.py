@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents.lineup import seat_agents
-from interpreter.engine.events import AT_SETTLEMENT, At, PaymentTime
-from interpreter.engine.game import play_game
-from interpreter.engine.state import HandState, Payment
-from interpreter.ruleset_loader import load_ruleset
-from interpreter.table_view import payment_lines
-from interpreter.transcript import hand_transcript
+from tarot.agents.lineup import seat_agents
+from tarot.engine.events import AT_SETTLEMENT, At, PaymentTime
+from tarot.engine.game import play_game
+from tarot.engine.state import HandState, Payment
+from tarot.ruleset_loader import load_ruleset
+from tarot.table_view import payment_lines
+from tarot.transcript import hand_transcript
 from tests.test_explain import SMALL
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.engine.game import deal_hand, play_game, play_hand
-from interpreter.engine.state import HandState
-from interpreter.ruleset_loader import load_ruleset
-from interpreter.transcript import hand_transcript
+from tarot.agents.random_agent import RandomAgent
+from tarot.engine.game import deal_hand, play_game, play_hand
+from tarot.engine.state import HandState
+from tarot.ruleset_loader import load_ruleset
+from tarot.transcript import hand_transcript
 
 SMALL_GAME = """\
 title: Trick facts, a small game for the tests

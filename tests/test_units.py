@@ -17,15 +17,15 @@ from commands import tarot
 from test_explain import SMALL
 from test_simulation_cli import run
 
-from interpreter.agents.lineup import seat_agents
-from interpreter.engine.game import play_game
-from interpreter.engine.state import Payment
-from interpreter.explain import explain_page, render
-from interpreter.measure import plot
-from interpreter.ruleset import ScoreUnit
-from interpreter.ruleset_loader import load_ruleset
-from interpreter.table_view import choice_label, payment_lines
-from interpreter.transcript import hand_transcript, totals_line
+from tarot.agents.lineup import seat_agents
+from tarot.engine.game import play_game
+from tarot.engine.state import Payment
+from tarot.explain import explain_page, render
+from tarot.measure import plot
+from tarot.ruleset import ScoreUnit
+from tarot.ruleset_loader import load_ruleset
+from tarot.table_view import choice_label, payment_lines
+from tarot.transcript import hand_transcript, totals_line
 
 DUCATS = (
     SMALL.replace("One point.", "One ducat.")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter import paths
-from interpreter.errors import RulesetError
-from interpreter.load.yaml_source import parse_yaml
-from interpreter.ruleset_loader import load_ruleset
+from tarot import paths
+from tarot.errors import RulesetError
+from tarot.load.yaml_source import parse_yaml
+from tarot.ruleset_loader import load_ruleset
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
+    from tarot.engine.state import HandState
 
 
 class Agent(Protocol):

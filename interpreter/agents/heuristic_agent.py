@@ -12,7 +12,7 @@ are broken by a seeded random choice, so a game is reproducible.
 Decisions whose worth shows only at the end of the hand (a bid, a partner call, asking for a
 redeal, a declaration paid only at the settlement, such as an announcement) are looked at
 differently: each choice is played out on a few guessed deals with the greedy habits of
-`interpreter.agents.playouts`, and chosen as `interpreter.agents.judging.pick` chooses, a
+`tarot.agents.playouts`, and chosen as `tarot.agents.judging.pick` chooses, a
 pass or no declaration kept unless another answer is clearly better. Without the look-ahead
 it bid at random, and in a four-player built-in ruleset with an auction lost to random
 players (-30 ± 207 a hand over 6 deals); with it, +362 ± 46. Judged by what they pay at once,
@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import random
 
-from interpreter.agents.judging import pick, play_each
-from interpreter.agents.playouts import card_scores, greedy_policy
-from interpreter.engine.actions import Decision, DecisionKind
-from interpreter.engine.state import HandState
+from tarot.agents.judging import pick, play_each
+from tarot.agents.playouts import card_scores, greedy_policy
+from tarot.engine.actions import Decision, DecisionKind
+from tarot.engine.state import HandState
 
 POINTS_WEIGHT = 0.1  # card points count for less than what is paid at once
 LOOKAHEAD_SAMPLES = 4  # guessed deals played out for a decision that pays nothing at once

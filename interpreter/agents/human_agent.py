@@ -2,8 +2,8 @@
 
 Where it sits: beside the computer agents, seated by `tarot play --human SEAT`. At each of its
 decisions it writes what happened since it last decided (other seats' plays, tricks won,
-payments with their rules; `interpreter.table_news`), then where the hand stands and its
-hand with the legal choices numbered (`interpreter.table_view`), and reads an answer until
+payments with their rules; `tarot.table_news`), then where the hand stands and its
+hand with the legal choices numbered (`tarot.table_view`), and reads an answer until
 one is legal. A wrong answer is refused in one line and the question asked again; the state
 is not touched until a legal choice is made. Whatever arrives is read safely: bytes that are
 not UTF-8, control characters and lines longer than `MAX_LINE` are refused with a message
@@ -16,10 +16,10 @@ import re
 import sys
 from typing import TextIO
 
-from interpreter.engine.seat_view import SeatView
-from interpreter.engine.state import HandState
-from interpreter.table_news import Seen, news_lines
-from interpreter.table_view import chosen_line, decision_lines, help_lines, resolve, result_lines
+from tarot.engine.seat_view import SeatView
+from tarot.engine.state import HandState
+from tarot.table_news import Seen, news_lines
+from tarot.table_view import chosen_line, decision_lines, help_lines, resolve, result_lines
 
 HELP = {"?", "help"}
 REDISPLAY = {"h", "hand"}

@@ -1,17 +1,17 @@
 """An information-set Monte Carlo tree search player for any ruleset (ISMCTS).
 
-Where it sits: beside the search agent (`interpreter.agents.search_agent`, perfect-information
+Where it sits: beside the search agent (`tarot.agents.search_agent`, perfect-information
 Monte Carlo), chosen with `--agents ismcts` (with settings: `--agents
 ismcts:iterations=400:c=0.5`). Single-observer ISMCTS (Cowling, Powley and Whitehouse,
 "Information Set Monte Carlo Tree Search", 2012; as OpenSpiel's ISMCTS bot): one tree for the
 deciding seat, grown over many iterations, each on its own guess at the hidden cards:
 
   1. determinize: deal the cards the seat cannot see again, consistently with what it has
-     seen (`interpreter.agents.sampling`, built on the seat's `SeatView`);
+     seen (`tarot.agents.sampling`, built on the seat's `SeatView`);
   2. select: from the root (the seat's present decision), at each of the seat's own decisions
      choose among the actions legal in this guess by UCB1 with availability counts (an
      action's exploration counts the iterations in which it was legal, not all of them); the
-     other seats' decisions are taken by the play-out habits (`interpreter.agents.playouts`),
+     other seats' decisions are taken by the play-out habits (`tarot.agents.playouts`),
      and what the seat sees of them (their actions, but the choice of a private one, such as a
      discard), together with its own hand and the cards shown, names the next node: the tree
      is keyed by the seat's own actions and observations, never by the hidden cards;
@@ -52,13 +52,13 @@ import time
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
-from interpreter.agents.judging import CONFIDENCE, conservative
-from interpreter.agents.playouts import greedy_policy, play_out
-from interpreter.agents.sampling import Sampler
-from interpreter.engine.actions import Action
-from interpreter.engine.collector import few_collections
-from interpreter.engine.seat_view import PRIVATE_KINDS, SeatView
-from interpreter.engine.state import HandState
+from tarot.agents.judging import CONFIDENCE, conservative
+from tarot.agents.playouts import greedy_policy, play_out
+from tarot.agents.sampling import Sampler
+from tarot.engine.actions import Action
+from tarot.engine.collector import few_collections
+from tarot.engine.seat_view import PRIVATE_KINDS, SeatView
+from tarot.engine.state import HandState
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_C = 0.7

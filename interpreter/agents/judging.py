@@ -3,8 +3,8 @@ one chosen, with a stated preference for the conservative answer.
 
 Where it sits: under the search agent (every decision) and the heuristic agent (decisions
 whose worth shows only at the end of the hand, such as bids). `play_each` deals the cards the
-seat cannot see again (`interpreter.agents.sampling`), applies each legal action to a clone
-of that guess and plays the hand out with a play-out policy (`interpreter.agents.playouts`),
+seat cannot see again (`tarot.agents.sampling`), applies each legal action to a clone
+of that guess and plays the hand out with a play-out policy (`tarot.agents.playouts`),
 each action with the same random numbers (common random numbers), and keeps what each
 action gave the seat on each guess. `pick` chooses among them:
 
@@ -23,11 +23,11 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from interpreter.agents.playouts import Policy, play_out
-from interpreter.agents.sampling import Sampler
-from interpreter.engine.actions import Action, NoDeclaration, Pass
-from interpreter.engine.collector import few_collections
-from interpreter.engine.state import HandState
+from tarot.agents.playouts import Policy, play_out
+from tarot.agents.sampling import Sampler
+from tarot.engine.actions import Action, NoDeclaration, Pass
+from tarot.engine.collector import few_collections
+from tarot.engine.state import HandState
 
 CONFIDENCE = 1.0  # standard errors by which an action must beat the conservative answer
 CONSERVATIVE = (Pass, NoDeclaration)  # the answers that commit a seat to nothing

@@ -17,13 +17,13 @@ import inspect
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from interpreter.agents.base import Agent
-from interpreter.agents.heuristic_agent import HeuristicAgent
-from interpreter.agents.ismcts_agent import IsmctsAgent
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.agents.search_agent import SearchAgent
-from interpreter.cli_usage import close_name
-from interpreter.errors import UsageError
+from tarot.agents.base import Agent
+from tarot.agents.heuristic_agent import HeuristicAgent
+from tarot.agents.ismcts_agent import IsmctsAgent
+from tarot.agents.random_agent import RandomAgent
+from tarot.agents.search_agent import SearchAgent
+from tarot.cli_usage import close_name
+from tarot.errors import UsageError
 
 AGENT_KINDS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,

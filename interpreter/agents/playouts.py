@@ -1,6 +1,6 @@
 """Fast default policies and play-outs: how a hand is finished quickly on a guessed deal.
 
-Where it sits: under `interpreter.agents.judging`, which plays out each action of a decision
+Where it sits: under `tarot.agents.judging`, which plays out each action of a decision
 for the search agent and for the heuristic agent's look-ahead. Habits are built from the
 ruleset's card values and the kinds of action only, so they serve any ruleset. A policy is a
 plain function of (state, rng): the same state and random numbers give the same choice.
@@ -21,8 +21,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from interpreter.engine import tricks as trick_rules
-from interpreter.engine.actions import (
+from tarot.engine import tricks as trick_rules
+from tarot.engine.actions import (
     NO_LEVEL_TEXT,
     Action,
     Announce,
@@ -33,7 +33,7 @@ from interpreter.engine.actions import (
     Pass,
     TakePacket,
 )
-from interpreter.engine.state import HandState
+from tarot.engine.state import HandState
 
 EXPLORE = 0.1  # share of the greedy policy's card choices made at random
 

@@ -6,7 +6,7 @@ import random
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
+    from tarot.engine.state import HandState
 
 
 class RandomAgent:

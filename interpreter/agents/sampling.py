@@ -1,12 +1,12 @@
 """Determinization: one guess at the cards a seat cannot see, consistent with what it has seen.
 
-Where it sits: under the search agent (`interpreter.agents.search_agent`), which plays each
+Where it sits: under the search agent (`tarot.agents.search_agent`), which plays each
 legal action out on many such guesses. `determinize(state, seat, rng)` returns a clone of
 the hand state in which every card hidden from `seat` has been dealt again at random into
 the hidden zones, each zone keeping its size.
 
 What the seat sees, and so what may be guessed, is its `SeatView`
-(`interpreter.engine.seat_view`): the places it cannot look into (another seat's hand or
+(`tarot.engine.seat_view`): the places it cannot look into (another seat's hand or
 discards, a talon not yet taken, a talon set aside unseen by everyone, the face-down cards
 under the tops of the piles) with their sizes, the cards lying there as a whole, and the
 constraints. The state is only cloned and the guess laid into the clone. A called partner
@@ -29,8 +29,8 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from interpreter.engine.seat_view import SeatView
-from interpreter.engine.state import HandState
+from tarot.engine.seat_view import SeatView
+from tarot.engine.state import HandState
 
 VOIDS_APPLY_TO = "hands"  # the pile a seat played its cards from
 ATTEMPTS = 20  # tries at a deal before relaxing the constraints

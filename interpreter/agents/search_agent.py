@@ -3,15 +3,15 @@
 Where it sits: beside the random and heuristic agents, chosen with `--agents search` (with
 settings: `--agents search:samples=40:rollout=random`). At each decision with more than one
 legal action it deals the cards it cannot see again at random, consistently with what it has
-seen (`interpreter.agents.sampling`), tries every legal action on a clone of that deal, plays
+seen (`tarot.agents.sampling`), tries every legal action on a clone of that deal, plays
 the hand out with a fast default policy for every seat, and scores the action by the
 ruleset's own result for its seat (`HandState.returns`, payments made during play included).
 Every kind of decision (bids, calls, discards, declarations, redeal answers, cards, whatever
-the engine asks) is handled the same way, by `interpreter.agents.judging`: the action with
+the engine asks) is handled the same way, by `tarot.agents.judging`: the action with
 the best mean over the deals is chosen, ties drawn at random from the agent's seed, and a
 pass or "no declaration" is kept unless another answer beats it by more than a standard
 error. In the play-outs every seat follows the policy's habits for every kind of decision
-(`interpreter.agents.playouts`: later bidders pass, nothing is announced that is not worth
+(`tarot.agents.playouts`: later bidders pass, nothing is announced that is not worth
 more than silence), so a bid is judged by the play that follows it.
 
 Each deal is played out with the same random numbers after each action (common random
@@ -30,12 +30,12 @@ Settings:
   rollout=P   the default policy of the play-outs: `greedy` (default), `random`, or
               `heuristic` (the heuristic agent itself, much slower).
   batch=B     `auto` (default): the trick play of the play-outs of one decision runs as one
-              batch in the batch back end (`interpreter.batch.playouts`), where the ruleset
+              batch in the batch back end (`tarot.batch.playouts`), where the ruleset
               and the moment allow and the rollout has an array form (greedy, random), with
               a fixed number of samples; `off`: every play-out on the scalar engine.
               Batched, a decision can also be taken as a coroutine (`deciding`), which
               yields its play-outs so that a run of many hands batches those of all its
-              hands at once (`interpreter.agents.together`), with the same choices.
+              hands at once (`tarot.agents.together`), with the same choices.
 
 Measured on the development machine (2 cores, both busy; the first ruleset of the README's
 Strength section; benchmarks/strength.py,
@@ -64,14 +64,14 @@ import time
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from interpreter.agents.heuristic_agent import HeuristicAgent
-from interpreter.agents.judging import pick, play_each
-from interpreter.agents.playouts import Policy, greedy_policy, random_policy
-from interpreter.engine.actions import DecisionKind
-from interpreter.engine.state import HandState
+from tarot.agents.heuristic_agent import HeuristicAgent
+from tarot.agents.judging import pick, play_each
+from tarot.agents.playouts import Policy, greedy_policy, random_policy
+from tarot.engine.actions import DecisionKind
+from tarot.engine.state import HandState
 
 if TYPE_CHECKING:
-    from interpreter.batch.playouts import Pending
+    from tarot.batch.playouts import Pending
 
 DEFAULT_SAMPLES = 8
 MAX_SAMPLES = 10_000  # deals per decision: more would take hours a hand
@@ -133,7 +133,7 @@ class SearchAgent:
             pending = next(deciding)
         except StopIteration as done:
             return str(done.value)
-        from interpreter.batch import playouts  # numpy: imported only when used
+        from tarot.batch import playouts  # numpy: imported only when used
 
         playouts.finish([pending])
         try:
@@ -162,7 +162,7 @@ class SearchAgent:
             return deadline is None or time.perf_counter() < deadline
 
         if self.batch and samples is not None and _batched(state):
-            from interpreter.batch import playouts  # numpy: imported only when used
+            from tarot.batch import playouts  # numpy: imported only when used
 
             pending = playouts.prepare(state, seat, self.rollout, self.policy, self.rng, samples)
             if pending.waiting:
@@ -175,7 +175,7 @@ class SearchAgent:
 
 def _batched(state: HandState) -> bool:
     """Whether the batch back end runs the ruleset's trick play (`batch.playouts.runs`)."""
-    from interpreter.batch.playouts import runs
+    from tarot.batch.playouts import runs
 
     return runs(state.ruleset)
 

@@ -1,10 +1,10 @@
 """Many hands played side by side, the search players' play-outs of all of them batched at
 once.
 
-Where it sits: between the runner of many hands (`interpreter.measure.runner`, through
+Where it sits: between the runner of many hands (`tarot.measure.runner`, through
 `measure.hand_summary`) and the agents. An agent that can decide as a coroutine (the search
 player's `deciding`) yields its play-outs waiting for the batch back end
-(`interpreter.batch.playouts.Pending`) instead of playing them; `play_together` advances
+(`tarot.batch.playouts.Pending`) instead of playing them; `play_together` advances
 every hand to its next such wait, plays all their waiting play-outs in one batch per moment
 of trick play (`batch.playouts.finish`), and goes on. A batch of one decision holds some
 50-250 play-outs, too few to pay for the fixed cost of each array step; the decisions of
@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from interpreter.agents.base import Agent
-from interpreter.engine.state import HandState
+from tarot.agents.base import Agent
+from tarot.engine.state import HandState
 
 if TYPE_CHECKING:
-    from interpreter.batch.playouts import Pending
+    from tarot.batch.playouts import Pending
 
 T = TypeVar("T")
 #: a hand (or anything) played as a coroutine: it yields play-outs to batch, returns a T
@@ -61,7 +61,7 @@ def play_together(playing: Sequence[Playing[T]]) -> list[T]:
                 results[index] = done.value
         if not waiting:
             break
-        from interpreter.batch.playouts import finish  # numpy: imported only when used
+        from tarot.batch.playouts import finish  # numpy: imported only when used
 
         starts = {index: min(pending.waiting) for index, pending in waiting.items()}
         earliest = min(starts.values())

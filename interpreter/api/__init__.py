@@ -17,16 +17,16 @@ exports these names lazily (`interpreter/__init__.py`); `docs/api.md` describes 
   seated), `HandNotOver`, `EvaluationError` (a rule's expression failed during a hand).
 """
 
-from interpreter.agents.lineup import LineupError as AgentError
-from interpreter.api.agents import Agent, HeuristicAgent, RandomAgent, SearchAgent
-from interpreter.api.cards import Action, Card
-from interpreter.api.hand import HandNotOver, State
-from interpreter.api.rulesets import Ruleset, load
-from interpreter.api.runs import Diff, Simulation, diff, play, simulate
-from interpreter.api.view import Observation, Payment
-from interpreter.engine.actions import IllegalAction
-from interpreter.errors import RulesetError
-from interpreter.expressions import EvaluationError
+from tarot.agents.lineup import LineupError as AgentError
+from tarot.api.agents import Agent, HeuristicAgent, RandomAgent, SearchAgent
+from tarot.api.cards import Action, Card
+from tarot.api.hand import HandNotOver, State
+from tarot.api.rulesets import Ruleset, load
+from tarot.api.runs import Diff, Simulation, diff, play, simulate
+from tarot.api.view import Observation, Payment
+from tarot.engine.actions import IllegalAction
+from tarot.errors import RulesetError
+from tarot.expressions import EvaluationError
 
 __all__ = [
     "Action",

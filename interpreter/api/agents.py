@@ -1,11 +1,11 @@
 """Players for the Python API: `Agent` to subclass, the built-in players by name, seating.
 
 Where it sits: between a user's code and the engine's agent interface
-(`interpreter.agents.base`, `choose(state, seat)` returning a legal action's text). A user's
+(`tarot.agents.base`, `choose(state, seat)` returning a legal action's text). A user's
 agent subclasses `Agent` and overrides `act(observation, legal_actions)`: it is handed only
-what its seat may see (`Observation`, from `interpreter.engine.seat_view.SeatView`) and the
+what its seat may see (`Observation`, from `tarot.engine.seat_view.SeatView`) and the
 legal actions, and returns one of them. The built-in players (`RandomAgent`, `HeuristicAgent`,
-`SearchAgent`) are seated exactly as the command line seats them (`interpreter.agents.lineup`,
+`SearchAgent`) are seated exactly as the command line seats them (`tarot.agents.lineup`,
 seeded per game seed, hand and seat), so a hand played here is the hand `tarot play` plays.
 """
 
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, ClassVar
 
-from interpreter.agents.base import Agent as EngineAgent
-from interpreter.agents.lineup import (
+from tarot.agents.base import Agent as EngineAgent
+from tarot.agents.lineup import (
     AGENT_KINDS,
     LineupError,
     agent_seed,
@@ -26,12 +26,12 @@ from interpreter.agents.lineup import (
     parse_agents,
     seat_agents,
 )
-from interpreter.api.cards import Action, actions_of
-from interpreter.api.view import Observation, cards_of, observe
-from interpreter.engine.actions import IllegalAction
+from tarot.api.cards import Action, actions_of
+from tarot.api.view import Observation, cards_of, observe
+from tarot.engine.actions import IllegalAction
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
+    from tarot.engine.state import HandState
 
 #: how a record names a seat played by the user's code (the record format knows the tool's
 #: players and a person)

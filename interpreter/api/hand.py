@@ -1,9 +1,9 @@
 """A hand as the Python API steps it: `State`, OpenSpiel-like, over the engine's `HandState`.
 
 Where it sits: `Ruleset.new_hand` and `tarot.play` hand one out. It asks the engine
-(`interpreter.engine.state.HandState`) and answers in the API's values: `Action`s to choose
+(`tarot.engine.state.HandState`) and answers in the API's values: `Action`s to choose
 from, `Card`s, `Payment`s, an `Observation` for one seat, and the hand as a game record
-(`interpreter.record`) or as the transcript `tarot play` prints (`interpreter.transcript`).
+(`tarot.record`) or as the transcript `tarot play` prints (`tarot.transcript`).
 """
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from interpreter.api.cards import Action, Card, actions_of
-from interpreter.api.view import Observation, Payment, observe, payments_of
-from interpreter.engine.actions import IllegalAction
-from interpreter.engine.state import HandState
-from interpreter.record import game_record
-from interpreter.transcript import hand_transcript
+from tarot.api.cards import Action, Card, actions_of
+from tarot.api.view import Observation, Payment, observe, payments_of
+from tarot.engine.actions import IllegalAction
+from tarot.engine.state import HandState
+from tarot.record import game_record
+from tarot.transcript import hand_transcript
 
 if TYPE_CHECKING:
-    from interpreter.api.rulesets import Ruleset
+    from tarot.api.rulesets import Ruleset
 
 
 class HandNotOver(ValueError):

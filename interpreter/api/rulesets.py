@@ -1,6 +1,6 @@
 """A ruleset as the Python API loads it: `load(name_or_path, options=...)` -> `Ruleset`.
 
-Where it sits: in front of `interpreter.ruleset_loader.load_ruleset` (which loads, checks and
+Where it sits: in front of `tarot.ruleset_loader.load_ruleset` (which loads, checks and
 compiles, raising `RulesetError` with every problem and its position). The API's `Ruleset`
 keeps the compiled one beside how it was named (a built-in name or a file) and the readings
 chosen, which runs of many hands need to name their hands (`tarot.simulate`, `tarot.diff`).
@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from interpreter.api.cards import Card
-from interpreter.api.hand import State
-from interpreter.api.view import cards_of
-from interpreter.engine.game import deal_hand
-from interpreter.errors import Problem, RulesetError
-from interpreter.ruleset import Ruleset as CompiledRuleset
-from interpreter.ruleset_loader import load_ruleset
+from tarot.api.cards import Card
+from tarot.api.hand import State
+from tarot.api.view import cards_of
+from tarot.engine.game import deal_hand
+from tarot.errors import Problem, RulesetError
+from tarot.ruleset import Ruleset as CompiledRuleset
+from tarot.ruleset_loader import load_ruleset
 
 #: how a record names a seat whose decisions are taken by hand through `State.apply`
 STEPPED = "human"

@@ -1,10 +1,10 @@
 """Hands played for the Python API: `play` (one hand), `simulate` (many), `diff` (two rulesets).
 
 Where it sits: a thin layer over what the command line runs. `play` deals and plays through
-`interpreter.engine.game.play_hands`, as `tarot play --hand N` does; `simulate` and `diff`
+`tarot.engine.game.play_hands`, as `tarot play --hand N` does; `simulate` and `diff`
 plan their hands as `tarot simulate` and `tarot diff --hands` do
-(`interpreter.measure.runner`), fold them into the same measures
-(`interpreter.measure.measures`, `interpreter.measure.comparison`) and give back the numbers
+(`tarot.measure.runner`), fold them into the same measures
+(`tarot.measure.measures`, `tarot.measure.comparison`) and give back the numbers
 the command line prints, as data, with one row per hand (the rows of `--out`). The built-in
 players may play in worker processes (`jobs`); a user's own agents play in this process.
 """
@@ -17,18 +17,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
 
-from interpreter.api.agents import AgentsGiven, Lineup
-from interpreter.api.hand import State
-from interpreter.api.rulesets import Ruleset, as_ruleset, check_deal
-from interpreter.diff import diff_loaded, render
-from interpreter.engine.game import play_hands, plays_sittings
-from interpreter.measure.comparison import Comparison
-from interpreter.measure.games import play_games
-from interpreter.measure.hand_summary import HandSummary, rule_keys
-from interpreter.measure.measures import RulesetMeasures
-from interpreter.measure.report import RunInfo, simulate_report, table_report
-from interpreter.measure.rows import hand_row, row_columns
-from interpreter.measure.runner import HandResults, RulesetSpec, RunPlan, Table, run_hands
+from tarot.api.agents import AgentsGiven, Lineup
+from tarot.api.hand import State
+from tarot.api.rulesets import Ruleset, as_ruleset, check_deal
+from tarot.diff import diff_loaded, render
+from tarot.engine.game import play_hands, plays_sittings
+from tarot.measure.comparison import Comparison
+from tarot.measure.games import play_games
+from tarot.measure.hand_summary import HandSummary, rule_keys
+from tarot.measure.measures import RulesetMeasures
+from tarot.measure.report import RunInfo, simulate_report, table_report
+from tarot.measure.rows import hand_row, row_columns
+from tarot.measure.runner import HandResults, RulesetSpec, RunPlan, Table, run_hands
 
 RulesetGiven = Ruleset | str | Path
 

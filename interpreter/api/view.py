@@ -1,6 +1,6 @@
 """What one seat may see, as the Python API hands it out: `Observation`, with `Payment`s.
 
-Where it sits: read from the engine's `SeatView` (`interpreter.engine.seat_view`), the one
+Where it sits: read from the engine's `SeatView` (`tarot.engine.seat_view`), the one
 place that decides what a seat may know, and turned into plain values with `Card`s: the
 seat's own hand and discards, the cards shown and played, the decisions others took (a
 private one, such as a discard, only as made), the sides as far as the seat may know them,
@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from interpreter.api.cards import Card, pack_cards
-from interpreter.engine.events import Payment as EnginePayment
-from interpreter.engine.seat_view import SeatView
-from interpreter.ruleset import Ruleset as CompiledRuleset
+from tarot.api.cards import Card, pack_cards
+from tarot.engine.events import Payment as EnginePayment
+from tarot.engine.seat_view import SeatView
+from tarot.ruleset import Ruleset as CompiledRuleset
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
+    from tarot.engine.state import HandState
 
 _CARDS: list[tuple[CompiledRuleset, tuple[Card, ...]]] = []  # the last rulesets' cards
 _KEPT = 8

@@ -1,10 +1,10 @@
 """The batch back end checked against the scalar engine, hand by hand.
 
-Where it sits: beside the batch back end (`interpreter.batch`), used by its tests and by a
+Where it sits: beside the batch back end (`tarot.batch`), used by its tests and by a
 run that samples hands. `batch_records` plays hands in a batch with a log kept and gives,
 for each, what a game record says of it (its packs, dealer, decisions, payments and net);
 `replay` plays each record's decisions through the scalar engine as a record replay does
-(`interpreter.replay`: each decision checked for seat, kind and legality) and raises
+(`tarot.replay`: each decision checked for seat, kind and legality) and raises
 `ReplayMismatch` at the first payment or result that differs. `check_sample` does both for
 one hand in `SAMPLE` of a run (`--backend auto`) and stops the run with `BatchDisagreement`
 at the first hand that differs.
@@ -16,14 +16,14 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from interpreter.batch import keyed_random
-from interpreter.batch.run import play_batch, summaries
-from interpreter.batch.state import BatchState
-from interpreter.batch.values import tidy
-from interpreter.engine.state import HandState
-from interpreter.measure.hand_summary import HandSummary, paid_by_rule, sole_leader
-from interpreter.replay import ReplayMismatch, apply_decision, compare
-from interpreter.ruleset import Ruleset
+from tarot.batch import keyed_random
+from tarot.batch.run import play_batch, summaries
+from tarot.batch.state import BatchState
+from tarot.batch.values import tidy
+from tarot.engine.state import HandState
+from tarot.measure.hand_summary import HandSummary, paid_by_rule, sole_leader
+from tarot.replay import ReplayMismatch, apply_decision, compare
+from tarot.ruleset import Ruleset
 
 
 def batch_records(

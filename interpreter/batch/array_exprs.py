@@ -1,10 +1,10 @@
 """The expression language compiled to array code: one value per hand, many hands at once.
 
-Where it sits: the batch back end's counterpart of `interpreter.expressions.compiler`. It
-reads the same parse trees (`interpreter.expressions.parser.parse` of a compiled
+Where it sits: the batch back end's counterpart of `tarot.expressions.compiler`. It
+reads the same parse trees (`tarot.expressions.parser.parse` of a compiled
 expression's text, which the scalar compiler has already type-checked) and makes closures
 over a `Ctx` (the hands evaluated and their variables) that give arrays (see
-`interpreter.batch.values`). Numbers behave as in the scalar engine: ints stay ints, `/`
+`tarot.batch.values`). Numbers behave as in the scalar engine: ints stay ints, `/`
 gives a float, a division by zero gives 0, a number past 10^15 stops the run with an
 EvaluationError; `X + Y` of cards keeps repeats. What it cannot express it refuses with
 `Unsupported` and the reason, and the caller names the rule.
@@ -19,10 +19,10 @@ from itertools import zip_longest
 import numpy as np
 from lark import Token, Tree
 
-from interpreter.batch import facts
-from interpreter.batch.masks import count
-from interpreter.batch.tables import DeckTables
-from interpreter.batch.values import (
+from tarot.batch import facts
+from tarot.batch.masks import count
+from tarot.batch.tables import DeckTables
+from tarot.batch.values import (
     Cards,
     Ctx,
     Unsupported,
@@ -32,10 +32,10 @@ from interpreter.batch.values import (
     plain,
     seat_mask,
 )
-from interpreter.compile.contexts import FACTS, TAKER, variables_for
-from interpreter.expressions import Type
-from interpreter.expressions.parser import parse
-from interpreter.ruleset import Ruleset
+from tarot.compile.contexts import FACTS, TAKER, variables_for
+from tarot.expressions import Type
+from tarot.expressions.parser import parse
+from tarot.ruleset import Ruleset
 
 Fn = Callable[[Ctx], Value]
 

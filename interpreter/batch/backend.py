@@ -1,6 +1,6 @@
 """Which back end plays a run: `--backend scalar`, `batch` or `auto`.
 
-Where it sits: called by the commands that play many hands (`interpreter.table_commands`)
+Where it sits: called by the commands that play many hands (`tarot.table_commands`)
 once their rulesets are loaded, before any hand is played. `batch` on a ruleset the batch
 back end cannot run is refused with the rule named (a RulesetError: exit status 1);
 `auto` plays in batch only when every ruleset of the run (and every player) can be, so that
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from interpreter.errors import Problem, RulesetError
-from interpreter.ruleset import Ruleset
+from tarot.errors import Problem, RulesetError
+from tarot.ruleset import Ruleset
 
 BACKENDS = ("scalar", "batch", "auto")
 DEFAULT_BACKEND = "scalar"
@@ -26,7 +26,7 @@ def choose_backend(requested: str, rulesets: Sequence[Ruleset], agents: Sequence
     one hand in a hundred replayed through the scalar engine (`agree.check_sample`)."""
     if requested == "scalar":
         return "scalar"
-    from interpreter.batch.support import supports  # numpy: only for a run that may use it
+    from tarot.batch.support import supports  # numpy: only for a run that may use it
 
     for ruleset in rulesets:
         missing = supports(ruleset, agents)

@@ -1,8 +1,8 @@
 """The game facts an expression may ask for (`hand(s)`, `points(s)`...), over many hands.
 
-Where it sits: called by the array compiler's closures (`interpreter.batch.array_exprs`)
+Where it sits: called by the array compiler's closures (`tarot.batch.array_exprs`)
 with the evaluation's `Ctx` and the arguments' values. Each fact gives what the scalar
-engine's fact of the same name gives (`interpreter.compile.contexts.FACTS`); facts that need
+engine's fact of the same name gives (`tarot.compile.contexts.FACTS`); facts that need
 state the batch back end does not keep (the packets dealt, the talon, the log of tricks) are
 not here, and a ruleset that asks for one runs on the scalar engine.
 """
@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from interpreter.batch.masks import Masks
-from interpreter.batch.state import BatchState
-from interpreter.batch.values import Cards, Ctx, Unsupported, Value, per_row, seat_mask
+from tarot.batch.masks import Masks
+from tarot.batch.state import BatchState
+from tarot.batch.values import Cards, Ctx, Unsupported, Value, per_row, seat_mask
 
 
 def _seat_rows(ctx: Ctx, seat: Value) -> tuple[np.ndarray, np.ndarray]:

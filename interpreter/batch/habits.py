@@ -1,9 +1,9 @@
 """The play-outs' card habit as array code: the search player's greedy policy for cards
-(`interpreter.agents.playouts.card_scores`), for every hand of a batch at once.
+(`tarot.agents.playouts.card_scores`), for every hand of a batch at once.
 
 Where it sits: a card chooser of the batch back end's trick play
-(`interpreter.batch.phases.play`), used by the search player's batched play-outs
-(`interpreter.batch.playouts`). The rules of thumb are the scalar habit's: leading, give
+(`tarot.batch.phases.play`), used by the search player's batched play-outs
+(`tarot.batch.playouts`). The rules of thumb are the scalar habit's: leading, give
 away the least (the cheapest card, a trump kept, a high one of its value); following, win a
 trick that holds card points with the cheapest card that wins it, else give away as little
 as possible; an excuse card, which stays with its holder before the last trick, gives away
@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from interpreter.batch import keyed_random
-from interpreter.batch.masks import Bools, Ints, Masks
-from interpreter.batch.phases.play import Excuses
-from interpreter.batch.state import BatchState, Logged
-from interpreter.batch.tables import DeckTables
+from tarot.batch import keyed_random
+from tarot.batch.masks import Bools, Ints, Masks
+from tarot.batch.phases.play import Excuses
+from tarot.batch.state import BatchState, Logged
+from tarot.batch.tables import DeckTables
 
 STRENGTH_WEIGHT = 1 / 1000.0  # a slight preference for low cards, as the scalar habit has
 

@@ -1,7 +1,7 @@
 """Random numbers keyed by (seed, hand number, stream, step): a hand's draws never depend on
 how many hands share its batch or which ones.
 
-Where it sits: under the batch back end's deal and players (`interpreter.batch`). Each
+Where it sits: under the batch back end's deal and players (`tarot.batch`). Each
 number is a hash of its key (splitmix64's finaliser, applied to the key's parts in turn), so
 hand 17 draws the same numbers whether it is played alone or among 4,096 others: its draws
 depend on its own seed, number and the step of its own hand (the decisions it has taken).
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from interpreter.batch.masks import Ints
+from tarot.batch.masks import Ints
 
 Floats = npt.NDArray[np.float64]
 _U64 = np.uint64

@@ -1,6 +1,6 @@
 """A deck's cards as bit positions: card sets, hands and piles as packed 64-bit words.
 
-Where it sits: under every module of the batch back end (`interpreter.batch`). Card `i` is
+Where it sits: under every module of the batch back end (`tarot.batch`). Card `i` is
 bit `i % 64` of word `i // 64`; two words cover 128 cards. A zone of many hands is an array
 of shape [hands, seats, words] (or [hands, words] for one seat), so that a union, an
 intersection or a count over thousands of hands is a handful of array operations.

@@ -1,6 +1,6 @@
 """The random player as array code: a keyed uniform choice among each hand's legal moves.
 
-Where it sits: called by the batch phases (`interpreter.batch.phases`) at every decision.
+Where it sits: called by the batch phases (`tarot.batch.phases`) at every decision.
 The choice of hand h at its k-th decision is keyed by (seed, h, k), so it does not depend on
 the other hands of the batch. Like the scalar random player, it picks uniformly among the
 legal actions; the hands it plays are not the scalar player's (another generator), only
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from interpreter.batch import keyed_random
-from interpreter.batch.masks import Ints, Masks, count
-from interpreter.batch.state import BatchState, Logged
+from tarot.batch import keyed_random
+from tarot.batch.masks import Ints, Masks, count
+from tarot.batch.state import BatchState, Logged
 
 
 def choose_card(

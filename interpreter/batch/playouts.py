@@ -1,9 +1,9 @@
 """The search player's play-outs as one batch: many scalar hand states, all at the same
 moment of trick play, played to their end at once.
 
-Where it sits: between the search player (`interpreter.agents.search_agent`, which asks for
-it with `batch=auto`) and the batch back end's trick play (`interpreter.batch.phases.play`).
-`prepare` and `finish` judge a decision as `interpreter.agents.judging.play_each` does (the
+Where it sits: between the search player (`tarot.agents.search_agent`, which asks for
+it with `batch=auto`) and the batch back end's trick play (`tarot.batch.phases.play`).
+`prepare` and `finish` judge a decision as `tarot.agents.judging.play_each` does (the
 same guessed deals, each action applied to a clone of each by the scalar engine), but play each
 trial on with the scalar play-out policy only until it reaches trick play in a state the
 batch back end can take up exactly (`batchable`), then plays all such trials of the
@@ -11,7 +11,7 @@ decision at once (`play_states`) with the card habit as array code (`habits.Card
 Trials that never get there (a ruleset or a moment the batch back end does not run) are
 played out by the scalar engine as before. The two halves are `prepare` (the guessed
 deals, the actions applied, the scalar play-out up to trick play) and `finish` (the batch),
-so that the decisions of many hands can share one batch (`interpreter.agents.together`):
+so that the decisions of many hands can share one batch (`tarot.agents.together`):
 each guessed deal's random stream is keyed by its decision's own seed, so a play-out draws
 the same numbers whatever it is batched with.
 
@@ -32,22 +32,22 @@ from itertools import chain
 
 import numpy as np
 
-from interpreter.agents.playouts import Policy, play_out
-from interpreter.agents.sampling import Sampler
-from interpreter.batch import keyed_random
-from interpreter.batch.habits import CardHabit
-from interpreter.batch.masks import Ints, Layout, Masks
-from interpreter.batch.phases.declare import BEFORE_OWN_FIRST_CARD
-from interpreter.batch.phases.play import Resume, play
-from interpreter.batch.program import Program
-from interpreter.batch.run import program_of
-from interpreter.batch.state import BatchState, sole_leaders
-from interpreter.batch.support import supports
-from interpreter.engine.actions import DecisionKind
-from interpreter.engine.collector import few_collections
-from interpreter.engine.phases.phase import Phase
-from interpreter.engine.state import HandState
-from interpreter.ruleset import Ruleset
+from tarot.agents.playouts import Policy, play_out
+from tarot.agents.sampling import Sampler
+from tarot.batch import keyed_random
+from tarot.batch.habits import CardHabit
+from tarot.batch.masks import Ints, Layout, Masks
+from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD
+from tarot.batch.phases.play import Resume, play
+from tarot.batch.program import Program
+from tarot.batch.run import program_of
+from tarot.batch.state import BatchState, sole_leaders
+from tarot.batch.support import supports
+from tarot.engine.actions import DecisionKind
+from tarot.engine.collector import few_collections
+from tarot.engine.phases.phase import Phase
+from tarot.engine.state import HandState
+from tarot.ruleset import Ruleset
 
 #: the scalar play-out policies that have an array form, and the share of their card
 #: choices made at random (`agents.playouts.EXPLORE`, every card for the random policy)

@@ -2,7 +2,7 @@
 and the payments they make.
 
 Where it sits: built once per ruleset (`Program.of`, which raises `Unsupported` naming the
-rule it cannot compile) and read by the batch phases (`interpreter.batch.phases`). `fire`
+rule it cannot compile) and read by the batch phases (`tarot.batch.phases`). `fire`
 pays a group of rules for many hands at once as the scalar engine's `_fire_rules` and
 `_pay` do for one: each rule's condition, then each payer and payee in seat order, the
 amount worked out with them, a negative amount paid the other way, nothing for 0.
@@ -16,14 +16,14 @@ from typing import TypeVar
 
 import numpy as np
 
-from interpreter.batch.array_exprs import ArrayCompiler, Fn, Node, mentions
-from interpreter.batch.state import BatchState, Logged
-from interpreter.batch.tables import DeckTables
-from interpreter.batch.values import Ctx, Unsupported, per_row, seat_mask
-from interpreter.engine.events import At, ThrownIn
-from interpreter.expressions.parser import parse
-from interpreter.measure.hand_summary import rule_keys
-from interpreter.ruleset import (
+from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, mentions
+from tarot.batch.state import BatchState, Logged
+from tarot.batch.tables import DeckTables
+from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
+from tarot.engine.events import At, ThrownIn
+from tarot.expressions.parser import parse
+from tarot.measure.hand_summary import rule_keys
+from tarot.ruleset import (
     Declaration,
     DeclarationLevel,
     PaymentRule,

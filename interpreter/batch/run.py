@@ -1,7 +1,7 @@
 """Playing hands in batches: the phases in order over one `BatchState`, and each hand's
 `HandSummary`, the same summary the scalar engine gives.
 
-Where it sits: called by the runner (`interpreter.measure.runner`) when the batch back end
+Where it sits: called by the runner (`tarot.measure.runner`) when the batch back end
 is chosen, by `agree.py` and by the benchmarks. `play_batch` plays the given hand numbers
 at once; `summaries` turns the state into one `HandSummary` per hand.
 """
@@ -12,13 +12,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from interpreter.batch.masks import Ints
-from interpreter.batch.phases import auction, deal, declare, discard, play
-from interpreter.batch.program import Program
-from interpreter.batch.state import BatchState
-from interpreter.compile.contexts import MAX_REDEALS
-from interpreter.measure.hand_summary import HandSummary, sole_leader
-from interpreter.ruleset import Ruleset
+from tarot.batch.masks import Ints
+from tarot.batch.phases import auction, deal, declare, discard, play
+from tarot.batch.program import Program
+from tarot.batch.state import BatchState
+from tarot.compile.contexts import MAX_REDEALS
+from tarot.measure.hand_summary import HandSummary, sole_leader
+from tarot.ruleset import Ruleset
 
 #: hands played at once by default: large enough for numpy to pay, small enough to stay in cache
 BATCH = 2048
@@ -91,7 +91,7 @@ def play_summaries(
     for start in range(0, len(numbers), BATCH):
         played = summaries(play_batch(ruleset, seed, numbers[start : start + BATCH]))
         if checked_from is not None:
-            from interpreter.batch.agree import check_sample  # agree plays batches itself
+            from tarot.batch.agree import check_sample  # agree plays batches itself
 
             check_sample(ruleset, seed, played, checked_from)
         found += played

@@ -1,7 +1,7 @@
 """Many hands of one ruleset at once: every zone an array over the hands.
 
-Where it sits: the state the batch back end's phases (`interpreter.batch.phases`) change and
-its expressions (`interpreter.batch.array_exprs`) read. Zones are masks of shape
+Where it sits: the state the batch back end's phases (`tarot.batch.phases`) change and
+its expressions (`tarot.batch.array_exprs`) read. Zones are masks of shape
 [hands, seats, words]; a hand's results, the rules that paid and the decisions taken are
 arrays over the hands too. When the run keeps a log (`BatchState.logging`), each decision
 and payment is noted per hand for the replay through the scalar engine (`agree.py`).
@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from interpreter.batch.masks import Bools, Ints, Masks
-from interpreter.batch.tables import DeckTables
-from interpreter.ruleset import Ruleset
+from tarot.batch.masks import Bools, Ints, Masks
+from tarot.batch.tables import DeckTables
+from tarot.ruleset import Ruleset
 
 Floats = npt.NDArray[np.float64]
 

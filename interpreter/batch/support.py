@@ -3,7 +3,7 @@ section or mechanism of a ruleset it does not know, so that the command runs tha
 on the scalar engine (or refuses, when the batch back end was asked for by name).
 
 Where it sits: before any hand is played, called by the runner's choice of back end
-(`interpreter.measure.runner`) and by `tarot simulate`/`tarot diff --backend`. Everything
+(`tarot.measure.runner`) and by `tarot simulate`/`tarot diff --backend`. Everything
 not listed here is refused, including mechanisms added to the rulesets or to the compiled
 `Ruleset` after this list was written: a section, key or compiled field it has never seen
 is named, not guessed at.
@@ -14,8 +14,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 
-from interpreter.batch.values import Unsupported
-from interpreter.ruleset import PlayRules, Ruleset
+from tarot.batch.values import Unsupported
+from tarot.ruleset import PlayRules, Ruleset
 
 #: the sections of a ruleset, and the keys inside those it knows, it can run
 _SECTIONS: dict[str, frozenset[str] | None] = {
@@ -292,7 +292,7 @@ def supports(ruleset: Ruleset, agents: Sequence[str] = ("random",)) -> list[str]
     found += _document(ruleset.document)
     found += _compiled(ruleset)
     if not found:
-        from interpreter.batch.run import program_of
+        from tarot.batch.run import program_of
 
         try:
             program_of(ruleset)

@@ -2,7 +2,7 @@
 named card set as a mask.
 
 Where it sits: built once per compiled ruleset (`DeckTables.of`) from its `Deck` and
-`Counting`, and read by the batch back end's phases and expressions (`interpreter.batch`).
+`Counting`, and read by the batch back end's phases and expressions (`tarot.batch`).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from interpreter.batch.masks import Ints, Layout, Masks
-from interpreter.engine.dealing import deal_packets
-from interpreter.ruleset import Ruleset
+from tarot.batch.masks import Ints, Layout, Masks
+from tarot.engine.dealing import deal_packets
+from tarot.ruleset import Ruleset
 
 Floats = np.ndarray
 

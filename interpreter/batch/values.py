@@ -1,7 +1,7 @@
 """What the batch back end's expressions hand each other: one value per hand.
 
-Where it sits: between the array compiler (`interpreter.batch.array_exprs`), its facts
-(`interpreter.batch.facts`) and the phases that evaluate expressions. A NUMBER, BOOL, CARD or
+Where it sits: between the array compiler (`tarot.batch.array_exprs`), its facts
+(`tarot.batch.facts`) and the phases that evaluate expressions. A NUMBER, BOOL, CARD or
 SEAT is an array over the hands evaluated (or a plain constant, broadcast where used); SEATS
 is a boolean array [hands, seats] (seat lists are always in seat order); CARDS is `Cards`, a
 sum of masks, so that `X + Y` keeps its repeats as the scalar engine's lists do: a card in
@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from interpreter.batch.masks import Bools, Ints, Masks, count
-from interpreter.batch.state import BatchState
-from interpreter.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
-from interpreter.expressions.errors import EvaluationError
+from tarot.batch.masks import Bools, Ints, Masks, count
+from tarot.batch.state import BatchState
+from tarot.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
+from tarot.expressions.errors import EvaluationError
 
 Value = Any  # an array over the hands, a constant, or Cards
 

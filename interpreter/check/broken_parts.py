@@ -1,8 +1,8 @@
 """Which parts of a ruleset a problem makes unusable, so that later stages check the rest.
 
-Pipeline: filled by :mod:`~interpreter.check.schema_check` and every check after it, read by
-:mod:`~interpreter.check.options`, :mod:`~interpreter.check.semantic_checks` and
-:mod:`~interpreter.compile.ruleset_compiler`. A schema problem in one payment should not hide
+Pipeline: filled by :mod:`~tarot.check.schema_check` and every check after it, read by
+:mod:`~tarot.check.options`, :mod:`~tarot.check.semantic_checks` and
+:mod:`~tarot.compile.ruleset_compiler`. A schema problem in one payment should not hide
 a wrong expression in another: the compiler leaves out the *part* the problem is in (one rule
 of a list, one definition, or a whole section) and checks everything else, so an author sees
 every mistake of every stage in one run.

@@ -1,12 +1,12 @@
 """The ruleset being loaded, as the check and compile stages share it.
 
-Pipeline: made by :mod:`~interpreter.ruleset_loader` from the merged document of
-:mod:`~interpreter.load.inheritance` and the problems of
-:mod:`~interpreter.check.schema_check`; then read and added to by
-:mod:`~interpreter.check.options`, :mod:`~interpreter.check.semantic_checks` and
-:mod:`~interpreter.compile.ruleset_compiler`. A problem found by any stage is kept here with
+Pipeline: made by :mod:`~tarot.ruleset_loader` from the merged document of
+:mod:`~tarot.load.inheritance` and the problems of
+:mod:`~tarot.check.schema_check`; then read and added to by
+:mod:`~tarot.check.options`, :mod:`~tarot.check.semantic_checks` and
+:mod:`~tarot.compile.ruleset_compiler`. A problem found by any stage is kept here with
 its file position, so that `tarot validate` reports every stage's problems in one run, and
-the part it is in is left out of the checks that follow (:mod:`~interpreter.check.broken_parts`).
+the part it is in is left out of the checks that follow (:mod:`~tarot.check.broken_parts`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from interpreter.check.broken_parts import BrokenParts
-from interpreter.errors import Position, Problem, json_path
-from interpreter.load.inheritance import MergedDocument
+from tarot.check.broken_parts import BrokenParts
+from tarot.errors import Position, Problem, json_path
+from tarot.load.inheritance import MergedDocument
 
 __all__ = ["Draft"]
 

@@ -1,6 +1,6 @@
 """Check stage, the `lasting` section: what the schema cannot say about counters and accounts.
 
-Pipeline: called by :mod:`~interpreter.check.semantic_checks`. Each counter and account is
+Pipeline: called by :mod:`~tarot.check.semantic_checks`. Each counter and account is
 read in expressions by its name, so the name must be free (not a word of the language, a
 context name, a fact, a card set or a definition); a change names a counter, a transfer an
 account; a change of a counter per seat says whose (`seats`), one of a table's counter does
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from interpreter.check.draft import Draft
+from tarot.check.draft import Draft
 
 __all__ = ["check_lasting"]
 

@@ -1,7 +1,7 @@
 """Check stage, first part: the options' readings chosen and put in place.
 
 Pipeline: schema_check -> **options** -> semantic_checks -> compile (all run by
-:mod:`~interpreter.ruleset_loader`). Builds nothing the engine runs: it chooses a
+:mod:`~tarot.ruleset_loader`). Builds nothing the engine runs: it chooses a
 reading for every option (the default unless the user chose one), replaces every
 ``{option: NAME}`` outside ``options`` by the chosen reading's value (which keeps the
 reading's file position), and checks the schema again where readings went in, since a
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from interpreter.check.draft import Draft
-from interpreter.check.schema_check import schema_problems
-from interpreter.errors import Problem
+from tarot.check.draft import Draft
+from tarot.check.schema_check import schema_problems
+from tarot.errors import Problem
 
 __all__ = ["Readings", "choose_readings"]
 

@@ -5,7 +5,7 @@ Pipeline: yaml_source -> inheritance (load) -> **schema_check** -> options -> se
 
 :func:`check_schema` validates with the validator class named by the schema's ``$schema``
 (Draft 2020-12 by default), collects *all* errors, and turns each into a positioned
-:class:`~interpreter.errors.Problem` with a message written for ruleset authors. Validation
+:class:`~tarot.errors.Problem` with a message written for ruleset authors. Validation
 (:func:`validation_errors`) is kept apart from wording (:func:`describe_error`) and from
 positioning (:func:`check_schema`).
 """
@@ -22,8 +22,8 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.validators import validator_for
 
-from interpreter.errors import Position, Problem, json_path, nearest_position
-from interpreter.load.yaml_core import yaml11_reading
+from tarot.errors import Position, Problem, json_path, nearest_position
+from tarot.load.yaml_core import yaml11_reading
 
 __all__ = ["Finding", "check_schema", "describe_error", "schema_problems", "validation_errors"]
 

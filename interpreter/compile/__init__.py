@@ -2,9 +2,9 @@
 runs.
 
 `ruleset_compiler` builds the rules, card tables and rule index and compiles every expression
-(through `interpreter.expressions`); `contexts` is the vocabulary the expressions are compiled
+(through `tarot.expressions`); `contexts` is the vocabulary the expressions are compiled
 against: which names and facts exist at each place of a ruleset. Run by
-`interpreter.ruleset_loader` after `interpreter.load` and `interpreter.check`.
+`tarot.ruleset_loader` after `tarot.load` and `tarot.check`.
 """
 
 from __future__ import annotations

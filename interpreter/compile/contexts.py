@@ -11,10 +11,10 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
-from interpreter.expressions import FactFunction, Type
+from tarot.expressions import FactFunction, Type
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
+    from tarot.engine.state import HandState
 
 #: deals thrown in and dealt again in one hand before it is given up
 MAX_REDEALS = 20
@@ -338,7 +338,7 @@ def _thrown_in(state: HandState, reason: str) -> int:
 
 
 def _bid_position(state: HandState, seat: int) -> int:
-    from interpreter.engine.phases.auction import bid_order  # the engine imports this module
+    from tarot.engine.phases.auction import bid_order  # the engine imports this module
 
     order = bid_order(state)
     return order.index(seat) + 1 if seat in order else 0

@@ -1,11 +1,11 @@
 """Compile stage, the `lasting` section: counters, accounts, their changes and transfers.
 
-Pipeline: part of **compile** (`interpreter.compile.ruleset_compiler` calls `lasting_facts`
+Pipeline: part of **compile** (`tarot.compile.ruleset_compiler` calls `lasting_facts`
 before compiling any expression, so that every rule can read the counters, and
 `compile_lasting` with the other sections). The names were checked by
-`interpreter.check.lasting_checks`; here each counter becomes a fact read from the hand
+`tarot.check.lasting_checks`; here each counter becomes a fact read from the hand
 state's `lasting` values, and each change and transfer a compiled rule the engine runs
-(`interpreter.engine.lasting`).
+(`tarot.engine.lasting`).
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from interpreter.compile import source_text
-from interpreter.expressions import FactFunction, Type
-from interpreter.ruleset import Counter, CounterChange, Evaluator, LastingRules, Transfer
+from tarot.compile import source_text
+from tarot.expressions import FactFunction, Type
+from tarot.ruleset import Counter, CounterChange, Evaluator, LastingRules, Transfer
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
+    from tarot.engine.state import HandState
 
 
 class _Compiles(Protocol):

@@ -1,10 +1,10 @@
 """Compile stage: from a checked document to the `Ruleset` the engine runs.
 
 Pipeline: schema_check -> options -> semantic_checks -> **compile** (all run by
-:mod:`~interpreter.ruleset_loader`). Every expression is compiled against the names
+:mod:`~tarot.ruleset_loader`). Every expression is compiled against the names
 its event provides (its own problems, a wrong name or type, come from the expression
 compiler and are placed inside the expression's text in the file), each rule and section
-becomes its `interpreter.ruleset` value, and the cost of a hand's expressions is held to a
+becomes its `tarot.ruleset` value, and the cost of a hand's expressions is held to a
 budget. The pack and the deal's steps come from the checks; the card tables the engine
 reads are made from the pack. Parts the earlier stages found broken are left out, so that
 every expression elsewhere is still checked.
@@ -18,17 +18,17 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
-from interpreter.compile import source_text
-from interpreter.compile.contexts import (
+from tarot.compile import source_text
+from tarot.compile.contexts import (
     BEFORE_TAKER,
     FACTS,
     evaluations_per_hand,
     facts_for,
     variables_for,
 )
-from interpreter.compile.lasting_compiler import compile_lasting, lasting_facts
-from interpreter.errors import Position, json_path
-from interpreter.expressions import (
+from tarot.compile.lasting_compiler import compile_lasting, lasting_facts
+from tarot.errors import Position, json_path
+from tarot.expressions import (
     CompiledExpression,
     Environment,
     ExpressionError,
@@ -36,16 +36,16 @@ from interpreter.expressions import (
     Type,
     compile_expression,
 )
-from interpreter.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
-from interpreter.expressions.compiler import COST_BUDGET
-from interpreter.expressions.types import Scope, Value
+from tarot.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
+from tarot.expressions.compiler import COST_BUDGET
+from tarot.expressions.types import Scope, Value
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
-from interpreter.check.draft import Draft
-from interpreter.check.options import Readings
-from interpreter.check.semantic_checks import CheckedParts
-from interpreter.ruleset import (
+    from tarot.engine.state import HandState
+from tarot.check.draft import Draft
+from tarot.check.options import Readings
+from tarot.check.semantic_checks import CheckedParts
+from tarot.ruleset import (
     Announcement,
     Announcements,
     Bidding,
@@ -157,7 +157,7 @@ class Compiler:
 
     def compile(self) -> Ruleset | None:
         """The compiled ruleset, or None after recording problems. Parts already broken
-        (see :mod:`~interpreter.check.broken_parts`) are left out of every part."""
+        (see :mod:`~tarot.check.broken_parts`) are left out of every part."""
         data = self.data
         bidding = self._bidding()
         self.facts = {

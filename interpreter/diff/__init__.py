@@ -1,11 +1,11 @@
 """Comparing two rulesets on paper (as written), without playing them.
 
-Where it sits: after `interpreter.load`. `paper` loads two rulesets and computes a
+Where it sits: after `tarot.load`. `paper` loads two rulesets and computes a
 `RulesetDiff` (plain dataclasses: options, rules, other values); `render` turns it into text,
-JSON or Markdown. The `tarot diff A B` command (`interpreter.cli`) joins the two.
+JSON or Markdown. The `tarot diff A B` command (`tarot.cli`) joins the two.
 """
 
-from interpreter.diff.paper import (
+from tarot.diff.paper import (
     OptionChange,
     ReadingInfo,
     RuleChange,
@@ -16,7 +16,7 @@ from interpreter.diff.paper import (
     diff_rulesets,
     load_pair,
 )
-from interpreter.diff.render import FORMATS, render, to_json, to_markdown, to_text
+from tarot.diff.render import FORMATS, render, to_json, to_markdown, to_text
 
 __all__ = [
     "FORMATS",

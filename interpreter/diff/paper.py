@@ -1,11 +1,11 @@
 """The "diff on paper": what differs between two rulesets as written, after `extends`.
 
 Where it sits: after loading. `diff_rulesets(a, b)` loads both rulesets through
-`interpreter.load` (so a broken ruleset raises the same `RulesetError` as everywhere
+`tarot.load` (so a broken ruleset raises the same `RulesetError` as everywhere
 else), once each, and compares their effective documents (`Ruleset.document`, in which every
 `{option: X}` already stands for the chosen reading's value) beside the documents as written
 (`Ruleset.written`, after `extends`, before the readings are substituted). It returns a
-`RulesetDiff`, plain dataclasses and JSON-able values only; `interpreter.diff.render` prints it.
+`RulesetDiff`, plain dataclasses and JSON-able values only; `tarot.diff.render` prints it.
 
 Three groups of differences:
 
@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from interpreter.errors import Problem, RulesetError, json_path
-from interpreter.ruleset import Ruleset
-from interpreter.ruleset_loader import load_ruleset
+from tarot.errors import Problem, RulesetError, json_path
+from tarot.ruleset import Ruleset
+from tarot.ruleset_loader import load_ruleset
 
 __all__ = [
     "OptionChange",

@@ -1,4 +1,4 @@
-"""Printing a `RulesetDiff` (from `interpreter.diff.paper`) as text, JSON or Markdown.
+"""Printing a `RulesetDiff` (from `tarot.diff.paper`) as text, JSON or Markdown.
 
 Where it sits: the last step of `tarot diff`. `paper` computes the differences; this module
 only formats them, grouped as Options / Rules / Other, with the citation of every source key
@@ -13,8 +13,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.diff.paper import OptionChange, ReadingInfo, RuleChange, RulesetDiff, ValueChange
-from interpreter.markdown import escape, table
+from tarot.diff.paper import OptionChange, ReadingInfo, RuleChange, RulesetDiff, ValueChange
+from tarot.markdown import escape, table
 
 __all__ = ["FORMATS", "render", "to_json", "to_markdown", "to_text"]
 

@@ -1,8 +1,8 @@
 """What a seat decides: decision kinds and actions as small typed values, and their text.
 
-Where it sits: inside the engine (`interpreter.engine.state` and its phases) every action is
+Where it sits: inside the engine (`tarot.engine.state` and its phases) every action is
 one of the values below; text exists only at the boundary, where a record is written or read
-back (`interpreter.replay`), an agent is handed its choices, or a person types a move.
+back (`tarot.replay`), an agent is handed its choices, or a person types a move.
 `action_text` gives the text a record holds; `parse_action` finds the legal action a text
 names. Texts: a card's id, a contract's id, `hold:CONTRACT`, `pass`, `DECLARATION:LEVEL` (or
 `:none`), `RULE:redeal` or `RULE:play_on`, `packet:N`, `join` or `stay_out`, `STEP:TARGET`
@@ -20,10 +20,10 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from interpreter.cards import Deck
+from tarot.cards import Deck
 
 if TYPE_CHECKING:
-    from interpreter.ruleset import Declaration
+    from tarot.ruleset import Declaration
 
 
 class DecisionKind(StrEnum):

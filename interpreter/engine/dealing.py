@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from interpreter.ruleset import PacketStep
+from tarot.ruleset import PacketStep
 
 
 @dataclass

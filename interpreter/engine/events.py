@@ -1,8 +1,8 @@
 """What a hand keeps of what happened in it: payments with the moment they were made, and why
 a deal was thrown in.
 
-Where it sits: written by the hand state (`interpreter.engine.state`) and its phases, read by
-records (`interpreter.record`), the transcript and the table views. The moments and reasons
+Where it sits: written by the hand state (`tarot.engine.state`) and its phases, read by
+records (`tarot.record`), the transcript and the table views. The moments and reasons
 are enums whose values are the words records use.
 """
 

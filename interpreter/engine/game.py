@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from interpreter.agents.base import Agent
-from interpreter.engine.collector import few_collections
-from interpreter.engine.lasting import LastingValues
-from interpreter.engine.state import HandState
-from interpreter.ruleset import Ruleset
+from tarot.agents.base import Agent
+from tarot.engine.collector import few_collections
+from tarot.engine.lasting import LastingValues
+from tarot.engine.state import HandState
+from tarot.ruleset import Ruleset
 
 Seating = Callable[[int], Sequence[Agent]]  # hand number -> the agents for that hand
 

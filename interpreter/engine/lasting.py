@@ -1,8 +1,8 @@
 """State that lasts from hand to hand: counters per seat or for the table, and accounts.
 
-Where it sits: beside the hand state (`interpreter.engine.state`). A hand starts from the
+Where it sits: beside the hand state (`tarot.engine.state`). A hand starts from the
 values the hand before it left (`LastingValues`, carried by `engine.game` and checked by
-`interpreter.replay`), reads them in expressions through the facts the compiler names after
+`tarot.replay`), reads them in expressions through the facts the compiler names after
 each counter, and changes them in three places: transfers into or out of an account after
 the deal and at the settlement, the ruleset's counter changes once a hand is played out, and
 the transfers made when the sitting ends (`engine.phases.settle` calls `close_hand`). A hand
@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from interpreter.engine.values import selected_seats, tidy
-from interpreter.expressions.builtins import in_range
+from tarot.engine.values import selected_seats, tidy
+from tarot.expressions.builtins import in_range
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
-    from interpreter.ruleset import LastingRules, Ruleset, Transfer
+    from tarot.engine.state import HandState
+    from tarot.ruleset import LastingRules, Ruleset, Transfer
 
 #: the moments transfers are made at, as records write them
 DEAL, SETTLEMENT, SITTING_END = "deal", "settlement", "sitting_end"

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from interpreter.ruleset import PaymentRule
+    from tarot.ruleset import PaymentRule
 
 #: the event variable rules are indexed by
 CARD = "card"

@@ -2,8 +2,8 @@
 
 Where it sits: between the engine's `HandState` (which holds every card, hidden or not) and
 everything that acts or speaks for one seat: the screen and news of a person's seat
-(`interpreter.table_view`, `interpreter.table_news`) and the search player's guesses at the
-hidden cards (`interpreter.agents.sampling`). `SeatView(state, seat)` is built once per
+(`tarot.table_view`, `tarot.table_news`) and the search player's guesses at the
+hidden cards (`tarot.agents.sampling`). `SeatView(state, seat)` is built once per
 decision and read instead of the state, so only what the seat may see reaches them.
 
 A seat sees its own hand, discards and the face-up tops of its piles; every card shown (a cut
@@ -26,14 +26,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from interpreter.engine import tricks as trick_rules
-from interpreter.engine.actions import DecisionKind
-from interpreter.engine.events import Payment
+from tarot.engine import tricks as trick_rules
+from tarot.engine.actions import DecisionKind
+from tarot.engine.events import Payment
 
 if TYPE_CHECKING:
-    from interpreter.cards import Pack
-    from interpreter.engine.state import HandState
-    from interpreter.ruleset import PlayRules, Ruleset
+    from tarot.cards import Pack
+    from tarot.engine.state import HandState
+    from tarot.ruleset import PlayRules, Ruleset
 
 PRIVATE_KINDS = frozenset({DecisionKind.DISCARD, DecisionKind.GIVE})  # seen by the chooser only
 HIDDEN_PILES = ("hands", "discards")  # per-seat piles no other seat looks into

@@ -1,6 +1,6 @@
 """Sides from an expression: the seats that share each seat's tricks, worked out once a hand.
 
-Where it sits: under trick play (`interpreter.engine.phases.play`), which settles the hand's
+Where it sits: under trick play (`tarot.engine.phases.play`), which settles the hand's
 play rules once the auction and the call are over; when those rules give `sides`, the state
 keeps the table made here and `HandState.side_of` reads it (the Excuse exchange, `side()`,
 `side_points()` and the measures of a simulation follow). The expression is worked out for
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from interpreter.engine.values import selected_seats
-from interpreter.expressions import EvaluationError
+from tarot.engine.values import selected_seats
+from tarot.expressions import EvaluationError
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
-    from interpreter.ruleset import SideRule
+    from tarot.engine.state import HandState
+    from tarot.ruleset import SideRule
 
 
 def side_table(state: HandState, rule: SideRule) -> tuple[tuple[int, ...], ...]:

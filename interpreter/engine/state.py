@@ -9,7 +9,7 @@ one, every player is a side alone.
 
 This module keeps the state, its public surface and the firing of payment rules; each phase
 of the hand (the deal, the auction, the talon, the declarations, play, the settlement) is a
-module of `interpreter.engine.phases`, which also dispatches decisions and moves the hand
+module of `tarot.engine.phases`, which also dispatches decisions and moves the hand
 from phase to phase in the order the ruleset gives (`phases`). Cards lie in `zones`.
 
 The ruleset's definitions (and each seat's `total()`) are computed once per state and kept in
@@ -23,28 +23,28 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
-from interpreter.compile.contexts import MAX_REDEALS, TOTAL_MEMO
-from interpreter.engine.actions import Action, Decision, DecisionKind, IllegalAction
-from interpreter.engine.events import AT_SETTLEMENT, At, Payment
-from interpreter.engine.lasting import (
+from tarot.compile.contexts import MAX_REDEALS, TOTAL_MEMO
+from tarot.engine.actions import Action, Decision, DecisionKind, IllegalAction
+from tarot.engine.events import AT_SETTLEMENT, At, Payment
+from tarot.engine.lasting import (
     DEAL,
     LastingValues,
     TransferMade,
     pay_transfers,
     starting_values,
 )
-from interpreter.engine.phases import APPLY, Phase, advance, auction, deal, phase_order
-from interpreter.engine.phases.auction import AuctionStage
-from interpreter.engine.phases.declare import HANDED_OVER, CardChoice
-from interpreter.engine.phases.phase import MOMENTS
-from interpreter.engine.phases.settle import count_points
-from interpreter.engine.showing import show_cards
-from interpreter.engine.values import selected_seats as _seats
-from interpreter.engine.values import tidy as _tidy
-from interpreter.engine.zones import Zones
-from interpreter.expressions import EvaluationError, Scope
-from interpreter.expressions.types import Value
-from interpreter.ruleset import DoubleTarget, Evaluator, PaymentRule, RedealRule, Ruleset
+from tarot.engine.phases import APPLY, Phase, advance, auction, deal, phase_order
+from tarot.engine.phases.auction import AuctionStage
+from tarot.engine.phases.declare import HANDED_OVER, CardChoice
+from tarot.engine.phases.phase import MOMENTS
+from tarot.engine.phases.settle import count_points
+from tarot.engine.showing import show_cards
+from tarot.engine.values import selected_seats as _seats
+from tarot.engine.values import tidy as _tidy
+from tarot.engine.zones import Zones
+from tarot.expressions import EvaluationError, Scope
+from tarot.expressions.types import Value
+from tarot.ruleset import DoubleTarget, Evaluator, PaymentRule, RedealRule, Ruleset
 
 __all__ = [
     "HANDED_OVER",

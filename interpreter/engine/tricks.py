@@ -1,7 +1,7 @@
 """Trick-taking rules, generic over any ruleset: which cards may be played, and who wins.
 
 Pure functions of the compiled `PlayRules`, the pack and the cards on the table; trick play
-(`interpreter.engine.phases.play`), the seat view and the players call them on every
+(`tarot.engine.phases.play`), the seat view and the players call them on every
 decision, so they read the `Pack` tables (trumps, Fools, suits, strengths by card index)
 rather than the cards. The pack passed is the hand's: in a hand whose trumps play as a plain
 suit it is the deck's `Pack.plain_trumps`, where the trumps are one more suit.
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from interpreter.cards import Card, Pack
-from interpreter.ruleset import PlayRules
+from tarot.cards import Card, Pack
+from tarot.ruleset import PlayRules
 
 Key = tuple[int, int]  # (1, strength) for a trump, (0, strength) for the suit led
 NO_KEY: Key = (-1, -1)  # no card counts yet

@@ -1,7 +1,7 @@
 """Expression results as the engine uses them: the seats a seat expression selects (or the
 first of them, which must be there), and numbers tidied for records.
 
-Where it sits: under the hand state (`interpreter.engine.state`) and its phases.
+Where it sits: under the hand state (`tarot.engine.state`) and its phases.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from interpreter.expressions import EvaluationError
+from tarot.expressions import EvaluationError
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
+    from tarot.engine.state import HandState
 
 
 def selected_seats(value: int | Sequence[int]) -> Sequence[int]:

@@ -1,6 +1,6 @@
 """Where every card of a hand lies: hands, discards, tricks won, piles, the talon, the trick.
 
-Where it sits: one `Zones` value per hand state (`interpreter.engine.state`), changed by the
+Where it sits: one `Zones` value per hand state (`tarot.engine.state`), changed by the
 phases as cards move and copied whole by `copy()` when the state is cloned for a search.
 
 Every zone is an ordered list, because its order is seen from outside: a hand's order is the

@@ -5,7 +5,7 @@ options with every reading and the one in force, parameters, assumptions, source
 `render` prints it as text or Markdown; `words` phrases the values of the sections.
 """
 
-from interpreter.explain.page import Page, explain_page
-from interpreter.explain.render import FORMATS, render
+from tarot.explain.page import Page, explain_page
+from tarot.explain.render import FORMATS, render
 
 __all__ = ["FORMATS", "Page", "explain_page", "render"]

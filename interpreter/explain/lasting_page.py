@@ -1,7 +1,7 @@
 """The rules page's words for state that lasts between hands (`lasting`) and for cards shown
 to all (`show`).
 
-Where it sits: called by `interpreter.explain.page`, which turns each (title, lines, path,
+Where it sits: called by `tarot.explain.page`, which turns each (title, lines, path,
 node) given here into one rule of its page, with its source and assumption.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from interpreter.explain.words import code
+from tarot.explain.words import code
 
 Written = tuple[str, list[str], tuple, Mapping]  # a rule's title, lines, path and node
 

@@ -2,9 +2,9 @@
 words with its source, then its options with every reading, its parameters, its assumptions
 and the full citation of each source.
 
-Where it sits: after loading (`interpreter.ruleset_loader`), it reads the compiled
+Where it sits: after loading (`tarot.ruleset_loader`), it reads the compiled
 `Ruleset` (its effective document, the chosen readings, the options each place reads) and
-builds a `Page`, which `interpreter.explain.render` prints as text or Markdown for
+builds a `Page`, which `tarot.explain.render` prints as text or Markdown for
 `tarot explain`. Nothing here knows a game: every sentence comes from the ruleset's own data
 (rule ids and names, `description`, `source`, `assumption`).
 """
@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from interpreter.explain import words
-from interpreter.explain.lasting_page import Written, lasting_rules, show_rules
-from interpreter.explain.words import code, setting
-from interpreter.ruleset import Ruleset
+from tarot.explain import words
+from tarot.explain.lasting_page import Written, lasting_rules, show_rules
+from tarot.explain.words import code, setting
+from tarot.ruleset import Ruleset
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""A rules page (`interpreter.explain.page.Page`) printed as plain text or as Markdown.
+"""A rules page (`tarot.explain.page.Page`) printed as plain text or as Markdown.
 
 Where it sits: the last stage of `tarot explain`. Both formats say the same things in the same
 order: the rules section by section (each with its source, the options it reads with the
@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import textwrap
 
-from interpreter.explain.page import Option, Page, Reading, Rule
-from interpreter.markdown import escape
+from tarot.explain.page import Option, Page, Reading, Rule
+from tarot.markdown import escape
 
 FORMATS = ("text", "markdown")
 WIDTH = 100

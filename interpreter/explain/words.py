@@ -1,7 +1,7 @@
 """Plain words for the values a ruleset's sections hold: card selectors, packets of the deal,
 where a talon goes, the engine's events and enumerated settings.
 
-Where it sits: used by `interpreter.explain.page` to turn a loaded ruleset's document into
+Where it sits: used by `tarot.explain.page` to turn a loaded ruleset's document into
 sentences. Expressions are quoted as written (in backticks), not paraphrased: the expression
 language is meant to be read.
 """

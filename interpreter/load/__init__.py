@@ -1,11 +1,11 @@
 """Stage 1 of loading a ruleset: YAML text -> merged data with the position of every value.
 
-The stages, run by :mod:`~interpreter.ruleset_loader`: load (this package:
-:mod:`~interpreter.load.yaml_source`, one file -> data + positions, within the budget of
-:mod:`~interpreter.load.yaml_limits`; :mod:`~interpreter.load.inheritance`, ``extends``
-chains merged with the provenance of every value; :mod:`~interpreter.load.listing`, what
-`tarot rules` shows, read without checking) -> check (:mod:`interpreter.check`, building
-nothing the engine runs) -> compile (:mod:`interpreter.compile`).
+The stages, run by :mod:`~tarot.ruleset_loader`: load (this package:
+:mod:`~tarot.load.yaml_source`, one file -> data + positions, within the budget of
+:mod:`~tarot.load.yaml_limits`; :mod:`~tarot.load.inheritance`, ``extends``
+chains merged with the provenance of every value; :mod:`~tarot.load.listing`, what
+`tarot rules` shows, read without checking) -> check (:mod:`tarot.check`, building
+nothing the engine runs) -> compile (:mod:`tarot.compile`).
 
 ``check_schema`` is imported on first use: importing this package must stay cheap for
 `tarot rules`, which reads files and follows ``extends`` but never checks the schema.
@@ -13,8 +13,8 @@ nothing the engine runs) -> compile (:mod:`interpreter.compile`).
 
 from typing import Any
 
-from interpreter.load.inheritance import MergedDocument, resolve
-from interpreter.load.yaml_source import (
+from tarot.load.inheritance import MergedDocument, resolve
+from tarot.load.yaml_source import (
     DocPath,
     ScalarInfo,
     SourceDocument,
@@ -38,7 +38,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "check_schema":
-        from interpreter.check.schema_check import check_schema
+        from tarot.check.schema_check import check_schema
 
         return check_schema
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,7 +2,7 @@
 
 Pipeline: yaml_source -> **inheritance** (load) -> schema_check -> options -> semantic_checks
 (check) -> compile. Each file of the chain is read by
-:func:`~interpreter.load.yaml_source.read_ruleset_file` (a base shared by many variants
+:func:`~tarot.load.yaml_source.read_ruleset_file` (a base shared by many variants
 is parsed once per process).
 
 A ruleset may say ``extends: NAME_OR_PATH``. A value ending in ``.yaml``/``.yml`` is a path
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.errors import Position, Problem, RulesetError, json_path, nearest_position
-from interpreter.load.yaml_source import (
+from tarot.errors import Position, Problem, RulesetError, json_path, nearest_position
+from tarot.load.yaml_source import (
     DocPath,
     SourceDocument,
     position_in_scalar,
@@ -73,7 +73,7 @@ class MergedDocument:
         return nearest_position(self.provenance, path)
 
     def position_in_scalar(self, path: DocPath, line: int, column: int) -> Position | None:
-        """:func:`~interpreter.load.yaml_source.position_in_scalar` for a merged path."""
+        """:func:`~tarot.load.yaml_source.position_in_scalar` for a merged path."""
         origin = self.origins.get(tuple(path))
         if origin is None:
             return self.position(path)

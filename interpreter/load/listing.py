@@ -1,12 +1,12 @@
 """The rulesets as `tarot rules` lists them (the built-in ones and those of the user's folders,
-see `interpreter.paths`): title, players and sources, read without the schema check or
+see `tarot.paths`): title, players and sources, read without the schema check or
 compilation.
 
 Pipeline: beside the loading stages, not after them (load only: no check, no compile). Each
 package file is read with PyYAML's C loader when present (a user's file is read by
-:mod:`~interpreter.load.yaml_source`, with its budgets and positions), cut down to the
+:mod:`~tarot.load.yaml_source`, with its budgets and positions), cut down to the
 sections the listing shows, merged along its ``extends`` chain by
-:mod:`~interpreter.load.inheritance`, and an ``{option: NAME}`` among those sections takes
+:mod:`~tarot.load.inheritance`, and an ``{option: NAME}`` among those sections takes
 the option's default reading, as the loader substitutes it. Whether a ruleset is valid is
 `tarot validate`'s question: a file is refused here only when the listing's own fields cannot
 be read from it.
@@ -22,11 +22,11 @@ from typing import Any
 
 import yaml
 
-from interpreter import paths
-from interpreter.errors import Position, Problem, RulesetError, json_path
-from interpreter.load.inheritance import EXTENDS_KEY, FindBuiltin, ReadFile, resolve
-from interpreter.load.yaml_core import CORE_RESOLVERS
-from interpreter.load.yaml_source import SourceDocument, read_ruleset_file
+from tarot import paths
+from tarot.errors import Position, Problem, RulesetError, json_path
+from tarot.load.inheritance import EXTENDS_KEY, FindBuiltin, ReadFile, resolve
+from tarot.load.yaml_core import CORE_RESOLVERS
+from tarot.load.yaml_source import SourceDocument, read_ruleset_file
 
 __all__ = ["Listing", "builtin_listings", "named_listings", "read_listing"]
 

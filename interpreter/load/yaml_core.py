@@ -1,7 +1,7 @@
 """YAML 1.2's core schema for PyYAML, which reads YAML 1.1: what a plain scalar means.
 
 Where it sits: the resolver of every loader that reads a ruleset
-(:mod:`~interpreter.load.yaml_limits`, :mod:`~interpreter.load.listing`), so that `tarot
+(:mod:`~tarot.load.yaml_limits`, :mod:`~tarot.load.listing`), so that `tarot
 validate` reads a file as the editors do (yaml-language-server, check-jsonschema and
 ruamel.yaml read YAML 1.2). A plain scalar is null (``~``, ``null``, empty), a boolean
 (``true``/``false`` in three cases), an integer (decimal, ``0o`` octal, ``0x`` hex), a
@@ -10,7 +10,7 @@ float (with a point or an exponent; ``.inf``, ``.nan``) or else text. Unlike YAM
 ``1_000`` and dates; ``<<`` merge keys are kept.
 
 :func:`yaml11_reading` says what YAML 1.1 made of a text that YAML 1.2 leaves as text, for
-the message of a value whose type changed (see `interpreter.check.schema_check`); and
+the message of a value whose type changed (see `tarot.check.schema_check`); and
 :func:`leading_zero_problem` refuses ``017``, an integer in both versions but 15 in one
 and 17 in the other.
 """

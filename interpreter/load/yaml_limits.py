@@ -1,6 +1,6 @@
 """The bounds on what one ruleset file may hold, checked while it is read.
 
-Pipeline: used by :mod:`~interpreter.load.yaml_source` (stage 1, load) before any value is
+Pipeline: used by :mod:`~tarot.load.yaml_source` (stage 1, load) before any value is
 built, so that a file written to exhaust the tool (aliases of aliases that would expand to
 billions of values, nesting thousands deep, a thousand-digit number, ``.inf``) is refused at
 once with the place where it goes past the bound.
@@ -30,7 +30,7 @@ from yaml.events import AliasEvent
 from yaml.nodes import Node
 from yaml.resolver import Resolver
 
-from interpreter.load.yaml_core import CORE_RESOLVERS
+from tarot.load.yaml_core import CORE_RESOLVERS
 
 try:
     from yaml._yaml import CParser as _CParser
@@ -118,7 +118,7 @@ class _Budget(Composer):
 
 class BoundedLoader(_Budget, yaml.SafeLoader):
     """PyYAML's pure-Python safe loader composing the node graph under the budget, reading
-    plain scalars as YAML 1.2 does (:mod:`~interpreter.load.yaml_core`)."""
+    plain scalars as YAML 1.2 does (:mod:`~tarot.load.yaml_core`)."""
 
     yaml_implicit_resolvers = CORE_RESOLVERS
 

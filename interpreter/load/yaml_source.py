@@ -5,12 +5,12 @@ Pipeline: **yaml_source** -> inheritance (load) -> schema_check, options, semant
 (check) -> compile.
 
 :func:`load_yaml` composes the YAML node graph with PyYAML's ``SafeLoader``, reading plain
-scalars as YAML 1.2's core schema does (:mod:`~interpreter.load.yaml_core`), and builds plain
+scalars as YAML 1.2's core schema does (:mod:`~tarot.load.yaml_core`), and builds plain
 Python values (``dict``/``list``/``str``/``int``/``float``/``bool``/``None``) from it, so
 that every value keeps its file position and every problem (syntax error, duplicate key,
-non-string key, unsupported tag) is reported as a positioned :class:`~interpreter.errors.Problem`.
+non-string key, unsupported tag) is reported as a positioned :class:`~tarot.errors.Problem`.
 No PyYAML exception ever escapes: failures are raised as one
-:class:`~interpreter.errors.RulesetError`.
+:class:`~tarot.errors.RulesetError`.
 
 :func:`read_ruleset_file` is what the loader reads files with: :func:`load_yaml` remembered
 for the life of the process by the file's name and a digest of its bytes (a base shared by
@@ -37,10 +37,10 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from interpreter import paths
-from interpreter.errors import Position, Problem, RulesetError, json_path, nearest_position
-from interpreter.load.yaml_core import leading_zero_problem
-from interpreter.load.yaml_limits import (
+from tarot import paths
+from tarot.errors import Position, Problem, RulesetError, json_path, nearest_position
+from tarot.load.yaml_core import leading_zero_problem
+from tarot.load.yaml_limits import (
     MAX_FILE_BYTES,
     BoundedLoader,
     FastBoundedLoader,

@@ -1,7 +1,7 @@
 """Playing a run's hands on a Dask cluster: the executor beside the local process pool.
 
 Where it sits: `--cluster ADDRESS` (parsed by `cluster_address`) makes
-`interpreter.table_commands` open a `DaskExecutor` with `dask_executor` and give it to
+`tarot.table_commands` open a `DaskExecutor` with `dask_executor` and give it to
 `runner.run_hands` in place of a job count. The run is the same as on this machine: the same
 chunks of hand numbers, each played by `runner.Table` from the documents the parent loaded
 (`runner.Written`), the answers taken in the order the chunks were handed out, so the rows
@@ -35,10 +35,10 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter import cli_numbers
-from interpreter.measure.hand_summary import HandSummary
-from interpreter.measure.provenance import results_version
-from interpreter.measure.runner import (
+from tarot import cli_numbers
+from tarot.measure.hand_summary import HandSummary
+from tarot.measure.provenance import results_version
+from tarot.measure.runner import (
     RulesetMismatch,
     RunPlan,
     Table,
@@ -47,7 +47,7 @@ from interpreter.measure.runner import (
     available_cores,
     deaf_children,
 )
-from interpreter.ruleset import Ruleset
+from tarot.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from distributed import Client, Future

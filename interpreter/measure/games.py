@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 from tqdm import tqdm
 
-from interpreter.agents.lineup import seat_agents
-from interpreter.engine.collector import few_collections
-from interpreter.engine.game import deal_hand, game_winners, play_hand
-from interpreter.measure.statistics import Rate, RunningMean
-from interpreter.ruleset import Ruleset
+from tarot.agents.lineup import seat_agents
+from tarot.engine.collector import few_collections
+from tarot.engine.game import deal_hand, game_winners, play_hand
+from tarot.measure.statistics import Rate, RunningMean
+from tarot.ruleset import Ruleset
 
 
 @dataclass(frozen=True)

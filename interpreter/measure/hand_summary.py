@@ -17,14 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from interpreter.agents.base import Agent
-from interpreter.agents.together import Playing, deciding, play_together
-from interpreter.engine.collector import few_collections
-from interpreter.engine.events import Payment
-from interpreter.engine.game import deal_hand, play_hands, sitting_seed
-from interpreter.engine.state import HandState
-from interpreter.engine.values import tidy
-from interpreter.ruleset import Ruleset
+from tarot.agents.base import Agent
+from tarot.agents.together import Playing, deciding, play_together
+from tarot.engine.collector import few_collections
+from tarot.engine.events import Payment
+from tarot.engine.game import deal_hand, play_hands, sitting_seed
+from tarot.engine.state import HandState
+from tarot.engine.values import tidy
+from tarot.ruleset import Ruleset
 
 
 @dataclass(frozen=True)

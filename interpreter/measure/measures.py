@@ -1,7 +1,7 @@
 """Game measures of one ruleset over many hands, in the manner of Ludii's metrics.
 
 Where it sits: `RulesetMeasures.add` folds in one `HandSummary` at a time (constant memory);
-`report` gives plain dicts for `interpreter.measure.report` to print, which prints those that
+`report` gives plain dicts for `tarot.measure.report` to print, which prints those that
 fit the game's shape (`shape.GameShape`). Seats are reported
 two ways: by seat number (as in a game record) and by place relative to the dealer (dealer,
 first after the dealer, ...), which is where an advantage of position shows.
@@ -30,10 +30,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from interpreter.measure.hand_summary import HandSummary
-from interpreter.measure.shape import GameShape
-from interpreter.measure.statistics import KeyedMeans, Rate, RunningMean
-from interpreter.ruleset import Ruleset
+from tarot.measure.hand_summary import HandSummary
+from tarot.measure.shape import GameShape
+from tarot.measure.statistics import KeyedMeans, Rate, RunningMean
+from tarot.ruleset import Ruleset
 
 
 def spread(net: Sequence[float]) -> float:

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from interpreter import paths
-from interpreter.ruleset import Ruleset
+from tarot import paths
+from tarot.ruleset import Ruleset
 
 PACKAGE = Path(__file__).resolve().parent.parent
 

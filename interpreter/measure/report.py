@@ -15,9 +15,9 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
-from interpreter.engine.game import sitting_seed
-from interpreter.markdown import escape, table
-from interpreter.ruleset import Ruleset
+from tarot.engine.game import sitting_seed
+from tarot.markdown import escape, table
+from tarot.ruleset import Ruleset
 
 FORMATS = ("text", "markdown", "json")
 

@@ -11,7 +11,7 @@ played, and the parent alone gives the new ones to the store as they come back.
 
 The work is handed out lazily, a few chunks of hand numbers ahead of the results, so a run of
 any length starts at once and holds little. Who plays the chunks is an `Executor`: this
-machine's worker processes (`ProcessPool`, here) or a cluster (`interpreter.measure.cluster`).
+machine's worker processes (`ProcessPool`, here) or a cluster (`tarot.measure.cluster`).
 Compiled rulesets hold closures and do not pickle: each worker builds them again from the
 very documents the parent read (`Ruleset.written`, no file is read again) and checks that
 each comes out with the parent's content hash; a difference stops the run with
@@ -36,23 +36,23 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Protocol
 
-from interpreter.agents.base import Agent
-from interpreter.agents.lineup import seat_agents
-from interpreter.agents.together import play_together, pools_playouts
-from interpreter.engine.collector import few_collections
-from interpreter.engine.game import plays_sittings, sitting_seed
-from interpreter.errors import RulesetError
-from interpreter.measure.hand_summary import (
+from tarot.agents.base import Agent
+from tarot.agents.lineup import seat_agents
+from tarot.agents.together import play_together, pools_playouts
+from tarot.engine.collector import few_collections
+from tarot.engine.game import plays_sittings, sitting_seed
+from tarot.errors import RulesetError
+from tarot.measure.hand_summary import (
     HandSummary,
     play_sitting_summarized,
     play_summarized,
     summarized,
 )
-from interpreter.measure.provenance import RunKey
-from interpreter.measure.store import PlanStore
-from interpreter.output_files import held_signals
-from interpreter.ruleset import Ruleset
-from interpreter.ruleset_loader import build_ruleset, load_ruleset
+from tarot.measure.provenance import RunKey
+from tarot.measure.store import PlanStore
+from tarot.output_files import held_signals
+from tarot.ruleset import Ruleset
+from tarot.ruleset_loader import build_ruleset, load_ruleset
 
 HandResults = tuple[HandSummary, ...]  # one summary per ruleset, for one hand number
 
@@ -76,7 +76,7 @@ class RunPlan:
     hands: int
     agents: tuple[str, ...] = ("random",)
     first: int = 1
-    backend: str = "scalar"  # or "batch", "auto": `interpreter.batch.backend` chose it
+    backend: str = "scalar"  # or "batch", "auto": `tarot.batch.backend` chose it
 
     @property
     def pools_playouts(self) -> bool:
@@ -150,7 +150,7 @@ class Table:
 
     def _play_batch(self, work: Work) -> list[tuple[HandSummary, ...]]:
         """`play` on the batch back end: the hands each ruleset lacks, played at once."""
-        from interpreter.batch.run import play_summaries
+        from tarot.batch.run import play_summaries
 
         # `auto` replays a sample of the hands through the scalar engine as it goes
         checked = self.plan.first if self.plan.backend == "auto" else None
@@ -394,7 +394,7 @@ def _lookup(numbers: range, rulesets: int, store: PlanStore | None) -> _Chunk:
 
 class Executor(Protocol):
     """Where the chunks of a run are played: this machine's worker processes (`ProcessPool`)
-    or a cluster (`interpreter.measure.cluster`). Results never depend on which."""
+    or a cluster (`tarot.measure.cluster`). Results never depend on which."""
 
     @property
     def width(self) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.ruleset import Ruleset
+from tarot.ruleset import Ruleset
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Streaming statistics with 95% intervals that fit the quantity, kept in constant memory.
 
-Where it sits: used by `interpreter.measure.measures` and `.comparison` to fold hand
+Where it sits: used by `tarot.measure.measures` and `.comparison` to fold hand
 results in one at a time, so a run of a million hands needs no more memory than a run of ten.
 
 Which interval each quantity gets:

@@ -1,6 +1,6 @@
 """`tarot study BASE`: the options' factorial design played on paired deals, then reported.
 
-Where it sits: called by `interpreter.cli`. It loads BASE, makes its factors and design (a
+Where it sits: called by `tarot.cli`. It loads BASE, makes its factors and design (a
 usage mistake or a missing design library is refused before anything runs), loads BASE once
 per run of the design with that run's readings, and plays every hand number under every run
 through `measure.driver` (so `--jobs`, `--store`, `--out`, the progress bar and a stop by
@@ -12,20 +12,20 @@ from __future__ import annotations
 import argparse
 import sys
 
-from interpreter.batch.backend import choose_backend
-from interpreter.errors import Problem, RulesetError
-from interpreter.measure.comparison import can_pair
-from interpreter.measure.report import RunInfo
-from interpreter.measure.runner import RulesetSpec, RunPlan
-from interpreter.ruleset import Ruleset
-from interpreter.ruleset_loader import load_ruleset
-from interpreter.study.design import Design, make_design
-from interpreter.study.effects import StudyEffects
-from interpreter.study.factors import Factor, study_factors
-from interpreter.study.findings import find
-from interpreter.study.report import Study, study_report
-from interpreter.study.responses import responses_for
-from interpreter.table_commands import (
+from tarot.batch.backend import choose_backend
+from tarot.errors import Problem, RulesetError
+from tarot.measure.comparison import can_pair
+from tarot.measure.report import RunInfo
+from tarot.measure.runner import RulesetSpec, RunPlan
+from tarot.ruleset import Ruleset
+from tarot.ruleset_loader import load_ruleset
+from tarot.study.design import Design, make_design
+from tarot.study.effects import StudyEffects
+from tarot.study.factors import Factor, study_factors
+from tarot.study.findings import find
+from tarot.study.report import Study, study_report
+from tarot.study.responses import responses_for
+from tarot.table_commands import (
     agents_for,
     check_outputs,
     drive_run,

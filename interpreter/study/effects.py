@@ -22,10 +22,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from interpreter.measure.hand_summary import HandSummary
-from interpreter.measure.statistics import Estimate, t95
-from interpreter.study.design import Column, Design
-from interpreter.study.responses import Response
+from tarot.measure.hand_summary import HandSummary
+from tarot.measure.statistics import Estimate, t95
+from tarot.study.design import Column, Design
+from tarot.study.responses import Response
 
 
 class StudyEffects:

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from interpreter.cli_usage import close_name
-from interpreter.option_flags import OptionFlagError, chosen_readings, shown
-from interpreter.ruleset import Ruleset
+from tarot.cli_usage import close_name
+from tarot.option_flags import OptionFlagError, chosen_readings, shown
+from tarot.ruleset import Ruleset
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from interpreter.measure.statistics import Estimate
-from interpreter.study.design import Column
-from interpreter.study.effects import StudyEffects
+from tarot.measure.statistics import Estimate
+from tarot.study.design import Column
+from tarot.study.effects import StudyEffects
 
 NOTICEABLE = 0.05  # of the stakes: an effect no larger is small
 CHANGES, SMALL = "changes results", "small but real"

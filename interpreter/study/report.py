@@ -12,15 +12,15 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from interpreter.measure.report import RunInfo, estimate
-from interpreter.measure.report import _section as section
-from interpreter.measure.report import _table as table
-from interpreter.measure.statistics import Estimate
-from interpreter.ruleset import Ruleset
-from interpreter.study.design import Design
-from interpreter.study.factors import Factor
-from interpreter.study.findings import CHANGES, NOTICEABLE, SMALL, UNCLEAR, UNNOTICED, Finding
-from interpreter.study.responses import RATE, Response
+from tarot.measure.report import RunInfo, estimate
+from tarot.measure.report import _section as section
+from tarot.measure.report import _table as table
+from tarot.measure.statistics import Estimate
+from tarot.ruleset import Ruleset
+from tarot.study.design import Design
+from tarot.study.factors import Factor
+from tarot.study.findings import CHANGES, NOTICEABLE, SMALL, UNCLEAR, UNNOTICED, Finding
+from tarot.study.responses import RATE, Response
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from interpreter.measure.hand_summary import HandSummary, rule_keys
-from interpreter.measure.measures import spread
-from interpreter.measure.report import place_name
-from interpreter.measure.shape import GameShape
-from interpreter.ruleset import Ruleset
+from tarot.measure.hand_summary import HandSummary, rule_keys
+from tarot.measure.measures import spread
+from tarot.measure.report import place_name
+from tarot.measure.shape import GameShape
+from tarot.ruleset import Ruleset
 
 UNIT, RATE, COUNT = "unit", "rate", "count"  # what a response is counted in
 

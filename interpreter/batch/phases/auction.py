@@ -1,9 +1,9 @@
 """Before the talon: the deal thrown in by a redeal rule, the auction and the partner call,
 for every hand of a batch at once.
 
-Where it sits: batch phases (`interpreter.batch.phases`) between the deal and the talon; the
-scalar engine's are `interpreter.engine.phases.deal` (the redeal requests) and
-`interpreter.engine.phases.auction`. A hand whose deal is thrown in is over (`thrown`): the
+Where it sits: batch phases (`tarot.batch.phases`) between the deal and the talon; the
+scalar engine's are `tarot.engine.phases.deal` (the redeal requests) and
+`tarot.engine.phases.auction`. A hand whose deal is thrown in is over (`thrown`): the
 runner plays the rest of the hand for the others only. A deal thrown in is dealt again by
 the next dealer, in the next hand; the batch back end runs no deal dealt again by the same
 dealer within the hand (`support` refuses it).
@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from interpreter.batch.masks import Ints, any_card
-from interpreter.batch.players import choose_card, choose_index, log_texts
-from interpreter.batch.program import THROWN_IN, Program
-from interpreter.batch.state import BatchState
-from interpreter.batch.values import Ctx, per_row
-from interpreter.engine.actions import PASS_TEXT, PLAY_ON_TEXT, REDEAL_TEXT, DecisionKind
-from interpreter.engine.events import ThrownIn
+from tarot.batch.masks import Ints, any_card
+from tarot.batch.players import choose_card, choose_index, log_texts
+from tarot.batch.program import THROWN_IN, Program
+from tarot.batch.state import BatchState
+from tarot.batch.values import Ctx, per_row
+from tarot.engine.actions import PASS_TEXT, PLAY_ON_TEXT, REDEAL_TEXT, DecisionKind
+from tarot.engine.events import ThrownIn
 
 
 def throw_in(program: Program, state: BatchState, rows: Ints, reason: str) -> None:

@@ -1,22 +1,22 @@
 """The deal: each hand's pack shuffled by its own key, handed out packet by packet, the cut
 card shown and paid for.
 
-Where it sits: the first batch phase (`interpreter.batch.phases`); the scalar engine's is
-`interpreter.engine.phases.deal`.
+Where it sits: the first batch phase (`tarot.batch.phases`); the scalar engine's is
+`tarot.engine.phases.deal`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from interpreter.batch import keyed_random
-from interpreter.batch.masks import Ints
-from interpreter.batch.program import Program
-from interpreter.batch.state import BatchState
-from interpreter.batch.values import Ctx
-from interpreter.engine.dealing import deal_packets
-from interpreter.engine.events import AT_CUT
-from interpreter.ruleset import Ruleset
+from tarot.batch import keyed_random
+from tarot.batch.masks import Ints
+from tarot.batch.program import Program
+from tarot.batch.state import BatchState
+from tarot.batch.values import Ctx
+from tarot.engine.dealing import deal_packets
+from tarot.engine.events import AT_CUT
+from tarot.ruleset import Ruleset
 
 
 def owners(program: Program) -> Ints:

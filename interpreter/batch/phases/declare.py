@@ -1,22 +1,22 @@
 """Declarations: each seat's declarations at their time, the level chosen or none, paid, and
 the cards it shows picked one at a time when it shows fewer than it holds.
 
-Where it sits: a batch phase (`interpreter.batch.phases`) before play, and called by play
+Where it sits: a batch phase (`tarot.batch.phases`) before play, and called by play
 for declarations made before a seat's own first card; the scalar engine's is
-`interpreter.engine.phases.declare`.
+`tarot.engine.phases.declare`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from interpreter.batch.masks import Ints, any_card, count
-from interpreter.batch.players import choose_card, choose_index, log_texts
-from interpreter.batch.program import ArrayDeclaration, ArrayHandOver, Program, pay
-from interpreter.batch.state import BatchState
-from interpreter.batch.values import Ctx, per_row
-from interpreter.engine.actions import NO_LEVEL_TEXT
-from interpreter.engine.events import AT_DECLARATIONS
+from tarot.batch.masks import Ints, any_card, count
+from tarot.batch.players import choose_card, choose_index, log_texts
+from tarot.batch.program import ArrayDeclaration, ArrayHandOver, Program, pay
+from tarot.batch.state import BatchState
+from tarot.batch.values import Ctx, per_row
+from tarot.engine.actions import NO_LEVEL_TEXT
+from tarot.engine.events import AT_DECLARATIONS
 
 BEFORE_PLAY, BEFORE_OWN_FIRST_CARD = "before_play", "before_own_first_card"
 NO_LEVEL = NO_LEVEL_TEXT  # as records write "no declaration"

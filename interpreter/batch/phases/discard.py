@@ -3,8 +3,8 @@ without an auction, the ruleset) says, then each seat in dealing order lays its 
 one at a time, none the ruleset protects unless only protected cards are left, with the
 payments for each.
 
-Where it sits: a batch phase (`interpreter.batch.phases`) after the auction; the scalar
-engine's is `interpreter.engine.phases.talon`. A talon drawn from as a stock is not run
+Where it sits: a batch phase (`tarot.batch.phases`) after the auction; the scalar
+engine's is `tarot.engine.phases.talon`. A talon drawn from as a stock is not run
 (`support` refuses it).
 """
 
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from interpreter.batch.masks import Masks, any_card, count
-from interpreter.batch.players import choose_card
-from interpreter.batch.program import ArrayTalon, Program
-from interpreter.batch.state import BatchState
-from interpreter.batch.values import Ctx, seat_mask
-from interpreter.engine.events import AT_DISCARD
-from interpreter.expressions import EvaluationError
+from tarot.batch.masks import Masks, any_card, count
+from tarot.batch.players import choose_card
+from tarot.batch.program import ArrayTalon, Program
+from tarot.batch.state import BatchState
+from tarot.batch.values import Ctx, seat_mask
+from tarot.engine.events import AT_DISCARD
+from tarot.expressions import EvaluationError
 
 
 def allowed(program: Program, state: BatchState, ctx: Ctx, hand: Masks) -> Masks:

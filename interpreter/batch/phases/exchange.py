@@ -2,9 +2,9 @@
 with the side's least valuable eligible card as soon as it has one; at the end, what is
 still owed is paid from the talon set aside too, or the Fool itself is surrendered.
 
-Where it sits: called by trick play (`interpreter.batch.phases.play`) after each trick and
-by the settlement (`interpreter.batch.phases.settle`); the scalar engine's is
-`pay_excuse_debts` in `interpreter.engine.phases.play` and `settle.finish`. Debts are kept
+Where it sits: called by trick play (`tarot.batch.phases.play`) after each trick and
+by the settlement (`tarot.batch.phases.settle`); the scalar engine's is
+`pay_excuse_debts` in `tarot.engine.phases.play` and `settle.finish`. Debts are kept
 per hand in slots, oldest first, as the scalar engine's list of debts.
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from interpreter.batch.masks import Ints, Masks
-from interpreter.batch.program import Program
-from interpreter.batch.state import BatchState
-from interpreter.batch.values import Ctx, Value
+from tarot.batch.masks import Ints, Masks
+from tarot.batch.program import Program
+from tarot.batch.state import BatchState
+from tarot.batch.values import Ctx, Value
 
 
 def owe(state: BatchState, keeper: Ints, winner: Ints) -> None:

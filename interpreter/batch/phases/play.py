@@ -1,9 +1,9 @@
 """Trick play: the legal cards of every hand at once, a card chosen, the trick won, the
 payments of each card played and each trick's end.
 
-Where it sits: a batch phase (`interpreter.batch.phases`) after the declarations; the scalar
-engine's is `interpreter.engine.phases.play`, with the trick rules of
-`interpreter.engine.tricks` (follow suit, trump, overtrump, the Fool) here as mask
+Where it sits: a batch phase (`tarot.batch.phases`) after the declarations; the scalar
+engine's is `tarot.engine.phases.play`, with the trick rules of
+`tarot.engine.tricks` (follow suit, trump, overtrump, the Fool) here as mask
 operations.
 """
 
@@ -14,17 +14,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from interpreter.batch.masks import Bools, Ints, Masks, any_card, count
-from interpreter.batch.phases import exchange
-from interpreter.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
-from interpreter.batch.phases.settle import settle
-from interpreter.batch.players import choose_card
-from interpreter.batch.program import Program
-from interpreter.batch.state import BatchState
-from interpreter.batch.tables import DeckTables
-from interpreter.batch.values import Cards, Ctx
-from interpreter.engine.events import At, PaymentTime
-from interpreter.ruleset import PlayRules
+from tarot.batch.masks import Bools, Ints, Masks, any_card, count
+from tarot.batch.phases import exchange
+from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
+from tarot.batch.phases.settle import settle
+from tarot.batch.players import choose_card
+from tarot.batch.program import Program
+from tarot.batch.state import BatchState
+from tarot.batch.tables import DeckTables
+from tarot.batch.values import Cards, Ctx
+from tarot.engine.events import At, PaymentTime
+from tarot.ruleset import PlayRules
 
 
 class Excuses:

@@ -1,19 +1,19 @@
 """The end of every hand: the Fool's last debts, then the settlement rules paid once all
 cards are played.
 
-Where it sits: the last batch phase (`interpreter.batch.phases`); the scalar engine's is
-`interpreter.engine.phases.settle`.
+Where it sits: the last batch phase (`tarot.batch.phases`); the scalar engine's is
+`tarot.engine.phases.settle`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from interpreter.batch.phases import exchange
-from interpreter.batch.program import Program
-from interpreter.batch.state import BatchState
-from interpreter.batch.values import Ctx, Value
-from interpreter.engine.events import AT_SETTLEMENT
+from tarot.batch.phases import exchange
+from tarot.batch.program import Program
+from tarot.batch.state import BatchState
+from tarot.batch.values import Ctx, Value
+from tarot.engine.events import AT_SETTLEMENT
 
 
 def settle(program: Program, state: BatchState, names: dict[str, Value]) -> None:

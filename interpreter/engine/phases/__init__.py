@@ -1,6 +1,6 @@
 """The hand as phases: which phases a hand goes through, in what order, and who handles each.
 
-Where it sits: between the hand state (`interpreter.engine.state`, which keeps the state and
+Where it sits: between the hand state (`tarot.engine.state`, which keeps the state and
 the public surface) and one module per phase, each with the same functions: `enter(state)`
 when the hand comes to the phase; `decide(state)`, which sets the next decision and returns
 True, or returns False when the phase has nothing left to ask (True also when the deal was
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from interpreter.engine.actions import DecisionKind
-from interpreter.engine.phases import (
+from tarot.engine.actions import DecisionKind
+from tarot.engine.phases import (
     announce,
     auction,
     deal,
@@ -26,11 +26,11 @@ from interpreter.engine.phases import (
     settle,
     talon,
 )
-from interpreter.engine.phases.phase import Phase
-from interpreter.ruleset import Ruleset
+from tarot.engine.phases.phase import Phase
+from tarot.ruleset import Ruleset
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import Decision, HandState
+    from tarot.engine.state import Decision, HandState
 
 __all__ = ["APPLY", "Phase", "advance", "deal", "phase_order"]
 

@@ -1,6 +1,6 @@
 """Announcements before play: each seat in turn announces bonuses it binds itself to try for.
 
-Where it sits: a phase of the hand (`interpreter.engine.phases`) after the declarations and
+Where it sits: a phase of the hand (`tarot.engine.phases`) after the declarations and
 before the doublings and play, in rulesets with `announcements`. The seats speak once each,
 in order of play from the section's `first` (by default the taker, or without one the
 dealer's next), kept in `state.announce_queue`. A seat is offered every bonus open to it (its
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from interpreter.engine.actions import (
+from tarot.engine.actions import (
     PASS,
     Action,
     Announce,
@@ -23,11 +23,11 @@ from interpreter.engine.actions import (
     Pass,
     action_text,
 )
-from interpreter.engine.values import first_seat, selected_seats
+from tarot.engine.values import first_seat, selected_seats
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
-    from interpreter.ruleset import Announcement
+    from tarot.engine.state import HandState
+    from tarot.ruleset import Announcement
 
 KEPT_SHOWN = "kept"  # how `shown` names the cards an announcer keeps: `kept:ID`
 

@@ -1,6 +1,6 @@
 """The auction and the partner call: bids in turn, the taker and contract, the card called.
 
-Where it sits: phases of the hand (`interpreter.engine.phases`) in rulesets with `bidding`.
+Where it sits: phases of the hand (`tarot.engine.phases`) in rulesets with `bidding`.
 
 The auction goes in stages (`AuctionStage`): the bidding itself (each seat once, or round
 and round until all but one have passed); when every seat passed, the contracts offered only
@@ -15,7 +15,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
-from interpreter.engine.actions import (
+from tarot.engine.actions import (
     PASS,
     Action,
     Bid,
@@ -26,13 +26,13 @@ from interpreter.engine.actions import (
     Pass,
     action_text,
 )
-from interpreter.engine.events import ThrownIn
-from interpreter.engine.phases import deal
-from interpreter.engine.values import first_seat, selected_seats
+from tarot.engine.events import ThrownIn
+from tarot.engine.phases import deal
+from tarot.engine.values import first_seat, selected_seats
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
-    from interpreter.ruleset import Bidding, Contract
+    from tarot.engine.state import HandState
+    from tarot.ruleset import Bidding, Contract
 
 UNTIL_ONE_LEFT = "until_one_left"  # `bidding.rounds`: round and round until one is left
 _JOIN_ANSWERS: list[Action] = [Join(True), Join(False)]

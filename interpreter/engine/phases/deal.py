@@ -1,23 +1,23 @@
 """The deal and redeals: the pack dealt out, the players who may have it thrown in asked, and
 a deal thrown in (dealt again by the same dealer, or the hand given up).
 
-Where it sits: the first phase of every hand (`interpreter.engine.phases`).
+Where it sits: the first phase of every hand (`tarot.engine.phases`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from interpreter.compile.contexts import MAX_REDEALS
-from interpreter.engine.actions import Action, Decision, DecisionKind, Redeal, action_text
-from interpreter.engine.dealing import deal_packets
-from interpreter.engine.events import AT_CUT, ThrownIn
-from interpreter.engine.phases.phase import Phase
-from interpreter.engine.values import selected_seats
+from tarot.compile.contexts import MAX_REDEALS
+from tarot.engine.actions import Action, Decision, DecisionKind, Redeal, action_text
+from tarot.engine.dealing import deal_packets
+from tarot.engine.events import AT_CUT, ThrownIn
+from tarot.engine.phases.phase import Phase
+from tarot.engine.values import selected_seats
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
-    from interpreter.ruleset import RedealRule
+    from tarot.engine.state import HandState
+    from tarot.ruleset import RedealRule
 
 
 def deal(state: HandState) -> None:

@@ -2,7 +2,7 @@
 card), cards shown for them, and cards handed over and given back. A compulsory declaration
 is made by the rules at the seat's turn, without asking (`state.declared_by_rule`).
 
-Where it sits: a phase of the hand (`interpreter.engine.phases`) before play; play asks for
+Where it sits: a phase of the hand (`tarot.engine.phases`) before play; play asks for
 the declarations made before a seat's first card (`next_declaration`). Cards still to be
 shown or given back after a declaration are asked for before anything else
 (`decide_card_choice`), in whatever phase they arise.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from interpreter.engine.actions import (
+from tarot.engine.actions import (
     Action,
     Decision,
     DecisionKind,
@@ -21,12 +21,12 @@ from interpreter.engine.actions import (
     NoDeclaration,
     action_text,
 )
-from interpreter.engine.events import AT_DECLARATIONS
-from interpreter.expressions import Scope
-from interpreter.ruleset import Declaration
+from tarot.engine.events import AT_DECLARATIONS
+from tarot.expressions import Scope
+from tarot.ruleset import Declaration
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
+    from tarot.engine.state import HandState
 
 HANDED_OVER = "handed_over"  # what `shown` calls a card handed to a declarer
 BEFORE_PLAY, BEFORE_OWN_FIRST_CARD = "before_play", "before_own_first_card"  # timings

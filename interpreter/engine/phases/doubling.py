@@ -1,7 +1,7 @@
 """Doublings before play: each target of the ruleset's `doubling` (the contract, a bonus...)
 doubled, the doubling answered, and so on, the two sides taking turns.
 
-Where it sits: a phase of the hand (`interpreter.engine.phases`) after the declarations and
+Where it sits: a phase of the hand (`tarot.engine.phases`) after the declarations and
 before play, in rulesets with `doubling`. The targets that may be doubled in the hand are
 asked about one after the other (`state.double_targets`); for the first of them, the seats
 of the side whose turn it is (`by` before an even number of doublings, `against` after an
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from interpreter.engine.actions import Action, Decision, DecisionKind, Double, action_text
-from interpreter.engine.phases.announce import announcers
-from interpreter.engine.values import selected_seats
+from tarot.engine.actions import Action, Decision, DecisionKind, Double, action_text
+from tarot.engine.phases.announce import announcers
+from tarot.engine.values import selected_seats
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
-    from interpreter.ruleset import DoubleTarget
+    from tarot.engine.state import HandState
+    from tarot.ruleset import DoubleTarget
 
 
 def enter(state: HandState) -> None:

@@ -1,9 +1,9 @@
 """Trick play: whose turn, the legal cards, a card played, a trick won, the stock drawn from
 after it, the Fool's debts paid, and a game claimed or play ended early.
 
-Where it sits: a phase of the hand (`interpreter.engine.phases`) after the declarations; it
+Where it sits: a phase of the hand (`tarot.engine.phases`) after the declarations; it
 asks for the declarations made before a seat's first card (`declare.next_declaration`). Who
-may play what and who wins are the trick rules' (`interpreter.engine.tricks`), narrowed by
+may play what and who wins are the trick rules' (`tarot.engine.tricks`), narrowed by
 the hand's own card rules (`restricted`). The hand's play rules are settled once the auction
 and the call are over (`settle_rules`): the contract's own, the first leader and the sides.
 """
@@ -12,18 +12,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from interpreter.engine import sides
-from interpreter.engine import tricks as trick_rules
-from interpreter.engine.actions import Decision, DecisionKind
-from interpreter.engine.events import At, PaymentTime
-from interpreter.engine.phases import announce, declare, settle, talon
-from interpreter.engine.showing import show_cards
-from interpreter.engine.values import selected_seats
-from interpreter.expressions import EvaluationError
+from tarot.engine import sides
+from tarot.engine import tricks as trick_rules
+from tarot.engine.actions import Decision, DecisionKind
+from tarot.engine.events import At, PaymentTime
+from tarot.engine.phases import announce, declare, settle, talon
+from tarot.engine.showing import show_cards
+from tarot.engine.values import selected_seats
+from tarot.expressions import EvaluationError
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
-    from interpreter.ruleset import Evaluator
+    from tarot.engine.state import HandState
+    from tarot.ruleset import Evaluator
 
 CARD_PLAYED, TRICK_END = "card_played", "trick_end"  # the events of trick play
 PLAY = DecisionKind.PLAY

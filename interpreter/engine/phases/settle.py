@@ -1,6 +1,6 @@
 """The end of the hand: the Fool's last debts, the settlement payments and the hand's scores.
 
-Where it sits: the last phase of the hand (`interpreter.engine.phases`), entered once every
+Where it sits: the last phase of the hand (`tarot.engine.phases`), entered once every
 card is played, or from play when a seat claims the game. A deal thrown in ends the hand
 without it.
 """
@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from interpreter.engine.events import AT_SETTLEMENT
-from interpreter.engine.lasting import close_hand
-from interpreter.engine.phases.phase import Phase
-from interpreter.engine.values import tidy
+from tarot.engine.events import AT_SETTLEMENT
+from tarot.engine.lasting import close_hand
+from tarot.engine.phases.phase import Phase
+from tarot.engine.values import tidy
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
+    from tarot.engine.state import HandState
 
 
 def enter(state: HandState) -> None:
@@ -30,7 +30,7 @@ def decide(state: HandState) -> bool:
 
 
 def finish(state: HandState) -> None:
-    from interpreter.engine.phases import play  # play calls this on a claim
+    from tarot.engine.phases import play  # play calls this on a claim
 
     play.pay_excuse_debts(state, at_the_end=True)
     exchange = state.play_rules.excuse_exchange

@@ -2,7 +2,7 @@
 aside, made a stock, given a card at a time to trick winners, or laid out face up in packets
 of which a seat takes some; then each seat that must lays cards away.
 
-Where it sits: a phase of the hand (`interpreter.engine.phases`), after the auction and the
+Where it sits: a phase of the hand (`tarot.engine.phases`), after the auction and the
 call in rulesets that have them, else right after the deal.
 """
 
@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from interpreter.engine.actions import Action, Decision, DecisionKind, TakePacket, action_text
-from interpreter.engine.events import AT_DISCARD
-from interpreter.engine.phases import play
-from interpreter.engine.rule_index import card_guard, may_hold_for
-from interpreter.engine.values import first_seat
+from tarot.engine.actions import Action, Decision, DecisionKind, TakePacket, action_text
+from tarot.engine.events import AT_DISCARD
+from tarot.engine.phases import play
+from tarot.engine.rule_index import card_guard, may_hold_for
+from tarot.engine.values import first_seat
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import HandState
-    from interpreter.ruleset import Evaluator, TalonPackets, TalonShares, TalonUse
+    from tarot.engine.state import HandState
+    from tarot.ruleset import Evaluator, TalonPackets, TalonShares, TalonUse
 
 #: how `shown` names packets taken, by where they went: in hand, or onto a pile unseen
 TAKEN_SHOWN = {"hand": "talon", "pile": "talon_pile"}

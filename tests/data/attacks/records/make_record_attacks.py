@@ -27,7 +27,7 @@ REDEALS = ["jeu-de-tarot-3", "--seed", "1", "--hands", "2", "--agents", "heurist
 
 def made_with_the_tool(play_args: list[str]) -> dict:
     done = subprocess.run(
-        [sys.executable, "-m", "interpreter", "play", *play_args, "--quiet", "--record", "-"],
+        [sys.executable, "-m", "tarot", "play", *play_args, "--quiet", "--record", "-"],
         cwd=ROOT,
         capture_output=True,
         text=True,
