@@ -86,7 +86,7 @@ def test_load_with_options_and_from_a_file(tmp_path: Path) -> None:
 
 
 def test_load_refuses_an_unknown_ruleset_or_reading() -> None:
-    with pytest.raises(tarot.RulesetError, match="no ruleset named 'marole'; did you mean 'marolles-1637'"):
+    with pytest.raises(tarot.RulesetError, match="no ruleset named 'marole'; did you mean"):
         tarot.load("marole")
     with pytest.raises(tarot.RulesetError) as raised:
         tarot.load(MAROLLES, options={"ultimo_failure": "never"})
