@@ -151,3 +151,121 @@ def test_heuristic_and_search_players_play_a_hand() -> None:
 def test_a_short_simulation_runs() -> None:
     out = tarot("simulate", RULESET, "--hands", "3", "--seed", "1")
     assert out.returncode == 0, out.stderr
+
+
+def definition(state: HandState, name: str, seat: int) -> object:
+    """A definition of a seat of the ruleset, worked out on `state` for `seat`."""
+    found = next(d for d in minchiate().definitions if d.name == name)
+    assert found.of_seat is not None
+    return state.evaluate(found.expression, {found.of_seat: seat})
+
+
+def ended(state: HandState, won: dict[int, list[str]]) -> HandState:
+    """`state` moved to the end of play: every card dealt played, the cards `won[s]` in the
+    tricks of seat s and every other card in seat 0's."""
+    zones, by_id = state.zones, state.ruleset.deck.by_id
+    given = {by_id[c] for cards in won.values() for c in cards}
+    for seat, hand in enumerate(zones.hands):
+        zones.played[seat] = list(hand)
+        zones.hands[seat] = []
+        zones.won[seat] = [by_id[c] for c in won.get(seat, [])]
+    zones.won[0] += [c for seat in range(4) for c in zones.played[seat] if c not in given]
+    state._changed()
+    return state
+
+
+def extra_honours(state: HandState, seat: int) -> float:
+    """What the verzicole add to the side's honours over its card points."""
+    honours = definition(state, "honours", seat)
+    assert isinstance(honours, int | float)
+    return honours - state.side_points(seat)
+
+
+def test_minuccis_run_32_to_35_still_three_times_with_an_end_card_killed() -> None:
+    """Minucci: 32-35 shown, the 32 or the 35 killed, the rest still counts three times; the
+    33 or the 34 killed, twice."""
+    end_killed = ended(showing([32, 33, 34, 35]), {1: trumps(33, 34, 35)})
+    assert extra_honours(end_killed, 1) == 3 * 5 * 2  # three cards, each twice more
+    inner_killed = ended(showing([32, 33, 34, 35]), {1: trumps(32, 34, 35)})
+    assert extra_honours(inner_killed, 1) == 3 * 5 * 1  # each once more
+    whole = ended(showing([32, 33, 34, 35]), {3: trumps(32, 33, 34, 35)})  # the partner took it
+    assert extra_honours(whole, 1) == extra_honours(whole, 3) == 4 * 5 * 2
+
+
+def test_the_29_counts_one_time_fewer_than_its_companions_and_the_fool_goes_with_them() -> None:
+    shown_whole = ended(showing([28, 29, 30]), {1: trumps(28, 29, 30)})
+    assert extra_honours(shown_whole, 1) == 2 * 5 * 2 + 10  # 28 and 30 three times, 29 twice
+    captured = ended(showing([]), {1: trumps(28, 29, 30)})  # taken in tricks, never shown
+    assert extra_honours(captured, 1) == 2 * 5 + 5  # 28 and 30 twice, 29 once
+    with_fool = ended(showing([28, 29, 30]), {1: [*trumps(28, 29, 30), "fool"]})
+    assert extra_honours(with_fool, 1) == 2 * 5 * 2 + 10 + 2 * 5  # the Fool three times
+    captured_fool = ended(showing([]), {1: [*trumps(28, 29, 30), "fool"]})
+    assert extra_honours(captured_fool, 1) == 2 * 5 + 5 + 5  # the Fool twice
+    alone_fool = ended(showing([]), {1: ["fool", *trumps(28, 30)]})
+    assert extra_honours(alone_fool, 1) == 0
+
+
+def test_three_kings_shown_and_four_kings_with_one_killed_count_three_times() -> None:
+    kings = ["swords-K", "batons-K", "cups-K", "coins-K"]
+    three_left = ended(showing([], kings=4), {1: kings[:3]})
+    assert extra_honours(three_left, 1) == 3 * 5 * 2
+    two_left = ended(showing([], kings=3), {1: kings[:2]})
+    assert extra_honours(two_left, 1) == 2 * 5  # broken: twice
+
+
+def _verzicole(cards: list[int], deck) -> set[int]:
+    """Independently of the ruleset: the cards of `cards` in a run of three or more of the
+    counting trumps (1-5, 28-40) or among three or four Kings."""
+    numbers = {deck.cards[c].trump for c in cards if deck.cards[c].trump in RUN_NUMBERS}
+    in_run = {
+        n
+        for n in numbers
+        if any(all(m in numbers for m in range(k, k + 3)) for k in range(n - 2, n + 1))
+    }
+    kings = {c for c in cards if deck.cards[c].rank == "King"}
+    return {c for c in cards if deck.cards[c].trump in in_run} | (
+        kings if len(kings) >= 3 else set()
+    )
+
+
+RUN_NUMBERS = {*range(1, 6), *range(28, 41)}
+VALUES = {**{n: 10 for n in range(36, 41)}, **{n: 3 for n in range(2, 6)}}
+VALUES.update({n: 5 for n in (1, 10, 13, 20, 28, *range(30, 36))})
+
+
+def _honours_by_hand(state: HandState, seat: int) -> float:
+    deck = state.ruleset.deck
+    partner = (seat + 2) % 4
+    pile = [c for member in (seat, partner) for c in state.pile(member)]
+    shown = set().union(
+        *(_verzicole(state.zones.hands[s] + state.zones.played[s], deck) for s in (seat, partner))
+    )
+    kept = shown & set(pile)
+    whole, made = _verzicole(sorted(kept), deck), _verzicole(pile, deck)
+    total = 0.0
+    for card in pile:
+        info = deck.cards[card]
+        times = 3 if card in whole else 2 if card in kept | made else 1
+        if info.fool:
+            total += 5 * (3 if whole else 2 if kept | made else 1)
+        elif info.trump == 29:
+            total += 5 * (times - 1)
+        elif info.rank == "King":
+            total += 5 * times
+        else:
+            total += VALUES.get(info.trump or 0, 0) * times
+    return total
+
+
+def test_the_honours_agree_with_a_count_by_hand_on_played_hands() -> None:
+    from interpreter.agents.random_agent import RandomAgent
+    from interpreter.engine.game import play_game
+
+    ruleset, seen_whole = minchiate(), 0
+    for seed in range(7, 15):  # seeds 9, 11 and 14 keep a verzicola whole to the end
+        agents = [RandomAgent(seed * 10 + s) for s in range(4)]
+        (state,) = play_game(ruleset, seed, agents, hands=1)
+        for seat in range(4):
+            assert definition(state, "honours", seat) == _honours_by_hand(state, seat), seed
+        seen_whole += sum(1 for s in range(4) if definition(state, "whole", s))
+    assert seen_whole > 0  # the hands tried count a verzicola still whole
