@@ -20,9 +20,10 @@ def minchiate():
     return load_ruleset(RULESET)
 
 
-def dealt(hands: dict[int, list[str]]) -> HandState:
-    """Seat 0 deals; seat s receives the cards `hands[s]` and every other card falls where
-    it may (seats listed get exactly 21)."""
+def dealt(hands: dict[int, list[str]], talon: list[str] | None = None) -> HandState:
+    """Seat 0 deals; seat s receives the cards `hands[s]`, the talon (top first) the cards
+    `talon`, and every other card falls where it may (seats listed get exactly 21), but a
+    card nobody robs at each end of the talon unless `talon` is given."""
     ruleset = minchiate()
     deck = ruleset.deck
     where = HandState(ruleset, 0, list(range(len(deck))))  # the identity pack: card = position
@@ -32,7 +33,17 @@ def dealt(hands: dict[int, list[str]]) -> HandState:
         assert len(cards) == 21
         for position, card in zip(positions[seat], cards, strict=True):
             pack[position] = deck.by_id[card]
-    rest = iter(c for c in range(len(deck)) if c not in set(pack))
+    ends = list(where.talon_dealt)
+    for position, card in zip(ends, talon or [], strict=False):
+        pack[position] = deck.by_id[card]
+    left = sorted(
+        (c for c in range(len(deck)) if c not in set(pack)),
+        key=lambda c: c in deck.sets["robbing_cards"],  # the cards nobody robs first
+    )
+    for position in (ends[0], ends[-1]):
+        if pack[position] is None:
+            pack[position] = left.pop(0)
+    rest = iter(left)
     return HandState(ruleset, 0, [c if c is not None else next(rest) for c in pack])
 
 
@@ -269,3 +280,33 @@ def test_the_honours_agree_with_a_count_by_hand_on_played_hands() -> None:
             assert definition(state, "honours", seat) == _honours_by_hand(state, seat), seed
         seen_whole += sum(1 for s in range(4) if definition(state, "whole", s))
     assert seen_whole > 0  # the hands tried count a verzicola still whole
+
+
+def test_the_cutter_robs_the_bottom_and_the_dealer_the_top_of_the_cards_left() -> None:
+    """Counting cards and trumps 21-27 in a row: from the bottom the 40 and the Fool for the
+    cutter (seat 3, before the dealer), the coins 4 stopping him; from the top the 21 and
+    the 1 for the dealer, the swords 3 stopping him. Each lays away two, no trump nor
+    counting card while he has another card."""
+    talon = ["trump-21", "trump-1", "swords-3", "trump-22", "cups-5", "cups-6", "cups-7"]
+    talon += ["cups-8", "cups-9", "trump-6", "coins-4", "fool", "trump-40"]
+    state = dealt({}, talon)
+    ids = state.ruleset.deck.cards.ids
+    robbed = [(seat, [ids[c] for c in cards]) for seat, cards in state.talon_shared]
+    assert robbed == [(3, ["trump-40", "fool"]), (0, ["trump-21", "trump-1"])]
+    assert len(state.zones.talon) == 9  # left out of play
+    assert state.current_player() == 3
+    allowed = state.legal_actions()
+    assert allowed and all(not (a.startswith("trump-") or a.endswith("-K")) for a in allowed)
+    assert "fool" not in allowed
+    state.apply_action(allowed[0])
+    state.apply_action(state.legal_actions()[0])
+    assert state.current_player() == 0
+    assert len(state.zones.hands[3]) == 21
+
+
+def test_the_transcript_shows_the_robbing() -> None:
+    """Seed 4's deal (found by trying seeds): the cutter robs the 30, the dealer the 22 and
+    the Fool."""
+    out = tarot("play", RULESET, "--seed", "4").stdout
+    assert "Seat 3 takes from the talon: trump-30" in out
+    assert "Seat 0 takes from the talon: trump-22, fool" in out
