@@ -114,6 +114,21 @@ class Deck:
         """The cards that play as excuses by default: the Fool, unless it ranks as a trump."""
         return self.cards.fools
 
+    @cached_property
+    def run_places(self) -> tuple[tuple[str, int] | None, ...]:
+        """Each card's place in the order runs are counted in: a trump's (the Fool ranked as a
+        trump included) is ("", its number); a suit card's is (its suit, its place from the
+        lowest card of the suit up); a Fool playing as the Excuse has none."""
+        places: list[tuple[str, int] | None] = [None] * len(self.cards)
+        for card in self.cards:
+            if card.trump is not None:
+                places[card.index] = ("", card.trump)
+        for suit in self.suits:
+            in_suit = sorted((c for c in self.cards if c.suit == suit), key=lambda c: c.strength)
+            for place, card in enumerate(in_suit, 1):
+                places[card.index] = (suit, place)
+        return tuple(places)
+
 
 def roman(number: int) -> str:
     numerals = [(50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]

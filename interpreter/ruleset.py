@@ -51,6 +51,17 @@ class TalonShares:
 
 
 @dataclass(frozen=True)
+class TalonTake:
+    """Cards of a kind a seat takes from the talon into its hand, then lays away as many."""
+
+    seat: Evaluator  # who takes (a seat or seats: the first one)
+    cards: Evaluator  # the cards that may be taken
+    end: str  # "top" or "bottom": the end of the talon looked at first
+    in_a_row: bool  # only those at that end, up to the first card not of the kind
+    shown: bool  # the cards taken are shown to all
+
+
+@dataclass(frozen=True)
 class TalonUse:
     """Where the talon goes once the deal (and any auction) is over."""
 
@@ -61,6 +72,7 @@ class TalonUse:
     packets: TalonPackets | None = None  # laid out in packets, some chosen: what `to` takes
     per_trick: int = 1  # with "trick_winners": the cards each trick's winner takes
     shares: TalonShares | None = None  # with "hand": shared out among the seats
+    takes: tuple[TalonTake, ...] = ()  # cards of a kind taken first, in this order
 
 
 @dataclass(frozen=True)

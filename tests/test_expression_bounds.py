@@ -98,18 +98,30 @@ def test_a_chain_of_definitions_is_worked_out_once_per_state(tmp_path: Path) -> 
     assert len(computed) == 30 * cards_played
 
 
-def test_nested_aggregations_past_the_budget_are_refused_where_they_blow_it(
-    tmp_path: Path,
-) -> None:
-    message = _refusal(
+def _three_nested(tmp_path: Path, innermost: str) -> str:
+    return _refusal(
         tmp_path,
         "payments:\n"
         "  - id: slow\n    name: slow\n    event: card_played\n"
         '    when: "count(a in every_card: count(b in every_card: count(c in every_card:'
-        ' c in hand(player)) > 0) > 0) > 9"\n'
+        f' {innermost}) > 0) > 0) > 9"\n'
         f"    from: player\n    to: dealer\n    amount: 1\n    {SOURCE}\n",
     )
+
+
+def test_nested_aggregations_past_the_budget_are_refused_where_they_blow_it(
+    tmp_path: Path,
+) -> None:
+    message = _three_nested(tmp_path, "c in hand(player) and c in hand(dealer)")
     assert "test.yaml:7:35: $.payments[0].when: count() looks at up to 78 cards" in message
+    assert "over the limit of 100,000" in message
+
+
+def test_a_set_worked_out_once_is_counted_once(tmp_path: Path) -> None:
+    """`count(c in every_card: c in hand(player))` runs as set operations, the hand worked
+    out once: the two inner aggregations are within the budget, the third is not."""
+    message = _three_nested(tmp_path, "c in hand(player)")
+    assert "test.yaml:7:12: $.payments[0].when: count() looks at up to 78 cards" in message
     assert "over the limit of 100,000" in message
 
 
@@ -119,7 +131,7 @@ def test_a_definition_of_a_seat_counts_once_per_seat(tmp_path: Path) -> None:
     heavy = (
         "definitions:\n"
         "  heavy:\n    of_seat: s\n"
-        '    value: "count(a in every_card: a in hand(s))"\n'
+        '    value: "count(a in every_card: a in hand(s) or a in kings)"\n'
         f"    {SOURCE}\n"
     )
     ruleset = _load(

@@ -20,9 +20,10 @@ def minchiate():
     return load_ruleset(RULESET)
 
 
-def dealt(hands: dict[int, list[str]]) -> HandState:
-    """Seat 0 deals; seat s receives the cards `hands[s]` and every other card falls where
-    it may (seats listed get exactly 21)."""
+def dealt(hands: dict[int, list[str]], talon: list[str] | None = None) -> HandState:
+    """Seat 0 deals; seat s receives the cards `hands[s]`, the talon (top first) the cards
+    `talon`, and every other card falls where it may (seats listed get exactly 21), but a
+    card nobody robs at each end of the talon unless `talon` is given."""
     ruleset = minchiate()
     deck = ruleset.deck
     where = HandState(ruleset, 0, list(range(len(deck))))  # the identity pack: card = position
@@ -32,7 +33,17 @@ def dealt(hands: dict[int, list[str]]) -> HandState:
         assert len(cards) == 21
         for position, card in zip(positions[seat], cards, strict=True):
             pack[position] = deck.by_id[card]
-    rest = iter(c for c in range(len(deck)) if c not in set(pack))
+    ends = list(where.talon_dealt)
+    for position, card in zip(ends, talon or [], strict=False):
+        pack[position] = deck.by_id[card]
+    left = sorted(
+        (c for c in range(len(deck)) if c not in set(pack)),
+        key=lambda c: c in deck.sets["robbing_cards"],  # the cards nobody robs first
+    )
+    for position in (ends[0], ends[-1]):
+        if pack[position] is None:
+            pack[position] = left.pop(0)
+    rest = iter(left)
     return HandState(ruleset, 0, [c if c is not None else next(rest) for c in pack])
 
 
@@ -151,3 +162,151 @@ def test_heuristic_and_search_players_play_a_hand() -> None:
 def test_a_short_simulation_runs() -> None:
     out = tarot("simulate", RULESET, "--hands", "3", "--seed", "1")
     assert out.returncode == 0, out.stderr
+
+
+def definition(state: HandState, name: str, seat: int) -> object:
+    """A definition of a seat of the ruleset, worked out on `state` for `seat`."""
+    found = next(d for d in minchiate().definitions if d.name == name)
+    assert found.of_seat is not None
+    return state.evaluate(found.expression, {found.of_seat: seat})
+
+
+def ended(state: HandState, won: dict[int, list[str]]) -> HandState:
+    """`state` moved to the end of play: every card dealt played, the cards `won[s]` in the
+    tricks of seat s and every other card in seat 0's."""
+    zones, by_id = state.zones, state.ruleset.deck.by_id
+    given = {by_id[c] for cards in won.values() for c in cards}
+    for seat, hand in enumerate(zones.hands):
+        zones.played[seat] = list(hand)
+        zones.hands[seat] = []
+        zones.won[seat] = [by_id[c] for c in won.get(seat, [])]
+    zones.won[0] += [c for seat in range(4) for c in zones.played[seat] if c not in given]
+    state._changed()
+    return state
+
+
+def extra_honours(state: HandState, seat: int) -> float:
+    """What the verzicole add to the side's honours over its card points."""
+    honours = definition(state, "honours", seat)
+    assert isinstance(honours, int | float)
+    return honours - state.side_points(seat)
+
+
+def test_minuccis_run_32_to_35_still_three_times_with_an_end_card_killed() -> None:
+    """Minucci: 32-35 shown, the 32 or the 35 killed, the rest still counts three times; the
+    33 or the 34 killed, twice."""
+    end_killed = ended(showing([32, 33, 34, 35]), {1: trumps(33, 34, 35)})
+    assert extra_honours(end_killed, 1) == 3 * 5 * 2  # three cards, each twice more
+    inner_killed = ended(showing([32, 33, 34, 35]), {1: trumps(32, 34, 35)})
+    assert extra_honours(inner_killed, 1) == 3 * 5 * 1  # each once more
+    whole = ended(showing([32, 33, 34, 35]), {3: trumps(32, 33, 34, 35)})  # the partner took it
+    assert extra_honours(whole, 1) == extra_honours(whole, 3) == 4 * 5 * 2
+
+
+def test_the_29_counts_one_time_fewer_than_its_companions_and_the_fool_goes_with_them() -> None:
+    shown_whole = ended(showing([28, 29, 30]), {1: trumps(28, 29, 30)})
+    assert extra_honours(shown_whole, 1) == 2 * 5 * 2 + 10  # 28 and 30 three times, 29 twice
+    captured = ended(showing([]), {1: trumps(28, 29, 30)})  # taken in tricks, never shown
+    assert extra_honours(captured, 1) == 2 * 5 + 5  # 28 and 30 twice, 29 once
+    with_fool = ended(showing([28, 29, 30]), {1: [*trumps(28, 29, 30), "fool"]})
+    assert extra_honours(with_fool, 1) == 2 * 5 * 2 + 10 + 2 * 5  # the Fool three times
+    captured_fool = ended(showing([]), {1: [*trumps(28, 29, 30), "fool"]})
+    assert extra_honours(captured_fool, 1) == 2 * 5 + 5 + 5  # the Fool twice
+    alone_fool = ended(showing([]), {1: ["fool", *trumps(28, 30)]})
+    assert extra_honours(alone_fool, 1) == 0
+
+
+def test_three_kings_shown_and_four_kings_with_one_killed_count_three_times() -> None:
+    kings = ["swords-K", "batons-K", "cups-K", "coins-K"]
+    three_left = ended(showing([], kings=4), {1: kings[:3]})
+    assert extra_honours(three_left, 1) == 3 * 5 * 2
+    two_left = ended(showing([], kings=3), {1: kings[:2]})
+    assert extra_honours(two_left, 1) == 2 * 5  # broken: twice
+
+
+def _verzicole(cards: list[int], deck) -> set[int]:
+    """Independently of the ruleset: the cards of `cards` in a run of three or more of the
+    counting trumps (1-5, 28-40) or among three or four Kings."""
+    numbers = {deck.cards[c].trump for c in cards if deck.cards[c].trump in RUN_NUMBERS}
+    in_run = {
+        n
+        for n in numbers
+        if any(all(m in numbers for m in range(k, k + 3)) for k in range(n - 2, n + 1))
+    }
+    kings = {c for c in cards if deck.cards[c].rank == "King"}
+    return {c for c in cards if deck.cards[c].trump in in_run} | (
+        kings if len(kings) >= 3 else set()
+    )
+
+
+RUN_NUMBERS = {*range(1, 6), *range(28, 41)}
+VALUES = {**{n: 10 for n in range(36, 41)}, **{n: 3 for n in range(2, 6)}}
+VALUES.update({n: 5 for n in (1, 10, 13, 20, 28, *range(30, 36))})
+
+
+def _honours_by_hand(state: HandState, seat: int) -> float:
+    deck = state.ruleset.deck
+    partner = (seat + 2) % 4
+    pile = [c for member in (seat, partner) for c in state.pile(member)]
+    shown = set().union(
+        *(_verzicole(state.zones.hands[s] + state.zones.played[s], deck) for s in (seat, partner))
+    )
+    kept = shown & set(pile)
+    whole, made = _verzicole(sorted(kept), deck), _verzicole(pile, deck)
+    total = 0.0
+    for card in pile:
+        info = deck.cards[card]
+        times = 3 if card in whole else 2 if card in kept | made else 1
+        if info.fool:
+            total += 5 * (3 if whole else 2 if kept | made else 1)
+        elif info.trump == 29:
+            total += 5 * (times - 1)
+        elif info.rank == "King":
+            total += 5 * times
+        else:
+            total += VALUES.get(info.trump or 0, 0) * times
+    return total
+
+
+def test_the_honours_agree_with_a_count_by_hand_on_played_hands() -> None:
+    from tarot.agents.random_agent import RandomAgent
+    from tarot.engine.game import play_game
+
+    ruleset, seen_whole = minchiate(), 0
+    for seed in range(7, 15):  # seeds 9, 11 and 14 keep a verzicola whole to the end
+        agents = [RandomAgent(seed * 10 + s) for s in range(4)]
+        (state,) = play_game(ruleset, seed, agents, hands=1)
+        for seat in range(4):
+            assert definition(state, "honours", seat) == _honours_by_hand(state, seat), seed
+        seen_whole += sum(1 for s in range(4) if definition(state, "whole", s))
+    assert seen_whole > 0  # the hands tried count a verzicola still whole
+
+
+def test_the_cutter_robs_the_bottom_and_the_dealer_the_top_of_the_cards_left() -> None:
+    """Counting cards and trumps 21-27 in a row: from the bottom the 40 and the Fool for the
+    cutter (seat 3, before the dealer), the coins 4 stopping him; from the top the 21 and
+    the 1 for the dealer, the swords 3 stopping him. Each lays away two, no trump nor
+    counting card while he has another card."""
+    talon = ["trump-21", "trump-1", "swords-3", "trump-22", "cups-5", "cups-6", "cups-7"]
+    talon += ["cups-8", "cups-9", "trump-6", "coins-4", "fool", "trump-40"]
+    state = dealt({}, talon)
+    ids = state.ruleset.deck.cards.ids
+    robbed = [(seat, [ids[c] for c in cards]) for seat, cards in state.talon_shared]
+    assert robbed == [(3, ["trump-40", "fool"]), (0, ["trump-21", "trump-1"])]
+    assert len(state.zones.talon) == 9  # left out of play
+    assert state.current_player() == 3
+    allowed = state.legal_actions()
+    assert allowed and all(not (a.startswith("trump-") or a.endswith("-K")) for a in allowed)
+    assert "fool" not in allowed
+    state.apply_action(allowed[0])
+    state.apply_action(state.legal_actions()[0])
+    assert state.current_player() == 0
+    assert len(state.zones.hands[3]) == 21
+
+
+def test_the_transcript_shows_the_robbing() -> None:
+    """Seed 4's deal (found by trying seeds): the cutter robs the 30, the dealer the 22 and
+    the Fool."""
+    out = tarot("play", RULESET, "--seed", "4").stdout
+    assert "Seat 3 takes from the talon: trump-30" in out
+    assert "Seat 0 takes from the talon: trump-22, fool" in out

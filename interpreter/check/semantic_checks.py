@@ -291,6 +291,12 @@ def _check_talon_use(draft: Draft, where: tuple, spec: dict | None, talon: int |
             "a talon is shared out only into hands, and not laid out in packets: write"
             " `to: hand` without `packets`",
         )
+    if spec.get("takes") and "packets" in spec:
+        draft.problem(
+            where + ("takes",),
+            "cards are taken by kind from a talon that is not laid out in packets (the"
+            " packets would no longer be of equal size): drop `takes` or `packets`",
+        )
     packets = spec.get("packets")
     if packets is None:
         return

@@ -11,6 +11,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
+from tarot.compile.card_runs import runs
 from tarot.expressions import FactFunction, Type
 
 if TYPE_CHECKING:
@@ -361,6 +362,7 @@ _COSTS = {
     "played_by": "cards",
     "position_in_trick": "seats",
     "bid_position": "seats",
+    "runs": "cards",
     "announced": "seats",
     "announced_by": "seats",
 }
@@ -403,6 +405,7 @@ FACTS: dict[str, FactFunction] = {
     "thrown_in": FactFunction((Type.STRING,), Type.NUMBER, _thrown_in),
     "bids_made": FactFunction((Type.SEAT,), Type.NUMBER, _bids_made),
     "bid_held": FactFunction((), Type.BOOL, _bid_held),
+    "runs": FactFunction((Type.CARDS, Type.NUMBER), Type.CARDS, runs),
 }
 
 

@@ -72,6 +72,7 @@ from tarot.ruleset import (
     SideRule,
     TalonPackets,
     TalonShares,
+    TalonTake,
     TalonUse,
     WinnerException,
 )
@@ -607,6 +608,19 @@ class Compiler:
             packets=self._talon_packets(where + ("packets",), spec.get("packets")),
             per_trick=spec.get("per_trick", 1),
             shares=self._talon_shares(where + ("shares",), spec.get("shares")),
+            takes=tuple(
+                self._talon_take(where + ("takes", i), take)
+                for i, take in enumerate(spec.get("takes", []))
+            ),
+        )
+
+    def _talon_take(self, where: tuple, spec: dict) -> TalonTake:
+        return TalonTake(
+            seat=self._seats(where + ("seat",), spec["seat"], "talon"),
+            cards=self.expression(where + ("cards",), spec["cards"], "talon", Type.CARDS),
+            end=spec.get("from", "top"),
+            in_a_row=spec.get("taking", "every") == "in_a_row",
+            shown=bool(spec.get("shown", False)),
         )
 
     def _talon_shares(self, where: tuple, spec: dict | None) -> TalonShares | None:

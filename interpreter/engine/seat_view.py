@@ -41,7 +41,12 @@ UNSEEN_PILES = ("set_aside",)  # per-seat piles nobody looks into, their owner i
 
 #: where a shown card may lie now, by what showed it (anything else: its holder's hand); a
 #: talon packet taken onto a pile stays there, unseen
-SHOWN_PILES = {"talon": HIDDEN_PILES, "discard": ("discards",), "talon_pile": ("set_aside",)}
+SHOWN_PILES = {
+    "talon": HIDDEN_PILES,
+    "talon_taken": HIDDEN_PILES,
+    "discard": ("discards",),
+    "talon_pile": ("set_aside",),
+}
 
 Play = tuple[int, int]  # (seat, card index) of a card played to a trick
 

@@ -109,6 +109,25 @@ def packet_step(step: Mapping, players: int) -> str:
 
 
 def talon_use(spec: Mapping) -> str:
+    """Where a talon goes, once any cards of a kind are taken from it."""
+    takes = [_talon_take(take) for take in spec.get("takes", [])]
+    where = _talon_destination(spec)
+    return where if not takes else f"{where}, once {' and then '.join(takes)}"
+
+
+def _talon_take(take: Mapping) -> str:
+    """Cards of a kind a seat takes from the talon, in words."""
+    end = take.get("from", "top")
+    which = (
+        f"the cards of {code(take['cards'])} lying in a row at its {end}"
+        if take.get("taking", "every") == "in_a_row"
+        else f"every card of {code(take['cards'])} (looking from its {end})"
+    )
+    shown = ", shown to all," if take.get("shown") else ""
+    return f"{code(take['seat'])} has taken {which}{shown} and discarded as many"
+
+
+def _talon_destination(spec: Mapping) -> str:
     """Where a talon goes."""
     to, seat = spec.get("to", "out_of_play"), spec.get("seat")
     packets = spec.get("packets")

@@ -614,17 +614,18 @@ class _Compiler:
                 )
             self.not_a_function(name_tok)
         var, coll, node = self.bind(f"{kind}()", binder, body, Type[bi.AGGREGATES[kind]])
-        fn = self.set_form(kind, var, coll, node) or bi.make_aggregate(kind, var, coll.fn, node.fn)
+        form = self.set_form(kind, var, coll, node)
+        fn = form or bi.make_aggregate(kind, var, coll.fn, node.fn)
         result = Type.BOOL if kind in ("any", "all") else Type.NUMBER
-        cost = self.within_budget(f"{kind}()", coll, node, name_tok)
+        cost = self.within_budget(f"{kind}()", coll, node, name_tok, _set_once(form, node))
         fails = kind == "sum"  # a sum may leave the range of numbers
         return self.combine(result, fn, tree, coll, node, drop=var, cost=cost, may_fail=fails)
 
     def c_filter(self, tree: Tree, binder: Tree, condition: Tree) -> Node:
         var, coll, node = self.bind("a filter [x in C if ...]", binder, condition, Type.BOOL)
-        fn = self.set_form("filter", var, coll, node)
-        fn = fn or bi.make_aggregate("filter", var, coll.fn, node.fn)
-        cost = self.within_budget("the filter", coll, node, tree)
+        form = self.set_form("filter", var, coll, node)
+        fn = form or bi.make_aggregate("filter", var, coll.fn, node.fn)
+        cost = self.within_budget("the filter", coll, node, tree, _set_once(form, node))
         return self.combine(coll.type, fn, tree, coll, node, drop=var, cost=cost, size=coll.size)
 
     def set_form(self, kind: str, var: str, coll: Node, body: Node) -> Fn | None:
@@ -635,9 +636,15 @@ class _Compiler:
         elements = coll.value if coll.is_const else None
         return set_forms.aggregate(kind, coll.fn, elements, body.test)
 
-    def within_budget(self, what: str, coll: Node, body: Node, at: Item) -> int:
-        """The steps of an aggregation over `coll` with `body`, refused past the budget."""
-        cost = 1 + coll.cost + coll.size * (body.cost + 1)
+    def within_budget(
+        self, what: str, coll: Node, body: Node, at: Item, set_once: bool = False
+    ) -> int:
+        """The steps of an aggregation over `coll` with `body`, refused past the budget
+        (`set_once`: the body is a set worked out once, then one lookup per element)."""
+        if set_once:
+            cost = 1 + coll.cost + body.cost + coll.size * 2
+        else:
+            cost = 1 + coll.cost + coll.size * (body.cost + 1)
         total = cost + sum(_merged((coll, body))[0].values())
         if total > self.budget:
             kind = "cards" if coll.type == Type.CARDS else "seats"
@@ -648,6 +655,12 @@ class _Compiler:
                 at,
             )
         return cost
+
+
+def _set_once(form: Fn | None, body: Node) -> bool:
+    """Whether an aggregation runs as a set form whose set is an expression, worked out once
+    for the whole aggregation rather than once per element."""
+    return form is not None and body.test is not None and body.test.collection is not None
 
 
 def compile_expression(

@@ -8,9 +8,9 @@ module for a faster closure of `count`, `any`, `all` and filters whose body is a
 - the set is a constant (`x in SET`, and `and`/`or`/`not` of such over the same `x`):
   `count(x in C: x in K)` is `sum(map(K.__contains__, C))`, `any` is `not K.isdisjoint(C)`,
   `all` is `K.issuperset(C)`, the filter is `tuple(filter(K.__contains__, C))`;
-- the set is an expression that does not read `x` (`all(c in SET: c in hand(player))`):
-  it is worked out once, not once per element, and only when the collection has elements,
-  as the loop does.
+- the set is an expression that does not read `x` (`all(c in SET: c in hand(player))`,
+  `[c in side_pile(s) if c in shown(s)]`): it is worked out once, not once per element, and
+  only when the collection has elements, as the loop does; the cost model counts it once.
 
 Every result is exactly the loop's: the same type (an int count, a bool, a tuple kept in
 order with its repeats), elements counted as often as the collection holds them, the
@@ -72,13 +72,42 @@ def aggregate(kind: str, collection: Fn, elements: tuple | None, test: ElementTe
     value when it is a constant."""
     if test.cards is not None:
         return _constant_membership(kind, collection, test.cards, test.negated)
-    if elements is None or test.collection is None:
+    if test.collection is None or kind not in EMPTY:
         return None
-    if not elements:  # the loop never works the expression out
-        empty: object = {"count": 0, "any": False, "all": True, "filter": ()}.get(kind)
-        return None if empty is None else lambda s: empty
     expression = test.collection
+    if elements is None:
+        return _worked_out_membership(kind, collection, expression, test.negated)
+    if not elements:  # the loop never works the expression out
+        empty = EMPTY[kind]
+        return lambda s: empty
     return _membership(kind, lambda s: elements, lambda s: frozenset(expression(s)), test.negated)
+
+
+#: what each aggregation that has a set form gives over no elements
+EMPTY: dict[str, object] = {"count": 0, "any": False, "all": True, "filter": ()}
+
+
+def _worked_out_membership(kind: str, collection: Fn, expression: Fn, negated: bool) -> Fn:
+    """`kind` over a collection worked out at each call, each element asked whether it is in
+    the set `expression` gives: worked out once, after the collection and only when that has
+    elements, as the loop does."""
+    empty = EMPTY[kind]
+
+    def run(scope: Any) -> Any:
+        items = collection(scope)
+        if not items:
+            return empty
+        within = frozenset(expression(scope))
+        if kind == "count":
+            inside = sum(map(within.__contains__, items))
+            return len(items) - inside if negated else inside
+        if kind == "any":
+            return not within.issuperset(items) if negated else not within.isdisjoint(items)
+        if kind == "all":
+            return within.isdisjoint(items) if negated else within.issuperset(items)
+        return tuple((filterfalse if negated else filter)(within.__contains__, items))
+
+    return run
 
 
 def _constant_membership(kind: str, items: Fn, cards: frozenset, negated: bool) -> Fn | None:

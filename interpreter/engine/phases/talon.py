@@ -1,6 +1,7 @@
-"""The talon and the discard: the talon taken into a hand (or shared out into several), set
-aside, made a stock, given a card at a time to trick winners, or laid out face up in packets
-of which a seat takes some; then each seat that must lays cards away.
+"""The talon and the discard: cards of a kind taken from it by seats, then the talon taken
+into a hand (or shared out into several), set aside, made a stock, given a card at a time to
+trick winners, or laid out face up in packets of which a seat takes some; then each seat that
+must lays cards away.
 
 Where it sits: a phase of the hand (`tarot.engine.phases`), after the auction and the
 call in rulesets that have them, else right after the deal.
@@ -8,6 +9,7 @@ call in rulesets that have them, else right after the deal.
 
 from __future__ import annotations
 
+from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from tarot.engine.actions import Action, Decision, DecisionKind, TakePacket, action_text
@@ -18,12 +20,13 @@ from tarot.engine.values import first_seat
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
-    from tarot.ruleset import Evaluator, TalonPackets, TalonShares, TalonUse
+    from tarot.ruleset import Evaluator, TalonPackets, TalonShares, TalonTake, TalonUse
 
 #: how `shown` names packets taken, by where they went: in hand, or onto a pile unseen
 TAKEN_SHOWN = {"hand": "talon", "pile": "talon_pile"}
 REST_SHOWN = "talon_rest"  # how `shown` names the packets left, put to a seat's tricks
 TO_TRICK_WINNERS = "trick_winners"  # the talon's top cards to each trick's winner
+TAKEN_BY_KIND = "talon_taken"  # how `shown` names cards of a kind taken from the talon
 
 
 def talon_use(state: HandState) -> TalonUse | None:
@@ -39,6 +42,8 @@ def enter(state: HandState) -> None:
     play.settle_rules(state)
     use = talon_use(state)
     zones = state.zones
+    if use is not None and use.takes and zones.talon:
+        _take_by_kind(state, use.takes)
     if not zones.talon or use is None or use.to == "out_of_play":
         return
     if use.to == "stock":
@@ -63,6 +68,30 @@ def enter(state: HandState) -> None:
         zones.set_aside[seat].extend(zones.talon)
     zones.talon = []
     state._changed()
+
+
+def _take_by_kind(state: HandState, takes: tuple[TalonTake, ...]) -> None:
+    """Each take in turn: its seat takes the talon's cards of the take's kind (from one end,
+    or only those in a row there) into its hand, to lay away as many."""
+    zones = state.zones
+    for take in takes:
+        seat = first_seat(state, take.seat, "a talon take's `seat`")
+        kind = frozenset(state.evaluate(take.cards))
+        looked_at = zones.talon if take.end == "top" else zones.talon[::-1]
+        if take.in_a_row:
+            taken = list(takewhile(kind.__contains__, looked_at))
+        else:
+            taken = [card for card in looked_at if card in kind]
+        if not taken:
+            continue
+        gone = set(taken)
+        zones.talon = [card for card in zones.talon if card not in gone]
+        zones.hands[seat].extend(taken)
+        state.discard_left[seat] = state.discard_left.get(seat, 0) + len(taken)
+        state.talon_shared = [*state.talon_shared, (seat, taken)]  # a new list: clones share it
+        if take.shown:
+            state.shown.append((seat, TAKEN_BY_KIND, list(taken)))
+        state._changed()
 
 
 def _show(state: HandState, seat: int, use: TalonUse) -> None:
