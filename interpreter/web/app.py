@@ -153,9 +153,10 @@ async def _refused(_request: Request, error: Exception) -> Response:
     return JSONResponse({"error": error.message}, status_code=error.status)
 
 
-async def _http_error(_request: Request, error: Exception) -> Response:
+async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
-    return JSONResponse({"error": error.detail}, status_code=error.status_code)
+    message = f"{request.url.path[:80]}: no such page" if error.status_code == 404 else error.detail
+    return JSONResponse({"error": message}, status_code=error.status_code)
 
 
 async def _table(tables: Tables, request: Request) -> Table:
