@@ -142,6 +142,7 @@ function drawHand(view) {
   const legal = new Set(decision && decision.on_hand ? decision.choices.map((c) => c.text) : []);
   const hand = $("hand");
   hand.replaceChildren();
+  $("hand-title").hidden = view.hand.length === 0;
   let row = null;
   let rowName = null;
   for (const card of view.hand) {
@@ -238,8 +239,8 @@ function draw(view) {
   $("status").textContent = `Hand ${view.hand_number} \u00b7 you are seat ${view.seat} \u00b7 ` +
     `${who(view.dealer, view)} dealt \u00b7 seed ${view.seed} \u00b7 ${view.ruleset.unit}`;
   drawSeats(view);
-  $("trick-title").textContent = view.trick_number < 1 || view.over ? "The table" :
-    `Trick ${view.trick_number}` + (view.trick.length ? `, led by ${who(view.leader, view)}` : "");
+  const led = view.trick.length ? `, led by ${who(view.leader, view)}` : `: ${who(view.leader, view)} to lead`;
+  $("trick-title").textContent = view.trick_number < 1 || view.over ? "The table" : `Trick ${view.trick_number}${led}`;
   drawTrick($("trick"), view.trick, view);
   const last = view.last_trick;
   $("last-title").textContent = last ? `Trick ${last.number}: ${who(last.winner, view)} won` : "";
