@@ -54,4 +54,4 @@ def _bounded(low: int, high: int, high_text: str) -> Callable[[str], int]:
 count = _bounded(1, MAX_COUNT, "10^15")
 seed = _bounded(-MAX_SEED, MAX_SEED, "")
 seat = _bounded(-MAX_SEAT, MAX_SEAT, "")  # which seats exist: the command says, knowing the game
-port = _bounded(0, 65535, "65535")  # 0: any free port the system gives
+port = _bounded(1, 65535, "65535")

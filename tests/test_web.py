@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import json
 import re
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import httpx2
 import pytest
 from starlette.testclient import TestClient
 
@@ -16,6 +21,8 @@ from interpreter.cli import main
 from interpreter.engine.seat_view import SeatView
 from interpreter.web.app import create_app
 from interpreter.web.tables import Tables
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -266,3 +273,33 @@ def test_the_rules_page_and_the_rulesets_are_served(client: TestClient) -> None:
 def test_the_record_waits_for_a_finished_hand(client: TestClient) -> None:
     response = client.get(f"/api/tables/{_sit(client)['table']}/record")
     assert response.status_code == 409 and "no hand is finished" in response.json()["error"]
+
+
+def test_tarot_serve_starts_the_server_and_a_table_can_be_played(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    folder = tmp_path / "kept"
+    serve = ["serve", "--no-browser", "--port", str(port), "--tables", str(folder)]
+    output = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
+    server = subprocess.Popen([sys.executable, "-m", "interpreter", *serve], cwd=ROOT, **output)
+    try:
+        address = f"http://127.0.0.1:{port}"
+        started = time.monotonic()
+        while True:
+            try:
+                listed = httpx2.get(f"{address}/api/rulesets", timeout=10)
+                break
+            except httpx2.TransportError:
+                assert server.poll() is None, server.communicate()
+                assert time.monotonic() - started < 60, "the server did not start"
+                time.sleep(0.2)
+        assert listed.status_code == 200
+        body = {"ruleset": "marolles-1637", "seat": 1, "seed": 2, "agents": "random"}
+        view = httpx2.post(f"{address}/api/tables", json=body, timeout=60).json()
+        assert view["seat"] == 1 and view["decision"] is not None
+        assert (folder / view["table"] / "table.json").is_file()
+    finally:
+        server.terminate()
+        out = server.communicate(timeout=60)[0]
+    assert f"the table is at {address}/" in out
