@@ -1,7 +1,8 @@
 """`tarot serve` in a real headless Chromium (Debian's `chromium` and `chromedriver`, driven
 by Selenium; no browser is downloaded): a whole hand of Marolles and one of French Tarot
-played by clicks, the first legal choice each time, to the result; a click on a dimmed card
-refused by the server and shown on the page. The server runs in a thread on a free port."""
+played by clicks against the search players, the first legal choice each time, to the
+result; a click on a dimmed card refused by the server and shown on the page. The server
+runs in a thread on a free port."""
 
 from __future__ import annotations
 
@@ -72,6 +73,7 @@ def _sit_down(browser: WebDriver, server: str, ruleset: str, seat: int, seed: in
     _wait(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#seat option")) > seat)
     _wait(browser, lambda: ruleset in browser.find_element(By.ID, "ruleset").text)
     Select(browser.find_element(By.ID, "seat")).select_by_value(str(seat))
+    Select(browser.find_element(By.ID, "agents")).select_by_value("search")
     browser.find_element(By.ID, "seed").send_keys(str(seed))
     browser.find_element(By.ID, "start").click()
     _wait(browser, lambda: _views(browser) == "1")

@@ -63,7 +63,7 @@ async function showSetup() {
   for (const ruleset of rulesets) {
     select.append(element("option", { value: ruleset.name, textContent: `${ruleset.name}: ${ruleset.title}` }));
   }
-  select.value = rulesets.some((r) => r.name === "marolles-1637") ? "marolles-1637" : rulesets[0].name;
+  select.value = rulesets[0].name;
   select.addEventListener("change", () => chooseRuleset(select.value));
   await chooseRuleset(select.value);
   $("setup").addEventListener("submit", sitDown);
