@@ -1,5 +1,5 @@
-"""The `tarot` command: validate, rules, explain, play, replay, diff, simulate, study, schema,
-completion.
+"""The `tarot` command: validate, rules, explain, play, serve, replay, diff, simulate, study,
+schema, completion.
 
 argparse (standard library) parses the command line, through `tarot.cli_usage`; each
 sub-command is one small function that loads through `tarot.load` and prints (the
@@ -399,6 +399,27 @@ def _play_arguments(play: argparse.ArgumentParser) -> None:
     )
 
 
+def _serve_arguments(serve: argparse.ArgumentParser) -> None:
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
+    )
+    serve.add_argument("--port", type=cli_numbers.port, default=8000, help="default 8000")
+    serve.add_argument(
+        "--no-browser", action="store_true", help="do not open the page in a browser"
+    )
+    serve.add_argument(
+        "--tables",
+        metavar="DIR",
+        help="keep each table's actions and record here (default ~/.local/share/tarot/tables)",
+    )
+
+
+def cmd_serve_args(args: argparse.Namespace) -> int:
+    from tarot.web.serve import cmd_serve
+
+    return cmd_serve(args)
+
+
 def _replay_arguments(replay: argparse.ArgumentParser) -> None:
     replay.add_argument("file", metavar="FILE", help="a game record; - for standard input")
     replay.add_argument(
@@ -506,6 +527,18 @@ _COMMANDS: list[
         {"help": "play hands with computer players (or sit in with --human) and print them"},
         _play_arguments,
         cmd_play_args,
+    ),
+    (
+        "serve",
+        {
+            "help": "play at a table in the browser (needs the [web] extra)",
+            "description": "Start a web server on this machine and open the page, where you "
+            "play any ruleset at any seat against computer players; the server keeps the "
+            "hidden cards. Each table's actions and record are kept in a folder, so a table "
+            "reopens by its address.",
+        },
+        _serve_arguments,
+        cmd_serve_args,
     ),
     ("replay", {"help": "replay a game record and check it"}, _replay_arguments, cmd_replay),
     (

@@ -1,4 +1,5 @@
-"""Whole numbers typed on the command line (`--hands`, `--hand`, `--jobs`, `--seed`, `--human`).
+"""Whole numbers typed on the command line (`--hands`, `--hand`, `--jobs`, `--seed`, `--human`,
+`--port`).
 
 Where it sits: argparse `type=` functions for `tarot.cli`. Each number is checked
 against stated bounds before it is used, and its length before it is converted, so an absurd
@@ -53,3 +54,4 @@ def _bounded(low: int, high: int, high_text: str) -> Callable[[str], int]:
 count = _bounded(1, MAX_COUNT, "10^15")
 seed = _bounded(-MAX_SEED, MAX_SEED, "")
 seat = _bounded(-MAX_SEAT, MAX_SEAT, "")  # which seats exist: the command says, knowing the game
+port = _bounded(1, 65535, "65535")

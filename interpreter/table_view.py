@@ -283,7 +283,7 @@ def table_line(view: SeatView) -> str:
     return f"Trick {view.trick_number}, led by {who(view.leader, me)}: {played}."
 
 
-def _shown_line(view: SeatView) -> str | None:
+def shown_line(view: SeatView) -> str | None:
     """Cards other seats showed in declarations and have not played yet."""
     me = view.seat
     played = view.played()
@@ -327,7 +327,7 @@ def decision_lines(view: SeatView) -> list[str]:
         )
         if line
     ]
-    shown = _shown_line(view)
+    shown = shown_line(view)
     if shown:
         lines.append(shown)
     if view.discards:

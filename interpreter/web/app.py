@@ -1,0 +1,241 @@
+"""The web app of `tarot serve`: the page, its files, and the JSON the page asks for.
+
+Where it sits: under `tarot.web.serve` (which runs it with uvicorn), over the tables
+(`tarot.web.tables`) and the seat's view (`tarot.web.view`). Starlette routes:
+
+- `GET /` the page (a new table), `GET /t/ID` the page at table ID, `GET /static/...` its
+  script and style sheet;
+- `GET /api/rulesets` the built-in rulesets, `GET /api/rulesets/NAME` one with its options;
+- `POST /api/tables` a new table: `{"ruleset", "options", "seat", "agents", "seed",
+  "upload": {"name", "text"}}`;
+- `GET /api/tables/ID` the person's view (`?seat=N` must be the person's seat);
+  `POST /api/tables/ID/actions` `{"seat", "action"}`; `POST /api/tables/ID/next` the next
+  hand; `GET /api/tables/ID/record` the game record; `GET /t/ID/rules` the rules page.
+
+A refusal is a JSON `{"error": MESSAGE}` with a 4xx status (400 a bad request, 403 another
+seat, 404 no such table, 409 not now, 422 an illegal action).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Awaitable, Callable
+from functools import cache
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from tarot import paths
+from tarot.errors import RulesetError
+from tarot.explain import explain_page, render
+from tarot.load.listing import builtin_listings
+from tarot.record_json import record_text
+from tarot.ruleset_loader import load_ruleset
+from tarot.web.table import Refused, Table
+from tarot.web.tables import Tables, guarded
+from tarot.web.view import table_json
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 2_000_000  # bytes of a request's JSON (an uploaded ruleset is at most half)
+DEFAULT_AGENTS = "heuristic"
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def create_app(folder: Path) -> Starlette:
+    """The app, keeping its tables in `folder`."""
+    tables = Tables(folder)
+
+    async def page(_request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    async def rulesets(_request: Request) -> Response:
+        return JSONResponse(_rulesets())
+
+    async def ruleset(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(_ruleset_options, request.path_params["name"]))
+
+    async def create(request: Request) -> Response:
+        body = await _body(request)
+        upload = body.get("upload")
+        table = await run_in_threadpool(
+            tables.create,
+            _text(body, "ruleset", "") if upload is None else "",
+            _options(body.get("options", {})),
+            _whole(body, "seat", 0),
+            _text(body, "agents", DEFAULT_AGENTS) or DEFAULT_AGENTS,
+            None if body.get("seed") in (None, "") else _whole(body, "seed", 0),
+            None if upload is None else _upload(upload),
+        )
+        shown = await run_in_threadpool(guarded, table, tables, lambda: table_json(table))
+        return JSONResponse(shown, status_code=201)
+
+    async def view(request: Request) -> Response:
+        table = await _table(tables, request)
+        seat = request.query_params.get("seat")
+        if seat is not None and seat != str(table.seat):
+            raise Refused(403, f"you sit at seat {table.seat}: no other seat's view is given")
+        return JSONResponse(
+            await run_in_threadpool(guarded, table, tables, lambda: table_json(table))
+        )
+
+    async def act(request: Request) -> Response:
+        table = await _table(tables, request)
+        body = await _body(request)
+        seat, action = _whole(body, "seat", table.seat), _text(body, "action", None)
+
+        def step() -> dict:
+            table.act(seat, action)
+            return table_json(table)
+
+        return JSONResponse(await run_in_threadpool(guarded, table, tables, step))
+
+    async def next_hand(request: Request) -> Response:
+        table = await _table(tables, request)
+
+        def step() -> dict:
+            table.deal_next()
+            return table_json(table)
+
+        return JSONResponse(await run_in_threadpool(guarded, table, tables, step))
+
+    async def record(request: Request) -> Response:
+        table = await _table(tables, request)
+        with table.lock:
+            if not table.finished:
+                raise Refused(409, "no hand is finished yet: the record holds finished hands")
+            text = record_text(table.record()) + "\n"
+        name = f"{table.ruleset.id}-{table.id[:8]}.json"
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    async def rules(request: Request) -> Response:
+        table = await _table(tables, request)
+        text = render(explain_page(table.ruleset), "text")
+        title = html.escape(table.ruleset.title)
+        return HTMLResponse(
+            f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{title}: rules"
+            "</title><link rel='stylesheet' href='/static/table.css'></head>"
+            f"<body class='rules'><pre>{html.escape(text)}</pre></body></html>"
+        )
+
+    routes = [
+        Route("/", page),
+        Route("/t/{table_id}", page),
+        Route("/t/{table_id}/rules", rules),
+        Route("/api/rulesets", rulesets),
+        Route("/api/rulesets/{name}", ruleset),
+        Route("/api/tables", create, methods=["POST"]),
+        Route("/api/tables/{table_id}", view),
+        Route("/api/tables/{table_id}/actions", act, methods=["POST"]),
+        Route("/api/tables/{table_id}/next", next_hand, methods=["POST"]),
+        Route("/api/tables/{table_id}/record", record),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    handlers = {Refused: _refused, HTTPException: _http_error}
+    app = Starlette(routes=routes, exception_handlers=handlers)
+    app.state.tables = tables
+    return app
+
+
+async def _refused(_request: Request, error: Exception) -> Response:
+    assert isinstance(error, Refused)
+    return JSONResponse({"error": error.message}, status_code=error.status)
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    message = f"{request.url.path[:80]}: no such page" if error.status_code == 404 else error.detail
+    return JSONResponse({"error": message}, status_code=error.status_code)
+
+
+async def _table(tables: Tables, request: Request) -> Table:
+    """The request's table (rebuilt from its folder, off the event loop, if need be)."""
+    return await run_in_threadpool(tables.find, request.path_params["table_id"])
+
+
+async def _body(request: Request) -> dict:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise Refused(413, f"the request is {len(raw):,} bytes; at most {MAX_BODY:,}")
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError) as error:
+        raise Refused(400, f"the request is not JSON: {error}") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "the request is a JSON object")
+    return body
+
+
+def _text(body: dict, key: str, default: str | None) -> str:
+    value = body.get(key, default)
+    if not isinstance(value, str):
+        raise Refused(400, f"{key}: text expected, not {json.dumps(value)[:60]}")
+    return value
+
+
+def _whole(body: dict, key: str, default: int) -> int:
+    value = body.get(key, default)
+    if isinstance(value, str) and value.strip().isdecimal():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refused(400, f"{key}: a whole number expected, not {json.dumps(value)[:60]}")
+    return value
+
+
+def _options(value: object) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise Refused(400, "options: an object of OPTION: READING texts expected")
+    return {str(name): reading for name, reading in value.items()}
+
+
+def _upload(value: object) -> tuple[str, str]:
+    if not isinstance(value, dict):
+        raise Refused(400, "upload: an object {name, text} expected")
+    return _text(value, "name", None), _text(value, "text", None)
+
+
+@cache
+def _rulesets() -> list[dict]:
+    return [
+        {"name": name, "title": listing.title, "players": listing.players}
+        for name, (_path, listing) in builtin_listings().items()
+        if listing is not None
+    ]
+
+
+@cache
+def _ruleset_options(name: str) -> dict:
+    """A built-in ruleset's options: each with its readings and the default."""
+    if paths.find_builtin(name) is None:
+        known = ", ".join(paths.list_builtins())
+        raise Refused(404, f"no built-in ruleset named {name[:70]!r}; built-in: {known}")
+    try:
+        loaded = load_ruleset(name)
+    except RulesetError as error:
+        raise Refused(500, str(error)) from None
+    declared = loaded.document.get("options", {})
+    return {
+        "name": name,
+        "title": loaded.title,
+        "players": loaded.players,
+        "options": [
+            {
+                "name": option,
+                "description": declared[option].get("description", ""),
+                "default": reading,
+                "readings": list(declared[option].get("readings", {})),
+            }
+            for option, reading in loaded.options.items()
+        ],
+    }

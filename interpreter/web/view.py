@@ -1,0 +1,140 @@
+"""The person's seat as the page draws it: one JSON object per view of a table.
+
+Where it sits: between a `Table` (`tarot.web.table`) and the page
+(`interpreter/web/static/table.js`). Everything here is read from the seat's `SeatView`
+(`tarot.engine.seat_view`), the one place that decides what a seat may know, and
+phrased by the terminal's own words (`tarot.table_view`, `tarot.table_news`): the
+hand sorted as players hold it, the legal choices with their labels, the trick on the table
+and the last one, the sides, shown cards, piles and packets, every payment with its rule and
+source, the news of the hand, its result and the game's totals. Another seat's hidden cards
+are never read, only how many there are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tarot.api.view import payments_of
+from tarot.cards import Card
+from tarot.engine.seat_view import SeatView
+from tarot.table_view import (
+    announced_line,
+    cards_in_hand,
+    choice_label,
+    doubled_line,
+    numbered_choices,
+    packets_line,
+    piles_line,
+    result_lines,
+    short_name,
+    shown_line,
+    sides_line,
+    sorted_hand,
+)
+from tarot.web.table import Table
+
+
+def card_json(card: Card) -> dict:
+    """A card as the page draws it: its id, its name, and what its face shows."""
+    row = "trumps" if card.is_trump else ("" if card.fool else str(card.suit))
+    return {
+        "id": card.id,
+        "label": card.label(),
+        "face": short_name(card),
+        "row": row,
+        "suit": card.suit,
+        "trump": card.trump,
+        "fool": card.fool,
+    }
+
+
+def table_json(table: Table) -> dict:
+    """What the table's person may see now (and the news since the last view)."""
+    state, seat, ruleset = table.state, table.seat, table.ruleset
+    view = SeatView(state, seat)
+    cards = ruleset.deck.cards
+
+    def drawn(indexes: Iterable[int]) -> list[dict]:
+        return [card_json(cards[c]) for c in indexes]
+
+    log = table.news()
+    news_from, table.viewed = table.viewed, len(log)
+    lines = (sides_line, announced_line, doubled_line, piles_line, packets_line, shown_line)
+    totals = [t + r for t, r in zip(table.totals_before, view.returns, strict=True)]
+    last = view.tricks[-1] if view.tricks else None
+    return {
+        "table": table.id,
+        "ruleset": {
+            "id": ruleset.id,
+            "title": ruleset.title,
+            "players": ruleset.players,
+            "unit": ruleset.unit.plural,
+            "suits": list(ruleset.deck.suits),
+            "options": dict(ruleset.options),
+        },
+        "seat": seat,
+        "agents": table.agent_names(),
+        "seed": table.setup.seed,
+        "hand_number": view.number,
+        "dealer": view.dealer,
+        "to_decide": view.to_decide,
+        "over": view.over,
+        "hand": drawn(sorted_hand(ruleset.deck, view.playable)),
+        "discards": drawn(view.discards),
+        "hand_sizes": list(view.hand_sizes),
+        "decision": _decision_json(view),
+        "trick_number": view.trick_number,
+        "leader": view.leader,
+        "trick": [{"seat": s, "card": card_json(cards[c])} for s, c in view.trick],
+        "last_trick": None
+        if last is None
+        else {
+            "number": last.number,
+            "winner": last.winner,
+            "plays": [{"seat": s, "card": card_json(cards[c])} for s, c in last.plays],
+        },
+        "table_lines": [line for line in (make(view) for make in lines) if line],
+        "payments": [
+            {
+                "rule": p.rule,
+                "name": p.name,
+                "payer": p.payer,
+                "payee": p.payee,
+                "amount": p.amount,
+                "at": p.at,
+                "source": p.source,
+            }
+            for p in payments_of(ruleset, view.payments)
+        ],
+        "news": log,
+        "news_from": news_from,
+        "returns": list(view.returns),
+        "result": result_lines(view) if view.over else None,
+        "game": {
+            "hands_finished": len(table.finished),
+            "totals": totals,
+            "winners": list(table.winners()),
+            "may_deal": table.may_deal(),
+        },
+    }
+
+
+def _decision_json(view: SeatView) -> dict | None:
+    """The decision the seat faces, with its legal choices (None: not its turn)."""
+    facing = view.facing
+    if facing is None:
+        return None
+    choices = numbered_choices(view)
+    by_id = view.ruleset.deck.by_id
+    return {
+        "kind": str(facing.kind),
+        "on_hand": cards_in_hand(view, choices),
+        "choices": [
+            {
+                "text": text,
+                "label": choice_label(view.ruleset, text, facing.level_values),
+                "card": text in by_id,
+            }
+            for text in choices
+        ],
+    }

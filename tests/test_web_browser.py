@@ -1,0 +1,152 @@
+"""`tarot serve` in a real headless Chromium (Debian's `chromium` and `chromedriver`, driven
+by Selenium; no browser is downloaded): a whole hand of Marolles and one of French Tarot
+played by clicks against the search players, the first legal choice each time, to the
+result; a click on a dimmed card refused by the server and shown on the page. The server
+runs in a thread on a free port."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from tarot.web.app import create_app
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+WAIT = 60  # seconds a step may take on a loaded machine before the test fails
+CHOICES = "#decision button.choice, #hand .card.legal"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app(tmp_path_factory.mktemp("tables"))
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    started = time.monotonic()
+    while not running.started:
+        assert thread.is_alive() and time.monotonic() - started < WAIT, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(WAIT)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    options.add_argument("--window-size=1280,1000")
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def _wait(browser: WebDriver, condition) -> None:
+    WebDriverWait(browser, WAIT).until(lambda _driver: condition())
+
+
+def _views(browser: WebDriver) -> str | None:
+    return browser.find_element(By.TAG_NAME, "body").get_attribute("data-views")
+
+
+def _sit_down(browser: WebDriver, server: str, ruleset: str, seat: int, seed: int) -> None:
+    browser.get(server + "/")
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#options select"))
+    Select(browser.find_element(By.ID, "ruleset")).select_by_value(ruleset)
+    _wait(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#seat option")) > seat)
+    _wait(browser, lambda: ruleset in browser.find_element(By.ID, "ruleset").text)
+    Select(browser.find_element(By.ID, "seat")).select_by_value(str(seat))
+    Select(browser.find_element(By.ID, "agents")).select_by_value("search")
+    browser.find_element(By.ID, "seed").send_keys(str(seed))
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda: _views(browser) == "1")
+    assert "/t/" in browser.current_url
+
+
+def _click_to_the_end(browser: WebDriver, screenshot: Path) -> int:
+    """Click the first legal choice until the hand is over; the number of clicks."""
+    clicks = 0
+    while browser.find_element(By.ID, "result").get_attribute("hidden") is not None:
+        choices = browser.find_elements(By.CSS_SELECTOR, CHOICES)
+        assert choices, browser.find_element(By.ID, "decision").text
+        before = _views(browser)
+        choices[0].click()
+        clicks += 1
+        _wait(browser, lambda before=before: _views(browser) != before)
+        assert not browser.find_element(By.ID, "error").is_displayed()
+        if clicks == 8:
+            browser.save_screenshot(str(screenshot))
+    return clicks
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seat", "title"),
+    [("marolles-1637", 0, "Marolles 1637"), ("french-tarot", 1, "French Tarot")],
+)
+def test_a_whole_hand_is_played_by_clicks_to_its_result(
+    server: str, browser: WebDriver, tmp_path: Path, ruleset: str, seat: int, title: str
+) -> None:
+    _sit_down(browser, server, ruleset, seat, seed=3)
+    assert title in browser.find_element(By.ID, "title").text
+    hand = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
+    assert len(hand) >= 18
+    clicks = _click_to_the_end(browser, tmp_path / "during.png")
+    assert clicks >= 18  # every card of the hand was played by a click, besides the rest
+    result = browser.find_element(By.ID, "result-lines").text
+    assert result.startswith("=== Hand 1 over ===") and "Net this hand" in result
+    assert "Game totals after 1 hand(s)" in result
+    payments = browser.find_elements(By.CSS_SELECTOR, "#payments tbody tr")
+    assert payments and all(row.find_elements(By.TAG_NAME, "td")[4].text for row in payments)
+    assert browser.find_element(By.ID, "record-link").is_displayed()
+    rules = browser.find_element(By.ID, "rules-link").get_attribute("href")
+    assert rules is not None and rules.endswith("/rules")
+    browser.save_screenshot(str(tmp_path / "over.png"))
+    assert (tmp_path / "during.png").stat().st_size > 10_000
+
+
+def test_a_click_on_a_dimmed_card_is_refused(server: str, browser: WebDriver) -> None:
+    _sit_down(browser, server, "marolles-1637", 0, seed=3)
+    # play on until a trick where not every card may be played
+    for _ in range(40):
+        if browser.find_elements(By.CSS_SELECTOR, "#hand .card.dimmed"):
+            break
+        before = _views(browser)
+        browser.find_elements(By.CSS_SELECTOR, CHOICES)[0].click()
+        _wait(browser, lambda before=before: _views(browser) != before)
+    dimmed = browser.find_elements(By.CSS_SELECTOR, "#hand .card.dimmed")
+    assert dimmed
+    hand = [
+        card.get_attribute("data-card")
+        for card in browser.find_elements(By.CSS_SELECTOR, "#hand .card")
+    ]
+    views = _views(browser)
+    dimmed[0].click()
+    _wait(browser, lambda: browser.find_element(By.TAG_NAME, "body").get_attribute("data-refused"))
+    error = browser.find_element(By.ID, "error")
+    assert error.is_displayed() and "may not" in error.text
+    assert _views(browser) == views  # nothing was drawn anew: the table is as it was
+    again = [
+        card.get_attribute("data-card")
+        for card in browser.find_elements(By.CSS_SELECTOR, "#hand .card")
+    ]
+    assert again == hand
+    browser.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0].click()
+    _wait(browser, lambda: _views(browser) != views)
+    assert not browser.find_element(By.ID, "error").is_displayed()
