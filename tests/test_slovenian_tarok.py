@@ -50,12 +50,8 @@ def ids(ruleset: Ruleset, cards) -> list[str]:
 
 
 def written(state: HandState) -> list[float]:
-    """What each seat wrote for the hand (the `score` transfers out of the score sheet)."""
-    scores = [0.0] * state.ruleset.players
-    for move in state.transfers:
-        if move.rule == "score":
-            scores[move.seat] -= move.amount
-    return scores
+    """What each seat wrote for the hand (its hand score)."""
+    return [state.hand_score(seat) for seat in range(state.ruleset.players)]
 
 
 def round5(x: float) -> int:
@@ -464,6 +460,34 @@ def test_radli_are_given_after_a_klop_and_struck_out_by_a_winning_declarer(capsy
     assert "radli: seat 0 1, seat 1 1, seat 2 1, seat 3 0" in out
     # the transcript shows the packets, the called King and a kontra
     assert "The talon is laid out in" in out and "calls" in out and "kontra" in out
+
+
+# --- measures over a sitting ------------------------------------------------------------------
+
+
+def test_a_simulated_sitting_measures_each_hand_taker_and_the_scores_written():
+    from interpreter.agents.lineup import seat_agents
+    from interpreter.engine.game import play_game, sitting_seed
+    from interpreter.measure.hand_summary import play_sitting_summarized
+    from interpreter.measure.measures import RulesetMeasures
+
+    def agents(hand: int) -> list:
+        return seat_agents(("random",), sitting_seed(5, 1), hand, 4)
+
+    summary = play_sitting_summarized(FOUR, 5, 1, agents)
+    played = play_game(FOUR, sitting_seed(5, 1), agents, hands=None)
+    assert [(d.taker, d.partner, d.contract) for d in summary.deals] == [
+        (s.taker, s.partner, s.contract) for s in played
+    ]
+    assert summary.paid["hand_score"] == sum(abs(x) for s in played for x in s.scores) > 0
+    measures = RulesetMeasures.of(FOUR)
+    measures.add(summary)
+    auction = measures.report()["auction"]
+    taken = [s for s in played if s.taker is not None]
+    assert auction["taken"]["n"] == len(played) and auction["taken"]["hits"] == len(taken)
+    if taken:
+        mean = sum(s.returns()[s.taker] for s in taken) / len(taken)  # radli left too
+        assert auction["taker"]["mean"] == pytest.approx(mean)
 
 
 # --- variants and commands ------------------------------------------------------------------------
