@@ -2,10 +2,11 @@
 0), or after a given trick.
 
 Where it sits: called by the hand state once the deal is made (`HandState._start`) and by
-trick play when it begins and once a trick is finished (`engine.phases.play`). A card shown is kept in the
-state's `shown` list under the rule's id, as its holder's, like the cards of a declaration:
-every seat's view (`engine.seat_view`) then knows where it lies until it is played, the
-human seat sees it on the screen, and the search player's guesses keep it with its holder.
+trick play when it begins and once a trick is finished (`engine.phases.play`). A card shown
+is kept in the state's `shown` list under the rule's id, as its holder's, like the cards of
+a declaration: every seat's view (`engine.seat_view`) then knows where it lies until it is
+played, the human seat sees it on the screen, and the search player's guesses keep it with
+its holder.
 """
 
 from __future__ import annotations
