@@ -17,6 +17,9 @@ from tarot.compile.contexts import PAYMENTS_READ_BY
 from tarot.engine.rule_index import RuleIndex
 from tarot.expressions.types import CompiledExpression
 
+#: the key a hand score is measured under, beside the ids of the rules that pay
+HAND_SCORE = "hand_score"
+
 Evaluator = Callable[..., Any]  # a CompiledExpression: called with a Scope
 
 
@@ -418,7 +421,7 @@ class ShowRule:
 
     id: str
     name: str
-    after_trick: int | None  # None: right after the deal
+    after_trick: int | None  # None: right after the deal; 0: when play begins
     when: Evaluator | None
     cards: Evaluator
     source: str
@@ -509,6 +512,12 @@ class Ruleset:
         (level)" for a declaration; the bare key when the ruleset has no such rule."""
         rule = self.rule(payment_rule)
         kind, _, reason = payment_rule.partition(":")
+        if rule is None and self.lasting is not None:
+            transfers = {transfer.id: transfer.name for transfer in self.lasting.transfers}
+            if payment_rule in transfers:
+                return transfers[payment_rule]
+        if rule is None and payment_rule == HAND_SCORE and self.hand_score is not None:
+            return "the hand's score"
         if rule is None and kind == "thrown_in":
             names = {redeal.id: redeal.name for redeal in self.redeals}
             return names.get(reason, "every player passed" if reason == "all_passed" else reason)

@@ -109,6 +109,7 @@ def hand_transcript(state: HandState) -> str:
     out += _announcement_lines(state)
     out += _doubling_lines(state)
     out.append("Play:" + _sides_line(state))
+    out += _shown_by_rules(state, 0, "  ")
     given = _talon_to_winners(state)
     exchanges: dict[int, list[dict]] = {}
     for exchange in state.exchanges:
@@ -148,7 +149,8 @@ def hand_transcript(state: HandState) -> str:
 
 
 def _shown_by_rules(state: HandState, after_trick: int | None, indent: str) -> list[str]:
-    """The cards the ruleset's `show` rules showed after the deal (None) or after a trick."""
+    """The cards the ruleset's `show` rules showed after the deal (None), when play began
+    (0) or after a trick."""
     rules = {rule.id: rule for rule in state.ruleset.shows if rule.after_trick == after_trick}
     return [
         f"{indent}Shown to all ({rules[what].name}): seat {seat} {_cards(state.ruleset, cards)}"

@@ -161,6 +161,38 @@ def test_the_hand_score_cannot_use_total(tmp_path: Path) -> None:
     )
 
 
+def _heavy_hand_score(copies: int) -> str:
+    """A hand score whose definition looks at two piles against each other `copies` times."""
+    heavy = " + ".join(
+        f"count(c in pile(dealer): any(d in tricks(next_seat(dealer)): c == d) or {i} > 5)"
+        for i in range(copies)
+    )
+    return (
+        f'definitions:\n  heavy: {{value: "{heavy}", {SOURCE}}}\n'
+        f'hand_score:\n  value: "points(player) - heavy"\n  {SOURCE}\n'
+    )
+
+
+def test_a_hand_score_counts_its_definitions_once_for_every_seat(tmp_path: Path) -> None:
+    """Every seat's score shares the definitions it uses: a hand score of some 25,000 steps
+    (over the old limit of 5,000) is accepted, and `total()` costs what it works out."""
+    ruleset = _load(tmp_path, _heavy_hand_score(1))
+    score = ruleset.hand_score
+    assert score is not None and 25_000 < score.cost < 50_000
+    assert ruleset.game is not None
+    totals = ruleset.game.winners.cost  # every seat's total(), each once
+    assert score.cost < totals < score.cost + 5 * 78 * 4 + 1_000
+    state = HandState(ruleset, 0, list(range(len(ruleset.deck))))
+    state.apply_action(state.legal_actions()[0])
+    assert [state.total(s) for s in range(4)] == [state.hand_score(s) for s in range(4)]
+
+
+def test_a_hand_score_over_its_limit_is_refused(tmp_path: Path) -> None:
+    message = _refusal(tmp_path, _heavy_hand_score(3))
+    assert "$.hand_score.value: every seat's hand score could take about" in message
+    assert "over the limit of 50,000" in message
+
+
 def test_numbers_out_of_range_are_refused_at_load(tmp_path: Path) -> None:
     message = _refusal(
         tmp_path,

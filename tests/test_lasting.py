@@ -245,6 +245,15 @@ def test_a_simulation_plays_whole_sittings_each_the_game_its_seed_gives() -> Non
         assert list(summary.net) == totals
         assert summary.dealer == played[0].dealer
         assert summary.fired["ante"] == len(played)
+        moved: dict[str, float] = {}
+        for state in played:
+            for payment in state.payments:
+                moved[payment.rule] = moved.get(payment.rule, 0) + payment.amount
+            for move in state.transfers:  # into the pot and out of it alike
+                moved[move.rule] = moved.get(move.rule, 0) + abs(move.amount)
+        assert summary.paid == pytest.approx(moved) and moved["ante"] > 0
+        assert [deal.net for deal in summary.deals] == [tuple(s.returns()) for s in played]
+        assert [deal.dealer for deal in summary.deals] == [s.dealer for s in played]
 
 
 def test_simulate_reports_sittings_and_how_to_play_one_again() -> None:

@@ -70,6 +70,30 @@ def test_the_takers_hand_is_shown_after_the_first_trick_under_the_open_contract_
         assert shown_by(closed, "open_hand") == {}
 
 
+def test_a_hand_shown_when_play_begins_is_seen_before_the_first_card(tmp_path: Path) -> None:
+    """`after_trick: 0`: the taker's whole hand, shown before anyone plays, under the open
+    contract only; told in the transcript right after "Play:" and on the rules page."""
+    path = tmp_path / "from-the-start.yaml"
+    text = GAME.read_text(encoding="utf-8").replace("after_trick: 1", "after_trick: 0")
+    path.write_text(text, encoding="utf-8")
+    ruleset = load_ruleset(path)
+    for seed in range(1, 10):
+        state = deal_hand(ruleset, seed, 1)
+        bid(state, "open")
+        assert state.decision is not None and state.decision.kind == DecisionKind.PLAY
+        assert state.taker is not None and not state.zones.trick
+        assert shown_by(state, "open_hand") == {state.taker: state.hands[state.taker]}
+        assert len(state.hands[state.taker]) == 6  # the whole hand, before the first lead
+        closed = deal_hand(ruleset, seed, 1)
+        bid(closed, "closed")
+        assert shown_by(closed, "open_hand") == {}
+    played = tarot("play", str(path), "--seed", "1")
+    assert played.returncode == 0, played.stderr
+    assert "Play:\n  Shown to all (The taker's hand laid open): seat 0" in played.stdout
+    page = tarot("explain", str(path))
+    assert "When play begins, `hand(taker)` are shown to all" in page.stdout
+
+
 def test_sampled_deals_keep_every_shown_card_with_its_holder() -> None:
     moved = 0
     for seed in range(1, 8):

@@ -50,12 +50,8 @@ def ids(ruleset: Ruleset, cards) -> list[str]:
 
 
 def written(state: HandState) -> list[float]:
-    """What each seat wrote for the hand (the `score` transfers out of the score sheet)."""
-    scores = [0.0] * state.ruleset.players
-    for move in state.transfers:
-        if move.rule == "score":
-            scores[move.seat] -= move.amount
-    return scores
+    """What each seat wrote for the hand (its hand score)."""
+    return [state.hand_score(seat) for seat in range(state.ruleset.players)]
 
 
 def round5(x: float) -> int:
@@ -464,6 +460,103 @@ def test_radli_are_given_after_a_klop_and_struck_out_by_a_winning_declarer(capsy
     assert "radli: seat 0 1, seat 1 1, seat 2 1, seat 3 0" in out
     # the transcript shows the packets, the called King and a kontra
     assert "The talon is laid out in" in out and "calls" in out and "kontra" in out
+
+
+# --- the readings of ST-18, ST-33 and ST-40 ---------------------------------------------------
+
+
+OPEN_BEGGAR = [(2, "odprti_berac"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "hold:odprti_berac")]
+
+
+def shown_by(state: HandState, rule: str) -> dict[int, list[str]]:
+    return {seat: ids(FOUR, cards) for seat, what, cards in state.shown if what == rule}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_open_beggar_is_laid_open_from_the_start_or_after_the_first_trick(seed):
+    early = four_hand(load_ruleset("slovenian-tarok", {**PLAIN, "open_beggar_shown": "from_start"}))
+    say(early, *OPEN_BEGGAR)
+    assert early.decision.kind == "play" and not early.zones.trick  # nobody has played
+    hand = ids(FOUR, early.zones.hands[2])
+    assert len(hand) == 12 and shown_by(early, "odprti_berac_from_start") == {2: hand}
+    later = four_hand(FOUR_PLAIN)
+    say(later, *OPEN_BEGGAR)
+    assert later.shown == []  # B: only once the first trick is over
+    while len(later.trick_log) < 1:
+        later.apply_action(RandomAgent(seed).choose(later, later.current_player()))
+    if not later.is_terminal():
+        assert shown_by(later, "odprti_berac") == {2: ids(FOUR, later.zones.hands[2])}
+    text = hand_transcript(play_out(early, seed))
+    assert "Play:\n  Shown to all (The declarer's hand laid open in Open beggar from the" in text
+
+
+def test_the_king_is_called_after_the_talon_exchange_in_that_reading():
+    ruleset = load_ruleset("slovenian-tarok", {**PLAIN, "call_time": "after_talon"})
+    for seed in range(6):
+        state = four_hand(ruleset, seed)
+        say(state, (2, "pass"), (3, "pass"), (0, "pass"), (1, "dva"))
+        assert state.decision.kind == "packet"  # the talon first
+        say(state, (1, "packet:1"))
+        while state.decision.kind == "discard":
+            state.apply_action(state.legal_actions()[0])
+        assert state.decision.kind == "call" and state.current_player() == 1
+        king = state.legal_actions()[-1]
+        holder = [s for s in range(4) if king in ids(ruleset, state.zones.hands[s])]
+        say(state, (1, king))
+        partner = holder[0] if holder and holder[0] != 1 else None
+        assert set(state.attackers()) == {1} | ({partner} if partner is not None else set())
+        play_out(state, seed)
+        assert written(state) == expected_scores(state)
+        assert "calls" in hand_transcript(state)
+
+
+def test_a_klop_may_be_doubled_in_that_reading_and_every_score_is_multiplied():
+    ruleset = load_ruleset("slovenian-tarok", {**PLAIN, "klop_kontra": "played"})
+    doubled_hands = 0
+    for seed in range(6):
+        state = four_hand(ruleset, seed)
+        say(state, (2, "pass"), (3, "pass"), (0, "pass"), (1, "pass"))
+        assert state.contract == "klop" and state.decision.kind == "double"
+        assert state.current_player() == 1 and "kontra:klop" in state.legal_actions()
+        say(state, (1, "kontra:klop"))  # forehand, the dealer's next, is asked first
+        assert state.decision.kind == "play"  # every player alone: nobody to answer re
+        assert state.doubled == {"klop": 1}
+        play_out(state, seed)
+        plain = expected_scores(state)
+        assert written(state) == [2 * x for x in plain]
+        doubled_hands += any(plain)
+    assert doubled_hands  # some Klop was scored at all
+    undoubled = four_hand(FOUR_PLAIN)
+    say(undoubled, (2, "pass"), (3, "pass"), (0, "pass"), (1, "pass"))
+    assert undoubled.decision.kind == "play"  # the default: no kontra on a Klop
+
+
+# --- measures over a sitting ------------------------------------------------------------------
+
+
+def test_a_simulated_sitting_measures_each_hand_taker_and_the_scores_written():
+    from tarot.agents.lineup import seat_agents
+    from tarot.engine.game import play_game, sitting_seed
+    from tarot.measure.hand_summary import play_sitting_summarized
+    from tarot.measure.measures import RulesetMeasures
+
+    def agents(hand: int) -> list:
+        return seat_agents(("random",), sitting_seed(5, 1), hand, 4)
+
+    summary = play_sitting_summarized(FOUR, 5, 1, agents)
+    played = play_game(FOUR, sitting_seed(5, 1), agents, hands=None)
+    assert [(d.taker, d.partner, d.contract) for d in summary.deals] == [
+        (s.taker, s.partner, s.contract) for s in played
+    ]
+    assert summary.paid["hand_score"] == sum(abs(x) for s in played for x in s.scores) > 0
+    measures = RulesetMeasures.of(FOUR)
+    measures.add(summary)
+    auction = measures.report()["auction"]
+    taken = [s for s in played if s.taker is not None]
+    assert auction["taken"]["n"] == len(played) and auction["taken"]["hits"] == len(taken)
+    if taken:
+        mean = sum(s.returns()[s.taker] for s in taken) / len(taken)  # radli left too
+        assert auction["taker"]["mean"] == pytest.approx(mean)
 
 
 # --- variants and commands ------------------------------------------------------------------------

@@ -7,6 +7,7 @@ same names in when a rule fires).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
@@ -409,14 +410,31 @@ FACTS: dict[str, FactFunction] = {
 }
 
 
-def facts_for(cards: int, seats: int, hand_score_cost: int) -> dict[str, FactFunction]:
-    """FACTS with the cost of each in a game of `cards` cards and `seats` players. A seat's
-    `total()` adds up the hand's payments and works its hand score out: remembered for the
-    state like a definition, so counted once per seat (see the compiler's cost model)."""
+def facts_for(cards: int, seats: int, hand_score_steps: int) -> dict[str, FactFunction]:
+    """FACTS with the cost of each in a game of `cards` cards and `seats` players, `total()`
+    counted with a hand score of `hand_score_steps` for every seat together (the limit, until
+    the hand score is compiled: see `total_fact`)."""
     facts = {}
     for name, fact in FACTS.items():
         cost = {"cards": cards, "seats": seats}.get(_COSTS.get(name, ""), 1)
         facts[name] = replace(fact, cost=cost)
-    total_steps = (seats + 1) * (cards * seats + hand_score_cost)
-    facts[PAYMENTS_READ_BY] = replace(FACTS[PAYMENTS_READ_BY], memo={TOTAL_MEMO: total_steps})
+    facts[PAYMENTS_READ_BY] = total_fact(cards, seats, memo={"hand score": hand_score_steps})
     return facts
+
+
+def total_fact(
+    cards: int, seats: int, own_cost: int = 0, memo: Mapping[str, int] | None = None
+) -> FactFunction:
+    """`total()` with its cost. A seat's total adds up the hand's payments and works out its
+    hand score (`own_cost` steps besides the definitions it uses, `memo`); it is remembered
+    for the state like a definition of a seat, so counted once per seat; the definitions the
+    hand score uses are remembered for the state and shared by every seat's score, so each
+    counts once, under its own name (with the same definitions used elsewhere)."""
+    per_seat = (seats + 1) * (cards * seats + own_cost)
+    return replace(FACTS[PAYMENTS_READ_BY], memo={**(memo or {}), TOTAL_MEMO: per_seat})
+
+
+def hand_score_steps(own_cost: int, memo: Mapping[str, int], seats: int) -> int:
+    """What every seat's hand score costs in one state: its own steps once per seat, each
+    definition it uses once (a definition of a seat already counts once per seat)."""
+    return (seats + 1) * own_cost + sum(memo.values())

@@ -22,8 +22,11 @@ from tarot.compile import source_text
 from tarot.compile.contexts import (
     BEFORE_TAKER,
     FACTS,
+    PAYMENTS_READ_BY,
     evaluations_per_hand,
     facts_for,
+    hand_score_steps,
+    total_fact,
     variables_for,
 )
 from tarot.compile.lasting_compiler import compile_lasting, lasting_facts
@@ -80,8 +83,9 @@ from tarot.ruleset import (
 __all__ = ["HAND_BUDGET", "HAND_SCORE_BUDGET", "Compiler", "compile_ruleset"]
 
 
-#: the most steps a hand score may take: a seat's total() works it out
-HAND_SCORE_BUDGET = COST_BUDGET // 20
+#: the most steps every seat's hand score may take in one state (see `hand_score_steps`): a
+#: seat's total() works it out, so an expression reading totals keeps half its budget
+HAND_SCORE_BUDGET = COST_BUDGET // 2
 #: the most steps every expression of a ruleset may take together in one hand
 HAND_BUDGET = 5_000_000
 
@@ -166,6 +170,7 @@ class Compiler:
             **lasting_facts(data),
         }
         self._definitions()
+        hand_score = None if self.broken.whole("hand_score") else self._hand_score()
         parts: dict[str, Any] = {
             name: None if self.broken.whole(section) else build()
             for name, section, build in [
@@ -181,7 +186,7 @@ class Compiler:
                 ("doubling", "doubling", self._doubling),
                 ("announcements", "announcements", self._announcements),
                 ("redeals", "redeal", self._redeals),
-                ("hand_score", "hand_score", self._hand_score),
+                ("hand_score", "hand_score", lambda: hand_score),
                 ("game", "game", self._game),
                 ("lasting", "lasting", lambda: compile_lasting(self, data)),
                 ("shows", "show", self._shows),
@@ -800,12 +805,16 @@ class Compiler:
                 "the hand score cannot use total(), even through a definition: a seat's total"
                 " counts this hand's score, which would then depend on itself",
             )
-        elif (cost := getattr(score, "cost", 0)) > HAND_SCORE_BUDGET:
-            self.problem(
-                where,
-                f"the hand score could take about {cost:,} steps, over its limit of"
-                f" {HAND_SCORE_BUDGET:,} (every total() works it out): make it simpler",
-            )
+        elif isinstance(score, CompiledExpression):
+            steps = hand_score_steps(score.own_cost, score.memo, self.seats)
+            if steps > HAND_SCORE_BUDGET:
+                self.problem(
+                    where,
+                    f"every seat's hand score could take about {steps:,} steps, over the limit"
+                    f" of {HAND_SCORE_BUDGET:,} (every total() works them out): make it simpler",
+                )
+            cards = len(self.deck or ())
+            self.facts[PAYMENTS_READ_BY] = total_fact(cards, self.seats, score.own_cost, score.memo)
         return score
 
     def _game(self) -> GameRules | None:

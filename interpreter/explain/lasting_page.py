@@ -61,9 +61,8 @@ def lasting_rules(doc: Mapping) -> Iterator[Written]:
 def show_rules(doc: Mapping) -> Iterator[Written]:
     """Each rule that shows cards to all, in plain words."""
     for i, spec in enumerate(doc.get("show", [])):
-        moment = (
-            "After the deal" if "after_trick" not in spec else f"After trick {spec['after_trick']}"
-        )
+        trick = spec.get("after_trick")
+        moment = {None: "After the deal", 0: "When play begins"}.get(trick, f"After trick {trick}")
         when = f", if {code(spec['when'])}" if "when" in spec else ""
         lines = [f"{moment}, {code(spec['cards'])} are shown to all{when}."]
         yield spec.get("name", spec["id"]), lines, ("show", i), spec

@@ -4,9 +4,11 @@ Where it sits: the unit of work of a simulation. `play_summarized` deals hand N 
 game (`play_sitting_summarized`: plays sitting N, for rulesets whose hands depend on the hands
 before), lets the agents play it, and on the way notes the running result after every decision
 (who leads, when the eventual winner took the lead for good), the number of legal choices at
-each decision, how often each rule paid and how much it moved, and, in a game with an
-auction, who took and at which contract. Summaries are small and picklable, so worker
-processes send them back to the process that folds them into statistics.
+each decision, how often each rule paid and how much it moved (its payments, its transfers
+to and from accounts, and the hand score as one more rule), and, in a game with an auction,
+who took and at which contract (in a sitting, for each of its hands). Summaries are small
+and picklable, so worker processes send them back to the process that folds them into
+statistics.
 
 Results are read by sides, the sides the hand ended with (`HandState.side_of`): the best
 result wins when every seat that has it is on one side, and that side is the winner.
@@ -24,7 +26,25 @@ from tarot.engine.events import Payment
 from tarot.engine.game import deal_hand, play_hands, sitting_seed
 from tarot.engine.state import HandState
 from tarot.engine.values import tidy
-from tarot.ruleset import Ruleset
+from tarot.ruleset import HAND_SCORE, Ruleset
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One hand of a sitting, as the auction's measures read it."""
+
+    dealer: int
+    net: tuple[float, ...]  # per seat, this hand's alone
+    taker: int | None = None
+    partner: int | None = None
+    contract: str | None = None
+
+    @property
+    def attackers(self) -> tuple[int, ...]:
+        """The taker and his partner; empty when nobody took."""
+        if self.taker is None:
+            return ()
+        return (self.taker,) if self.partner is None else (self.taker, self.partner)
 
 
 @dataclass(frozen=True)
@@ -43,6 +63,12 @@ class HandSummary:
     partner: int | None = None  # the taker's partner, when one was called and is not himself
     contract: str | None = None  # the contract the taker played
     winners: tuple[int, ...] = ()  # the winning side (the winner alone when he has no side)
+    deals: tuple[Deal, ...] = ()  # a sitting's hands, each with its taker and result
+
+    @property
+    def taken(self) -> tuple[Deal | HandSummary, ...]:
+        """What the auction's measures read: a sitting's hands, or this hand."""
+        return self.deals or (self,)
 
     @property
     def attackers(self) -> tuple[int, ...]:
@@ -99,10 +125,11 @@ def summarized(
     running = _Running(ruleset.players)
     yield from running.playing(state, agents)
     sides = [state.side_of(seat) for seat in range(ruleset.players)]
+    fired, paid = moved_by_rule(state)
     return replace(
         running.summary(number, state.dealer, tuple(state.returns()), sides),
-        fired=dict(state.fired),
-        paid=paid_by_rule(state.payments),
+        fired=fired,
+        paid=paid,
         taker=state.taker,
         partner=state.partner,
         contract=state.contract,
@@ -120,18 +147,19 @@ def play_sitting_summarized(
     net = [0.0] * ruleset.players
     fired: dict[str, int] = {}
     paid: dict[str, float] = {}
-    dealer = None
+    deals: list[Deal] = []
     for state in play_hands(ruleset, sitting_seed(seed, number), agents, None, running.play):
-        dealer = state.dealer if dealer is None else dealer
-        net = [n + r for n, r in zip(net, state.returns(), strict=True)]
-        for rule, times in state.fired.items():
+        returns = state.returns()
+        net = [n + r for n, r in zip(net, returns, strict=True)]
+        hand_fired, hand_paid = moved_by_rule(state)
+        for rule, times in hand_fired.items():
             fired[rule] = fired.get(rule, 0) + times
-        for rule, amount in paid_by_rule(state.payments).items():
+        for rule, amount in hand_paid.items():
             paid[rule] = paid.get(rule, 0.0) + amount
-    assert dealer is not None  # a sitting has at least one hand
-    return replace(
-        running.summary(number, dealer, tuple(tidy(n) for n in net)), fired=fired, paid=paid
-    )
+        deals.append(Deal(state.dealer, tuple(returns), state.taker, state.partner, state.contract))
+    assert deals  # a sitting has at least one hand
+    summary = running.summary(number, deals[0].dealer, tuple(tidy(n) for n in net))
+    return replace(summary, fired=fired, paid=paid, deals=tuple(deals))
 
 
 class _Running:
@@ -204,6 +232,22 @@ class _Running:
             lead_changes=changes,
             winners=winners,
         )
+
+
+def moved_by_rule(state: HandState) -> tuple[dict[str, int], dict[str, float]]:
+    """How often each rule fired in a finished hand and what it moved: its payments'
+    amounts, the amounts of its transfers to and from accounts, and under `HAND_SCORE` the
+    points every seat scored (fired once for each seat that scored)."""
+    fired = dict(state.fired)
+    paid = paid_by_rule(state.payments)
+    for move in state.transfers:
+        paid[move.rule] = paid.get(move.rule, 0.0) + abs(move.amount)
+    if state.ruleset.hand_score is not None:
+        scored = [abs(score) for score in state.scores if score]
+        if scored:
+            fired[HAND_SCORE] = len(scored)
+            paid[HAND_SCORE] = tidy(sum(scored))
+    return fired, paid
 
 
 def paid_by_rule(payments: Sequence[Payment]) -> dict[str, float]:

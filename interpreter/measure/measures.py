@@ -17,7 +17,8 @@ result as the state evaluation).
 In a game with an auction, a hand nobody took (every player passed, or a deal thrown in)
 counts among the hands but has no taker. A contract is made when the taker ends the hand
 ahead (a net result above zero, bonuses included). The defence's result is the mean of the
-defenders' results in the hand.
+defenders' results in the hand. In a sitting of several hands, the auction's measures read
+each of its hands (`HandSummary.deals`), and their shares are of the hands dealt.
 
 What a rule paid in a hand is the sum of the amounts of its payments (`HandSummary.paid`);
 its share of the swing is that, summed over the hands, over what every rule paid.
@@ -54,22 +55,26 @@ class TakerMeasures:
         self.taker = RunningMean()  # the taker's result, over the hands taken
         self.defence = RunningMean()  # a defender's mean result, over the hands taken
         self.takes_by_place = [0] * shape.players  # 0 = dealer
+        self.hands = 0  # hands dealt (a sitting's hands each count)
 
-    def add(self, hand: HandSummary) -> None:
-        if hand.taker is None or hand.contract is None:
-            return
-        taker_net = hand.net[hand.taker]
-        self.bid[hand.contract] += 1
-        self.made.setdefault(hand.contract, Rate()).add(taker_net > 0)
-        self.taker_by_contract.setdefault(hand.contract, RunningMean()).add(taker_net)
-        self.taker.add(taker_net)
-        attack = hand.attackers
-        defenders = [v for seat, v in enumerate(hand.net) if seat not in attack]
-        if defenders:
-            self.defence.add(sum(defenders) / len(defenders))
-        self.takes_by_place[(hand.taker - hand.dealer) % self.players] += 1
+    def add(self, summary: HandSummary) -> None:
+        for hand in summary.taken:
+            self.hands += 1
+            if hand.taker is None or hand.contract is None:
+                continue
+            taker_net = hand.net[hand.taker]
+            self.bid[hand.contract] += 1
+            self.made.setdefault(hand.contract, Rate()).add(taker_net > 0)
+            self.taker_by_contract.setdefault(hand.contract, RunningMean()).add(taker_net)
+            self.taker.add(taker_net)
+            attack = hand.attackers
+            defenders = [v for seat, v in enumerate(hand.net) if seat not in attack]
+            if defenders:
+                self.defence.add(sum(defenders) / len(defenders))
+            self.takes_by_place[(hand.taker - hand.dealer) % self.players] += 1
 
-    def report(self, hands: int) -> dict:
+    def report(self) -> dict:
+        hands = self.hands
         contracts = [*self.contracts, *sorted(set(self.bid) - set(self.contracts))]
         taken = sum(self.bid.values())
         return {
@@ -185,5 +190,5 @@ class RulesetMeasures:
                 }
                 for rule in sorted(self.fired_hands.keys() | self.paid.means.keys())
             },
-            "auction": self.auction.report(self.hands) if self.auction is not None else None,
+            "auction": self.auction.report() if self.auction is not None else None,
         }

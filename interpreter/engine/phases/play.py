@@ -57,7 +57,8 @@ def _first_leader(state: HandState, rule: Evaluator) -> int:
 
 
 def enter(state: HandState) -> None:
-    """The cards that play as the Fool in this hand, and the number of tricks."""
+    """The cards that play as the Fool in this hand, the number of tricks, and the cards
+    shown when play begins (`show` rules with `after_trick: 0`)."""
     state.excuses = excuse_cards(state)
     zones, players = state.zones, state.ruleset.players
     state.total_tricks = (
@@ -66,6 +67,8 @@ def enter(state: HandState) -> None:
         + len(stock(state)) // players
     )
     state.trick_number = 1
+    if state.ruleset.shows:
+        show_cards(state, 0)  # the rules that show cards when play begins
 
 
 def decide(state: HandState) -> bool:
