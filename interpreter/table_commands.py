@@ -111,17 +111,7 @@ def _info(
     rulesets: list[Ruleset],
     options: tuple[tuple[str, str], ...] = (),
 ) -> RunInfo:
-    return RunInfo(
-        plan.seed,
-        plan.hands,
-        plan.agents,
-        ran.jobs,
-        end.early,
-        tuple(options),
-        sittings=any(plays_sittings(ruleset) for ruleset in rulesets),
-        backend=plan.backend,
-        cluster=ran.cluster,
-    )
+    return RunInfo.of_plan(plan, ran.jobs, rulesets, options, end.early, ran.cluster)
 
 
 @contextmanager

@@ -231,14 +231,7 @@ def _info(
     rulesets: Sequence[Ruleset],
     options: tuple[tuple[str, str], ...] = (),
 ) -> RunInfo:
-    return RunInfo(
-        plan.seed,
-        plan.hands,
-        plan.agents,
-        jobs,
-        options=options,
-        sittings=any(plays_sittings(r.compiled) for r in rulesets),
-    )
+    return RunInfo.of_plan(plan, jobs, [r.compiled for r in rulesets], options)
 
 
 def _target(ruleset: Ruleset) -> str:

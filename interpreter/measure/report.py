@@ -14,10 +14,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
-from tarot.engine.game import sitting_seed
+from tarot.engine.game import plays_sittings, sitting_seed
 from tarot.markdown import escape, table
 from tarot.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from tarot.measure.runner import RunPlan
 
 FORMATS = ("text", "markdown", "json")
 
@@ -35,6 +39,29 @@ class RunInfo:
     sittings: bool = False  # each unit is a whole sitting (a ruleset with lasting state)
     backend: str = "scalar"  # "batch" or "auto": the hands are the batch back end's
     cluster: str | None = None  # --cluster: where the jobs ran (on this machine otherwise)
+
+    @classmethod
+    def of_plan(
+        cls,
+        plan: RunPlan,
+        jobs: int,
+        rulesets: Sequence[Ruleset],
+        options: tuple[tuple[str, str], ...] = (),
+        interrupted: bool = False,
+        cluster: str | None = None,
+    ) -> RunInfo:
+        """What a run of `plan` on `jobs` jobs over `rulesets` was, for its report."""
+        return cls(
+            plan.seed,
+            plan.hands,
+            plan.agents,
+            jobs,
+            interrupted,
+            tuple(options),
+            sittings=any(plays_sittings(ruleset) for ruleset in rulesets),
+            backend=plan.backend,
+            cluster=cluster,
+        )
 
     def heading(self, hands_done: int) -> str:
         players = ",".join(self.agents)
