@@ -3,19 +3,24 @@ accepts a variant that gives only part of what it inherits, as `tarot validate` 
 gives every built-in and test ruleset the verdict `tarot validate` gives it.
 
 check-jsonschema is the independent validator here (it reads YAML 1.2 with ruamel.yaml, as
-editors do); it is in the `test` extra.
+editors do); it is in the `test` extra. yaml-language-server itself (the server behind VS
+Code's YAML extension and other editors) is installed with npm into a cache folder and asked
+for the diagnostics an editor would show.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from jsonschema import Draft202012Validator
+from language_server import VERSION, diagnostics, install
 
 from tarot import paths
 from tarot.check.schema_check import schema_problems
@@ -141,3 +146,28 @@ def test_check_jsonschema_and_tarot_validate_agree_on_every_ruleset() -> None:
         "unknown_top_level_key.yaml",
         "payment_missing_amount.yaml",
     }
+
+
+def _editor_cache() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "tarot-tests" / f"yaml-language-server-{VERSION}"
+
+
+def test_yaml_language_server_shows_no_error_on_rulesets_and_partial_variants(
+    tmp_path: Path,
+) -> None:
+    server = install(_editor_cache())
+    modeline = f"# yaml-language-server: $schema={SCHEMA.as_uri()}\n"
+    documents = {path: path.read_text(encoding="utf-8") for path in BUILTIN + TEST_RULESETS}
+    for path in COMPLETE:
+        for section, value in load_yaml(path).data.items():
+            for number, variant in enumerate((_partial(value, 0), _removals(value))):
+                document = {"extends": path.stem, section: variant}
+                name = tmp_path / f"{path.stem}-{section}-{number}.yaml"
+                documents[name] = modeline + yaml.safe_dump(document, sort_keys=False)
+    mistaken = tmp_path / "mistaken.yaml"
+    documents[mistaken] = modeline + "extends: marolles-1637\nno_such_section: 3\n"
+    shown = diagnostics(server, documents)
+    assert shown.pop(mistaken) == ["3: Property no_such_section is not allowed."]
+    assert {path: found for path, found in shown.items() if found} == {}
+    assert len(shown) == len(documents) - 1
