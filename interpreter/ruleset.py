@@ -76,6 +76,7 @@ class TalonUse:
     per_trick: int = 1  # with "trick_winners": the cards each trick's winner takes
     shares: TalonShares | None = None  # with "hand": shared out among the seats
     takes: tuple[TalonTake, ...] = ()  # cards of a kind taken first, in this order
+    ends_hand: Evaluator | None = None  # once the seat has its cards: the hand ends, settled
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ class Bidding:
     winner_may_raise: bool = False  # until_one_left: the seat left keeps or raises its bid
     first: Evaluator | None = None  # the seat that speaks first (None: the dealer's next)
     hold: Evaluator | None = None  # seats that may take the highest bid at the same level
+    must_bid: Evaluator | None = None  # seats that may not pass while they may bid or hold
     all_passed: ForcedContract | None = None  # None: a deal where all pass is thrown in
     compulsory: tuple[CompulsoryContract, ...] = ()  # looked at before the first bid
 

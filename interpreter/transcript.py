@@ -88,6 +88,26 @@ def hand_transcript(state: HandState) -> str:
         reason = ruleset.rule_label("thrown_in:" + state.thrown_in)
         out.append(f"The deal is thrown in: {reason}")
         return "\n".join(out)
+    if state.ended_in_talon:
+        out.append("The hand ends with the talon (its `ends_hand` holds): no card is played")
+    else:
+        out += _play_lines(state)
+    out += _payments_at(state, "settlement")
+    out += transfer_lines(ruleset, state.transfers, SETTLEMENT)
+    if state.sitting_over:
+        out.append("The sitting ends with this hand:")
+        out += transfer_lines(ruleset, state.transfers, SITTING_END)
+    net = ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns()))
+    out.append(f"Net ({ruleset.unit.plural}): {net}")
+    out += values_line(ruleset, state.lasting, "after the hand")
+    return "\n".join(out)
+
+
+def _play_lines(state: HandState) -> list[str]:
+    """The discards, a late call, the declarations, announcements and doublings, the tricks
+    and the card points: the hand from the talon to the end of play."""
+    ruleset = state.ruleset
+    out: list[str] = []
     out += _discard_lines(state)
     out += _late_call_lines(state)
     shown = {(seat, decl): cards for seat, decl, cards in state.shown}
@@ -137,15 +157,7 @@ def hand_transcript(state: HandState) -> str:
     if state.ruleset.hand_score is not None:
         scored = ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores))
         out.append(f"Scored ({ruleset.unit.plural}): {scored}")
-    out += _payments_at(state, "settlement")
-    out += transfer_lines(ruleset, state.transfers, SETTLEMENT)
-    if state.sitting_over:
-        out.append("The sitting ends with this hand:")
-        out += transfer_lines(ruleset, state.transfers, SITTING_END)
-    net = ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns()))
-    out.append(f"Net ({ruleset.unit.plural}): {net}")
-    out += values_line(ruleset, state.lasting, "after the hand")
-    return "\n".join(out)
+    return out
 
 
 def _shown_by_rules(state: HandState, after_trick: int | None, indent: str) -> list[str]:

@@ -163,10 +163,12 @@ def test_a_hold_only_by_a_seat_that_bid_and_never_over_a_hold():
     hands[1][2], hands[2][2] = hands[2][2], hands[1][2]  # seat 2 gets the Pagat
     state = new_hand(hands)
     say(state, (1, "harom"), (2, "ketto"), (3, "pass"), (0, "pass"))
-    assert "hold:ketto" in state.legal_actions()
+    # seat 1 has bid and lacks the XX: it may not pass over the Two (HT-12)
+    assert state.legal_actions() == ["hold:ketto", "egy", "szolo"]
     say(state, (1, "hold:ketto"))
-    # seat 2 must go higher: a hold is not held again
-    assert state.legal_actions() == ["egy", "szolo", "pass"]
+    # seat 2 must go higher: a hold is not held again; the Solo, leaping over the One, would
+    # invite the XIX, which seat 2 does not hold
+    assert state.legal_actions() == ["egy", "pass"]
     say(state, (2, "egy"), (1, "hold:egy"), (2, "pass"))
     assert (state.taker, state.contract) == (1, "egy")
     assert state.talon_shared[0] == (1, cards("trump-7"))
@@ -202,3 +204,105 @@ def test_validate_play_replay_and_simulate(tmp_path):
     assert tarot("replay", str(record)).returncode == 0
     simulated = tarot("simulate", "hungarian-tarokk", "--hands", "20", "--seed", "2")
     assert simulated.returncode == 0, simulated.stderr
+
+
+def honours_in_the_talon(talon: list[str]) -> HandState:
+    """The deal with seat 1's three honours in the talon (nobody holds one) and the talon's
+    small tarokks VII, VI and V in seat 1's hand."""
+    hands = {s: list(h) for s, h in HANDS.items()}
+    hands[1][:3] = ["trump-7", "trump-6", "trump-5"]
+    return HandState(RULESET, 0, pack_for(RULESET, hands, talon))
+
+
+def test_trial_three_without_an_honour_from_the_talon_ends_the_hand():
+    state = honours_in_the_talon(["trump-4", "trump-3", "trump-2", "fool", "trump-21", "trump-1"])
+    for seat in (1, 2, 3, 0):  # nobody holds an honour: nobody may bid
+        assert state.legal_actions() == ["pass"]
+        say(state, (seat, "pass"))
+    # all passed: the dealer, last to speak, may try a Three without an honour
+    assert state.legal_actions() == ["proba", "pass"]
+    say(state, (0, "proba"))
+    # he takes three cards, none an honour: the hand ends; he pays 3 to each (X)
+    assert state.is_terminal() and state.ended_in_talon
+    assert state.talon_shared == [(0, cards("trump-4", "trump-3", "trump-2"))]
+    assert {p.rule for p in state.payments} == {"trial_three_failed"}
+    assert state.returns() == [-9, 3, 3, 3]
+
+
+def test_trial_three_with_an_honour_from_the_talon_is_played_as_a_three():
+    state = honours_in_the_talon(["trump-4", "fool", "trump-3", "trump-2", "trump-21", "trump-1"])
+    say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"), (0, "proba"))
+    assert not state.is_terminal() and state.decision.kind == "discard"
+    assert state.talon_shared[0] == (0, cards("trump-4", "fool", "trump-3"))
+    assert [seat for seat, _ in state.talon_shared] == [0, 1, 2, 3]
+    assert state.contract_value("game") == 1
+
+
+def test_the_dealer_may_try_after_an_honour_holder_passed_and_else_all_passed():
+    state = new_hand()
+    say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"))
+    # seat 1 holds the honours but passed; nobody bid: the dealer, without one, may try
+    assert state.legal_actions() == ["proba", "pass"]
+    say(state, (0, "pass"))
+    assert state.thrown_in == "all_passed"
+
+
+def swapped(*pairs: tuple[str, str]) -> dict[int, list[str]]:
+    """HANDS with each pair of cards exchanged between the seats holding them."""
+    hands = {s: list(h) for s, h in HANDS.items()}
+    for a, b in pairs:
+        sa = next(s for s, h in hands.items() if a in h)
+        sb = next(s for s, h in hands.items() if b in h)
+        hands[sa][hands[sa].index(a)], hands[sb][hands[sb].index(b)] = b, a
+    return hands
+
+
+def discard_all(state: HandState, kept: dict[int, set[str]]) -> None:
+    """Every seat lays away the first card offered, checking the cards it must keep."""
+    while state.decision.kind == "discard":
+        seat = state.current_player()
+        assert not kept.get(seat, set()) & set(state.legal_actions())
+        say(state, (seat, state.legal_actions()[0]))
+
+
+def test_an_invitation_accepted_binds_the_declarer_to_call_the_invited_card():
+    # seat 1: Skiz, XXI, XIX, XVIII; seat 3: the Pagat
+    state = new_hand(swapped(("trump-1", "trump-16")))
+    # a first bid leaping one bid (Two over nothing) invites the XIX: seat 1 holds it
+    assert state.legal_actions() == ["harom", "ketto", "egy", "szolo", "pass"]
+    say(state, (1, "ketto"), (2, "pass"))
+    # after an invitation a leap needs no card: the Solo is open to seat 3 without the XIX
+    assert state.legal_actions() == ["egy", "szolo", "pass"]
+    say(state, (3, "egy"), (0, "pass"))
+    # the inviter speaks no more
+    assert state.legal_actions() == ["pass"]
+    say(state, (1, "pass"))
+    assert (state.taker, state.contract) == (3, "egy")
+    discard_all(state, {1: {"trump-19"}})  # the invited card is never laid away
+    assert state.decision.kind == "call" and state.legal_actions() == ["trump-19"]
+    say(state, (3, "trump-19"))
+    assert state.partner == 1
+
+
+def test_an_invitation_needs_the_card_it_names():
+    # seat 1 without the XIX and XVIII (seat 3 holds them)
+    state = new_hand(swapped(("trump-19", "trump-14"), ("trump-18", "trump-15")))
+    assert state.legal_actions() == ["harom", "szolo", "pass"]  # the Solo leaps three
+    say(state, (1, "harom"), (2, "pass"), (3, "pass"), (0, "pass"))
+    discard_all(state, {})
+    assert state.legal_actions() == ["trump-20"]  # no invitation: the XX as usual
+
+
+def test_a_player_holding_the_xx_may_yield_the_game_and_the_xx_is_called():
+    # seat 1: Skiz, XXI, XX, XVIII; seat 3: the Pagat and the XIX
+    state = new_hand(swapped(("trump-19", "trump-20"), ("trump-1", "trump-16")))
+    say(state, (1, "harom"), (2, "pass"), (3, "ketto"), (0, "pass"))
+    # holding the XX and an honour above it, seat 1 may pass over the Two: it yields
+    assert state.legal_actions() == ["hold:ketto", "szolo", "pass"]
+    say(state, (1, "pass"))
+    assert (state.taker, state.contract) == (3, "ketto")
+    assert definition(state, "yielder") == (1,)
+    discard_all(state, {1: {"trump-20"}})
+    assert state.legal_actions() == ["trump-20"]
+    say(state, (3, "trump-20"))
+    assert state.partner == 1

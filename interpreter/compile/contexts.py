@@ -67,7 +67,8 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "game": {},
     "call": {},
     "auction": {},  # who speaks first, who may hold, a forced contract's taker
-    "bid_check": _PLAYER,  # whether `player` may bid a contract
+    # whether `player` may bid a contract, and how many bids it leaps over
+    "bid_check": {**_PLAYER, "jump": Type.NUMBER},
     "hold": {"highest_bidder": Type.SEAT, "highest_bid": Type.STRING},  # who may hold it
     "doubling": {},
     "announcement": _PLAYER,  # whether `player` may announce a bonus, the cards it keeps
@@ -335,6 +336,33 @@ def _bid_held(state: HandState) -> bool:
     return state.bid_held
 
 
+def _latest(state: HandState, seat: int, bid: bool) -> int:
+    """The place in the auction's log of the seat's latest bid or hold (`bid`) or pass
+    (-1 if none)."""
+    log = state.auction_log
+    return next(
+        (i for i in range(len(log) - 1, -1, -1) if log[i].seat == seat and log[i].bid == bid), -1
+    )
+
+
+def _bid_jump(state: HandState, seat: int) -> int:
+    latest = _latest(state, seat, True)
+    return 0 if latest < 0 else state.auction_log[latest].jump
+
+
+def _bid_number(state: HandState, seat: int) -> int:
+    return _latest(state, seat, True) + 1
+
+
+def _pass_number(state: HandState, seat: int) -> int:
+    return _latest(state, seat, False) + 1
+
+
+def _passed_over(state: HandState, seat: int) -> str:
+    latest = _latest(state, seat, False)
+    return "" if latest < 0 else state.auction_log[latest].standing
+
+
 def _thrown_in(state: HandState, reason: str) -> int:
     return sum(1 for deal in state.abandoned if deal["thrown_in"] == reason)
 
@@ -363,6 +391,10 @@ _COSTS = {
     "played_by": "cards",
     "position_in_trick": "seats",
     "bid_position": "seats",
+    "bid_jump": "seats",
+    "bid_number": "seats",
+    "pass_number": "seats",
+    "passed_over": "seats",
     "runs": "cards",
     "announced": "seats",
     "announced_by": "seats",
@@ -406,6 +438,10 @@ FACTS: dict[str, FactFunction] = {
     "thrown_in": FactFunction((Type.STRING,), Type.NUMBER, _thrown_in),
     "bids_made": FactFunction((Type.SEAT,), Type.NUMBER, _bids_made),
     "bid_held": FactFunction((), Type.BOOL, _bid_held),
+    "bid_jump": FactFunction((Type.SEAT,), Type.NUMBER, _bid_jump),
+    "bid_number": FactFunction((Type.SEAT,), Type.NUMBER, _bid_number),
+    "pass_number": FactFunction((Type.SEAT,), Type.NUMBER, _pass_number),
+    "passed_over": FactFunction((Type.SEAT,), Type.STRING, _passed_over),
     "runs": FactFunction((Type.CARDS, Type.NUMBER), Type.CARDS, runs),
 }
 

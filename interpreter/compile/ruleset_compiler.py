@@ -617,6 +617,9 @@ class Compiler:
                 self._talon_take(where + ("takes", i), take)
                 for i, take in enumerate(spec.get("takes", []))
             ),
+            ends_hand=self._optional_condition(
+                where + ("ends_hand",), spec.get("ends_hand"), "talon"
+            ),
         )
 
     def _talon_take(self, where: tuple, spec: dict) -> TalonTake:
@@ -665,6 +668,7 @@ class Compiler:
             winner_may_raise=bool(spec.get("winner_may_raise", False)),
             first=self._optional_seats(("bidding", "first"), spec.get("first"), "auction"),
             hold=self._optional_seats(("bidding", "hold"), spec.get("hold"), "hold"),
+            must_bid=self._optional_seats(("bidding", "must_bid"), spec.get("must_bid"), "hold"),
             all_passed=self._forced_contract(spec.get("all_passed")),
             compulsory=tuple(
                 self._compulsory_contract(("bidding", "compulsory", i), entry)

@@ -34,7 +34,7 @@ from tarot.engine.lasting import (
     starting_values,
 )
 from tarot.engine.phases import APPLY, Phase, advance, auction, deal, phase_order
-from tarot.engine.phases.auction import AuctionStage
+from tarot.engine.phases.auction import AuctionEntry, AuctionStage
 from tarot.engine.phases.declare import HANDED_OVER, CardChoice
 from tarot.engine.phases.phase import MOMENTS
 from tarot.engine.phases.settle import count_points
@@ -72,6 +72,7 @@ _COPIED_LISTS = (
     "redeal_agreement",
     "bidders",
     "bids_made",
+    "auction_log",
     "joined",
     "double_targets",
     "double_queue",
@@ -151,6 +152,7 @@ class HandState:
         self.drawing = False  # the talon is a stock drawn from after each trick
         self.talon_per_trick = 0  # the talon's top cards each trick's winner takes
         self.talon_shared: list[tuple[int, list[int]]] = []  # (seat, cards) of a talon shared
+        self.ended_in_talon = False  # the talon's `ends_hand` ended the hand before play
         self.declared: list[set[str]] = [set() for _ in range(n)]
         self.declared_values: list[dict[str, float]] = [{} for _ in range(n)]
         self.declared_by_rule: list[tuple[int, str]] = []  # (seat, `id:level`), compulsory
@@ -194,6 +196,8 @@ class HandState:
         self.bidders = auction.bid_order(self) if ruleset.bidding else []
         self.bids_made = [0] * n  # bids and holds each seat has made in the auction
         self.bid_held = False  # whether the highest bid so far was a hold
+        self.auction_log: list[AuctionEntry] = []  # every bid, hold and pass, in order
+        self.bid_jumps: dict[str, int] = {}  # the jump of each contract the bidder may bid
         # the talon laid out in packets (`phases/talon.py`): who takes, how many more
         self.packet_taker: int | None = None
         self.packets_to_take = 0

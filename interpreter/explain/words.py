@@ -112,7 +112,11 @@ def talon_use(spec: Mapping) -> str:
     """Where a talon goes, once any cards of a kind are taken from it."""
     takes = [_talon_take(take) for take in spec.get("takes", [])]
     where = _talon_destination(spec)
-    return where if not takes else f"{where}, once {' and then '.join(takes)}"
+    if takes:
+        where = f"{where}, once {' and then '.join(takes)}"
+    if "ends_hand" in spec:
+        where += f"; the hand ends there, settled at once, when {code(spec['ends_hand'])}"
+    return where
 
 
 def _talon_take(take: Mapping) -> str:

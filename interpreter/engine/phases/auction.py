@@ -13,7 +13,7 @@ holds the seats still to speak in the current stage, in order; `state.taker` and
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tarot.engine.actions import (
     PASS,
@@ -43,6 +43,15 @@ class AuctionStage(IntEnum):
     ALL_PASSED = 1  # every seat passed: the contracts offered only then
     JOINING = 2  # a taker: the seats that may join him are asked
     OVER = 3
+
+
+class AuctionEntry(NamedTuple):
+    """One word of the auction, for the facts that read its history."""
+
+    seat: int
+    bid: bool  # a bid or a hold (False: a pass)
+    jump: int  # how many bids it leapt over (0 for the lowest the seat might make)
+    standing: str  # the highest bid before it, as records write it ('' if none)
 
 
 def bid_order(state: HandState) -> list[int]:
@@ -140,7 +149,8 @@ def _last_word(state: HandState, bidding: Bidding, seat: int) -> bool:
 def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
     """Every contract above the highest bid that is open to `seat` (in the stage after all
     passed, those offered only then), a hold of the highest bid where `seat` may hold it,
-    and a pass."""
+    and a pass unless `must_bid` keeps `seat` from it. Each contract's `jump` counts the bids
+    it leaps over: 0 for the lowest `seat` may make (the hold, where it may hold)."""
     contracts = bidding.contracts
     if state.auction_stage == AuctionStage.ALL_PASSED:
         offered = bidding.after_all_passed
@@ -149,24 +159,38 @@ def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
     else:
         offered = contracts
     bids: list[Action] = []
+    last_word = False
     if state.contract is not None:
         lowest = bidding.rank(state.contract) + 1
         offered = tuple(c for c in offered if bidding.rank(c.id) >= lowest)
-        if _last_word(state, bidding, seat):  # keep the bid or raise it; no pass
+        last_word = _last_word(state, bidding, seat)
+        if last_word:  # keep the bid or raise it; no pass
             bids.append(Hold(state.contract))
-            return bids + [Bid(c.id) for c in offered if _open(state, c, seat)]
-        if bidding.hold is not None and seat != state.taker:
-            highest = {"highest_bidder": state.taker, "highest_bid": state.contract}
-            holders = selected_seats(bidding.hold(state._scope(highest)))
+        elif bidding.hold is not None and seat != state.taker:
+            holders = selected_seats(bidding.hold(state._scope(_highest(state))))
             if seat in holders and _open(state, bidding.contract(state.contract), seat):
                 bids.append(Hold(state.contract))
-    bids += [Bid(c.id) for c in offered if _open(state, c, seat)]
+    start = len(bids)  # a hold is the lowest bid: it leaps over nothing
+    state.bid_jumps = {c.id: start + i for i, c in enumerate(offered)}
+    bids += [Bid(c.id) for i, c in enumerate(offered) if _open(state, c, seat, start + i)]
+    if last_word:
+        return bids
+    if bids and bidding.must_bid is not None:
+        if seat in selected_seats(bidding.must_bid(state._scope(_highest(state)))):
+            return bids
     bids.append(PASS)
     return bids
 
 
-def _open(state: HandState, contract: Contract, seat: int) -> bool:
-    return contract.open_to is None or bool(contract.open_to(state._scope({"player": seat})))
+def _highest(state: HandState) -> dict:
+    """The names the hold and `must_bid` see: the highest bid and its bidder."""
+    return {"highest_bidder": state.taker, "highest_bid": state.contract}
+
+
+def _open(state: HandState, contract: Contract, seat: int, jump: int = 0) -> bool:
+    if contract.open_to is None:
+        return True
+    return bool(contract.open_to(state._scope({"player": seat, "jump": jump})))
 
 
 def _force(state: HandState, bidding: Bidding) -> None:
@@ -185,6 +209,15 @@ def bid(state: HandState, decision: Decision, action: Bid | Hold | Pass) -> None
     if len(state.bidders) == 1 and bidding.rounds == UNTIL_ONE_LEFT:
         state.last_word_spoken = True  # the only seat left has spoken
     seat = state.bidders.pop(0)
+    standing = (
+        ""
+        if state.contract is None
+        else action_text(
+            Hold(state.contract) if state.bid_held else Bid(state.contract), state.ruleset.deck
+        )
+    )
+    jump = state.bid_jumps.get(action.contract, 0) if isinstance(action, Bid) else 0
+    state.auction_log.append(AuctionEntry(seat, not isinstance(action, Pass), jump, standing))
     if isinstance(action, Pass):
         return  # a seat that passed does not speak again
     state.taker, state.contract = decision.seat, action.contract

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 from tarot.engine.actions import Action, Decision, DecisionKind, TakePacket, action_text
 from tarot.engine.events import AT_DISCARD
-from tarot.engine.phases import play
+from tarot.engine.phases import play, settle
 from tarot.engine.rule_index import card_guard, may_hold_for
 from tarot.engine.values import first_seat
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
-    from tarot.ruleset import Evaluator, TalonPackets, TalonShares, TalonTake, TalonUse
+    from tarot.ruleset import Evaluator, TalonPackets, TalonTake, TalonUse
 
 #: how `shown` names packets taken, by where they went: in hand, or onto a pile unseen
 TAKEN_SHOWN = {"hand": "talon", "pile": "talon_pile"}
@@ -38,9 +38,16 @@ def talon_use(state: HandState) -> TalonUse | None:
 
 def enter(state: HandState) -> None:
     """Settle the hand's play rules (the auction and call are over), then place the talon as
-    the contract (or, without an auction, the ruleset) says."""
+    the contract (or, without an auction, the ruleset) says; end the hand there if the
+    talon's `ends_hand` holds once its seat has its cards."""
     play.settle_rules(state)
     use = talon_use(state)
+    _place(state, use)
+    if use is not None and not state.packets_to_take:
+        _end_if_over(state, use)
+
+
+def _place(state: HandState, use: TalonUse | None) -> None:
     zones = state.zones
     if use is not None and use.takes and zones.talon:
         _take_by_kind(state, use.takes)
@@ -58,16 +65,25 @@ def enter(state: HandState) -> None:
         _lay_out(state, seat, use.packets)
         return
     if use.shares is not None:
-        _share_out(state, seat, use.shares, use.shown)
-    elif use.to == "hand":
-        _show(state, seat, use)
+        _share_out(state, seat, use)
+        return
+    _show(state, seat, use)
+    if use.to == "hand":
         zones.hands[seat].extend(zones.talon)
         state.discard_left[seat] = state.discard_left.get(seat, 0) + len(zones.talon)
     else:
-        _show(state, seat, use)
         zones.set_aside[seat].extend(zones.talon)
     zones.talon = []
     state._changed()
+
+
+def _end_if_over(state: HandState, use: TalonUse) -> None:
+    """The hand ends at once, before any discard, when the talon's `ends_hand` holds: it is
+    settled as it stands (no trick played)."""
+    if use.ends_hand is not None and state.evaluate(use.ends_hand):
+        state.ended_in_talon = True
+        state.discard_left = dict.fromkeys(state.discard_left, 0)
+        settle.finish(state)
 
 
 def _take_by_kind(state: HandState, takes: tuple[TalonTake, ...]) -> None:
@@ -100,23 +116,41 @@ def _show(state: HandState, seat: int, use: TalonUse) -> None:
         state.shown.append((seat, "talon", list(state.zones.talon)))
 
 
-def _share_out(state: HandState, seat: int, shares: TalonShares, shown: bool) -> None:
+def _share_out(state: HandState, seat: int, use: TalonUse) -> None:
     """The talon into hands: `first` cards to `seat`, then `others` at a time to each other
     seat in turn, from its next, until none is left; each then lays away as many. With
-    `shown`, every seat sees which cards go to whom."""
+    `shown`, every seat sees which cards go to whom. When `ends_hand` holds once `seat` has
+    its cards, the others take none."""
+    shares = use.shares
+    assert shares is not None  # shared out only where the talon says so
     talon, players = state.zones.talon, state.ruleset.players
     first = max(0, int(state.evaluate(shares.first)))
     receivers = [(seat + i) % players for i in range(1, players)]
     given = [(seat, talon[:first])]
     rest = talon[first:]
+    _give(state, given, use.shown)
+    state.zones.talon = rest
+    if use.ends_hand is not None and state.evaluate(use.ends_hand):
+        return  # `enter` ends the hand: the rest stays in the talon
+    given = []
     for turn, start in enumerate(range(0, len(rest), shares.others)):
         given.append((receivers[turn % len(receivers)], rest[start : start + shares.others]))
-    state.talon_shared = [(receiver, cards) for receiver, cards in given if cards]
-    for receiver, cards in state.talon_shared:
+    _give(state, given, use.shown)
+    state.zones.talon = []
+    state._changed()
+
+
+def _give(state: HandState, given: list[tuple[int, list[int]]], shown: bool) -> None:
+    """Each seat's cards of a talon shared out into its hand, to lay away as many."""
+    for receiver, cards in given:
+        if not cards:
+            continue
+        state.talon_shared = [*state.talon_shared, (receiver, cards)]  # clones share the list
         state.zones.hands[receiver].extend(cards)
         state.discard_left[receiver] = state.discard_left.get(receiver, 0) + len(cards)
         if shown:
             state.shown.append((receiver, "talon", list(cards)))
+    state._changed()
 
 
 def give_to_winner(state: HandState, winner: int) -> None:
@@ -158,6 +192,8 @@ def take_packet(state: HandState, decision: Decision, action: TakePacket) -> Non
     if not state.packets_to_take:
         _leave_rest(state, use.packets)
     state._changed()
+    if not state.packets_to_take:
+        _end_if_over(state, use)
 
 
 def _leave_rest(state: HandState, packets: TalonPackets) -> None:
