@@ -225,7 +225,7 @@ function drawBoard(view, title, plays, last) {
   talon.replaceChildren();
   if (!last) {
     for (const shown of view.talon_shown) {
-      talon.append(element("h2", { textContent: `The talon, shown (to ${who(shown.seat, view)})` }));
+      talon.append(element("h2", { textContent: `The talon, shown: ${who(shown.seat, view)} took it` }));
       const box = element("div", { class: "cards small" });
       for (const card of shown.cards) box.append(cardFace(card, view));
       talon.append(box);
