@@ -325,10 +325,10 @@ def test_the_hand_holds_what_the_seat_holds_and_the_piles_are_apart(client: Test
 
 def test_the_talon_turned_up_is_shown_with_the_seat_that_takes_it(client: TestClient) -> None:
     view = _sit(client, "french-tarot", seat=1, seed=5, agents="heuristic")
-    assert view["decision"]["kind"] == "bid" and view["talon_shown"] == []
+    assert view["decision"]["kind"] == "bid" and view["talon_up"] == []
     view = client.post(f"/api/tables/{view['table']}/actions", json={"action": "garde"}).json()
     assert view["decision"]["kind"] == "discard"  # the others passed: seat 1 took the chien
-    (shown,) = view["talon_shown"]
+    (shown,) = view["talon_up"]
     assert shown["seat"] == 1 and len(shown["cards"]) == 6
     assert {card["id"] for card in shown["cards"]} <= {card["id"] for card in view["hand"]}
 

@@ -35,7 +35,7 @@ from tarot.table_view import (
 from tarot.web.table import Table
 
 #: how the seat view names cards of the talon turned face up (before or as they are taken)
-TALON_SHOWN = frozenset({"talon", TAKEN_BY_KIND, REST_SHOWN, *TAKEN_SHOWN.values()})
+TALON_UP = frozenset({"talon", TAKEN_BY_KIND, REST_SHOWN, *TAKEN_SHOWN.values()})
 
 
 def card_json(card: Card) -> dict:
@@ -101,10 +101,10 @@ def table_json(table: Table) -> dict:
         "trick": [{"seat": s, "card": card_json(cards[c])} for s, c in view.trick],
         "last_trick": tricks[-1] if tricks else None,
         "tricks": tricks,
-        "talon_shown": [
+        "talon_up": [
             {"seat": s, "cards": drawn(sorted_hand(ruleset.deck, shown))}
             for s, what, shown in view.shown
-            if what in TALON_SHOWN and shown
+            if what in TALON_UP and shown
         ],
         "table_lines": [line for line in (make(view) for make in lines) if line],
         "payments": [

@@ -224,7 +224,7 @@ function drawBoard(view, title, plays, last) {
   const talon = $("talon");
   talon.replaceChildren();
   if (!last) {
-    for (const shown of view.talon_shown) {
+    for (const shown of view.talon_up) {
       talon.append(element("h2", { textContent: `The talon, shown: ${who(shown.seat, view)} took it` }));
       const box = element("div", { class: "cards small" });
       for (const card of shown.cards) box.append(cardFace(card, view));
