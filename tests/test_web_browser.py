@@ -75,8 +75,11 @@ def _sit_down(
     browser.get(f"{server}/?pace={pace}")  # 0: the computer players' cards shown at once
     _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#options select"))
     Select(browser.find_element(By.ID, "ruleset")).select_by_value(ruleset)
-    _wait(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#seat option")) > seat)
-    _wait(browser, lambda: ruleset in browser.find_element(By.ID, "ruleset").text)
+    # the seats and options are redrawn for the ruleset once the server has said what it has
+    _wait(
+        browser,
+        lambda: browser.find_element(By.ID, "setup").get_attribute("data-ruleset") == ruleset,
+    )
     Select(browser.find_element(By.ID, "seat")).select_by_value(str(seat))
     Select(browser.find_element(By.ID, "agents")).select_by_value("search")
     browser.find_element(By.ID, "seed").send_keys(str(seed))

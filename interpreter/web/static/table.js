@@ -82,6 +82,7 @@ async function chooseRuleset(name) {
     }
     box.append(element("label", { title: option.description }, option.name.replaceAll("_", " ") + " ", choice));
   }
+  $("setup").dataset.ruleset = name; // the seats and options now are this ruleset's (a test waits on it)
 }
 
 function seatChoices(players) {
