@@ -303,3 +303,42 @@ def test_tarot_serve_starts_the_server_and_a_table_can_be_played(tmp_path: Path)
         server.terminate()
         out = server.communicate(timeout=60)[0]
     assert f"the table is at {address}/" in out
+
+
+def test_the_hand_holds_what_the_seat_holds_and_the_piles_are_apart(client: TestClient) -> None:
+    """With piles (two-player French Tarot) the hand drawn is the hand counted; the face-up
+    tops of each seat's piles come apart, the seat's own among its choices."""
+    view = _sit(client, "french-tarot-2", seat=0, seed=4, agents="random")
+    while not view["over"]:
+        assert len(view["hand"]) == view["hand_sizes"][0]
+        assert [len(tops) for tops in view["pile_tops"]] != [0, 0] or view["trick_number"] > 1
+        choices = {c["text"] for c in view["decision"]["choices"]}
+        own = {card["id"] for card in view["hand"] + view["pile_tops"][0]}
+        assert choices <= own
+        view = client.post(
+            f"/api/tables/{view['table']}/actions", json={"action": sorted(choices)[0]}
+        ).json()
+    first = _sit(client, "french-tarot-2", seat=0, seed=4, agents="random")
+    assert len(first["pile_tops"][0]) == 6 and len(first["pile_tops"][1]) == 6
+    assert not any(line.startswith("Face up on the piles") for line in first["table_lines"])
+
+
+def test_the_talon_turned_up_is_shown_with_the_seat_that_takes_it(client: TestClient) -> None:
+    view = _sit(client, "french-tarot", seat=1, seed=5, agents="heuristic")
+    assert view["decision"]["kind"] == "bid" and view["talon_up"] == []
+    view = client.post(f"/api/tables/{view['table']}/actions", json={"action": "garde"}).json()
+    assert view["decision"]["kind"] == "discard"  # the others passed: seat 1 took the chien
+    (shown,) = view["talon_up"]
+    assert shown["seat"] == 1 and len(shown["cards"]) == 6
+    assert {card["id"] for card in shown["cards"]} <= {card["id"] for card in view["hand"]}
+
+
+def test_every_trick_played_is_sent_in_order(client: TestClient) -> None:
+    views = _play_out(client, _sit(client))
+    last = views[-1]
+    assert [t["number"] for t in last["tricks"]] == list(range(1, len(last["tricks"]) + 1))
+    assert last["tricks"][-1] == last["last_trick"] and len(last["tricks"]) == 20
+    assert all(len(trick["plays"]) == 3 for trick in last["tricks"])
+    for view in views:  # what the page replays card by card is what the tricks were
+        done = view["tricks"]
+        assert done == last["tricks"][: len(done)]

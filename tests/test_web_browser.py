@@ -1,8 +1,9 @@
 """`tarot serve` in a real headless Chromium (Debian's `chromium` and `chromedriver`, driven
 by Selenium; no browser is downloaded): a whole hand of Marolles and one of French Tarot
 played by clicks against the search players, the first legal choice each time, to the
-result; a click on a dimmed card refused by the server and shown on the page. The server
-runs in a thread on a free port."""
+result; a click on a dimmed card refused by the server and shown on the page; the computer
+players' cards followed one at a time at a pace the page sets; the hand and the piles drawn
+apart and counted. The server runs in a thread on a free port."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from tarot.web.app import create_app
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WAIT = 60  # seconds a step may take on a loaded machine before the test fails
 CHOICES = "#decision button.choice, #hand .card.legal"
+FOLLOWING = """return [document.body.dataset.following, document.getElementById("trick-title")
+    .textContent, document.querySelectorAll("#hand .card.legal").length];"""
 
 
 @pytest.fixture(scope="module")
@@ -66,12 +69,17 @@ def _views(browser: WebDriver) -> str | None:
     return browser.find_element(By.TAG_NAME, "body").get_attribute("data-views")
 
 
-def _sit_down(browser: WebDriver, server: str, ruleset: str, seat: int, seed: int) -> None:
-    browser.get(server + "/")
+def _sit_down(
+    browser: WebDriver, server: str, ruleset: str, seat: int, seed: int, pace: int = 0
+) -> None:
+    browser.get(f"{server}/?pace={pace}")  # 0: the computer players' cards shown at once
     _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#options select"))
     Select(browser.find_element(By.ID, "ruleset")).select_by_value(ruleset)
-    _wait(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#seat option")) > seat)
-    _wait(browser, lambda: ruleset in browser.find_element(By.ID, "ruleset").text)
+    # the seats and options are redrawn for the ruleset once the server has said what it has
+    _wait(
+        browser,
+        lambda: browser.find_element(By.ID, "setup").get_attribute("data-ruleset") == ruleset,
+    )
     Select(browser.find_element(By.ID, "seat")).select_by_value(str(seat))
     Select(browser.find_element(By.ID, "agents")).select_by_value("search")
     browser.find_element(By.ID, "seed").send_keys(str(seed))
@@ -150,3 +158,47 @@ def test_a_click_on_a_dimmed_card_is_refused(server: str, browser: WebDriver) ->
     browser.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0].click()
     _wait(browser, lambda: _views(browser) != views)
     assert not browser.find_element(By.ID, "error").is_displayed()
+
+
+def test_the_computer_players_cards_are_followed_one_at_a_time(
+    server: str, browser: WebDriver
+) -> None:
+    _sit_down(browser, server, "marolles-1637", 2, seed=11, pace=300)
+    body = browser.find_element(By.TAG_NAME, "body")
+    titles: set[str] = set()
+    while "Your turn: play" not in browser.find_element(By.ID, "decision").text:
+        before = _views(browser)  # discards and declarations first
+        browser.find_elements(By.CSS_SELECTOR, CHOICES)[0].click()
+        _wait(browser, lambda before=before: _views(browser) != before)
+    for _ in range(3):  # three tricks: after each of the person's cards, the others' follow
+        before = _views(browser)
+        browser.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0].click()
+        _wait(
+            browser,
+            lambda before=before: body.get_attribute("data-following") or _views(browser) != before,
+        )
+        while True:  # the page as one script sees it at once: no draw comes in between
+            following, title, legal = browser.execute_script(FOLLOWING)
+            if not following:
+                break
+            titles.add(title)
+            assert legal == 0  # nothing may be played while the cards are followed
+            time.sleep(0.05)
+        _wait(browser, lambda before=before: _views(browser) != before)
+    # a finished trick was held with its winner, and the next one built up card by card
+    assert any(" win" in title for title in titles), titles
+    assert any(", led by " in title for title in titles), titles
+    assert browser.find_elements(By.CSS_SELECTOR, "#hand .card.legal")
+
+
+def test_the_hand_and_the_piles_are_drawn_apart_and_counted(
+    server: str, browser: WebDriver
+) -> None:
+    _sit_down(browser, server, "french-tarot-2", 0, seed=4)
+    hand = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
+    own_piles = browser.find_elements(By.CSS_SELECTOR, "#my-piles .card")
+    other_piles = browser.find_elements(By.CSS_SELECTOR, "#piles .card")
+    assert (len(hand), len(own_piles), len(other_piles)) == (21, 6, 6)
+    assert browser.find_element(By.ID, "hand-title").text == "Your hand (21 cards)"
+    seat = browser.find_element(By.CSS_SELECTOR, ".seat.mine").text
+    assert "21 cards in hand + 6 face up" in seat

@@ -4,10 +4,11 @@ Where it sits: between a `Table` (`tarot.web.table`) and the page
 (`interpreter/web/static/table.js`). Everything here is read from the seat's `SeatView`
 (`tarot.engine.seat_view`), the one place that decides what a seat may know, and
 phrased by the terminal's own words (`tarot.table_view`, `tarot.table_news`): the
-hand sorted as players hold it, the legal choices with their labels, the trick on the table
-and the last one, the sides, shown cards, piles and packets, every payment with its rule and
-source, the news of the hand, its result and the game's totals. Another seat's hidden cards
-are never read, only how many there are.
+hand sorted as players hold it and the face-up tops of each seat's piles, the legal choices
+with their labels, the talon when it is turned up, the trick on the table and every trick
+played (the page may replay the computer players' cards one by one), the sides, shown
+cards and packets, every payment with its rule and source, the news of the hand, its result
+and the game's totals. Another seat's hidden cards are never read, only how many there are.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Iterable
 
 from tarot.api.view import payments_of
 from tarot.cards import Card
+from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN
 from tarot.engine.seat_view import SeatView
 from tarot.table_view import (
     announced_line,
@@ -24,7 +26,6 @@ from tarot.table_view import (
     doubled_line,
     numbered_choices,
     packets_line,
-    piles_line,
     result_lines,
     short_name,
     shown_line,
@@ -32,6 +33,9 @@ from tarot.table_view import (
     sorted_hand,
 )
 from tarot.web.table import Table
+
+#: how the seat view names cards of the talon turned face up (before or as they are taken)
+TALON_UP = frozenset({"talon", TAKEN_BY_KIND, REST_SHOWN, *TAKEN_SHOWN.values()})
 
 
 def card_json(card: Card) -> dict:
@@ -59,9 +63,17 @@ def table_json(table: Table) -> dict:
 
     log = table.news()
     news_from, table.viewed = table.viewed, len(log)
-    lines = (sides_line, announced_line, doubled_line, piles_line, packets_line, shown_line)
+    # the piles' face-up tops are drawn as cards, not told in a line
+    lines = (sides_line, announced_line, doubled_line, packets_line, shown_line)
     totals = [t + r for t, r in zip(table.totals_before, view.returns, strict=True)]
-    last = view.tricks[-1] if view.tricks else None
+    tricks = [
+        {
+            "number": trick.number,
+            "winner": trick.winner,
+            "plays": [{"seat": s, "card": card_json(cards[c])} for s, c in trick.plays],
+        }
+        for trick in view.tricks
+    ]
     return {
         "table": table.id,
         "ruleset": {
@@ -79,20 +91,21 @@ def table_json(table: Table) -> dict:
         "dealer": view.dealer,
         "to_decide": view.to_decide,
         "over": view.over,
-        "hand": drawn(sorted_hand(ruleset.deck, view.playable)),
+        "hand": drawn(sorted_hand(ruleset.deck, view.hand)),
+        "pile_tops": [drawn(sorted_hand(ruleset.deck, tops)) for tops in view.pile_tops],
         "discards": drawn(view.discards),
         "hand_sizes": list(view.hand_sizes),
         "decision": _decision_json(view),
         "trick_number": view.trick_number,
         "leader": view.leader,
         "trick": [{"seat": s, "card": card_json(cards[c])} for s, c in view.trick],
-        "last_trick": None
-        if last is None
-        else {
-            "number": last.number,
-            "winner": last.winner,
-            "plays": [{"seat": s, "card": card_json(cards[c])} for s, c in last.plays],
-        },
+        "last_trick": tricks[-1] if tricks else None,
+        "tricks": tricks,
+        "talon_up": [
+            {"seat": s, "cards": drawn(sorted_hand(ruleset.deck, shown))}
+            for s, what, shown in view.shown
+            if what in TALON_UP and shown
+        ],
         "table_lines": [line for line in (make(view) for make in lines) if line],
         "payments": [
             {

@@ -82,6 +82,7 @@ async function chooseRuleset(name) {
     }
     box.append(element("label", { title: option.description }, option.name.replaceAll("_", " ") + " ", choice));
   }
+  $("setup").dataset.ruleset = name; // the seats and options now are this ruleset's (a test waits on it)
 }
 
 function seatChoices(players) {
@@ -110,7 +111,7 @@ async function sitDown(event) {
     const view = await ask("POST", "/api/tables", body);
     history.pushState(null, "", `/t/${view.table}`);
     $("setup").hidden = true;
-    draw(view);
+    await follow(view);
   } catch (error) {
     showError(error.message);
   }
@@ -130,7 +131,7 @@ function cardFace(card, view) {
 function play(action) {
   showError("");
   ask("POST", `/api/tables/${current.table}/actions`, { seat: current.seat, action })
-    .then(draw)
+    .then(follow)
     .catch((error) => {
       showError(error.message);
       document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
@@ -139,10 +140,12 @@ function play(action) {
 
 function drawHand(view) {
   const decision = view.decision;
-  const legal = new Set(decision && decision.on_hand ? decision.choices.map((c) => c.text) : []);
+  const clickable = Boolean(decision && decision.on_hand);
+  const legal = new Set(clickable ? decision.choices.map((c) => c.text) : []);
   const hand = $("hand");
   hand.replaceChildren();
   $("hand-title").hidden = view.hand.length === 0;
+  $("hand-title").textContent = `Your hand (${view.hand.length} ${view.hand.length === 1 ? "card" : "cards"})`;
   let row = null;
   let rowName = null;
   for (const card of view.hand) {
@@ -151,14 +154,16 @@ function drawHand(view) {
       row = element("div", { class: "row" });
       hand.append(row);
     }
-    const face = cardFace(card, view);
-    if (decision && decision.on_hand) {
-      face.classList.add(legal.has(card.id) ? "legal" : "dimmed");
-      face.tabIndex = 0;
-      face.setAttribute("role", "button");
-      face.addEventListener("click", () => play(card.id)); // a dimmed card is refused by the server
-    }
-    row.append(face);
+    row.append(choosable(cardFace(card, view), card, clickable, legal));
+  }
+  const piles = $("my-piles");
+  piles.replaceChildren();
+  const tops = view.pile_tops[view.seat] || [];
+  if (tops.length) {
+    piles.append(element("h3", { textContent: "Your piles, face up (yours to play)" }));
+    const box = element("div", { class: "cards" });
+    for (const card of tops) box.append(choosable(cardFace(card, view), card, clickable, legal));
+    piles.append(box);
   }
   const discards = $("discards");
   discards.replaceChildren();
@@ -168,6 +173,20 @@ function drawHand(view) {
     for (const card of view.discards) box.append(cardFace(card, view));
     discards.append(box);
   }
+}
+
+// A card of the seat's own the person may click: raised when legal, dimmed when not (a
+// dimmed card is still sent, and the server refuses it with its reason).
+function choosable(face, card, clickable, legal) {
+  if (!clickable) return face;
+  face.classList.add(legal.has(card.id) ? "legal" : "dimmed");
+  face.tabIndex = 0;
+  face.setAttribute("role", "button");
+  face.addEventListener("click", () => play(card.id));
+  face.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") play(card.id);
+  });
+  return face;
 }
 
 function drawDecision(view) {
@@ -196,6 +215,92 @@ function drawTrick(box, plays, view) {
   }
 }
 
+// The felt: the trick being played, the last trick won, the talon while it lies turned up
+// (until the first trick is won), and the face-up tops of the other seats' piles.
+function drawBoard(view, title, plays, last) {
+  $("trick-title").textContent = title;
+  drawTrick($("trick"), plays, view);
+  $("last-title").textContent = last ? `Trick ${last.number}: ${who(last.winner, view)} won` : "";
+  drawTrick($("last-trick"), last ? last.plays : [], view);
+  const talon = $("talon");
+  talon.replaceChildren();
+  if (!last) {
+    for (const shown of view.talon_up) {
+      talon.append(element("h2", { textContent: `The talon, shown: ${who(shown.seat, view)} took it` }));
+      const box = element("div", { class: "cards small" });
+      for (const card of shown.cards) box.append(cardFace(card, view));
+      talon.append(box);
+    }
+  }
+  const piles = $("piles");
+  piles.replaceChildren();
+  view.pile_tops.forEach((tops, seat) => {
+    if (seat === view.seat || !tops.length) return;
+    piles.append(element("h2", { textContent: `Seat ${seat}'s piles, face up` }));
+    const box = element("div", { class: "cards small" });
+    for (const card of tops) box.append(cardFace(card, view));
+    piles.append(box);
+  });
+}
+
+// --- following the computer players' cards -------------------------------------------------
+// A view arrives with every card the computer players played since the person's last move.
+// Unless the pace is "at once", the board shows them one at a time, holding each finished
+// trick a moment, before the whole view is drawn. A click on the board skips to the end.
+
+const PACE_KEY = "tarot-pace";
+let skipping = false;
+let followed = { table: null, hand: 0, plays: 0 }; // how far into the hand the board has shown
+
+function pace() {
+  const chosen = Number(localStorage.getItem(PACE_KEY));
+  return Number.isFinite(chosen) && localStorage.getItem(PACE_KEY) !== null ? chosen : 700;
+}
+
+function playsOf(view) {
+  const plays = [];
+  for (const trick of view.tricks) {
+    trick.plays.forEach((played, at) => plays.push({ ...played, trick, at, ends: at === trick.plays.length - 1 }));
+  }
+  const now = { number: view.trick_number, winner: null, plays: view.trick };
+  view.trick.forEach((played, at) => plays.push({ ...played, trick: now, at, ends: false }));
+  return plays;
+}
+
+function pause(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function follow(view) {
+  const plays = playsOf(view);
+  const same = followed.table === view.table && followed.hand === view.hand_number;
+  const from = same ? Math.min(followed.plays, plays.length) : 0;
+  followed = { table: view.table, hand: view.hand_number, plays: plays.length };
+  const ms = pace();
+  const computers = plays.slice(from).some((played) => played.seat !== view.seat);
+  if (ms > 0 && computers) {
+    render({ ...view, decision: null }); // all but the board (which follows the cards) and the choices
+    skipping = false;
+    document.body.dataset.following = "1";
+    $("table").classList.add("following");
+    $("decision").replaceChildren(element("p", { textContent: "The computer players play\u2026 (click the table to see all at once)" }));
+    for (let n = from; n < plays.length && !skipping; n += 1) {
+      const played = plays[n];
+      const trick = played.trick;
+      const before = view.tricks.filter((t) => t.number < trick.number);
+      const cards = trick.plays.slice(0, played.at + 1);
+      const title = played.ends
+        ? `Trick ${trick.number}: ${who(trick.winner, view)} ${trick.winner === view.seat ? "win" : "wins"}`
+        : `Trick ${trick.number}, led by ${who(trick.plays[0].seat, view)}`;
+      drawBoard(view, title, cards, before.length ? before[before.length - 1] : null);
+      if (played.seat !== view.seat || played.ends) await pause(played.ends ? ms * 1.5 : ms);
+    }
+    $("table").classList.remove("following");
+    delete document.body.dataset.following;
+  }
+  draw(view);
+}
+
 function drawSeats(view) {
   const box = $("seats");
   box.replaceChildren();
@@ -204,9 +309,15 @@ function drawSeats(view) {
     const mine = s === view.seat ? " mine" : "";
     box.append(element("div", { class: `seat${turn}${mine}` },
       element("strong", { textContent: s === view.seat ? `you (seat ${s})` : `seat ${s}: ${view.agents[s]}` }),
-      element("span", { textContent: `${view.hand_sizes[s]} cards${view.dealer === s ? " \u00b7 dealer" : ""}` }),
+      element("span", { textContent: `${cardCount(view, s)}${view.dealer === s ? " \u00b7 dealer" : ""}` }),
       element("span", { textContent: `hand ${signed(view.returns[s])} \u00b7 game ${signed(view.game.totals[s])}` })));
   }
+}
+
+function cardCount(view, seat) {
+  const held = view.hand_sizes[seat];
+  const tops = (view.pile_tops[seat] || []).length;
+  return `${held} ${held === 1 ? "card" : "cards"} in hand` + (tops ? ` + ${tops} face up` : "");
 }
 
 function drawLogs(view) {
@@ -227,8 +338,13 @@ function drawLogs(view) {
 }
 
 function draw(view) {
-  current = view;
+  render(view);
   views += 1;
+  document.body.dataset.views = String(views);
+}
+
+function render(view) {
+  current = view;
   $("table").hidden = false;
   $("links").hidden = false;
   $("title").textContent = view.ruleset.title;
@@ -240,11 +356,8 @@ function draw(view) {
     `${who(view.dealer, view)} dealt \u00b7 seed ${view.seed} \u00b7 ${view.ruleset.unit}`;
   drawSeats(view);
   const led = view.trick.length ? `, led by ${who(view.leader, view)}` : `: ${who(view.leader, view)} to lead`;
-  $("trick-title").textContent = view.trick_number < 1 || view.over ? "The table" : `Trick ${view.trick_number}${led}`;
-  drawTrick($("trick"), view.trick, view);
-  const last = view.last_trick;
-  $("last-title").textContent = last ? `Trick ${last.number}: ${who(last.winner, view)} won` : "";
-  drawTrick($("last-trick"), last ? last.plays : [], view);
+  const title = view.trick_number < 1 || view.over ? "The table" : `Trick ${view.trick_number}${led}`;
+  drawBoard(view, title, view.trick, view.last_trick);
   const lines = $("table-lines");
   lines.replaceChildren(...view.table_lines.map((line) => element("li", { textContent: line })));
   drawDecision(view);
@@ -253,7 +366,6 @@ function draw(view) {
   $("result-lines").textContent = view.over ? resultText(view) : "";
   $("next-hand").hidden = !view.game.may_deal;
   drawLogs(view);
-  document.body.dataset.views = String(views);
 }
 
 function resultText(view) {
@@ -266,11 +378,22 @@ function resultText(view) {
 
 async function start() {
   $("next-hand").addEventListener("click", () => {
-    ask("POST", `/api/tables/${current.table}/next`).then(draw).catch((error) => showError(error.message));
+    ask("POST", `/api/tables/${current.table}/next`).then(follow).catch((error) => showError(error.message));
   });
+  const given = new URLSearchParams(location.search).get("pace");
+  if (given !== null && given.trim() !== "" && Number(given) >= 0) localStorage.setItem(PACE_KEY, String(Number(given)));
+  const choice = $("pace");
+  choice.value = String(pace());
+  if (choice.value === "") choice.append(element("option", { value: String(pace()), textContent: `${pace()} ms`, selected: true }));
+  choice.addEventListener("change", () => localStorage.setItem(PACE_KEY, choice.value));
+  $("board").addEventListener("click", () => { skipping = true; });
   const opened = location.pathname.match(/^\/t\/([^/]+)$/);
   try {
-    if (opened) draw(await ask("GET", `/api/tables/${opened[1]}`));
+    if (opened) {
+      const view = await ask("GET", `/api/tables/${opened[1]}`);
+      followed = { table: view.table, hand: view.hand_number, plays: playsOf(view).length };
+      draw(view);
+    }
     else await showSetup();
   } catch (error) {
     showError(error.message);
