@@ -342,3 +342,18 @@ def test_every_trick_played_is_sent_in_order(client: TestClient) -> None:
     for view in views:  # what the page replays card by card is what the tricks were
         done = view["tricks"]
         assert done == last["tricks"][: len(done)]
+
+
+def test_a_seed_the_server_drew_stays_hidden_until_the_record_is_taken(tmp_path: Path) -> None:
+    folder = tmp_path / "tables"
+    client = TestClient(create_app(folder))
+    assert _sit(client, seed=7)["seed"] == 7  # the person chose it: no secret
+    view = _sit(client, seed=None)
+    assert view["seed"] is None  # it deals every hand: it would tell the hidden cards
+    last = _play_out(client, view)[-1]
+    assert last["seed"] is None
+    record = client.get(f"/api/tables/{view['table']}/record").json()
+    shown = client.get(f"/api/tables/{view['table']}").json()["seed"]
+    assert shown == record["seed"] and isinstance(shown, int)
+    reopened = TestClient(create_app(folder)).get(f"/api/tables/{view['table']}").json()
+    assert reopened["seed"] == shown  # kept with the table

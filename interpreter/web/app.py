@@ -112,6 +112,9 @@ def create_app(folder: Path) -> Starlette:
             if not table.finished:
                 raise Refused(409, "no hand is finished yet: the record holds finished hands")
             text = record_text(table.record()) + "\n"
+            if not table.setup.seed_known:
+                table.setup.seed_known = True  # the record holds it
+                tables.save(table)
         name = f"{table.ruleset.id}-{table.id[:8]}.json"
         return Response(
             text,

@@ -46,6 +46,9 @@ class TableSetup:
     agents: str  # the computer players, as `tarot play --agents` takes them
     seed: int
     hands: list[list[str]] = field(default_factory=list)  # per hand, its actions in order
+    # the seed deals every hand: the page is told it only when the person chose it or has
+    # taken the record (which holds it)
+    seed_known: bool = True
 
     def as_json(self) -> dict:
         return {
@@ -56,6 +59,7 @@ class TableSetup:
             "agents": self.agents,
             "seed": self.seed,
             "hands": self.hands,
+            "seed_known": self.seed_known,
         }
 
     @staticmethod
@@ -67,6 +71,7 @@ class TableSetup:
             str(data["agents"]),
             int(data["seed"]),
             [[str(action) for action in hand] for hand in data["hands"]],
+            bool(data.get("seed_known", True)),  # tables kept before the field showed it
         )
 
 

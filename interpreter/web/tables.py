@@ -65,6 +65,7 @@ class Tables:
         """A new table (`upload`: the name and text of a ruleset file sent by the page)."""
         table_id = secrets.token_urlsafe(16)
         home = self.folder / table_id
+        seed_known = seed is not None
         if seed is None:
             seed = secrets.randbelow(MAX_SEED)
         elif not 0 <= seed < MAX_SEED:
@@ -73,7 +74,9 @@ class Tables:
             home.mkdir(parents=True)
             if upload is not None:
                 ruleset = str(_save_upload(home, *upload))
-            table = self._open(table_id, TableSetup(ruleset, dict(options), seat, agents, seed))
+            table = self._open(
+                table_id, TableSetup(ruleset, dict(options), seat, agents, seed, [], seed_known)
+            )
         except BaseException:
             shutil.rmtree(home, ignore_errors=True)
             raise

@@ -86,7 +86,7 @@ def table_json(table: Table) -> dict:
         },
         "seat": seat,
         "agents": table.agent_names(),
-        "seed": table.setup.seed,
+        "seed": table.setup.seed if table.setup.seed_known else None,
         "hand_number": view.number,
         "dealer": view.dealer,
         "to_decide": view.to_decide,

@@ -353,7 +353,8 @@ function render(view) {
   record.href = `/api/tables/${view.table}/record`;
   record.hidden = view.game.hands_finished === 0;
   $("status").textContent = `Hand ${view.hand_number} \u00b7 you are seat ${view.seat} \u00b7 ` +
-    `${who(view.dealer, view)} dealt \u00b7 seed ${view.seed} \u00b7 ${view.ruleset.unit}`;
+    `${who(view.dealer, view)} dealt \u00b7 seed ${view.seed ?? "hidden (in the record)"} \u00b7 ` +
+    `${view.ruleset.unit}`;
   drawSeats(view);
   const led = view.trick.length ? `, led by ${who(view.leader, view)}` : `: ${who(view.leader, view)} to lead`;
   const title = view.trick_number < 1 || view.over ? "The table" : `Trick ${view.trick_number}${led}`;
