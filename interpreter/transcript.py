@@ -116,9 +116,11 @@ def hand_transcript(state: HandState) -> str:
     exchanges: dict[int, list[dict]] = {}
     for exchange in state.exchanges:
         exchanges.setdefault(exchange["after_trick"], []).append(exchange)
-    for trick, (_n, _leader, cards, _winner) in zip(state.tricks, state.trick_log, strict=True):
+    for trick, (_n, _leader, seat_cards, _winner) in zip(
+        state.tricks, state.trick_log, strict=True
+    ):
         played = ", ".join(f"{c['seat']}:{c['card']}" for c in trick["cards"])
-        exception = _exception_note(state, cards, trick["winner"], trick["number"])
+        exception = _exception_note(state, seat_cards, trick["winner"], trick["number"])
         out.append(f"  Trick {trick['number']:2}: {played}  -> seat {trick['winner']}{exception}")
         for cards in given.get(trick["number"], []):
             out.append(f"    from the talon to seat {trick['winner']}: {_cards(ruleset, cards)}")
