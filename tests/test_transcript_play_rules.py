@@ -9,7 +9,7 @@ from tarot.transcript import hand_transcript
 from tests.commands import tarot
 from tests.small_games import say
 from tests.test_play_rules import contract_hand, play
-from tests.test_talon_tricks import HANDS, new_hand
+from tests.test_talon_tricks import new_hand
 
 
 def test_a_contracts_own_play_rules_are_named_under_play():
@@ -48,11 +48,9 @@ def test_a_trick_given_by_a_winner_exception_says_so():
 
 
 def test_a_trick_won_by_the_trick_rules_has_no_note():
-    hands = {**HANDS}
-    hands[0] = ["cups-1", "coins-K", "coins-4", "trump-4", "batons-2", "trump-6"]
-    hands[2] = ["swords-2", "swords-1", "cups-K", "batons-3", "trump-5", "trump-8"]
-    state = new_hand(hands)
+    state = new_hand()
     say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"))
-    say(state, (1, "trump-7"), (2, "trump-5"), (3, "trump-1"), (0, "trump-4"))
+    say(state, (1, "trump-7"), (2, "trump-8"), (3, "trump-1"), (0, "trump-4"))
+    say(state, (3, "cups-4"), (0, "cups-1"), (1, "swords-3"), (2, "cups-K"))
     lines = hand_transcript(state).splitlines()
-    assert "  Trick  1: 1:trump-7, 2:trump-5, 3:trump-1, 0:trump-4  -> seat 1" in lines
+    assert "  Trick  2: 3:cups-4, 0:cups-1, 1:swords-3, 2:cups-K  -> seat 2" in lines
