@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tarot.engine import tricks as trick_rules
 from tarot.engine.actions import HOLD_TEXT, JOIN_TEXT, DecisionKind
 from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
 from tarot.engine.phases.announce import KEPT_SHOWN
@@ -130,13 +131,17 @@ def _play_lines(state: HandState) -> list[str]:
     out += _doubling_lines(state)
     out.append("Play:" + _sides_line(state))
     out += _shown_by_rules(state, 0, "  ")
+    out += _play_rules_lines(state)
     given = _talon_to_winners(state)
     exchanges: dict[int, list[dict]] = {}
     for exchange in state.exchanges:
         exchanges.setdefault(exchange["after_trick"], []).append(exchange)
-    for trick in state.tricks:
+    for trick, (_n, _leader, seat_cards, _winner) in zip(
+        state.tricks, state.trick_log, strict=True
+    ):
         played = ", ".join(f"{c['seat']}:{c['card']}" for c in trick["cards"])
-        out.append(f"  Trick {trick['number']:2}: {played}  -> seat {trick['winner']}")
+        exception = _exception_note(state, seat_cards, trick["winner"], trick["number"])
+        out.append(f"  Trick {trick['number']:2}: {played}  -> seat {trick['winner']}{exception}")
         for cards in given.get(trick["number"], []):
             out.append(f"    from the talon to seat {trick['winner']}: {_cards(ruleset, cards)}")
         out += _payments_at(state, f"trick {trick['number']}")
@@ -169,6 +174,47 @@ def _shown_by_rules(state: HandState, after_trick: int | None, indent: str) -> l
         for seat, what, cards in state.shown
         if what in rules
     ]
+
+
+def _play_rules_lines(state: HandState) -> list[str]:
+    """The play rules in force beyond following suit and trumping, from the hand's `play`
+    (its contract's own, when it gives one), so that a transcript tells why a card had to
+    fall or why play stopped early."""
+    rules = state.play_rules
+    said = [
+        text
+        for present, text in (
+            (rules.must_beat, "must beat the trick when able (must_beat)"),
+            (rules.trumps_as_suit, "trumps are a plain suit (trumps_as_suit)"),
+            (rules.forced is not None, "some cards must fall when allowed (forced)"),
+            (rules.lead_forbidden is not None, "some cards may not be led (lead_forbidden)"),
+            (rules.held_back is not None, "some cards are held back (held_back)"),
+            (rules.ends_when is not None, "play stops once its rule holds (ends_when)"),
+        )
+        if present
+    ]
+    said += [f"winner exception: {exception.name}" for exception in rules.winner_exceptions]
+    if not said:
+        return []
+    contract = state.contract
+    own = contract is not None and state.play_rules is not state.ruleset.play
+    whose = f" of {contract.replace('_', ' ')}" if own and contract else ""
+    return [f"  Play rules{whose}: " + "; ".join(said)]
+
+
+def _exception_note(
+    state: HandState, trick: Sequence[tuple[int, int]], winner: int, number: int
+) -> str:
+    """ " (by NAME)" when a winner exception gave the trick to another seat than the trick
+    rules would (a Fool winning the last trick after all is not one)."""
+    rules = state.play_rules
+    if not rules.winner_exceptions:
+        return ""
+    if rules.fool_wins_last_trick_after_all and number == state.total_tricks:
+        return ""
+    if trick_rules.trick_winner(state.trick_pack, list(trick), state.excuses) == winner:
+        return ""
+    return " (by " + " or ".join(e.name for e in rules.winner_exceptions) + ")"
 
 
 def _handed_over(state: HandState, seat: int, declaration: str) -> list[str]:
