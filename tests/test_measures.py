@@ -23,6 +23,7 @@ from tarot.measure.games import GameMeasures, game_seed, play_game_summarized
 from tarot.measure.hand_summary import HandSummary
 from tarot.measure.measures import RulesetMeasures
 from tarot.measure.plot import difference_rows
+from tarot.measure.report import _rule_gap_rows
 from tarot.measure.runner import RulesetSpec, RunPlan, run_hands
 from tarot.measure.shape import GameShape
 from tarot.measure.statistics import Z95, KeyedMeans, RunningMean, t95, wilson
@@ -250,6 +251,12 @@ def test_the_changed_rule_shows_what_it_really_paid(capsys) -> None:
         gaps.append(paid[1] - paid[0])
     gap = comparison.report()["rule_differences"]["ultimo_lost"]
     assert gap["mean"] == pytest.approx(statistics.mean(gaps))
+    # random players play the same cards under both: a failed Ultimo fires in the same hands
+    assert comparison.report()["fired_differences"]["ultimo_lost"] == {
+        "mean": 0.0,
+        "ci95": [0.0, 0.0],
+        "n": hands,
+    }
     assert gap["ci95"][1] < 0, "the literal reading pays a failed Ultimo less, surely"
     assert comparison.report()["rule_differences"]["tarot_kept"]["mean"] == 0
     rows = difference_rows(comparison)
@@ -316,3 +323,29 @@ def test_simulate_plays_whole_games_where_the_ruleset_has_them(capsys, target, g
         played = report["games"]
         assert played["hands_per_game"]["n"] == played["games"] >= 1
         assert len(played["win_rate_by_seat"]) == 4
+
+
+def test_how_often_a_rule_fires_gets_a_paired_interval_in_a_diff() -> None:
+    """Whether a rule fired, under B less under A hand by hand: a t interval on the 1, 0 and
+    -1 of each hand, shown as percentage points in the rule table."""
+    marolles = load_ruleset("marolles-1637")
+    comparison = Comparison(marolles, marolles)
+    under_b = ([1, 0], [1, 1], [0, 0], [1, 0], [0, 1], [1, 0], [1, 0], [0, 0])
+    for number, (b_fires, a_fires) in enumerate(under_b):
+        summaries = [
+            HandSummary(number, 0, (0.0, 0.0, 0.0), 1, 1, None, None, 0, fired=fired)
+            for fired in ({"r": 1} if a_fires else {}, {"r": 2} if b_fires else {})
+        ]
+        comparison.add(*summaries)
+    differences = [b - a for b, a in under_b]
+    found = comparison.report()["fired_differences"]["r"]
+    assert found["mean"] == pytest.approx(statistics.mean(differences))  # 3/8
+    half = 2.3646 * statistics.stdev(differences) / len(differences) ** 0.5  # t, 7 df
+    assert found["ci95"] == pytest.approx([0.375 - half, 0.375 + half], rel=1e-3)
+    row = _rule_gap_rows(
+        [marolles, marolles],
+        [comparison.a.report(), comparison.b.report()],
+        comparison.rule_differences(),
+        comparison.fired_differences(),
+    )[0]
+    assert row[4] == f"+37.5 pp ± {100 * half:.1f}"

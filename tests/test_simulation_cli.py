@@ -368,7 +368,7 @@ def test_diff_a_ruleset_with_itself_shows_zero_on_every_line(capsys) -> None:
                 assert line.endswith("+0.00 ± 0.00"), line
             elif title.startswith("Rules"):
                 # fired and paid: both B - A columns are zero
-                assert re.search(r"  \+0\.0 pp  .*  \+0\.00 ± 0\.00  ", line), line
+                assert re.search(r"  \+0\.0 pp ± 0\.0  .*  \+0\.00 ± 0\.00  ", line), line
             else:
                 assert header.rstrip().endswith("B - A"), header
                 assert re.search(r"  \+0\.0+( pp)?$", line), line

@@ -8,8 +8,9 @@ its own and the difference of the means gets an unpaired (Welch) interval; the r
 which it is.
 
 Besides each seat's result, the comparison keeps what each rule paid in a hand under B less
-under A (paired), so that a rule whose amount changed shows by how much, not only whether
-it fired as often; and the distribution of every paired difference, for the plots. Means of
+under A (paired), so that a rule whose amount changed shows by how much, and whether it fired
+in the hand under B less under A (paired), so that a change in how often it fires gets an
+interval too; and the distribution of every paired difference, for the plots. Means of
 paired differences get a t interval, unpaired ones Welch's (`statistics`).
 """
 
@@ -49,6 +50,7 @@ class Comparison:
         self.difference = [RunningMean() for _ in range(seats)]
         self.difference_histogram: list[Counter[float]] = [Counter() for _ in range(seats)]
         self.rule_difference = KeyedMeans()  # rule -> B - A of what it paid in a hand
+        self.fired_difference = KeyedMeans()  # rule -> B - A of whether it fired (1 or 0)
         self.place_difference = [RunningMean() for _ in range(seats)]  # 0 = the dealer
         self.spread_difference = RunningMean()  # B - A of the spread of results in a hand
         self.size = RunningMean()  # mean over seats of |B - A|, per hand
@@ -68,6 +70,10 @@ class Comparison:
         paid_a, paid_b = under_a.paid, under_b.paid
         self.rule_difference.add(
             {rule: paid_b.get(rule, 0.0) - paid_a.get(rule, 0.0) for rule in paid_a | paid_b}
+        )
+        fired_a, fired_b = under_a.fired, under_b.fired
+        self.fired_difference.add(
+            {rule: float(rule in fired_b) - float(rule in fired_a) for rule in fired_a | fired_b}
         )
         self.spread_difference.add(spread(under_b.net) - spread(under_a.net))
         size = sum(abs(g) for g in gaps)
@@ -98,12 +104,7 @@ class Comparison:
 
     def rule_differences(self) -> dict[str, dict]:
         """B - A of what each rule paid per hand: paired, or between the two means."""
-        rules = sorted(
-            self.a.paid.means.keys()
-            | self.b.paid.means.keys()
-            | self.a.fired_hands.keys()
-            | self.b.fired_hands.keys()
-        )
+        rules = self.rule_keys()
         if self.paired:
             return {rule: self.rule_difference.estimate(rule).as_dict() for rule in rules}
         zero_a, zero_b = RunningMean.of_zeros(self.a.hands), RunningMean.of_zeros(self.b.hands)
@@ -114,6 +115,21 @@ class Comparison:
             for rule in rules
         }
 
+    def fired_differences(self) -> dict[str, dict] | None:
+        """B - A of the share of hands in which each rule fired, paired hand by hand (a t
+        interval on the per-hand differences of 1 and 0); None when the hands are not paired."""
+        if not self.paired:
+            return None
+        return {rule: self.fired_difference.estimate(rule).as_dict() for rule in self.rule_keys()}
+
+    def rule_keys(self) -> list[str]:
+        return sorted(
+            self.a.paid.means.keys()
+            | self.b.paid.means.keys()
+            | self.a.fired_hands.keys()
+            | self.b.fired_hands.keys()
+        )
+
     def report(self) -> dict:
         return {
             "paired": self.paired,
@@ -121,6 +137,7 @@ class Comparison:
             "difference_by_seat": self.seat_differences(),
             "difference_by_place": [m.estimate().as_dict() for m in self.place_difference],
             "rule_differences": self.rule_differences(),
+            "fired_differences": self.fired_differences(),
             "spread_difference": (
                 self.spread_difference.estimate().as_dict() if self.paired else None
             ),

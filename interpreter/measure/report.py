@@ -337,10 +337,23 @@ def _rule_head(unit: str) -> list[str]:
 _NO_RULE = {"hands": 0.0, "fired": None, "paid": None, "share_of_swing": 0.0}
 
 
-def _rule_gap_rows(rulesets: Sequence[Ruleset], reports: Sequence[dict], gaps: dict) -> list:
+def _points(e: dict) -> str:
+    """A paired difference of shares in percentage points, with its interval."""
+    low, high = e["ci95"]
+    mean = f"{100 * e['mean']:+.1f} pp"
+    return mean if low is None else f"{mean} ± {100 * (high - low) / 2:.1f}"
+
+
+def _rule_gap_rows(
+    rulesets: Sequence[Ruleset],
+    reports: Sequence[dict],
+    gaps: dict,
+    fired_gaps: dict | None = None,
+) -> list:
     """Two rulesets: for every rule, how often it fired and what it paid under A and B, and
-    the B - A of each (`gaps`: what it paid, by rule, from `Comparison.report`); the rules
-    whose payments moved most first."""
+    the B - A of each (`gaps`: what it paid, by rule, from `Comparison.report`; `fired_gaps`:
+    whether it fired, paired, when the hands are); the rules whose payments moved most
+    first."""
 
     def moved(key: str) -> float:
         gap = gaps.get(key)
@@ -355,7 +368,9 @@ def _rule_gap_rows(rulesets: Sequence[Ruleset], reports: Sequence[dict], gaps: d
                 key,
                 _label(rulesets, key),
                 *(rate(f["fired"]) if f["fired"] else "-" for f in (a, b)),
-                f"{100 * (b['hands'] - a['hands']):+.1f} pp",
+                _points(fired_gaps[key])
+                if fired_gaps and key in fired_gaps
+                else f"{100 * (b['hands'] - a['hands']):+.1f} pp",
                 *(plain(f["paid"]) if f["paid"] else "-" for f in (a, b)),
                 estimate(gaps[key]) if key in gaps else "-",
                 *(percent(f["share_of_swing"]) for f in (a, b)),
@@ -576,11 +591,16 @@ def table_report(
     )
     out += _section(
         "Rules that fired (share of hands [Wilson 95%]) and what they paid per hand "
-        f"({unit}, t 95%; B - A paired when the hands are), the rules whose payments moved "
-        "most first; share: of all that rules paid",
+        f"({unit}, t 95%; B - A paired, with a t interval, when the hands are), the rules "
+        "whose payments moved most first; share: of all that rules paid",
         md,
     )
-    rules = _rule_gap_rows([a, b], [result["a"], result["b"]], result["rule_differences"])
+    rules = _rule_gap_rows(
+        [a, b],
+        [result["a"], result["b"]],
+        result["rule_differences"],
+        result.get("fired_differences"),
+    )
     out += _table([_rule_gap_head(), *rules], md) if rules else ["  none"]
     caption = "A and B, and the paired B - A, per seat and per rule whose payments changed"
     out += _picture(picture, caption if result["paired"] else "A and B per seat", md)
