@@ -165,6 +165,26 @@ def our_pack(
     return pack
 
 
+def check_ruleset(ruleset: Ruleset) -> None:
+    """ValueError unless OpenSpiel's tarok can play this ruleset's deal: its 54 cards, three
+    or four players, a talon of six (the `-openspiel` Slovenian Tarok rulesets)."""
+    try:
+        our_pack(ruleset, 0, range(TALON_SIZE), _split(ruleset.players))
+    except (KeyError, ValueError, TypeError):
+        raise ValueError(
+            f"{ruleset.id}: OpenSpiel's tarok bots play slovenian-tarok-openspiel and "
+            "slovenian-tarok-3-openspiel only (its deck, players and talon)"
+        ) from None
+
+
+def _split(players: int) -> list[list[int]]:
+    """OpenSpiel's cards after the talon shared out as its DealCards does, in order."""
+    if players not in (3, 4):
+        raise ValueError(players)
+    each = (len(CARDS) - TALON_SIZE) // players
+    return [list(range(TALON_SIZE + p * each, TALON_SIZE + (p + 1) * each)) for p in range(players)]
+
+
 def deal_seed(seed: int, number: int, attempt: int = 0) -> int:
     """The OpenSpiel dealing seed for hand `number` of a run seeded `seed`."""
     return random.Random(f"openspiel-deal/{seed}/{number}/{attempt}").randrange(2**31)
@@ -188,6 +208,46 @@ def openspiel_hand(ruleset: Ruleset, openspiel: Any, seed: int, number: int) -> 
     dealer = dealer_of(ruleset, number)
     hands = [state.player_cards(p) for p in range(ruleset.players)]
     return HandState(ruleset, dealer, our_pack(ruleset, dealer, state.talon(), hands), number)
+
+
+DEFAULT_SIMULATIONS = 100  # per decision, each ending in one random rollout
+DEFAULT_UCT_C = 2.0  # the exploration constant of OpenSpiel's examples (mcts_example.py)
+SETTINGS = {"simulations": int, "c": float}
+
+
+def parse_openspiel(text: str) -> tuple[str, dict[str, float]]:
+    """`openspiel-mcts[:simulations=N][:c=X]` (likewise `openspiel-ismcts`): the kind and
+    its settings, defaults filled in. ValueError naming what is wrong."""
+    kind, *parts = text.strip().split(":")
+    if kind not in OPENSPIEL_KINDS:
+        raise ValueError(f"{text}: not one of {', '.join(OPENSPIEL_KINDS)}")
+    settings: dict[str, float] = {"simulations": DEFAULT_SIMULATIONS, "c": DEFAULT_UCT_C}
+    for part in parts:
+        key, equals, value = part.partition("=")
+        if not equals or key not in SETTINGS:
+            raise ValueError(f"{text}: {part!r} is not simulations=N or c=X")
+        try:
+            settings[key] = SETTINGS[key](value)
+        except ValueError:
+            raise ValueError(f"{text}: {key} must be a number, not {value!r}") from None
+    if not 1 <= settings["simulations"] <= 100_000 or not 0 <= settings["c"] <= 1000:
+        raise ValueError(f"{text}: simulations must be 1 to 100,000 and c 0 to 1000")
+    return kind, settings
+
+
+def is_openspiel(text: str) -> bool:
+    return text.strip().split(":")[0] in OPENSPIEL_KINDS
+
+
+def openspiel_agent(
+    text: str, openspiel: OpenSpiel, ruleset: Ruleset, seed: int, number: int, agent_seed: str
+) -> OpenSpielMctsAgent | OpenSpielIsmctsAgent:
+    """The bot `text` names, for one seat of hand `number` of a run seeded `seed`."""
+    kind, settings = parse_openspiel(text)
+    simulations, uct_c = int(settings["simulations"]), settings["c"]
+    if kind == OPENSPIEL_MCTS:
+        return OpenSpielMctsAgent(openspiel, ruleset, seed, number, agent_seed, simulations, uct_c)
+    return OpenSpielIsmctsAgent(openspiel, ruleset, agent_seed, simulations, uct_c)
 
 
 class OpenSpiel:
@@ -251,10 +311,12 @@ class OpenSpielMctsAgent:
         self.applied = 0  # our decisions already applied to the mirror
         self.parted = False  # the mirror could not follow our hand
         self.fallbacks = 0  # decisions made by the fallback policy
+        self.asked = 0  # decisions asked of it
 
     def choose(self, state: HandState, seat: int) -> str:
         decision = state.decision
         assert decision is not None  # an agent is asked only while a decision is open
+        self.asked += 1
         self._follow(state)
         if not self.parted:
             mirror = self.mirror
@@ -383,10 +445,12 @@ class OpenSpielIsmctsAgent:
         )
         self.ids = ActionIds()
         self.fallbacks = 0  # never used: it searches our own rules
+        self.asked = 0
 
     def choose(self, state: HandState, seat: int) -> str:
         decision = state.decision
         assert decision is not None  # an agent is asked only while a decision is open
+        self.asked += 1
         if len(decision.choices) == 1:
             return decision.choices[0]
         root = state.clone()
