@@ -342,10 +342,7 @@ class OpenSpielMctsAgent:
             mirror = self.mirror
             legal = [] if mirror.is_terminal() else mirror.legal_actions()
             action = to_openspiel(made["kind"], made["choice"], klop_for_pass(legal))
-            if (
-                action not in legal
-                or mirror.current_player() != self.player_of[made["seat"]]
-            ):
+            if action not in legal or mirror.current_player() != self.player_of[made["seat"]]:
                 self.parted = True
                 continue
             mirror.apply_action(action)
@@ -427,7 +424,12 @@ class OpenSpielIsmctsAgent:
     name = OPENSPIEL_ISMCTS
 
     def __init__(
-        self, openspiel: OpenSpiel, ruleset: Ruleset, agent_seed: str, simulations: int, uct_c: float
+        self,
+        openspiel: OpenSpiel,
+        ruleset: Ruleset,
+        agent_seed: str,
+        simulations: int,
+        uct_c: float,
     ) -> None:
         self.game = openspiel.game(ruleset)
         numbers = random.Random(f"openspiel-ismcts/{agent_seed}")

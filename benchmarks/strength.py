@@ -53,8 +53,15 @@ from tqdm import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine
 
 import ratings
-from openspiel_players import OpenSpiel, check_ruleset, is_openspiel, load_openspiel
-from openspiel_players import openspiel_agent, openspiel_hand, parse_openspiel
+from openspiel_players import (
+    OpenSpiel,
+    check_ruleset,
+    is_openspiel,
+    load_openspiel,
+    openspiel_agent,
+    openspiel_hand,
+    parse_openspiel,
+)
 from outside_players import MAGMACRUNCH, MagmacrunchAgent
 from speed import FRENCH_READINGS, magmacrunch_rules
 
