@@ -66,6 +66,7 @@ from typing import Any
 from tarot.agents.heuristic_agent import HeuristicAgent
 from tarot.agents.sampling import Sampler
 from tarot.engine.actions import DecisionKind
+from tarot.engine.dealing import deal_packets
 from tarot.engine.game import dealer_of
 from tarot.engine.seat_view import PRIVATE_KINDS
 from tarot.engine.state import HandState
@@ -105,6 +106,7 @@ PASS, KLOP = 0, 1  # bid ids
 HOLD = "hold:"
 PACKET = "packet:"
 TALON_SIZE = 6
+TAROKS = 22  # the card ids below this are taroks
 
 
 def to_openspiel(kind: str, choice: str, klop_for_pass: bool = False) -> int | None:
@@ -146,8 +148,6 @@ def our_pack(
     """The pack (our card indices, top first) that our engine deals, with this dealer, into
     OpenSpiel's talon (in its order) and hands (`hands[p]`: OpenSpiel player p's card ids,
     dealt to our seat `seat_order[p]`)."""
-    from tarot.engine.dealing import deal_packets
-
     players = ruleset.players
     seat_order = [(dealer + 1 + i) % players for i in range(players)]
     size = len(ruleset.deck)
@@ -197,12 +197,12 @@ def openspiel_deal(pyspiel: ModuleType, game: Any, seed: int, number: int) -> tu
     for attempt in range(1000):
         dealing = deal_seed(seed, number, attempt)
         state = game.deserialize_state(str(dealing))
-        if all(min(state.player_cards(p)) < CARDS.index("fool") + 1 for p in range(players)):
+        if all(min(state.player_cards(p)) < TAROKS for p in range(players)):
             return dealing, state
     raise RuntimeError("no deal with a tarok in every hand")  # never: 1000 draws fail rarely
 
 
-def openspiel_hand(ruleset: Ruleset, openspiel: Any, seed: int, number: int) -> HandState:
+def openspiel_hand(ruleset: Ruleset, openspiel: OpenSpiel, seed: int, number: int) -> HandState:
     """Hand `number` dealt by OpenSpiel, in our engine (the same cards in the same seats)."""
     _dealing, state = openspiel_deal(openspiel.pyspiel, openspiel.game(ruleset), seed, number)
     dealer = dealer_of(ruleset, number)
