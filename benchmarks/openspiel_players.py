@@ -63,6 +63,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine
+
 from tarot.agents.heuristic_agent import HeuristicAgent
 from tarot.agents.sampling import Sampler
 from tarot.engine.actions import DecisionKind
@@ -281,6 +283,48 @@ def load_openspiel(directory: str | None) -> OpenSpiel | None:
     return OpenSpiel(pyspiel, mcts, ismcts)
 
 
+class Mirror:
+    """OpenSpiel's tarok state of our hand's deal, kept in step with our hand: every decision
+    made in our hand is applied to it, mapped, until the two part (`parted`)."""
+
+    def __init__(self, openspiel: OpenSpiel, ruleset: Ruleset, seed: int, number: int) -> None:
+        _dealing, self.state = openspiel_deal(
+            openspiel.pyspiel, openspiel.game(ruleset), seed, number
+        )
+        dealer = dealer_of(ruleset, number)
+        self.player_of = {(dealer + 1 + p) % ruleset.players: p for p in range(ruleset.players)}
+        self.applied = 0  # our decisions already applied
+        self.parted: str | None = None  # the kind of decision at which the two parted
+
+    def follow(self, hand: HandState) -> None:
+        """Apply every decision of `hand` not applied yet."""
+        for made in hand.decisions[self.applied :]:
+            self.applied += 1
+            if self.parted is None:
+                action = self.agrees(made["seat"], made["kind"], [made["choice"]], strict=False)
+                if action is None:
+                    self.parted = made["kind"]
+                else:
+                    self.state.apply_action(action[0])
+
+    def agrees(
+        self, seat: int, kind: str, choices: Sequence[str], strict: bool = True
+    ) -> list[int] | None:
+        """OpenSpiel's ids of `choices`, if it is `seat`'s turn there and each choice is legal
+        there (`strict`: and no other action is); None otherwise."""
+        state = self.state
+        if self.parted is not None or state.is_terminal():
+            return None
+        legal = state.legal_actions()
+        klop = klop_for_pass(legal)
+        ids = [to_openspiel(kind, choice, klop) for choice in choices]
+        if state.current_player() != self.player_of[seat] or any(a not in legal for a in ids):
+            return None
+        if strict and len(set(ids)) != len(legal):
+            return None
+        return [a for a in ids if a is not None]
+
+
 class OpenSpielMctsAgent:
     """OpenSpiel's MCTS bot in one seat, on OpenSpiel's tarok state of the same deal."""
 
@@ -296,20 +340,19 @@ class OpenSpielMctsAgent:
         simulations: int,
         uct_c: float,
     ) -> None:
-        game = openspiel.game(ruleset)
-        _dealing, self.mirror = openspiel_deal(openspiel.pyspiel, game, hand_seed, number)
-        dealer = dealer_of(ruleset, number)
-        self.player_of = {(dealer + 1 + p) % ruleset.players: p for p in range(ruleset.players)}
+        self.mirror = Mirror(openspiel, ruleset, hand_seed, number)
         numbers = random.Random(f"openspiel-mcts/{agent_seed}")
         evaluator = openspiel.mcts.RandomRolloutEvaluator(
             n_rollouts=1, random_state=_numpy_state(numbers)
         )
         self.bot = openspiel.mcts.MCTSBot(
-            game, uct_c, simulations, evaluator, random_state=_numpy_state(numbers)
+            openspiel.game(ruleset),
+            uct_c,
+            simulations,
+            evaluator,
+            random_state=_numpy_state(numbers),
         )
         self.fallback = HeuristicAgent(agent_seed)
-        self.applied = 0  # our decisions already applied to the mirror
-        self.parted = False  # the mirror could not follow our hand
         self.fallbacks = 0  # decisions made by the fallback policy
         self.asked = 0  # decisions asked of it
 
@@ -317,35 +360,79 @@ class OpenSpielMctsAgent:
         decision = state.decision
         assert decision is not None  # an agent is asked only while a decision is open
         self.asked += 1
-        self._follow(state)
-        if not self.parted:
-            mirror = self.mirror
-            legal = mirror.legal_actions() if not mirror.is_terminal() else []
-            klop = klop_for_pass(legal)
-            ours = [to_openspiel(decision.kind, choice, klop) for choice in decision.choices]
-            if mirror.current_player() == self.player_of[seat] and sorted(legal) == sorted(
-                a for a in ours if a is not None
-            ):
-                if len(decision.choices) == 1:
-                    return decision.choices[0]
-                action = self.bot.step(mirror)
-                return from_openspiel(decision.kind, action, decision.choices, klop)
-        self.fallbacks += 1
-        return self.fallback.choose(state, seat)
+        mirror = self.mirror
+        mirror.follow(state)
+        ids = mirror.agrees(seat, decision.kind, decision.choices)
+        if ids is None:
+            self.fallbacks += 1
+            return self.fallback.choose(state, seat)
+        if len(decision.choices) == 1:
+            return decision.choices[0]
+        return decision.choices[ids.index(self.bot.step(mirror.state))]
 
-    def _follow(self, state: HandState) -> None:
-        """Apply to the mirror every decision of the hand it has not seen yet."""
-        for made in state.decisions[self.applied :]:
-            self.applied += 1
-            if self.parted:
-                continue
-            mirror = self.mirror
-            legal = [] if mirror.is_terminal() else mirror.legal_actions()
-            action = to_openspiel(made["kind"], made["choice"], klop_for_pass(legal))
-            if action not in legal or mirror.current_player() != self.player_of[made["seat"]]:
-                self.parted = True
-                continue
-            mirror.apply_action(action)
+
+def agreement(
+    openspiel: OpenSpiel, ruleset: Ruleset, kind: str, seed: int, hands: int
+) -> dict[str, int]:
+    """Hands `1..hands` played by our `kind` players in every seat, each followed by a
+    `Mirror`: how many agreed at every decision and in their returns, agreed at every
+    decision only, or parted (by the kind of decision where they did)."""
+    from tarot.agents.lineup import seat_agents
+
+    counts: dict[str, int] = {}
+    for number in range(1, hands + 1):
+        hand = openspiel_hand(ruleset, openspiel, seed, number)
+        mirror = Mirror(openspiel, ruleset, seed, number)
+        agents = seat_agents([kind] * ruleset.players, seed, number, ruleset.players)
+        while (decision := hand.decision) is not None:
+            if mirror.agrees(decision.seat, decision.kind, decision.choices) is None:
+                mirror.parted = mirror.parted or f"legal actions of a {decision.kind}"
+            hand.apply_action(agents[decision.seat].choose(hand, decision.seat))
+            mirror.follow(hand)
+        if mirror.parted is None and not mirror.state.is_terminal():
+            mirror.parted = "the end of the hand"
+        if mirror.parted is not None:
+            outcome = f"parted at {mirror.parted}"
+        else:
+            theirs = list(mirror.state.returns())
+            ours = [
+                hand.returns()[seat] for seat in sorted(mirror.player_of, key=mirror.player_of.get)
+            ]
+            outcome = (
+                "same decisions and returns" if ours == theirs else "same decisions, returns differ"
+            )
+        counts[outcome] = counts.get(outcome, 0) + 1
+    return counts
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python benchmarks/openspiel_players.py --openspiel DIR [--hands N] [--players KIND]`:
+    how often our `-openspiel` rulesets and OpenSpiel agree, decision by decision."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--openspiel", help="the directory open_spiel is installed in")
+    parser.add_argument(
+        "--rulesets", default="slovenian-tarok-openspiel,slovenian-tarok-3-openspiel"
+    )
+    parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", default="random,heuristic", help="our agent kinds")
+    args = parser.parse_args(argv)
+    from tarot.ruleset_loader import load_ruleset
+
+    openspiel = load_openspiel(args.openspiel)
+    if openspiel is None:
+        print("open_spiel is not installed there (--openspiel DIR)", file=sys.stderr)
+        return 1
+    for name in args.rulesets.split(","):
+        for kind in args.players.split(","):
+            counts = agreement(openspiel, load_ruleset(name), kind, args.seed, args.hands)
+            print(
+                f"{name}, {args.hands} hands of {kind} play: "
+                + ", ".join(f"{outcome} {count}" for outcome, count in sorted(counts.items()))
+            )
+    return 0
 
 
 class ActionIds:
@@ -475,3 +562,7 @@ def _numpy_state(numbers: random.Random) -> Any:
     import numpy
 
     return numpy.random.RandomState(numbers.randrange(2**32))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
