@@ -287,14 +287,18 @@ class Mirror:
     """OpenSpiel's tarok state of our hand's deal, kept in step with our hand: every decision
     made in our hand is applied to it, mapped, until the two part (`parted`)."""
 
-    def __init__(self, openspiel: OpenSpiel, ruleset: Ruleset, seed: int, number: int) -> None:
-        _dealing, self.state = openspiel_deal(
-            openspiel.pyspiel, openspiel.game(ruleset), seed, number
-        )
+    def __init__(self, state: Any, ruleset: Ruleset, number: int) -> None:
+        self.state = state  # OpenSpiel's, just dealt
         dealer = dealer_of(ruleset, number)
         self.player_of = {(dealer + 1 + p) % ruleset.players: p for p in range(ruleset.players)}
         self.applied = 0  # our decisions already applied
         self.parted: str | None = None  # the kind of decision at which the two parted
+
+    @classmethod
+    def dealt(cls, openspiel: OpenSpiel, ruleset: Ruleset, seed: int, number: int) -> Mirror:
+        """The mirror of hand `number` of a run seeded `seed`, dealt by OpenSpiel."""
+        _dealing, state = openspiel_deal(openspiel.pyspiel, openspiel.game(ruleset), seed, number)
+        return cls(state, ruleset, number)
 
     def follow(self, hand: HandState) -> None:
         """Apply every decision of `hand` not applied yet."""
@@ -340,7 +344,7 @@ class OpenSpielMctsAgent:
         simulations: int,
         uct_c: float,
     ) -> None:
-        self.mirror = Mirror(openspiel, ruleset, hand_seed, number)
+        self.mirror = Mirror.dealt(openspiel, ruleset, hand_seed, number)
         numbers = random.Random(f"openspiel-mcts/{agent_seed}")
         evaluator = openspiel.mcts.RandomRolloutEvaluator(
             n_rollouts=1, random_state=_numpy_state(numbers)
@@ -382,7 +386,7 @@ def agreement(
     counts: dict[str, int] = {}
     for number in range(1, hands + 1):
         hand = openspiel_hand(ruleset, openspiel, seed, number)
-        mirror = Mirror(openspiel, ruleset, seed, number)
+        mirror = Mirror.dealt(openspiel, ruleset, seed, number)
         agents = seat_agents([kind] * ruleset.players, seed, number, ruleset.players)
         while (decision := hand.decision) is not None:
             if mirror.agrees(decision.seat, decision.kind, decision.choices) is None:

@@ -25,6 +25,7 @@ from openspiel_players import (  # noqa: E402
     TALON_SIZE,
     ActionIds,
     EngineState,
+    Mirror,
     check_ruleset,
     from_openspiel,
     klop_for_pass,
@@ -110,16 +111,21 @@ def test_openspiels_deal_lands_in_the_same_seats_with_the_talon_in_its_order() -
         assert [ids[c] for c in state.zones.talon] == [CARDS[c] for c in talon]
 
 
+def _playthrough(players: int) -> tuple[dict, HandState]:
+    """OpenSpiel's playthrough, and its deal in our engine with seat 2 dealing."""
+    game = json.loads((DATA / f"tarok-{players}-playthrough.json").read_text(encoding="utf-8"))
+    hands = game["hands"]
+    talon = sorted(set(range(54)) - {card for hand in hands for card in hand})  # never seen
+    return game, _openspiel_hand(players, 2, talon, hands)
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_openspiels_playthrough_replays_in_our_engine_decision_by_decision(players) -> None:
     """Every action of OpenSpiel's playthrough is legal here, at the seat it names, and the
     legal actions there are OpenSpiel's; the hand ends where OpenSpiel's ends, with its
     returns."""
-    game = json.loads((DATA / f"tarok-{players}-playthrough.json").read_text(encoding="utf-8"))
-    hands = game["hands"]
-    talon = sorted(set(range(54)) - {card for hand in hands for card in hand})
-    dealer = 2
-    state = _openspiel_hand(players, dealer, talon, hands)
+    game, state = _playthrough(players)
+    dealer = state.dealer
     seat_of = [(dealer + 1 + p) % players for p in range(players)]
     for step in game["steps"]:
         decision = state.decision
@@ -133,9 +139,7 @@ def test_openspiels_playthrough_replays_in_our_engine_decision_by_decision(playe
 
 
 def test_a_forced_klop_maps_our_pass_to_openspiels_klop_bid() -> None:
-    hands = json.loads((DATA / "tarok-4-playthrough.json").read_text(encoding="utf-8"))["hands"]
-    talon = sorted(set(range(54)) - {card for hand in hands for card in hand})
-    state = _openspiel_hand(4, 0, talon, hands)
+    _game, state = _playthrough(4)
     legal_by_step = [[0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]] * 3 + [list(range(1, 13))]
     for legal in legal_by_step:  # players 1, 2, 3 pass; forehand (0) must bid, no pass
         decision = state.decision
@@ -181,3 +185,53 @@ def test_the_ismcts_face_keys_a_seats_information_alike_in_every_guess() -> None
     copy.apply_action(copy.legal_actions()[0])
     assert copy.seen != face.seen and face.hand.decision is not None
     assert len(face.hand.zones.hands[seat]) == len(copy.hand.zones.hands[seat]) + 1
+
+
+class _Playthrough:
+    """OpenSpiel's state as its playthrough saw it: the player to move and the legal actions
+    at each step, and the action it took there (a stand-in for a pyspiel state)."""
+
+    def __init__(self, steps: list[dict], legal_at: dict[int, list[int]] | None = None) -> None:
+        self.steps, self.at, self.legal_at = steps, 0, legal_at or {}
+
+    def is_terminal(self) -> bool:
+        return self.at == len(self.steps)
+
+    def current_player(self) -> int:
+        return self.steps[self.at]["player"]
+
+    def legal_actions(self) -> list[int]:
+        return self.legal_at.get(self.at, self.steps[self.at]["legal"])
+
+    def apply_action(self, action: int) -> None:
+        assert action == self.steps[self.at]["action"]
+        self.at += 1
+
+
+def _replay(players: int, legal_at: dict[int, list[int]] | None = None):
+    game, state = _playthrough(players)
+    mirror = Mirror(_Playthrough(game["steps"], legal_at), state.ruleset, 3)  # dealer 2's hand
+    asked: list[list[int] | None] = []
+    for step in game["steps"]:
+        decision = state.decision
+        assert decision is not None
+        mirror.follow(state)
+        asked.append(mirror.agrees(decision.seat, decision.kind, decision.choices))
+        klop = klop_for_pass(step["legal"])
+        state.apply_action(from_openspiel(decision.kind, step["action"], decision.choices, klop))
+    mirror.follow(state)
+    return mirror, asked
+
+
+def test_the_mirror_follows_openspiels_playthrough_and_agrees_at_every_decision() -> None:
+    mirror, asked = _replay(4)
+    assert mirror.parted is None and mirror.state.is_terminal()
+    assert all(ids is not None for ids in asked)
+
+
+def test_the_mirror_parts_where_openspiels_legal_actions_are_not_ours() -> None:
+    """A decision whose legal actions differ is not agreed (the agent falls back), and an
+    action OpenSpiel would refuse parts the two for the rest of the hand."""
+    mirror, asked = _replay(4, legal_at={2: [0, 8, 9, 10, 11, 12]})  # no Solo one (7) there
+    assert asked[2] is None and all(ids is not None for ids in asked[:2])
+    assert mirror.parted == "bid" and all(ids is None for ids in asked[3:])
