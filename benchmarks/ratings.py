@@ -22,8 +22,9 @@ to N of the seed, N the fewer of the two runs' deals), with a 95% t interval: a 
 comparison of A and C through the same opponents on the same deals, much cheaper than a
 head-to-head matchup between two slow players.
 
-An outside player (`magmacrunch`) plays `french-tarot` with its own readings; its rows are
-rated under the ruleset's name followed by `*`.
+An outside player (`magmacrunch`) plays `french-tarot` with its own readings, and
+OpenSpiel's bots (`openspiel-mcts`, `openspiel-ismcts`) play on deals OpenSpiel makes; their
+rows are rated under the ruleset's name followed by `*`, apart from the ruleset's own deals.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 from tarot.measure.statistics import RunningMean  # noqa: E402
 
 OUTSIDE = "magmacrunch"
+OPENSPIEL = "openspiel-"  # OpenSpiel's bots, whose matchups OpenSpiel deals
 ALL = "all games"
 
 
@@ -62,10 +64,14 @@ def load_rows(paths: Iterable[str]) -> list[dict]:
 
 def load_rows_from(rows: Iterable[dict]) -> list[dict]:
     """Rows as rated: the outside player's games under their own name (`RULESET*`)."""
-    return [
-        {**row, "ruleset": row["ruleset"] + "*"} if OUTSIDE in (row["a"], row["b"]) else row
-        for row in rows
-    ]
+    return [{**row, "ruleset": row["ruleset"] + "*"} if _outside(row) else row for row in rows]
+
+
+def _outside(row: dict) -> bool:
+    """Whether an outside player's readings or deals made the row's games."""
+    return any(
+        player == OUTSIDE or str(player).startswith(OPENSPIEL) for player in (row["a"], row["b"])
+    )
 
 
 def rate(rows: Sequence[dict]) -> dict[str, dict[str, tuple[float, float]]]:

@@ -3,7 +3,8 @@
 Prints numbers; asserts nothing.
 
     python benchmarks/strength.py [--rulesets marolles-1637[,...]] [--hands N] [--seed S]
-        [--jobs J] [--matchups A/B[,A/B...]] [--magmacrunch DIR] [--results FILE] [--ratings]
+        [--jobs J] [--matchups A/B[,A/B...]] [--magmacrunch DIR] [--openspiel DIR]
+        [--results FILE] [--ratings]
 
 A matchup A/B seats agent A in one seat and agent B in all the others, and plays each deal
 once with A in every seat in turn, so that no seat's advantage counts for or against A. For
@@ -22,6 +23,18 @@ table against it, with both seatings:
     python benchmarks/strength.py --rulesets french-tarot --magmacrunch DIR --hands 200 \
         --matchups search/magmacrunch,magmacrunch/search,heuristic/magmacrunch,\
 magmacrunch/heuristic,random/magmacrunch
+
+OpenSpiel's tarok bots stand in the same way (`benchmarks/openspiel_players.py`):
+`openspiel-mcts` (its MCTS bot on OpenSpiel's own game state, which sees every card) and
+`openspiel-ismcts` (its ISMCTS bot searching our engine's hand), each with
+`:simulations=N:c=X`; install open_spiel apart (`pip install --target DIR open_spiel==2.0.2`)
+and pass `--openspiel DIR`. They play `slovenian-tarok-openspiel` and
+`slovenian-tarok-3-openspiel`; when one plays, every deal of the matchup is dealt by OpenSpiel
+from a seed of ours and handed to our engine. Decisions where OpenSpiel and our ruleset part
+are made by our heuristic player and counted. The table against them:
+
+    python benchmarks/strength.py --rulesets slovenian-tarok-openspiel --openspiel DIR \
+        --hands 100 --jobs 2 --matchups search/openspiel-mcts,heuristic/openspiel-mcts
 """
 
 from __future__ import annotations
@@ -40,6 +53,15 @@ from tqdm import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine
 
 import ratings
+from openspiel_players import (
+    OpenSpiel,
+    check_ruleset,
+    is_openspiel,
+    load_openspiel,
+    openspiel_agent,
+    openspiel_hand,
+    parse_openspiel,
+)
 from outside_players import MAGMACRUNCH, MagmacrunchAgent
 from speed import FRENCH_READINGS, magmacrunch_rules
 
@@ -60,11 +82,13 @@ Timings = dict[tuple[str, str], list[float]]
 
 @dataclass
 class Deal:
-    """What one deal of one matchup gave: A's net in each seat, and the agents' timings."""
+    """What one deal of one matchup gave: A's net in each seat, the agents' timings, and
+    for each outside player the decisions it left to its fallback and those it was asked."""
 
     number: int
     a_net: list[float]
     timings: Timings = field(default_factory=dict)
+    fallbacks: dict[str, list[int]] = field(default_factory=dict)
 
 
 class _Timed:
@@ -87,41 +111,73 @@ class _Timed:
 
 
 def play_deal(
-    ruleset: Ruleset, seed: int, number: int, a: str, b: str, outside: str | None = None
+    ruleset: Ruleset,
+    seed: int,
+    number: int,
+    a: str,
+    b: str,
+    outside: str | None = None,
+    openspiel: str | None = None,
 ) -> Deal:
     """Deal `number` played once with A in each seat and B in the others (`outside`: the
-    directory magmacrunch-tarot is installed in, when it plays)."""
+    directory magmacrunch-tarot is installed in, when it plays; `openspiel`: open_spiel's,
+    when one of its bots plays, which then deals)."""
     deal = Deal(number, [])
     players = ruleset.players
+    bots = _openspiel(openspiel) if is_openspiel(a) or is_openspiel(b) else None
     for a_seat in range(players):
         kinds = [a if seat == a_seat else b for seat in range(players)]
-        agents = _seat(kinds, seed, number, players, outside)
+        agents = _seat(kinds, seed, number, ruleset, outside, bots)
         timed = [
             _Timed(agent, kind, deal.timings) for agent, kind in zip(agents, kinds, strict=True)
         ]
-        state = deal_hand(ruleset, seed, number)
+        if bots is None:
+            state = deal_hand(ruleset, seed, number)
+        else:
+            state = openspiel_hand(ruleset, bots, seed, number)
         while not state.is_terminal():
             seat = state.current_player()
             state.apply_action(timed[seat].choose(state, seat))
         deal.a_net.append(state.returns()[a_seat])
+        for agent, kind in zip(agents, kinds, strict=True):
+            if is_openspiel(kind):
+                tally = deal.fallbacks.setdefault(kind, [0, 0])
+                tally[0] += agent.fallbacks  # type: ignore[attr-defined]
+                tally[1] += agent.asked  # type: ignore[attr-defined]
     return deal
 
 
 def _seat(
-    kinds: list[str], seed: int, number: int, players: int, outside: str | None
+    kinds: list[str],
+    seed: int,
+    number: int,
+    ruleset: Ruleset,
+    outside: str | None,
+    bots: OpenSpiel | None,
 ) -> list[Agent]:
-    """Our agents from their texts, the outside player where it is named."""
+    """Our agents from their texts, the outside players where they are named."""
+    players = ruleset.players
     agents = seat_agents(
-        [kind if kind != MAGMACRUNCH else "random" for kind in kinds], seed, number, players
+        [kind if _ours(kind) else "random" for kind in kinds], seed, number, players
     )
     for seat, kind in enumerate(kinds):
         if kind == MAGMACRUNCH:
             agents[seat] = MagmacrunchAgent(_outside(outside), agent_seed(seed, number, seat))
+        elif is_openspiel(kind):
+            assert bots is not None
+            agents[seat] = openspiel_agent(
+                kind, bots, ruleset, seed, number, agent_seed(seed, number, seat)
+            )
     return agents
+
+
+def _ours(kind: str) -> bool:
+    return kind != MAGMACRUNCH and not is_openspiel(kind)
 
 
 _rulesets: dict[tuple[str, bool], Ruleset] = {}
 _outside_rules: dict[str | None, object] = {}
+_openspiels: dict[str | None, OpenSpiel] = {}
 
 
 def _load(name: str, outside: bool = False) -> Ruleset:
@@ -144,10 +200,23 @@ def _outside(directory: str | None):
     return _outside_rules[directory]
 
 
-def _task(job: tuple[str, int, int, str, str, str | None]) -> Deal:
-    name, seed, number, a, b, outside = job
+def _openspiel(directory: str | None) -> OpenSpiel:
+    if directory not in _openspiels:
+        bots = load_openspiel(directory)
+        if bots is None:
+            raise LineupError(
+                "openspiel: open_spiel is not installed"
+                + (f" in {directory}" if directory else "")
+                + " (pip install --target DIR open_spiel==2.0.2, then --openspiel DIR)"
+            )
+        _openspiels[directory] = bots
+    return _openspiels[directory]
+
+
+def _task(job: tuple[str, int, int, str, str, str | None, str | None]) -> Deal:
+    name, seed, number, a, b, outside, openspiel = job
     plays = MAGMACRUNCH in (a, b)
-    return play_deal(_load(name, plays), seed, number, a, b, outside)
+    return play_deal(_load(name, plays), seed, number, a, b, outside, openspiel)
 
 
 def run_matchup(
@@ -159,11 +228,15 @@ def run_matchup(
     jobs: int,
     outside: str | None = None,
     per_deal: list[float] | None = None,
+    openspiel: str | None = None,
+    fallbacks: dict[str, list[int]] | None = None,
 ) -> tuple[RunningMean, Timings]:
     """A's mean net per hand over the deals (each deal's mean over A's seats), and timings;
-    each deal's mean also added to `per_deal`, in the deals' order, when given."""
-    tasks = [(name, seed, number, a, b, outside) for number in range(1, hands + 1)]
-    result, timings = RunningMean(), {}
+    each deal's mean also added to `per_deal`, in the deals' order, when given, and the
+    outside players' fallback counts to `fallbacks`."""
+    tasks = [(name, seed, number, a, b, outside, openspiel) for number in range(1, hands + 1)]
+    result: RunningMean = RunningMean()
+    timings: Timings = {}
     bar = tqdm(total=hands, unit="deal", desc=f"{name} {a} vs {b}", file=sys.stderr)
     if jobs > 1:
         pool = multiprocessing.get_context("spawn").Pool(jobs)
@@ -176,6 +249,11 @@ def run_matchup(
             if per_deal is not None:
                 per_deal.append(sum(deal.a_net) / len(deal.a_net))
             _add_timings(timings, deal.timings)
+            if fallbacks is not None:
+                for kind, counts in deal.fallbacks.items():
+                    tally = fallbacks.setdefault(kind, [0, 0])
+                    tally[0] += counts[0]
+                    tally[1] += counts[1]
             bar.update()
     finally:
         bar.close()
@@ -216,6 +294,12 @@ def _interval(result: RunningMean) -> str:
 
 def _canonical(text: str) -> str:
     text = text.strip()
+    if is_openspiel(text):
+        try:
+            parse_openspiel(text)
+        except ValueError as error:
+            raise LineupError(f"--matchups: {error}") from None
+        return text
     return text if text == MAGMACRUNCH else canonical_agent(text)
 
 
@@ -228,6 +312,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--matchups", default=DEFAULT_MATCHUPS, help="A/B,A/B...")
     parser.add_argument(
         "--magmacrunch", help="the directory magmacrunch-tarot is installed in (--target)"
+    )
+    parser.add_argument(
+        "--openspiel",
+        help="the directory open_spiel is installed in (--target, a venv or its site-packages)",
     )
     parser.add_argument(
         "--results",
@@ -250,9 +338,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         outside = any(MAGMACRUNCH in pair for pair in matchups)
         if outside:
             _outside(args.magmacrunch)
+        bots = any(is_openspiel(agent) for pair in matchups for agent in pair)
+        if bots:
+            _openspiel(args.openspiel)
         for name in args.rulesets.split(","):
-            _load(name, outside)
-    except (LineupError, RulesetError) as error:
+            ruleset = _load(name, outside)
+            if bots:
+                check_ruleset(ruleset)
+    except (LineupError, RulesetError, ValueError) as error:
         print(error, file=sys.stderr)
         return 1
     print(
@@ -268,10 +361,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         all_timings: Timings = {}
         for a, b in matchups:
             per_deal: list[float] = []
+            fallbacks: dict[str, list[int]] = {}
             result, timings = run_matchup(
-                name, args.seed, args.hands, a, b, args.jobs, args.magmacrunch, per_deal
+                name,
+                args.seed,
+                args.hands,
+                a,
+                b,
+                args.jobs,
+                args.magmacrunch,
+                per_deal,
+                args.openspiel,
+                fallbacks,
             )
             print(f"  {a:>28} vs {b:<28} {_interval(result)}", flush=True)
+            for kind, (fell, asked) in fallbacks.items():
+                print(
+                    f"  {'':>28}    {kind}: {fell} of its {asked} decisions made by the "
+                    "heuristic player (OpenSpiel and the ruleset parted)"
+                )
             row = result_row(name, args.seed, a, b, per_deal, timings)
             rows.append(row)
             if args.results:

@@ -38,10 +38,14 @@ def test_a_draw_moves_no_one_apart() -> None:
 
 def test_files_are_read_and_the_outside_players_games_kept_apart(tmp_path) -> None:
     path = tmp_path / "results.jsonl"
-    lines = [row("search", "magmacrunch", [1, 2], "french-tarot"), row("search", "random", [3])]
+    lines = [
+        row("search", "magmacrunch", [1, 2], "french-tarot"),
+        row("search", "random", [3]),
+        row("openspiel-mcts:simulations=50", "heuristic", [3]),
+    ]
     path.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
     rows = ratings.load_rows([str(path)])
-    assert [r["ruleset"] for r in rows] == ["french-tarot*", "game"]
+    assert [r["ruleset"] for r in rows] == ["french-tarot*", "game", "game*"]
 
 
 def test_a_broken_file_is_a_message_naming_the_line(tmp_path, capsys) -> None:
