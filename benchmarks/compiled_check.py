@@ -54,11 +54,12 @@ def build_wheel(into: Path) -> Path:
     return next(into.glob("*.whl"))
 
 
-def write_records(engine: Path, folder: Path, rulesets: str) -> None:
-    """The records of `records_snapshot.py`, played by the `tarot` found in `engine`."""
+def write_records(engine: Path, folder: Path, rulesets: str) -> subprocess.Popen[bytes]:
+    """A process writing the records of `records_snapshot.py`, played by the `tarot` found
+    in `engine`."""
     bench = Path(__file__).resolve().parent
     command = [sys.executable, "-c", WRITE, str(engine), str(bench), str(folder), rulesets]
-    subprocess.run(command, check=True, cwd=folder.parent, stdout=subprocess.DEVNULL)
+    return subprocess.Popen(command, cwd=folder.parent, stdout=subprocess.DEVNULL)
 
 
 def main() -> int:
@@ -87,8 +88,14 @@ def main() -> int:
             return 1
         print(f"{wheel.name}: {len(compiled)} compiled modules", file=sys.stderr)
         folders = {"compiled": work / "records-compiled", "pure": work / "records-pure"}
-        write_records(site, folders["compiled"], args.rulesets)
-        write_records(ROOT, folders["pure"], args.rulesets)
+        # both at once, one a core
+        writers = [
+            write_records(engine, folders[kind], args.rulesets)
+            for kind, engine in (("compiled", site), ("pure", ROOT))
+        ]
+        if any([writer.wait() for writer in writers]):  # a list: wait for both
+            print("compiled_check: writing the records failed (see above)", file=sys.stderr)
+            return 1
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from records_snapshot import differences
 
