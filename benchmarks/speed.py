@@ -7,9 +7,12 @@ engine's rebuild (issue 13), each beside its target. Prints numbers; asserts not
     python benchmarks/speed.py [--hands N] [--rulesets A,B] [--simulate N] [--marolles N]
         [--batch N] [--batch-rulesets N] [--french N] [--search N] [--search-agent SPEC]
         [--search-run N]
-        [--rules-runs N] [--fresh-runs N] [--magmacrunch DIR]
+        [--rules-runs N] [--fresh-runs N] [--magmacrunch DIR] [--installed]
 
-A count of 0 skips its part. The targets:
+A count of 0 skips its part. The heading names the engine measured: this checkout's, or with
+`--installed` the `tarot` the running Python imports (the compiled build installed from its
+wheel, see the README's Speed section), and whether it is compiled with mypyc or pure Python.
+The targets:
 
 - random Marolles hands in the batch back end (`tarot.batch`, many hands at once),
   against the plain program in the same run, one core: at least 3x; and every built-in
@@ -36,6 +39,7 @@ A count of 0 skips its part. The targets:
 from __future__ import annotations
 
 import argparse
+import importlib.machinery
 import importlib.metadata
 import importlib.util
 import random
@@ -47,7 +51,10 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine
+# this checkout's engine, unless --installed asks for the `tarot` this Python imports (a compiled
+# build installed from a wheel, say)
+if "--installed" not in sys.argv:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import plain_marolles
 
@@ -414,6 +421,24 @@ def rules_command(runs: int) -> None:
     )
 
 
+def build_heading() -> str:
+    """Which engine is measured: where `tarot` comes from, and whether it is the compiled
+    build (modules compiled with mypyc beside the pure source) or pure Python."""
+    package = Path(paths.__file__).resolve().parent
+    compiled = {
+        path
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        for path in package.rglob(f"*{suffix}")
+    }
+    state_module = importlib.util.find_spec("tarot.engine.state")
+    origin = state_module.origin if state_module is not None else None
+    if compiled and origin and origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+        kind = f"compiled with mypyc ({len(compiled)} modules)"
+    else:
+        kind = "pure Python"
+    return f"engine: tarot from {package}, {kind}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=500, help="random hands per ruleset")
@@ -456,7 +481,13 @@ def main() -> None:
         help="fresh processes per ruleset loaded first, for the table's largest (0: skip)",
     )
     parser.add_argument("--magmacrunch", help="a directory magmacrunch-tarot is installed in")
+    parser.add_argument(
+        "--installed",
+        action="store_true",
+        help="measure the tarot this Python imports (e.g. the compiled build), not the checkout's",
+    )
     args = parser.parse_args()
+    print(build_heading())
     builtin = list(paths.builtin_rulesets())
     names = builtin if args.rulesets is None else [n for n in args.rulesets.split(",") if n]
     unknown = [name for name in names if name not in builtin]

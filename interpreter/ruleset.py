@@ -15,6 +15,7 @@ from typing import Any
 from tarot.cards import Deck
 from tarot.compile.contexts import PAYMENTS_READ_BY
 from tarot.engine.rule_index import RuleIndex
+from tarot.expressions.builtins import Number
 from tarot.expressions.types import CompiledExpression
 
 #: the key a hand score is measured under, beside the ids of the rules that pay
@@ -83,7 +84,7 @@ class TalonUse:
 class Contract:
     id: str
     name: str
-    values: dict[str, float]
+    values: dict[str, Number]
     talon: TalonUse | None
     source: str
     open_to: Evaluator | None = None  # whether `player` may bid it (None: every seat)
@@ -182,7 +183,7 @@ class Doubling:
     """Doublings before play: each target in turn, the two sides taking turns to double."""
 
     steps: tuple[str, ...]  # the name of each doubling in turn (the most there can be)
-    factor: float  # what each doubling multiplies by
+    factor: Number  # what each doubling multiplies by
     targets: tuple[DoubleTarget, ...]
     source: str
 
@@ -338,9 +339,9 @@ class PlayRules:
 
 @dataclass(frozen=True)
 class Counting:
-    values: tuple[float, ...]  # nominal value of each card index; 0 for an empty card
+    values: tuple[Number, ...]  # nominal value of each card index; 0 for an empty card
     group_size: int
-    partial_group_credit: tuple[float, ...]
+    partial_group_credit: tuple[Number, ...]
     method: str = "groups"  # "groups" or "sum" (each card its value)
 
 
@@ -358,7 +359,7 @@ class ScoreUnit:
             return cls()
         return cls(str(spec.get("singular", cls.singular)), str(spec.get("plural", cls.plural)))
 
-    def of(self, amount: float) -> str:
+    def of(self, amount: Number) -> str:
         """The word for `amount` of the unit: the singular for one (or minus one)."""
         return self.singular if abs(amount) == 1 else self.plural
 
@@ -370,7 +371,7 @@ class Counter:
 
     name: str
     per_seat: bool
-    start: float
+    start: Number
     account: bool = False
 
 

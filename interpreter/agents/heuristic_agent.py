@@ -28,6 +28,7 @@ from tarot.agents.judging import pick, play_each
 from tarot.agents.playouts import card_scores, greedy_policy
 from tarot.engine.actions import Decision, DecisionKind
 from tarot.engine.state import HandState
+from tarot.expressions.builtins import Number
 
 POINTS_WEIGHT = 0.1  # card points count for less than what is paid at once
 LOOKAHEAD_SAMPLES = 4  # guessed deals played out for a decision that pays nothing at once
@@ -75,7 +76,7 @@ class HeuristicAgent:
         return choices[pick(state.legal_moves(), results, self.rng)]
 
 
-def _habits(state: HandState, seat: int) -> list[float]:
+def _habits(state: HandState, seat: int) -> list[Number]:
     """How good each legal action is by habit: a card played scored as the play-outs score
     it (`card_scores`), a card laid away or given back the less the more it is worth."""
     decision = state.decision

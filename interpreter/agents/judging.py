@@ -28,6 +28,7 @@ from tarot.agents.sampling import Sampler
 from tarot.engine.actions import Action, NoDeclaration, Pass
 from tarot.engine.collector import few_collections
 from tarot.engine.state import HandState
+from tarot.expressions.builtins import Number
 
 CONFIDENCE = 1.0  # standard errors by which an action must beat the conservative answer
 CONSERVATIVE = (Pass, NoDeclaration)  # the answers that commit a seat to nothing
@@ -39,14 +40,14 @@ def play_each(
     policy: Policy,
     rng: random.Random,
     more: Callable[[int], bool],
-) -> list[list[float]]:
+) -> list[list[Number]]:
     """For each legal action, the seat's result on each guessed deal (`more(done)`: whether
     to guess another, asked before each; at least one is played)."""
     decision = state.decision
     assert decision is not None  # a decision is judged only while it is open
     actions = decision.actions
     sampler = Sampler(state, seat)
-    results: list[list[float]] = [[] for _ in actions]
+    results: list[list[Number]] = [[] for _ in actions]
     done = 0
     with few_collections():
         while done == 0 or more(done):
@@ -61,7 +62,7 @@ def play_each(
     return results
 
 
-def pick(actions: Sequence[Action], results: list[list[float]], rng: random.Random) -> int:
+def pick(actions: Sequence[Action], results: list[list[Number]], rng: random.Random) -> int:
     """The index of the chosen action (see the module's docstring)."""
     means = [sum(kept) / len(kept) for kept in results]
     best_mean = max(means)
@@ -80,7 +81,7 @@ def conservative(actions: Sequence[Action]) -> int | None:
     return next((i for i, a in enumerate(actions) if isinstance(a, CONSERVATIVE)), None)
 
 
-def clearly_better(chosen: list[float], safe: list[float]) -> bool:
+def clearly_better(chosen: list[Number], safe: list[Number]) -> bool:
     """Whether `chosen` beats `safe` on the same deals by more than `CONFIDENCE` standard
     errors of the paired differences (by anything, with one deal)."""
     differences = [a - b for a, b in zip(chosen, safe, strict=True)]

@@ -34,6 +34,7 @@ from tarot.engine.actions import (
     TakePacket,
 )
 from tarot.engine.state import HandState
+from tarot.expressions.builtins import Number
 
 EXPLORE = 0.1  # share of the greedy policy's card choices made at random
 
@@ -86,7 +87,7 @@ def _best_card(state: HandState, cards: Sequence[int]) -> int:
     return cards[scores.index(max(scores))]
 
 
-def card_scores(state: HandState, seat: int, cards: Sequence[int]) -> list[float]:
+def card_scores(state: HandState, seat: int, cards: Sequence[int]) -> list[Number]:
     """How good each card is for `seat` to play now, by habit: a trick that holds card points
     won with the cheapest card that wins it, else as little given away as possible (the
     cards already on the table are looked at once). An excuse card, which stays with its
@@ -127,7 +128,7 @@ def _least_valuable(state: HandState, cards: Sequence[int]) -> int:
     values, deck = state.ruleset.counting.values, state.ruleset.deck.cards
     suits = Counter(deck[card].suit for card in state.zones.hands[decision.seat])
 
-    def keep(card: int) -> tuple[float, int, int]:
+    def keep(card: int) -> tuple[Number, int, int]:
         about = deck[card]
         return (values[card] + (1.0 if about.is_trump else 0.0), suits[about.suit], about.strength)
 
@@ -178,7 +179,7 @@ def _richest_packet(state: HandState, answers: Sequence[Any]) -> Action:
     """The talon's packet holding the most card value (the lowest number among equals)."""
     values, packets = state.ruleset.counting.values, state.zones.packets
 
-    def worth(answer: TakePacket) -> tuple[float, int]:
+    def worth(answer: TakePacket) -> tuple[Number, int]:
         return (sum(values[card] for card in packets[answer.number - 1]), -answer.number)
 
     return max(answers, key=worth)

@@ -62,7 +62,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Generator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from tarot.agents.heuristic_agent import HeuristicAgent
 from tarot.agents.judging import pick, play_each
@@ -89,7 +89,12 @@ WIDENED = frozenset(
 class SearchAgent:
     """Chooses by playing every legal action out on sampled deals."""
 
-    SETTINGS = {"samples": int, "seconds": float, "rollout": str, "batch": str}
+    SETTINGS: ClassVar[dict[str, type]] = {
+        "samples": int,
+        "seconds": float,
+        "rollout": str,
+        "batch": str,
+    }
 
     def __init__(
         self,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from tarot.compile.card_runs import runs
 from tarot.expressions import FactFunction, Type
+from tarot.expressions.builtins import Number
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
@@ -172,7 +173,7 @@ def _pile(state: HandState, seat: int) -> list[int]:
     return state.pile(seat)
 
 
-def _points(state: HandState, seat: int) -> float:
+def _points(state: HandState, seat: int) -> Number:
     return state.card_points()[seat]
 
 
@@ -206,7 +207,7 @@ def _side_pile(state: HandState, seat: int) -> tuple[int, ...]:
     return tuple(state.side_pile(seat))
 
 
-def _side_points(state: HandState, seat: int) -> float:
+def _side_points(state: HandState, seat: int) -> Number:
     return state.side_points(seat)
 
 
@@ -228,11 +229,11 @@ def _last_trick_winner(state: HandState) -> int:
     return trick_cards[-1][0] if trick_cards else -1
 
 
-def _declared_value(state: HandState, seat: int, declaration_id: str) -> float:
+def _declared_value(state: HandState, seat: int, declaration_id: str) -> Number:
     return state.declared_values[seat].get(declaration_id, 0)
 
 
-def _winning_card(state: HandState, number: float) -> tuple[int, ...]:
+def _winning_card(state: HandState, number: Number) -> tuple[int, ...]:
     """The card with which the `number`-th finished trick was won (from 1), as a group of
     one; empty when there is no such trick."""
     index = int(number) - 1
@@ -246,7 +247,7 @@ def _hand_number(state: HandState) -> int:
     return state.number
 
 
-def _first_cards(state: HandState, seat: int, number: float) -> tuple[int, ...]:
+def _first_cards(state: HandState, seat: int, number: Number) -> tuple[int, ...]:
     dealt = [card for packet in state.packets_dealt[seat] for card in packet]
     return tuple(dealt[: max(int(number), 0)])
 
@@ -261,11 +262,11 @@ PAYMENTS_READ_BY = "total"
 TOTAL_MEMO = "total()"
 
 
-def _total(state: HandState, seat: int) -> float:
+def _total(state: HandState, seat: int) -> Number:
     return state.remember((TOTAL_MEMO, seat), lambda: state.total(seat))
 
 
-def _packet(state: HandState, seat: int, number: float) -> tuple[int, ...]:
+def _packet(state: HandState, seat: int, number: Number) -> tuple[int, ...]:
     packets = state.packets_dealt[seat]
     return tuple(packets[int(number) - 1]) if 1 <= number <= len(packets) else ()
 
@@ -274,7 +275,7 @@ def _doublings(state: HandState, target: str) -> int:
     return state.doubled.get(target, 0)
 
 
-def _doubling_factor(state: HandState, target: str) -> float:
+def _doubling_factor(state: HandState, target: str) -> Number:
     doubling = state.ruleset.doubling
     level = state.doubled.get(target, 0)
     return doubling.factor**level if doubling is not None and level else 1

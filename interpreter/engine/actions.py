@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from tarot.cards import Deck
+from tarot.expressions.builtins import Number
 
 if TYPE_CHECKING:
     from tarot.ruleset import Declaration
@@ -136,7 +137,7 @@ Action = (
 )
 
 
-_NO_LEVELS: Mapping[str, float] = MappingProxyType({})
+_NO_LEVELS: Mapping[str, Number] = MappingProxyType({})
 
 
 class Decision:
@@ -152,7 +153,7 @@ class Decision:
         actions: Sequence[Action],
         choices: list[str],
         declaration: Declaration | None = None,
-        level_values: Mapping[str, float] | None = None,
+        level_values: Mapping[str, Number] | None = None,
     ) -> None:
         self.seat = seat
         self.kind = kind

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
+from tarot.expressions.builtins import Number
+
 
 class PaymentTime(StrEnum):
     """When in the hand a payment was made."""
@@ -53,7 +55,7 @@ class Payment:
     rule: str
     payer: int
     payee: int
-    amount: float
+    amount: Number
     when: At
 
     @property

@@ -15,6 +15,7 @@ from tarot.agents.base import Agent
 from tarot.engine.collector import few_collections
 from tarot.engine.lasting import LastingValues
 from tarot.engine.state import HandState
+from tarot.expressions.builtins import Number
 from tarot.ruleset import Ruleset
 
 Seating = Callable[[int], Sequence[Agent]]  # hand number -> the agents for that hand
@@ -59,7 +60,7 @@ def deal_hand(
     ruleset: Ruleset,
     seed: int,
     number: int,
-    totals_before: Sequence[float] | None = None,
+    totals_before: Sequence[Number] | None = None,
     lasting: LastingValues | None = None,
 ) -> HandState:
     """Hand `number` (from 1) of the game with this seed, dealt and waiting for decisions
@@ -119,7 +120,7 @@ def play_hands(
     else:
         # hands is not None here (whole_game is False)
         numbers = range(1, hands + 1) if isinstance(hands, int) else hands  # type: ignore[assignment]
-    totals: list[float] = [0] * ruleset.players
+    totals: list[Number] = [0] * ruleset.players
     lasting: LastingValues | None = None  # the sitting's start values for the first hand
     for number in numbers:
         state = deal_hand(ruleset, seed, number, totals, lasting)

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tarot.engine.values import selected_seats, tidy
-from tarot.expressions.builtins import in_range
+from tarot.engine.values import magnitude, selected_seats, tidy
+from tarot.expressions.builtins import Number, in_range
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
@@ -33,8 +33,8 @@ DEAL, SETTLEMENT, SITTING_END = "deal", "settlement", "sitting_end"
 class LastingValues:
     """Every counter's value at one moment: per seat (one number a seat) or for the table."""
 
-    seats: dict[str, list[float]]
-    table: dict[str, float]
+    seats: dict[str, list[Number]]
+    table: dict[str, Number]
 
     @classmethod
     def start(cls, rules: LastingRules, players: int) -> LastingValues:
@@ -47,7 +47,7 @@ class LastingValues:
     def copy(self) -> LastingValues:
         return LastingValues({k: list(v) for k, v in self.seats.items()}, dict(self.table))
 
-    def of_seat(self, name: str, seat: int) -> float:
+    def of_seat(self, name: str, seat: int) -> Number:
         """A seat's counter (0 for a value that is no seat, as -1)."""
         values = self.seats[name]
         return values[seat] if 0 <= seat < len(values) else 0
@@ -64,7 +64,7 @@ class TransferMade:
     rule: str
     seat: int
     account: str
-    amount: float
+    amount: Number
     at: str
 
     def as_record(self) -> dict:
@@ -73,7 +73,7 @@ class TransferMade:
             "rule": self.rule,
             "from": self.seat if into else self.account,
             "to": self.account if into else self.seat,
-            "amount": abs(self.amount),
+            "amount": magnitude(self.amount),
             "at": self.at,
         }
 
@@ -141,7 +141,7 @@ def apply_changes(state: HandState) -> None:
         state._changed()
 
 
-def _changed(old: float, value: float, adds: bool) -> float:
+def _changed(old: Number, value: Number, adds: bool) -> Number:
     return tidy(in_range(old + value) if adds else value)
 
 

@@ -21,7 +21,6 @@ EvaluationError naming the rule, the hand and the moment.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 
 from tarot.compile.contexts import MAX_REDEALS, TOTAL_MEMO
 from tarot.engine.actions import Action, Decision, DecisionKind, IllegalAction
@@ -39,10 +38,13 @@ from tarot.engine.phases.declare import HANDED_OVER, CardChoice
 from tarot.engine.phases.phase import MOMENTS
 from tarot.engine.phases.settle import count_points
 from tarot.engine.showing import show_cards
+from tarot.engine.values import magnitude as _magnitude
 from tarot.engine.values import selected_seats as _seats
 from tarot.engine.values import tidy as _tidy
+from tarot.engine.zone_attributes import ZoneAttributes
 from tarot.engine.zones import Zones
 from tarot.expressions import EvaluationError, Scope
+from tarot.expressions.builtins import Number
 from tarot.expressions.types import Value
 from tarot.ruleset import DoubleTarget, Evaluator, PaymentRule, RedealRule, Ruleset
 
@@ -83,27 +85,9 @@ _COPIED_LISTS = (
 )
 
 
-def _zone(name: str) -> property:
-    """A zone of `Zones`, read and replaced as an attribute of the state."""
-    return property(
-        attrgetter(f"zones.{name}"),
-        lambda state, cards: setattr(state.zones, name, cards),
-        doc=f"The state's `zones.{name}`.",
-    )
-
-
-class HandState:
+class HandState(ZoneAttributes):
     """A hand from the deal to the settlement."""
 
-    hands = _zone("hands")
-    discards = _zone("discards")
-    won = _zone("won")
-    played = _zone("played")
-    set_aside = _zone("set_aside")
-    piles = _zone("piles")
-    talon = _zone("talon")
-    trick = _zone("trick")
-    trick_cards = _zone("trick_cards")
     # what the deal handed out, as dealt (set by phases/deal.py)
     packets_dealt: list[list[list[int]]]
     piles_dealt: list[list[list[int]]]
@@ -116,7 +100,7 @@ class HandState:
         dealer: int,
         pack: Sequence[int],
         number: int = 1,
-        totals_before: Sequence[float] | None = None,
+        totals_before: Sequence[Number] | None = None,
         repack: Callable[[int], Sequence[int]] | None = None,
         lasting: LastingValues | None = None,
     ) -> None:
@@ -154,7 +138,7 @@ class HandState:
         self.talon_shared: list[tuple[int, list[int]]] = []  # (seat, cards) of a talon shared
         self.ended_in_talon = False  # the talon's `ends_hand` ended the hand before play
         self.declared: list[set[str]] = [set() for _ in range(n)]
-        self.declared_values: list[dict[str, float]] = [{} for _ in range(n)]
+        self.declared_values: list[dict[str, Number]] = [{} for _ in range(n)]
         self.declared_by_rule: list[tuple[int, str]] = []  # (seat, `id:level`), compulsory
         self.shown: list[tuple[int, str, list[int]]] = []  # (seat, what, cards shown)
         self.decisions: list[dict] = []
@@ -178,9 +162,9 @@ class HandState:
         self.thrown_in: str | None = None  # why the deal was abandoned, if it was
         self.excuse_debts: list[tuple[int, int]] = []  # (the Fool's holder, the trick's winner)
         self.exchanges: list[dict] = []  # cards handed over for the Fool
-        self.scores: list[float] = [0] * n  # points scored in the hand (rulesets that score)
+        self.scores: list[Number] = [0] * n  # points scored in the hand (rulesets that score)
         self.claimed: tuple[int, ...] = ()  # seats that claimed the game during play
-        self._points: list[float] | None = None
+        self._points: list[Number] | None = None
         self._base_vars = {"seats": tuple(range(n)), "dealer": dealer, "players": n}
         self.discard_left = {s: ruleset.discard_count(s, dealer) for s in self.seat_order}
         self.declare_queue: list[Decision] = []
@@ -227,11 +211,20 @@ class HandState:
     def clone(self) -> HandState:
         """An independent copy to try actions on (the ruleset and the dealt pack are shared,
         being never changed)."""
-        other = type(self).__new__(type(self))  # `copy.copy`, without its generic protocol
-        mine, theirs = self.__dict__, other.__dict__
-        theirs.update(mine)
-        for name in _COPIED_LISTS:
-            theirs[name] = list(mine[name])
+        other: HandState = _Unfilled()
+        mine = getattr(self, "__dict__", None)
+        if mine is not None:  # plain Python: every attribute at once
+            theirs = other.__dict__
+            theirs.update(mine)
+            for name in _COPIED_LISTS:
+                theirs[name] = list(mine[name])
+        else:  # compiled (mypyc): no `__dict__`, but the class lists the attributes it has
+            for name in _COMPILED_ATTRIBUTES:
+                value = getattr(self, name, _UNSET)
+                if value is not _UNSET:
+                    setattr(other, name, value)
+            for name in _COPIED_LISTS:
+                setattr(other, name, list(getattr(self, name)))
         other.zones = self.zones.copy()
         other.declared = [set(d) for d in self.declared]
         other.declared_values = [dict(d) for d in self.declared_values]
@@ -281,7 +274,7 @@ class HandState:
     def is_terminal(self) -> bool:
         return self.phase == Phase.DONE
 
-    def returns(self) -> list[float]:
+    def returns(self) -> list[Number]:
         """Net result per seat so far, final once terminal: amounts paid and received, plus
         the points scored in rulesets that score hands."""
         net = list(self.scores)
@@ -380,7 +373,7 @@ class HandState:
             return (seat,)
         return attack if seat in attack else self.defenders()
 
-    def contract_value(self, name: str) -> float:
+    def contract_value(self, name: str) -> Number:
         bidding = self.ruleset.bidding
         if bidding is None or self.contract is None:
             return 0
@@ -423,7 +416,7 @@ class HandState:
         """The cards that score for `seat`: tricks won, own discards, any talon set aside."""
         return self.zones.won[seat] + self.zones.discards[seat] + self.zones.set_aside[seat]
 
-    def card_points(self) -> list[float]:
+    def card_points(self) -> list[Number]:
         """Card points of each seat's scoring pile as it stands (fixed once the hand is over)."""
         if self._points is not None:
             return self._points
@@ -436,13 +429,13 @@ class HandState:
         """The scoring piles of `seat`'s side, pooled."""
         return [c for member in self.side_of(seat) for c in self.pile(member)]
 
-    def side_points(self, seat: int) -> float:
+    def side_points(self, seat: int) -> Number:
         """Card points of the pooled piles of `seat`'s side."""
         if self._points is not None and len(self.side_of(seat)) == 1:
             return self._points[seat]
         return self.count(self.side_pile(seat))
 
-    def count(self, pile: Sequence[int]) -> float:
+    def count(self, pile: Sequence[int]) -> Number:
         counting = self.ruleset.counting
         if counting.method == "sum":
             return _tidy(sum(counting.values[c] for c in pile))
@@ -450,7 +443,7 @@ class HandState:
             counting.values, counting.group_size, counting.partial_group_credit, pile
         )
 
-    def settlement_for(self, points: Sequence[float] | None = None) -> list[Payment]:
+    def settlement_for(self, points: Sequence[Number] | None = None) -> list[Payment]:
         """The settlement payments the ruleset makes for the hand as it stands, or for these
         card points (for checking a settlement table without playing a hand to each row)."""
         saved = self._points, self.payments, self.fired
@@ -466,12 +459,12 @@ class HandState:
             self._points, self.payments, self.fired = saved
             self._changed()
 
-    def hand_score(self, seat: int) -> float:
+    def hand_score(self, seat: int) -> Number:
         """The points `seat` scores in this hand as it stands (0 in rulesets that pay)."""
         score = self.ruleset.hand_score
         return 0 if score is None else score(self._scope({"player": seat}))
 
-    def total(self, seat: int) -> float:
+    def total(self, seat: int) -> Number:
         """The seat's game total counting this hand as it stands."""
         if self.phase == Phase.DONE:
             return self.totals_before[seat] + self.returns()[seat]
@@ -529,8 +522,28 @@ class HandState:
                 if value:
                     # a negative amount is paid the other way
                     giver, taker = (payer, payee) if value > 0 else (payee, payer)
-                    self.payments.append(Payment(rule_id, giver, taker, abs(value), at))
+                    self.payments.append(Payment(rule_id, giver, taker, _magnitude(value), at))
                     self._forget_totals()
                     paid = True
         if paid:
             self.fired[rule_id] = self.fired.get(rule_id, 0) + 1
+
+
+class _Unfilled(HandState):
+    """A state made without a deal, for `clone` to fill in."""
+
+    def __init__(self) -> None:
+        pass
+
+
+_UNSET = object()  # an attribute a state has not set (yet)
+
+
+def _compiled_attributes(cls: type) -> tuple[str, ...]:
+    """The attributes of a class compiled by mypyc and of its bases, from the
+    `__mypyc_attrs__` mypyc gives each."""
+    names = (name for base in cls.__mro__ for name in getattr(base, "__mypyc_attrs__", ()))
+    return tuple(dict.fromkeys(name for name in names if name != "__dict__"))
+
+
+_COMPILED_ATTRIBUTES = _compiled_attributes(HandState)  # empty in plain Python

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tarot.expressions import EvaluationError
+from tarot.expressions.builtins import Number
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
@@ -34,6 +35,14 @@ def first_seat(state: HandState, expression: Callable[..., Any], what: str) -> i
     return seats[0]
 
 
-def tidy(number: float) -> float:
+def tidy(number: Number) -> Number:
     """Whole numbers as ints, so records and reports read 3 rather than 3.0."""
     return int(number) if float(number).is_integer() else number
+
+
+def magnitude(number: Number) -> Number:
+    """`abs(number)`, an int staying an int in a compiled build (mypyc would read `abs` of an
+    int or float as a float)."""
+    if isinstance(number, int):
+        return abs(number)
+    return abs(number)

@@ -168,14 +168,41 @@ _ARITH = {
     "floordiv": ("//", bi.floordiv),
     "mod": ("%", bi.mod),
 }
-#: `x OP constant` as one closure, by operator
+
+
+def _less_than(f: Fn, v: object) -> Fn:
+    return lambda s: f(s) < v
+
+
+def _at_most(f: Fn, v: object) -> Fn:
+    return lambda s: f(s) <= v
+
+
+def _greater_than(f: Fn, v: object) -> Fn:
+    return lambda s: f(s) > v
+
+
+def _at_least(f: Fn, v: object) -> Fn:
+    return lambda s: f(s) >= v
+
+
+def _equal_to(f: Fn, v: object) -> Fn:
+    return lambda s: f(s) == v
+
+
+def _other_than(f: Fn, v: object) -> Fn:
+    return lambda s: f(s) != v
+
+
+#: `x OP constant` as one closure, by operator (functions, not nested lambdas: mypyc compiles
+#: these, not a lambda that returns a lambda)
 _AGAINST_CONSTANT: dict[Callable, Callable[[Fn, object], Fn]] = {
-    operator.lt: lambda f, v: lambda s: f(s) < v,
-    operator.le: lambda f, v: lambda s: f(s) <= v,
-    operator.gt: lambda f, v: lambda s: f(s) > v,
-    operator.ge: lambda f, v: lambda s: f(s) >= v,
-    operator.eq: lambda f, v: lambda s: f(s) == v,
-    operator.ne: lambda f, v: lambda s: f(s) != v,
+    operator.lt: _less_than,
+    operator.le: _at_most,
+    operator.gt: _greater_than,
+    operator.ge: _at_least,
+    operator.eq: _equal_to,
+    operator.ne: _other_than,
 }
 
 
@@ -189,6 +216,14 @@ def _compared(func: Callable, left: Node, right: Node) -> Fn:
 _ORDER = {"lt": ("<", operator.lt), "le": ("<=", operator.le)}
 _ORDER |= {"gt": (">", operator.gt), "ge": (">=", operator.ge)}
 _EQUAL = {"eq": ("==", operator.eq), "ne": ("!=", operator.ne)}
+
+
+#: node kinds that one method compiles for several operators (by name, not class-body aliases,
+#: which mypyc does not compile)
+_SHARED_HANDLERS = dict.fromkeys(("add", "sub", "mul", "div", "floordiv", "mod"), "arith")
+_SHARED_HANDLERS |= dict.fromkeys(("lt", "le", "gt", "ge"), "order")
+_SHARED_HANDLERS |= dict.fromkeys(("eq", "ne"), "equal")
+_SHARED_HANDLERS |= dict.fromkeys(("member", "not_member"), "membership")
 
 
 class _Compiler:
@@ -206,7 +241,8 @@ class _Compiler:
         try:
             if self.depth > MAX_NESTING:
                 raise _error(f"expression is nested too deeply (over {MAX_NESTING} levels)", tree)
-            return getattr(self, "c_" + str(tree.data))(tree, *tree.children)
+            kind = str(tree.data)
+            return getattr(self, _SHARED_HANDLERS.get(kind) or "c_" + kind)(tree, *tree.children)
         finally:
             self.depth -= 1
 
@@ -375,8 +411,6 @@ class _Compiler:
             fn = lambda s: v if -top <= (v := func(lf(s), rf(s))) <= top else fail(v)  # noqa: E731
         return self.combine(Type.NUMBER, fn, tree, lnode, rnode, cost=cost, may_fail=True)
 
-    c_add = c_sub = c_mul = c_div = c_floordiv = c_mod = arith
-
     def c_neg(self, tree: Tree, operand: Tree) -> Node:
         node = self.compile(operand)
         if node.type != Type.NUMBER:
@@ -388,8 +422,6 @@ class _Compiler:
         symbol, func = _ORDER[str(tree.data)]
         lnode, rnode = self.both(symbol, "NUMBER", left, right)
         return self.combine(Type.BOOL, _compared(func, lnode, rnode), tree, lnode, rnode)
-
-    c_lt = c_le = c_gt = c_ge = order
 
     def equal(self, tree: Tree, left: Tree, right: Tree) -> Node:
         symbol, func = _EQUAL[str(tree.data)]
@@ -405,8 +437,6 @@ class _Compiler:
                 right,
             )
         return self.combine(Type.BOOL, _compared(func, lnode, rnode), tree, lnode, rnode)
-
-    c_eq = c_ne = equal
 
     def membership(self, tree: Tree, left: Tree, right: Tree) -> Node:
         negate = tree.data == "not_member"
@@ -443,8 +473,6 @@ class _Compiler:
     def is_context(self, name: str) -> bool:
         """Whether `name` is a context variable (not one bound by an aggregation)."""
         return name not in self.bound and name in self.env.variables
-
-    c_member = c_not_member = membership
 
     def c_and_(self, tree: Tree, left: Tree, right: Tree) -> Node:
         lnode, rnode = self.both("and", "BOOL", left, right)

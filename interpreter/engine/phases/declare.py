@@ -10,7 +10,7 @@ shown or given back after a declaration are asked for before anything else
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from tarot.engine.actions import (
@@ -46,7 +46,7 @@ class CardChoice:
     chosen: list[int] = field(default_factory=list)
 
     def copy(self) -> CardChoice:
-        return CardChoice(**{**vars(self), "chosen": list(self.chosen)})
+        return replace(self, chosen=list(self.chosen))
 
 
 def decide(state: HandState) -> bool:

@@ -14,6 +14,7 @@ from tarot.engine.events import AT_SETTLEMENT
 from tarot.engine.lasting import close_hand
 from tarot.engine.phases.phase import Phase
 from tarot.engine.values import tidy
+from tarot.expressions.builtins import Number
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
@@ -50,8 +51,8 @@ def finish(state: HandState) -> None:
 
 
 def count_points(
-    values: Sequence[float], group_size: int, credit: Sequence[float], pile: Sequence[int]
-) -> float:
+    values: Sequence[Number], group_size: int, credit: Sequence[Number], pile: Sequence[int]
+) -> Number:
     """Card points of a pile counted in groups: each group scores the values of its counting
     cards less one for each counting card, plus one; a partial group of r cards scores the
     same with `credit[r-1]` in place of the one."""
