@@ -332,3 +332,9 @@ def test_the_transcript_gives_the_doublings_among_the_announcements():
     said = played.stdout.split("Announcements:\n")[1].split("Play:")[0]
     assert "Seat 3: double (The game)" in said.split("Doublings:")[0]
     assert "The game: doubled 2 time(s), x4" in said
+
+
+def test_the_explained_rules_say_the_round_and_its_doublings():
+    page = " ".join(tarot("explain", str(ROUNDS_GAME)).stdout.split())
+    assert "The turn comes round again until every player has passed in turn" in page
+    assert "In the round of announcements, a player on his turn may double each target" in page
