@@ -176,6 +176,9 @@ class Announcements:
     table: tuple[Announcement, ...]
     first: Evaluator | None  # the seat that speaks first (None: the taker, else the dealer's next)
     source: str
+    #: `once`: each seat speaks once; `until_all_pass`: the turn comes round again until every
+    #: seat has passed in turn since the last announcement or doubling
+    rounds: str = "once"
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,8 @@ class Doubling:
     factor: Number  # what each doubling multiplies by
     targets: tuple[DoubleTarget, ...]
     source: str
+    #: the doublings are made in the round of announcements, not in a phase of their own
+    with_announcements: bool = False
 
 
 @dataclass(frozen=True)

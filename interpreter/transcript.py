@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tarot.engine import tricks as trick_rules
-from tarot.engine.actions import HOLD_TEXT, JOIN_TEXT, DecisionKind
+from tarot.engine.actions import ANNOUNCE_TEXT, HOLD_TEXT, JOIN_TEXT, PASS_TEXT, DecisionKind
 from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
 from tarot.engine.phases.announce import KEPT_SHOWN
 from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use
@@ -371,31 +371,52 @@ def _talon_to_winners(state: HandState) -> dict[int, list[list[int]]]:
 
 
 def _announcement_lines(state: HandState) -> list[str]:
-    """Each bonus announced, by whom, and the cards its announcer keeps for the last trick."""
+    """Each bonus announced, by whom, and the cards its announcer keeps for the last trick,
+    with the doublings made among them (`doubling.with_announcements`), in the order said."""
     section = state.ruleset.announcements
-    if section is None or not state.announced:
+    if section is None or not (state.announced or _doubled_with_announcements(state)):
         return []
     names = {bonus.id: bonus.name for bonus in section.table}
     kept = {(seat, what): cards for seat, what, cards in state.shown}
     out = ["Announcements:"]
-    for seat, bonus in state.announced:
-        cards = kept.get((seat, f"{KEPT_SHOWN}:{bonus}"))
+    for d in state.decisions:
+        word, _, said = d["choice"].partition(":")
+        if d["kind"] != DecisionKind.ANNOUNCE or word == PASS_TEXT:
+            continue
+        seat = d["seat"]
+        if word != ANNOUNCE_TEXT:
+            out.append(_doubling_line(state, seat, d["choice"]))
+            continue
+        cards = kept.get((seat, f"{KEPT_SHOWN}:{said}"))
         keeping = f", keeping {_cards(state.ruleset, cards)} for the last trick" if cards else ""
-        out.append(f"  Seat {seat} announces {names.get(bonus, bonus)}{keeping}")
+        out.append(f"  Seat {seat} announces {names.get(said, said)}{keeping}")
     return out
+
+
+def _doubled_with_announcements(state: HandState) -> bool:
+    doubling = state.ruleset.doubling
+    return doubling is not None and doubling.with_announcements and bool(state.doubled)
+
+
+def _doubling_line(state: HandState, seat: int, choice: str) -> str:
+    """A doubling (`STEP:TARGET`) or its refusal (`pass:TARGET`) as the transcript says it."""
+    doubling = state.ruleset.doubling
+    assert doubling is not None  # a doubling is made only in rulesets with `doubling`
+    names = {target.id: target.name for target in doubling.targets}
+    step, _, target = choice.partition(":")
+    return f"  Seat {seat}: {step.replace('_', ' ')} ({names.get(target, target)})"
 
 
 def _doubling_lines(state: HandState) -> list[str]:
     """Each doubling and each refusal, then what each target doubled stands at."""
     doubling = state.ruleset.doubling
     asked = [d for d in state.decisions if d["kind"] == DecisionKind.DOUBLE]
-    if doubling is None or not asked:
+    if doubling is None or not (asked or _doubled_with_announcements(state)):
         return []
     names = {target.id: target.name for target in doubling.targets}
     out = ["Doublings:"]
     for d in asked:
-        step, _, target = d["choice"].partition(":")
-        out.append(f"  Seat {d['seat']}: {step.replace('_', ' ')} ({names.get(target, target)})")
+        out.append(_doubling_line(state, d["seat"], d["choice"]))
     for target, times in state.doubled.items():
         factor = doubling.factor**times
         out.append(f"  {names.get(target, target)}: doubled {times} time(s), x{tidy(factor)}")

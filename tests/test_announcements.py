@@ -259,3 +259,82 @@ def test_a_human_seat_reads_the_announcements_in_words():
     out = result.stdout
     assert "announce The little trump wins the last trick" in out
     assert "Announced: " in out
+
+
+# --- a round of announcements with its doublings (announcement-rounds.yaml) ----------------
+
+ROUNDS_GAME = GAME.parent / "announcement-rounds.yaml"
+ROUNDS = load_ruleset(ROUNDS_GAME)
+
+
+def rounds_hand() -> HandState:
+    return to_announcements(HandState(ROUNDS, 0, pack_for(ROUNDS, HANDS, TALON)))
+
+
+def test_the_round_comes_back_until_every_seat_passed_since_the_last_thing_said():
+    state = rounds_hand()
+    # the taker (seat 1, partner seat 0) speaks first; the game is doubled first by defenders
+    assert state.legal_actions() == ["announce:honours", "announce:ultimo", "pass"]
+    say(state, (1, "pass"))
+    assert state.legal_actions() == ["announce:honours", "double:game", "pass"]
+    say(state, (2, "double:game"))
+    # the same seat speaks on; the answer to the doubling is now the attackers' to give
+    assert state.current_player() == 2 and state.legal_actions() == ["announce:honours", "pass"]
+    say(state, (2, "pass"), (3, "pass"))
+    assert state.legal_actions() == ["announce:honours", "redouble:game", "pass"]
+    say(state, (0, "redouble:game"), (0, "pass"))
+    # seat 1 passed before, and is asked again: seat 0 spoke since
+    assert state.current_player() == 1
+    say(state, (1, "announce:ultimo"), (1, "pass"))
+    # both steps of the game are made; the ultimo is doubled first by the other side
+    assert state.legal_actions() == ["announce:honours", "double:ultimo", "pass"]
+    say(state, (2, "double:ultimo"), (2, "pass"), (3, "pass"))
+    assert state.legal_actions() == ["announce:honours", "redouble:ultimo", "pass"]
+    say(state, (0, "pass"), (1, "pass"))
+    # four passes in a row since seat 2's doubling: play begins without a doubling phase
+    assert state.decision.kind == "play"
+    assert state.doubled == {"game": 2, "ultimo": 1}
+    assert state.announced == [(1, "ultimo")]
+    assert state.evaluate(compiled(ROUNDS, "doubling_factor('game')")) == 4
+    assert all(d["kind"] != "double" for d in state.decisions)
+
+
+def test_a_round_where_nobody_speaks_asks_each_seat_once():
+    state = rounds_hand()
+    say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"))
+    assert state.decision.kind == "play" and state.doubled == {}
+
+
+@pytest.mark.parametrize("mixed", [False, True])
+def test_games_with_rounds_of_announcements_replay(mixed: bool):
+    states = replayed_games(ROUNDS, 7, hands=3, mixed=mixed)
+    assert all(d["kind"] != "double" for state in states for d in state.decisions)
+
+
+def test_doublings_with_the_announcements_need_announcements(tmp_path: Path):
+    def change(document: dict) -> None:
+        del document["announcements"]
+        del document["doubling"]["targets"][1]
+        document["doubling"]["with_announcements"] = True
+
+    message = problems(edited(GAME, tmp_path, change))
+    assert "$.doubling.with_announcements: the doublings are made in the round of" in message
+
+    def unknown(document: dict) -> None:
+        document["announcements"]["rounds"] = "twice"
+
+    assert "$.announcements.rounds" in problems(edited(GAME, tmp_path, unknown))
+
+
+def test_the_transcript_gives_the_doublings_among_the_announcements():
+    played = tarot("play", str(ROUNDS_GAME), "--seed", "19")
+    assert played.returncode == 0, played.stderr
+    said = played.stdout.split("Announcements:\n")[1].split("Play:")[0]
+    assert "Seat 3: double (The game)" in said.split("Doublings:")[0]
+    assert "The game: doubled 2 time(s), x4" in said
+
+
+def test_the_explained_rules_say_the_round_and_its_doublings():
+    page = " ".join(tarot("explain", str(ROUNDS_GAME)).stdout.split())
+    assert "The turn comes round again until every player has passed in turn" in page
+    assert "In the round of announcements, a player on his turn may double each target" in page

@@ -110,6 +110,19 @@ def test_the_pack_counts_94_and_the_skiz_is_the_highest_trump():
     assert RULESET.deck.cards[skiz].trump == 22 and RULESET.deck.cards[xxi].trump == 21
 
 
+PLAYED_OUT = [  # seat 1 leads and wins every trick; the Pagat takes the last
+    ["fool", "trump-11", "trump-20", "trump-8"],
+    ["trump-21", "trump-12", "trump-14", "trump-9"],
+    ["trump-19", "trump-13", "trump-15", "trump-10"],
+    ["trump-18", "hearts-1", "trump-16", "spades-10"],
+    ["hearts-K", "hearts-C", "diamonds-Q", "clubs-10"],
+    ["spades-K", "diamonds-1", "spades-Q", "spades-C"],
+    ["trump-17", "diamonds-J", "clubs-Q", "spades-J"],
+    ["trump-7", "diamonds-C", "diamonds-K", "clubs-J"],
+    ["trump-1", "hearts-J", "clubs-K", "clubs-C"],
+]
+
+
 def test_a_hand_played_by_fixed_decisions():
     state = new_hand()
     to_the_call(state)
@@ -119,28 +132,16 @@ def test_a_hand_played_by_fixed_decisions():
     assert state.partner == 3 and state.attackers() == (1, 3)
     # announcements from the taker: the Pagat ultimo, its holder binding himself to keep it
     assert "announce:pagat_ultimo" in state.legal_actions()
-    say(state, (1, "announce:pagat_ultimo"))
-    while state.decision.kind == "announce":
-        say(state, (state.current_player(), "pass"))
-    # the game: the defenders may double it, and decline; then the ultimo: seat 2 doubles it
-    while state.decision.kind == "double" and "game" in state.legal_actions()[-1]:
-        say(state, (state.current_player(), state.legal_actions()[-1]))
-    say(state, (2, "kontra:pagat_ultimo"))
-    while state.decision.kind == "double":
-        say(state, (state.current_player(), state.legal_actions()[-1]))
+    say(state, (1, "announce:pagat_ultimo"), (1, "pass"))
+    # kontras in the same round (HT-17): seat 2 may kontra the game or the ultimo
+    assert state.legal_actions()[-3:] == ["kontra:game", "kontra:pagat_ultimo", "pass"]
+    say(state, (2, "kontra:pagat_ultimo"), (2, "pass"))
+    # the partner may answer it; nobody does, and after four passes in a row play begins
+    assert state.legal_actions()[-2:] == ["rekontra:pagat_ultimo", "pass"]
+    say(state, (3, "pass"), (0, "pass"), (1, "pass"))
+    assert state.decision.kind == "play"
     assert state.doubled == {"pagat_ultimo": 1}
-    tricks = [
-        ["fool", "trump-11", "trump-20", "trump-8"],
-        ["trump-21", "trump-12", "trump-14", "trump-9"],
-        ["trump-19", "trump-13", "trump-15", "trump-10"],
-        ["trump-18", "hearts-1", "trump-16", "spades-10"],
-        ["hearts-K", "hearts-C", "diamonds-Q", "clubs-10"],
-        ["spades-K", "diamonds-1", "spades-Q", "spades-C"],
-        ["trump-17", "diamonds-J", "clubs-Q", "spades-J"],
-        ["trump-7", "diamonds-C", "diamonds-K", "clubs-J"],
-        ["trump-1", "hearts-J", "clubs-K", "clubs-C"],
-    ]
-    for number, trick in enumerate(tricks, 1):
+    for number, trick in enumerate(PLAYED_OUT, 1):
         if number < 9:  # the Pagat is held back while seat 1 has another card to play
             assert "trump-1" not in state.legal_actions() or state.current_player() != 1
         say(state, *zip([1, 2, 3, 0], trick, strict=True))
@@ -156,6 +157,40 @@ def test_a_hand_played_by_fixed_decisions():
         paid[payment.rule] = paid.get(payment.rule, 0) + payment.amount
     assert paid == {"volat_made": 6, "ultimo_made": 40}
     assert state.returns() == [-23, 23, -23, 23]
+
+
+def test_the_round_of_announcements_comes_round_until_three_pass_after_the_last_speaker():
+    state = new_hand()
+    to_the_call(state)
+    say(state, (1, "trump-20"))  # seat 3 holds the XX: the partner
+    say(state, (1, "pass"), (2, "kontra:game"), (2, "pass"))
+    # the partner answers the kontra and announces the volat for his side, in one turn
+    assert "rekontra:game" in state.legal_actions()
+    say(state, (3, "rekontra:game"), (3, "announce:volat"))
+    # a side that announced the volat announces no trull, four Kings or double game (X);
+    # the Pagat ultimo is its holder's (seat 1's)
+    assert state.legal_actions() == ["announce:xxi_catch", "pass"]
+    say(state, (3, "pass"), (0, "pass"))
+    # the declarer passed before; he is asked again, the partner having spoken since
+    assert state.current_player() == 1
+    assert state.legal_actions() == ["announce:pagat_ultimo", "announce:xxi_catch", "pass"]
+    say(state, (1, "pass"))
+    assert state.legal_actions()[-3:] == ["szubkontra:game", "kontra:volat", "pass"]
+    say(state, (2, "pass"))
+    # three passed after seat 3 (and seat 3 itself before them): the round is over
+    assert state.decision.kind == "play"
+    assert state.doubled == {"game": 2} and state.announced == [(3, "volat")]
+    for trick in PLAYED_OUT:
+        say(state, *zip([1, 2, 3, 0], trick, strict=True))
+    paid: dict[str, float] = {}
+    for payment in state.payments:
+        paid[payment.rule] = paid.get(payment.rule, 0) + payment.amount
+    # each of the four pairs of opponents: the game kontra'd and rekontra'd, 1 x 4 / 2 = 2,
+    # not cancelled by the volat since it was kontra'd; the volat announced and made,
+    # 3 x 1 x 2 / 2 = 3; the silent Pagat ultimo 5 / 2; the silent trull, four Kings and
+    # double game cancelled by the volat
+    assert paid == {"game_points": 8, "volat_made": 12, "ultimo_made": 10}
+    assert state.returns() == [-15, 15, -15, 15]
 
 
 def test_a_hold_only_by_a_seat_that_bid_and_never_over_a_hold():

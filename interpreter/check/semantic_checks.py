@@ -324,8 +324,9 @@ def _check_talon_use(draft: Draft, where: tuple, spec: dict | None, talon: int |
 
 
 def _check_doubling(draft: Draft, bonuses: set[str]) -> None:
-    """No doubling is named like the word that declines one; targets have distinct ids, and
-    each says who doubles it first or names a bonus that may be announced."""
+    """No doubling is named like the word that declines one; doublings made with the
+    announcements have announcements to be made with; targets have distinct ids, and each says
+    who doubles it first or names a bonus that may be announced."""
     spec = draft.data.get("doubling")
     if spec is None:
         return
@@ -335,6 +336,12 @@ def _check_doubling(draft: Draft, bonuses: set[str]) -> None:
                 ("doubling", "steps", i),
                 f"a doubling cannot be named {PASS_TEXT!r}: that word declines one",
             )
+    if spec.get("with_announcements") and "announcements" not in draft.data:
+        draft.problem(
+            ("doubling", "with_announcements"),
+            "the doublings are made in the round of announcements, but the ruleset has no"
+            " `announcements`: add that section or remove `with_announcements`",
+        )
     seen: set[str] = set()
     for i, target in enumerate(spec["targets"]):
         where = ("doubling", "targets", i)

@@ -723,6 +723,7 @@ class Compiler:
                 for i, target in enumerate(spec["targets"])
             ),
             source=source_text(spec.get("source")),
+            with_announcements=spec.get("with_announcements", False),
         )
 
     def _double_target(self, where: tuple, spec: dict) -> DoubleTarget:
@@ -763,6 +764,7 @@ class Compiler:
             table=tuple(table),
             first=self._optional_seats(first, spec.get("first"), "talon"),
             source=source_text(spec.get("source")),
+            rounds=spec.get("rounds", "once"),
         )
 
     def _partner_call(self) -> PartnerCall | None:

@@ -390,8 +390,13 @@ class _PageBuilder:
             return
         steps = words.listing(spec["steps"])
         factor = spec.get("factor", 2)
+        moment = (
+            "In the round of announcements, a player on his turn may double each target"
+            if spec.get("with_announcements")
+            else "Before play, each target may be doubled"
+        )
         lines = [
-            f"Before play, each target may be doubled ({steps}), the two sides taking turns;"
+            f"{moment} ({steps}), the two sides taking turns;"
             f" each doubling multiplies the target by {factor}."
         ]
         for target in spec["targets"]:
@@ -412,6 +417,11 @@ class _PageBuilder:
             " one at a time, then passes; a bonus announced by one of a side is closed to the"
             " rest of that side."
         ]
+        if spec.get("rounds") == "until_all_pass":
+            lines.append(
+                "The turn comes round again until every player has passed in turn since the"
+                " last thing said."
+            )
         for bonus in spec["table"]:
             parts = [bonus.get("name", bonus["id"])]
             if "by" in bonus:

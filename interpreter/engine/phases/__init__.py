@@ -93,7 +93,7 @@ def phase_order(ruleset: Ruleset) -> tuple[Phase, ...]:
     if ruleset.partner_call is not None and ruleset.partner_call.after_discards:
         phases = (*_WITH_AUCTION[:2], Phase.DISCARD, Phase.CALL, *_WITH_AUCTION[4:])
     before_play: tuple[Phase, ...] = (Phase.ANNOUNCE,) if ruleset.announcements else ()
-    if ruleset.doubling is not None:
+    if ruleset.doubling is not None and not ruleset.doubling.with_announcements:
         before_play += (Phase.DOUBLE,)
     play = phases.index(Phase.PLAY)
     return (*phases[:play], *before_play, *phases[play:])

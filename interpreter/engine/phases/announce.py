@@ -1,13 +1,16 @@
 """Announcements before play: each seat in turn announces bonuses it binds itself to try for.
 
 Where it sits: a phase of the hand (`tarot.engine.phases`) after the declarations and
-before the doublings and play, in rulesets with `announcements`. The seats speak once each,
-in order of play from the section's `first` (by default the taker, or without one the
-dealer's next), kept in `state.announce_queue`. A seat is offered every bonus open to it (its
-`when` holds, the seat is among its `by`, and nobody of the seat's side has announced it
-yet), announces them one at a time (`announce:ID`) and passes when done. What was announced
-is kept in `state.announced` as (seat, id); a bonus's `keeps` cards are shown and held back
-by play until the last trick (`keep_back`).
+before the doublings and play, in rulesets with `announcements`. The seats speak in order of
+play from the section's `first` (by default the taker, or without one the dealer's next);
+`state.announce_queue` holds the seats still to pass before the round ends: each seat once,
+or, with `rounds: until_all_pass`, every seat again after each thing said, from the one who
+said it. A seat is offered every bonus open to it (its `when` holds, the seat is among its
+`by`, and nobody of the seat's side has announced it yet) and, with
+`doubling.with_announcements`, the doublings open to it (`tarot.engine.phases.doubling`);
+it says them one at a time (`announce:ID`, `STEP:TARGET`) and passes when done. What was
+announced is kept in `state.announced` as (seat, id); a bonus's `keeps` cards are shown and
+held back by play until the last trick (`keep_back`).
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ from tarot.engine.actions import (
     Announce,
     Decision,
     DecisionKind,
+    Double,
     Pass,
     action_text,
 )
+from tarot.engine.phases import doubling
 from tarot.engine.values import first_seat, selected_seats
 
 if TYPE_CHECKING:
@@ -30,6 +35,7 @@ if TYPE_CHECKING:
     from tarot.ruleset import Announcement
 
 KEPT_SHOWN = "kept"  # how `shown` names the cards an announcer keeps: `kept:ID`
+UNTIL_ALL_PASS = "until_all_pass"  # `rounds`: the turn comes round until all pass in a row
 
 
 def enter(state: HandState) -> None:
@@ -51,9 +57,9 @@ def decide(state: HandState) -> bool:
     has spoken."""
     while state.announce_queue:
         seat = state.announce_queue[0]
-        offered = open_to(state, seat)
-        if offered:
-            actions: list[Action] = [Announce(a.id) for a in offered]
+        actions: list[Action] = [Announce(a.id) for a in open_to(state, seat)]
+        actions += doubling.offered_in_announcements(state, seat)
+        if actions:
             actions.append(PASS)
             choices = [action_text(a, state.ruleset.deck) for a in actions]
             state.decision = Decision(seat, DecisionKind.ANNOUNCE, actions, choices)
@@ -79,14 +85,20 @@ def open_to(state: HandState, seat: int) -> list[Announcement]:
     ]
 
 
-def announce(state: HandState, decision: Decision, action: Announce | Pass) -> None:
+def announce(state: HandState, decision: Decision, action: Announce | Double | Pass) -> None:
     if isinstance(action, Pass):
         state.announce_queue.pop(0)
         return
     seat = decision.seat
-    state.announced.append((seat, action.announcement))
     section = state.ruleset.announcements
     assert section is not None  # asked only in rulesets with `announcements`
+    if section.rounds == UNTIL_ALL_PASS:  # every seat, this one first, must pass again
+        players = state.ruleset.players
+        state.announce_queue = [(seat + i) % players for i in range(players)]
+    if isinstance(action, Double):
+        doubling.record(state, action.target)
+        return
+    state.announced.append((seat, action.announcement))
     bonus = next(b for b in section.table if b.id == action.announcement)
     if bonus.keeps is not None:
         kept = set(bonus.keeps(state._scope({"player": seat})))
@@ -105,8 +117,3 @@ def keep_back(state: HandState, seat: int, legal: list[int]) -> list[int]:
         return legal
     free = [card for card in legal if card not in kept]
     return free or legal
-
-
-def announcers(state: HandState, bonus: str) -> tuple[int, ...]:
-    """The seats that announced `bonus`, in the order they did."""
-    return tuple(seat for seat, made in state.announced if made == bonus)

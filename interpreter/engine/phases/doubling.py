@@ -10,6 +10,9 @@ the other side; when every seat of a side declines, or the last step is made, th
 closed. `state.doubled` counts the doublings of each target, read by `doublings('ID')` and
 `doubling_factor('ID')`. A target tied to an announcement is asked about only once it is
 announced, first by the seats not on its announcer's side unless its `by` says otherwise.
+With `doubling.with_announcements` there is no such phase: the round of announcements
+(`tarot.engine.phases.announce`) offers each seat on its turn the doublings open to it here
+(`offered_in_announcements`), by the same turns of the sides.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tarot.engine.actions import Action, Decision, DecisionKind, Double, action_text
-from tarot.engine.phases.announce import announcers
 from tarot.engine.values import selected_seats
 
 if TYPE_CHECKING:
@@ -27,16 +29,36 @@ if TYPE_CHECKING:
 
 def enter(state: HandState) -> None:
     """The targets that may be doubled in this hand, the first one's askers."""
+    state.double_targets = _open_targets(state)
+    _ask_next(state)
+
+
+def _open_targets(state: HandState) -> list[DoubleTarget]:
+    """The targets that may be doubled now: their `when` holds and their bonus, if any, has
+    been announced."""
     doubling = state.ruleset.doubling
-    assert doubling is not None  # the phase is in the hand only with a `doubling` section
+    assert doubling is not None  # asked only in rulesets with a `doubling` section
     scope = state._scope({})
-    state.double_targets = [
+    return [
         target
         for target in doubling.targets
         if (target.announcement is None or announcers(state, target.announcement))
         and target.when(scope)
     ]
-    _ask_next(state)
+
+
+def offered_in_announcements(state: HandState, seat: int) -> list[Double]:
+    """With `doubling.with_announcements`: the doublings `seat` may make on its turn to
+    speak, the next step of each open target whose turn is its side's."""
+    doubling = state.ruleset.doubling
+    if doubling is None or not doubling.with_announcements:
+        return []
+    offered = []
+    for target in _open_targets(state):
+        made = state.doubled.get(target.id, 0)
+        if made < len(doubling.steps) and seat in _side_to_speak(state, target):
+            offered.append(Double(target.id, doubling.steps[made]))
+    return offered
 
 
 def decide(state: HandState) -> bool:
@@ -62,11 +84,22 @@ def double(state: HandState, _decision: Decision, action: Double) -> None:
         return
     doubling = state.ruleset.doubling
     assert doubling is not None  # the phase is in the hand only with a `doubling` section
-    level = state.doubled[action.target] = state.doubled.get(action.target, 0) + 1
-    state._changed()
+    level = record(state, action.target)
     if level == len(doubling.steps):
         state.double_targets.pop(0)
     _ask_next(state)
+
+
+def record(state: HandState, target: str) -> int:
+    """One more doubling of `target`; how many it has had now."""
+    level = state.doubled[target] = state.doubled.get(target, 0) + 1
+    state._changed()
+    return level
+
+
+def announcers(state: HandState, bonus: str) -> tuple[int, ...]:
+    """The seats that announced `bonus`, in the order they did."""
+    return tuple(seat for seat, made in state.announced if made == bonus)
 
 
 def _ask_next(state: HandState) -> None:
