@@ -8,8 +8,8 @@ Prints numbers; asserts nothing.
 
 A matchup A/B seats agent A in one seat and agent B in all the others, and plays each deal
 once with A in every seat in turn, so that no seat's advantage counts for or against A. For
-each matchup it prints A's mean net result per hand (marques, 95% interval over the deals;
-zero is parity), then the mean time each agent took per decision that had more than one
+each matchup it prints A's mean net result per hand (in the ruleset's unit, 95% interval over
+the deals; zero is parity), then the mean time each agent took per decision that had more than one
 legal action, by kind of decision. Agents are named as on the command line
 (`search:samples=20`); seeds are those of `tarot simulate`, so a hand can be replayed with
 `tarot play RULESET --seed S --hand N --agents ...`.
@@ -357,7 +357,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"with {MAGMACRUNCH} playing: each ruleset read with {readings}")
     rows: list[dict] = []
     for name in args.rulesets.split(","):
-        print(f"\n{name}: A's mean net result per hand (marques, 95% interval)")
+        unit = _load(name, outside).unit.plural
+        print(f"\n{name}: A's mean net result per hand ({unit}, 95% interval)")
         all_timings: Timings = {}
         for a, b in matchups:
             per_deal: list[float] = []
