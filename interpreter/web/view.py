@@ -61,6 +61,9 @@ def table_json(table: Table) -> dict:
     def drawn(indexes: Iterable[int]) -> list[dict]:
         return [card_json(cards[c]) for c in indexes]
 
+    def plays(seat_cards: Iterable[tuple[int, int]]) -> list[dict]:
+        return [{"seat": s, "card": card_json(cards[c])} for s, c in seat_cards]
+
     log = table.news()
     news_from, table.viewed = table.viewed, len(log)
     # the piles' face-up tops are drawn as cards, not told in a line
@@ -70,7 +73,7 @@ def table_json(table: Table) -> dict:
         {
             "number": trick.number,
             "winner": trick.winner,
-            "plays": [{"seat": s, "card": card_json(cards[c])} for s, c in trick.plays],
+            "plays": plays(trick.plays),
         }
         for trick in view.tricks
     ]
@@ -98,7 +101,7 @@ def table_json(table: Table) -> dict:
         "decision": _decision_json(view),
         "trick_number": view.trick_number,
         "leader": view.leader,
-        "trick": [{"seat": s, "card": card_json(cards[c])} for s, c in view.trick],
+        "trick": plays(view.trick),
         "last_trick": tricks[-1] if tricks else None,
         "tricks": tricks,
         "talon_up": [

@@ -226,21 +226,22 @@ function drawBoard(view, title, plays, last) {
   talon.replaceChildren();
   if (!last) {
     for (const shown of view.talon_up) {
-      talon.append(element("h2", { textContent: `The talon, shown: ${who(shown.seat, view)} took it` }));
-      const box = element("div", { class: "cards small" });
-      for (const card of shown.cards) box.append(cardFace(card, view));
-      talon.append(box);
+      talon.append(...shownCards(`The talon, shown: ${who(shown.seat, view)} took it`, shown.cards, view));
     }
   }
   const piles = $("piles");
   piles.replaceChildren();
   view.pile_tops.forEach((tops, seat) => {
     if (seat === view.seat || !tops.length) return;
-    piles.append(element("h2", { textContent: `Seat ${seat}'s piles, face up` }));
-    const box = element("div", { class: "cards small" });
-    for (const card of tops) box.append(cardFace(card, view));
-    piles.append(box);
+    piles.append(...shownCards(`Seat ${seat}'s piles, face up`, tops, view));
   });
+}
+
+// A heading and a row of small cards face up on the board.
+function shownCards(heading, cards, view) {
+  const box = element("div", { class: "cards small" });
+  for (const card of cards) box.append(cardFace(card, view));
+  return [element("h2", { textContent: heading }), box];
 }
 
 // --- following the computer players' cards -------------------------------------------------
