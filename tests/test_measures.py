@@ -11,6 +11,7 @@ import json
 import math
 import random
 import statistics
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,7 @@ from tarot.measure.statistics import Z95, KeyedMeans, RunningMean, t95, wilson
 from tarot.ruleset_loader import load_ruleset
 
 LITERAL = "marolles-1637-ultimo-literal"
+DATA = Path(__file__).parent / "data" / "rulesets"
 
 # French Tarot cut down to one contract that the taker always wins, by ten from each of the
 # three defenders: every hand taken is at that contract, made, +30 to the taker.
@@ -192,6 +194,35 @@ def test_a_game_without_auction_reports_none() -> None:
     measures = RulesetMeasures(GameShape(3))
     measures.add(_hand(1, (1, 0, -1), taker=None))
     assert measures.report()["auction"] is None
+
+
+def test_the_dealers_side_share_of_the_wins_counts_only_hands_won() -> None:
+    def won(number: int, net, dealer: int, winners: tuple[int, ...]) -> HandSummary:
+        return replace(_hand(number, net, dealer), winner=winners[0], winners=winners)
+
+    measures = RulesetMeasures(GameShape(4, partners=True))
+    measures.add(won(1, (5, -5, 5, -5), 0, (0, 2)))  # the dealer's side won
+    measures.add(won(2, (5, -5, 5, -5), 1, (0, 2)))  # the other side won
+    measures.add(_hand(3, (0, 0, 0, 0), 2))  # drawn: not counted
+    measures.add(won(4, (-3, 3, -3, 3), 3, (1, 3)))  # the dealer's side won
+    report = measures.report()
+    assert report["dealer_side_wins"]["hits"] == 2 and report["dealer_side_wins"]["n"] == 3
+    assert report["draws"] == 0.25
+    assert report["shape"]["partners"] is True
+
+
+def test_a_partnership_game_without_auction_is_reported_by_sides(capsys) -> None:
+    partners = str(DATA / "partners-trump-order.yaml")
+    assert GameShape.of(load_ruleset(partners)).partners
+    assert not GameShape.of(load_ruleset("marolles-1637")).partners
+    assert not GameShape.of(load_ruleset("french-tarot")).partners  # sides from the auction
+    status, out, err = run(capsys, "simulate", partners, "--hands", "12")
+    assert status == 0, err
+    assert "Game measures (partners, a side winning a hand as one" in out
+    assert "hands won by the dealer's side (of those won)" in out
+    status, out, err = run(capsys, "simulate", "marolles-1637", "--hands", "6")
+    assert status == 0, err
+    assert "Game measures (each for himself)" in out and "dealer's side" not in out
 
 
 def test_one_contract_always_won_gives_the_rates_it_was_built_for(capsys, one_contract) -> None:

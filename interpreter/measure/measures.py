@@ -9,6 +9,8 @@ first after the dealer, ...), which is where an advantage of position shows.
 A hand's winner is the side with the best net result (a seat without partners is a side
 alone): every seat with the best result must be on it; a hand whose best result is shared by
 sides is a draw and counts as a win for nobody. A side's win counts for each of its seats.
+Of the hands won, the share the dealer's side won says, in a game of partners, which side
+the deal favours (each for himself, it is the dealer's own share).
 Balance is one less the largest gap between the win rates of two places at the table
 (Ludii's Balance). "Decided after" is the share of a hand's decisions taken before its
 winner led the running result for good (Ludii's Decisiveness Moves, with the running
@@ -103,6 +105,7 @@ class RulesetMeasures:
         self.by_seat = [RunningMean() for _ in range(players)]
         self.by_place = [RunningMean() for _ in range(players)]  # 0 = dealer
         self.wins_by_place = [0] * players
+        self.dealer_side_wins = Rate()  # hands the dealer's side won, of the hands won
         self.draws = 0
         self.spread = RunningMean()  # standard deviation of the seats' results in a hand
         self.moved = RunningMean()  # what changed hands, net, in a hand (in the ruleset's unit)
@@ -133,9 +136,12 @@ class RulesetMeasures:
             self.by_seat[seat].add(value)
             self.by_place[self.place_of(seat, hand.dealer)].add(value)
             self.histogram[seat][value] += 1
+        winners = hand.winners or ((hand.winner,) if hand.winner is not None else ())
         if hand.winner is None:
             self.draws += 1
-        for seat in hand.winners or ((hand.winner,) if hand.winner is not None else ()):
+        else:
+            self.dealer_side_wins.add(hand.dealer in winners)
+        for seat in winners:
             self.wins_by_place[self.place_of(seat, hand.dealer)] += 1
         self.spread.add(spread(hand.net))
         self.moved.add(sum(v for v in hand.net if v > 0))
@@ -173,6 +179,7 @@ class RulesetMeasures:
             "win_rate_by_place": self.win_rates(),
             "balance": self.balance(),
             "draws": self.draws / hands,
+            "dealer_side_wins": self.dealer_side_wins.as_dict(),
             "spread": self.spread.estimate().as_dict(),
             "moved": self.moved.estimate().as_dict(),
             "decisions_per_hand": self.length.estimate().as_dict(),

@@ -184,8 +184,9 @@ def _item(values: list, index: int) -> Value:
 
 def _measures(shape: dict, places: int, unit: str) -> list[_Measure]:
     """The measures that mean something for a game of this shape (`GameShape.as_dict`):
-    who won a hand and when only where every seat plays for himself; the auction's where a
-    taker plays against defenders."""
+    who won a hand and when where every seat plays for himself or partners play without an
+    auction (read by sides, with the dealer's side's share of the wins); the auction's where
+    a taker plays against defenders."""
     by_place = [
         _Measure(f"mean result, {place_name(p)}", _at("by_place", p), signed=True)
         for p in range(places)
@@ -210,18 +211,26 @@ def _measures(shape: dict, places: int, unit: str) -> list[_Measure]:
             *by_place,
             *common,
         ]
+    sides = []
+    if shape.get("partners"):
+        sides = [_Measure("hands won by the dealer's side (of those won)", _dealer_side_wins)]
     return [
         *by_place,
         *(
             _Measure(f"win rate, {place_name(p)}", _at("win_rate_by_place", p), as_percent=True)
             for p in range(places)
         ),
+        *sides,
         _Measure("balance (1 - widest win-rate gap)", lambda r: r["balance"], 3),
         _Measure("drawn hands (best shared by sides)", lambda r: r["draws"], as_percent=True),
         *common,
         _Measure("decided after (share of decisions)", lambda r: r["decided_after"], 3),
         _Measure("lead changes per hand", lambda r: r["lead_changes"]),
     ]
+
+
+def _dealer_side_wins(r: dict) -> Value:
+    return r.get("dealer_side_wins")
 
 
 def _number(value: Value) -> float | None:
@@ -473,6 +482,8 @@ _RULES_TITLE = (
 def _measures_title(measures: dict) -> str:
     if measures["shape"]["taker_against_defenders"]:
         return "Game measures (a taker against defenders; rates with Wilson 95% intervals)"
+    if measures["shape"].get("partners"):
+        return "Game measures (partners, a side winning a hand as one; Wilson 95% intervals)"
     return "Game measures (each for himself)"
 
 

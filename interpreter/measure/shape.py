@@ -11,6 +11,9 @@ tables.
   contract is bid and made, what the taker wins by contract, and what the defence wins.
 - Each for himself (no auction): every seat plays alone and the hand has a winner; the
   measures of who won, by how much and when (Ludii's) apply.
+- Partners without an auction (the play rules' `sides`: seats opposite, partners drawn):
+  the measures of each for himself, read by sides (a side wins a hand as one), and how often
+  the dealer's side wins against how often another side does.
 - Several hands (the ruleset has a `game`: a score target or a number of hands): besides the
   hand, the game itself: how many hands it lasts and how often each seat wins it.
 """
@@ -27,6 +30,11 @@ class GameShape:
     players: int
     contracts: tuple[str, ...] = ()  # the auction's contracts, lowest first; () without one
     several_hands: bool = False  # the ruleset plays a game of several hands
+    partners: bool = False  # sides from the play rules, without an auction
+
+    @property
+    def each_for_himself(self) -> bool:
+        return not self.contracts and not self.partners
 
     @property
     def sides(self) -> bool:
@@ -38,7 +46,8 @@ class GameShape:
         contracts: tuple[str, ...] = ()
         if ruleset.bidding is not None:
             contracts = tuple(contract.id for contract in ruleset.bidding.contracts)
-        return GameShape(ruleset.players, contracts, ruleset.game is not None)
+        partners = not contracts and ruleset.play.sides is not None
+        return GameShape(ruleset.players, contracts, ruleset.game is not None, partners)
 
     def as_dict(self) -> dict:
         return {
@@ -46,4 +55,5 @@ class GameShape:
             "taker_against_defenders": self.sides,
             "contracts": list(self.contracts),
             "several_hands": self.several_hands,
+            "partners": self.partners,
         }

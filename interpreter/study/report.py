@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from tarot.measure.report import RunInfo, estimate
 from tarot.measure.report import _section as section
 from tarot.measure.report import _table as table
+from tarot.measure.shape import GameShape
 from tarot.measure.statistics import Estimate
 from tarot.ruleset import Ruleset
 from tarot.study.design import Design
@@ -104,6 +105,8 @@ def study_report(study: Study, fmt: str) -> str:
     )
     measures = [r for r in study.responses if r.group == "measure" and r.key != "spread"]
     shape = "a taker against defenders" if study.base.bidding is not None else "each for himself"
+    if GameShape.of(study.base).partners:
+        shape = "partners, a side winning as one"
     out += section(f"Main effects on the game measures ({shape}; rates in percentage points)", md)
     out += table(_effect_rows(study.mains, measures, False), md)
     out += section("Verdicts", md)
