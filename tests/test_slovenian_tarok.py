@@ -602,3 +602,83 @@ def test_three_players_random_hands_are_scored_as_the_rules_say():
         play_out(state, seed)
         assert state.called_card is None
         assert written(state) == expected_scores(state)
+
+
+# --- the fidelity audit of docs/games/slovenian-tarok-audit.md ------------------------------
+
+
+def dealt(ruleset: Ruleset, forehand: list[str], talon: list[str]) -> HandState:
+    """A hand dealt by seat 0 in which forehand (seat 1) holds `forehand` and the talon is
+    `talon`; the other cards go to seats 2, 3 and 0 in turn, one at a time."""
+    rest = [c for c in ruleset.deck.by_id if c not in forehand and c not in talon]
+    hands = {1: forehand, 2: rest[0::3], 3: rest[1::3], 0: rest[2::3]}
+    return HandState(ruleset, 0, pack_for(ruleset, hands, talon))
+
+
+def play_declarer_first(state: HandState, order: list[str]) -> None:
+    """The declarer plays the first card of `order` he may; the others play randomly."""
+    agent = RandomAgent(1)
+    while not state.is_terminal():
+        seat, legal = state.current_player(), state.legal_actions()
+        if seat == state.taker:
+            state.apply_action(next(c for c in order if c in legal))
+        else:
+            state.apply_action(agent.choose(state, seat))
+
+
+TAROKS_DOWN = ["fool", *(f"trump-{n}" for n in range(21, 0, -1))]
+LOW_TALON = ["spades-7", "spades-8", "spades-9", "clubs-7", "clubs-8", "clubs-9"]
+
+
+def test_a_silent_valat_is_raised_by_the_kontra_on_the_game():
+    # Z, rule B 1.14: a silent valat scores 250, raised by the kontras said and a radelc
+    ruleset = load_ruleset("slovenian-tarok", {**PLAIN, "kontra": "played"})
+    top = TAROKS_DOWN[:12]  # the Skis and the Mond to the XII: every trick is the declarer's
+    state = dealt(ruleset, top, LOW_TALON)
+    say(state, (2, "pass"), (3, "pass"), (0, "pass"), (1, "solo_ena"), (1, "packet:1"))
+    say(state, (1, "spades-7"))  # the card taken goes back
+    while state.decision.kind == "double":
+        state.apply_action("kontra:game" if not state.doubled else "pass:game")
+    assert state.doubled == {"game": 1}
+    play_declarer_first(state, TAROKS_DOWN)
+    assert all(w == 1 for *_, w in state.trick_log) and len(state.trick_log) == 12
+    assert written(state) == [0, 500, 0, 0]  # 250, doubled by the kontra
+
+
+def test_announcing_valat_cancels_the_other_announcements():
+    # W: once Valat is announced, every other announcement is cancelled
+    ruleset = load_ruleset("slovenian-tarok", {**PLAIN, "announced_bonuses": "played"})
+    hand = [*TAROKS_DOWN[:10], "trump-1", "hearts-4"]  # loses the first trick, then all
+    talon = [f"trump-{n}" for n in range(2, 8)]  # the defenders keep only the VIII to XII
+    state = dealt(ruleset, hand, talon)
+    say(state, (2, "pass"), (3, "pass"), (0, "pass"), (1, "solo_ena"), (1, "packet:1"))
+    say(state, (1, "trump-2"))
+    assert state.decision.kind == "announce" and state.current_player() == 1
+    say(state, (1, "announce:trula"), (1, "announce:valat"))
+    assert "announce:trula" not in state.legal_actions()
+    while state.decision.kind == "announce":
+        state.apply_action("pass")
+    play_declarer_first(state, ["hearts-4", *[c for c in TAROKS_DOWN if c != "trump-1"], "trump-1"])
+    attack = [c for c in ids(ruleset, state.pile(1))]
+    assert all(c in attack for c in ("fool", "trump-21", "trump-1"))  # trula made
+    assert sum(1 for *_, w in state.trick_log if w != 1) == 1  # valat failed
+    game = 60 + abs(round5(counted(attack) - 35))
+    defence = [c for s in (0, 2, 3) for c in ids(ruleset, state.pile(s))]
+    kings = [f"{s}-K" for s in SUITS]
+    silent_kings = 10 if all(k in attack for k in kings) else 0
+    silent_kings -= 10 if all(k in defence for k in kings) else 0
+    # the game, trula silent (its announcement cancelled), Pagat ultimo silent, valat failed
+    assert written(state)[1] == game + 10 + silent_kings + 25 - 500
+
+
+def test_a_declarer_with_all_four_kings_may_call_a_queen_or_one_of_his_kings():
+    # W: a Queen may be called by a declarer who holds every King; his own King he may call
+    kings = ["hearts-K", "diamonds-K", "spades-K", "clubs-K"]
+    hand = [*kings, *TAROKS_DOWN[4:12]]
+    state = dealt(FOUR_PLAIN, hand, LOW_TALON)
+    say(state, (2, "pass"), (3, "pass"), (0, "pass"), (1, "tri"))
+    assert state.decision.kind == "call"
+    legal = state.legal_actions()
+    assert set(kings) <= set(legal) and any(c.endswith("-Q") for c in legal)
+    say(state, (1, "spades-K"))
+    assert list(state.attackers()) == [1]
