@@ -468,6 +468,7 @@ class Ruleset:
     doubling: Doubling | None = None
     announcements: Announcements | None = None
     discard_all_or_none: Evaluator | None = None  # cards `player` discards all together or none
+    discard_told: Evaluator | None = None  # cards whose count among each seat's discards is told
     redeals: tuple[RedealRule, ...] = ()
     hand_score: Evaluator | None = None  # points each `player` scores in a hand
     game: GameRules | None = None

@@ -4,7 +4,8 @@ tricks finished and who won them, and every payment with the rule that made it.
 Where it sits: beside `tarot.table_view` (the screen at a decision), used by
 `tarot.agents.human_agent` before each decision and at the end of a hand. It reads the
 seat's `SeatView` only. A `Seen` remembers how far into the hand the seat has been told, so
-nothing is told twice; the other seats' discards are told only as a count.
+nothing is told twice; the other seats' discards are told only as a count (and, where the
+rules tell it, how many cards of a kind each laid away).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tarot.table_view import (
     current_trick,
     payment_lines,
     sorted_hand,
+    told_line,
     verb,
     who,
 )
@@ -41,6 +43,7 @@ class Seen:
     decisions: int = 0
     payments: int = 0
     tricks: int = 0
+    told: bool = False  # how many cards of a kind each seat laid away (`discard.told`)
 
 
 def news_lines(view: SeatView, seen: Seen) -> list[str]:
@@ -55,6 +58,10 @@ def news_lines(view: SeatView, seen: Seen) -> list[str]:
         lines.append(f"The deal is thrown in ({reason}); {who(view.dealer, me)} deals again.")
         seen.deals, seen.decisions, seen.payments, seen.tricks = seen.deals + 1, 0, 0, 0
     lines += _decision_news(view, view.decisions[seen.decisions :])
+    told = told_line(view) if view.told and not seen.told else None
+    if told:
+        lines.append(told + ".")
+        seen.told = True
     finished = view.tricks[seen.tricks :]
     at_tricks = {f"trick {t.number}" for t in finished} | {current_trick(view)}
     others = [p for p in view.payments[seen.payments :] if p.at not in at_tricks]

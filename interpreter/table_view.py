@@ -27,7 +27,7 @@ from tarot.engine.actions import (
     DecisionKind,
 )
 from tarot.engine.events import Payment
-from tarot.engine.phases.talon import REST_SHOWN, TAKEN_SHOWN
+from tarot.engine.phases.talon import REST_SHOWN, TAKEN_SHOWN, told_name
 from tarot.engine.seat_view import Facing, SeatView
 from tarot.ruleset import Declaration, Ruleset
 
@@ -274,6 +274,18 @@ def announced_line(view: SeatView) -> str | None:
     return "Announced: " + ", ".join(made)
 
 
+def told_line(view: SeatView) -> str | None:
+    """How many cards of a kind each seat laid away, as the rules tell all once the discards
+    are done (`discard.told`): for each seat that laid cards away."""
+    me = view.seat
+    seats = [s for s in range(len(view.told)) if view.discard_sizes[s] or view.told[s]]
+    if not seats:
+        return None
+    counts = [f"{who(s, me)} laid away {view.told[s]}" for s in seats]
+    counts[0] += f" of {told_name(view.ruleset)}"
+    return "Told to all: " + ", ".join(counts)
+
+
 def table_line(view: SeatView) -> str:
     """The trick on the table so far, its number and who led it."""
     deck, me = view.ruleset.deck, view.seat
@@ -321,6 +333,7 @@ def decision_lines(view: SeatView) -> list[str]:
         for line in (
             sides_line(view),
             announced_line(view),
+            told_line(view),
             doubled_line(view),
             piles_line(view),
             packets_line(view),

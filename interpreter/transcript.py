@@ -13,7 +13,7 @@ from tarot.engine import tricks as trick_rules
 from tarot.engine.actions import ANNOUNCE_TEXT, HOLD_TEXT, JOIN_TEXT, PASS_TEXT, DecisionKind
 from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
 from tarot.engine.phases.announce import KEPT_SHOWN
-from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use
+from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use, told_name
 from tarot.engine.state import HANDED_OVER, HandState
 from tarot.engine.values import tidy
 from tarot.lasting_text import transfer_lines, values_line
@@ -242,7 +242,8 @@ def game_line(hands: int, winners: Sequence[int]) -> str:
 
 def _discard_lines(state: HandState) -> list[str]:
     """Every card each seat discarded, as chosen (a card later handed over from the discards
-    for the Fool is still among them, and said to be), and the payments for them."""
+    for the Fool is still among them, and said to be), how many of a kind each laid away where
+    that is told to all, and the payments for them."""
     ruleset = state.ruleset
     chosen: list[list[int]] = [[] for _ in range(ruleset.players)]
     for decision in state.decisions:
@@ -264,7 +265,18 @@ def _discard_lines(state: HandState) -> list[str]:
                     f"    {exchange['card']} is later handed over for the Fool"
                     f" (after trick {exchange['after_trick']}, to seat {exchange['to']})"
                 )
+    out += _told_line(state, [seat for seat, cards in enumerate(chosen) if cards])
     return out + _payments_at(state, "discard")
+
+
+def _told_line(state: HandState, discarders: list[int]) -> list[str]:
+    """How many cards of `discard.told` each seat that discarded laid away, as told to all."""
+    if not state.told or not discarders:
+        return []
+    name = told_name(state.ruleset)
+    counts = [f"seat {seat} laid away {state.told[seat]}" for seat in discarders]
+    counts[0] += f" of {name}"
+    return ["  Told to all: " + ", ".join(counts)]
 
 
 def _sides_line(state: HandState) -> str:

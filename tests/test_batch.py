@@ -227,6 +227,7 @@ NEW_MECHANISMS = {
         "deck:\n  trump_order:\n    fool: highest\n    source: mcleod\n",
     ),
     "play.must_beat": ("marolles-1637", "play:\n  must_beat: true\n"),
+    "discard.told": ("french-tarot", "discard:\n  told: trumps\n"),
     "bidding.rounds": ("french-tarot", "bidding:\n  rounds: until_one_left\n"),
     "talon.packets": (
         "french-tarot",

@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
 from tarot.ruleset_loader import load_ruleset
+from tarot.transcript import hand_transcript
 from tests.commands import tarot
 from tests.small_games import pack_for, replayed_games, say
 
@@ -219,6 +221,38 @@ def test_a_declarer_holding_the_xx_calls_the_highest_tarokk_he_lacks_or_himself(
     assert sorted(state.legal_actions()) == ["trump-19", "trump-20"]
     say(state, (1, "trump-20"))
     assert state.partner is None and state.attackers() == (1,)
+
+
+def test_the_number_of_tarokks_each_player_laid_away_is_told_to_all():
+    state = new_hand()
+    to_the_call(state)
+    # seat 1 laid away two tarokks (VI, V), each other player one (HT-14)
+    assert state.told == (1, 2, 1, 1)
+    assert SeatView(state, 2).told == (1, 2, 1, 1)
+    # by default (S) the call is unchanged: the XX, the highest tarokk seat 1 lacks
+    assert state.legal_actions() == ["trump-20"]
+    say(state, (1, "trump-20"))
+    finished = state
+    while not finished.is_terminal():
+        finished.apply_action(finished.legal_actions()[0])
+    told = "Told to all: seat 0 laid away 1 of tarokks, seat 1 laid away 2, seat 2 laid away 1"
+    assert f"  {told}, seat 3 laid away 1\nCall:\n" in hand_transcript(finished)
+
+
+def test_with_xs_reading_a_tarokk_laid_away_by_another_opens_the_call():
+    wide = load_ruleset(GAME, {"discarded_tarokk_call": "any_tarokk"})
+    state = HandState(wide, 0, pack_for(wide, HANDS, TALON))
+    to_the_call(state)
+    # any tarokk II-XX seat 1 neither holds nor laid away (X's CallableCards)
+    lacks = [n for n in range(2, 21) if n not in (5, 6, 7, 17, 18, 19)]
+    assert sorted(state.legal_actions()) == sorted(f"trump-{n}" for n in lacks)
+    # only the declarer laid a tarokk away: the call stays as always
+    state = HandState(wide, 0, pack_for(wide, HANDS, TALON))
+    say(state, (1, "harom"), (2, "pass"), (3, "pass"), (0, "pass"))
+    say(state, (1, "hearts-Q"), (1, "trump-6"), (1, "trump-5"), (2, "hearts-1"))
+    say(state, (3, "clubs-Q"), (0, "clubs-10"))
+    assert state.told == (0, 2, 0, 0)
+    assert state.legal_actions() == ["trump-20"]
 
 
 def test_heuristic_search_and_random_players_play_and_replay():

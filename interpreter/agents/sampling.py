@@ -18,16 +18,19 @@ Constraints come from the rules, never from a named game (the view works them ou
   - voids are inferred from the trick rules: a seat that played card c to a trick whose
     earlier cards were P cannot have held an unseen card x if, with c and x in hand,
     `legal_cards` would not have allowed c (not following suit, not trumping, not
-    overtrumping: whatever the ruleset's play rules say).
+    overtrumping: whatever the ruleset's play rules say);
+  - where the rules told how many cards of a kind each seat laid away (`discard.told`), each
+    other seat's discards hold that many of them: its discards are guessed as two parts, one
+    of that many told cards, one of the rest.
 Cards are placed most-constrained first; a failed attempt is retried a bounded number of
-times, then the inferred voids are dropped, then every constraint but the zone sizes, so a
-sample is always produced."""
+times, then the inferred voids are dropped, then every constraint but the zone sizes and
+what was told, so a sample is always produced."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
@@ -46,6 +49,7 @@ class Zone:
     size: int  # how many cards it holds in the real state
     excluded: frozenset[int] = frozenset()  # cards it cannot hold, inferred from play
     index: int | None = None  # for the piles on the table: which of the seat's piles
+    kept_out: frozenset[int] = frozenset()  # cards it cannot hold by what was told: never relaxed
 
     def put(self, state: HandState, cards: list[int]) -> None:
         """Lay `cards` in this zone of `state` (a clone being made into a sample)."""
@@ -71,13 +75,23 @@ class Sampler:
     def __init__(self, state: HandState, seat: int, view: SeatView | None = None) -> None:
         self.state = state
         self.view = view if view is not None else SeatView(state, seat)
-        self.zones = hidden_zones(self.view)
+        self.zones, self.holders = told_zones(
+            self.view, hidden_zones(self.view), self.view.known_holders
+        )
         self.cards = sorted(self.view.unseen)
 
     def sample(self, rng: random.Random) -> HandState:
-        placed = deal_zones(self.cards, self.zones, self.view.known_holders, rng)
+        placed = deal_zones(self.cards, self.zones, self.holders, rng)
         sample = self.state.clone()
+        # a seat's discards guessed in two parts (what was told) are laid back as one pile
+        piles: dict[tuple, tuple[Zone, list[int]]] = {}
         for zone, cards in zip(self.zones, placed, strict=True):
+            key = (zone.pile, zone.seat, zone.index)
+            if key in piles:
+                piles[key][1].extend(cards)
+            else:
+                piles[key] = (zone, cards)
+        for zone, cards in piles.values():
             zone.put(sample, cards)
         _rebind_partner(sample)
         sample.forget_future_deals()
@@ -108,6 +122,35 @@ def hidden_zones(view: SeatView) -> list[Zone]:
     ]
 
 
+def told_zones(
+    view: SeatView, zones: list[Zone], holders: Mapping[int, tuple[int, ...]]
+) -> tuple[list[Zone], Mapping[int, tuple[int, ...]]]:
+    """The zones with each other seat's discards split in two where the rules told how many
+    cards of a kind it laid away (`discard.told`): a part of that many, holding only such
+    cards, and a part for the rest, holding none; a card known to lie in those discards may
+    lie in either part. Unchanged when nothing was told."""
+    if not view.told_left:
+        return zones, holders
+    told = view.told_cards & view.unseen
+    split = list(zones)
+    parts: dict[int, int] = {}  # the index of a seat's discards -> that of its second part
+    for i, zone in enumerate(zones):
+        if zone.pile != "discards" or zone.seat is None or not zone.size:
+            continue
+        count = min(view.told_left[zone.seat], zone.size)
+        others = view.unseen - told
+        split[i] = replace(zone, size=count, kept_out=others)
+        parts[i] = len(split)
+        split.append(replace(zone, size=zone.size - count, kept_out=told))
+    if not parts:
+        return zones, holders
+    where = {
+        card: tuple(place for i in places for place in (i, parts.get(i)) if place is not None)
+        for card, places in holders.items()
+    }
+    return split, where
+
+
 def deal_zones(
     cards: list[int],
     zones: list[Zone],
@@ -115,13 +158,25 @@ def deal_zones(
     rng: random.Random,
 ) -> list[list[int]]:
     """The hidden `cards` (sorted) dealt into the zones: with every constraint if a deal is
-    found in `ATTEMPTS` tries, else without the inferred voids, else with zone sizes only."""
-    everywhere = tuple(range(len(zones)))
+    found in `ATTEMPTS` tries, else without the inferred voids, else with zone sizes only
+    (and, at every try, what was told: see `told_zones`)."""
+    told = any(zone.kept_out for zone in zones)
+    if told:  # what was told is kept at every try: a card goes only where it may lie
+        holders = {
+            card: tuple(i for i in places if card not in zones[i].kept_out)
+            for card, places in holders.items()
+        }
     strict = {
-        card: holders.get(card) or tuple(i for i, z in enumerate(zones) if card not in z.excluded)
+        card: holders.get(card)
+        or tuple(
+            i for i, z in enumerate(zones) if card not in z.excluded and card not in z.kept_out
+        )
         for card in cards
     }
-    relaxed = {card: holders.get(card, everywhere) for card in cards}
+    relaxed = {
+        card: holders.get(card, tuple(i for i, z in enumerate(zones) if card not in z.kept_out))
+        for card in cards
+    }
     for allowed, attempts in ((strict, ATTEMPTS), (relaxed, ATTEMPTS), (None, 1)):
         for _ in range(attempts):
             placed = _try_deal(cards, zones, allowed, rng)
@@ -143,10 +198,16 @@ def _try_deal(
     if allowed is None:
         shuffled = list(cards)
         rng.shuffle(shuffled)
+        told = [i for i, zone in enumerate(zones) if zone.kept_out]
+        for i in told:  # the parts of what was told first, from the cards each may hold
+            placed[i] = [card for card in shuffled if card not in zones[i].kept_out][: room[i]]
+            taken = set(placed[i])
+            shuffled = [card for card in shuffled if card not in taken]
         start = 0
         for i, size in enumerate(room):
-            placed[i] = shuffled[start : start + size]
-            start += size
+            if i not in told:
+                placed[i] = shuffled[start : start + size]
+                start += size
         return placed
     order = sorted(cards, key=lambda card: (len(allowed[card]), rng.random()))
     for card in order:

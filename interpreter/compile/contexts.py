@@ -161,6 +161,13 @@ def _discards(state: HandState, seat: int) -> list[int]:
     return state.zones.discards[seat]
 
 
+def _told_discards(state: HandState, seat: int) -> int:
+    """How many cards of `discard.told` the seat laid away, as told to all once the discards
+    are done (0 before, and when the ruleset tells nothing)."""
+    told = state.told
+    return told[seat] if 0 <= seat < len(told) else 0
+
+
 def _tricks(state: HandState, seat: int) -> list[int]:
     return state.zones.won[seat]
 
@@ -404,6 +411,7 @@ _COSTS = {
 FACTS: dict[str, FactFunction] = {
     "hand": FactFunction((Type.SEAT,), Type.CARDS, _hand),
     "discards": FactFunction((Type.SEAT,), Type.CARDS, _discards),
+    "told_discards": FactFunction((Type.SEAT,), Type.NUMBER, _told_discards),
     "tricks": FactFunction((Type.SEAT,), Type.CARDS, _tricks),
     "played": FactFunction((Type.SEAT,), Type.CARDS, _played),
     "pile": FactFunction((Type.SEAT,), Type.CARDS, _pile),

@@ -176,6 +176,7 @@ class Compiler:
             for name, section, build in [
                 ("discard", "discard", self._discard_conditions),
                 ("all_or_none", "discard", self._discard_all_or_none),
+                ("told", "discard", self._discard_told),
                 ("declarations", "declarations", self._declarations),
                 ("play", "play", self._play),
                 ("payments", "payments", self._payments),
@@ -230,6 +231,7 @@ class Compiler:
             doubling=parts["doubling"],
             announcements=parts["announcements"],
             discard_all_or_none=parts["all_or_none"],
+            discard_told=parts["told"],
             redeals=parts["redeals"],
             hand_score=parts["hand_score"],
             game=parts["game"],
@@ -257,6 +259,13 @@ class Compiler:
         group = self.data.get("discard", {}).get("all_or_none")
         where = ("discard", "all_or_none")
         return None if group is None else self.expression(where, group, "discard_group", Type.CARDS)
+
+    def _discard_told(self) -> CompiledExpression | _Constant | None:
+        """The cards whose count among each seat's discards is told once the discards are
+        done: worked out then, seeing what the talon's `seat` sees."""
+        group = self.data.get("discard", {}).get("told")
+        where = ("discard", "told")
+        return None if group is None else self.expression(where, group, "talon", Type.CARDS)
 
     def _check_hand_cost(self) -> None:
         """Every expression of a hand together stays within HAND_BUDGET steps."""

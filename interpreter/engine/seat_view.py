@@ -13,9 +13,11 @@ up); every card played and by whom; the other seats' decisions but the choice of
 (a discard, a card given back), of which it learns only that it was made; the sides as far as it
 may know them (a called partner stays unknown to the others until the called card falls; seats
 that joined the taker); the doublings made; the bonuses announced and the declarations the
-rules made; every payment. For guessing the rest it knows how many cards lie in each place it
-cannot look into, which cards those are as a whole, who holds the shown cards still in play,
-and the voids the trick rules imply. The outcome of the hand (card points) is part of the view
+rules made; how many cards of a kind each seat laid away, where the rules tell it once the
+discards are done (`discard.told`); every payment. For guessing the rest it knows how many
+cards lie in each place it cannot look into, which cards those are as a whole, who holds the
+shown cards still in play, how many told cards lie in each seat's discards, and the voids the
+trick rules imply. The outcome of the hand (card points) is part of the view
 once the hand is over.
 """
 
@@ -134,6 +136,11 @@ class SeatView:
     doubled: Mapping[str, int]  # per target of the doublings, how many were made
     announced: tuple[tuple[int, str], ...]  # (seat, bonus) announced, in order
     declared_by_rule: tuple[tuple[int, str], ...]  # (seat, `id:level`) declared by the rules
+    # once the discards are done, where the rules tell it (`discard.told`): the cards told
+    # of and how many of them each seat laid away (empty before)
+    told_cards: frozenset[int]
+    told: tuple[int, ...]
+    told_left: tuple[int, ...]  # per seat, how many of them still lie among its discards
     payments: tuple[Payment, ...]
     returns: tuple[float, ...]  # net per seat so far
     # the decision
@@ -206,6 +213,9 @@ class SeatView:
             "doubled": dict(state.doubled),
             "announced": tuple(state.announced),
             "declared_by_rule": tuple(state.declared_by_rule),
+            "told_cards": state.told_cards,
+            "told": state.told,
+            "told_left": _told_left(state),
             "payments": tuple(state.payments),
             "returns": tuple(state.returns()),
             "to_decide": None if decision is None else decision.seat,
@@ -277,6 +287,16 @@ def inferred_voids(
             ):
                 ruled_out.add(other)
     return {s: frozenset(v) for s, v in voids.items()}
+
+
+def _told_left(state: HandState) -> tuple[int, ...]:
+    """Per seat, how many of the cards told of (`discard.told`) still lie among its discards:
+    the count told, less those since handed over from them for the Fool (an exchange every
+    seat sees, from a giver whose tricks every seat saw), so the seat may know it."""
+    if not state.told:
+        return ()
+    told = state.told_cards
+    return tuple(sum(1 for card in pile if card in told) for pile in state.discards)
 
 
 def _seen_decisions(decisions: Iterable[dict], seat: int) -> tuple[SeenDecision, ...]:

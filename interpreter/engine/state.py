@@ -137,6 +137,10 @@ class HandState(ZoneAttributes):
         self.talon_per_trick = 0  # the talon's top cards each trick's winner takes
         self.talon_shared: list[tuple[int, list[int]]] = []  # (seat, cards) of a talon shared
         self.ended_in_talon = False  # the talon's `ends_hand` ended the hand before play
+        # once the discards are done (`discard.told`): the cards told of, and per seat how
+        # many of them it laid away (empty before)
+        self.told_cards: frozenset[int] = frozenset()
+        self.told: tuple[int, ...] = ()
         self.declared: list[set[str]] = [set() for _ in range(n)]
         self.declared_values: list[dict[str, Number]] = [{} for _ in range(n)]
         self.declared_by_rule: list[tuple[int, str]] = []  # (seat, `id:level`), compulsory

@@ -322,6 +322,11 @@ class _PageBuilder:
                 " the player holds more of them than cards to lay away; once one goes, the"
                 " rest follow)."
             )
+        if "told" in spec:
+            lines.append(
+                f"Once every discard is made, how many cards of {code(spec['told'])} each player"
+                " laid away is told to all (the cards stay hidden)."
+            )
         yield self.rule("Discards", lines, ("discard",), spec)
 
     # --- bidding and calls --------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The talon and the discard: cards of a kind taken from it by seats, then the talon taken
 into a hand (or shared out into several), set aside, made a stock, given a card at a time to
 trick winners, or laid out face up in packets of which a seat takes some; then each seat that
-must lays cards away.
+must lays cards away, and how many cards of a kind each laid away may be told to all.
 
 Where it sits: a phase of the hand (`tarot.engine.phases`), after the auction and the
 call in rulesets that have them, else right after the deal.
@@ -20,7 +20,7 @@ from tarot.engine.values import first_seat
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
-    from tarot.ruleset import Evaluator, TalonPackets, TalonTake, TalonUse
+    from tarot.ruleset import Evaluator, Ruleset, TalonPackets, TalonTake, TalonUse
 
 #: how `shown` names packets taken, by where they went: in hand, or onto a pile unseen
 TAKEN_SHOWN = {"hand": "talon", "pile": "talon_pile"}
@@ -222,7 +222,27 @@ def decide(state: HandState) -> bool:
             choices = [ids[c] for c in allowed]
             state.decision = Decision(seat, DecisionKind.DISCARD, allowed, choices)
             return True
+    _tell(state)
     return False
+
+
+def told_name(ruleset: Ruleset) -> str:
+    """How the transcript and a seat's screen name the cards `discard.told` counts: a card
+    set by its name as prose, another expression as written."""
+    told = str(ruleset.document.get("discard", {}).get("told", ""))
+    return told.replace("_", " ") if told.isidentifier() else f"`{told}`"
+
+
+def _tell(state: HandState) -> None:
+    """Every discard is made: where the ruleset says so (`discard.told`), how many cards of
+    its kind each seat laid away becomes known to all."""
+    rule = state.ruleset.discard_told
+    if rule is None:
+        return
+    cards = frozenset(state.evaluate(rule))
+    state.told_cards = cards
+    state.told = tuple(sum(1 for card in pile if card in cards) for pile in state.zones.discards)
+    state._changed()
 
 
 def _decide_packet(state: HandState) -> bool:
