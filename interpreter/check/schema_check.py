@@ -25,6 +25,11 @@ from jsonschema.validators import validator_for
 from tarot.errors import Position, Problem, json_path, nearest_position
 from tarot.load.yaml_core import yaml11_reading
 
+#: The schema's pattern of a name (`$defs.name`): ids of rules, card sets, options...
+NAME_PATTERN = "^[a-z][a-z0-9_]*$"
+#: The schema's pattern of a text printed on one line (the unit's names).
+ONE_LINE_PATTERN = r"^[^\u0000-\u001f\u007f]+$"
+
 __all__ = ["Finding", "check_schema", "describe_error", "schema_problems", "validation_errors"]
 
 DocPath = tuple[str | int, ...]
@@ -114,6 +119,26 @@ def describe_error(error: ValidationError) -> list[Finding]:
     if kind in ("maximum", "minimum"):
         bound = "at most" if kind == "maximum" else "at least"
         return [(path, f"must be {bound} {error.validator_value}, not {error.instance}", False)]
+    if kind == "pattern" and isinstance(error.instance, str):
+        if error.validator_value == NAME_PATTERN:
+            return [
+                (
+                    path,
+                    f"{_show(error.instance)} is not a name: write a lower-case letter"
+                    " followed by lower-case letters, digits or underscores",
+                    False,
+                )
+            ]
+        if error.validator_value == ONE_LINE_PATTERN:
+            return [
+                (
+                    path,
+                    f"{_show(error.instance)}: write it on one line, without control"
+                    " characters (line breaks, tabs, escapes)",
+                    False,
+                )
+            ]
+        return [(path, f"{_show(error.instance)} does not match {error.validator_value!r}", False)]
     if kind in ("maxItems", "maxLength"):
         unit = "entries" if kind == "maxItems" else "characters"
         return [(path, f"has more than {error.validator_value} {unit}", False)]
@@ -189,11 +214,16 @@ def _first_missing(error: ValidationError) -> str | None:
     return match.group(2) if match else None
 
 
+#: Characters of a value a message quotes: a value may be as long as the file.
+_SHOWN = 80
+
+
 def _show(value: Any) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
-        return repr(value)
+        text = repr(value)
+    return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}... ({len(text)} characters)"
 
 
 def _json_type(value: Any) -> str:

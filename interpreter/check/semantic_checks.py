@@ -323,10 +323,11 @@ def _check_talon_use(draft: Draft, where: tuple, spec: dict | None, talon: int |
         )
 
 
-def _check_doubling(draft: Draft, bonuses: set[str]) -> None:
+def _check_doubling(draft: Draft, bonuses: set[str] | None) -> None:
     """No doubling is named like the word that declines one; doublings made with the
     announcements have announcements to be made with; targets have distinct ids, and each says
-    who doubles it first or names a bonus that may be announced."""
+    who doubles it first or names a bonus that may be announced (`bonuses`; None when the
+    announcements are left out for a problem of their own, so nothing is said of them)."""
     spec = draft.data.get("doubling")
     if spec is None:
         return
@@ -355,7 +356,7 @@ def _check_doubling(draft: Draft, bonuses: set[str]) -> None:
                 "a target needs `by` (the seats that may double it first), unless it is an"
                 " announced bonus's: give `announcement: ID`",
             )
-        elif bonus is not None and bonus not in bonuses:
+        elif bonus is not None and bonuses is not None and bonus not in bonuses:
             named = ", ".join(sorted(bonuses)) or "none: the ruleset has no `announcements`"
             draft.problem(
                 where + ("announcement",),
@@ -363,13 +364,15 @@ def _check_doubling(draft: Draft, bonuses: set[str]) -> None:
             )
 
 
-def _announcement_ids(draft: Draft) -> set[str]:
-    """The ids of the bonuses that may be announced; a second bonus of the same id is
-    reported."""
+def _announcement_ids(draft: Draft) -> set[str] | None:
+    """The ids of the bonuses that may be announced (None when the section is left out for
+    a problem of its own); a second bonus of the same id is reported."""
     ids: set[str] = set()
     spec = draft.data.get("announcements")
-    if spec is None or draft.broken.whole("announcements"):
+    if spec is None:
         return ids
+    if draft.broken.whole("announcements"):
+        return None
     for i, bonus in enumerate(spec["table"]):
         if bonus["id"] in ids:
             draft.problem(

@@ -29,12 +29,16 @@ from tarot.engine.actions import (
 from tarot.engine.events import ThrownIn
 from tarot.engine.phases import deal
 from tarot.engine.values import first_seat, selected_seats
+from tarot.expressions import EvaluationError
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
     from tarot.ruleset import Bidding, Contract
 
 UNTIL_ONE_LEFT = "until_one_left"  # `bidding.rounds`: round and round until one is left
+# Bids, holds and passes an auction may hold: without holds each bid raises the contract, so
+# only holds answered by holds (where `hold` and `must_bid` allow it) can go on without end.
+MAX_AUCTION_WORDS = 1000
 _JOIN_ANSWERS: list[Action] = [Join(True), Join(False)]
 
 
@@ -90,6 +94,8 @@ def decide_bid(state: HandState) -> bool:
     if state.auction_stage == AuctionStage.JOINING:
         return _decide_join(state)
     if state.bidders and not _won(state, bidding):
+        if len(state.auction_log) >= MAX_AUCTION_WORDS:
+            raise state._reported(_endless(bidding))
         seat = state.bidders[0]
         bids = _legal_bids(state, bidding, seat)
         choices = [action_text(b, state.ruleset.deck) for b in bids]
@@ -117,6 +123,19 @@ def decide_bid(state: HandState) -> bool:
             state.bidders = [s for s in bid_order(state) if s in asked and s != state.taker]
         return _decide_join(state)
     return False
+
+
+def _endless(bidding: Bidding) -> EvaluationError:
+    """The error for an auction that has not ended after MAX_AUCTION_WORDS words, placed at
+    the `hold` that lets it stand still."""
+    error = EvaluationError(
+        f"the auction has not ended after {MAX_AUCTION_WORDS:,} bids, holds and passes: "
+        "`hold` lets seats hold each other's bid over and over"
+        + (" and `must_bid` keeps them from passing" if bidding.must_bid is not None else "")
+        + "; let a seat hold only a bid that is not itself a hold (e.g. `not bid_held()`)"
+    )
+    error.where = getattr(bidding.hold or bidding.must_bid, "where", "")
+    return error
 
 
 def _decide_join(state: HandState) -> bool:
