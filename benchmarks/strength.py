@@ -10,7 +10,10 @@ A matchup A/B seats agent A in one seat and agent B in all the others, and plays
 once with A in every seat in turn, so that no seat's advantage counts for or against A. For
 each matchup it prints A's mean net result per hand (in the ruleset's unit, 95% interval over
 the deals; zero is parity), then the mean time each agent took per decision that had more than one
-legal action, by kind of decision. Agents are named as on the command line
+legal action, by kind of decision. In a game that is not zero-sum (only a declarer scores,
+or every seat pays into an account), A's net alone can be below zero while the B players
+lose far more: there it also prints A less the B seats' mean in the same hands, paired deal
+by deal, and that line says which player is stronger. Agents are named as on the command line
 (`search:samples=20`); seeds are those of `tarot simulate`, so a hand can be replayed with
 `tarot play RULESET --seed S --hand N --agents ...`.
 
@@ -87,6 +90,8 @@ class Deal:
 
     number: int
     a_net: list[float]
+    b_net: list[float] = field(default_factory=list)  # per seating, the B seats' mean net
+    zero_sum: bool = True  # every hand's results summed to zero
     timings: Timings = field(default_factory=dict)
     fallbacks: dict[str, list[int]] = field(default_factory=dict)
 
@@ -138,7 +143,11 @@ def play_deal(
         while not state.is_terminal():
             seat = state.current_player()
             state.apply_action(timed[seat].choose(state, seat))
-        deal.a_net.append(state.returns()[a_seat])
+        returns = state.returns()
+        deal.a_net.append(returns[a_seat])
+        others = [net for seat, net in enumerate(returns) if seat != a_seat]
+        deal.b_net.append(sum(others) / len(others))
+        deal.zero_sum = deal.zero_sum and abs(sum(returns)) < 1e-9
         for agent, kind in zip(agents, kinds, strict=True):
             if is_openspiel(kind):
                 tally = deal.fallbacks.setdefault(kind, [0, 0])
@@ -230,10 +239,14 @@ def run_matchup(
     per_deal: list[float] | None = None,
     openspiel: str | None = None,
     fallbacks: dict[str, list[int]] | None = None,
+    relative: RunningMean | None = None,
 ) -> tuple[RunningMean, Timings]:
     """A's mean net per hand over the deals (each deal's mean over A's seats), and timings;
     each deal's mean also added to `per_deal`, in the deals' order, when given, and the
-    outside players' fallback counts to `fallbacks`."""
+    outside players' fallback counts to `fallbacks`. Where the game is not zero-sum (a
+    hand's results need not sum to zero), A's net alone says little (every seat may lose,
+    as when only a declarer scores): `relative` gets each deal's A less B, A's net less the
+    B seats' mean in the same seating, and stays empty while every hand summed to zero."""
     tasks = [(name, seed, number, a, b, outside, openspiel) for number in range(1, hands + 1)]
     result: RunningMean = RunningMean()
     timings: Timings = {}
@@ -244,8 +257,12 @@ def run_matchup(
     else:
         pool, deals = None, map(_task, tasks)
     try:
+        gaps: list[float] = []
+        zero_sum = True
         for deal in deals:
             result.add(sum(deal.a_net) / len(deal.a_net))
+            gaps.append(sum(deal.a_net) / len(deal.a_net) - sum(deal.b_net) / len(deal.b_net))
+            zero_sum = zero_sum and deal.zero_sum
             if per_deal is not None:
                 per_deal.append(sum(deal.a_net) / len(deal.a_net))
             _add_timings(timings, deal.timings)
@@ -260,6 +277,9 @@ def run_matchup(
         if pool is not None:
             pool.terminate()
             pool.join()
+    if relative is not None and not zero_sum:
+        for gap in gaps:
+            relative.add(gap)
     return result, timings
 
 
@@ -363,6 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for a, b in matchups:
             per_deal: list[float] = []
             fallbacks: dict[str, list[int]] = {}
+            relative = RunningMean()
             result, timings = run_matchup(
                 name,
                 args.seed,
@@ -374,8 +395,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 per_deal,
                 args.openspiel,
                 fallbacks,
+                relative,
             )
             print(f"  {a:>28} vs {b:<28} {_interval(result)}", flush=True)
+            if relative.count:
+                print(
+                    f"  {'':>28}    not zero-sum: A less B's mean in the same hands "
+                    f"{_interval(relative)}",
+                    flush=True,
+                )
             for kind, (fell, asked) in fallbacks.items():
                 print(
                     f"  {'':>28}    {kind}: {fell} of its {asked} decisions made by the "
