@@ -7,14 +7,16 @@ Prints numbers; asserts nothing.
 
 Each deal of a matchup A/B (A in one seat, B in the others, A rotated through every seat)
 counts as one game between A and B: A won it if its mean net over its seats was above zero,
-lost it if below, drew at zero. The games are rated with OpenSkill's Plackett-Luce model
-(the `openskill` package: the optional extra `[ratings]`, for benchmarks only), every game
-of a matchup in turn with those of the other matchups (deal 1 of every matchup, then deal
-2...), so that no matchup's games all come last. Ratings are printed as mu ± sigma and ranked
-by the conservative estimate mu - 3 sigma, one column per ruleset (a player rated only from
-the games of that ruleset) and one over all of them; beside them, the mean CPU seconds each
-player took per card decision in those runs. A win counts the same whatever its margin: the
-rating says who wins more often, the strength table says by how much.
+lost it if below, drew at zero (in a game that is not zero-sum, where strength.py keeps each
+deal's A less B's mean as `a_less_b`, by that instead). The games are rated with
+OpenSkill's Plackett-Luce model (the `openskill` package: the optional extra `[ratings]`, for
+benchmarks only), every game of a matchup in turn with those of the other matchups (deal 1
+of every matchup, then deal 2...), so that no matchup's games all come last. Ratings are
+printed as mu ± sigma and ranked by the conservative estimate mu - 3 sigma, one column per
+ruleset (a player rated only from the games of that ruleset) and one over all of them;
+beside them, the mean CPU seconds each player took per card decision in those runs. A win
+counts the same whatever its margin: the rating says who wins more often, the strength table
+says by how much.
 
 Then, for two players A and C each measured against the same B on the same ruleset and seed
 (matchups A/B and C/B), A's result less C's, deal by deal over the deals both played (deals 1
@@ -86,7 +88,7 @@ def rate(rows: Sequence[dict]) -> dict[str, dict[str, tuple[float, float]]]:
         for row in rows:
             if deal >= len(row["a_net"]):
                 continue
-            net = row["a_net"][deal]
+            net = row.get("a_less_b", row["a_net"])[deal]  # not zero-sum: A less B decides
             ranks = [0, 0] if net == 0 else ([0, 1] if net > 0 else [1, 0])
             for game in (row["ruleset"], ALL):
                 table = ratings[game]

@@ -239,14 +239,15 @@ def run_matchup(
     per_deal: list[float] | None = None,
     openspiel: str | None = None,
     fallbacks: dict[str, list[int]] | None = None,
-    relative: RunningMean | None = None,
+    relative: list[float] | None = None,
 ) -> tuple[RunningMean, Timings]:
     """A's mean net per hand over the deals (each deal's mean over A's seats), and timings;
     each deal's mean also added to `per_deal`, in the deals' order, when given, and the
     outside players' fallback counts to `fallbacks`. Where the game is not zero-sum (a
     hand's results need not sum to zero), A's net alone says little (every seat may lose,
     as when only a declarer scores): `relative` gets each deal's A less B, A's net less the
-    B seats' mean in the same seating, and stays empty while every hand summed to zero."""
+    B seats' mean in the same seating, in the deals' order, and stays empty while every hand
+    summed to zero."""
     tasks = [(name, seed, number, a, b, outside, openspiel) for number in range(1, hands + 1)]
     result: RunningMean = RunningMean()
     timings: Timings = {}
@@ -278,22 +279,31 @@ def run_matchup(
             pool.terminate()
             pool.join()
     if relative is not None and not zero_sum:
-        for gap in gaps:
-            relative.add(gap)
+        relative.extend(gaps)
     return result, timings
 
 
 def result_row(
-    name: str, seed: int, a: str, b: str, per_deal: list[float], timings: Timings
+    name: str,
+    seed: int,
+    a: str,
+    b: str,
+    per_deal: list[float],
+    timings: Timings,
+    relative: list[float] | None = None,
 ) -> dict:
     """What `--results` keeps of a matchup: its deals' results for A, and each agent's CPU
-    seconds per card decision (`play`)."""
+    seconds per card decision (`play`); in a game that is not zero-sum, also each deal's A
+    less B (`a_less_b`), by which `ratings.py` says who won the deal."""
     cpu = {
         agent: seconds / count
         for (agent, kind), (count, _clock, seconds) in timings.items()
         if kind == "play" and count
     }
-    return {"ruleset": name, "seed": seed, "a": a, "b": b, "a_net": per_deal, "play_cpu": cpu}
+    row = {"ruleset": name, "seed": seed, "a": a, "b": b, "a_net": per_deal, "play_cpu": cpu}
+    if relative:
+        row["a_less_b"] = relative
+    return row
 
 
 def _add_timings(total: Timings, more: Timings) -> None:
@@ -383,7 +393,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for a, b in matchups:
             per_deal: list[float] = []
             fallbacks: dict[str, list[int]] = {}
-            relative = RunningMean()
+            relative: list[float] = []
             result, timings = run_matchup(
                 name,
                 args.seed,
@@ -398,10 +408,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 relative,
             )
             print(f"  {a:>28} vs {b:<28} {_interval(result)}", flush=True)
-            if relative.count:
+            if relative:
+                gap = RunningMean()
+                for value in relative:
+                    gap.add(value)
                 print(
                     f"  {'':>28}    not zero-sum: A less B's mean in the same hands "
-                    f"{_interval(relative)}",
+                    f"{_interval(gap)}",
                     flush=True,
                 )
             for kind, (fell, asked) in fallbacks.items():
@@ -409,7 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"  {'':>28}    {kind}: {fell} of its {asked} decisions made by the "
                     "heuristic player (OpenSpiel and the ruleset parted)"
                 )
-            row = result_row(name, args.seed, a, b, per_deal, timings)
+            row = result_row(name, args.seed, a, b, per_deal, timings, relative)
             rows.append(row)
             if args.results:
                 with open(args.results, "a", encoding="utf-8") as file:

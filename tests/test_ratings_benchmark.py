@@ -70,3 +70,10 @@ def test_runs_of_different_lengths_are_compared_on_the_deals_both_played() -> No
     rows = [row("fast", "heuristic", [1.0, 2.0, 3.0, 4.0]), row("slow", "heuristic", [2.0, 1.0])]
     [line] = [line for line in ratings.paired(rows).splitlines() if line.startswith("| game")]
     assert line.startswith("| game | fast | slow | heuristic | 2 | +0.00 ± ")
+
+
+def test_a_game_that_is_not_zero_sum_is_won_by_a_less_b() -> None:
+    """Every seat lost (A's net below zero), but B's seats lost more: A won each deal."""
+    rows = [{**row("a", "b", [-5.0, -3.0, -4.0]), "a_less_b": [20.0, 15.0, 30.0]}]
+    rated = ratings.rate(rows)[ratings.ALL]
+    assert rated["a"][0] > rated["b"][0]
