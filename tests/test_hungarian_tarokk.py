@@ -177,7 +177,7 @@ def test_the_round_of_announcements_comes_round_until_three_pass_after_the_last_
     assert state.current_player() == 1
     assert state.legal_actions() == ["announce:pagat_ultimo", "announce:xxi_catch", "pass"]
     say(state, (1, "pass"))
-    assert state.legal_actions()[-3:] == ["szubkontra:game", "kontra:volat", "pass"]
+    assert state.legal_actions()[-3:] == ["szubkontra:game", "kontra:attackers_volat", "pass"]
     say(state, (2, "pass"))
     # three passed after seat 3 (and seat 3 itself before them): the round is over
     assert state.decision.kind == "play"
@@ -193,6 +193,50 @@ def test_the_round_of_announcements_comes_round_until_three_pass_after_the_last_
     # double game cancelled by the volat
     assert paid == {"game_points": 8, "volat_made": 12, "ultimo_made": 10}
     assert state.returns() == [-15, 15, -15, 15]
+
+
+def test_each_sides_announcement_of_one_bonus_is_kontrad_on_its_own_count():
+    """Both sides announce the trull; only the defenders' is kontra'd (and rekontra'd). X
+    (`announcements.cc`, `scoring.cc`) keeps a kontra count per side: each announcement is
+    multiplied by 2 to the power of its own side's count plus one."""
+    state = new_hand()
+    to_the_call(state)
+    say(state, (1, "trump-20"))  # seat 3 holds the XX: the partner
+    say(state, (1, "announce:trull"), (1, "pass"))
+    # a defender may kontra the attackers' trull, and announce the trull for his own side
+    assert {"kontra:attackers_trull", "announce:trull"} <= set(state.legal_actions())
+    say(state, (2, "announce:trull"), (2, "pass"))
+    # the defenders' trull is kontra'd by the attackers only, never by its own side
+    assert "kontra:defenders_trull" in state.legal_actions()
+    assert "kontra:attackers_trull" not in state.legal_actions()
+    say(state, (3, "kontra:defenders_trull"), (3, "pass"))
+    assert "rekontra:defenders_trull" in state.legal_actions()
+    assert "kontra:defenders_trull" not in state.legal_actions()
+    say(state, (0, "rekontra:defenders_trull"), (0, "pass"))
+    say(state, (1, "pass"), (2, "pass"), (3, "pass"))
+    assert state.decision.kind == "play"
+    assert state.doubled == {"defenders_trull": 2}
+    for trick in PLAYED_OUT:
+        say(state, *zip([1, 2, 3, 0], trick, strict=True))
+    paid: dict[str, float] = {}
+    for payment in state.payments:
+        paid[payment.rule] = paid.get(payment.rule, 0) + payment.amount
+    # X's arithmetic for the declarer's side (each attacker gets it, each defender pays it):
+    # the attackers' trull made, 1 x 2^(0 + 1) = 2 (scored beside the volat, announced); the
+    # defenders' trull failed, 1 x 2^(2 + 1) = 8; the silent volat 3 x 1 = 3, which cancels
+    # the game, the double game and the four Kings; the silent Pagat ultimo 5: 18 each.
+    # Paid pair by pair (four pairs, half each): 2 x 4 / 2, 8 x 4 / 2, 3 x 4 / 2, 5 x 4 / 2.
+    # Counted on one count for both announcements (x4), the trull would be 8 + 8: 24 each.
+    assert paid == {
+        "trull_made": 4,
+        "defenders_trull_failed": 16,
+        "volat_made": 6,
+        "ultimo_made": 10,
+    }
+    assert state.returns() == [-18, 18, -18, 18]
+    text = hand_transcript(state)
+    assert "Seat 3: kontra (The defenders' trull)" in text
+    assert "The defenders' trull: doubled 2 time(s), x4" in text
 
 
 def test_a_hold_only_by_a_seat_that_bid_and_never_over_a_hold():

@@ -131,9 +131,9 @@ def test_king_uhu_made_and_a_kontrad_centrum_lost_frees_the_xx():
     # one side announces no ultimo of the card it bound to the eighth trick
     say(state, (3, "announce:centrum"))
     assert "announce:kiraly_ultimo_hearts" not in state.legal_actions()
-    say(state, (3, "pass"), (0, "kontra:centrum"), (0, "pass"))
+    say(state, (3, "pass"), (0, "kontra:attackers_centrum"), (0, "pass"))
     say(state, (1, "pass"), (2, "pass"), (3, "pass"))
-    assert state.doubled == {"centrum": 1}
+    assert state.doubled == {"attackers_centrum": 1}
     play(state, SECOND_HAND[:1])  # seat 2 takes the first trick: the centrum is lost
     say(state, (2, "trump-12"))
     assert "trump-20" in state.legal_actions()  # the XX is free again
@@ -149,14 +149,46 @@ def test_king_uhu_made_and_a_kontrad_centrum_lost_frees_the_xx():
     # king uhu 20 for the attackers, the centrum kontra'd 10 x 2 to the defenders (each
     # amount x 1/2 for a side of two, four pairs);
     # the silent Pagat ultimo 5 (basic rules)
-    assert rules["kiraly_uhu_hearts_made"] == 40 and rules["centrum_failed"] == 40
+    assert rules["kiraly_uhu_hearts_made"] == 40 and rules["attackers_centrum_failed"] == 40
     assert rules["ultimo_made"] == 10
     for payment in state.payments:
-        if payment.rule == "centrum_failed":
+        if payment.rule == "attackers_centrum_failed":
             assert (payment.payer, payment.payee) in {(1, 0), (1, 2), (3, 0), (3, 2)}
         if payment.rule == "kiraly_uhu_hearts_made":
             assert (payment.payer, payment.payee) in {(0, 1), (0, 3), (2, 1), (2, 3)}
     assert sum(state.returns()) == 0
+
+
+def test_both_sides_announce_the_king_uhu_and_only_the_attackers_is_kontrad():
+    """Each side's announcement of a bonus has its own kontra count, as in the basic game
+    (X): the attackers' King uhu kontra'd once, the defenders' not at all."""
+    state = to_the_announcements()
+    say(state, (1, "announce:kiraly_uhu_hearts"), (1, "pass"))
+    say(state, (2, "announce:kiraly_uhu_hearts"), (2, "kontra:attackers_kiraly_uhu_hearts"))
+    say(state, (2, "pass"))
+    # the partner may answer the kontra on his side's uhu, or kontra the defenders' own
+    assert state.legal_actions()[-3:] == [
+        "rekontra:attackers_kiraly_uhu_hearts",
+        "kontra:defenders_kiraly_uhu_hearts",
+        "pass",
+    ]
+    say(state, (3, "pass"), (0, "pass"), (1, "pass"))
+    assert state.doubled == {"attackers_kiraly_uhu_hearts": 1}
+    play(state, SECOND_HAND)
+    assert state.is_terminal()
+    # by hand, for each attacker (each defender pays it; x 1/2 per pair of opponents):
+    # seat 1's hearts King wins the eighth trick: the attackers' uhu made, 20 x 2 (one
+    # kontra) = 40; the defenders' uhu failed, 20 x 1 = 20 (on one count for both it would be
+    # 40); 73 + 8 = 81 card points: the silent double game 2 x 1 = 2, which drops the game;
+    # the silent trull 1; the silent Pagat ultimo 5: 68 each
+    assert paid(state) == {
+        "kiraly_uhu_hearts_made": 80,
+        "defenders_kiraly_uhu_hearts_failed": 40,
+        "double_game_made": 4,
+        "trull_made": 2,
+        "ultimo_made": 10,
+    }
+    assert state.returns() == [-68, 68, -68, 68]
 
 
 def test_a_player_left_with_bound_cards_plays_the_earliest_bound():
@@ -183,7 +215,7 @@ def test_a_player_left_with_bound_cards_plays_the_earliest_bound():
     while not state.is_terminal():
         say(state, (state.current_player(), state.legal_actions()[0]))
     rules = paid(state)
-    assert rules["kismadar_failed"] == 20 and "kismadar_made" not in rules
+    assert rules["attackers_kismadar_failed"] == 20 and "kismadar_made" not in rules
 
 
 def test_the_binding_reads_the_same_trick_rules_as_the_engine():
@@ -215,7 +247,7 @@ def test_the_pagat_uhu_may_be_scored_15():
     while not state.is_terminal():
         say(state, (state.current_player(), state.legal_actions()[0]))
     rules = paid(state)
-    assert rules.get("pagat_uhu_made", rules.get("pagat_uhu_failed")) == 30
+    assert rules.get("pagat_uhu_made", rules.get("attackers_pagat_uhu_failed")) == 30
 
 
 def test_heuristic_search_and_random_players_play_and_replay():
