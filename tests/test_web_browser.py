@@ -7,6 +7,7 @@ apart and counted. The server runs in a thread on a free port."""
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -51,6 +52,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
+    if not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()):
+        needed = "Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)"
+        if os.environ.get("CI"):  # .ci/run installs them: there they must run
+            pytest.fail(f"the browser tests need {needed}")
+        pytest.skip(f"the browser tests need {needed}")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
