@@ -33,6 +33,7 @@ from tarot.engine.actions import (
     Pass,
     TakePacket,
 )
+from tarot.engine.draws import choose
 from tarot.engine.state import HandState
 from tarot.expressions.builtins import Number
 
@@ -62,7 +63,7 @@ def play_out(
 def random_policy(state: HandState, rng: random.Random) -> Action:
     decision = state.decision
     assert decision is not None  # `play_out` asks a policy only while a decision is open
-    return rng.choice(decision.actions)
+    return choose(rng, decision.actions)
 
 
 def greedy_policy(state: HandState, rng: random.Random) -> Action:
@@ -75,7 +76,7 @@ def greedy_policy(state: HandState, rng: random.Random) -> Action:
     assert decision is not None  # `play_out` asks a policy only while a decision is open
     kind = decision.kind
     if kind in EXPLORED and rng.random() < EXPLORE:
-        return rng.choice(decision.actions)
+        return choose(rng, decision.actions)
     return HABITS[kind](state, decision.actions)
 
 

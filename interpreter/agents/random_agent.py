@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from tarot.engine.draws import choose
+
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
 
@@ -18,4 +20,4 @@ class RandomAgent:
     def choose(self, state: HandState, seat: int) -> str:
         decision = state.decision
         assert decision is not None  # an agent is asked only while a decision is open
-        return self.rng.choice(decision.choices)  # `legal_actions()`, without a copy
+        return choose(self.rng, decision.choices)  # `legal_actions()`, without a copy

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from tarot.agents.base import Agent
+from tarot.engine import draws
 from tarot.engine.collector import few_collections
 from tarot.engine.lasting import LastingValues
 from tarot.engine.state import HandState
@@ -34,7 +35,7 @@ def shuffled_pack(size: int, seed: int, number: int, redeal: int = 0) -> list[in
         else random.Random(f"tarot-deal/{seed}/{number}/redeal-{redeal}")
     )
     pack = list(range(size))
-    rng.shuffle(pack)
+    draws.shuffle(rng, pack)
     cut = rng.randrange(1, size) if size > 1 else 0
     return pack[cut:] + pack[:cut]
 
