@@ -27,7 +27,7 @@ from tarot.engine.actions import (
     DecisionKind,
 )
 from tarot.engine.events import Payment
-from tarot.engine.phases.talon import REST_SHOWN, TAKEN_SHOWN, told_name
+from tarot.engine.phases.talon import REST_SHOWN, TAKEN_SHOWN, told_text
 from tarot.engine.seat_view import Facing, SeatView
 from tarot.ruleset import Declaration, Ruleset
 
@@ -281,9 +281,7 @@ def told_line(view: SeatView) -> str | None:
     seats = [s for s in range(len(view.told)) if view.discard_sizes[s] or view.told[s]]
     if not seats:
         return None
-    counts = [f"{who(s, me)} laid away {view.told[s]}" for s in seats]
-    counts[0] += f" of {told_name(view.ruleset)}"
-    return "Told to all: " + ", ".join(counts)
+    return told_text(view.ruleset, [(who(s, me), view.told[s]) for s in seats])
 
 
 def table_line(view: SeatView) -> str:

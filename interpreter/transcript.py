@@ -13,7 +13,7 @@ from tarot.engine import tricks as trick_rules
 from tarot.engine.actions import ANNOUNCE_TEXT, HOLD_TEXT, JOIN_TEXT, PASS_TEXT, DecisionKind
 from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
 from tarot.engine.phases.announce import KEPT_SHOWN
-from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use, told_name
+from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use, told_text
 from tarot.engine.state import HANDED_OVER, HandState
 from tarot.engine.values import tidy
 from tarot.lasting_text import transfer_lines, values_line
@@ -273,10 +273,7 @@ def _told_line(state: HandState, discarders: list[int]) -> list[str]:
     """How many cards of `discard.told` each seat that discarded laid away, as told to all."""
     if not state.told or not discarders:
         return []
-    name = told_name(state.ruleset)
-    counts = [f"seat {seat} laid away {state.told[seat]}" for seat in discarders]
-    counts[0] += f" of {name}"
-    return ["  Told to all: " + ", ".join(counts)]
+    return ["  " + told_text(state.ruleset, [(f"seat {s}", state.told[s]) for s in discarders])]
 
 
 def _sides_line(state: HandState) -> str:

@@ -31,13 +31,6 @@ def test_shuffle_shuffles_as_shuffle_does(seed: int, size: int) -> None:
     assert ours.getstate() == theirs.getstate()
 
 
-@given(seed=st.integers(0, 2**64), n=st.integers(1, 10**12))
-def test_below_draws_as_randrange_from_zero(seed: int, n: int) -> None:
-    ours, theirs = random.Random(seed), random.Random(seed)
-    assert draws.below(ours, n) == theirs.randrange(n)
-    assert ours.getstate() == theirs.getstate()
-
-
 def test_nothing_to_choose_from_is_an_index_error() -> None:
     with pytest.raises(IndexError):
         draws.choose(random.Random(1), [])

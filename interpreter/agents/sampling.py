@@ -133,12 +133,12 @@ def told_zones(
         return zones, holders
     told = view.told_cards & view.unseen
     split = list(zones)
+    others = view.unseen - told
     parts: dict[int, int] = {}  # the index of a seat's discards -> that of its second part
     for i, zone in enumerate(zones):
         if zone.pile != "discards" or zone.seat is None or not zone.size:
             continue
         count = min(view.told_left[zone.seat], zone.size)
-        others = view.unseen - told
         split[i] = replace(zone, size=count, kept_out=others)
         parts[i] = len(split)
         split.append(replace(zone, size=zone.size - count, kept_out=told))

@@ -30,8 +30,7 @@ def few_collections() -> Iterator[None]:
     threshold = gc.get_threshold()
     # gc.get_freeze_count() walks every frozen object (about 13 ms for 50,000): asked once,
     # by the outermost block, before anything is frozen, it costs nothing
-    outermost = _depth == 0
-    hand_back = outermost and not gc.get_freeze_count()
+    hand_back = _depth == 0 and not gc.get_freeze_count()
     _depth += 1
     gc.freeze()
     gc.set_threshold(max(threshold[0], YOUNG_THRESHOLD), *threshold[1:])

@@ -18,18 +18,10 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def below(rng: random.Random, n: int) -> int:
-    """A number in [0, n) as `Random._randbelow` draws it (n > 0): the bits of n, drawn
-    again while the number is too large."""
-    bits = n.bit_length()
-    drawn = rng.getrandbits(bits)
-    while drawn >= n:
-        drawn = rng.getrandbits(bits)
-    return drawn
-
-
 def choose(rng: random.Random, items: Sequence[T]) -> T:
-    """`rng.choice(items)`: IndexError when there is nothing to choose from."""
+    """`rng.choice(items)`: IndexError when there is nothing to choose from. The number is
+    drawn as `Random._randbelow` draws it: the bits of the size, drawn again while too large
+    (written out here and in `shuffle`: a call per draw is what this module saves)."""
     size = len(items)
     if not size:
         raise IndexError("Cannot choose from an empty sequence")

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from tarot.engine import tricks as trick_rules
 from tarot.engine.actions import DecisionKind
 from tarot.engine.events import Payment
+from tarot.engine.phases.talon import told_counts
 
 if TYPE_CHECKING:
     from tarot.cards import Pack
@@ -293,10 +294,7 @@ def _told_left(state: HandState) -> tuple[int, ...]:
     """Per seat, how many of the cards told of (`discard.told`) still lie among its discards:
     the count told, less those since handed over from them for the Fool (an exchange every
     seat sees, from a giver whose tricks every seat saw), so the seat may know it."""
-    if not state.told:
-        return ()
-    told = state.told_cards
-    return tuple(sum(1 for card in pile if card in told) for pile in state.discards)
+    return told_counts(state.told_cards, state.discards) if state.told else ()
 
 
 def _seen_decisions(decisions: Iterable[dict], seat: int) -> tuple[SeenDecision, ...]:

@@ -33,10 +33,6 @@ class GameShape:
     partners: bool = False  # sides from the play rules, without an auction
 
     @property
-    def each_for_himself(self) -> bool:
-        return not self.contracts and not self.partners
-
-    @property
     def sides(self) -> bool:
         """A taker (and a partner) against defenders, chosen by an auction."""
         return bool(self.contracts)

@@ -9,6 +9,7 @@ call in rulesets that have them, else right after the deal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
@@ -226,11 +227,20 @@ def decide(state: HandState) -> bool:
     return False
 
 
-def told_name(ruleset: Ruleset) -> str:
-    """How the transcript and a seat's screen name the cards `discard.told` counts: a card
-    set by its name as prose, another expression as written."""
+def told_counts(cards: frozenset[int], discards: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """Per seat, how many of `cards` lie among its discards."""
+    return tuple(sum(1 for card in pile if card in cards) for pile in discards)
+
+
+def told_text(ruleset: Ruleset, counts: Sequence[tuple[str, int]]) -> str:
+    """What the transcript and a seat's screen say of `discard.told`: each seat named (as
+    each says it) with how many it laid away, the cards named after the first count (a card
+    set by its name as prose, another expression as written)."""
     told = str(ruleset.document.get("discard", {}).get("told", ""))
-    return told.replace("_", " ") if told.isidentifier() else f"`{told}`"
+    name = told.replace("_", " ") if told.isidentifier() else f"`{told}`"
+    said = [f"{seat} laid away {count}" for seat, count in counts]
+    said[0] += f" of {name}"
+    return "Told to all: " + ", ".join(said)
 
 
 def _tell(state: HandState) -> None:
@@ -241,7 +251,7 @@ def _tell(state: HandState) -> None:
         return
     cards = frozenset(state.evaluate(rule))
     state.told_cards = cards
-    state.told = tuple(sum(1 for card in pile if card in cards) for pile in state.zones.discards)
+    state.told = told_counts(cards, state.zones.discards)
     state._changed()
 
 
