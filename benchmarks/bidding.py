@@ -17,7 +17,6 @@ Nothing in it names a game: strength is read from the pack (trumps, card points)
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable
@@ -25,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import tarot
+from tarot.measure.statistics import wilson
 
 SILENT_CHOICES = {"pass", "none", "no"}
 
@@ -87,13 +87,11 @@ def read_hand(ruleset_name: str, seed: int, hand: int, agents: str) -> HandSeen:
 
 def _rate(successes: int, n: int) -> str:
     """A share with its 95% Wilson interval."""
-    if n == 0:
+    interval = wilson(successes, n)
+    if interval is None:
         return "-"
-    z = 1.96
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return f"{100 * p:5.1f}% [{100 * (centre - half):.1f}, {100 * (centre + half):.1f}]"
+    low, high = interval
+    return f"{100 * successes / n:5.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def _mean(values: Iterable[float]) -> str:
