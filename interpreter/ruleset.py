@@ -130,12 +130,13 @@ class Bidding:
         return tuple(c for c in self.contracts if c.only_when_all_passed)
 
     @cached_property
-    def _ranks(self) -> dict[str, int]:
+    def ranks(self) -> dict[str, int]:
+        """Each contract's place in the bidding order, from 0 for the lowest."""
         return {contract.id: rank for rank, contract in enumerate(self.contracts)}
 
     def rank(self, contract_id: str) -> int:
         """The contract's place in the bidding order, from 0 for the lowest."""
-        return self._ranks[contract_id]
+        return self.ranks[contract_id]
 
     def contract(self, contract_id: str) -> Contract:
         return self.contracts[self.rank(contract_id)]

@@ -7,7 +7,7 @@ same names in when a rule fires).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from tarot.compile.card_runs import runs
 from tarot.expressions import FactFunction, Type
 from tarot.expressions.builtins import Number
+from tarot.expressions.types import Scope, Value
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
@@ -483,3 +484,39 @@ def hand_score_steps(own_cost: int, memo: Mapping[str, int], seats: int) -> int:
     """What every seat's hand score costs in one state: its own steps once per seat, each
     definition it uses once (a definition of a seat already counts once per seat)."""
     return (seats + 1) * own_cost + sum(memo.values())
+
+
+class RememberedDefinition:
+    """A named definition computed once per state of the hand: later uses in the same state
+    read the value back from the state's memo (the engine forgets it whenever the state
+    changes). Called as the compiled expression's `fn`, in place of a closure, so that the
+    compiled build runs it as C."""
+
+    def __init__(self, compute: Callable[[Scope], Value], name: str) -> None:
+        self.compute = compute
+        self.name = name
+
+    def __call__(self, scope: Scope) -> Value:
+        state: HandState = scope.state  # type: ignore[assignment]
+        memo, name = state.memo, self.name
+        if name in memo:
+            return memo[name]
+        value = memo[name] = self.compute(scope)
+        return value
+
+
+class SeatDefinition:
+    """A definition `of_seat` as a game fact: called with a seat, it evaluates with that seat
+    standing for `seat_name`, once per seat and state of the hand."""
+
+    def __init__(self, compute: Callable[[Scope], Value], seat_name: str, name: str) -> None:
+        self.compute = compute
+        self.seat_name = seat_name
+        self.name = name
+
+    def __call__(self, state: HandState, seat: int) -> Value:
+        memo, key = state.memo, (self.name, seat)
+        if key in memo:
+            return memo[key]
+        value = memo[key] = state.evaluate(self.compute, {self.seat_name: seat})
+        return value

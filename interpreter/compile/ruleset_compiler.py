@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
+from tarot.check.draft import Draft
+from tarot.check.options import Readings
+from tarot.check.semantic_checks import CheckedParts
 from tarot.compile import source_text
 from tarot.compile.contexts import (
     BEFORE_TAKER,
     FACTS,
     PAYMENTS_READ_BY,
+    RememberedDefinition,
+    SeatDefinition,
     evaluations_per_hand,
     facts_for,
     hand_score_steps,
@@ -41,13 +45,7 @@ from tarot.expressions import (
 )
 from tarot.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
 from tarot.expressions.compiler import COST_BUDGET
-from tarot.expressions.types import Scope, Value
-
-if TYPE_CHECKING:
-    from tarot.engine.state import HandState
-from tarot.check.draft import Draft
-from tarot.check.options import Readings
-from tarot.check.semantic_checks import CheckedParts
+from tarot.expressions.types import Scope
 from tarot.ruleset import (
     Announcement,
     Announcements,
@@ -888,7 +886,7 @@ class Compiler:
                 self.seat_functions[name] = FactFunction(
                     (Type.SEAT,),
                     compiled.type,
-                    _seat_function(compiled, seat_name, name),
+                    SeatDefinition(compiled, seat_name, name),
                     options=compiled.options,
                     memo={**compiled.memo, name: compiled.own_cost * (self.seats + 1)},
                     calls=compiled.calls,
@@ -898,23 +896,5 @@ class Compiler:
 
 
 def _remembered(compiled: CompiledExpression, name: str) -> CompiledExpression:
-    """A definition computed once per state of the hand: later uses read the value back
-    (the engine forgets it whenever the state changes)."""
-
-    def fn(scope: Scope) -> Value:
-        state = cast("HandState", scope.state)
-        return state.remember(name, lambda: compiled(scope))
-
-    return replace(compiled, fn=fn)
-
-
-def _seat_function(
-    compiled: CompiledExpression, seat_name: str, name: str
-) -> Callable[[HandState, int], Value]:
-    """A definition `of_seat` as a game fact: called with a seat, it evaluates with that seat
-    standing for `seat_name`, once per seat and state of the hand."""
-
-    def evaluate(state: HandState, seat: int) -> Value:
-        return state.remember((name, seat), lambda: state.evaluate(compiled, {seat_name: seat}))
-
-    return evaluate
+    """A definition computed once per state of the hand (`RememberedDefinition`)."""
+    return replace(compiled, fn=RememberedDefinition(compiled, name))

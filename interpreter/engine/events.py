@@ -41,6 +41,14 @@ AT_CUT = At(PaymentTime.CUT)
 AT_DISCARD = At(PaymentTime.DISCARD)
 AT_DECLARATIONS = At(PaymentTime.DECLARATIONS)
 AT_SETTLEMENT = At(PaymentTime.SETTLEMENT)
+_AT_TRICKS: list[At] = []  # trick n's moment at index n, made once
+
+
+def at_trick(number: int) -> At:
+    """The moment of trick `number` (made once per number, not once per trick played)."""
+    while len(_AT_TRICKS) <= number:
+        _AT_TRICKS.append(At(PaymentTime.TRICK, len(_AT_TRICKS)))
+    return _AT_TRICKS[number]
 
 
 class ThrownIn(StrEnum):

@@ -180,8 +180,9 @@ def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
     bids: list[Action] = []
     last_word = False
     if state.contract is not None:
-        lowest = bidding.rank(state.contract) + 1
-        offered = tuple(c for c in offered if bidding.rank(c.id) >= lowest)
+        ranks = bidding.ranks
+        lowest = ranks[state.contract] + 1
+        offered = tuple(c for c in offered if ranks[c.id] >= lowest)
         last_word = _last_word(state, bidding, seat)
         if last_word:  # keep the bid or raise it; no pass
             bids.append(Hold(state.contract))

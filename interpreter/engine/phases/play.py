@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from tarot.engine import sides
 from tarot.engine import tricks as trick_rules
 from tarot.engine.actions import Decision, DecisionKind
-from tarot.engine.events import At, PaymentTime
+from tarot.engine.events import at_trick
 from tarot.engine.phases import announce, declare, settle, talon
 from tarot.engine.showing import show_cards
 from tarot.engine.values import selected_seats
@@ -148,7 +148,7 @@ def play(state: HandState, decision: Decision, card: int) -> None:
         state.partner_shown_at = state.trick_number
     rules = state.ruleset.rule_index.by_card(CARD_PLAYED)[card]
     if rules:  # the event's variables are built only for a card that may fire a rule
-        at = At(PaymentTime.TRICK, state.trick_number)
+        at = at_trick(state.trick_number)
         state._fire_rules(rules, state._trick_vars(seat, card), at)
     if len(zones.trick) == state.ruleset.players:
         _end_trick(state)
@@ -171,7 +171,7 @@ def _end_trick(state: HandState) -> None:
     if play_rules.winner_exceptions:
         winner = _exceptional_winner(state, winner, last)
     fool_kept = not last or play_rules.fool_in_last_trick == "kept"
-    at = At(PaymentTime.TRICK, state.trick_number)
+    at = at_trick(state.trick_number)
     won, by_card = zones.won, ruleset.rule_index.by_card(TRICK_END)
     for seat, card in trick:
         keeper = seat if card in excuses and fool_kept else winner
