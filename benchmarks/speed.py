@@ -59,11 +59,12 @@ if "--installed" not in sys.argv:
 import plain_marolles
 
 from tarot import paths
+from tarot.agents.base import Agent
 from tarot.agents.lineup import seat_agents
 from tarot.agents.random_agent import RandomAgent
 from tarot.batch.run import BATCH, play_summaries
 from tarot.batch.support import supports
-from tarot.engine.game import deal_hand, play_game, play_hand
+from tarot.engine.game import deal_hand, play_game, play_hand, play_hands
 from tarot.measure.hand_summary import play_summarized
 from tarot.measure.runner import (
     RulesetSpec,
@@ -72,6 +73,7 @@ from tarot.measure.runner import (
     available_cores,
     run_hands,
 )
+from tarot.ruleset import Ruleset
 from tarot.ruleset_loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout whose engine is measured
@@ -204,6 +206,13 @@ def print_ratio(what: str, engine: float, other: float, name: str, target: float
     )
 
 
+def random_hands(ruleset: Ruleset, agents: list[Agent], first: int, count: int) -> None:
+    """Hands first..first+count-1 of seed 1, each let go once played, as `simulate` plays
+    them and as the programs raced against play theirs (`play_game` would keep them all)."""
+    for _state in play_hands(ruleset, 1, agents, range(first, first + count)):
+        pass
+
+
 def marolles_ratio(hands: int) -> None:
     ruleset = load_ruleset("marolles-1637")
     agents = [RandomAgent(seat) for seat in range(ruleset.players)]
@@ -211,7 +220,7 @@ def marolles_ratio(hands: int) -> None:
     choose = plain_marolles.random_players(rng)
 
     def engine(first: int, count: int) -> None:
-        play_game(ruleset, seed=1, agents=agents, hands=range(first, first + count))
+        random_hands(ruleset, agents, first, count)
 
     def plain(first: int, count: int) -> None:
         for number in range(first, first + count):
@@ -350,7 +359,7 @@ def french_ratio(hands: int, directory: str | None, batched: bool = False) -> No
         if batched:
             play_summaries(ruleset, 1, range(first, first + count))
         else:
-            play_game(ruleset, seed=1, agents=agents, hands=range(first, first + count))
+            random_hands(ruleset, agents, first, count)
 
     other = magmacrunch_hands(rules, random.Random(1))
     if batched:
