@@ -66,59 +66,80 @@ class CardHabit:
         played: int,
         excuses: Excuses,
     ) -> tuple[Ints, Ints]:
+        # the legal cards of every hand as one flat list, hand after hand, each hand's in card
+        # order: a hand holds a few legal cards of the deck's, so the work is on those only
         allowed = state.tables.layout.to_bools(legal)  # [hands, cards]
-        counts = allowed.sum(axis=1)
+        hands, cards = np.nonzero(allowed)
+        counts = np.bincount(hands, minlength=state.size)
+        starts = np.cumsum(counts) - counts  # where each hand's cards begin
         drawn = self.drawn[:, int(state.decisions[0])]  # the hands of a batch step together
         explored = drawn[:, 0] < self.explore
-        choices = allowed
-        if not explored.all():
-            best = self._best(state, allowed, trick, played, excuses)
-            choices = np.where(explored[:, None], allowed, best)
-        ranks = np.cumsum(choices, axis=1)
-        nth = np.floor(drawn[:, 1] * ranks[:, -1]).astype(np.int64)
-        cards = np.argmax(ranks > nth[:, None], axis=1).astype(np.int64)
+        if explored.all():
+            chosen = np.ones(len(cards), dtype=np.bool_)
+        else:
+            chosen = self._best(state, allowed, hands, cards, starts, trick, played, excuses)
+            chosen |= explored[hands]
+        # the nth chosen card of each hand, n drawn at random among its chosen ones
+        running = np.cumsum(chosen)
+        before = running[starts] - chosen[starts]  # chosen cards of the hands before
+        within = running - before[hands]
+        nth = np.floor(drawn[:, 1] * within[starts + counts - 1]).astype(np.int64)
+        picked = cards[chosen & (within == nth[hands] + 1)]
         if state.logging:
-            state.decision_log.append(Logged(np.arange(state.size), ("card", "play", seats, cards)))
-        return cards, counts
+            state.decision_log.append(
+                Logged(np.arange(state.size), ("card", "play", seats, picked))
+            )
+        return picked, counts
 
     def _best(
-        self, state: BatchState, allowed: Bools, trick: Ints, played: int, excuses: Excuses
+        self,
+        state: BatchState,
+        allowed: Bools,
+        hands: Ints,
+        cards: Ints,
+        starts: Ints,
+        trick: Ints,
+        played: int,
+        excuses: Excuses,
     ) -> Bools:
-        """Each hand's legal cards of the best score (`card_scores`)."""
-        layout = state.tables.layout
-        values = self.values
+        """Which of the flat legal `cards` (of hand `hands`) are of their hand's best score
+        (`card_scores`)."""
+        values = self.values[cards]
         before_last = state.trick_number < state.total_tricks
         if excuses.per_hand:
-            is_excuse = layout.to_bools(excuses.mask)
+            is_excuse = state.tables.layout.to_bools(excuses.mask)[hands, cards]
         else:
-            is_excuse = np.broadcast_to(state.tables.is_fool[:-1], allowed.shape)
+            is_excuse = state.tables.is_fool[cards]
         # before the last trick an excuse card stays with its holder: it gives away little
         staying = is_excuse & before_last
-        least = np.where((staying & allowed).any(axis=1), self.least, 0.0)[:, None]
+        has_staying = np.bincount(hands[staying], minlength=state.size) > 0
+        least = np.where(has_staying, self.least, 0.0)[hands]
         given = np.where(staying, least, values)
         if played == 0:
-            scores = self.leading - given
+            scores = self.leading[cards] - given
         else:
             on_table = trick[:, :played]
             counted = ~(excuses.of(on_table) & before_last)
-            table_points = np.where(counted, values[on_table], 0.0).sum(axis=1)[:, None]
-            wins = _would_win(self, excuses, on_table, is_excuse)
+            table_points = np.where(counted, self.values[on_table], 0.0).sum(axis=1)[hands]
+            wins = _would_win(self, excuses, on_table, hands, cards) & ~is_excuse
             kept = np.where(staying, least, 0.0)
-            scores = np.where(wins, table_points - kept, -given) - self.strength
-        scores = np.where(allowed, scores, -np.inf)
-        return allowed & (scores == scores.max(axis=1, keepdims=True))
+            scores = np.where(wins, table_points - kept, -given) - self.strength[cards]
+        best = np.maximum.reduceat(scores, starts)
+        return scores == best[hands]
 
 
 def _would_win(
-    habit: CardHabit, excuses: Excuses, on_table: Ints, is_excuse: np.ndarray
-) -> np.ndarray:
-    """[hands, cards]: whether the seat to play takes the trick so far by adding each card
-    (`tricks.winning`; the seat has not played to it, so holds nothing yet)."""
+    habit: CardHabit, excuses: Excuses, on_table: Ints, hands: Ints, cards: Ints
+) -> Bools:
+    """For each flat legal card: whether the seat to play takes the trick so far by adding it
+    (`tricks.winning`; the seat has not played to it, so holds nothing yet). An excuse card
+    is told apart by the caller."""
     table_excuse = excuses.of(on_table)
     lead = np.full(len(on_table), -1, dtype=np.int64)
     for position in range(on_table.shape[1] - 1, -1, -1):  # the first that is no excuse
         lead = np.where(table_excuse[:, position], lead, on_table[:, position])
-    card_keys = habit.keys[habit.suit_of_lead[lead]]  # [hands, cards]
-    table_keys = np.take_along_axis(card_keys, on_table, axis=1)
-    best = np.where(table_excuse, -1, table_keys).max(axis=1, keepdims=True)
-    return np.where((lead >= 0)[:, None], card_keys > best, True) & ~is_excuse
+    key_rows = habit.suit_of_lead[lead]  # each hand's row of `keys`
+    table_keys = habit.keys[key_rows[:, None], on_table]
+    best = np.where(table_excuse, -1, table_keys).max(axis=1)
+    wins = habit.keys[key_rows[hands], cards] > best[hands]
+    return np.where(lead[hands] >= 0, wins, True)
