@@ -40,12 +40,14 @@ def play_each(
     policy: Policy,
     rng: random.Random,
     more: Callable[[int], bool],
+    only: Sequence[int] | None = None,
 ) -> list[list[Number]]:
-    """For each legal action, the seat's result on each guessed deal (`more(done)`: whether
-    to guess another, asked before each; at least one is played)."""
+    """For each legal action (or each of the indexes `only`), the seat's result on each
+    guessed deal (`more(done)`: whether to guess another, asked before each; at least one is
+    played)."""
     decision = state.decision
     assert decision is not None  # a decision is judged only while it is open
-    actions = decision.actions
+    actions = decision.actions if only is None else [decision.actions[i] for i in only]
     sampler = Sampler(state, seat)
     results: list[list[Number]] = [[] for _ in actions]
     done = 0
@@ -74,6 +76,21 @@ def pick(actions: Sequence[Action], results: list[list[Number]], rng: random.Ran
     if safe is None or clearly_better(results[best], results[safe]):
         return best
     return safe
+
+
+def survivors(
+    actions: Sequence[Action], results: list[list[Number]], keep: int, rng: random.Random
+) -> list[int]:
+    """The indexes, in listing order, of the `keep` actions of the best means (ties drawn
+    from `rng`), and the conservative answer beside them if the decision has one (`pick`
+    weighs the others against it)."""
+    means = [sum(kept) / len(kept) for kept in results]
+    ranked = sorted(range(len(actions)), key=lambda i: (-means[i], rng.random()))
+    kept = set(ranked[:keep])
+    safe = conservative(actions)
+    if safe is not None:
+        kept.add(safe)
+    return sorted(kept)
 
 
 def conservative(actions: Sequence[Action]) -> int | None:

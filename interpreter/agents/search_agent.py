@@ -29,6 +29,12 @@ Settings:
               with samples=N also given, stop at whichever comes first. Not reproducible.
   rollout=P   the default policy of the play-outs: `greedy` (default), `random`, or
               `heuristic` (the heuristic agent itself, much slower).
+  screen=S    `on` (default): a decision of many actions is judged in two stages, every
+              action on a quarter of the deals (at least one), then only the best quarter
+              of them (at least SCREEN_KEEP, and the pass or "no declaration" where there
+              is one) on the rest, each kept action's mean taken over all the deals it
+              was played on; `off`: every action on every deal. Only with a fixed number
+              of samples.
   batch=B     `auto` (default): the trick play of the play-outs of one decision runs as one
               batch in the batch back end (`tarot.batch.playouts`), where the ruleset
               and the moment allow and the rollout has an array form (greedy, random), with
@@ -61,19 +67,23 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, ClassVar
 
 from tarot.agents.heuristic_agent import HeuristicAgent
-from tarot.agents.judging import pick, play_each
+from tarot.agents.judging import pick, play_each, survivors
 from tarot.agents.playouts import Policy, greedy_policy, random_policy
 from tarot.engine.actions import DecisionKind
 from tarot.engine.state import HandState
+from tarot.expressions.builtins import Number
 
 if TYPE_CHECKING:
     from tarot.batch.playouts import Pending
 
 DEFAULT_SAMPLES = 8
+SCREEN_SHARE = 4  # screened: a quarter of the deals for every action, a quarter kept
+SCREEN_KEEP = 3  # screened: at least this many actions kept for the rest of the deals
+SCREEN = ("on", "off")
 MAX_SAMPLES = 10_000  # deals per decision: more would take hours a hand
 MAX_SECONDS = 3600.0  # time per decision
 ROLLOUTS = ("greedy", "random", "heuristic")
@@ -93,6 +103,7 @@ class SearchAgent:
         "samples": int,
         "seconds": float,
         "rollout": str,
+        "screen": str,
         "batch": str,
     }
 
@@ -102,6 +113,7 @@ class SearchAgent:
         samples: int | None = None,
         seconds: float | None = None,
         rollout: str = "greedy",
+        screen: str = "on",
         batch: str = "auto",
     ) -> None:
         if samples is not None and not 1 <= samples <= MAX_SAMPLES:
@@ -112,11 +124,14 @@ class SearchAgent:
             )
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        if screen not in SCREEN:
+            raise ValueError(f"screen must be one of {', '.join(SCREEN)}, not {screen!r}")
         if batch not in BATCH:
             raise ValueError(f"batch must be one of {', '.join(BATCH)}, not {batch!r}")
         self.samples = samples if samples is not None or seconds is not None else DEFAULT_SAMPLES
         self.seconds = seconds
         self.rollout = rollout
+        self.screen = screen == "on"
         self.batch = batch == "auto" and rollout in BATCHED_ROLLOUTS and seconds is None
         self.rng = random.Random(f"tarot-agent/search/{seed}")
         self.policy = _policy(rollout, seed)
@@ -126,6 +141,7 @@ class SearchAgent:
                 ("samples", samples, None),
                 ("seconds", seconds, None),
                 ("rollout", rollout, "greedy"),
+                ("screen", screen, "on"),
                 ("batch", batch, "auto"),
             )
             if value != default
@@ -136,46 +152,82 @@ class SearchAgent:
         deciding = self.deciding(state, seat)
         try:
             pending = next(deciding)
-        except StopIteration as done:
-            return str(done.value)
-        from tarot.batch import playouts  # numpy: imported only when used
+            while True:
+                from tarot.batch import playouts  # numpy: imported only when used
 
-        playouts.finish([pending])
-        try:
-            deciding.send(None)
+                playouts.finish([pending])
+                pending = deciding.send(None)
         except StopIteration as done:
             return str(done.value)
-        raise AssertionError("a decision waits on its play-outs once")  # pragma: no cover
 
     def deciding(self, state: HandState, seat: int) -> Generator[Pending, None, str]:
-        """`choose` as a coroutine: it yields its batched play-outs (`batch.playouts.Pending`)
-        once, if it has any, for the caller to play with others (`batch.playouts.finish`),
-        and returns the choice. The choice is the same however the play-outs are batched."""
+        """`choose` as a coroutine: it yields its batched play-outs (`batch.playouts.Pending`),
+        once a stage, for the caller to play with others (`batch.playouts.finish`), and
+        returns the choice. The choice is the same however the play-outs are batched."""
         decision = state.decision
         assert decision is not None  # an agent is asked only while a decision is open
-        choices = decision.choices
+        choices, actions = decision.choices, decision.actions
         if len(choices) == 1:
             return choices[0]
         samples = self.samples
         if samples is not None and decision.kind in WIDENED:
             samples = max(samples, samples * len(state.zones.hands[seat]) // len(choices))
+        if samples is None:  # as many deals as time allows
+            deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+            timed = play_each(state, seat, self.policy, self.rng, _until(None, deadline))
+            return choices[pick(actions, timed, self.rng)]
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        screened = self.screen and self.seconds is None
+        first, keep = _screening(len(actions), samples) if screened else (samples, 0)
+        results = yield from self._judge(state, seat, first, None, deadline)
+        if first == samples:
+            return choices[pick(actions, results, self.rng)]
+        kept = survivors(actions, results, keep, self.rng)
+        rest = yield from self._judge(state, seat, samples - first, kept, deadline)
+        results = [results[i] + later for i, later in zip(kept, rest, strict=True)]
+        return choices[kept[pick([actions[i] for i in kept], results, self.rng)]]
 
-        def more(done: int) -> bool:
-            if samples is not None and done >= samples:
-                return False
-            return deadline is None or time.perf_counter() < deadline
-
-        if self.batch and samples is not None and _batched(state):
+    def _judge(
+        self,
+        state: HandState,
+        seat: int,
+        samples: int,
+        only: list[int] | None,
+        deadline: float | None,
+    ) -> Generator[Pending, None, list[list[Number]]]:
+        """Each action's (or each of `only`'s) results on `samples` guessed deals: batched,
+        its play-outs yielded to the caller until played."""
+        if self.batch and deadline is None and _batched(state):
             from tarot.batch import playouts  # numpy: imported only when used
 
-            pending = playouts.prepare(state, seat, self.rollout, self.policy, self.rng, samples)
+            pending = playouts.prepare(
+                state, seat, self.rollout, self.policy, self.rng, samples, only
+            )
             if pending.waiting:
                 yield pending
-            results = pending.results
-        else:
-            results = play_each(state, seat, self.policy, self.rng, more)
-        return choices[pick(decision.actions, results, self.rng)]
+            return pending.results
+        return play_each(state, seat, self.policy, self.rng, _until(samples, deadline), only)
+
+
+def _screening(actions: int, samples: int) -> tuple[int, int]:
+    """The deals every action is played on first, and how many actions are kept for the
+    rest; (samples, 0) where screening would keep them all or leave no deal for the first."""
+    first = samples // SCREEN_SHARE
+    keep = max(SCREEN_KEEP, -(-actions // SCREEN_SHARE))
+    if first < 1 or keep + 1 >= actions:
+        return samples, 0
+    return first, keep
+
+
+def _until(samples: int | None, deadline: float | None) -> Callable[[int], bool]:
+    """Whether to guess another deal after `done`: fewer than `samples`, before `deadline`."""
+
+    def more(done: int) -> bool:
+        if samples is not None and done >= samples:
+            return False
+        return deadline is None or time.perf_counter() < deadline
+
+    return more
 
 
 def _batched(state: HandState) -> bool:
