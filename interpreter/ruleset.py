@@ -269,6 +269,9 @@ class Declaration:
     options: tuple[str, ...] = ()  # the options read outside its levels (shows, from, to)
     hands_over: HandOver | None = None
     compulsory: bool = False  # declared by the rules whenever a level holds, never asked
+    # every level's condition and value depend on the declarer's own cards alone (his hand,
+    # discards and cards played: `expressions.dependence`): the engine may reuse them
+    on_own_cards: bool = False
 
 
 @dataclass(frozen=True)
@@ -499,6 +502,18 @@ class Ruleset:
         """Whether a definition's value can change with a payment (it reads a seat's
         `total()`): the engine forgets remembered definitions after a payment only then."""
         return any(PAYMENTS_READ_BY in d.expression.calls for d in self.definitions)
+
+    @cached_property
+    def reused_declarations(self) -> frozenset[str]:
+        """The declaration timings whose declarations the engine may work out once for a
+        seat with the same cards: each depends on the declarer's own cards alone and none
+        is made by the rules (which changes the hand's state)."""
+        timings: dict[str, bool] = {}
+        for declaration in self.declarations:
+            timing = declaration.timing or self.declaration_timing
+            reusable = declaration.on_own_cards and not declaration.compulsory
+            timings[timing] = timings.get(timing, True) and reusable
+        return frozenset(timing for timing, reusable in timings.items() if reusable)
 
     @cached_property
     def _rules_by_id(self) -> dict[str, PaymentRule]:

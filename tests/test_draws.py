@@ -1,4 +1,4 @@
-"""`engine.draws` draws as `random.Random.choice` and `random.Random.shuffle` do: the same
+"""`engine.draws` draws as `random.Random.choice`, `shuffle` and `randrange` do: the same
 results from generators in the same state, which are left in the same state after."""
 
 from __future__ import annotations
@@ -28,6 +28,14 @@ def test_shuffle_shuffles_as_shuffle_does(seed: int, size: int) -> None:
     draws.shuffle(ours, mine)
     theirs.shuffle(standard)
     assert mine == standard
+    assert ours.getstate() == theirs.getstate()
+
+
+@given(seed=st.integers(0, 2**64), bound=st.integers(1, 2**70), times=st.integers(1, 20))
+def test_below_draws_what_randrange_draws(seed: int, bound: int, times: int) -> None:
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for _ in range(times):
+        assert draws.below(ours, bound) == theirs.randrange(bound)
     assert ours.getstate() == theirs.getstate()
 
 

@@ -138,3 +138,78 @@ def test_search_agents_on_simulate_over_two_workers(capsys) -> None:
     argv += ["--agents", "search:samples=1:rollout=random,random,random"]
     assert main([*argv, "--jobs", "2"]) == 0
     assert "search:samples=1:rollout=random,random,random players" in capsys.readouterr().out
+
+
+def test_screening_keeps_a_quarter_of_many_actions_and_leaves_few_alone() -> None:
+    from tarot.agents.search_agent import _screening
+
+    assert _screening(22, 8) == (2, 6), "a quarter of the deals, a quarter of the actions"
+    assert _screening(8, 8) == (2, 3), "at least three actions kept"
+    assert _screening(4, 8) == (8, 0), "keeping three of four is not worth a stage"
+    assert _screening(22, 2) == (2, 0), "no deal left for a first stage"
+    assert _screening(22, 32) == (8, 6)
+
+
+def test_survivors_are_the_best_means_and_the_conservative_answer() -> None:
+    import random
+
+    from tarot.agents.judging import survivors
+    from tarot.engine.actions import Pass
+
+    actions = ["a", "b", Pass(), "c", "d"]  # only the pass's type matters here
+    results = [[1.0, 3.0], [5.0, 5.0], [-9.0, -9.0], [4.0, 4.0], [0.0, 0.0]]
+    assert survivors(actions, results, 2, random.Random(1)) == [1, 2, 3]
+    assert survivors(["a", "b", "c"], [[1.0], [1.0], [0.0]], 2, random.Random(1)) == [0, 1]
+
+
+def count_playouts(monkeypatch, agent: SearchAgent, state) -> int:
+    from tarot.agents import judging
+
+    played = []
+    real = judging.play_out
+
+    def counting(trial, *args, **kwargs):
+        played.append(1)
+        return real(trial, *args, **kwargs)
+
+    monkeypatch.setattr(judging, "play_out", counting)
+    assert agent.choose(state, state.current_player()) in state.legal_actions()
+    return len(played)
+
+
+def test_a_screened_decision_plays_the_kept_actions_on_the_rest_of_the_deals(
+    monkeypatch,
+) -> None:
+    state = new_hand(MAROLLES, 4)
+    actions = len(state.legal_actions())
+    assert state.decision.kind == DecisionKind.DISCARD and actions > 16
+    off = count_playouts(monkeypatch, SearchAgent("s", screen="off", batch="off"), state)
+    on = count_playouts(monkeypatch, SearchAgent("s", batch="off"), state)
+    keep = -(-actions // 4)
+    assert off == 8 * actions
+    assert on == 2 * actions + 6 * keep
+
+
+def test_screening_off_and_its_name() -> None:
+    assert SearchAgent("s", screen="off").name == "search(screen=off)"
+    with pytest.raises(ValueError, match="screen must be one of on, off"):
+        SearchAgent(screen="sometimes")
+
+
+def test_a_screened_choice_is_the_same_batched_alone_or_as_a_coroutine() -> None:
+    state = into_play(7, tricks=3)
+    seat = state.current_player()
+    alone = SearchAgent("c").choose(state, seat)
+    deciding = SearchAgent("c").deciding(state, seat)
+    from tarot.batch.playouts import finish
+
+    stages = 0
+    try:
+        pending = next(deciding)
+        while True:
+            stages += 1
+            finish([pending])
+            pending = deciding.send(None)
+    except StopIteration as done:
+        assert done.value == alone
+    assert stages == 2, "a card decision of many actions is judged in two stages"

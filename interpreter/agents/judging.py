@@ -41,14 +41,15 @@ def play_each(
     rng: random.Random,
     more: Callable[[int], bool],
     only: Sequence[int] | None = None,
+    sampler: Sampler | None = None,
 ) -> list[list[Number]]:
     """For each legal action (or each of the indexes `only`), the seat's result on each
     guessed deal (`more(done)`: whether to guess another, asked before each; at least one is
-    played)."""
+    played; `sampler`: the decision's, when its deals are guessed in more than one stage)."""
     decision = state.decision
     assert decision is not None  # a decision is judged only while it is open
     actions = decision.actions if only is None else [decision.actions[i] for i in only]
-    sampler = Sampler(state, seat)
+    sampler = sampler or Sampler(state, seat)
     results: list[list[Number]] = [[] for _ in actions]
     done = 0
     with few_collections():

@@ -32,6 +32,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from tarot.engine.draws import below
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
 
@@ -79,9 +80,10 @@ class Sampler:
             self.view, hidden_zones(self.view), self.view.known_holders
         )
         self.cards = sorted(self.view.unseen)
+        self.places = Places(self.cards, self.zones, self.holders)
 
     def sample(self, rng: random.Random) -> HandState:
-        placed = deal_zones(self.cards, self.zones, self.holders, rng)
+        placed = deal_zones(self.cards, self.zones, self.holders, rng, self.places)
         sample = self.state.clone()
         # a seat's discards guessed in two parts (what was told) are laid back as one pile
         piles: dict[tuple, tuple[Zone, list[int]]] = {}
@@ -156,38 +158,59 @@ def deal_zones(
     zones: list[Zone],
     holders: Mapping[int, tuple[int, ...]],
     rng: random.Random,
+    places: Places | None = None,
 ) -> list[list[int]]:
     """The hidden `cards` (sorted) dealt into the zones: with every constraint if a deal is
     found in `ATTEMPTS` tries, else without the inferred voids, else with zone sizes only
-    (and, at every try, what was told: see `told_zones`)."""
-    told = any(zone.kept_out for zone in zones)
-    if told:  # what was told is kept at every try: a card goes only where it may lie
-        holders = {
-            card: tuple(i for i in places if card not in zones[i].kept_out)
-            for card, places in holders.items()
-        }
-    strict = {
-        card: holders.get(card)
-        or tuple(
-            i for i, z in enumerate(zones) if card not in z.excluded and card not in z.kept_out
-        )
-        for card in cards
-    }
+    (and, at every try, what was told: see `told_zones`). `places`: `Places(cards, zones,
+    holders)` made once for many deals."""
+    places = places or Places(cards, zones, holders)
     for _ in range(ATTEMPTS):
-        placed = _try_deal(cards, zones, strict, rng)
+        placed = _try_deal(cards, zones, places.strict, rng)
         if placed is not None:
             return placed
-    relaxed = {  # made only when the strict deal failed: it rarely does
-        card: holders.get(card, tuple(i for i, z in enumerate(zones) if card not in z.kept_out))
-        for card in cards
-    }
     for _ in range(ATTEMPTS):
-        placed = _try_deal(cards, zones, relaxed, rng)
+        placed = _try_deal(cards, zones, places.relaxed(), rng)
         if placed is not None:
             return placed
     placed = _try_deal(cards, zones, None, rng)
     assert placed is not None  # a deal by sizes alone cannot fail
     return placed
+
+
+class Places:
+    """Where each hidden card may be dealt: with every constraint (`strict`), or without
+    the inferred voids (`relaxed`, made only when a strict deal fails: it rarely does)."""
+
+    def __init__(
+        self, cards: list[int], zones: list[Zone], holders: Mapping[int, tuple[int, ...]]
+    ) -> None:
+        if any(zone.kept_out for zone in zones):
+            # what was told is kept at every try: a card goes only where it may lie
+            holders = {
+                card: tuple(i for i in places if card not in zones[i].kept_out)
+                for card, places in holders.items()
+            }
+        self.cards, self.zones, self.holders = cards, zones, holders
+        self.strict = {
+            card: holders.get(card)
+            or tuple(
+                i for i, z in enumerate(zones) if card not in z.excluded and card not in z.kept_out
+            )
+            for card in cards
+        }
+        self._relaxed: dict[int, tuple[int, ...]] | None = None
+
+    def relaxed(self) -> dict[int, tuple[int, ...]]:
+        if self._relaxed is None:
+            zones, holders = self.zones, self.holders
+            self._relaxed = {
+                card: holders.get(
+                    card, tuple(i for i, z in enumerate(zones) if card not in z.kept_out)
+                )
+                for card in self.cards
+            }
+        return self._relaxed
 
 
 def _try_deal(
@@ -220,7 +243,7 @@ def _try_deal(
         if not options:
             return None
         total = sum(room[i] for i in options)
-        pick = rng.randrange(total)
+        pick = below(rng, total)
         for i in options:
             pick -= room[i]
             if pick < 0:

@@ -73,6 +73,7 @@ from typing import TYPE_CHECKING, ClassVar
 from tarot.agents.heuristic_agent import HeuristicAgent
 from tarot.agents.judging import pick, play_each, survivors
 from tarot.agents.playouts import Policy, greedy_policy, random_policy
+from tarot.agents.sampling import Sampler
 from tarot.engine.actions import DecisionKind
 from tarot.engine.state import HandState
 from tarot.expressions.builtins import Number
@@ -179,34 +180,36 @@ class SearchAgent:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         screened = self.screen and self.seconds is None
         first, keep = _screening(len(actions), samples) if screened else (samples, 0)
-        results = yield from self._judge(state, seat, first, None, deadline)
+        sampler = Sampler(state, seat)
+        results = yield from self._judge(sampler, first, None, deadline)
         if first == samples:
             return choices[pick(actions, results, self.rng)]
         kept = survivors(actions, results, keep, self.rng)
-        rest = yield from self._judge(state, seat, samples - first, kept, deadline)
+        rest = yield from self._judge(sampler, samples - first, kept, deadline)
         results = [results[i] + later for i, later in zip(kept, rest, strict=True)]
         return choices[kept[pick([actions[i] for i in kept], results, self.rng)]]
 
     def _judge(
         self,
-        state: HandState,
-        seat: int,
+        sampler: Sampler,
         samples: int,
         only: list[int] | None,
         deadline: float | None,
     ) -> Generator[Pending, None, list[list[Number]]]:
         """Each action's (or each of `only`'s) results on `samples` guessed deals: batched,
         its play-outs yielded to the caller until played."""
+        state, seat = sampler.state, sampler.view.seat
         if self.batch and deadline is None and _batched(state):
             from tarot.batch import playouts  # numpy: imported only when used
 
             pending = playouts.prepare(
-                state, seat, self.rollout, self.policy, self.rng, samples, only
+                state, seat, self.rollout, self.policy, self.rng, samples, only, sampler
             )
             if pending.waiting:
                 yield pending
             return pending.results
-        return play_each(state, seat, self.policy, self.rng, _until(samples, deadline), only)
+        more = _until(samples, deadline)
+        return play_each(state, seat, self.policy, self.rng, more, only, sampler)
 
 
 def _screening(actions: int, samples: int) -> tuple[int, int]:

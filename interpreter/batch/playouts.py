@@ -115,15 +115,17 @@ def prepare(
     rng: random.Random,
     samples: int,
     only: Sequence[int] | None = None,
+    sampler: Sampler | None = None,
 ) -> Pending:
     """A decision judged as `judging.play_each` judges it, up to its batch: the guessed
     deals dealt, each action applied and played on until trick play can be batched.
     `finish` plays the rest, for one decision or for the decisions of many hands at once.
-    `only`: the indexes of the actions to try (all, by default); `results` follows it."""
+    `only`: the indexes of the actions to try (all, by default); `results` follows it.
+    `sampler`: the decision's, when its deals are guessed in more than one stage."""
     decision = state.decision
     assert decision is not None  # a decision is judged only while it is open
     actions = decision.actions if only is None else [decision.actions[i] for i in only]
-    sampler = Sampler(state, seat)
+    sampler = sampler or Sampler(state, seat)
     results: list[list[float]] = [[0.0] * samples for _ in actions]
     waiting: dict[tuple[int, int], list[tuple[HandState, int, int, int]]] = defaultdict(list)
     with few_collections():

@@ -235,6 +235,7 @@ _KNOWN_DECLARATION_FIELDS = frozenset(
         "paid_when_declared",
         "options",
         "hands_over",
+        "on_own_cards",  # what the compiler found its levels read: nothing to run
     }
 )
 

@@ -154,6 +154,12 @@ def variables_for(event: str, amount: bool = False, bidding: bool = False) -> di
     return names
 
 
+#: the facts that give a seat's own cards, and the zone (`Zones` attribute) each reads: a
+#: declaration reading only these of its declarer is reused for the same cards
+#: (`Ruleset.reused_declarations`)
+OWN_ZONES = {"hand": "hands", "discards": "discards", "played": "played"}
+
+
 def _hand(state: HandState, seat: int) -> list[int]:
     return state.zones.hands[seat]
 

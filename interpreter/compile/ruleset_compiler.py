@@ -24,6 +24,7 @@ from tarot.compile import source_text
 from tarot.compile.contexts import (
     BEFORE_TAKER,
     FACTS,
+    OWN_ZONES,
     PAYMENTS_READ_BY,
     RememberedDefinition,
     SeatDefinition,
@@ -42,6 +43,7 @@ from tarot.expressions import (
     FactFunction,
     Type,
     compile_expression,
+    dependence,
 )
 from tarot.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
 from tarot.expressions.compiler import COST_BUDGET
@@ -458,6 +460,7 @@ class Compiler:
                     timing=entry.get("timing"),
                     paid_when_declared=bool(entry.get("paid_when_declared", True)),
                     compulsory=bool(entry.get("compulsory", False)),
+                    on_own_cards=_on_own_cards(levels),
                     options=self.options_under(where, skip=where + ("levels",)),
                     hands_over=None
                     if hands_over is None
@@ -890,9 +893,24 @@ class Compiler:
                     options=compiled.options,
                     memo={**compiled.memo, name: compiled.own_cost * (self.seats + 1)},
                     calls=compiled.calls,
+                    reads=dependence.as_parameter(compiled.reads, seat_name),
                 )
             else:
                 self.named[name] = _remembered(compiled, name)
+
+
+def _on_own_cards(levels: tuple[DeclarationLevel, ...]) -> bool:
+    """Whether every level's condition and value depend on the declarer (`player`) and his
+    own cards alone (`OWN_ZONES`: his hand, discards and cards played)."""
+    return all(
+        isinstance(expression, _Constant)
+        or (
+            isinstance(expression, CompiledExpression)
+            and dependence.only_on_own(expression.reads, "player", OWN_ZONES)
+        )
+        for level in levels
+        for expression in (level.when, level.value)
+    )
 
 
 def _remembered(compiled: CompiledExpression, name: str) -> CompiledExpression:

@@ -1,7 +1,9 @@
-"""Random draws the hand makes most often (a card chosen, a pack shuffled), drawn exactly as
-`random.Random.choice` and `random.Random.shuffle` draw them, from the same generator.
+"""Random draws the hand makes most often (a card chosen, a pack shuffled, a number below a
+bound), drawn exactly as `random.Random.choice`, `shuffle` and `randrange` draw them, from
+the same generator.
 
-Where it sits: under the deal (`engine.game`), the random player and the play-outs' policies.
+Where it sits: under the deal (`engine.game`), the random player, the play-outs' policies and
+the search player's guessed deals (`agents.sampling`).
 The standard library writes these two methods in Python, one call of `_randbelow` per draw;
 here the draw is a loop of `getrandbits` calls in one function, which the compiled build
 (mypyc) turns into C. The numbers drawn and what is done with them are those of CPython's
@@ -43,3 +45,12 @@ def shuffle(rng: random.Random, items: MutableSequence[T]) -> None:
         while j >= size:
             j = getrandbits(bits)
         items[i], items[j] = items[j], items[i]
+
+
+def below(rng: random.Random, bound: int) -> int:
+    """`rng.randrange(bound)` for a positive `bound`: a number from 0 to `bound` - 1."""
+    bits = bound.bit_length()
+    drawn = rng.getrandbits(bits)
+    while drawn >= bound:
+        drawn = rng.getrandbits(bits)
+    return drawn

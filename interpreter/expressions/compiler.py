@@ -37,7 +37,7 @@ from types import MappingProxyType
 from lark import Token, Tree
 
 from . import builtins as bi
-from . import set_forms
+from . import dependence, set_forms
 from .errors import EvaluationError, ExpressionError
 from .parser import parse
 from .types import ELEMENT, CompiledExpression, Environment, Scope, Type, Value
@@ -69,6 +69,7 @@ class Node:
     size: int = 0  # the most elements a CARDS or SEATS value holds
     memo: Mapping[str, int] = field(default_factory=dict)  # remembered definitions: steps
     calls: frozenset[str] = frozenset()  # facts and definitions reached
+    reads: frozenset[str] = frozenset()  # what of the hand it depends on (`dependence`)
     needs: Guard = field(default_factory=dict)  # a BOOL's card guard; None: never true
     may_fail: bool = False  # whether an evaluation may raise (arithmetic, facts, definitions)
     test: set_forms.ElementTest | None = None  # a BOOL that asks whether a bound var is in a set
@@ -122,13 +123,15 @@ def _either_guard(left: Node, right: Node) -> Guard:
     return {name: left.needs[name] | right.needs[name] for name in left.needs.keys() & right.needs}
 
 
-def _merged(parts: Iterable[Node]) -> tuple[dict[str, int], frozenset[str]]:
+def _merged(parts: Iterable[Node]) -> tuple[dict[str, int], frozenset[str], frozenset[str]]:
     memo: dict[str, int] = {}
     calls: frozenset[str] = frozenset()
+    reads: frozenset[str] = frozenset()
     for part in parts:
         memo.update(part.memo)
         calls |= part.calls
-    return memo, calls
+        reads |= part.reads
+    return memo, calls, reads
 
 
 def _check_number(value: object, at: Item) -> None:
@@ -261,7 +264,7 @@ class _Compiler:
     ) -> Node:
         free = frozenset().union(*(p.free for p in parts)) - {drop}
         steps = 1 + sum(p.cost for p in parts) if cost is None else cost
-        memo, calls = _merged(parts)
+        memo, calls, reads = _merged(parts)
         pure = all(p.pure for p in parts)
         fails = may_fail or any(p.may_fail for p in parts)
         node = Node(
@@ -273,6 +276,7 @@ class _Compiler:
             size=size,
             memo=memo,
             calls=calls,
+            reads=reads,
             needs=needs,
             may_fail=fails,
             test=test,
@@ -325,7 +329,14 @@ class _Compiler:
         if name in env.variables:
             type_ = env.variables[name]
             size = self.collection_size(type_)
-            return Node(type_, lambda s: s.vars[name], pure=False, size=size, var=name)
+            return Node(
+                type_,
+                lambda s: s.vars[name],
+                pure=False,
+                size=size,
+                var=name,
+                reads=frozenset({name}),
+            )
         if name in env.card_sets:
             return _const(Type.CARDS, tuple(sorted(env.card_sets[name])))
         if name in env.named:
@@ -338,6 +349,7 @@ class _Compiler:
                 size=self.collection_size(definition.type),
                 memo={**definition.memo, name: definition.own_cost},
                 calls=definition.calls | {name},
+                reads=dependence.remembered(definition.reads),
                 may_fail=True,
             )
         if name in ("option", "param"):
@@ -354,7 +366,7 @@ class _Compiler:
             if key not in self.env.contract_values:
                 _unknown("contract value", key, self.env.contract_values, "Contract values", attr)
             contract = lambda s: bi.in_range(s.state.contract_value(key))  # noqa: E731
-            return Node(Type.NUMBER, contract, False, may_fail=True)
+            return Node(Type.NUMBER, contract, False, may_fail=True, reads=dependence.CONTRACT)
         table = {"option": self.env.options, "param": self.env.params}.get(str(head))
         if table is None:
             dotted = (
@@ -559,7 +571,8 @@ class _Compiler:
         else:
             fn = lambda s: impl(s.state, *[f(s) for f in fns])  # noqa: E731
         # never folded: a fact depends on the game state
-        memo, calls = _merged(args)
+        memo, calls, read = _merged(args)
+        argument = args[0].var if len(args) == 1 and args[0].var else None
         return Node(
             fact.returns,
             fn,
@@ -569,6 +582,7 @@ class _Compiler:
             size=self.collection_size(fact.returns),
             memo={**memo, **fact.memo},
             calls=calls | fact.calls | {name},
+            reads=read | dependence.of_call(name, fact.reads, argument, bool(args)),
             may_fail=True,
         )
 
@@ -727,6 +741,7 @@ def compile_expression(
         own_cost=node.cost,
         memo=node.memo,
         calls=node.calls,
+        reads=node.reads,
         needs=node.needs,
     )
 

@@ -46,7 +46,9 @@ class FactFunction:
     `cost` is an upper bound on the steps one call takes (see compiler.py's cost model);
     `memo` lists what the call may compute once per game state and then remember (a
     definition of a seat: its name -> the steps of all its first evaluations together);
-    `calls` names the facts and definitions it reaches, directly or not."""
+    `calls` names the facts and definitions it reaches, directly or not; `reads` says what
+    of the hand a ruleset's own definition depends on, its seat written `@`
+    (`dependence`)."""
 
     params: tuple[Type, ...]
     returns: Type
@@ -55,6 +57,7 @@ class FactFunction:
     cost: int = 1
     memo: Mapping[str, int] = field(default_factory=dict)
     calls: frozenset[str] = frozenset()
+    reads: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -111,6 +114,7 @@ class CompiledExpression:
     own_cost: int = 1
     memo: Mapping[str, int] = field(default_factory=dict)
     calls: frozenset[str] = frozenset()
+    reads: frozenset[str] = frozenset()  # what of the hand it depends on (`dependence`)
     where: str = ""
     needs: Mapping[str, frozenset[int]] | None = field(default_factory=dict)
 

@@ -81,6 +81,21 @@ def next_declaration(state: HandState, seat: int, timing: str) -> bool:
 
 
 def _declarations_for(state: HandState, seat: int, timing: str) -> list[Decision]:
+    """The declaration decisions of `timing` open to `seat` (those made by the rules made
+    at once). Where they depend on the seat's own cards alone
+    (`Ruleset.reused_declarations`), they are worked out once for a seat and its cards, and
+    reused by the hand's states and their clones (the search player's play-outs)."""
+    if timing not in state.ruleset.reused_declarations:
+        return _work_out(state, seat, timing)
+    zones = state.zones  # the zones of `OWN_ZONES`
+    key = (seat, timing, *map(tuple, (zones.hands[seat], zones.discards[seat], zones.played[seat])))
+    known = state.declarations_seen.get(key)
+    if known is None:
+        known = state.declarations_seen[key] = tuple(_work_out(state, seat, timing))
+    return list(known)
+
+
+def _work_out(state: HandState, seat: int, timing: str) -> list[Decision]:
     ruleset = state.ruleset
     scope = state._scope({"player": seat})
     pending = []
