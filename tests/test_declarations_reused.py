@@ -95,17 +95,19 @@ def without_reuse(monkeypatch: pytest.MonkeyPatch, ruleset: Ruleset) -> None:
     monkeypatch.setitem(ruleset.__dict__, "reused_declarations", frozenset())
 
 
-def test_reused_declarations_play_the_same_hands(monkeypatch: pytest.MonkeyPatch) -> None:
-    for ruleset in (load_ruleset(GAME), load_ruleset("marolles-1637")):
+def random_decisions(ruleset: Ruleset) -> list[list[dict]]:
+    agents = [RandomAgent(seat) for seat in range(ruleset.players)]
+    return [s.decisions for s in play_game(ruleset, seed=4, agents=agents, hands=12)]
 
-        def decisions() -> list[list[dict]]:
-            agents = [RandomAgent(seat) for seat in range(ruleset.players)]
-            return [s.decisions for s in play_game(ruleset, seed=4, agents=agents, hands=12)]
 
-        reused = decisions()
-        with monkeypatch.context() as patch:
-            without_reuse(patch, ruleset)
-            assert decisions() == reused
+@pytest.mark.parametrize("game", [GAME, "marolles-1637"])
+def test_reused_declarations_play_the_same_hands(
+    monkeypatch: pytest.MonkeyPatch, game: Path | str
+) -> None:
+    ruleset = load_ruleset(game)
+    reused = random_decisions(ruleset)
+    without_reuse(monkeypatch, ruleset)
+    assert random_decisions(ruleset) == reused
 
 
 def test_a_search_players_play_outs_reuse_the_declarations_of_the_same_cards(
