@@ -213,9 +213,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
     slots = len(ruleset.deck.fools) if program.hand.excuse_cards is None else cards
     debtors = np.full((size, slots), -1, dtype=np.int64)
     creditors = debtors.copy()
-    winning_cards = np.full((size, cards // n + 1), -1, dtype=np.int64)
-    tricks_won = np.zeros((size, n), dtype=np.int64)
-    last_winner = np.full(size, -1, dtype=np.int64)
+    winning_cards, tricks_won, last_winner = _trick_logs(states, cards // n + 1, n)
     for row, state in enumerate(states):
         for seat, made in enumerate(state.declared):
             for what in made:
@@ -228,11 +226,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
                 declared_values[row, seat, declarations[what]] = value
         for slot, (debtor, creditor) in enumerate(state.excuse_debts):
             debtors[row, slot], creditors[row, slot] = debtor, creditor
-        for number, _leader, trick, winner in state.trick_log:
-            winning_cards[row, number - 1] = next(c for s, c in trick if s == winner)
-            tricks_won[row, winner] += 1
-            last_winner[row] = winner
-    net = np.array([s.returns() for s in states], dtype=np.float64)
+    net = np.array([s.net() for s in states], dtype=np.float64)
     net += np.array([s.totals_before for s in states], dtype=np.float64)
     return BatchState(
         ruleset=ruleset,
@@ -284,11 +278,44 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
     )
 
 
+def _trick_logs(states: Sequence[HandState], tricks: int, players: int) -> tuple[Ints, Ints, Ints]:
+    """From each state's finished tricks: the card each was won with ([rows, tricks], -1
+    past them), the tricks each seat won ([rows, seats]) and the last trick's winner (-1:
+    none). The states of one decision share most of their tricks (a clone shares the entries
+    of its trick log), so each entry is read once."""
+    size = len(states)
+    winning_cards = np.full((size, tricks), -1, dtype=np.int64)
+    tricks_won = np.zeros((size, players), dtype=np.int64)
+    last_winner = np.full(size, -1, dtype=np.int64)
+    logs = [state.trick_log for state in states]
+    lengths = np.fromiter(map(len, logs), dtype=np.int64, count=size)
+    entries = list(chain.from_iterable(logs))
+    if not entries:
+        return winning_cards, tricks_won, last_winner
+    ids = list(map(id, entries))
+    distinct = dict(zip(ids, entries, strict=True))
+    place = {key: i for i, key in enumerate(distinct)}
+    read = np.array(
+        [
+            (number, winner, next(c for s, c in trick if s == winner))
+            for number, _leader, trick, winner in distinct.values()
+        ],
+        dtype=np.int64,
+    )
+    which = read[np.fromiter(map(place.__getitem__, ids), dtype=np.int64, count=len(ids))]
+    rows = np.repeat(np.arange(size), lengths)
+    winning_cards[rows, which[:, 0] - 1] = which[:, 2]
+    np.add.at(tricks_won, (rows, which[:, 1]), 1)
+    played = lengths > 0
+    last_winner[played] = which[np.cumsum(lengths)[played] - 1, 1]
+    return winning_cards, tricks_won, last_winner
+
+
 def _masks(layout: Layout, piles: Sequence[Collection[int]]) -> Masks:
     """One mask per pile: [piles, words]."""
     held = np.zeros((len(piles), layout.cards), dtype=np.bool_)
-    sizes = [len(pile) for pile in piles]
-    cards = np.fromiter(chain.from_iterable(piles), dtype=np.int64, count=sum(sizes))
+    sizes = np.fromiter(map(len, piles), dtype=np.int64, count=len(piles))
+    cards = np.fromiter(chain.from_iterable(piles), dtype=np.int64, count=int(sizes.sum()))
     held[np.repeat(np.arange(len(piles)), sizes), cards] = True
     return layout.from_bools(held)
 
@@ -297,7 +324,7 @@ def _seat_masks(
     layout: Layout, states: Sequence[HandState], zone: Callable[[HandState], list[list[int]]]
 ) -> Masks:
     """A per-seat zone of each state as masks: [rows, seats, words]."""
-    piles = [pile for state in states for pile in zone(state)]
+    piles = list(chain.from_iterable(map(zone, states)))
     return _masks(layout, piles).reshape(len(states), -1, layout.words)
 
 

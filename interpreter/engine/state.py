@@ -284,13 +284,17 @@ class HandState(ZoneAttributes):
     def returns(self) -> list[Number]:
         """Net result per seat so far, final once terminal: amounts paid and received, plus
         the points scored in rulesets that score hands."""
+        return [_tidy(x) for x in self.net()]
+
+    def net(self) -> list[Number]:
+        """`returns()` before whole numbers are written as integers."""
         net = list(self.scores)
         for payment in self.payments:
             net[payment.payer] -= payment.amount
             net[payment.payee] += payment.amount
         for move in self.transfers:
             net[move.seat] -= move.amount
-        return [_tidy(x) for x in net]
+        return net
 
     def apply_action(self, action: Action | str) -> None:
         """Take one of the legal actions, typed or as its text; IllegalAction (and the state
