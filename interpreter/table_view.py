@@ -417,7 +417,7 @@ def _refusal(view: SeatView, card: Card) -> str:
         return f"{label} is not in your hand"
     kind = _facing(view).kind
     if kind != PLAY:
-        return f"you may not {kind.replace('_', ' ')} {label} now"
+        return f"you may not {DecisionKind(kind).verb} {label} now"
     return f"you may not play {label} now: {_play_reason(view, card)}"
 
 

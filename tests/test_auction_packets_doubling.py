@@ -75,6 +75,14 @@ def test_the_bidding_goes_round_until_one_is_left_and_a_pass_is_final():
     assert auction == ["two", "pass", "one", "hold:one", "pass", "pass"]
 
 
+def test_a_refused_packet_is_told_with_what_the_seat_was_asked_to_do():
+    state = new_hand()
+    say(state, (2, "two"), (3, "pass"), (0, "one"), (1, "hold:one"), (2, "pass"), (0, "pass"))
+    assert state.decision.kind == "packet"
+    with pytest.raises(IllegalAction, match=r"seat 1 may not take the talon's packet 'packet:9'"):
+        state.apply_action("packet:9")
+
+
 def test_a_hold_is_only_for_the_seats_named_and_never_by_the_highest_bidder():
     state = new_hand()
     say(state, (2, "two"), (3, "pass"), (0, "pass"))

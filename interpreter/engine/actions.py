@@ -43,6 +43,20 @@ class DecisionKind(StrEnum):
     ANNOUNCE = "announce"  # a bonus announced before play, or a pass
     PLAY = "play"
 
+    @property
+    def verb(self) -> str:
+        """What a seat does in such a decision, for messages: `seat 1 may not <verb> X`."""
+        return _VERBS.get(self, self.value)
+
+
+_VERBS = {
+    DecisionKind.REDEAL: "answer the offer of a new deal with",
+    DecisionKind.GIVE: "give back",
+    DecisionKind.PACKET: "take the talon's packet",
+    DecisionKind.JOIN: "answer the call to join with",
+    DecisionKind.DOUBLE: "answer the doubling with",
+}
+
 
 class IllegalAction(ValueError):
     """An action that is not among the legal ones; the state is left unchanged."""

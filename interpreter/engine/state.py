@@ -308,7 +308,7 @@ class HandState(ZoneAttributes):
         except ValueError:
             shown = ", ".join(decision.choices[:30])
             raise IllegalAction(
-                f"seat {decision.seat} may not {decision.kind} {action!r}; legal: {shown}"
+                f"seat {decision.seat} may not {decision.kind.verb} {action!r}; legal: {shown}"
             ) from None
         kind = decision.kind
         if self.keeps_log:
