@@ -85,7 +85,7 @@ def survivors(
     """The indexes, in listing order, of the `keep` actions of the best means (ties drawn
     from `rng`), and the conservative answer beside them if the decision has one (`pick`
     weighs the others against it)."""
-    means = [sum(kept) / len(kept) for kept in results]
+    means = [sum(found) / len(found) for found in results]
     ranked = sorted(range(len(actions)), key=lambda i: (-means[i], rng.random()))
     kept = set(ranked[:keep])
     safe = conservative(actions)

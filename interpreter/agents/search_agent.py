@@ -177,11 +177,10 @@ class SearchAgent:
         samples = self.samples
         if samples is not None and decision.kind in WIDENED:
             samples = max(samples, samples * len(state.zones.hands[seat]) // len(choices))
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         if samples is None:  # as many deals as time allows
-            deadline = None if self.seconds is None else time.perf_counter() + self.seconds
             timed = play_each(state, seat, self.policy, self.rng, _until(None, deadline))
             return choices[pick(actions, timed, self.rng)]
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         screened = self.screen and self.seconds is None
         first, keep = _screening(len(actions), samples) if screened else (samples, 0)
         sampler = Sampler(state, seat)
