@@ -365,7 +365,8 @@ def _play_arguments(play: argparse.ArgumentParser) -> None:
         "--hand",
         type=cli_numbers.count,
         metavar="N",
-        help="play only hand N of the game (as simulate and diff number them)",
+        help="play only hand N of the game (as simulate and diff number them; in a ruleset "
+        "with lasting state, from the start of a sitting)",
     )
     _add_option_flag(play)
     _add_agents_flag(play)

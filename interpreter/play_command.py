@@ -49,6 +49,14 @@ def cmd_play(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.hand and args.hand > 1 and ruleset.lasting is not None:
+        print(
+            f"tarot: note: in {ruleset.id} each hand starts from what the hands before it "
+            f"left (its lasting state); hand {args.hand} is played from the start of a "
+            "sitting, not as the whole game reaches it (play the game to see that: leave out "
+            "--hand)",
+            file=sys.stderr,
+        )
     if args.agents is None:
         args.agents = DEFAULT_AGENTS
     kinds = parse_agents(LEVELS[level], ruleset.players) if level else agents_for(args, ruleset)

@@ -273,3 +273,11 @@ def test_the_rules_page_explains_the_counters_changes_and_transfers() -> None:
     assert "read as `marked(seat)`, starting at 0" in text
     assert "sets doubled_hands to `players`" in text
     assert "After the deal, each of `seats` pays into pot `1`." in text
+
+
+def test_a_single_hand_of_a_game_with_lasting_state_says_where_it_starts() -> None:
+    played = tarot("play", str(GAME), "--seed", "2", "--hand", "3", "--quiet")
+    assert played.returncode == 0, played.stderr
+    assert "hand 3 is played from the start of a sitting" in played.stderr
+    first = tarot("play", str(GAME), "--seed", "2", "--hand", "1", "--quiet")
+    assert first.returncode == 0 and "note:" not in first.stderr
