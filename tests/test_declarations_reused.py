@@ -40,7 +40,7 @@ def reads(text: str) -> frozenset[str]:
         ("count(c in hand(next_seat(player)): c in trumps) == 0", None, False),
         ("player == dealer", {"player", "dealer"}, False),
         ("count(c in trumps: c in hand(player)) == tricks_played()", None, False),
-        ("any(s in seats: count(c in hand(s): c in trumps) > 2)", None, False),
+        ("any(s in seats: count(c in hand(s): c in trumps) > 2)", {"seats", "hand(?)"}, False),
         ("3 > 2", set(), True),
     ],
 )

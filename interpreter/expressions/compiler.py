@@ -572,7 +572,9 @@ class _Compiler:
             fn = lambda s: impl(s.state, *[f(s) for f in fns])  # noqa: E731
         # never folded: a fact depends on the game state
         memo, calls, read = _merged(args)
-        argument = args[0].var if len(args) == 1 and args[0].var else None
+        # the argument's name only for a context variable (a bound one ranges over values)
+        single = args[0] if len(args) == 1 else None
+        argument = single.var if single and single.reads == {single.var} else None
         return Node(
             fact.returns,
             fn,
