@@ -39,11 +39,11 @@ class CheckedState(HandState):
 
     remembered = 0
 
-    def remember(self, key, compute):
+    def remember(self, key, compute, *args):
         if key in self.memo:
             CheckedState.remembered += 1
-            assert self.memo[key] == compute(), f"{key!r} remembered from an earlier state"
-        return super().remember(key, compute)
+            assert self.memo[key] == compute(*args), f"{key!r} remembered from an earlier state"
+        return super().remember(key, compute, *args)
 
 
 @pytest.mark.parametrize("name", sorted(paths.builtin_rulesets()))
@@ -83,10 +83,10 @@ def test_a_chain_of_definitions_is_worked_out_once_per_state(tmp_path: Path) -> 
     real_remember = HandState.remember
 
     class Counting(HandState):
-        def remember(self, key, compute):
+        def remember(self, key, compute, *args):
             if key not in self.memo:
                 computed.append(key)
-            return real_remember(self, key, compute)
+            return real_remember(self, key, compute, *args)
 
     pack = list(range(len(ruleset.deck)))
     random.Random(1).shuffle(pack)

@@ -494,9 +494,9 @@ def hand_score_steps(own_cost: int, memo: Mapping[str, int], seats: int) -> int:
 
 class RememberedDefinition:
     """A named definition computed once per state of the hand: later uses in the same state
-    read the value back from the state's memo (the engine forgets it whenever the state
-    changes). Called as the compiled expression's `fn`, in place of a closure, so that the
-    compiled build runs it as C."""
+    read the value back (`HandState.remember`; the engine forgets it whenever the state
+    changes). Called as the compiled expression's `fn`, in place of a closure that made a
+    lambda at every use, so that the compiled build runs it as C."""
 
     def __init__(self, compute: Callable[[Scope], Value], name: str) -> None:
         self.compute = compute
@@ -504,11 +504,7 @@ class RememberedDefinition:
 
     def __call__(self, scope: Scope) -> Value:
         state: HandState = scope.state  # type: ignore[assignment]
-        memo, name = state.memo, self.name
-        if name in memo:
-            return memo[name]
-        value = memo[name] = self.compute(scope)
-        return value
+        return state.remember(self.name, self.compute, scope)
 
 
 class SeatDefinition:
@@ -521,8 +517,5 @@ class SeatDefinition:
         self.name = name
 
     def __call__(self, state: HandState, seat: int) -> Value:
-        memo, key = state.memo, (self.name, seat)
-        if key in memo:
-            return memo[key]
-        value = memo[key] = state.evaluate(self.compute, {self.seat_name: seat})
-        return value
+        variables = {self.seat_name: seat}
+        return state.remember((self.name, seat), state.evaluate, self.compute, variables)

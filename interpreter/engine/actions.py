@@ -54,7 +54,6 @@ _VERBS = {
     DecisionKind.GIVE: "give back",
     DecisionKind.PACKET: "take the talon's packet",
     DecisionKind.JOIN: "answer the call to join with",
-    DecisionKind.DOUBLE: "answer the doubling with",
 }
 
 

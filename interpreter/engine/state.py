@@ -322,12 +322,12 @@ class HandState(ZoneAttributes):
         except EvaluationError as error:
             raise self._reported(error) from None
 
-    def remember(self, key: object, compute: Callable[[], Value]) -> Value:
-        """`compute()`, worked out once for the state as it stands (for definitions)."""
+    def remember(self, key: object, compute: Callable[..., Value], *args: object) -> Value:
+        """`compute(*args)`, worked out once for the state as it stands (for definitions)."""
         memo = self.memo
         if key in memo:
             return memo[key]
-        value = memo[key] = compute()
+        value = memo[key] = compute(*args)
         return value
 
     def _forget_totals(self) -> None:

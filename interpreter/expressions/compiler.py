@@ -723,10 +723,13 @@ def compile_expression(
         text = repr(text)
     elif not isinstance(text, str):
         raise ExpressionError(f"an expression must be text, got {type(text).__name__}")
-    tree = parse(text)
     compiler = _Compiler(env)
     try:
-        node = compiler.compile(tree)
+        try:
+            node = compiler.compile(parse(text))
+        except ExpressionError:  # compiled again from a tree that knows where each part is
+            compiler = _Compiler(env)
+            node = compiler.compile(parse(text, positions=True))
     except RecursionError:
         raise ExpressionError("expression is nested too deeply") from None
     if expected is not None and node.type != expected:

@@ -46,18 +46,20 @@ REMEMBERED_TEXT = 500
 
 
 @cache
-def _lark() -> Lark:
-    cache_file = _cache_file()
+def _lark(positions: bool = True) -> Lark:
+    """The parser; with `positions`, every tree node knows where it stands in the text
+    (what an error message points at), which costs about a third more a parse."""
+    cache_file = _cache_file("" if positions else "-plain")
     return Lark.open(
         "grammar.lark",
         rel_to=__file__,
         parser="lalr",
-        propagate_positions=True,
+        propagate_positions=positions,
         cache=str(cache_file) if cache_file else False,
     )
 
 
-def _cache_file() -> Path | None:
+def _cache_file(kind: str = "") -> Path | None:
     """Where lark keeps its analysis of the grammar, or None when there is no safe place."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = Path(base) / "tarot"
@@ -71,7 +73,7 @@ def _cache_file() -> Path | None:
     if not (stat.S_ISDIR(info.st_mode) and own and private):
         return None
     python = "{}.{}".format(*sys.version_info[:2])
-    return folder / f"expression-grammar-lark-{lark.__version__}-python-{python}.cache"
+    return folder / f"expression-grammar{kind}-lark-{lark.__version__}-python-{python}.cache"
 
 
 def _describe(terminal: str) -> str:
@@ -100,20 +102,23 @@ def _end_position(text: str) -> tuple[int, int]:
     return len(lines), len(lines[-1]) + 1
 
 
-def parse(text: str) -> Tree:
-    """Parse one expression, raising ExpressionError on any syntax problem. The tree may be
-    shared with other callers that parsed the same text: it must not be changed."""
+def parse(text: str, positions: bool = False) -> Tree:
+    """Parse one expression, raising ExpressionError on any syntax problem (with its line
+    and column either way). The tree's nodes know their place in the text only with
+    `positions`: the compiler asks for that only to word an error it found in a tree
+    without. The tree may be shared with other callers that parsed the same text: it must
+    not be changed."""
     if len(text) <= REMEMBERED_TEXT:
-        return _parse_remembered(text)
-    return _parse(text)
+        return _parse_remembered(text, positions)
+    return _parse(text, positions)
 
 
 @lru_cache(maxsize=4096)
-def _parse_remembered(text: str) -> Tree:
-    return _parse(text)
+def _parse_remembered(text: str, positions: bool) -> Tree:
+    return _parse(text, positions)
 
 
-def _parse(text: str) -> Tree:
+def _parse(text: str, positions: bool) -> Tree:
     if len(text) > MAX_LENGTH:
         raise ExpressionError(
             f"expression is too long ({len(text)} characters; the limit is {MAX_LENGTH})"
@@ -121,7 +126,7 @@ def _parse(text: str) -> Tree:
     if not text.strip():
         raise ExpressionError("empty expression")
     try:
-        return _lark().parse(text)
+        return _lark(positions).parse(text)
     except UnexpectedCharacters as err:
         pos = -1 if err.pos_in_stream is None else err.pos_in_stream
         char = text[pos] if 0 <= pos < len(text) else "?"
