@@ -143,3 +143,103 @@ def test_no_grammar_cache_without_a_cache_folder(
     blocker.write_text("not a folder", encoding="utf-8")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     assert expression_parser._cache_file() is None
+
+
+@pytest.fixture
+def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private cache folder of its own, and the list of valid documents read afresh."""
+    from tarot.check import known_valid
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    known_valid._known.cache_clear()
+    yield tmp_path / "tarot" / known_valid.FILE
+    known_valid._known.cache_clear()
+
+
+def counted_validations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the validations the schema check runs (each asks for its validator class)."""
+    from tarot.check import schema_check
+
+    calls: list[int] = []
+    real = schema_check.validator_for
+
+    def validator_for(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(schema_check, "validator_for", validator_for)
+    return calls
+
+
+def merged_document(name: str) -> dict:
+    from tarot.load.inheritance import resolve
+    from tarot.ruleset_loader import locate
+
+    return resolve(locate(name), paths.find_named, paths.list_named).data
+
+
+def test_a_document_found_valid_is_not_validated_again(
+    fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tarot.check import known_valid
+    from tarot.check.schema_check import validation_errors
+    from tarot.ruleset_loader import load_schema
+
+    schema = load_schema("ruleset")
+    calls = counted_validations(monkeypatch)
+    document = merged_document("french-tarot")
+    assert validation_errors(document, schema) == []
+    assert len(calls) == 1 and fresh_cache.read_text().count("\n") == 1
+    known_valid._known.cache_clear()  # as a new process would, from the file
+    assert validation_errors(merged_document("french-tarot"), schema) == []
+    assert len(calls) == 1, "read from the list of valid documents"
+    assert validation_errors(merged_document("french-tarot-3"), schema) == []
+    assert len(calls) == 2, "another document"
+    load_ruleset("french-tarot")  # and a load finds it there
+
+
+def test_an_invalid_document_and_one_that_is_not_plain_json_are_checked_every_time(
+    fresh_cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import datetime
+
+    from tarot.check import known_valid
+    from tarot.check.schema_check import validation_errors
+    from tarot.ruleset_loader import load_schema
+
+    schema = load_schema("ruleset")
+    calls = counted_validations(monkeypatch)
+    broken = {"id": "x"}
+    for _ in range(2):
+        assert validation_errors(broken, schema)
+    assert known_valid.document_key({"when": datetime.date(2020, 1, 1)}, schema) is None
+    assert known_valid.document_key({"when": "2020-01-01"}, schema) is not None
+    assert known_valid.document_key({"n": 1}, schema) != known_valid.document_key(
+        {"n": 1.0}, schema
+    )
+    assert len(calls) == 2 and not fresh_cache.exists()
+
+
+def test_without_a_cache_folder_every_document_is_validated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tarot.check import known_valid
+    from tarot.check.schema_check import validation_errors
+    from tarot.ruleset_loader import load_schema
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    known_valid._known.cache_clear()
+    schema = load_schema("ruleset")
+    calls = counted_validations(monkeypatch)
+    try:
+        document = merged_document("french-tarot")
+        validation_errors(document, schema)
+        validation_errors(document, schema)
+        assert len(calls) == 1, "remembered in the process"
+        known_valid._known.cache_clear()  # a new process: nothing was written
+        validation_errors(document, schema)
+        assert len(calls) == 2
+    finally:
+        known_valid._known.cache_clear()

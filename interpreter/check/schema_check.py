@@ -7,7 +7,8 @@ Pipeline: yaml_source -> inheritance (load) -> **schema_check** -> options -> se
 (Draft 2020-12 by default), collects *all* errors, and turns each into a positioned
 :class:`~tarot.errors.Problem` with a message written for ruleset authors. Validation
 (:func:`validation_errors`) is kept apart from wording (:func:`describe_error`) and from
-positioning (:func:`check_schema`).
+positioning (:func:`check_schema`). A document found valid before is not validated again
+(`check.known_valid`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.validators import validator_for
 
+from tarot.check import known_valid
 from tarot.errors import Position, Problem, json_path, nearest_position
 from tarot.load.yaml_core import yaml11_reading
 
@@ -49,12 +51,18 @@ def validation_errors(data: Any, schema: Mapping[str, Any]) -> list[ValidationEr
     ``5.0``, which would reach the engine as a fraction where a count is meant, so a whole
     number written with a decimal point is refused here (and the message says what to write).
     """
+    key = known_valid.document_key(data, schema)
+    if known_valid.is_known_valid(key):  # the same document was found valid before
+        return []
     cls = validator_for(schema, default=Draft202012Validator)
     strict = validators.extend(
         cls, type_checker=cls.TYPE_CHECKER.redefine("integer", _is_written_integer)
     )
     validator = strict(schema, format_checker=cls.FORMAT_CHECKER)
-    return list(validator.iter_errors(data))
+    errors = list(validator.iter_errors(data))
+    if not errors:
+        known_valid.remember_valid(key)
+    return errors
 
 
 def _is_written_integer(_checker: Any, instance: Any) -> bool:

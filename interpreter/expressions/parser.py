@@ -9,18 +9,14 @@ exception leaves this package.
 Two things are remembered so that loading is quick:
 
 - the parser, once per process; lark's analysis of the grammar (about 35 ms) is kept between
-  processes in the user's cache folder (``$XDG_CACHE_HOME/tarot`` or ``~/.cache/tarot``,
-  made private to the user), never in the package or beside a ruleset, and only when that
-  folder is the user's own and no one else can write to it (lark's cache file is a pickle:
-  whoever can write it could run code), else the grammar is analysed afresh;
+  processes in the user's private cache folder (`tarot.user_cache`; lark's cache file is a
+  pickle: whoever can write it could run code), else the grammar is analysed afresh;
 - the tree of every expression text parsed, for the life of the process (rulesets of one
   family share most of their expressions). Trees are shared: the compiler only reads them.
 """
 
 from __future__ import annotations
 
-import os
-import stat
 import sys
 from collections.abc import Iterable
 from functools import cache, lru_cache
@@ -30,6 +26,8 @@ import lark
 from lark import Lark, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
+
+from tarot.user_cache import cache_folder
 
 from .errors import ExpressionError
 
@@ -61,16 +59,8 @@ def _lark(positions: bool = True) -> Lark:
 
 def _cache_file(kind: str = "") -> Path | None:
     """Where lark keeps its analysis of the grammar, or None when there is no safe place."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "tarot"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = folder.lstat()
-    except (OSError, RuntimeError):  # no home, read-only file system...
-        return None
-    own = not hasattr(os, "getuid") or info.st_uid == os.getuid()
-    private = not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-    if not (stat.S_ISDIR(info.st_mode) and own and private):
+    folder = cache_folder()
+    if folder is None:
         return None
     python = "{}.{}".format(*sys.version_info[:2])
     return folder / f"expression-grammar{kind}-lark-{lark.__version__}-python-{python}.cache"
