@@ -31,6 +31,7 @@ from tarot.check.semantic_checks import check_document
 from tarot.cli_usage import close_name
 from tarot.compile.ruleset_compiler import Compiler
 from tarot.errors import Position, Problem, RulesetError, UsageError
+from tarot.expressions import tree_store
 from tarot.load.inheritance import MergedDocument, resolve
 from tarot.ruleset import Ruleset
 
@@ -83,7 +84,10 @@ def _refusal(file: str, message: str) -> RulesetError:
 def load_ruleset(spec: str | Path, choices: Mapping[str, str] | None = None) -> Ruleset:
     """Load, check and compile a ruleset; raise RulesetError listing every problem."""
     path = locate(spec)
-    return _build(path, resolve(path, paths.find_named, paths.list_named), choices)
+    try:
+        return _build(path, resolve(path, paths.find_named, paths.list_named), choices)
+    finally:
+        tree_store.STORE.save()  # the expression trees parsed for it, for the next process
 
 
 def build_ruleset(path: str | Path, written: dict, choices: Mapping[str, str]) -> Ruleset:

@@ -243,3 +243,46 @@ def test_without_a_cache_folder_every_document_is_validated(
         assert len(calls) == 2
     finally:
         known_valid._known.cache_clear()
+
+
+def test_expression_trees_are_read_back_by_a_later_process(
+    fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lark import Lark
+
+    from tarot.expressions import tree_store
+
+    def as_a_new_process() -> None:
+        monkeypatch.setattr(tree_store, "STORE", tree_store.TreeStore())
+        expression_parser._parse_remembered.cache_clear()
+
+    as_a_new_process()
+    first = load_ruleset("french-tarot-5")
+    as_a_new_process()
+    parsed: list[str] = []
+    real = Lark.parse
+
+    def counting(self, text, *args, **kwargs):
+        parsed.append(text)
+        return real(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(Lark, "parse", counting)
+    again = load_ruleset("french-tarot-5")
+    assert parsed == [], "every tree read back"
+    assert again.document == first.document and again.id == first.id
+    expression_parser._parse_remembered.cache_clear()
+
+
+def test_a_damaged_tree_file_is_no_file(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tarot.expressions import tree_store
+
+    path = tree_store._file()
+    assert path is not None
+    path.write_bytes(b"not a database")
+    monkeypatch.setattr(tree_store, "STORE", tree_store.TreeStore())
+    assert tree_store.STORE.recall("1 + 2") is None
+    expression_parser._parse_remembered.cache_clear()
+    try:
+        assert load_ruleset("french-tarot").id == "french-tarot"
+    finally:
+        expression_parser._parse_remembered.cache_clear()

@@ -12,7 +12,8 @@ Two things are remembered so that loading is quick:
   processes in the user's private cache folder (`tarot.user_cache`; lark's cache file is a
   pickle: whoever can write it could run code), else the grammar is analysed afresh;
 - the tree of every expression text parsed, for the life of the process (rulesets of one
-  family share most of their expressions). Trees are shared: the compiler only reads them.
+  family share most of their expressions), and between processes in the same folder
+  (`expressions.tree_store`). Trees are shared: the compiler only reads them.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from lark import Lark, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
+from tarot.expressions import tree_store
 from tarot.user_cache import cache_folder
 
 from .errors import ExpressionError
@@ -105,7 +107,13 @@ def parse(text: str, positions: bool = False) -> Tree:
 
 @lru_cache(maxsize=4096)
 def _parse_remembered(text: str, positions: bool) -> Tree:
-    return _parse(text, positions)
+    if positions:
+        return _parse(text, positions)
+    tree = tree_store.STORE.recall(text)  # parsed by an earlier process
+    if tree is None:
+        tree = _parse(text, positions)
+        tree_store.STORE.keep(text, tree)
+    return tree
 
 
 def _parse(text: str, positions: bool) -> Tree:
