@@ -136,12 +136,17 @@ def test_the_grammar_cache_goes_to_a_private_cache_folder(
         assert expression_parser._cache_file() is None
 
 
-def test_no_grammar_cache_without_a_cache_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def no_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache folder's place taken by a file: there is no cache."""
     blocker = tmp_path / "file"
     blocker.write_text("not a folder", encoding="utf-8")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+
+
+def test_no_grammar_cache_without_a_cache_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    no_cache_folder(tmp_path, monkeypatch)
     assert expression_parser._cache_file() is None
 
 
@@ -227,9 +232,7 @@ def test_without_a_cache_folder_every_document_is_validated(
     from tarot.check.schema_check import validation_errors
     from tarot.ruleset_loader import load_schema
 
-    blocker = tmp_path / "file"
-    blocker.write_text("not a folder", encoding="utf-8")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    no_cache_folder(tmp_path, monkeypatch)
     known_valid._known.cache_clear()
     schema = load_schema("ruleset")
     calls = counted_validations(monkeypatch)
