@@ -77,7 +77,7 @@ class CardHabit:
         if explored.all():
             chosen = np.ones(len(cards), dtype=np.bool_)
         else:
-            chosen = self._best(state, allowed, hands, cards, starts, trick, played, excuses)
+            chosen = self._best(state, hands, cards, starts, trick, played, excuses)
             chosen |= explored[hands]
         # the nth chosen card of each hand, n drawn at random among its chosen ones
         running = np.cumsum(chosen)
@@ -94,7 +94,6 @@ class CardHabit:
     def _best(
         self,
         state: BatchState,
-        allowed: Bools,
         hands: Ints,
         cards: Ints,
         starts: Ints,

@@ -154,12 +154,6 @@ def variables_for(event: str, amount: bool = False, bidding: bool = False) -> di
     return names
 
 
-#: the facts that give a seat's own cards, and the zone (`Zones` attribute) each reads: a
-#: declaration reading only these of its declarer is reused for the same cards
-#: (`Ruleset.reused_declarations`)
-OWN_ZONES = {"hand": "hands", "discards": "discards", "played": "played"}
-
-
 def _hand(state: HandState, seat: int) -> list[int]:
     return state.zones.hands[seat]
 
@@ -181,6 +175,20 @@ def _tricks(state: HandState, seat: int) -> list[int]:
 
 def _played(state: HandState, seat: int) -> list[int]:
     return state.zones.played[seat]
+
+
+#: the facts that give a seat's own cards: a declaration that reads nothing of the hand but
+#: these of its declarer is worked out once for the same cards (`Ruleset.reused_declarations`)
+OWN_CARDS: dict[str, Callable[[HandState, int], list[int]]] = {
+    "hand": _hand,
+    "discards": _discards,
+    "played": _played,
+}
+
+
+def own_cards(state: HandState, seat: int) -> tuple[tuple[int, ...], ...]:
+    """What the facts of `OWN_CARDS` give for the seat, as they stand."""
+    return tuple(tuple(fact(state, seat)) for fact in OWN_CARDS.values())
 
 
 def _pile(state: HandState, seat: int) -> list[int]:

@@ -24,7 +24,7 @@ from tarot.compile import source_text
 from tarot.compile.contexts import (
     BEFORE_TAKER,
     FACTS,
-    OWN_ZONES,
+    OWN_CARDS,
     PAYMENTS_READ_BY,
     RememberedDefinition,
     SeatDefinition,
@@ -901,12 +901,12 @@ class Compiler:
 
 def _on_own_cards(levels: tuple[DeclarationLevel, ...]) -> bool:
     """Whether every level's condition and value depend on the declarer (`player`) and his
-    own cards alone (`OWN_ZONES`: his hand, discards and cards played)."""
+    own cards alone (`OWN_CARDS`: his hand, discards and cards played)."""
     return all(
         isinstance(expression, _Constant)
         or (
             isinstance(expression, CompiledExpression)
-            and dependence.only_on_own(expression.reads, "player", OWN_ZONES)
+            and dependence.only_on_own(expression.reads, "player", OWN_CARDS)
         )
         for level in levels
         for expression in (level.when, level.value)

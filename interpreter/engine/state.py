@@ -118,8 +118,8 @@ class HandState(ZoneAttributes):
         self.abandoned: list[dict] = []  # deals thrown in and dealt again by the same dealer
         self.fired: dict[str, int] = {}  # rule (or `declaration:level`) -> times it paid
         self.memo: dict = {}  # definitions' values in the state as it stands
-        # declarations that depend on a seat's hand alone, by (seat, timing, hand): kept by
-        # the hand and shared with its clones (`phases.declare._declarations_for`)
+        # declarations that depend on a seat's own cards alone, by (seat, timing, cards):
+        # kept by the hand and shared with its clones (`phases.declare._declarations_for`)
         self.declarations_seen: dict = {}
         self._sides_vars: tuple = (None, {})  # (taker, partner, contract), their variables
         self.keeps_log = True  # False: `decisions` is not kept (a play-out nobody records)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from tarot.compile.contexts import own_cards
 from tarot.engine.actions import (
     Action,
     Decision,
@@ -87,8 +88,7 @@ def _declarations_for(state: HandState, seat: int, timing: str) -> list[Decision
     reused by the hand's states and their clones (the search player's play-outs)."""
     if timing not in state.ruleset.reused_declarations:
         return _work_out(state, seat, timing)
-    zones = state.zones  # the zones of `OWN_ZONES`
-    key = (seat, timing, *map(tuple, (zones.hands[seat], zones.discards[seat], zones.played[seat])))
+    key = (seat, timing, own_cards(state, seat))
     known = state.declarations_seen.get(key)
     if known is None:
         known = state.declarations_seen[key] = tuple(_work_out(state, seat, timing))
