@@ -69,7 +69,8 @@ class CardHabit:
         # the legal cards of every hand as one flat list, hand after hand, each hand's in card
         # order: a hand holds a few legal cards of the deck's, so the work is on those only
         allowed = state.tables.layout.to_bools(legal)  # [hands, cards]
-        hands, cards = np.nonzero(allowed)
+        # (`np.nonzero` of the 2-D array is several times slower than this, same order)
+        hands, cards = np.divmod(np.flatnonzero(allowed), allowed.shape[1])
         counts = np.bincount(hands, minlength=state.size)
         starts = np.cumsum(counts) - counts  # where each hand's cards begin
         drawn = self.drawn[:, int(state.decisions[0])]  # the hands of a batch step together

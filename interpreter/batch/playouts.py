@@ -135,7 +135,9 @@ def prepare(
             for index, action in enumerate(actions):
                 trial = guessed.clone()
                 trial.apply_action(action)
-                play_out(trial, policy, random.Random(playout_seed), until=batchable)
+                if trial.decision is not None and not batchable(trial):
+                    # (a play-out's stream is seeded only when it is drawn from)
+                    play_out(trial, policy, random.Random(playout_seed), until=batchable)
                 if trial.decision is None:
                     results[index][sample] = trial.returns()[seat]
                 else:

@@ -275,19 +275,44 @@ def inferred_voids(
     """For each seat that played (but `skip`), the `unseen` cards the trick rules say it could
     not have held when it played. The hand's own card rules (`forced`, `held_back`...) only
     ever narrow what the trick rules allow, so what is inferred without them holds."""
-    unseen = list(unseen)
-    excuses = cards.fools
-    voids: dict[int, set[int]] = {}
+    unseen = frozenset(unseen)
+    voids: dict[int, frozenset[int]] = {}
     for played_by, card, before in plays:
         if played_by == skip:
             continue
-        ruled_out = voids.setdefault(played_by, set())
-        for other in unseen:
-            if other not in ruled_out and card not in trick_rules.legal_cards(
-                rules, cards, [card, other], list(before), excuses
-            ):
-                ruled_out.add(other)
-    return {s: frozenset(v) for s, v in voids.items()}
+        ruled_out = ruled_out_by(rules, cards, card, before) & unseen
+        voids[played_by] = voids.get(played_by, frozenset()) | ruled_out
+    return voids
+
+
+#: what `ruled_out_by` worked out, by (rules, pack, card, trick before it): the same plays
+#: are read again at each later decision of the hand, by every seat
+_RULED_OUT: dict[tuple[int, int, int, tuple[Play, ...]], tuple[object, object, frozenset[int]]]
+_RULED_OUT = {}
+_RULED_OUT_KEPT = 50_000  # entries kept before the memo starts afresh
+
+
+def ruled_out_by(
+    rules: PlayRules, cards: Pack, card: int, before: tuple[Play, ...]
+) -> frozenset[int]:
+    """Every other card of the pack that a seat playing `card` after `before` cannot have
+    held: with it beside `card`, the trick rules would not have allowed `card`."""
+    key = (id(rules), id(cards), card, before)
+    known = _RULED_OUT.get(key)
+    if known is not None and known[0] is rules and known[1] is cards:
+        return known[2]
+    excuses = cards.fools
+    trick = list(before)
+    ruled_out = frozenset(
+        other
+        for other in range(len(cards))
+        if other != card
+        and card not in trick_rules.legal_cards(rules, cards, [card, other], trick, excuses)
+    )
+    if len(_RULED_OUT) >= _RULED_OUT_KEPT:
+        _RULED_OUT.clear()
+    _RULED_OUT[key] = (rules, cards, ruled_out)  # the objects kept: their ids stay theirs
+    return ruled_out
 
 
 def _told_left(state: HandState) -> tuple[int, ...]:
