@@ -213,3 +213,48 @@ def test_a_screened_choice_is_the_same_batched_alone_or_as_a_coroutine() -> None
     except StopIteration as done:
         assert done.value == alone
     assert stages == 2, "a card decision of many actions is judged in two stages"
+
+
+def into_declaration(seed: int):
+    """A Marolles hand, random players up to the first declaration offered (None: none)."""
+    from tarot.agents.random_agent import RandomAgent
+
+    state = new_hand(MAROLLES, seed)
+    agent = RandomAgent(seed)
+    while state.decision is not None and state.decision.kind != DecisionKind.DECLARE:
+        state.apply_action(agent.choose(state, state.current_player()))
+    return state if state.decision is not None else None
+
+
+def test_a_raced_declaration_stops_once_one_answer_is_clearly_better(monkeypatch) -> None:
+    """Declaring pays the same on every guessed deal, so one stage of the agent's own count
+    of deals settles it; without racing, every widened deal is played."""
+    state = next(
+        s for s in map(into_declaration, range(1, 40)) if s and len(s.legal_actions()) == 2
+    )
+    hand = len(state.zones.hands[state.current_player()])
+    widened = max(8, 8 * hand // 2)
+    assert widened > 8
+    off = count_playouts(monkeypatch, SearchAgent("r", race="off", batch="off"), state)
+    on = count_playouts(monkeypatch, SearchAgent("r", batch="off"), state)
+    assert off == 2 * widened
+    assert on == 2 * 8
+    assert SearchAgent("r").choose(state, state.current_player()) == SearchAgent(
+        "r", race="off"
+    ).choose(state, state.current_player())
+
+
+def test_clearly_better_by_a_margin() -> None:
+    from tarot.agents.judging import clearly_better
+
+    assert clearly_better([3.0, 3.0, 3.0], [1.0, 1.0, 1.0], 100.0), "the same gain every deal"
+    assert not clearly_better([3.0, 3.0], [3.0, 3.0], 0.0), "equal is not better"
+    noisy = [5.0, -1.0, 4.0, 0.0]
+    assert clearly_better(noisy, [0.0] * 4, 1.0)
+    assert not clearly_better(noisy, [0.0] * 4, 3.0)
+
+
+def test_racing_off_and_its_name() -> None:
+    assert SearchAgent("s", race="off").name == "search(race=off)"
+    with pytest.raises(ValueError, match="race must be one of on, off"):
+        SearchAgent(race="fast")

@@ -99,13 +99,14 @@ def conservative(actions: Sequence[Action]) -> int | None:
     return next((i for i, a in enumerate(actions) if isinstance(a, CONSERVATIVE)), None)
 
 
-def clearly_better(chosen: list[Number], safe: list[Number]) -> bool:
-    """Whether `chosen` beats `safe` on the same deals by more than `CONFIDENCE` standard
-    errors of the paired differences (by anything, with one deal)."""
+def clearly_better(chosen: list[Number], safe: list[Number], margin: float = CONFIDENCE) -> bool:
+    """Whether `chosen` beats `safe` on the same deals by more than `margin` standard
+    errors of the paired differences (by anything, with one deal, or when every difference
+    is the same)."""
     differences = [a - b for a, b in zip(chosen, safe, strict=True)]
     n = len(differences)
     mean = sum(differences) / n
     if n < 2:
         return mean > 0
     variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
-    return mean > CONFIDENCE * math.sqrt(variance / n)
+    return mean > margin * math.sqrt(variance / n)

@@ -35,6 +35,13 @@ Settings:
               is one) on the rest, each kept action's mean taken over all the deals it
               was played on; `off`: every action on every deal. Only with a fixed number
               of samples.
+  race=R      `on` (default): a widened decision (above) is judged in stages of `samples`
+              deals, and an action that another beats by more than RACE standard errors
+              of their paired differences (or on every deal by the same amount) is dropped
+              at the end of a stage; judging stops once one action is left, or at the
+              widened count of deals. `off`: every action on every widened deal (and a
+              widened decision of many actions screened as any other). Only with a fixed
+              number of samples and `screen=on`.
   batch=B     `auto` (default): the trick play of the play-outs of one decision runs as one
               batch in the batch back end (`tarot.batch.playouts`), where the ruleset
               and the moment allow and the rollout has an array form (greedy, random), with
@@ -75,7 +82,7 @@ from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, ClassVar
 
 from tarot.agents.heuristic_agent import HeuristicAgent
-from tarot.agents.judging import pick, play_each, survivors
+from tarot.agents.judging import clearly_better, pick, play_each, survivors
 from tarot.agents.playouts import Policy, greedy_policy, random_policy
 from tarot.agents.sampling import Sampler
 from tarot.engine.actions import DecisionKind
@@ -89,6 +96,8 @@ DEFAULT_SAMPLES = 8
 SCREEN_SHARE = 4  # screened: a quarter of the deals for every action, a quarter kept
 SCREEN_KEEP = 3  # screened: at least this many actions kept for the rest of the deals
 SCREEN = ("on", "off")
+RACE = 3.0  # raced: standard errors by which an action is beaten to be dropped
+RACES = ("on", "off")
 MAX_SAMPLES = 10_000  # deals per decision: more would take hours a hand
 MAX_SECONDS = 3600.0  # time per decision
 ROLLOUTS = ("greedy", "random", "heuristic")
@@ -109,6 +118,7 @@ class SearchAgent:
         "seconds": float,
         "rollout": str,
         "screen": str,
+        "race": str,
         "batch": str,
     }
 
@@ -119,6 +129,7 @@ class SearchAgent:
         seconds: float | None = None,
         rollout: str = "greedy",
         screen: str = "on",
+        race: str = "on",
         batch: str = "auto",
     ) -> None:
         if samples is not None and not 1 <= samples <= MAX_SAMPLES:
@@ -131,12 +142,15 @@ class SearchAgent:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         if screen not in SCREEN:
             raise ValueError(f"screen must be one of {', '.join(SCREEN)}, not {screen!r}")
+        if race not in RACES:
+            raise ValueError(f"race must be one of {', '.join(RACES)}, not {race!r}")
         if batch not in BATCH:
             raise ValueError(f"batch must be one of {', '.join(BATCH)}, not {batch!r}")
         self.samples = samples if samples is not None or seconds is not None else DEFAULT_SAMPLES
         self.seconds = seconds
         self.rollout = rollout
         self.screen = screen == "on"
+        self.race = race == "on"
         self.batch = batch == "auto" and rollout in BATCHED_ROLLOUTS and seconds is None
         self.rng = random.Random(f"tarot-agent/search/{seed}")
         self.policy = _policy(rollout, seed)
@@ -147,6 +161,7 @@ class SearchAgent:
                 ("seconds", seconds, None),
                 ("rollout", rollout, "greedy"),
                 ("screen", screen, "on"),
+                ("race", race, "on"),
                 ("batch", batch, "auto"),
             )
             if value != default
@@ -175,15 +190,19 @@ class SearchAgent:
         if len(choices) == 1:
             return choices[0]
         samples = self.samples
-        if samples is not None and decision.kind in WIDENED:
+        widened = samples is not None and decision.kind in WIDENED
+        if samples is not None and widened:
             samples = max(samples, samples * len(state.zones.hands[seat]) // len(choices))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         if samples is None:  # as many deals as time allows
             timed = play_each(state, seat, self.policy, self.rng, _until(None, deadline))
             return choices[pick(actions, timed, self.rng)]
         screened = self.screen and self.seconds is None
-        first, keep = _screening(len(actions), samples) if screened else (samples, 0)
         sampler = Sampler(state, seat)
+        if screened and widened and self.race:
+            kept, results = yield from self._race(sampler, samples, deadline)
+            return choices[kept[pick([actions[i] for i in kept], results, self.rng)]]
+        first, keep = _screening(len(actions), samples) if screened else (samples, 0)
         results = yield from self._judge(sampler, first, None, deadline)
         if first == samples:
             return choices[pick(actions, results, self.rng)]
@@ -191,6 +210,28 @@ class SearchAgent:
         rest = yield from self._judge(sampler, samples - first, kept, deadline)
         results = [results[i] + later for i, later in zip(kept, rest, strict=True)]
         return choices[kept[pick([actions[i] for i in kept], results, self.rng)]]
+
+    def _race(
+        self, sampler: Sampler, samples: int, deadline: float | None
+    ) -> Generator[Pending, None, tuple[list[int], list[list[Number]]]]:
+        """`samples` deals judged in stages of the agent's own count, the actions clearly
+        beaten by the best so far (`RACE`) dropped after each stage: the actions left (their
+        indexes) and their results on every deal of the stages."""
+        decision = sampler.state.decision
+        assert decision is not None  # a decision is judged only while it is open
+        assert self.samples is not None  # racing is for a fixed number of deals
+        left = list(range(len(decision.actions)))
+        results: list[list[Number]] = [[] for _ in left]
+        judged = 0
+        while judged < samples and len(left) > 1:
+            stage = min(self.samples, samples - judged)
+            found = yield from self._judge(sampler, stage, left, deadline)
+            for index, more in zip(left, found, strict=True):
+                results[index] += more
+            judged += stage
+            best = max(left, key=lambda i: sum(results[i]))  # the first of equal means
+            left = [i for i in left if not clearly_better(results[best], results[i], RACE)]
+        return left, [results[i] for i in left]
 
     def _judge(
         self,
