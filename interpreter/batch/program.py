@@ -123,12 +123,13 @@ class Program:
     def of(ruleset: Ruleset) -> Program:
         tables = DeckTables.of(ruleset)
         compiler = ArrayCompiler(ruleset, tables)
+        guards: dict[bytes, np.ndarray] = {}
         rules = {
-            event: tuple(_rule(compiler, tables, rule, event) for rule in group)
+            event: tuple(_rule(compiler, tables, rule, event, guards) for rule in group)
             for event, group in ruleset.payments.items()
         }
         settlement = tuple(
-            _rule(compiler, tables, rule, "settlement") for rule in ruleset.settlement
+            _rule(compiler, tables, rule, "settlement", guards) for rule in ruleset.settlement
         )
         declarations = tuple(
             _declaration(compiler, declaration, i)
@@ -161,15 +162,21 @@ class Program:
         self.fire_rules(state, self.rules.get(event, ()), ctx, at)
 
     def fire_rules(self, state: BatchState, rules: Sequence[ArrayRule], ctx: Ctx, at: At) -> None:
+        guarded: dict[int, Ctx | None] = {}  # by guard: the hands whose card it lets through
         for rule in rules:
-            sub = ctx
+            sub: Ctx | None = ctx
             if rule.never:
                 continue
             if rule.guard is not None and "card" in ctx.vars:
-                keep = rule.guard[per_row(ctx.vars["card"], ctx.size)]
-                if not keep.any():
+                # rules of the same guard share it (`_rule`), and so its hands
+                if id(rule.guard) in guarded:
+                    sub = guarded[id(rule.guard)]
+                else:
+                    keep = rule.guard[per_row(ctx.vars["card"], ctx.size)]
+                    sub = None if not keep.any() else ctx if keep.all() else ctx.subset(keep)
+                    guarded[id(rule.guard)] = sub
+                if sub is None:
                     continue
-                sub = ctx.subset(keep)
             if rule.when is not None:
                 holds = per_row(rule.when.fn(sub), sub.size).astype(np.bool_)
                 if not holds.any():
@@ -277,7 +284,15 @@ def _named(where: str, build: Callable[[], T]) -> T:
         raise Unsupported(f"{where}: {error}") from None
 
 
-def _rule(compiler: ArrayCompiler, tables: DeckTables, rule: PaymentRule, event: str) -> ArrayRule:
+def _rule(
+    compiler: ArrayCompiler,
+    tables: DeckTables,
+    rule: PaymentRule,
+    event: str,
+    guards: dict[bytes, np.ndarray],
+) -> ArrayRule:
+    """The rule as array code; `guards`: those made so far, so that rules letting the same
+    cards through share one (`Program.fire_rules` then picks their hands once)."""
     if event not in (*EVENTS, "settlement"):
         raise Unsupported(f"payment rule {rule.id}: the event {event!r}")
     where = f"payment rule {rule.id}"
@@ -285,6 +300,7 @@ def _rule(compiler: ArrayCompiler, tables: DeckTables, rule: PaymentRule, event:
     guard = None
     if needs is not None and "card" in needs:
         guard = tables.layout.to_bools(tables.layout.of(needs["card"]))
+        guard = guards.setdefault(guard.tobytes(), guard)
     return ArrayRule(
         key=rule.id,
         when=None
