@@ -36,6 +36,7 @@ from tarot.engine.actions import (
 from tarot.engine.draws import choose
 from tarot.engine.state import HandState
 from tarot.expressions.builtins import Number
+from tarot.ruleset import Ruleset
 
 EXPLORE = 0.1  # share of the greedy policy's card choices made at random
 
@@ -126,14 +127,24 @@ def _least_valuable(state: HandState, cards: Sequence[int]) -> int:
     of the shortest suit in hand (towards a void), then the lowest."""
     decision = state.decision
     assert decision is not None  # a habit is asked only while a decision is open
-    values, deck = state.ruleset.counting.values, state.ruleset.deck.cards
-    suits = Counter(deck[card].suit for card in state.zones.hands[decision.seat])
+    worth, suit, strength = _discard_keys(state.ruleset)
+    suits = Counter(suit[card] for card in state.zones.hands[decision.seat])
+    return min(cards, key=lambda card: (worth[card], suits[suit[card]], strength[card]))
 
-    def keep(card: int) -> tuple[Number, int, int]:
-        about = deck[card]
-        return (values[card] + (1.0 if about.is_trump else 0.0), suits[about.suit], about.strength)
 
-    return min(cards, key=keep)
+def _discard_keys(ruleset: Ruleset) -> tuple[list[Number], list[str | None], list[int]]:
+    """Per card: its value (and 1 more for a trump), its suit, its strength; worked out
+    once for the ruleset."""
+    known = getattr(ruleset, "_discard_keys", None)
+    if known is None:
+        values, deck = ruleset.counting.values, ruleset.deck.cards
+        known = (
+            [values[i] + (1.0 if c.is_trump else 0.0) for i, c in enumerate(deck)],
+            [c.suit for c in deck],
+            [c.strength for c in deck],
+        )
+        object.__setattr__(ruleset, "_discard_keys", known)
+    return known
 
 
 def _best_paid(state: HandState, answers: Sequence[Action]) -> Action:

@@ -236,7 +236,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         seed=0,
         numbers=np.array([s.number for s in states], dtype=np.int64),
         dealer=np.array([s.dealer for s in states], dtype=np.int64),
-        packs=np.array([s.pack for s in states], dtype=np.int64),
+        packs=_packs(states),
         hands=_seat_masks(layout, states, lambda s: s.zones.hands),
         discards=_seat_masks(layout, states, lambda s: s.zones.discards),
         won=_seat_masks(layout, states, lambda s: s.zones.won),
@@ -278,6 +278,17 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         logging=logging,
         summarised=False,
     )
+
+
+def _packs(states: Sequence[HandState]) -> Ints:
+    """Each state's dealt pack: [rows, cards]. The states of a hand share their pack (a
+    clone and a guessed deal keep the one dealt), so each is read once."""
+    distinct: dict[int, list[int]] = {}
+    for state in states:
+        distinct.setdefault(id(state.pack), state.pack)
+    place = {key: i for i, key in enumerate(distinct)}
+    read = np.array(list(distinct.values()), dtype=np.int64)
+    return read[[place[id(state.pack)] for state in states]]
 
 
 def _trick_logs(states: Sequence[HandState], tricks: int, players: int) -> tuple[Ints, Ints, Ints]:

@@ -164,19 +164,18 @@ class Program:
     def fire_rules(self, state: BatchState, rules: Sequence[ArrayRule], ctx: Ctx, at: At) -> None:
         guarded: dict[int, Ctx | None] = {}  # by guard: the hands whose card it lets through
         for rule in rules:
-            sub: Ctx | None = ctx
             if rule.never:
                 continue
-            if rule.guard is not None and "card" in ctx.vars:
+            sub = ctx
+            guard = rule.guard
+            if guard is not None and "card" in ctx.vars:
                 # rules of the same guard share it (`_rule`), and so its hands
-                if id(rule.guard) in guarded:
-                    sub = guarded[id(rule.guard)]
-                else:
-                    keep = rule.guard[per_row(ctx.vars["card"], ctx.size)]
-                    sub = None if not keep.any() else ctx if keep.all() else ctx.subset(keep)
-                    guarded[id(rule.guard)] = sub
-                if sub is None:
+                if id(guard) not in guarded:
+                    guarded[id(guard)] = _let_through(guard, ctx)
+                picked = guarded[id(guard)]
+                if picked is None:
                     continue
+                sub = picked
             if rule.when is not None:
                 holds = per_row(rule.when.fn(sub), sub.size).astype(np.bool_)
                 if not holds.any():
@@ -197,6 +196,14 @@ class Program:
             amounts,
             rule.amount,
         )
+
+
+def _let_through(guard: np.ndarray, ctx: Ctx) -> Ctx | None:
+    """The hands of `ctx` whose card `guard` lets through (None: none of them)."""
+    keep = guard[per_row(ctx.vars["card"], ctx.size)]
+    if not keep.any():
+        return None
+    return ctx if keep.all() else ctx.subset(keep)
 
 
 def pay(
