@@ -221,7 +221,7 @@ def pay(
     size, players = ctx.size, state.players
     payers = seat_mask(sides[0].fn(ctx), size, players)
     payees = seat_mask(sides[1].fn(ctx), size, players)
-    if amounts is not None and not state.logging and np.all(amounts == np.round(amounts)):
+    if amounts is not None and not state.logging and _whole(amounts):
         _pay_whole(state, column, ctx, payers, payees, amounts)
         return
     paid = np.zeros(size, dtype=np.bool_)
@@ -268,15 +268,23 @@ def _pay_whole(
     amounts: np.ndarray,
 ) -> None:
     """`pay` for whole amounts, every pair at once: whole numbers add up exactly in any
-    order, so each seat's result is the scalar engine's, payment by payment."""
-    pairs = payers[:, :, None] & payees[:, None, :] & ~np.eye(state.players, dtype=np.bool_)
-    flows = pairs.sum(axis=1) - pairs.sum(axis=2)  # payments received less made, per seat
+    order, so each seat's result is the scalar engine's, payment by payment. A seat is paid
+    by every payer but itself, and pays every payee but itself."""
+    payers_int, payees_int = payers.astype(np.int64), payees.astype(np.int64)
+    received = payees_int * (payers_int.sum(axis=1)[:, None] - payers_int)
+    made = payers_int * (payees_int.sum(axis=1)[:, None] - payees_int)
+    pairs = made.sum(axis=1)  # payments made in each hand
     values = amounts.astype(np.float64)
-    state.net[ctx.rows] += flows * values[:, None]
+    state.net[ctx.rows] += (received - made) * values[:, None]
     state.lead_changed(ctx.rows)
-    state.paid[ctx.rows, column] += pairs.sum(axis=(1, 2)) * np.abs(values)
-    paid = pairs.any(axis=(1, 2)) & (values != 0)
+    state.paid[ctx.rows, column] += pairs * np.abs(values)
+    paid = (pairs > 0) & (values != 0)
     state.fired[ctx.rows[paid], column] += 1
+
+
+def _whole(amounts: np.ndarray) -> bool:
+    """Whether every amount is a whole number."""
+    return amounts.dtype.kind in "biu" or bool(np.all(amounts == np.round(amounts)))
 
 
 def _card_mask(compiler: ArrayCompiler, where: str, rule: object) -> Fn:
