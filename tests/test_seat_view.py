@@ -191,3 +191,40 @@ def test_the_outcome_is_in_the_view_only_once_the_hand_is_over() -> None:
             assert view.card_points == tuple(state.card_points())
         else:
             assert view.card_points is None
+
+
+def test_inferred_voids_are_every_unseen_card_the_trick_rules_rule_out() -> None:
+    """The voids, read through the memo of what each play rules out (shared by rulesets
+    whose trick rules differ, read in turns), against the trick rules asked card by card."""
+    from tarot.engine import tricks
+    from tarot.engine.seat_view import inferred_voids
+
+    names = ("marolles-1637", "french-tarot", "minchiate", "hungarian-tarokk")
+    checked = voids = 0
+    for step in range(0, 60, 7):
+        for name in names:
+            states = list(moments(name, 5))
+            if step >= len(states):
+                continue
+            state = states[step]
+            seat = state.current_player() or 0
+            view = SeatView(state, seat)
+            excuses = view.trick_pack.fools
+            expected: dict[int, set[int]] = {}
+            for played_by, card, before in view.plays():
+                if played_by == seat:
+                    continue
+                ruled_out = expected.setdefault(played_by, set())
+                for other in view.unseen:
+                    legal = tricks.legal_cards(
+                        view.play_rules, view.trick_pack, [card, other], list(before), excuses
+                    )
+                    if card not in legal:
+                        ruled_out.add(other)
+            found = inferred_voids(
+                view.play_rules, view.trick_pack, view.plays(), view.unseen, skip=seat
+            )
+            assert {s: set(v) for s, v in found.items()} == expected, (name, step)
+            checked += bool(view.plays())
+            voids += sum(map(len, found.values()))
+    assert checked > 10 and voids > 100
