@@ -194,7 +194,7 @@ class SearchAgent:
         if len(choices) == 1:
             return choices[0]
         samples = self.samples
-        widened = samples is not None and decision.kind in WIDENED
+        widened = decision.kind in WIDENED
         if samples is not None and widened:
             samples = max(samples, samples * len(state.zones.hands[seat]) // len(choices))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
