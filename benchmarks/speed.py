@@ -30,7 +30,8 @@ The targets:
   without it the line says so and is skipped;
 - one Marolles hand with three search players at their default settings: at most 1 s; and
   with `--search-run N`, such hands as a run plays them, side by side: at most 0.2 s of CPU
-  a hand (issue 15);
+  a hand (issue 15; a study's worker plays 50 side by side, `measure.runner.CHUNK`, so
+  `--search-run 50` is what a study does);
 - `tarot rules` (`python -m tarot rules`, process start included): under 0.3 s;
 - loading, checking and compiling one ruleset: under 0.1 s, each ruleset of the table in one
   process, and the largest as the first load of a fresh process.
@@ -408,8 +409,8 @@ def search_run(hands: int, agent: str = "search") -> None:
     together = table.play(work)
     together_cpu = (time.process_time() - start) / hands
     print(
-        f"a run of {hands} Marolles hands, three {agent} players: {alone_cpu:.2f} s of CPU "
-        f"a hand one at a time, {together_cpu:.2f} s side by side "
+        f"a run of {hands} Marolles hands, three {agent} players: {alone_cpu:.3f} s of CPU "
+        f"a hand one at a time, {together_cpu:.3f} s side by side "
         f"({alone_cpu / together_cpu:.2f}x; the same hands: {alone == together}; "
         f"target {STUDY_TARGET} s a hand over a study: {verdict(together_cpu <= STUDY_TARGET)})"
     )
@@ -480,7 +481,8 @@ def main() -> None:
         "--search-run",
         type=int,
         default=0,
-        help="search-player hands of a run, one at a time and side by side (0: skip)",
+        help="search-player hands of a run, one at a time and side by side (0: skip; 50: a"
+        " study's chunk)",
     )
     parser.add_argument("--rules-runs", type=int, default=5, help="tarot rules runs (0: skip)")
     parser.add_argument(
