@@ -289,7 +289,7 @@ def inferred_voids(
 #: are read again at each later decision of the hand, by every seat
 _RULED_OUT: dict[tuple[int, int, int, tuple[Play, ...]], tuple[object, object, frozenset[int]]]
 _RULED_OUT = {}
-_RULED_OUT_KEPT = 50_000  # entries kept before the memo starts afresh
+_RULED_OUT_KEPT = 10_000  # entries kept before the memo starts afresh (about 1 kB each)
 
 
 def ruled_out_by(
