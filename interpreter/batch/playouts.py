@@ -29,6 +29,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from typing import TypeVar
 
 import numpy as np
 
@@ -48,6 +49,8 @@ from tarot.engine.collector import few_collections
 from tarot.engine.phases.phase import Phase
 from tarot.engine.state import HandState
 from tarot.ruleset import Ruleset
+
+T = TypeVar("T")
 
 #: the scalar play-out policies that have an array form, and the share of their card
 #: choices made at random (`agents.playouts.EXPLORE`, every card for the random policy)
@@ -283,12 +286,8 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
 def _packs(states: Sequence[HandState]) -> Ints:
     """Each state's dealt pack: [rows, cards]. The states of a hand share their pack (a
     clone and a guessed deal keep the one dealt), so each is read once."""
-    distinct: dict[int, list[int]] = {}
-    for state in states:
-        distinct.setdefault(id(state.pack), state.pack)
-    place = {key: i for i, key in enumerate(distinct)}
-    read = np.array(list(distinct.values()), dtype=np.int64)
-    return read[[place[id(state.pack)] for state in states]]
+    packs, which = _read_once([state.pack for state in states])
+    return np.array(packs, dtype=np.int64)[which]
 
 
 def _trick_logs(states: Sequence[HandState], tricks: int, players: int) -> tuple[Ints, Ints, Ints]:
@@ -305,23 +304,31 @@ def _trick_logs(states: Sequence[HandState], tricks: int, players: int) -> tuple
     entries = list(chain.from_iterable(logs))
     if not entries:
         return winning_cards, tricks_won, last_winner
-    ids = list(map(id, entries))
-    distinct = dict(zip(ids, entries, strict=True))
-    place = {key: i for i, key in enumerate(distinct)}
+    distinct, index = _read_once(entries)
     read = np.array(
         [
             (number, winner, next(c for s, c in trick if s == winner))
-            for number, _leader, trick, winner in distinct.values()
+            for number, _leader, trick, winner in distinct
         ],
         dtype=np.int64,
     )
-    which = read[np.fromiter(map(place.__getitem__, ids), dtype=np.int64, count=len(ids))]
+    which = read[index]
     rows = np.repeat(np.arange(size), lengths)
     winning_cards[rows, which[:, 0] - 1] = which[:, 2]
     np.add.at(tricks_won, (rows, which[:, 1]), 1)
     played = lengths > 0
     last_winner[played] = which[np.cumsum(lengths)[played] - 1, 1]
     return winning_cards, tricks_won, last_winner
+
+
+def _read_once(items: Sequence[T]) -> tuple[list[T], Ints]:
+    """The distinct objects of `items` (by identity, as first met) and, for each item, the
+    index of its object among them: objects the states share are then read once."""
+    ids = list(map(id, items))
+    distinct = dict(zip(ids, items, strict=True))
+    place = {key: i for i, key in enumerate(distinct)}
+    index = np.fromiter(map(place.__getitem__, ids), dtype=np.int64, count=len(ids))
+    return list(distinct.values()), index
 
 
 def _masks(layout: Layout, piles: Sequence[Collection[int]]) -> Masks:
