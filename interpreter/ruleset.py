@@ -14,6 +14,7 @@ from typing import Any
 
 from tarot.cards import Deck
 from tarot.compile.contexts import PAYMENTS_READ_BY
+from tarot.core.flow import FlowStep
 from tarot.engine.rule_index import RuleIndex
 from tarot.expressions.builtins import Number
 from tarot.expressions.types import CompiledExpression
@@ -478,6 +479,7 @@ class Ruleset:
     game: GameRules | None = None
     lasting: LastingRules | None = None  # counters and accounts carried from hand to hand
     shows: tuple[ShowRule, ...] = ()  # cards shown to all after the deal or a trick
+    flow: tuple[FlowStep, ...] = ()  # the hand's steps in order (`tarot.compile.flow`)
     unit: ScoreUnit = ScoreUnit()  # what results are counted in
     definitions: tuple[Definition, ...] = ()  # in the ruleset's order
     option_values: dict[str, object] = field(default_factory=dict)  # option -> its value

@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from tarot.batch.values import Unsupported
+from tarot.compile.flow import default_flow, written_steps
 from tarot.ruleset import PlayRules, Ruleset
 
 #: the sections of a ruleset, and the keys inside those it knows, it can run
@@ -70,6 +71,7 @@ _SECTIONS: dict[str, frozenset[str] | None] = {
     "bidding": None,  # each contract's talon is checked by compiling it
     "partner_call": frozenset({"when", "cards", "source", "assumption"}),
     "talon": None,
+    "flow": None,  # only the order the sections imply: see `_flow`
     "game": frozenset(
         {"ends_when", "winners", "max_hands", "description", "source", "assumption"}
     ),  # whole games are the scalar engine's (`measure.games`): a hand is played alone
@@ -117,6 +119,7 @@ _KNOWN_RULESET_FIELDS = frozenset(
         "next_dealer",
         "redeal_by",
         "cut_shown",
+        "flow",
         "packets",
         "discard_counts",
         "discard_forbidden",
@@ -268,9 +271,25 @@ def _compiled(ruleset: Ruleset) -> list[str]:
         timing = declaration.timing or ruleset.declaration_timing
         if timing not in _TIMINGS:
             found.append(f"declaration {declaration.id}: the timing {timing!r}")
+    found += _flow(ruleset)
     if not _even_hands(ruleset):
         found.append("deal and discard: the seats do not start play with as many cards each")
     return found
+
+
+def _flow(ruleset: Ruleset) -> list[str]:
+    """The batch back end plays the order of the hand the sections imply: a written `flow`
+    runs only when it says the same (its sources and assumptions aside)."""
+    document = ruleset.document
+    written = written_steps(document)
+    if written is None:
+        return []
+    cited = frozenset({"source", "assumption"})
+    steps = [(phase, {k: v for k, v in s.items() if k not in cited}) for phase, s in written]
+    default = written_steps({"flow": default_flow(document, len(ruleset.packets))})
+    if steps == default:
+        return []
+    return ["flow: a hand order other than the one its sections imply"]
 
 
 def _even_hands(ruleset: Ruleset) -> bool:

@@ -59,6 +59,8 @@ BEFORE_TAKER = frozenset(
         "lasting_deal",
         "lasting_deal_seat",
         "show_deal",
+        "step_before_taker",
+        "step_seat_before_taker",
     }
 )
 
@@ -105,6 +107,12 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "lasting_seat": _PLAYER,
     # cards shown to all: after the deal, after a trick
     "show_deal": {},
+    # a flow step's settings (`when`, an `ask`'s seats, a `bid`'s bidders; a discard's
+    # `count` for each `player`), before the auction is over or after it
+    "step": {},
+    "step_before_taker": {},
+    "step_seat": _PLAYER,
+    "step_seat_before_taker": _PLAYER,
     "show_trick": {},
 }
 
@@ -137,7 +145,15 @@ def evaluations_per_hand(event: str, cards: int, seats: int) -> int:
         return seats * (MAX_REDEALS + 1)
     if event == "announcement":  # each bonus, for each seat, at each of its announcements
         return 2 * seats * seats
-    if event in ("declaration", "hand_score", "discards_done", "lasting_deal_seat", "lasting_seat"):
+    if event in (
+        "declaration",
+        "hand_score",
+        "discards_done",
+        "lasting_deal_seat",
+        "lasting_seat",
+        "step_seat",
+        "step_seat_before_taker",
+    ):
         return 2 * seats
     return 1
 

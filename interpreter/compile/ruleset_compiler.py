@@ -34,6 +34,7 @@ from tarot.compile.contexts import (
     total_fact,
     variables_for,
 )
+from tarot.compile.flow import compile_flow
 from tarot.compile.lasting_compiler import compile_lasting, lasting_facts
 from tarot.errors import Position, json_path
 from tarot.expressions import (
@@ -194,6 +195,8 @@ class Compiler:
             ]
         }
         bidding = self._contract_play(bidding, parts["play"])
+        packet_steps = len(self.checked.packets or ())
+        flow = () if self.broken.whole("flow") else compile_flow(self, packet_steps)
         self._check_hand_cost()
         if self.draft.problems:
             return None
@@ -237,6 +240,7 @@ class Compiler:
             game=parts["game"],
             lasting=parts["lasting"],
             shows=parts["shows"] or (),
+            flow=flow,
             unit=ScoreUnit.from_spec(data.get("unit")),
             definitions=tuple(self.definitions),
             option_values=dict(self.readings.values),

@@ -31,6 +31,7 @@ class DecisionKind(StrEnum):
     """What a decision is about; the value is the word records use."""
 
     REDEAL = "redeal"
+    ASK = "ask"  # a yes-or-no answer to a question of the flow
     BID = "bid"
     CALL = "call"
     DISCARD = "discard"
@@ -51,6 +52,7 @@ class DecisionKind(StrEnum):
 
 _VERBS = {
     DecisionKind.REDEAL: "answer the offer of a new deal with",
+    DecisionKind.ASK: "answer",
     DecisionKind.GIVE: "give back",
     DecisionKind.PACKET: "take the talon's packet",
     DecisionKind.JOIN: "answer the call to join with",
@@ -126,8 +128,17 @@ class Redeal:
     redeal: bool  # False: play on
 
 
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A seat's answer to a question the flow asks (`question`: its id)."""
+
+    question: str
+    yes: bool
+
+
 PASS = Pass()
 PASS_TEXT = "pass"
+YES_TEXT, NO_TEXT = "yes", "no"  # after the question's id: `QUESTION:yes`
 NO_LEVEL_TEXT = "none"  # the level word of "no declaration" in records
 REDEAL_TEXT, PLAY_ON_TEXT = "redeal", "play_on"
 HOLD_TEXT = "hold"  # before the contract held: `hold:CONTRACT`
@@ -147,6 +158,7 @@ Action = (
     | Join
     | Double
     | Announce
+    | Answer
 )
 
 
@@ -199,6 +211,8 @@ def action_text(action: Action, deck: Deck) -> str:
         return f"{action.step or PASS_TEXT}:{action.target}"
     if isinstance(action, Announce):
         return f"{ANNOUNCE_TEXT}:{action.announcement}"
+    if isinstance(action, Answer):
+        return f"{action.question}:{YES_TEXT if action.yes else NO_TEXT}"
     return f"{action.rule}:{REDEAL_TEXT if action.redeal else PLAY_ON_TEXT}"
 
 

@@ -18,18 +18,24 @@ class Dealt:
     packets: list[list[list[int]]]  # per seat, the packets it received in order
     talon: list[int]
     piles: list[list[list[int]]]  # per seat, its piles on the table, bottom card first
+    position: int  # how many cards of the pack are dealt out
 
 
 def deal_packets(
-    steps: Sequence[PacketStep], pack: Sequence[int], seat_order: Sequence[int], dealer: int
+    steps: Sequence[PacketStep],
+    pack: Sequence[int],
+    seat_order: Sequence[int],
+    dealer: int,
+    start: int = 0,
 ) -> Dealt:
-    """Deal `pack` from the top: each step goes round `seat_order` `rounds` times, giving each
-    seat its packet and one card on each of its `piles`, and lays its talon cards after the
-    first `talon_after` seats of each round."""
+    """Deal `pack` from the top (from card `start`, where an earlier part of the deal
+    stopped): each step goes round `seat_order` `rounds` times, giving each seat its packet
+    and one card on each of its `piles`, and lays its talon cards after the first
+    `talon_after` seats of each round."""
     packets: list[list[list[int]]] = [[] for _ in seat_order]
     piles: list[list[list[int]]] = [[] for _ in seat_order]
     talon: list[int] = []
-    position = 0
+    position = start
 
     def take(count: int) -> list[int]:
         nonlocal position
@@ -52,4 +58,4 @@ def deal_packets(
                         pile.append(card)
             if step.talon and step.talon_after >= len(seat_order):
                 talon += take(step.talon)
-    return Dealt(packets, talon, piles)
+    return Dealt(packets, talon, piles, position)

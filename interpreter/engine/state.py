@@ -26,18 +26,15 @@ from tarot.compile.contexts import MAX_REDEALS, TOTAL_MEMO
 from tarot.engine.actions import Action, Decision, DecisionKind, IllegalAction
 from tarot.engine.events import AT_SETTLEMENT, At, Payment
 from tarot.engine.lasting import (
-    DEAL,
     LastingValues,
     TransferMade,
-    pay_transfers,
     starting_values,
 )
-from tarot.engine.phases import APPLY, Phase, advance, auction, deal, phase_order
+from tarot.engine.phases import APPLY, Phase, advance, auction, enter_first_step
 from tarot.engine.phases.auction import AuctionEntry, AuctionStage
 from tarot.engine.phases.declare import HANDED_OVER, CardChoice
 from tarot.engine.phases.phase import MOMENTS
 from tarot.engine.phases.settle import count_points
-from tarot.engine.showing import show_cards
 from tarot.engine.values import magnitude as _magnitude
 from tarot.engine.values import selected_seats as _seats
 from tarot.engine.values import tidy as _tidy
@@ -201,17 +198,17 @@ class HandState(ZoneAttributes):
         self.announced: list[tuple[int, str]] = []
         self.announce_queue: list[int] = []
         self.kept_back: dict[int, frozenset[int]] = {}
-        self.phases = phase_order(ruleset)  # the phases of the hand, in order
-        self.phase = Phase.REDEAL
+        self.step = 0  # where the hand is in the ruleset's flow (`Ruleset.flow`)
+        self.phase = Phase.DEAL  # the phase of that step
+        self.dealt_so_far = 0  # cards of the pack dealt out by the flow's deal steps so far
+        self.ask_queue: list[int] = []  # seats still to answer the flow's question
         self.excuses = ruleset.deck.fools
         self.decision: Decision | None = None
         self.lasting = self.lasting_before.copy()  # as it stands: a new deal starts again
         self.transfers: list[TransferMade] = []  # into and out of the accounts
-        deal.deal(self)
-        if ruleset.lasting is not None:
-            pay_transfers(self, DEAL)
-        if ruleset.shows:
-            show_cards(self, None)
+        self.hands_dealt = [[] for _ in range(n)]
+        self.packets_dealt = [[] for _ in range(n)]
+        enter_first_step(self)
 
     # --- the Game/State interface --------------------------------------------------------
 

@@ -1,13 +1,14 @@
-"""The hand as phases: which phases a hand goes through, in what order, and who handles each.
+"""The hand as phases: who handles each step of the hand's flow, and the move from one step
+to the next.
 
 Where it sits: between the hand state (`tarot.engine.state`, which keeps the state and
 the public surface) and one module per phase, each with the same functions: `enter(state)`
-when the hand comes to the phase; `decide(state)`, which sets the next decision and returns
-True, or returns False when the phase has nothing left to ask (True also when the deal was
-thrown in: the hand is then over, or back at the start of a new deal); and one apply
-function per kind of decision it asks for (`APPLY`). The order of the phases comes from the
-ruleset (`phase_order`, kept on the state as `phases`), so that a contract can later change
-the phases that follow it.
+when the hand comes to a step of its phase; `decide(state)`, which sets the next decision and
+returns True, or returns False when the step has nothing left to ask (True also when the deal
+was thrown in: the hand is then over, or back at the start of a new deal); and one apply
+function per kind of decision it asks for (`APPLY`). The steps and their order are the
+ruleset's flow (`Ruleset.flow`, compiled by `tarot.compile.flow`); the state keeps the index
+of the step it is at (`state.step`) and its phase (`state.phase`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from tarot.core.flow import FlowStep
 from tarot.engine.actions import DecisionKind
 from tarot.engine.phases import (
     announce,
+    ask,
     auction,
     deal,
     declare,
@@ -27,12 +30,11 @@ from tarot.engine.phases import (
     talon,
 )
 from tarot.engine.phases.phase import Phase
-from tarot.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from tarot.engine.state import Decision, HandState
 
-__all__ = ["APPLY", "Phase", "advance", "deal", "phase_order"]
+__all__ = ["APPLY", "Phase", "advance", "deal", "enter_first_step"]
 
 
 class Handler(NamedTuple):
@@ -44,16 +46,23 @@ def _nothing(_state: HandState) -> None:
     return None
 
 
+def _nothing_to_ask(_state: HandState) -> bool:
+    return False
+
+
 HANDLERS: dict[Phase, Handler] = {
+    Phase.DEAL: Handler(deal.deal, _nothing_to_ask),
     Phase.REDEAL: Handler(_nothing, deal.decide),
+    Phase.ASK: Handler(ask.enter, ask.decide),
     Phase.BID: Handler(auction.enter, auction.decide_bid),
     Phase.CALL: Handler(_nothing, auction.decide_call),
-    Phase.DISCARD: Handler(talon.enter, talon.decide),
+    Phase.TALON: Handler(talon.enter, talon.decide_packet),
+    Phase.DISCARD: Handler(talon.enter_discard, talon.decide),
     Phase.DECLARE: Handler(_nothing, declare.decide),
     Phase.ANNOUNCE: Handler(announce.enter, announce.decide),
     Phase.DOUBLE: Handler(doubling.enter, doubling.decide),
     Phase.PLAY: Handler(play.enter, play.decide),
-    Phase.DONE: Handler(settle.enter, settle.decide),
+    Phase.DONE: Handler(settle.enter, settle.decide),  # entered after the flow's last step
 }
 
 _DECIDE = {phase: handler.decide for phase, handler in HANDLERS.items()}
@@ -62,6 +71,7 @@ _DECIDE = {phase: handler.decide for phase, handler in HANDLERS.items()}
 #: (each takes its own kind of Action: the decision kind says which)
 APPLY: dict[DecisionKind, Callable[[HandState, Decision, Any], None]] = {
     DecisionKind.REDEAL: deal.answer_redeal,
+    DecisionKind.ASK: ask.answer,
     DecisionKind.BID: auction.bid,
     DecisionKind.CALL: auction.call,
     DecisionKind.DISCARD: talon.discard,
@@ -75,28 +85,39 @@ APPLY: dict[DecisionKind, Callable[[HandState, Decision, Any], None]] = {
     DecisionKind.PLAY: play.play,
 }
 
-_WITH_AUCTION = (
-    Phase.REDEAL,
-    Phase.BID,
-    Phase.CALL,
-    Phase.DISCARD,
-    Phase.DECLARE,
-    Phase.PLAY,
-    Phase.DONE,
-)
-_WITHOUT_AUCTION = (Phase.REDEAL, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phase.DONE)
+
+def enter_first_step(state: HandState) -> None:
+    """Start the flow from its first step (a deal), as a new deal does."""
+    state.step = 0
+    state.phase = state.ruleset.flow[0].phase
+    _enter(state, state.ruleset.flow[0])
 
 
-def phase_order(ruleset: Ruleset) -> tuple[Phase, ...]:
-    """The phases of a hand under `ruleset`, in order, from the deal to the settlement."""
-    phases = _WITH_AUCTION if ruleset.bidding else _WITHOUT_AUCTION
-    if ruleset.partner_call is not None and ruleset.partner_call.after_discards:
-        phases = (*_WITH_AUCTION[:2], Phase.DISCARD, Phase.CALL, *_WITH_AUCTION[4:])
-    before_play: tuple[Phase, ...] = (Phase.ANNOUNCE,) if ruleset.announcements else ()
-    if ruleset.doubling is not None and not ruleset.doubling.with_announcements:
-        before_play += (Phase.DOUBLE,)
-    play = phases.index(Phase.PLAY)
-    return (*phases[:play], *before_play, *phases[play:])
+def _enter(state: HandState, step: FlowStep) -> None:
+    if step.settles_play:
+        play.settle_rules(state)
+    HANDLERS[step.phase].enter(state)
+
+
+def _next_step(state: HandState) -> None:
+    """Go on to the next step whose `when` holds (the settlement after the last), and enter
+    it; the play rules are settled there if a step skipped was to settle them."""
+    flow = state.ruleset.flow
+    settles = False
+    while True:
+        state.step += 1
+        if state.step >= len(flow):
+            state.phase = Phase.DONE
+            settle.enter(state)
+            return
+        step = flow[state.step]
+        settles = settles or step.settles_play
+        if step.when is None or state.evaluate(step.when):
+            break
+    state.phase = step.phase
+    if settles and not step.settles_play:
+        play.settle_rules(state)
+    _enter(state, step)
 
 
 def advance(state: HandState) -> None:
@@ -109,5 +130,4 @@ def advance(state: HandState) -> None:
             if state.decision is None and state.phase != Phase.DONE:
                 continue  # the deal was thrown in and dealt again: ask from its start
             return
-        state.phase = state.phases[state.phases.index(phase) + 1]
-        HANDLERS[state.phase].enter(state)
+        _next_step(state)

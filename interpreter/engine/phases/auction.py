@@ -73,6 +73,11 @@ def enter(state: HandState) -> None:
     """A compulsory contract whose condition holds is played without an auction."""
     bidding = state.ruleset.bidding
     assert bidding is not None  # only a ruleset with an auction has this phase
+    bidders = state.ruleset.flow[state.step].bidders
+    if bidders is not None:  # only these seats take part (e.g. those who answered yes)
+        taking_part = selected_seats(state.evaluate(bidders))
+        state.bidders = [seat for seat in state.bidders if seat in taking_part]
+        state._changed()
     scope = state._scope({})
     forced = next((entry for entry in bidding.compulsory if entry.when(scope)), None)
     if forced is None:

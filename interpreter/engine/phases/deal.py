@@ -12,7 +12,9 @@ from tarot.compile.contexts import MAX_REDEALS
 from tarot.engine.actions import Action, Decision, DecisionKind, Redeal, action_text
 from tarot.engine.dealing import deal_packets
 from tarot.engine.events import AT_CUT, ThrownIn
+from tarot.engine.lasting import DEAL, pay_transfers
 from tarot.engine.phases.phase import Phase
+from tarot.engine.showing import show_cards
 from tarot.engine.values import selected_seats
 
 if TYPE_CHECKING:
@@ -21,23 +23,58 @@ if TYPE_CHECKING:
 
 
 def deal(state: HandState) -> None:
-    """Hand the pack out, show the cut card, and queue the redeal rules that apply."""
-    zones = state.zones
-    dealt = deal_packets(state.ruleset.packets, state.pack, state.seat_order, state.dealer)
-    state.packets_dealt = dealt.packets
-    for seat, packets in enumerate(dealt.packets):
-        zones.hands[seat] = [card for packet in packets for card in packet]
-    zones.piles = dealt.piles  # face-down piles whose top card is face up and playable
-    state.piles_dealt = [[list(p) for p in piles] for piles in dealt.piles]
-    zones.talon = list(dealt.talon)
-    state.talon_dealt = list(dealt.talon)
+    """Hand out the packets of this deal step. After the deal's last packets, show the cut
+    card; then queue the redeal rules a `redeal` step right after this one asks about; once
+    the whole pack is out, pay the transfers made at the deal and show the cards shown then."""
+    flow, zones = state.ruleset.flow, state.zones
+    step = flow[state.step]
+    steps = state.ruleset.packets
+    packets = [steps[i] for i in step.packets]
+    dealt = deal_packets(packets, state.pack, state.seat_order, state.dealer, state.dealt_so_far)
+    state.dealt_so_far = dealt.position
+    if step.packets and step.packets[0] == 0:
+        state.packets_dealt = dealt.packets
+        zones.piles = dealt.piles  # face-down piles whose top card is face up and playable
+        zones.talon = list(dealt.talon)
+    else:
+        for seat, received in enumerate(dealt.packets):
+            state.packets_dealt[seat].extend(received)
+        for seat, piles in enumerate(dealt.piles):
+            _add_piles(zones.piles[seat], piles)
+        zones.talon.extend(dealt.talon)
+    for seat, received in enumerate(dealt.packets):
+        zones.hands[seat].extend(card for packet in received for card in packet)
+    state.piles_dealt = [[list(p) for p in piles] for piles in zones.piles]
+    state.talon_dealt = list(zones.talon)
     state.hands_dealt = [list(hand) for hand in zones.hands]
-    if state.cut_card is not None:
+    state._changed()
+    if step.completes_deal and state.cut_card is not None:
         state._fire("cut", {"cut_card": state.cut_card}, AT_CUT)
+    following = flow[state.step + 1] if state.step + 1 < len(flow) else None
+    if following is not None and following.phase == Phase.REDEAL:
+        _queue_redeals(state, following.rules)
+    if step.completes_deal:
+        if state.ruleset.lasting is not None:
+            pay_transfers(state, DEAL)
+        if state.ruleset.shows:
+            show_cards(state, None)
+
+
+def _add_piles(piles: list[list[int]], more: list[list[int]]) -> None:
+    """Cards of a later packet step laid on a seat's piles, pile by pile."""
+    while len(piles) < len(more):
+        piles.append([])
+    for pile, cards in zip(piles, more, strict=False):
+        pile.extend(cards)
+
+
+def _queue_redeals(state: HandState, rules: tuple[str, ...] | None) -> None:
+    """Every seat in dealing order, with each redeal rule (of `rules`, or all) that
+    applies to it."""
     for seat in state.seat_order:
         scope = state._scope({"player": seat})
         for rule in state.ruleset.redeals:
-            if rule.when(scope):
+            if (rules is None or rule.id in rules) and rule.when(scope):
                 state.redeal_queue.append((seat, rule))
 
 

@@ -1,27 +1,20 @@
-"""The phases a hand can be in; the value is the word tests and views use."""
+"""The phases a hand can be in (`tarot.core.flow.Phase`, the kinds of a flow's steps) and
+how an error names each moment of the hand."""
 
 from __future__ import annotations
 
-from enum import StrEnum
+from tarot.core.flow import Phase
 
-
-class Phase(StrEnum):
-    REDEAL = "redeal"  # the deal, and requests to have it thrown in
-    BID = "bid"
-    CALL = "call"
-    DISCARD = "discard"  # the talon taken or set aside, then the discards
-    DECLARE = "declare"
-    ANNOUNCE = "announce"  # bonuses announced before play
-    DOUBLE = "double"  # doublings before play
-    PLAY = "play"
-    DONE = "done"  # settled, or thrown in
-
+__all__ = ["MOMENTS", "Phase"]
 
 #: how an error names the moment of the hand it happened at (play names its trick)
 MOMENTS = {
+    Phase.DEAL: "at the deal",
     Phase.REDEAL: "at the deal",
+    Phase.ASK: "at a question",
     Phase.BID: "during the auction",
     Phase.CALL: "at the call",
+    Phase.TALON: "at the talon",
     Phase.DISCARD: "during the discard",
     Phase.DECLARE: "during the declarations",
     Phase.ANNOUNCE: "during the announcements",

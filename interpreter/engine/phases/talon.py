@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from tarot.engine.actions import Action, Decision, DecisionKind, TakePacket, action_text
 from tarot.engine.events import AT_DISCARD
-from tarot.engine.phases import play, settle
+from tarot.engine.phases import settle
 from tarot.engine.rule_index import card_guard, may_hold_for
 from tarot.engine.values import first_seat
 
@@ -38,10 +38,8 @@ def talon_use(state: HandState) -> TalonUse | None:
 
 
 def enter(state: HandState) -> None:
-    """Settle the hand's play rules (the auction and call are over), then place the talon as
-    the contract (or, without an auction, the ruleset) says; end the hand there if the
-    talon's `ends_hand` holds once its seat has its cards."""
-    play.settle_rules(state)
+    """Place the talon as the contract (or, without an auction, the ruleset) says; end the
+    hand there if the talon's `ends_hand` holds once its seat has its cards."""
     use = talon_use(state)
     _place(state, use)
     if use is not None and not state.packets_to_take:
@@ -71,11 +69,18 @@ def _place(state: HandState, use: TalonUse | None) -> None:
     _show(state, seat, use)
     if use.to == "hand":
         zones.hands[seat].extend(zones.talon)
-        state.discard_left[seat] = state.discard_left.get(seat, 0) + len(zones.talon)
+        _owe(state, seat, len(zones.talon))
     else:
         zones.set_aside[seat].extend(zones.talon)
     zones.talon = []
     state._changed()
+
+
+def _owe(state: HandState, seat: int, cards: int) -> None:
+    """`seat` has taken `cards` from the talon into its hand: as many to lay away, unless
+    the flow's talon step says they were laid away before (`owes_discards: false`)."""
+    if state.ruleset.flow[state.step].owes_discards:
+        state.discard_left[seat] = state.discard_left.get(seat, 0) + cards
 
 
 def _end_if_over(state: HandState, use: TalonUse) -> None:
@@ -104,7 +109,7 @@ def _take_by_kind(state: HandState, takes: tuple[TalonTake, ...]) -> None:
         gone = set(taken)
         zones.talon = [card for card in zones.talon if card not in gone]
         zones.hands[seat].extend(taken)
-        state.discard_left[seat] = state.discard_left.get(seat, 0) + len(taken)
+        _owe(state, seat, len(taken))
         state.talon_shared = [*state.talon_shared, (seat, taken)]  # a new list: clones share it
         if take.shown:
             state.shown.append((seat, TAKEN_BY_KIND, list(taken)))
@@ -148,7 +153,7 @@ def _give(state: HandState, given: list[tuple[int, list[int]]], shown: bool) -> 
             continue
         state.talon_shared = [*state.talon_shared, (receiver, cards)]  # clones share the list
         state.zones.hands[receiver].extend(cards)
-        state.discard_left[receiver] = state.discard_left.get(receiver, 0) + len(cards)
+        _owe(state, receiver, len(cards))
         if shown:
             state.shown.append((receiver, "talon", list(cards)))
     state._changed()
@@ -186,7 +191,7 @@ def take_packet(state: HandState, decision: Decision, action: TakePacket) -> Non
     state.shown.append((seat, TAKEN_SHOWN[use.to], list(cards)))
     if use.to == "hand":
         zones.hands[seat].extend(cards)
-        state.discard_left[seat] = state.discard_left.get(seat, 0) + len(cards)
+        _owe(state, seat, len(cards))
     else:
         zones.set_aside[seat].extend(cards)
     state.packets_to_take -= 1
@@ -211,11 +216,25 @@ def _leave_rest(state: HandState, packets: TalonPackets) -> None:
     zones.packets = [[] for _ in zones.packets]
 
 
+def decide_packet(state: HandState) -> bool:
+    """The next packet the talon's seat takes, while it has packets to take."""
+    return bool(state.packets_to_take) and _decide_packet(state)
+
+
+def enter_discard(state: HandState) -> None:
+    """A discard step that says how many cards each seat lays away here (`count`): that
+    many, at most the cards it holds, in place of what it owed."""
+    count = state.ruleset.flow[state.step].count
+    if count is None:
+        return
+    for seat in state.seat_order:
+        wanted = int(state.evaluate(count, {"player": seat}))
+        state.discard_left[seat] = max(0, min(wanted, len(state.zones.hands[seat])))
+    state._changed()
+
+
 def decide(state: HandState) -> bool:
-    """The packets the talon's seat takes, then the discard of the first seat, in dealing
-    order, with cards still to lay away."""
-    if state.packets_to_take:
-        return _decide_packet(state)
+    """The discard of the first seat, in dealing order, with cards still to lay away."""
     for seat in state.seat_order:
         if state.discard_left[seat] > 0:
             allowed = discard_choices(state, seat)
