@@ -299,6 +299,13 @@ def _late_call_lines(state: HandState) -> list[str]:
     return ["Call:", *calls] if calls else []
 
 
+def _answer_text(state: HandState, choice: str) -> str:
+    """An answer to a question of the flow, as `question: yes`."""
+    question_id, _, answer = choice.rpartition(":")
+    names = {s.question.id: s.question.name for s in state.ruleset.flow if s.question}
+    return f"{names.get(question_id, question_id)}: {answer}"
+
+
 def _before_play(state: HandState) -> list[str]:
     """Redeal answers, bids, the call and the talon's fate, in the order they happened."""
     out = []
@@ -314,6 +321,8 @@ def _before_play(state: HandState) -> list[str]:
         elif d["kind"] == DecisionKind.JOIN:
             joins = "joins the taker" if d["choice"] == JOIN_TEXT else "stays out"
             out.append(f"  Seat {d['seat']} {joins}")
+        elif d["kind"] == DecisionKind.ASK:
+            out.append(f"  Seat {d['seat']} answers {_answer_text(state, d['choice'])}")
     if state.taker is not None:
         partner = (
             f", partner seat {state.partner} (the holder of the called card)"

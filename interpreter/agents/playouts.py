@@ -26,6 +26,7 @@ from tarot.engine.actions import (
     NO_LEVEL_TEXT,
     Action,
     Announce,
+    Answer,
     DecisionKind,
     Double,
     Join,
@@ -199,13 +200,14 @@ def _richest_packet(state: HandState, answers: Sequence[Any]) -> Action:
 
 def _declined(_state: HandState, answers: Sequence[Any]) -> Action:
     """The answer that commits to nothing: stay out of the taker's side, double nothing,
-    announce nothing (as a bid is passed)."""
+    announce nothing, answer no (as a bid is passed)."""
     declining = (
         answer
         for answer in answers
         if (isinstance(answer, Join) and not answer.joins)
+        or (isinstance(answer, Answer) and not answer.yes)
         or (isinstance(answer, Double) and answer.step is None)
-        or not isinstance(answer, Join | Double | Announce)
+        or not isinstance(answer, Join | Double | Announce | Answer)
     )
     return next(declining, answers[0])
 
@@ -222,6 +224,7 @@ HABITS: dict[DecisionKind, Callable[[HandState, Sequence[Any]], Action]] = {
     DecisionKind.REDEAL: _thrown_in,
     DecisionKind.PACKET: _richest_packet,
     DecisionKind.JOIN: _declined,
+    DecisionKind.ASK: _declined,
     DecisionKind.DOUBLE: _declined,
     DecisionKind.ANNOUNCE: _declined,
 }

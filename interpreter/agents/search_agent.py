@@ -110,7 +110,13 @@ BATCH = ("auto", "off")
 # decisions that set the course of the hand, with few answers: judged on more deals, as many
 # play-outs as a card decision with a full hand costs
 WIDENED = frozenset(
-    {DecisionKind.BID, DecisionKind.CALL, DecisionKind.DECLARE, DecisionKind.REDEAL}
+    {
+        DecisionKind.BID,
+        DecisionKind.CALL,
+        DecisionKind.DECLARE,
+        DecisionKind.REDEAL,
+        DecisionKind.ASK,
+    }
 )
 
 

@@ -31,8 +31,6 @@ NEEDS = {
 }
 #: kinds that may appear only once in a flow
 _ONCE = frozenset({Phase.BID, Phase.CALL, Phase.TALON, Phase.ANNOUNCE, Phase.DOUBLE, Phase.PLAY})
-#: steps every hand goes through: a `when` on them is refused
-_ALWAYS = frozenset({Phase.DEAL, Phase.PLAY})
 
 
 def default_flow(data: Mapping[str, Any], packet_steps: int) -> list[dict]:
@@ -52,7 +50,8 @@ def default_flow(data: Mapping[str, Any], packet_steps: int) -> list[dict]:
     steps += [{"talon": {}}, {"discard": {}}]
     if "bidding" in data and call_after:
         steps += call
-    steps.append({"declare": {}})
+    if "declarations" in data:
+        steps.append({"declare": {}})
     if "announcements" in data:
         steps.append({"announce": {}})
     doubling = data.get("doubling")
@@ -189,8 +188,6 @@ def _check(
         if phase in _ONCE and phases.index(phase) != i:
             problem(i, f"`{phase.value}` may appear only once in a flow")
         settings = steps[i][1]
-        if phase in _ALWAYS and "when" in settings:
-            problem(i, f"a `{phase.value}` step happens in every hand: it takes no `when`")
         needed = NEEDS.get(phase)
         if needed is not None and needed[0] not in data:
             problem(

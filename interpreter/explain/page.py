@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from tarot.explain import words
+from tarot.explain import flow_words, words
 from tarot.explain.lasting_page import Written, lasting_rules, show_rules
 from tarot.explain.words import code, setting
 from tarot.ruleset import Ruleset
@@ -91,6 +91,14 @@ def explain_page(ruleset: Ruleset) -> Page:
     return _PageBuilder(ruleset).build()
 
 
+def _cited(sources: list[object]) -> list[str]:
+    """Every source key the steps cite, once each, in order."""
+    keys: list[str] = []
+    for source in sources:
+        keys += [key for key in source_keys(source) if key not in keys]  # type: ignore[arg-type]
+    return keys
+
+
 def source_keys(source: str | Iterable[object] | None) -> list[str]:
     if source is None:
         return []
@@ -107,6 +115,7 @@ class _PageBuilder:
         doc = self.doc
         sections = [
             Section("Players and pack", [*self._players(), *self._deck()]),
+            Section("The order of the hand", [self._flow()]),
             Section("The deal", [*self._deal(), *self._redeals()]),
             Section("The talon and the discards", [*self._talon(), *self._discard()]),
             Section(
@@ -266,6 +275,29 @@ class _PageBuilder:
         if "redeal_by" in spec:
             lines.append(f"A deal thrown in is dealt again by {setting(spec['redeal_by'])}.")
         yield self.rule("Dealing", lines, ("deal",), spec)
+
+    def _flow(self) -> Rule:
+        """The hand's steps in order, as the ruleset's flow (or its sections) gives them."""
+        written = self.doc.get("flow")
+        lines = [
+            f"{i}. {flow_words.step_line(step, self.ruleset, i - 1)}"
+            for i, step in enumerate(self.ruleset.flow, 1)
+        ]
+        lines.append(f"{len(lines) + 1}. The settlement.")
+        if written is None:
+            lines.insert(0, "No `flow` is written: the hand goes in the order its sections imply.")
+        sources = [
+            entry[next(iter(entry))].get("source")
+            for entry in written or []
+            if isinstance(entry, Mapping) and isinstance(entry[next(iter(entry))], Mapping)
+        ]
+        rule = self.rule("The hand, step by step", lines, ("flow",), {}, _cited(sources))
+        for i, entry in enumerate(written or []):
+            settings = entry[next(iter(entry))] if isinstance(entry, Mapping) else None
+            if isinstance(settings, Mapping) and settings.get("assumption"):
+                number = self.assume(f"flow step {i + 1}", settings["assumption"])
+                rule.lines[i] += f" (assumption {number})"
+        return rule
 
     def _redeals(self) -> Iterator[Rule]:
         for i, spec in enumerate(self.doc.get("redeal", [])):
