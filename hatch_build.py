@@ -35,12 +35,14 @@ COMPILED = (
     "engine/phases/*.py",
     "expressions/*.py",
     "compile/contexts.py",
-    "agents/heuristic_agent.py",
-    "agents/judging.py",
-    "agents/playouts.py",
-    "agents/random_agent.py",
-    "agents/sampling.py",
-    "agents/search_agent.py",
+    "core/actions.py",
+    "core/rule_index.py",
+    "players/heuristic_agent.py",
+    "players/judging.py",
+    "players/playouts.py",
+    "players/random_agent.py",
+    "players/sampling.py",
+    "players/search_agent.py",
 )
 LEFT_PURE = ("engine/seat_view.py",)
 GROUP = "tarot"  # the shared library is `tarot__mypyc`

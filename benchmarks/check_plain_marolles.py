@@ -46,7 +46,7 @@ def engine_record(seed: int, hands: int) -> dict:
 
 @functools.cache
 def engine_ruleset() -> object:
-    from tarot.ruleset_loader import load_ruleset
+    from tarot.compile.loader import load_ruleset
 
     return load_ruleset(RULESET)
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tarot.compile.loader import load_ruleset  # noqa: E402
 from tarot.measure.comparison import Comparison  # noqa: E402
 from tarot.measure.runner import RulesetSpec, RunPlan, run_hands  # noqa: E402
-from tarot.ruleset_loader import load_ruleset  # noqa: E402
 
 
 def interval(estimate: dict) -> str:

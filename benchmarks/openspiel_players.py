@@ -65,14 +65,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine
 
-from tarot.agents.heuristic_agent import HeuristicAgent
-from tarot.agents.sampling import Sampler
-from tarot.engine.actions import DecisionKind
+from tarot.core.actions import DecisionKind
+from tarot.core.ruleset import Ruleset
 from tarot.engine.dealing import deal_packets
 from tarot.engine.game import dealer_of
 from tarot.engine.seat_view import PRIVATE_KINDS
 from tarot.engine.state import HandState
-from tarot.ruleset import Ruleset
+from tarot.players.heuristic_agent import HeuristicAgent
+from tarot.players.sampling import Sampler
 
 OPENSPIEL_MCTS = "openspiel-mcts"
 OPENSPIEL_ISMCTS = "openspiel-ismcts"
@@ -381,7 +381,7 @@ def agreement(
     """Hands `1..hands` played by our `kind` players in every seat, each followed by a
     `Mirror`: how many agreed at every decision and in their returns, agreed at every
     decision only, or parted (by the kind of decision where they did)."""
-    from tarot.agents.lineup import seat_agents
+    from tarot.players.lineup import seat_agents
 
     counts: dict[str, int] = {}
     for number in range(1, hands + 1):
@@ -423,7 +423,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", default="random,heuristic", help="our agent kinds")
     args = parser.parse_args(argv)
-    from tarot.ruleset_loader import load_ruleset
+    from tarot.compile.loader import load_ruleset
 
     openspiel = load_openspiel(args.openspiel)
     if openspiel is None:

@@ -30,7 +30,7 @@ import random
 from types import ModuleType
 from typing import Any
 
-from tarot.engine.actions import DecisionKind
+from tarot.core.actions import DecisionKind
 from tarot.engine.state import HandState
 
 MAGMACRUNCH = "magmacrunch"

@@ -59,13 +59,12 @@ if "--installed" not in sys.argv:
 
 import plain_marolles
 
-from tarot import paths
-from tarot.agents.base import Agent
-from tarot.agents.lineup import seat_agents
-from tarot.agents.random_agent import RandomAgent
 from tarot.batch.run import BATCH, play_summaries
 from tarot.batch.support import supports
+from tarot.compile.loader import load_ruleset
+from tarot.core.ruleset import Ruleset
 from tarot.engine.game import deal_hand, play_game, play_hand, play_hands
+from tarot.load import paths
 from tarot.measure.hand_summary import play_summarized
 from tarot.measure.runner import (
     RulesetSpec,
@@ -74,8 +73,9 @@ from tarot.measure.runner import (
     available_cores,
     run_hands,
 )
-from tarot.ruleset import Ruleset
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.base import Agent
+from tarot.players.lineup import seat_agents
+from tarot.players.random_agent import RandomAgent
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout whose engine is measured
 LOAD_TARGET = 0.1  # seconds to load, check and compile one ruleset
@@ -126,7 +126,7 @@ def ruleset_table(names: list[str], hands: int) -> list[float]:
 #: Loads one ruleset in a fresh process and prints the seconds it took (imports excluded).
 FRESH_LOAD = """
 import sys, time
-from tarot.ruleset_loader import load_ruleset
+from tarot.compile.loader import load_ruleset
 start = time.perf_counter()
 load_ruleset(sys.argv[1])
 print(time.perf_counter() - start)

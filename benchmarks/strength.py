@@ -68,14 +68,14 @@ from openspiel_players import (
 from outside_players import MAGMACRUNCH, MagmacrunchAgent
 from speed import FRENCH_READINGS, magmacrunch_rules
 
-from tarot.agents.base import Agent
-from tarot.agents.lineup import LineupError, agent_seed, canonical_agent, seat_agents
+from tarot.compile.loader import load_ruleset
+from tarot.core.ruleset import Ruleset
 from tarot.engine.game import deal_hand
 from tarot.errors import RulesetError
 from tarot.measure.runner import available_cores
 from tarot.measure.statistics import RunningMean
-from tarot.ruleset import Ruleset
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.base import Agent
+from tarot.players.lineup import LineupError, agent_seed, canonical_agent, seat_agents
 
 DEFAULT_MATCHUPS = "search/random,search/heuristic,heuristic/random"
 

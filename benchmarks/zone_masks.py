@@ -29,12 +29,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine
 
-from tarot import paths
-from tarot.agents.random_agent import RandomAgent
-from tarot.engine.actions import DecisionKind
+from tarot.compile.loader import load_ruleset
+from tarot.core.actions import DecisionKind
 from tarot.engine.game import deal_hand
 from tarot.engine.tricks import legal_cards
-from tarot.ruleset_loader import load_ruleset
+from tarot.load import paths
+from tarot.players.random_agent import RandomAgent
 
 Position = tuple[list[int], list[tuple[int, int]]]  # (hand, trick)
 

@@ -7,12 +7,12 @@ import math
 from collections import Counter
 from collections.abc import Callable
 
-from tarot.agents.lineup import seat_agents
-from tarot.batch.agree import batch_records, replay
 from tarot.batch.run import play_summaries
 from tarot.batch.support import supports
+from tarot.core.ruleset import Ruleset
 from tarot.measure.hand_summary import HandSummary, play_summarized
-from tarot.ruleset import Ruleset
+from tarot.players.lineup import seat_agents
+from tarot.records.batch_agreement import batch_records, replay
 
 
 def replayed(ruleset: Ruleset, seed: int, hands: int) -> tuple[list[dict], Counter, Counter]:

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tarot.ruleset_loader import load_ruleset  # noqa: E402
+from tarot.compile.loader import load_ruleset  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import deal_hand, play_hand
 from tarot.engine.state import HandState, Phase
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.random_agent import RandomAgent
 
 SEATS = 3
 

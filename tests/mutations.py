@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
 from tarot.errors import RulesetError
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.random_agent import RandomAgent
 
 
 def value_paths(node: object, path: tuple = ()) -> list[tuple]:

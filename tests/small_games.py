@@ -10,18 +10,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tarot.agents.heuristic_agent import HeuristicAgent
-from tarot.agents.random_agent import RandomAgent
-from tarot.agents.search_agent import SearchAgent
 from tarot.compile.contexts import FACTS, variables_for
+from tarot.compile.loader import load_ruleset
+from tarot.core.ruleset import Ruleset
 from tarot.engine.game import play_game
 from tarot.engine.state import HandState
 from tarot.errors import RulesetError
 from tarot.expressions import CompiledExpression, Environment, compile_expression
-from tarot.record import game_record
-from tarot.replay import replay_record
-from tarot.ruleset import Ruleset
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.heuristic_agent import HeuristicAgent
+from tarot.players.random_agent import RandomAgent
+from tarot.players.search_agent import SearchAgent
+from tarot.records.record import game_record
+from tarot.records.replay import replay_record
 
 
 def pack_for(ruleset: Ruleset, hands: dict[int, list[str]], talon: list[str]) -> list[int]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from hands import SEATS, new_hand, play_checking
 
-from tarot.agents.heuristic_agent import HeuristicAgent
-from tarot.agents.lineup import LineupError, parse_agents, seat_agents
 from tarot.cli import main
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_hand
 from tarot.engine.state import IllegalAction, Phase
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.heuristic_agent import HeuristicAgent
+from tarot.players.lineup import LineupError, parse_agents, seat_agents
 
 MAROLLES = load_ruleset("marolles-1637")
 

@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from tarot.agents.heuristic_agent import HeuristicAgent
-from tarot.agents.random_agent import RandomAgent
-from tarot.agents.search_agent import SearchAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState, IllegalAction
-from tarot.record import game_record
-from tarot.replay import replay_record
-from tarot.ruleset_loader import load_ruleset
-from tarot.transcript import hand_transcript
+from tarot.players.heuristic_agent import HeuristicAgent
+from tarot.players.random_agent import RandomAgent
+from tarot.players.search_agent import SearchAgent
+from tarot.presentation.transcript import hand_transcript
+from tarot.records.record import game_record
+from tarot.records.replay import replay_record
 from tests.commands import tarot
 from tests.small_games import compiled, edited, problems
 

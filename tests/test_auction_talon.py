@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from tarot.compile.contexts import FACTS
+from tarot.compile.loader import load_ruleset
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
-from tarot.transcript import hand_transcript
+from tarot.presentation.transcript import hand_transcript
 from tests.small_games import compiled, edited, pack_for, replayed_games, say
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "auction-talon.yaml"

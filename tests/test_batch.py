@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 from batch_checks import means_agree
 
-from tarot import paths
-from tarot.batch.agree import BatchDisagreement, batch_records, check_sample, replay
 from tarot.batch.masks import Layout, count
 from tarot.batch.run import play_batch, play_summaries, summaries
 from tarot.batch.support import supports
 from tarot.cli import main
-from tarot.replay import ReplayMismatch
-from tarot.ruleset_loader import load_ruleset
+from tarot.compile.loader import load_ruleset
+from tarot.load import paths
+from tarot.records.batch_agreement import BatchDisagreement, batch_records, check_sample, replay
+from tarot.records.replay import ReplayMismatch
 
 BASE = "marolles-1637"
 LITERAL = "marolles-1637-ultimo-literal"

@@ -13,9 +13,9 @@ from functools import cache
 import pytest
 from batch_checks import means_agree, replayed
 
-from tarot.batch.agree import batch_records, replay
 from tarot.batch.run import play_batch, summaries
-from tarot.ruleset_loader import load_ruleset
+from tarot.compile.loader import load_ruleset
+from tarot.records.batch_agreement import batch_records, replay
 
 FRENCH = ["french-tarot", "french-tarot-3", "french-tarot-5", "french-tarot-round-10"]
 WICKSON = [

@@ -1,4 +1,4 @@
-"""The search player's play-outs batched (`tarot.batch.playouts`): scalar states taken
+"""The search player's play-outs batched (`tarot.players.batched_playouts`): scalar states taken
 up by the batch back end in the middle of trick play agree with the scalar engine exactly
 (each row's cards replayed through it: every payment equal), and the array card habit is the
 scalar play-outs' greedy policy (same mean results per action, within sampling noise)."""
@@ -11,16 +11,16 @@ import random
 import numpy as np
 import pytest
 
-from tarot.agents.playouts import greedy_policy, play_out
-from tarot.agents.random_agent import RandomAgent
-from tarot.agents.sampling import Sampler
-from tarot.agents.search_agent import SearchAgent
-from tarot.batch.agree import _payments
-from tarot.batch.playouts import batchable, play_states, replay_row, runs
-from tarot.engine.actions import DecisionKind
+from tarot.compile.loader import load_ruleset
+from tarot.core.actions import DecisionKind
 from tarot.engine.game import deal_hand, play_hand
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.batched_playouts import batchable, play_states, replay_row, runs
+from tarot.players.playouts import greedy_policy, play_out
+from tarot.players.random_agent import RandomAgent
+from tarot.players.sampling import Sampler
+from tarot.players.search_agent import SearchAgent
+from tarot.records.batch_agreement import _payments
 
 
 def _moment(ruleset_id: str, number: int, trick: int, on_table: int) -> HandState:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tarot.compile.loader import load_ruleset
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
 from tests.small_games import compiled, pack_for, replayed_games, say
 from tests.test_talon_tricks import HANDS, TALON  # the same pack: its deal serves here too
 

@@ -23,14 +23,14 @@ from pathlib import Path
 import pytest
 from commands import ROOT, tarot
 
-from tarot.agents.lineup import seat_agents
 from tarot.cli import main
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
 from tarot.measure import driver, runner
 from tarot.measure.runner import RulesetMismatch, RulesetSpec, RunPlan, run_hands
-from tarot.record import game_record
-from tarot.record_file import RecordFile
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.lineup import seat_agents
+from tarot.records.record import game_record
+from tarot.records.record_file import RecordFile
 
 TARGET = "marolles-1637"
 COMMAND = [sys.executable, "-m", "tarot"]
@@ -215,7 +215,7 @@ def test_output_paths_are_checked_before_any_hand(capsys, tmp_path: Path, monkey
         raise AssertionError("a hand was played before the output path was checked")
 
     monkeypatch.setattr(driver, "run_hands", no_run)
-    monkeypatch.setattr("tarot.play_command.play_hands", no_run)
+    monkeypatch.setattr("tarot.cli.play.play_hands", no_run)
     (tmp_path / "folder.csv").mkdir()
     cases = [
         (["play", TARGET, "--record", str(tmp_path)], "is a folder"),
@@ -323,7 +323,7 @@ def test_the_work_list_is_lazy(marolles) -> None:
 
 
 def test_jobs_beyond_the_cores_are_capped_and_said(capsys, monkeypatch) -> None:
-    monkeypatch.setattr("tarot.table_commands.available_cores", lambda: 1)
+    monkeypatch.setattr("tarot.cli.simulate.available_cores", lambda: 1)
     status = main(["simulate", TARGET, "--hands", "3", "--jobs", "40", "--format", "json"])
     out, err = capsys.readouterr()
     assert status == 0

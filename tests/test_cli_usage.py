@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from commands import ROOT, tarot
 
-from tarot import cli, paths
+from tarot import cli
+from tarot.load import paths
 
 MAROLLES = paths.find_builtin("marolles-1637")
 

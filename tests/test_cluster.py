@@ -18,11 +18,11 @@ import distributed
 import pytest
 from test_simulation_cli import run  # tarot ARGS in this process: status, out, err
 
+from tarot.compile.loader import load_ruleset
 from tarot.measure import cluster
 from tarot.measure.provenance import results_version
 from tarot.measure.rows import RowWriter
 from tarot.measure.runner import RulesetSpec, RunPlan, Written, run_hands
-from tarot.ruleset_loader import load_ruleset
 
 BASE = "marolles-1637"
 LITERAL = "marolles-1637-ultimo-literal"

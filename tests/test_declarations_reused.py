@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from small_games import edited
 
-from tarot.agents.random_agent import RandomAgent
-from tarot.agents.search_agent import SearchAgent
 from tarot.compile.contexts import FACTS, OWN_CARDS
+from tarot.compile.loader import load_ruleset
+from tarot.core.ruleset import Ruleset
 from tarot.engine.game import deal_hand, play_game, play_hand
 from tarot.expressions import Environment, Type, compile_expression, dependence
-from tarot.ruleset import Ruleset
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.random_agent import RandomAgent
+from tarot.players.search_agent import SearchAgent
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "show-give-draw.yaml"
 OWN = tuple(OWN_CARDS)

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
 from tarot.engine.state import HandState, IllegalAction
-from tarot.record import game_record
-from tarot.replay import replay_record
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.random_agent import RandomAgent
+from tarot.records.record import game_record
+from tarot.records.replay import replay_record
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "show-give-draw.yaml"
 

@@ -1,4 +1,4 @@
-"""`tarot diff`: comparing two rulesets as written (tarot.diff.paper and .render)."""
+"""`tarot diff`: comparing two rulesets as written (tarot.measure.diff.paper and .render)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from commands import tarot
 
-from tarot.diff import diff_rulesets, render, to_json, to_markdown, to_text
-from tarot.diff.paper import RulesetDiff
 from tarot.errors import RulesetError
+from tarot.measure.diff import diff_rulesets, render, to_json, to_markdown, to_text
+from tarot.measure.diff.paper import RulesetDiff
 
 MCLEOD = 'John McLeod, "Early 17th Century French Tarot'
 

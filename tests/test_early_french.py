@@ -8,11 +8,11 @@ from functools import cache
 
 import pytest
 
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import deal_hand, game_winners, play_game, play_hand
 from tarot.engine.phases import settle
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.random_agent import RandomAgent
 
 
 @cache
@@ -137,7 +137,7 @@ def test_the_fool_in_the_last_trick_by_each_reading(reading, fool_to, handed):
 
 
 def test_the_direction_of_play_is_an_option():
-    from tarot.transcript import hand_transcript
+    from tarot.presentation.transcript import hand_transcript
 
     for reading, side in (("anticlockwise", "right"), ("clockwise", "left")):
         ruleset = early(direction=reading)

@@ -14,11 +14,11 @@ from collections import Counter
 import pytest
 from hands import SEATS, agents_for, new_hand, played_hand, ruleset_with
 
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game, play_hand
 from tarot.engine.state import HandState, IllegalAction, count_points
-from tarot.record import game_record
-from tarot.replay import ReplayMismatch, record_problems, replay_record
-from tarot.ruleset_loader import load_ruleset
+from tarot.records.record import game_record
+from tarot.records.replay import ReplayMismatch, record_problems, replay_record
 
 
 def card_places(state: HandState) -> Counter:

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from tarot import paths
-from tarot.agents.random_agent import RandomAgent
 from tarot.compile.contexts import TOTAL_MEMO
+from tarot.compile.loader import load_ruleset
+from tarot.core.rule_index import card_guard, may_hold_for
 from tarot.engine.events import AT_SETTLEMENT
 from tarot.engine.game import play_game
-from tarot.engine.rule_index import card_guard, may_hold_for
 from tarot.engine.state import HandState
 from tarot.engine.tricks import trick_standing, trick_winner
-from tarot.ruleset_loader import load_ruleset
+from tarot.load import paths
+from tarot.players.random_agent import RandomAgent
 from tests.small_games import compiled, edited
 
 FRENCH = Path(paths.builtin_rulesets()["french-tarot"])

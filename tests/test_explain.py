@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tarot import paths
-from tarot.explain import explain_page, render
-from tarot.ruleset_loader import load_ruleset
+from tarot.compile.loader import load_ruleset
+from tarot.load import paths
+from tarot.presentation.explain import explain_page, render
 from tests.commands import tarot
 
 SMALL = """\

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from tarot import paths
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
 from tarot.engine.state import HandState
 from tarot.errors import RulesetError
 from tarot.expressions import EvaluationError
-from tarot.ruleset_loader import load_ruleset
+from tarot.load import paths
+from tarot.players.random_agent import RandomAgent
 
 BASE = "extends: early-french\ntitle: test\n"
 SOURCE = "source: early_french_002"

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tarot import paths
+from tarot.compile.loader import load_ruleset, run_stages
 from tarot.engine.state import HandState
 from tarot.expressions import (
     EvaluationError,
@@ -34,8 +34,8 @@ from tarot.expressions import (
 )
 from tarot.expressions.builtins import MAX_NUMBER
 from tarot.expressions.compiler import COST_BUDGET
+from tarot.load import paths
 from tarot.load.inheritance import resolve
-from tarot.ruleset_loader import load_ruleset, run_stages
 
 EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "300"))
 RULESET = "french-tarot"

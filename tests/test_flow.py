@@ -9,18 +9,18 @@ from pathlib import Path
 import pytest
 from small_games import edited, problems, replayed_games
 
-from tarot.agents.heuristic_agent import HeuristicAgent
-from tarot.agents.random_agent import RandomAgent
-from tarot.agents.search_agent import SearchAgent
 from tarot.batch.support import supports
+from tarot.compile.loader import load_ruleset
+from tarot.core.actions import DecisionKind
 from tarot.core.flow import Phase
-from tarot.engine.actions import DecisionKind
 from tarot.engine.game import deal_hand, play_game
 from tarot.engine.state import HandState
-from tarot.explain import explain_page
-from tarot.record import game_record
-from tarot.replay import replay_record
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.heuristic_agent import HeuristicAgent
+from tarot.players.random_agent import RandomAgent
+from tarot.players.search_agent import SearchAgent
+from tarot.presentation.explain import explain_page
+from tarot.records.record import game_record
+from tarot.records.replay import replay_record
 
 GAMES = Path(__file__).parent / "data" / "rulesets"
 FLOWS = ("discard-first", "blind-exchange", "between-packets", "two-stage-auction")

@@ -20,10 +20,10 @@ from sides import (
 from sides import net as _net
 from sides import pile_of as sides_pile_of
 
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import deal_hand, play_hand
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.random_agent import RandomAgent
 
 
 @cache

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mutations import loads_and_plays_or_is_refused, value_paths
 
-from tarot import paths
-from tarot.ruleset_loader import load_ruleset
+from tarot.compile.loader import load_ruleset
+from tarot.load import paths
 
 
 def _examples(default: int) -> int:

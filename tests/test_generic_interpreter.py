@@ -18,9 +18,9 @@ from collections import defaultdict
 from functools import cache
 from pathlib import Path
 
-from tarot import paths
-from tarot.ruleset import Ruleset
-from tarot.ruleset_loader import load_ruleset
+from tarot.compile.loader import load_ruleset
+from tarot.core.ruleset import Ruleset
+from tarot.load import paths
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "interpreter"

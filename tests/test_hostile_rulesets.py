@@ -11,7 +11,7 @@ import pytest
 import yaml
 from mutations import loads_and_plays_or_is_refused, value_paths
 
-from tarot import paths
+from tarot.load import paths
 
 REPLACEMENTS = [
     0,

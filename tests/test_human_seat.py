@@ -1,4 +1,4 @@
-"""A person's seat: `tarot.agents.human_agent`, `tarot.table_view` and
+"""A person's seat: `tarot.presentation.human_seat`, `tarot.presentation.seat_screen` and
 `tarot play --human SEAT`, driven by scripted input.
 
 The screen must show only what the seat may see, number the legal choices, refuse a wrong
@@ -20,13 +20,13 @@ from pathlib import Path
 import pytest
 from commands import ROOT, tarot
 
-from tarot.agents.human_agent import HumanAgent, LeftTable
-from tarot.agents.random_agent import RandomAgent
-from tarot.engine.actions import PASS, Bid, DecisionKind
+from tarot.core.actions import PASS, Bid, DecisionKind
 from tarot.engine.game import deal_hand, play_game
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import Decision, HandState
-from tarot.table_view import (
+from tarot.players.random_agent import RandomAgent
+from tarot.presentation.human_seat import HumanAgent, LeftTable
+from tarot.presentation.seat_screen import (
     choice_label,
     decision_lines,
     hand_lines,
@@ -35,7 +35,7 @@ from tarot.table_view import (
     short_name,
     sorted_hand,
 )
-from tarot.transcript import hand_transcript
+from tarot.presentation.transcript import hand_transcript
 
 SEED = 3
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tarot.compile.loader import load_ruleset
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
-from tarot.transcript import hand_transcript
+from tarot.presentation.transcript import hand_transcript
 from tests.commands import tarot
 from tests.small_games import pack_for, replayed_games, say
 

@@ -11,8 +11,8 @@ import json
 import random
 from pathlib import Path
 
+from tarot.compile.loader import load_ruleset
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
 from tests.commands import tarot
 from tests.small_games import pack_for, replayed_games, say
 

@@ -1,4 +1,4 @@
-"""The information-set tree search player (tarot.agents.ismcts_agent)."""
+"""The information-set tree search player (tarot.players.ismcts_agent)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ import hands
 import pytest
 from hands import SEATS, new_hand, play_checking
 
-from tarot.agents import ismcts_agent
-from tarot.agents.ismcts_agent import Edge, IsmctsAgent, Node
-from tarot.agents.lineup import LineupError, parse_agents
-from tarot.agents.random_agent import RandomAgent
-from tarot.agents.sampling import Sampler
-from tarot.engine.actions import Bid, Pass
+from tarot.compile.loader import load_ruleset
+from tarot.core.actions import Bid, Pass
 from tarot.engine.game import deal_hand
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
+from tarot.players import ismcts_agent
+from tarot.players.ismcts_agent import Edge, IsmctsAgent, Node
+from tarot.players.lineup import LineupError, parse_agents
+from tarot.players.random_agent import RandomAgent
+from tarot.players.sampling import Sampler
 
 MAROLLES = load_ruleset("marolles-1637")
 TEST_RULESETS = sorted((Path(__file__).parent / "data" / "rulesets").glob("*.yaml"))
@@ -183,8 +183,8 @@ def test_beats_random_players_on_a_few_marolles_deals() -> None:
 
 
 def test_level_seats_the_measured_players(capsys) -> None:
-    from tarot.agents.lineup import LEVELS
     from tarot.cli import main
+    from tarot.players.lineup import LEVELS
 
     assert set(LEVELS) == {"easy", "normal", "strong"}
     for kind in LEVELS.values():

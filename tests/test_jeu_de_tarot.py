@@ -21,10 +21,10 @@ from sides import (
 )
 from sides import pile_of as sides_pile_of
 
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import deal_hand, play_hand
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.random_agent import RandomAgent
 
 FOUR = "jeu-de-tarot"
 
@@ -524,8 +524,8 @@ def test_five_players_the_declarer_calls_a_king_he_does_not_hold():
 
 def test_all_passing_has_the_same_dealer_deal_again_and_the_record_replays():
     from tarot.engine.game import deal_hand
-    from tarot.record import game_record
-    from tarot.replay import replay_record
+    from tarot.records.record import game_record
+    from tarot.records.replay import replay_record
 
     ruleset = jeu()
     state = deal_hand(ruleset, 9, 1)

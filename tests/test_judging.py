@@ -1,5 +1,5 @@
-"""Decisions judged by play-outs (tarot.agents.judging), the play-out habits for every
-kind of decision (tarot.agents.playouts), and what they make of bids and
+"""Decisions judged by play-outs (tarot.players.judging), the play-out habits for every
+kind of decision (tarot.players.playouts), and what they make of bids and
 announcements in French Tarot."""
 
 from __future__ import annotations
@@ -7,15 +7,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from tarot.agents.heuristic_agent import HeuristicAgent
-from tarot.agents.judging import clearly_better, pick
-from tarot.agents.playouts import greedy_policy
-from tarot.agents.random_agent import RandomAgent
-from tarot.agents.search_agent import SearchAgent
-from tarot.engine.actions import PASS, Bid, DecisionKind, Declare, NoDeclaration
+from tarot.compile.loader import load_ruleset
+from tarot.core.actions import PASS, Bid, DecisionKind, Declare, NoDeclaration
 from tarot.engine.game import deal_hand
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.heuristic_agent import HeuristicAgent
+from tarot.players.judging import clearly_better, pick
+from tarot.players.playouts import greedy_policy
+from tarot.players.random_agent import RandomAgent
+from tarot.players.search_agent import SearchAgent
 
 FRENCH = load_ruleset("french-tarot")
 BIDS = [Bid("petite"), Bid("garde"), PASS]
@@ -122,7 +122,7 @@ def test_the_search_player_takes_strong_hands_and_passes_weak_ones() -> None:
 
 def test_the_play_outs_have_a_habit_for_every_kind_of_decision():
     """A kind of decision added to the engine needs its habit, or play-outs stop on it."""
-    from tarot.agents.playouts import HABITS
-    from tarot.engine.actions import DecisionKind
+    from tarot.core.actions import DecisionKind
+    from tarot.players.playouts import HABITS
 
     assert set(HABITS) == set(DecisionKind)

@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from tarot.agents.lineup import seat_agents
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import game_winners, play_game, sitting_seed
 from tarot.engine.state import HandState
 from tarot.errors import RulesetError
 from tarot.measure.hand_summary import play_sitting_summarized
-from tarot.record import game_record
-from tarot.record_json import RecordError
-from tarot.replay import record_problems, replay_record
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.lineup import seat_agents
+from tarot.players.random_agent import RandomAgent
+from tarot.records.record import game_record
+from tarot.records.record_json import RecordError
+from tarot.records.replay import record_problems, replay_record
 from tests.commands import tarot
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "lasting-state.yaml"

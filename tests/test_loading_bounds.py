@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from commands import tarot
 
-from tarot import paths
 from tarot.check.broken_parts import BrokenParts, part_of
+from tarot.compile.loader import load_ruleset
 from tarot.engine.state import MAX_REDEALS
 from tarot.errors import RulesetError
-from tarot.load import load_yaml, parse_yaml
+from tarot.load import load_yaml, parse_yaml, paths
 from tarot.load.yaml_limits import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
@@ -23,7 +23,6 @@ from tarot.load.yaml_limits import (
     MAX_VALUES,
     number_problem,
 )
-from tarot.ruleset_loader import load_ruleset
 
 SCHEMA = json.loads((paths.schemas_dir() / "ruleset.schema.json").read_text(encoding="utf-8"))
 

@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from tarot import paths
+from tarot.compile.loader import load_ruleset
 from tarot.errors import RulesetError
 from tarot.expressions import ExpressionError
 from tarot.expressions import parser as expression_parser
-from tarot.load import parse_yaml, yaml_limits
+from tarot.load import parse_yaml, paths, yaml_limits
 from tarot.load.yaml_source import load_yaml, read_ruleset_file
-from tarot.ruleset_loader import load_ruleset
 
 needs_libyaml = pytest.mark.skipif(
     yaml_limits.FastBoundedLoader is None, reason="PyYAML is built without libyaml here"
@@ -177,8 +176,8 @@ def counted_validations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def merged_document(name: str) -> dict:
+    from tarot.compile.loader import locate
     from tarot.load.inheritance import resolve
-    from tarot.ruleset_loader import locate
 
     return resolve(locate(name), paths.find_named, paths.list_named).data
 
@@ -188,7 +187,7 @@ def test_a_document_found_valid_is_not_validated_again(
 ) -> None:
     from tarot.check import known_valid
     from tarot.check.schema_check import validation_errors
-    from tarot.ruleset_loader import load_schema
+    from tarot.compile.loader import load_schema
 
     schema = load_schema("ruleset")
     calls = counted_validations(monkeypatch)
@@ -210,7 +209,7 @@ def test_an_invalid_document_and_one_that_is_not_plain_json_are_checked_every_ti
 
     from tarot.check import known_valid
     from tarot.check.schema_check import validation_errors
-    from tarot.ruleset_loader import load_schema
+    from tarot.compile.loader import load_schema
 
     schema = load_schema("ruleset")
     calls = counted_validations(monkeypatch)
@@ -230,7 +229,7 @@ def test_without_a_cache_folder_every_document_is_validated(
 ) -> None:
     from tarot.check import known_valid
     from tarot.check.schema_check import validation_errors
-    from tarot.ruleset_loader import load_schema
+    from tarot.compile.loader import load_schema
 
     no_cache_folder(tmp_path, monkeypatch)
     known_valid._known.cache_clear()

@@ -3,9 +3,9 @@ written is kept beside the effective one (one run reporting every stage: test_lo
 
 from __future__ import annotations
 
-from tarot import paths
+from tarot.compile.loader import run_stages
+from tarot.load import paths
 from tarot.load.inheritance import resolve
-from tarot.ruleset_loader import run_stages
 
 
 def test_the_stages_leave_the_compiler_ready_and_the_document_as_written() -> None:

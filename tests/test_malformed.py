@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from commands import ROOT, tarot
 
+from tarot.compile.loader import load_ruleset
 from tarot.errors import RulesetError
-from tarot.ruleset_loader import load_ruleset
 
 MALFORMED = Path(__file__).resolve().parent / "data" / "malformed"
 FILES = sorted(MALFORMED.glob("*.yaml"))

@@ -21,9 +21,9 @@ from hands import (
     ruleset_with,
 )
 
-from tarot.agents.random_agent import RandomAgent
 from tarot.engine.game import play_hand
 from tarot.engine.state import HandState, count_points
+from tarot.players.random_agent import RandomAgent
 
 
 def opponents(seat: int) -> list[int]:

@@ -15,10 +15,10 @@ import pytest
 from commands import tarot
 from hands import built_pack, declare_all, discard_plainly, empties, offers
 
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import deal_hand, play_hand
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.random_agent import RandomAgent
 
 OLD = "marolles-1637-78-cards"
 WICKSON = "marolles-1637-wickson"

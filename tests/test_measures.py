@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tarot.agents.lineup import seat_agents
 from tarot.cli import main
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import deal_hand, play_game, play_hand
 from tarot.measure.comparison import Comparison
 from tarot.measure.games import GameMeasures, game_seed, play_game_summarized
@@ -28,7 +28,7 @@ from tarot.measure.report import _rule_gap_rows
 from tarot.measure.runner import RulesetSpec, RunPlan, run_hands
 from tarot.measure.shape import GameShape
 from tarot.measure.statistics import Z95, KeyedMeans, RunningMean, t95, wilson
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.lineup import seat_agents
 
 LITERAL = "marolles-1637-ultimo-literal"
 DATA = Path(__file__).parent / "data" / "rulesets"

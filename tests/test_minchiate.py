@@ -8,8 +8,8 @@ import json
 from functools import cache
 from pathlib import Path
 
+from tarot.compile.loader import load_ruleset
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
 from tests.commands import tarot
 
 RULESET = "rulesets/minchiate/minchiate.yaml"
@@ -269,8 +269,8 @@ def _honours_by_hand(state: HandState, seat: int) -> float:
 
 
 def test_the_honours_agree_with_a_count_by_hand_on_played_hands() -> None:
-    from tarot.agents.random_agent import RandomAgent
     from tarot.engine.game import play_game
+    from tarot.players.random_agent import RandomAgent
 
     ruleset, seen_whole = minchiate(), 0
     for seed in range(7, 15):  # seeds 9, 11 and 14 keep a verzicola whole to the end

@@ -14,7 +14,7 @@ import pytest
 import yaml
 from mutations import loads_and_plays_or_is_refused, value_paths
 
-from tarot import paths
+from tarot.load import paths
 
 #: Sections whose keys are names chosen by the author: one entry stands for all.
 NAMED = {"definitions", "parameters", "sources", "options", "card_sets", "readings"}

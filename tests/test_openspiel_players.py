@@ -34,9 +34,9 @@ from openspiel_players import (  # noqa: E402
     to_openspiel,
 )
 
-from tarot.agents.sampling import Sampler  # noqa: E402
+from tarot.compile.loader import load_ruleset  # noqa: E402
 from tarot.engine.state import HandState  # noqa: E402
-from tarot.ruleset_loader import load_ruleset  # noqa: E402
+from tarot.players.sampling import Sampler  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "openspiel"
 RULESETS = {3: "slovenian-tarok-3-openspiel", 4: "slovenian-tarok-openspiel"}

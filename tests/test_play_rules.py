@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
 from tarot.engine.state import HandState
 from tarot.engine.tricks import legal_cards, trick_winner
-from tarot.record import game_record
-from tarot.replay import replay_record
-from tarot.ruleset_loader import load_ruleset
-from tarot.transcript import hand_transcript
+from tarot.players.random_agent import RandomAgent
+from tarot.presentation.transcript import hand_transcript
+from tarot.records.record import game_record
+from tarot.records.replay import replay_record
 from tests.sides import arranged_pack
 
 DATA = Path(__file__).parent / "data" / "rulesets"
@@ -132,7 +132,7 @@ def test_trumps_played_as_a_plain_suit():
 
 def test_a_person_is_told_why_a_card_is_refused():
     from tarot.engine.seat_view import SeatView
-    from tarot.table_view import _refusal
+    from tarot.presentation.seat_screen import _refusal
 
     def refusal(state: HandState, card: str) -> str:
         view = SeatView(state, state.current_player())

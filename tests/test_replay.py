@@ -1,5 +1,5 @@
-"""Records as untrusted input: strict reading (tarot.record_json), strict writing, and
-what replay verifies beyond the schema (tarot.replay). The command line's refusals of
+"""Records as untrusted input: strict reading (tarot.records.record_json), strict writing, and
+what replay verifies beyond the schema (tarot.records.replay). The command line's refusals of
 tampered records are attack cases in tests/data/attacks/records/; the fuzzing is in
 test_replay_fuzz.py."""
 
@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from commands import tarot
 
-from tarot import paths
-from tarot.agents.lineup import seat_agents
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
-from tarot.record import game_record, record_id
-from tarot.record_json import RecordError, parse_record, record_text
-from tarot.replay import ReplayMismatch, record_problems, replay_record
-from tarot.ruleset_loader import load_ruleset
+from tarot.load import paths
+from tarot.players.lineup import seat_agents
+from tarot.records.record import game_record, record_id
+from tarot.records.record_json import RecordError, parse_record, record_text
+from tarot.records.replay import ReplayMismatch, record_problems, replay_record
 
 # --- reading ---------------------------------------------------------------------------------
 

@@ -25,13 +25,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tarot.agents.lineup import seat_agents
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
 from tarot.errors import RulesetError
-from tarot.record import game_record
-from tarot.record_json import RecordError, parse_record, record_text
-from tarot.replay import record_problems, record_ruleset, replay_record
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.lineup import seat_agents
+from tarot.records.record import game_record
+from tarot.records.record_json import RecordError, parse_record, record_text
+from tarot.records.replay import record_problems, record_ruleset, replay_record
 
 EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "300"))
 DEADLINE = timedelta(seconds=10)  # the promise is 5 s per input; twice that on a loaded machine

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tarot.engine.rule_index import RuleIndex
-from tarot.ruleset import PaymentRule
-from tarot.ruleset_loader import load_ruleset
+from tarot.compile.loader import load_ruleset
+from tarot.core.rule_index import RuleIndex
+from tarot.core.ruleset import PaymentRule
 
 
 def _ids(rules) -> list[str]:

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from tarot import cli, paths
+from tarot import cli
+from tarot.compile.loader import load_ruleset
 from tarot.errors import RulesetError
+from tarot.load import paths
 from tarot.load.listing import Listing, builtin_listings, read_listing
-from tarot.ruleset_loader import load_ruleset
 
 BUILTIN = sorted(paths.builtin_rulesets())
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from tarot import paths
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
-from tarot.record import game_record
-from tarot.replay import record_problems, replay_record
-from tarot.ruleset_loader import load_ruleset
+from tarot.load import paths
+from tarot.players.random_agent import RandomAgent
+from tarot.records.record import game_record
+from tarot.records.replay import record_problems, replay_record
 
 BUILTIN = paths.builtin_rulesets()
 

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tarot.compile.card_runs import cards_in_runs
+from tarot.compile.loader import load_ruleset
+from tarot.core.ruleset import Ruleset
 from tarot.engine.state import HandState
-from tarot.ruleset import Ruleset
-from tarot.ruleset_loader import load_ruleset
 from tests.commands import tarot
 from tests.small_games import compiled, edited, pack_for, problems, replayed_games, say
 

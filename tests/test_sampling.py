@@ -1,4 +1,4 @@
-"""Determinization (tarot.agents.sampling): a re-deal of what a seat cannot see."""
+"""Determinization (tarot.players.sampling): a re-deal of what a seat cannot see."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from collections import Counter
 import pytest
 from hands import SEATS, agents_for, new_hand
 
-from tarot.agents.sampling import Zone, deal_zones, determinize, hidden_zones
+from tarot.compile.loader import load_ruleset
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import Phase
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.sampling import Zone, deal_zones, determinize, hidden_zones
 
 MAROLLES = load_ruleset("marolles-1637")
 
@@ -195,8 +195,8 @@ def _all_cards(state) -> Counter:
 
 
 def _advanced_in(name: str, seed: int, decisions: int, **choices: str):
-    from tarot.agents.random_agent import RandomAgent
     from tarot.engine.game import deal_hand
+    from tarot.players.random_agent import RandomAgent
 
     ruleset = load_ruleset(name, choices=choices)
     for number in range(1, 30):
@@ -245,8 +245,8 @@ def test_samples_of_talon_side_and_pile_games_keep_every_zone(name):
 
 
 def test_a_shown_talon_stays_with_the_taker_in_every_sample():
-    from tarot.agents.random_agent import RandomAgent
     from tarot.engine.game import deal_hand
+    from tarot.players.random_agent import RandomAgent
 
     ruleset = load_ruleset("french-tarot", choices={"le_petit": "not_played"})
     state = deal_hand(ruleset, 5, 1)

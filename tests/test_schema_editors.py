@@ -22,12 +22,12 @@ import yaml
 from jsonschema import Draft202012Validator
 from language_server import VERSION, diagnostics, install
 
-from tarot import paths
 from tarot.check.schema_check import schema_problems
+from tarot.compile.loader import load_schema
 from tarot.errors import RulesetError
+from tarot.load import paths
 from tarot.load.inheritance import resolve
 from tarot.load.yaml_source import load_yaml
-from tarot.ruleset_loader import load_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = paths.schemas_dir() / "ruleset.schema.json"

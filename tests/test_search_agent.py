@@ -1,4 +1,4 @@
-"""The search agent (tarot.agents.search_agent) and agent settings on --agents."""
+"""The search agent (tarot.players.search_agent) and agent settings on --agents."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import hands
 import pytest
 from hands import SEATS, new_hand, play_checking
 
-from tarot.agents.lineup import LineupError, parse_agents, seat_agents
-from tarot.agents.search_agent import SearchAgent
 from tarot.cli import main
-from tarot.engine.actions import DecisionKind
+from tarot.compile.loader import load_ruleset
+from tarot.core.actions import DecisionKind
 from tarot.engine.state import Phase
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.lineup import LineupError, parse_agents, seat_agents
+from tarot.players.search_agent import SearchAgent
 
 MAROLLES = load_ruleset("marolles-1637")
 
@@ -141,7 +141,7 @@ def test_search_agents_on_simulate_over_two_workers(capsys) -> None:
 
 
 def test_screening_keeps_a_quarter_of_many_actions_and_leaves_few_alone() -> None:
-    from tarot.agents.search_agent import _screening
+    from tarot.players.search_agent import _screening
 
     assert _screening(22, 8) == (2, 6), "a quarter of the deals, a quarter of the actions"
     assert _screening(8, 8) == (2, 3), "at least three actions kept"
@@ -153,8 +153,8 @@ def test_screening_keeps_a_quarter_of_many_actions_and_leaves_few_alone() -> Non
 def test_survivors_are_the_best_means_and_the_conservative_answer() -> None:
     import random
 
-    from tarot.agents.judging import survivors
-    from tarot.engine.actions import Pass
+    from tarot.core.actions import Pass
+    from tarot.players.judging import survivors
 
     actions = ["a", "b", Pass(), "c", "d"]  # only the pass's type matters here
     results = [[1.0, 3.0], [5.0, 5.0], [-9.0, -9.0], [4.0, 4.0], [0.0, 0.0]]
@@ -163,7 +163,7 @@ def test_survivors_are_the_best_means_and_the_conservative_answer() -> None:
 
 
 def count_playouts(monkeypatch, agent: SearchAgent, state) -> int:
-    from tarot.agents import judging
+    from tarot.players import judging
 
     played = []
     real = judging.play_out
@@ -201,7 +201,7 @@ def test_a_screened_choice_is_the_same_batched_alone_or_as_a_coroutine() -> None
     seat = state.current_player()
     alone = SearchAgent("c").choose(state, seat)
     deciding = SearchAgent("c").deciding(state, seat)
-    from tarot.batch.playouts import finish
+    from tarot.players.batched_playouts import finish
 
     stages = 0
     try:
@@ -217,7 +217,7 @@ def test_a_screened_choice_is_the_same_batched_alone_or_as_a_coroutine() -> None
 
 def into_declaration(seed: int):
     """A Marolles hand, random players up to the first declaration offered (None: none)."""
-    from tarot.agents.random_agent import RandomAgent
+    from tarot.players.random_agent import RandomAgent
 
     state = new_hand(MAROLLES, seed)
     agent = RandomAgent(seed)
@@ -245,7 +245,7 @@ def test_a_raced_declaration_stops_once_one_answer_is_clearly_better(monkeypatch
 
 
 def test_clearly_better_by_a_margin() -> None:
-    from tarot.agents.judging import clearly_better
+    from tarot.players.judging import clearly_better
 
     assert clearly_better([3.0, 3.0, 3.0], [1.0, 1.0, 1.0], 100.0), "the same gain every deal"
     assert not clearly_better([3.0, 3.0], [3.0, 3.0], 0.0), "equal is not better"

@@ -13,13 +13,13 @@ from functools import cache
 
 import pytest
 
-from tarot.agents.random_agent import RandomAgent
-from tarot.engine.actions import DecisionKind
+from tarot.compile.loader import load_ruleset
+from tarot.core.actions import DecisionKind
 from tarot.engine.game import deal_hand
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
-from tarot.table_view import sides_line
+from tarot.players.random_agent import RandomAgent
+from tarot.presentation.seat_screen import sides_line
 
 RULESETS = [
     "marolles-1637",

@@ -9,16 +9,16 @@ import json
 import random
 from pathlib import Path
 
-from tarot.agents.random_agent import RandomAgent
-from tarot.agents.sampling import Sampler
-from tarot.engine.actions import DecisionKind
+from tarot.compile.loader import load_ruleset
+from tarot.core.actions import DecisionKind
 from tarot.engine.game import deal_hand, play_hand
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
-from tarot.record import game_record
-from tarot.replay import replay_record
-from tarot.ruleset_loader import load_ruleset
-from tarot.table_view import decision_lines
+from tarot.players.random_agent import RandomAgent
+from tarot.players.sampling import Sampler
+from tarot.presentation.seat_screen import decision_lines
+from tarot.records.record import game_record
+from tarot.records.replay import replay_record
 from tests.commands import tarot
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "shown-to-all.yaml"

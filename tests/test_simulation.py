@@ -18,7 +18,7 @@ from hands import FOUR_PLAYERS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarot.agents.lineup import seat_agents
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import deal_hand, play_hand
 from tarot.measure.comparison import MOST_DIFFERENT, Comparison, can_pair
 from tarot.measure.hand_summary import (
@@ -34,7 +34,7 @@ from tarot.measure.statistics import (
     RunningMean,
     difference_of_means,
 )
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.lineup import seat_agents
 
 
 def t975(df: float) -> float:

@@ -19,12 +19,12 @@ import pytest
 from commands import tarot
 from hands import FOUR_PLAYERS
 
-from tarot import paths
-from tarot.agents.lineup import seat_agents
 from tarot.cli import main
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import deal_hand, play_hand
+from tarot.load import paths
 from tarot.measure import driver
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.lineup import seat_agents
 
 LITERAL = "marolles-1637-ultimo-literal"
 RANDOM = ("random",)

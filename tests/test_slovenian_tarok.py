@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
+from tarot.core.ruleset import Ruleset
 from tarot.engine.phases.settle import count_points
 from tarot.engine.state import HandState
-from tarot.ruleset import Ruleset
-from tarot.ruleset_loader import load_ruleset
-from tarot.transcript import hand_transcript
+from tarot.players.random_agent import RandomAgent
+from tarot.presentation.transcript import hand_transcript
 from tests.commands import run_in_process
 from tests.small_games import pack_for, say
 
@@ -535,10 +535,10 @@ def test_a_klop_may_be_doubled_in_that_reading_and_every_score_is_multiplied():
 
 
 def test_a_simulated_sitting_measures_each_hand_taker_and_the_scores_written():
-    from tarot.agents.lineup import seat_agents
     from tarot.engine.game import play_game, sitting_seed
     from tarot.measure.hand_summary import play_sitting_summarized
     from tarot.measure.measures import RulesetMeasures
+    from tarot.players.lineup import seat_agents
 
     def agents(hand: int) -> list:
         return seat_agents(("random",), sitting_seed(5, 1), hand, 4)

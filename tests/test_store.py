@@ -24,7 +24,7 @@ import pytest
 from commands import ROOT, run_in_process
 from hands import FOUR_PLAYERS
 
-from tarot.agents.lineup import seat_agents
+from tarot.compile.loader import load_ruleset
 from tarot.measure import provenance
 from tarot.measure.hand_summary import HandSummary, play_summarized
 from tarot.measure.provenance import RunKey, results_version
@@ -35,7 +35,7 @@ from tarot.measure.store import (
     summary_from_json,
     summary_to_json,
 )
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.lineup import seat_agents
 
 TARGET = "marolles-1637"
 LITERAL = "marolles-1637-ultimo-literal"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from commands import ROOT, run_in_process
 
-from tarot.study.design import Design, make_design
+from tarot.measure.study.design import Design, make_design
 
 KNOWN = str(ROOT / "tests" / "data" / "rulesets" / "study-known-effects.yaml")
 OPTIONS = ("--options", "stake,idle,left,right")

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.random_agent import RandomAgent
 from tests.commands import tarot
 from tests.small_games import compiled, edited, pack_for, problems, replayed_games, say
 

@@ -1,4 +1,4 @@
-"""Hands played side by side (`tarot.agents.together`): the search players' play-outs
+"""Hands played side by side (`tarot.players.together`): the search players' play-outs
 of many hands batched at once give every hand exactly as it is played alone, in fewer
 batches than decisions."""
 
@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from tarot.agents.lineup import seat_agents
-from tarot.agents.together import play_together, pools_playouts
-from tarot.batch import playouts
+from tarot.compile.loader import load_ruleset
 from tarot.measure.hand_summary import play_summarized, summarized
 from tarot.measure.runner import RulesetSpec, RunPlan, Table, run_hands
-from tarot.ruleset_loader import load_ruleset
+from tarot.players import batched_playouts as playouts
+from tarot.players.lineup import seat_agents
+from tarot.players.together import play_together, pools_playouts
 
 AGENTS = ("search:samples=2",)
 

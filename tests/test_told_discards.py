@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from tarot.agents.sampling import Sampler, Zone, deal_zones
 from tarot.compile.contexts import FACTS, variables_for
+from tarot.compile.loader import load_ruleset
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
 from tarot.expressions import Environment, Type, compile_expression
-from tarot.ruleset_loader import load_ruleset
-from tarot.table_news import Seen, news_lines
-from tarot.table_view import decision_lines
-from tarot.transcript import hand_transcript
+from tarot.players.sampling import Sampler, Zone, deal_zones
+from tarot.presentation.seat_news import Seen, news_lines
+from tarot.presentation.seat_screen import decision_lines
+from tarot.presentation.transcript import hand_transcript
 from tests.small_games import compiled, edited, pack_for, problems, replayed_games, say
 from tests.test_talon_tricks import HANDS, TALON  # the same pack: its deal serves here too
 

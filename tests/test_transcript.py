@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from tarot.agents.lineup import seat_agents
+from tarot.compile.loader import load_ruleset
 from tarot.engine.events import AT_SETTLEMENT, At, PaymentTime
 from tarot.engine.game import play_game
 from tarot.engine.state import HandState, Payment
-from tarot.ruleset_loader import load_ruleset
-from tarot.table_view import payment_lines
-from tarot.transcript import hand_transcript
+from tarot.players.lineup import seat_agents
+from tarot.presentation.seat_screen import payment_lines
+from tarot.presentation.transcript import hand_transcript
 from tests.test_explain import SMALL
 
 

@@ -5,7 +5,7 @@ talon-tricks.yaml)."""
 
 from __future__ import annotations
 
-from tarot.transcript import hand_transcript
+from tarot.presentation.transcript import hand_transcript
 from tests.commands import tarot
 from tests.small_games import say
 from tests.test_play_rules import contract_hand, play

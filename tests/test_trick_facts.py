@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tarot.agents.random_agent import RandomAgent
+from tarot.compile.loader import load_ruleset
 from tarot.engine.game import deal_hand, play_game, play_hand
 from tarot.engine.state import HandState
-from tarot.ruleset_loader import load_ruleset
-from tarot.transcript import hand_transcript
+from tarot.players.random_agent import RandomAgent
+from tarot.presentation.transcript import hand_transcript
 
 SMALL_GAME = """\
 title: Trick facts, a small game for the tests

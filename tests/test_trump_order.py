@@ -9,9 +9,9 @@ from pathlib import Path
 
 import jsonschema
 
-from tarot.cards import roman
+from tarot.compile.loader import load_ruleset
+from tarot.core.cards import roman
 from tarot.engine.tricks import legal_cards, trick_winner
-from tarot.ruleset_loader import load_ruleset
 
 DATA = Path(__file__).parent / "data" / "rulesets"
 GAME = DATA / "partners-trump-order.yaml"
@@ -67,10 +67,10 @@ def test_a_pack_of_forty_trumps(tmp_path):
     cards = ruleset.deck.cards
     assert len(cards.trumps) == 40 and len(ruleset.deck.fools) == 1
     assert cards[card(ruleset, "trump-40")].label() == "trump XL" and roman(39) == "XXXIX"
-    from tarot.agents.random_agent import RandomAgent
     from tarot.engine.game import play_game
-    from tarot.record import game_record
-    from tarot.replay import replay_record
+    from tarot.players.random_agent import RandomAgent
+    from tarot.records.record import game_record
+    from tarot.records.replay import replay_record
 
     agents = [RandomAgent(seat) for seat in range(4)]
     states = play_game(ruleset, 5, agents, hands=2)

@@ -17,15 +17,15 @@ from commands import tarot
 from test_explain import SMALL
 from test_simulation_cli import run
 
-from tarot.agents.lineup import seat_agents
+from tarot.compile.loader import load_ruleset
+from tarot.core.ruleset import ScoreUnit
 from tarot.engine.game import play_game
 from tarot.engine.state import Payment
-from tarot.explain import explain_page, render
 from tarot.measure import plot
-from tarot.ruleset import ScoreUnit
-from tarot.ruleset_loader import load_ruleset
-from tarot.table_view import choice_label, payment_lines
-from tarot.transcript import hand_transcript, totals_line
+from tarot.players.lineup import seat_agents
+from tarot.presentation.explain import explain_page, render
+from tarot.presentation.seat_screen import choice_label, payment_lines
+from tarot.presentation.transcript import hand_transcript, totals_line
 
 DUCATS = (
     SMALL.replace("One point.", "One ducat.")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tarot import paths
+from tarot.compile.loader import load_ruleset
 from tarot.errors import RulesetError
+from tarot.load import paths
 from tarot.load.yaml_source import parse_yaml
-from tarot.ruleset_loader import load_ruleset
 
 
 @pytest.mark.parametrize(

@@ -17,16 +17,16 @@ exports these names lazily (`interpreter/__init__.py`); `docs/api.md` describes 
   seated), `HandNotOver`, `EvaluationError` (a rule's expression failed during a hand).
 """
 
-from tarot.agents.lineup import LineupError as AgentError
 from tarot.api.agents import Agent, HeuristicAgent, RandomAgent, SearchAgent
 from tarot.api.cards import Action, Card
 from tarot.api.hand import HandNotOver, State
 from tarot.api.rulesets import Ruleset, load
 from tarot.api.runs import Diff, Simulation, diff, play, simulate
 from tarot.api.view import Observation, Payment
-from tarot.engine.actions import IllegalAction
+from tarot.core.actions import IllegalAction
 from tarot.errors import RulesetError
 from tarot.expressions import EvaluationError
+from tarot.players.lineup import LineupError as AgentError
 
 __all__ = [
     "Action",

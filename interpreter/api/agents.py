@@ -1,11 +1,11 @@
 """Players for the Python API: `Agent` to subclass, the built-in players by name, seating.
 
 Where it sits: between a user's code and the engine's agent interface
-(`tarot.agents.base`, `choose(state, seat)` returning a legal action's text). A user's
+(`tarot.players.base`, `choose(state, seat)` returning a legal action's text). A user's
 agent subclasses `Agent` and overrides `act(observation, legal_actions)`: it is handed only
 what its seat may see (`Observation`, from `tarot.engine.seat_view.SeatView`) and the
 legal actions, and returns one of them. The built-in players (`RandomAgent`, `HeuristicAgent`,
-`SearchAgent`) are seated exactly as the command line seats them (`tarot.agents.lineup`,
+`SearchAgent`) are seated exactly as the command line seats them (`tarot.players.lineup`,
 seeded per game seed, hand and seat), so a hand played here is the hand `tarot play` plays.
 """
 
@@ -16,8 +16,11 @@ from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, ClassVar
 
-from tarot.agents.base import Agent as EngineAgent
-from tarot.agents.lineup import (
+from tarot.api.cards import Action, actions_of
+from tarot.api.view import Observation, cards_of, observe
+from tarot.core.actions import IllegalAction
+from tarot.players.base import Agent as EngineAgent
+from tarot.players.lineup import (
     AGENT_KINDS,
     LineupError,
     agent_seed,
@@ -26,9 +29,6 @@ from tarot.agents.lineup import (
     parse_agents,
     seat_agents,
 )
-from tarot.api.cards import Action, actions_of
-from tarot.api.view import Observation, cards_of, observe
-from tarot.engine.actions import IllegalAction
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState

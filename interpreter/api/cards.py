@@ -1,7 +1,7 @@
 """Cards and actions as the Python API shows them: one `Card` type, typed `Action` values.
 
 Where it sits: the outer edge of the Python API (`tarot.api`). Inside, the engine
-numbers cards 0..N-1 and keeps actions as its own small values (`tarot.engine.actions`);
+numbers cards 0..N-1 and keeps actions as its own small values (`tarot.core.actions`);
 here a card is a `Card`, a `str` equal to its id as the ruleset writes it, carrying its
 suit, rank, trump number and points, and an action is an `Action` whose `str()` is the text
 a game record holds for it.
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tarot.engine.actions import Action as EngineAction
-from tarot.engine.actions import DecisionKind, action_text
-from tarot.ruleset import Ruleset as CompiledRuleset
+from tarot.core.actions import Action as EngineAction
+from tarot.core.actions import DecisionKind, action_text
+from tarot.core.ruleset import Ruleset as CompiledRuleset
 
 
 class Card(str):

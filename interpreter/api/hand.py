@@ -3,7 +3,7 @@
 Where it sits: `Ruleset.new_hand` and `tarot.play` hand one out. It asks the engine
 (`tarot.engine.state.HandState`) and answers in the API's values: `Action`s to choose
 from, `Card`s, `Payment`s, an `Observation` for one seat, and the hand as a game record
-(`tarot.record`) or as the transcript `tarot play` prints (`tarot.transcript`).
+(`tarot.records.record`) or as the transcript `tarot play` prints (`tarot.presentation.transcript`).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from tarot.api.cards import Action, Card, actions_of
 from tarot.api.view import Observation, Payment, observe, payments_of
-from tarot.engine.actions import IllegalAction
+from tarot.core.actions import IllegalAction
 from tarot.engine.state import HandState
-from tarot.record import game_record
-from tarot.transcript import hand_transcript
+from tarot.presentation.transcript import hand_transcript
+from tarot.records.record import game_record
 
 if TYPE_CHECKING:
     from tarot.api.rulesets import Ruleset

@@ -1,9 +1,9 @@
 """A ruleset as the Python API loads it: `load(name_or_path, options=...)` -> `Ruleset`.
 
-Where it sits: in front of `tarot.ruleset_loader.load_ruleset` (which loads, checks and
+Where it sits: in front of `tarot.compile.loader.load_ruleset` (which loads, checks and
 compiles, raising `RulesetError` with every problem and its position). The API's `Ruleset`
 keeps the compiled one beside how it was named (a built-in name or a file) and the readings
-chosen, which runs of many hands need to name their hands (`tarot.simulate`, `tarot.diff`).
+chosen, which runs of many hands need to name their hands (`tarot.simulate`, `tarot.measure.diff`).
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from pathlib import Path
 from tarot.api.cards import Card
 from tarot.api.hand import State
 from tarot.api.view import cards_of
+from tarot.compile.loader import load_ruleset
+from tarot.core.ruleset import Ruleset as CompiledRuleset
 from tarot.engine.game import deal_hand
 from tarot.errors import Problem, RulesetError
-from tarot.ruleset import Ruleset as CompiledRuleset
-from tarot.ruleset_loader import load_ruleset
 
 #: how a record names a seat whose decisions are taken by hand through `State.apply`
 STEPPED = "human"

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tarot.api.cards import Card, pack_cards
+from tarot.core.ruleset import Ruleset as CompiledRuleset
 from tarot.engine.events import Payment as EnginePayment
 from tarot.engine.seat_view import SeatView
-from tarot.ruleset import Ruleset as CompiledRuleset
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState

@@ -33,9 +33,9 @@ from tarot.batch.values import (
     seat_mask,
 )
 from tarot.compile.contexts import FACTS, TAKER, variables_for
+from tarot.core.ruleset import Ruleset
 from tarot.expressions import Type
 from tarot.expressions.parser import parse
-from tarot.ruleset import Ruleset
 
 Fn = Callable[[Ctx], Value]
 

@@ -1,6 +1,6 @@
 """Which back end plays a run: `--backend scalar`, `batch` or `auto`.
 
-Where it sits: called by the commands that play many hands (`tarot.table_commands`)
+Where it sits: called by the commands that play many hands (`tarot.cli.simulate`)
 once their rulesets are loaded, before any hand is played. `batch` on a ruleset the batch
 back end cannot run is refused with the rule named (a RulesetError: exit status 1);
 `auto` plays in batch only when every ruleset of the run (and every player) can be, so that
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from tarot.core.ruleset import Ruleset
 from tarot.errors import Problem, RulesetError
-from tarot.ruleset import Ruleset
 
 BACKENDS = ("scalar", "batch", "auto")
 DEFAULT_BACKEND = "scalar"

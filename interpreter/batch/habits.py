@@ -1,9 +1,9 @@
 """The play-outs' card habit as array code: the search player's greedy policy for cards
-(`tarot.agents.playouts.card_scores`), for every hand of a batch at once.
+(`tarot.players.playouts.card_scores`), for every hand of a batch at once.
 
 Where it sits: a card chooser of the batch back end's trick play
 (`tarot.batch.phases.play`), used by the search player's batched play-outs
-(`tarot.batch.playouts`). The rules of thumb are the scalar habit's: leading, give
+(`tarot.players.batched_playouts`). The rules of thumb are the scalar habit's: leading, give
 away the least (the cheapest card, a trump kept, a high one of its value); following, win a
 trick that holds card points with the cheapest card that wins it, else give away as little
 as possible; an excuse card, which stays with its holder before the last trick, gives away

@@ -20,10 +20,7 @@ from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, mentions
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
-from tarot.engine.events import At, ThrownIn
-from tarot.expressions.parser import parse
-from tarot.measure.hand_summary import rule_keys
-from tarot.ruleset import (
+from tarot.core.ruleset import (
     Declaration,
     DeclarationLevel,
     PaymentRule,
@@ -31,6 +28,9 @@ from tarot.ruleset import (
     Ruleset,
     TalonUse,
 )
+from tarot.engine.events import At, ThrownIn
+from tarot.expressions.parser import parse
+from tarot.measure.hand_summary import rule_keys
 
 T = TypeVar("T")
 

@@ -17,8 +17,8 @@ from tarot.batch.phases import auction, deal, declare, discard, play
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
 from tarot.compile.contexts import MAX_REDEALS
+from tarot.core.ruleset import Ruleset
 from tarot.measure.hand_summary import HandSummary, sole_leader
-from tarot.ruleset import Ruleset
 
 #: hands played at once by default: large enough for numpy to pay, small enough to stay in cache
 BATCH = 2048
@@ -91,7 +91,7 @@ def play_summaries(
     for start in range(0, len(numbers), BATCH):
         played = summaries(play_batch(ruleset, seed, numbers[start : start + BATCH]))
         if checked_from is not None:
-            from tarot.batch.agree import check_sample  # agree plays batches itself
+            from tarot.records.batch_agreement import check_sample  # agree plays batches itself
 
             check_sample(ruleset, seed, played, checked_from)
         found += played

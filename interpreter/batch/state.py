@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from tarot.batch.masks import Bools, Ints, Masks
 from tarot.batch.tables import DeckTables
-from tarot.ruleset import Ruleset
+from tarot.core.ruleset import Ruleset
 
 Floats = npt.NDArray[np.float64]
 

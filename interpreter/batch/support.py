@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from tarot.batch.values import Unsupported
 from tarot.compile.flow import default_flow, written_steps
-from tarot.ruleset import PlayRules, Ruleset
+from tarot.core.ruleset import PlayRules, Ruleset
 
 #: the sections of a ruleset, and the keys inside those it knows, it can run
 _SECTIONS: dict[str, frozenset[str] | None] = {

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarot.batch.masks import Ints, Layout, Masks
+from tarot.core.ruleset import Ruleset
 from tarot.engine.dealing import deal_packets
-from tarot.ruleset import Ruleset
 
 Floats = np.ndarray
 

@@ -4,5 +4,5 @@
 problem leaves out of the later checks), `options` (the readings chosen, put in place),
 `semantic_checks` (what the schema cannot say: deal arithmetic, names, sources, costs) and
 `draft` (the document being loaded and every stage's problems). Run by
-`tarot.ruleset_loader` after `tarot.load`, before `tarot.compile`.
+`tarot.compile.loader` after `tarot.load`, before `tarot.compile`.
 """

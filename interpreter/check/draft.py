@@ -1,6 +1,6 @@
 """The ruleset being loaded, as the check and compile stages share it.
 
-Pipeline: made by :mod:`~tarot.ruleset_loader` from the merged document of
+Pipeline: made by :mod:`~tarot.compile.loader` from the merged document of
 :mod:`~tarot.load.inheritance` and the problems of
 :mod:`~tarot.check.schema_check`; then read and added to by
 :mod:`~tarot.check.options`, :mod:`~tarot.check.semantic_checks` and

@@ -1,7 +1,7 @@
 """Check stage, first part: the options' readings chosen and put in place.
 
 Pipeline: schema_check -> **options** -> semantic_checks -> compile (all run by
-:mod:`~tarot.ruleset_loader`). Builds nothing the engine runs: it chooses a
+:mod:`~tarot.compile.loader`). Builds nothing the engine runs: it chooses a
 reading for every option (the default unless the user chose one), replaces every
 ``{option: NAME}`` outside ``options`` by the chosen reading's value (which keeps the
 reading's file position), and checks the schema again where readings went in, since a

@@ -1,7 +1,7 @@
 """Check stage, second part: what the schema cannot say about a ruleset.
 
 Pipeline: schema_check -> options -> **semantic_checks** -> compile (all run by
-:mod:`~tarot.ruleset_loader`). Reads the document with its readings in place
+:mod:`~tarot.compile.loader`). Reads the document with its readings in place
 and reports, each at its file position: sources cited but not listed, card sets and suits
 named but not defined (or defined in a circle, or empty), a deal that does not add up to the
 pack or leaves unequal hands, contracts that do not all give the same values, a talon sent to
@@ -19,14 +19,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from tarot.cards import Deck, build_deck, fool_is_trump, set_dependencies
 from tarot.check.draft import Draft
 from tarot.check.lasting_checks import check_lasting
 from tarot.compile.contexts import EVENT_VARIABLES, FACTS, variables_for
-from tarot.engine.actions import PASS_TEXT
+from tarot.core.actions import PASS_TEXT
+from tarot.core.cards import Deck, build_deck, fool_is_trump, set_dependencies
+from tarot.core.ruleset import PacketStep
 from tarot.expressions.builtins import BUILTIN_NAMES
 from tarot.expressions.parser import KEYWORDS
-from tarot.ruleset import PacketStep
 
 __all__ = ["CheckedParts", "check_document"]
 

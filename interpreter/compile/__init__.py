@@ -4,7 +4,7 @@ runs.
 `ruleset_compiler` builds the rules, card tables and rule index and compiles every expression
 (through `tarot.expressions`); `contexts` is the vocabulary the expressions are compiled
 against: which names and facts exist at each place of a ruleset. Run by
-`tarot.ruleset_loader` after `tarot.load` and `tarot.check`.
+`tarot.compile.loader` after `tarot.load` and `tarot.check`.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from tarot.compile import source_text
+from tarot.core.ruleset import Counter, CounterChange, Evaluator, LastingRules, Transfer
 from tarot.expressions import FactFunction, Type
-from tarot.ruleset import Counter, CounterChange, Evaluator, LastingRules, Transfer
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState

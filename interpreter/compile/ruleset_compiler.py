@@ -1,10 +1,10 @@
 """Compile stage: from a checked document to the `Ruleset` the engine runs.
 
 Pipeline: schema_check -> options -> semantic_checks -> **compile** (all run by
-:mod:`~tarot.ruleset_loader`). Every expression is compiled against the names
+:mod:`~tarot.compile.loader`). Every expression is compiled against the names
 its event provides (its own problems, a wrong name or type, come from the expression
 compiler and are placed inside the expression's text in the file), each rule and section
-becomes its `tarot.ruleset` value, and the cost of a hand's expressions is held to a
+becomes its `tarot.core.ruleset` value, and the cost of a hand's expressions is held to a
 budget. The pack and the deal's steps come from the checks; the card tables the engine
 reads are made from the pack. Parts the earlier stages found broken are left out, so that
 every expression elsewhere is still checked.
@@ -36,20 +36,7 @@ from tarot.compile.contexts import (
 )
 from tarot.compile.flow import compile_flow
 from tarot.compile.lasting_compiler import compile_lasting, lasting_facts
-from tarot.errors import Position, json_path
-from tarot.expressions import (
-    CompiledExpression,
-    Environment,
-    ExpressionError,
-    FactFunction,
-    Type,
-    compile_expression,
-    dependence,
-)
-from tarot.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
-from tarot.expressions.compiler import COST_BUDGET
-from tarot.expressions.types import Scope
-from tarot.ruleset import (
+from tarot.core.ruleset import (
     Announcement,
     Announcements,
     Bidding,
@@ -80,6 +67,19 @@ from tarot.ruleset import (
     TalonUse,
     WinnerException,
 )
+from tarot.errors import Position, json_path
+from tarot.expressions import (
+    CompiledExpression,
+    Environment,
+    ExpressionError,
+    FactFunction,
+    Type,
+    compile_expression,
+    dependence,
+)
+from tarot.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
+from tarot.expressions.compiler import COST_BUDGET
+from tarot.expressions.types import Scope
 
 __all__ = ["HAND_BUDGET", "HAND_SCORE_BUDGET", "Compiler", "compile_ruleset"]
 

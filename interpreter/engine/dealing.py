@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tarot.ruleset import PacketStep
+from tarot.core.ruleset import PacketStep
 
 
 @dataclass

@@ -2,7 +2,7 @@
 a deal was thrown in.
 
 Where it sits: written by the hand state (`tarot.engine.state`) and its phases, read by
-records (`tarot.record`), the transcript and the table views. The moments and reasons
+records (`tarot.records.record`), the transcript and the table views. The moments and reasons
 are enums whose values are the words records use.
 """
 

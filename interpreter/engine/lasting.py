@@ -2,7 +2,7 @@
 
 Where it sits: beside the hand state (`tarot.engine.state`). A hand starts from the
 values the hand before it left (`LastingValues`, carried by `engine.game` and checked by
-`tarot.replay`), reads them in expressions through the facts the compiler names after
+`tarot.records.replay`), reads them in expressions through the facts the compiler names after
 each counter, and changes them in three places: transfers into or out of an account after
 the deal and at the settlement, the ruleset's counter changes once a hand is played out, and
 the transfers made when the sitting ends (`engine.phases.settle` calls `close_hand`). A hand
@@ -22,8 +22,8 @@ from tarot.engine.values import magnitude, selected_seats, tidy
 from tarot.expressions.builtins import Number, in_range
 
 if TYPE_CHECKING:
+    from tarot.core.ruleset import LastingRules, Ruleset, Transfer
     from tarot.engine.state import HandState
-    from tarot.ruleset import LastingRules, Ruleset, Transfer
 
 #: the moments transfers are made at, as records write them
 DEAL, SETTLEMENT, SITTING_END = "deal", "settlement", "sitting_end"

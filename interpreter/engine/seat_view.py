@@ -2,9 +2,9 @@
 
 Where it sits: between the engine's `HandState` (which holds every card, hidden or not) and
 everything that acts or speaks for one seat: the screen and news of a person's seat
-(`tarot.table_view`, `tarot.table_news`) and the search player's guesses at the
-hidden cards (`tarot.agents.sampling`). `SeatView(state, seat)` is built once per
-decision and read instead of the state, so only what the seat may see reaches them.
+(`tarot.presentation.seat_screen`, `tarot.presentation.seat_news`) and the search player's guesses
+at the hidden cards (`tarot.players.sampling`). `SeatView(state, seat)` is built once per decision
+and read instead of the state, so only what the seat may see reaches them.
 
 A seat sees its own hand, discards and the face-up tops of its piles; every card shown (a cut
 card, a talon turned up or laid out in packets, discards that must be shown, the cards of a
@@ -28,15 +28,15 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from tarot.core.actions import DecisionKind
 from tarot.engine import tricks as trick_rules
-from tarot.engine.actions import DecisionKind
 from tarot.engine.events import Payment
 from tarot.engine.phases.talon import told_counts
 
 if TYPE_CHECKING:
-    from tarot.cards import Pack
+    from tarot.core.cards import Pack
+    from tarot.core.ruleset import PlayRules, Ruleset
     from tarot.engine.state import HandState
-    from tarot.ruleset import PlayRules, Ruleset
 
 PRIVATE_KINDS = frozenset({DecisionKind.DISCARD, DecisionKind.GIVE})  # seen by the chooser only
 HIDDEN_PILES = ("hands", "discards")  # per-seat piles no other seat looks into

@@ -16,8 +16,8 @@ from tarot.engine.values import selected_seats
 from tarot.expressions import EvaluationError
 
 if TYPE_CHECKING:
+    from tarot.core.ruleset import SideRule
     from tarot.engine.state import HandState
-    from tarot.ruleset import SideRule
 
 
 def side_table(state: HandState, rule: SideRule) -> tuple[tuple[int, ...], ...]:

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from tarot.compile.contexts import MAX_REDEALS, TOTAL_MEMO
-from tarot.engine.actions import Action, Decision, DecisionKind, IllegalAction
+from tarot.core.actions import Action, Decision, DecisionKind, IllegalAction
+from tarot.core.ruleset import DoubleTarget, Evaluator, PaymentRule, RedealRule, Ruleset
 from tarot.engine.events import AT_SETTLEMENT, At, Payment
 from tarot.engine.lasting import (
     LastingValues,
@@ -43,7 +44,6 @@ from tarot.engine.zones import Zones
 from tarot.expressions import EvaluationError, Scope
 from tarot.expressions.builtins import Number
 from tarot.expressions.types import Value
-from tarot.ruleset import DoubleTarget, Evaluator, PaymentRule, RedealRule, Ruleset
 
 __all__ = [
     "HANDED_OVER",

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from tarot.cards import Card, Pack
-from tarot.ruleset import PlayRules
+from tarot.core.cards import Card, Pack
+from tarot.core.ruleset import PlayRules
 
 Key = tuple[int, int]  # (1, strength) for a trump, (0, strength) for the suit led
 NO_KEY: Key = (-1, -1)  # no card counts yet

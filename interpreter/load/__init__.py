@@ -1,6 +1,6 @@
 """Stage 1 of loading a ruleset: YAML text -> merged data with the position of every value.
 
-The stages, run by :mod:`~tarot.ruleset_loader`: load (this package:
+The stages, run by :mod:`~tarot.compile.loader`: load (this package:
 :mod:`~tarot.load.yaml_source`, one file -> data + positions, within the budget of
 :mod:`~tarot.load.yaml_limits`; :mod:`~tarot.load.inheritance`, ``extends``
 chains merged with the provenance of every value; :mod:`~tarot.load.listing`, what

@@ -1,5 +1,5 @@
 """The rulesets as `tarot rules` lists them (the built-in ones and those of the user's folders,
-see `tarot.paths`): title, players and sources, read without the schema check or
+see `tarot.load.paths`): title, players and sources, read without the schema check or
 compilation.
 
 Pipeline: beside the loading stages, not after them (load only: no check, no compile). Each
@@ -22,8 +22,8 @@ from typing import Any
 
 import yaml
 
-from tarot import paths
 from tarot.errors import Position, Problem, RulesetError, json_path
+from tarot.load import paths
 from tarot.load.inheritance import EXTENDS_KEY, FindBuiltin, ReadFile, resolve
 from tarot.load.yaml_core import CORE_RESOLVERS
 from tarot.load.yaml_source import SourceDocument, read_ruleset_file

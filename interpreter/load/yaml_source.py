@@ -37,8 +37,8 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from tarot import paths
 from tarot.errors import Position, Problem, RulesetError, json_path, nearest_position
+from tarot.load import paths
 from tarot.load.yaml_core import leading_zero_problem
 from tarot.load.yaml_limits import (
     MAX_FILE_BYTES,

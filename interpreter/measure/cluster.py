@@ -1,7 +1,7 @@
 """Playing a run's hands on a Dask cluster: the executor beside the local process pool.
 
 Where it sits: `--cluster ADDRESS` (parsed by `cluster_address`) makes
-`tarot.table_commands` open a `DaskExecutor` with `dask_executor` and give it to
+`tarot.cli.simulate` open a `DaskExecutor` with `dask_executor` and give it to
 `runner.run_hands` in place of a job count. The run is the same as on this machine: the same
 chunks of hand numbers, each played by `runner.Table` from the documents the parent loaded
 (`runner.Written`), the answers taken in the order the chunks were handed out, so the rows
@@ -35,7 +35,8 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tarot import cli_numbers
+from tarot.core import whole_numbers
+from tarot.core.ruleset import Ruleset
 from tarot.measure.hand_summary import HandSummary
 from tarot.measure.provenance import results_version
 from tarot.measure.runner import (
@@ -47,7 +48,6 @@ from tarot.measure.runner import (
     available_cores,
     deaf_children,
 )
-from tarot.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -82,7 +82,7 @@ def cluster_address(text: str) -> ClusterAddress:
     if written == "local":
         return ClusterAddress(written, available_cores())
     if written.startswith("local:"):
-        return ClusterAddress(written, cli_numbers.count(written.removeprefix("local:")))
+        return ClusterAddress(written, whole_numbers.count(written.removeprefix("local:")))
     if _SCHEME.fullmatch(written):
         return ClusterAddress(written)
     shown = repr(text if len(text) <= 40 else text[:36] + "...")

@@ -1,6 +1,6 @@
 """Driving a run from the command line: progress bar, rows on disk, the store, stopping.
 
-Where it sits: between `tarot.table_commands` and `runner`. `drive` feeds every hand's
+Where it sits: between `tarot.cli.simulate` and `runner`. `drive` feeds every hand's
 results to the callers' accumulators as they arrive, shows a progress bar (tqdm, on a
 terminal only), writes rows when asked, reads and fills the results store when given one
 (saying on standard error how many hands it read and added), and turns a stop (Ctrl-C,
@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 from tqdm import tqdm
 
+from tarot.core.output_files import OutputError, held_signals
+from tarot.core.ruleset import Ruleset
 from tarot.measure.rows import RowWriter
 from tarot.measure.runner import Executor, HandResults, RunPlan, run_hands
 from tarot.measure.store import PlanStore, ResultStore
-from tarot.output_files import OutputError, held_signals
-from tarot.ruleset import Ruleset
 
 
 @dataclass(frozen=True)

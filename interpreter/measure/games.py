@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 from tqdm import tqdm
 
-from tarot.agents.lineup import seat_agents
+from tarot.core.ruleset import Ruleset
 from tarot.engine.collector import few_collections
 from tarot.engine.game import deal_hand, game_winners, play_hand
 from tarot.measure.statistics import Rate, RunningMean
-from tarot.ruleset import Ruleset
+from tarot.players.lineup import seat_agents
 
 
 @dataclass(frozen=True)

@@ -19,14 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from tarot.agents.base import Agent
-from tarot.agents.together import Playing, deciding, play_together
+from tarot.core.ruleset import HAND_SCORE, Ruleset
 from tarot.engine.collector import few_collections
 from tarot.engine.events import Payment
 from tarot.engine.game import deal_hand, play_hands, sitting_seed
 from tarot.engine.state import HandState
 from tarot.engine.values import tidy
-from tarot.ruleset import HAND_SCORE, Ruleset
+from tarot.players.base import Agent
+from tarot.players.together import Playing, deciding, play_together
 
 
 @dataclass(frozen=True)

@@ -33,10 +33,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from tarot.core.ruleset import Ruleset
 from tarot.measure.hand_summary import HandSummary
 from tarot.measure.shape import GameShape
 from tarot.measure.statistics import KeyedMeans, Rate, RunningMean
-from tarot.ruleset import Ruleset
 
 
 def spread(net: Sequence[float]) -> float:

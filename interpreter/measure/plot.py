@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tarot.core.output_files import check_output_path
 from tarot.measure.comparison import Comparison
-from tarot.output_files import check_output_path
 
 INSTALL_HINT = (
     "plotting needs matplotlib, an optional extra: pip install 'tarot-rules[plot]' "

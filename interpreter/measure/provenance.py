@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tarot import paths
-from tarot.ruleset import Ruleset
+from tarot.core.ruleset import Ruleset
+from tarot.load import paths
 
 PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -32,13 +32,14 @@ PRESENTATION_ONLY = (
     "__init__.py",
     "__main__.py",
     "api/",
-    "cli.py",
-    "cli_numbers.py",
-    "diff/",
-    "explain/",
-    "markdown.py",
+    "cli/",
+    "core/output_files.py",
+    "core/stopping.py",
+    "core/whole_numbers.py",
+    "compile/option_flags.py",
     "measure/cluster.py",
     "measure/comparison.py",
+    "measure/diff/",
     "measure/driver.py",
     "measure/measures.py",
     "measure/plot.py",
@@ -48,19 +49,12 @@ PRESENTATION_ONLY = (
     "measure/runner.py",
     "measure/statistics.py",
     "measure/store.py",
-    "option_flags.py",
-    "output_files.py",
-    "play_command.py",
-    "record.py",
-    "record_file.py",
-    "record_json.py",
-    "replay.py",
-    "stopping.py",
-    "study/",
-    "table_commands.py",
-    "table_news.py",
-    "table_view.py",
-    "transcript.py",
+    "measure/study/",
+    "presentation/",
+    "records/record.py",
+    "records/record_file.py",
+    "records/record_json.py",
+    "records/replay.py",
 )
 
 

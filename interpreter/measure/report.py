@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
+from tarot.core.ruleset import Ruleset
 from tarot.engine.game import plays_sittings, sitting_seed
-from tarot.markdown import escape, table
-from tarot.ruleset import Ruleset
+from tarot.presentation.markdown import escape, table
 
 if TYPE_CHECKING:
     from tarot.measure.runner import RunPlan

@@ -21,10 +21,10 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from tarot.core.output_files import OutputError, PieceFile
+from tarot.core.ruleset import Ruleset
 from tarot.measure.hand_summary import HandSummary, rule_keys
 from tarot.measure.provenance import RunKey
-from tarot.output_files import OutputError, PieceFile
-from tarot.ruleset import Ruleset
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 

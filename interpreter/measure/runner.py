@@ -36,9 +36,9 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Protocol
 
-from tarot.agents.base import Agent
-from tarot.agents.lineup import seat_agents
-from tarot.agents.together import play_together, pools_playouts
+from tarot.compile.loader import build_ruleset, load_ruleset
+from tarot.core.output_files import held_signals
+from tarot.core.ruleset import Ruleset
 from tarot.engine.collector import few_collections
 from tarot.engine.game import plays_sittings, sitting_seed
 from tarot.errors import RulesetError
@@ -50,9 +50,9 @@ from tarot.measure.hand_summary import (
 )
 from tarot.measure.provenance import RunKey
 from tarot.measure.store import PlanStore
-from tarot.output_files import held_signals
-from tarot.ruleset import Ruleset
-from tarot.ruleset_loader import build_ruleset, load_ruleset
+from tarot.players.base import Agent
+from tarot.players.lineup import seat_agents
+from tarot.players.together import play_together, pools_playouts
 
 HandResults = tuple[HandSummary, ...]  # one summary per ruleset, for one hand number
 

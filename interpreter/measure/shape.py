@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tarot.ruleset import Ruleset
+from tarot.core.ruleset import Ruleset
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,9 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
+from tarot.core.output_files import OutputError, held_signals
 from tarot.measure.hand_summary import HandSummary
 from tarot.measure.provenance import RunKey
-from tarot.output_files import OutputError, held_signals
 
 FORMAT = "tarot-results-store"
 FORMAT_VERSION = "1"

@@ -32,12 +32,12 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tarot import paths
+from tarot.compile.loader import load_ruleset
 from tarot.errors import RulesetError
-from tarot.explain import explain_page, render
+from tarot.load import paths
 from tarot.load.listing import builtin_listings
-from tarot.record_json import record_text
-from tarot.ruleset_loader import load_ruleset
+from tarot.presentation.explain import explain_page, render
+from tarot.records.record_json import record_text
 from tarot.web.table import Refused, Table
 from tarot.web.tables import Tables, guarded
 from tarot.web.view import table_json

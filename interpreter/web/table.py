@@ -3,7 +3,7 @@ of hands dealt one after the other.
 
 Where it sits: between the web app (`tarot.web.app`, which turns requests into calls
 here) and the engine (`tarot.engine.game.deal_hand`, `HandState.apply_action`), with the
-computer players seated as `tarot play` seats them (`tarot.agents.lineup`). A table
+computer players seated as `tarot play` seats them (`tarot.players.lineup`). A table
 keeps the actions of every hand as texts; that list, with how the table was set up, is all it
 needs to be rebuilt (`TableSetup`, written by `tarot.web.tables` after every action).
 """
@@ -14,15 +14,15 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tarot.agents.base import Agent
-from tarot.agents.lineup import parse_agents, seat_agents
-from tarot.engine.actions import IllegalAction
+from tarot.core.actions import IllegalAction
+from tarot.core.ruleset import Ruleset
 from tarot.engine.game import deal_hand, game_winners
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
-from tarot.record import game_record
-from tarot.ruleset import Ruleset
-from tarot.table_news import Seen, news_lines
+from tarot.players.base import Agent
+from tarot.players.lineup import parse_agents, seat_agents
+from tarot.presentation.seat_news import Seen, news_lines
+from tarot.records.record import game_record
 
 PERSON = "human"  # how a game record names the person's seat
 

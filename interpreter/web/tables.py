@@ -21,12 +21,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
 
-from tarot.agents.lineup import LineupError
-from tarot.engine.actions import IllegalAction
+from tarot.compile.loader import load_ruleset
+from tarot.core.actions import IllegalAction
 from tarot.errors import RulesetError
 from tarot.expressions import EvaluationError
-from tarot.record_json import RecordError, record_text
-from tarot.ruleset_loader import load_ruleset
+from tarot.players.lineup import LineupError
+from tarot.records.record_json import RecordError, record_text
 from tarot.web.table import Refused, Table, TableSetup
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")

@@ -2,13 +2,13 @@
 
 Where it sits: between a `Table` (`tarot.web.table`) and the page
 (`interpreter/web/static/table.js`). Everything here is read from the seat's `SeatView`
-(`tarot.engine.seat_view`), the one place that decides what a seat may know, and
-phrased by the terminal's own words (`tarot.table_view`, `tarot.table_news`): the
-hand sorted as players hold it and the face-up tops of each seat's piles, the legal choices
-with their labels, the talon when it is turned up, the trick on the table and every trick
-played (the page may replay the computer players' cards one by one), the sides, shown
-cards and packets, every payment with its rule and source, the news of the hand, its result
-and the game's totals. Another seat's hidden cards are never read, only how many there are.
+(`tarot.engine.seat_view`), the one place that decides what a seat may know, and phrased by the
+terminal's own words (`tarot.presentation.seat_screen`, `tarot.presentation.seat_news`): the hand
+sorted as players hold it and the face-up tops of each seat's piles, the legal choices with their
+labels, the talon when it is turned up, the trick on the table and every trick played (the page may
+replay the computer players' cards one by one), the sides, shown cards and packets, every payment
+with its rule and source, the news of the hand, its result and the game's totals. Another seat's
+hidden cards are never read, only how many there are.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tarot.api.view import payments_of
-from tarot.cards import Card
+from tarot.core.cards import Card
 from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN
 from tarot.engine.seat_view import SeatView
-from tarot.table_view import (
+from tarot.presentation.seat_screen import (
     announced_line,
     cards_in_hand,
     choice_label,

@@ -18,7 +18,7 @@ from tarot.batch.players import choose_card, choose_index, log_texts
 from tarot.batch.program import THROWN_IN, Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, per_row
-from tarot.engine.actions import PASS_TEXT, PLAY_ON_TEXT, REDEAL_TEXT, DecisionKind
+from tarot.core.actions import PASS_TEXT, PLAY_ON_TEXT, REDEAL_TEXT, DecisionKind
 from tarot.engine.events import ThrownIn
 
 

@@ -14,9 +14,9 @@ from tarot.batch.masks import Ints
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx
+from tarot.core.ruleset import Ruleset
 from tarot.engine.dealing import deal_packets
 from tarot.engine.events import AT_CUT
-from tarot.ruleset import Ruleset
 
 
 def owners(program: Program) -> Ints:

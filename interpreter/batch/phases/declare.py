@@ -15,7 +15,7 @@ from tarot.batch.players import choose_card, choose_index, log_texts
 from tarot.batch.program import ArrayDeclaration, ArrayHandOver, Program, pay
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, per_row
-from tarot.engine.actions import NO_LEVEL_TEXT
+from tarot.core.actions import NO_LEVEL_TEXT
 from tarot.engine.events import AT_DECLARATIONS
 
 BEFORE_PLAY, BEFORE_OWN_FIRST_CARD = "before_play", "before_own_first_card"

@@ -23,8 +23,8 @@ from tarot.batch.program import Program
 from tarot.batch.state import BatchState
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import Cards, Ctx
+from tarot.core.ruleset import PlayRules
 from tarot.engine.events import At, PaymentTime
-from tarot.ruleset import PlayRules
 
 
 class Excuses:

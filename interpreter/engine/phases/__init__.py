@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from tarot.core.actions import DecisionKind
 from tarot.core.flow import FlowStep
-from tarot.engine.actions import DecisionKind
 from tarot.engine.phases import (
     announce,
     ask,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tarot.engine.actions import (
+from tarot.core.actions import (
     PASS,
     Action,
     Announce,
@@ -31,8 +31,8 @@ from tarot.engine.phases import doubling
 from tarot.engine.values import first_seat, selected_seats
 
 if TYPE_CHECKING:
+    from tarot.core.ruleset import Announcement
     from tarot.engine.state import HandState
-    from tarot.ruleset import Announcement
 
 KEPT_SHOWN = "kept"  # how `shown` names the cards an announcer keeps: `kept:ID`
 UNTIL_ALL_PASS = "until_all_pass"  # `rounds`: the turn comes round until all pass in a row

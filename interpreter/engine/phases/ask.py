@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tarot.engine.actions import Action, Answer, Decision, DecisionKind, action_text
+from tarot.core.actions import Action, Answer, Decision, DecisionKind, action_text
 from tarot.engine.values import selected_seats
 
 if TYPE_CHECKING:

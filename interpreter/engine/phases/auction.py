@@ -15,7 +15,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING, NamedTuple
 
-from tarot.engine.actions import (
+from tarot.core.actions import (
     PASS,
     Action,
     Bid,
@@ -32,8 +32,8 @@ from tarot.engine.values import first_seat, selected_seats
 from tarot.expressions import EvaluationError
 
 if TYPE_CHECKING:
+    from tarot.core.ruleset import Bidding, Contract
     from tarot.engine.state import HandState
-    from tarot.ruleset import Bidding, Contract
 
 UNTIL_ONE_LEFT = "until_one_left"  # `bidding.rounds`: round and round until one is left
 # Bids, holds and passes an auction may hold: without holds each bid raises the contract, so

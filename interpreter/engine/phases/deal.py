@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tarot.compile.contexts import MAX_REDEALS
-from tarot.engine.actions import Action, Decision, DecisionKind, Redeal, action_text
+from tarot.core.actions import Action, Decision, DecisionKind, Redeal, action_text
 from tarot.engine.dealing import deal_packets
 from tarot.engine.events import AT_CUT, ThrownIn
 from tarot.engine.lasting import DEAL, pay_transfers
@@ -18,8 +18,8 @@ from tarot.engine.showing import show_cards
 from tarot.engine.values import selected_seats
 
 if TYPE_CHECKING:
+    from tarot.core.ruleset import RedealRule
     from tarot.engine.state import HandState
-    from tarot.ruleset import RedealRule
 
 
 def deal(state: HandState) -> None:

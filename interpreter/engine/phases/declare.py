@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from tarot.compile.contexts import own_cards
-from tarot.engine.actions import (
+from tarot.core.actions import (
     Action,
     Decision,
     DecisionKind,
@@ -22,9 +22,9 @@ from tarot.engine.actions import (
     NoDeclaration,
     action_text,
 )
+from tarot.core.ruleset import Declaration
 from tarot.engine.events import AT_DECLARATIONS
 from tarot.expressions import Scope
-from tarot.ruleset import Declaration
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState

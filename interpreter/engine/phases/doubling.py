@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tarot.engine.actions import Action, Decision, DecisionKind, Double, action_text
+from tarot.core.actions import Action, Decision, DecisionKind, Double, action_text
 from tarot.engine.values import selected_seats
 
 if TYPE_CHECKING:
+    from tarot.core.ruleset import DoubleTarget
     from tarot.engine.state import HandState
-    from tarot.ruleset import DoubleTarget
 
 
 def enter(state: HandState) -> None:

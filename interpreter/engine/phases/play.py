@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tarot.core.actions import Decision, DecisionKind
 from tarot.engine import sides
 from tarot.engine import tricks as trick_rules
-from tarot.engine.actions import Decision, DecisionKind
 from tarot.engine.events import at_trick
 from tarot.engine.phases import announce, declare, settle, talon
 from tarot.engine.showing import show_cards
@@ -22,8 +22,8 @@ from tarot.engine.values import selected_seats
 from tarot.expressions import EvaluationError
 
 if TYPE_CHECKING:
+    from tarot.core.ruleset import Evaluator
     from tarot.engine.state import HandState
-    from tarot.ruleset import Evaluator
 
 CARD_PLAYED, TRICK_END = "card_played", "trick_end"  # the events of trick play
 PLAY = DecisionKind.PLAY

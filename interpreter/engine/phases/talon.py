@@ -13,15 +13,15 @@ from collections.abc import Sequence
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
-from tarot.engine.actions import Action, Decision, DecisionKind, TakePacket, action_text
+from tarot.core.actions import Action, Decision, DecisionKind, TakePacket, action_text
+from tarot.core.rule_index import card_guard, may_hold_for
 from tarot.engine.events import AT_DISCARD
 from tarot.engine.phases import settle
-from tarot.engine.rule_index import card_guard, may_hold_for
 from tarot.engine.values import first_seat
 
 if TYPE_CHECKING:
+    from tarot.core.ruleset import Evaluator, Ruleset, TalonPackets, TalonTake, TalonUse
     from tarot.engine.state import HandState
-    from tarot.ruleset import Evaluator, Ruleset, TalonPackets, TalonTake, TalonUse
 
 #: how `shown` names packets taken, by where they went: in hand, or onto a pile unseen
 TAKEN_SHOWN = {"hand": "talon", "pile": "talon_pile"}

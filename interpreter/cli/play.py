@@ -1,0 +1,176 @@
+"""`tarot play`: hands with computer players (or a person at one seat), printed as they finish.
+
+Where it sits: called by `tarot.cli`, which parses the arguments. The ruleset is loaded
+and the `--record` path checked before any hand is played. Hands are played one at a time
+(`engine.game.play_hands`) and nothing of a finished hand is kept but the totals: each is
+printed, and written to the record, as it finishes, so memory stays flat in the number of
+hands. A run stopped by Ctrl-C, SIGTERM or SIGHUP, by the person leaving the table, or by a
+record that can no longer be written still prints the totals of the finished hands and keeps
+them in the record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator, Sequence
+from typing import TextIO
+
+from tarot.batch.backend import choose_backend
+from tarot.cli.simulate import DEFAULT_AGENTS, agents_for
+from tarot.compile.loader import load_ruleset
+from tarot.compile.option_flags import readings_for
+from tarot.core.output_files import OutputError, check_output_path, held_signals
+from tarot.core.ruleset import Ruleset
+from tarot.core.stopping import exit_status
+from tarot.engine.game import game_winners, play_hands
+from tarot.engine.state import HandState
+from tarot.errors import UsageError
+from tarot.expressions import EvaluationError
+from tarot.players.base import Agent
+from tarot.players.lineup import LEVELS, parse_agents, seat_agents
+from tarot.presentation.human_seat import HumanAgent, LeftTable
+from tarot.presentation.transcript import game_line, hand_transcript, totals_line
+from tarot.records.record_file import RecordFile
+
+LEFT_TABLE = 130  # the person at the human seat left: the status of a Ctrl-C
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    ruleset = load_ruleset(args.ruleset, readings_for(args.option, args.ruleset))
+    numbers = (
+        range(args.hand, args.hand + 1) if args.hand else args.hands and range(1, args.hands + 1)
+    )
+    # numbers is None for a whole game: as many hands as the ruleset's game takes
+    level = getattr(args, "level", None)
+    if level is not None and args.agents is not None:
+        print(
+            "tarot: --level and --agents both choose the computer players; give one",
+            file=sys.stderr,
+        )
+        return 2
+    if args.hand and args.hand > 1 and ruleset.lasting is not None:
+        print(
+            f"tarot: note: in {ruleset.id} each hand starts from what the hands before it "
+            f"left (its lasting state); hand {args.hand} is played from the start of a "
+            "sitting, not as the whole game reaches it (play the game to see that: leave out "
+            "--hand)",
+            file=sys.stderr,
+        )
+    if args.agents is None:
+        args.agents = DEFAULT_AGENTS
+    kinds = parse_agents(LEVELS[level], ruleset.players) if level else agents_for(args, ruleset)
+    if args.human is not None and not 0 <= args.human < ruleset.players:
+        raise UsageError(
+            f"--human {args.human}: no such seat; {ruleset.id} has seats 0 to {ruleset.players - 1}"
+        )
+    if args.backend == "batch" and args.human is not None:
+        raise UsageError("--backend batch: the batch back end has no seat for a person")
+    if args.record and args.record != "-":
+        check_output_path("--record", args.record)
+    out = sys.stderr if args.record == "-" else sys.stdout
+    human = HumanAgent(output=out, seat=args.human) if args.human is not None else None
+
+    def agents(number: int) -> list[Agent]:
+        seated = seat_agents(kinds, args.seed, number, ruleset.players)
+        if human is not None:
+            seated[args.human] = human
+        return seated
+
+    first = numbers[0] if numbers else 1
+    record = (
+        RecordFile(args.record, ruleset, args.seed, [a.name for a in agents(first)])
+        if args.record
+        else None
+    )
+    tally = _Tally(ruleset.players)
+
+    def show(state: HandState) -> None:
+        if args.quiet:
+            return
+        if human is None:
+            print(hand_transcript(state), file=out)
+            print(file=out)
+            return
+        human.hand_over(state)
+        if numbers:
+            more = state.number != numbers[-1]
+        else:  # a whole game: one hand for a ruleset without a game end
+            more = ruleset.game is not None and not game_winners(state)
+        if more:
+            human.wait("Press Enter to deal the next hand (q to leave): ")
+
+    hands = play_hands(ruleset, args.seed, agents, numbers)
+    if args.backend == "batch":
+        hands = _batch_hands(args, ruleset, kinds, numbers)
+    status, failure = 0, None
+    try:
+        for state in hands:
+            with held_signals():  # the hand is in the record and the totals, or in neither
+                if record is not None:
+                    record.add(state)
+                tally.add(state)
+            show(state)
+    except (KeyboardInterrupt, LeftTable) as stop:
+        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else str(stop)
+        kept = f"; the {tally.hands} finished hand(s) are kept" if tally.hands else ""
+        during = numbers[tally.hands] if numbers else tally.hands + 1
+        print(f"\n{why}: stopped during hand {during}{kept}", file=sys.stderr)
+        status = exit_status() if isinstance(stop, KeyboardInterrupt) else LEFT_TABLE
+    except OutputError as error:
+        failure, status = error, 1
+    except EvaluationError as error:
+        kept = f"; the {tally.hands} finished hand(s) are kept" if tally.hands else ""
+        print(f"{error}\nthe hand was stopped{kept}", file=sys.stderr)
+        status = 1
+    if tally.hands:
+        you = f"  (you are seat {args.human})" if human is not None else ""
+        print(totals_line(tally.hands, tally.totals, ruleset.unit.plural) + you, file=out)
+        assert tally.last is not None  # kept with every finished hand
+        winners = game_winners(tally.last)
+        if winners:
+            print(game_line(tally.hands, winners), file=out)
+    if record is not None:
+        status = _close_record(record, out, failure) or status
+    return status
+
+
+def _batch_hands(
+    args: argparse.Namespace, ruleset: Ruleset, kinds: Sequence[str], numbers: Sequence[int] | None
+) -> Iterator[HandState]:
+    """The hands as the batch back end played them in a `simulate` or `diff --backend
+    batch|auto` run (its own random numbers: not the scalar engine's hands for the seed)."""
+    choose_backend("batch", [ruleset], kinds)  # refuses a ruleset or player it cannot run
+    from tarot.records.batch_agreement import batch_hands
+
+    return batch_hands(ruleset, args.seed, numbers or range(1, 2))
+
+
+def _close_record(record: RecordFile, out: TextIO, failure: OutputError | None) -> int:
+    """Finish the record and say what it holds; 1 if it could not be written whole."""
+    try:
+        record.close()
+    except OutputError as error:
+        failure = failure or error
+    if failure is not None:
+        print(f"tarot: {failure}", file=sys.stderr)
+        return 1
+    if not record.hands:
+        print("no hand finished: no record written", file=sys.stderr)
+    elif record.path != "-":
+        print(f"record written to {record.path}", file=out)
+    return 0
+
+
+class _Tally:
+    """What the end of a run says about the finished hands: how many, the totals, the last."""
+
+    def __init__(self, players: int) -> None:
+        self.hands = 0
+        self.totals: list[float] = [0] * players
+        self.last: HandState | None = None
+
+    def add(self, state: HandState) -> None:
+        self.hands += 1
+        self.totals = [t + n for t, n in zip(self.totals, state.returns(), strict=True)]
+        self.last = state

@@ -1,0 +1,370 @@
+"""The search player's play-outs as one batch: many scalar hand states, all at the same
+moment of trick play, played to their end at once.
+
+Where it sits: between the search player (`tarot.players.search_agent`, which asks for
+it with `batch=auto`) and the batch back end's trick play (`tarot.batch.phases.play`).
+`prepare` and `finish` judge a decision as `tarot.players.judging.play_each` does (the
+same guessed deals, each action applied to a clone of each by the scalar engine), but play each
+trial on with the scalar play-out policy only until it reaches trick play in a state the
+batch back end can take up exactly (`batchable`), then plays all such trials of the
+decision at once (`play_states`) with the card habit as array code (`habits.CardHabit`).
+Trials that never get there (a ruleset or a moment the batch back end does not run) are
+played out by the scalar engine as before. The two halves are `prepare` (the guessed
+deals, the actions applied, the scalar play-out up to trick play) and `finish` (the batch),
+so that the decisions of many hands can share one batch (`tarot.players.together`):
+each guessed deal's random stream is keyed by its decision's own seed, so a play-out draws
+the same numbers whatever it is batched with.
+
+`from_states` lays the scalar states into one `BatchState`: every zone, the trick on the
+table, the sides, the declarations, the Fool's debts and the payments made so far (each
+seat's net starts at its game total, so that `total()` reads as in the scalar engine, and
+the total is taken off again at the end). `replay_row` plays one row's batched cards through
+the scalar engine from its state, to check that a play-out agrees payment by payment.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from itertools import chain
+from typing import TypeVar
+
+import numpy as np
+
+from tarot.batch import keyed_random
+from tarot.batch.habits import CardHabit
+from tarot.batch.masks import Ints, Layout, Masks
+from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD
+from tarot.batch.phases.play import Resume, play
+from tarot.batch.program import Program
+from tarot.batch.run import program_of
+from tarot.batch.state import BatchState, sole_leaders
+from tarot.batch.support import supports
+from tarot.core.actions import DecisionKind
+from tarot.core.ruleset import Ruleset
+from tarot.engine.collector import few_collections
+from tarot.engine.phases.phase import Phase
+from tarot.engine.state import HandState
+from tarot.players.playouts import Policy, play_out
+from tarot.players.sampling import Sampler
+
+T = TypeVar("T")
+
+#: the scalar play-out policies that have an array form, and the share of their card
+#: choices made at random (`agents.playouts.EXPLORE`, every card for the random policy)
+EXPLORE = {"greedy": 0.1, "random": 1.0}
+#: the seed of the batched play-outs' card habit: each row's stream carries its own key
+ROW_KEYED = 0
+
+
+def runs(ruleset: Ruleset) -> bool:
+    """Whether the batch back end runs the ruleset's trick play (worked out once)."""
+    known = getattr(ruleset, "_batch_playouts", None)
+    if known is None:
+        known = not supports(ruleset) and not ruleset.deck.cards.beats_equal
+        object.__setattr__(ruleset, "_batch_playouts", known)
+    return bool(known)
+
+
+def batchable(state: HandState) -> bool:
+    """Whether the batch back end can take up the hand from here exactly: a card to play,
+    under the ruleset's own trick rules, with nothing pending that its trick play does not
+    know (declarations still to come before a first card, cards kept back, piles, a stock)."""
+    decision = state.decision
+    if decision is None or decision.kind is not DecisionKind.PLAY or state.phase != Phase.PLAY:
+        return False
+    ruleset = state.ruleset
+    zones = state.zones
+    return (
+        runs(ruleset)
+        and state.play_rules is ruleset.play
+        and state.trick_pack is ruleset.deck.cards
+        and state.side_table is None
+        and not (state.joined or state.kept_back or state.drawing or state.talon_per_trick)
+        and not any(map(any, zones.piles))
+        and not any(state.scores)
+        and not state.declare_queue
+        and not (state.trick_number == 1 and _declares_before_first_card(ruleset))
+    )
+
+
+def _declares_before_first_card(ruleset: Ruleset) -> bool:
+    return any(
+        (d.timing or ruleset.declaration_timing) == BEFORE_OWN_FIRST_CARD
+        for d in ruleset.declarations
+    )
+
+
+@dataclass
+class Pending:
+    """A decision's play-outs, played by the scalar engine up to the moment the batch back
+    end takes them up: `results` holds what is known (per action, per guessed deal), and
+    `waiting` the trials still to play, by moment (trick number, cards on its table), each
+    with its action's index, its guessed deal and its random stream."""
+
+    seat: int
+    explore: float
+    results: list[list[float]]
+    waiting: dict[tuple[int, int], list[tuple[HandState, int, int, int]]]
+
+
+def prepare(
+    state: HandState,
+    seat: int,
+    rollout: str,
+    policy: Policy,
+    rng: random.Random,
+    samples: int,
+    only: Sequence[int] | None = None,
+    sampler: Sampler | None = None,
+) -> Pending:
+    """A decision judged as `judging.play_each` judges it, up to its batch: the guessed
+    deals dealt, each action applied and played on until trick play can be batched.
+    `finish` plays the rest, for one decision or for the decisions of many hands at once.
+    `only`: the indexes of the actions to try (all, by default); `results` follows it.
+    `sampler`: the decision's, when its deals are guessed in more than one stage."""
+    decision = state.decision
+    assert decision is not None  # a decision is judged only while it is open
+    actions = decision.actions if only is None else [decision.actions[i] for i in only]
+    sampler = sampler or Sampler(state, seat)
+    results: list[list[float]] = [[0.0] * samples for _ in actions]
+    waiting: dict[tuple[int, int], list[tuple[HandState, int, int, int]]] = defaultdict(list)
+    with few_collections():
+        for sample in range(samples):
+            guessed = sampler.sample(rng)
+            playout_seed = rng.getrandbits(64)
+            for index, action in enumerate(actions):
+                trial = guessed.clone()
+                trial.apply_action(action)
+                if trial.decision is not None and not batchable(trial):
+                    # (a play-out's stream is seeded only when it is drawn from)
+                    play_out(trial, policy, random.Random(playout_seed), until=batchable)
+                if trial.decision is None:
+                    results[index][sample] = trial.returns()[seat]
+                else:
+                    moment = (trial.trick_number, len(trial.zones.trick))
+                    waiting[moment].append((trial, index, sample, 0))
+    if waiting:
+        # each guessed deal's random stream, shared by its actions and keyed by the
+        # decision's seed: a row's draws do not depend on the rows it is batched with
+        seed = rng.getrandbits(63)
+        streams = keyed_random.words(seed, np.arange(samples), keyed_random.CHOICE, 0)
+        stream_of = streams.view(np.int64).tolist()
+        for group in waiting.values():
+            group[:] = [(trial, index, s, stream_of[s]) for trial, index, s, _ in group]
+    return Pending(seat, EXPLORE[rollout], results, waiting)
+
+
+def finish(pendings: Sequence[Pending]) -> None:
+    """Play every waiting trial of `pendings` to its end and fill in their results: the
+    trials of the same ruleset at the same moment with the same habit in one batch,
+    whichever decision (and hand) they come from."""
+    groups: dict[tuple[int, int, int, float], list[tuple[Pending, HandState, int, int, int]]]
+    groups = defaultdict(list)
+    for pending in pendings:
+        for moment, waiting in pending.waiting.items():
+            key = (id(waiting[0][0].ruleset), *moment, pending.explore)
+            groups[key].extend((pending, *trial) for trial in waiting)
+        pending.waiting = {}
+    with few_collections():
+        for (_ruleset, _trick, _played, explore), group in groups.items():
+            trials = [trial for _pending, trial, _index, _sample, _stream in group]
+            streams = np.array([row[4] for row in group], dtype=np.int64)
+            net = play_states(trials, ROW_KEYED, streams, explore).net
+            seats = np.array([row[0].seat for row in group], dtype=np.int64)
+            values = net[np.arange(len(group)), seats].tolist()
+            for (pending, _trial, index, sample, _stream), value in zip(group, values, strict=True):
+                pending.results[index][sample] = value
+
+
+def play_states(
+    states: Sequence[HandState],
+    seed: int,
+    streams: Ints,
+    explore: float,
+    logging: bool = False,
+) -> BatchState:
+    """The hands `states` (each `batchable`, all in the same trick with as many cards on
+    the table) played to their end at once by the card habit; the state's `net` is then
+    each hand's final result per seat (`HandState.returns`)."""
+    program = program_of(states[0].ruleset)
+    first = states[0]
+    batch = from_states(program, states, logging)
+    resume = Resume(
+        trick_number=first.trick_number,
+        total_tricks=first.total_tricks,
+        trick=_table(states, first.ruleset.players),
+        played=len(first.zones.trick),
+    )
+    steps = sum(len(hand) for hand in first.zones.hands)
+    play(program, batch, CardHabit(program.tables, seed, streams, steps, explore), resume)
+    batch.net -= np.array([s.totals_before for s in states], dtype=np.float64)
+    return batch
+
+
+def from_states(program: Program, states: Sequence[HandState], logging: bool = False) -> BatchState:
+    """The scalar hand states (in trick play) as one batch state, one row each."""
+    ruleset, tables = program.ruleset, program.tables
+    layout, n, size = tables.layout, ruleset.players, len(states)
+    cards = len(ruleset.deck)
+    declarations = {d.id: i for i, d in enumerate(ruleset.declarations)}
+    redeals = {r.id: i for i, r in enumerate(ruleset.redeals)}
+    declared = np.zeros((size, n, len(declarations)), dtype=np.bool_)
+    declared_values = np.zeros((size, n, len(declarations)))
+    declared_redeals = np.zeros((size, n, len(redeals)), dtype=np.bool_)
+    contracts = [] if ruleset.bidding is None else [c.id for c in ruleset.bidding.contracts]
+    slots = len(ruleset.deck.fools) if program.hand.excuse_cards is None else cards
+    debtors = np.full((size, slots), -1, dtype=np.int64)
+    creditors = debtors.copy()
+    winning_cards, tricks_won, last_winner = _trick_logs(states, cards // n + 1, n)
+    for row, state in enumerate(states):
+        for seat, made in enumerate(state.declared):
+            for what in made:
+                if what in declarations:
+                    declared[row, seat, declarations[what]] = True
+                if what in redeals:
+                    declared_redeals[row, seat, redeals[what]] = True
+        for seat, values in enumerate(state.declared_values):
+            for what, value in values.items():
+                declared_values[row, seat, declarations[what]] = value
+        for slot, (debtor, creditor) in enumerate(state.excuse_debts):
+            debtors[row, slot], creditors[row, slot] = debtor, creditor
+    net = np.array([s.net() for s in states], dtype=np.float64)
+    net += np.array([s.totals_before for s in states], dtype=np.float64)
+    return BatchState(
+        ruleset=ruleset,
+        tables=tables,
+        seed=0,
+        numbers=np.array([s.number for s in states], dtype=np.int64),
+        dealer=np.array([s.dealer for s in states], dtype=np.int64),
+        packs=_packs(states),
+        hands=_seat_masks(layout, states, lambda s: s.zones.hands),
+        discards=_seat_masks(layout, states, lambda s: s.zones.discards),
+        won=_seat_masks(layout, states, lambda s: s.zones.won),
+        played=_seat_masks(layout, states, lambda s: s.zones.played),
+        net=net,
+        declared=declared,
+        declared_values=declared_values,
+        fired=np.zeros((size, len(program.keys)), dtype=np.int32),
+        paid=np.zeros((size, len(program.keys))),
+        rule_keys=program.keys,
+        leader=np.array([s.leader for s in states], dtype=np.int64),
+        tricks_won=tricks_won,
+        last_trick=_masks(
+            layout,
+            [s.zones.trick_cards[-1][1] if s.zones.trick_cards else [] for s in states],
+        ),
+        last_winner=last_winner,
+        talon=_masks(layout, [s.zones.talon for s in states]),
+        talon_dealt=_masks(layout, [s.talon_dealt for s in states]),
+        set_aside=_seat_masks(layout, states, lambda s: s.zones.set_aside),
+        discard_left=np.zeros((size, n), dtype=np.int64),
+        declared_redeals=declared_redeals,
+        winning_cards=winning_cards,
+        debtors=debtors,
+        creditors=creditors,
+        taker=np.array([-1 if s.taker is None else s.taker for s in states], dtype=np.int64),
+        partner=np.array([-1 if s.partner is None else s.partner for s in states], dtype=np.int64),
+        contract=np.array(
+            [-1 if s.contract is None else contracts.index(s.contract) for s in states],
+            dtype=np.int64,
+        ),
+        thrown=np.zeros(size, dtype=np.bool_),
+        deals=np.ones(size, dtype=np.int64),
+        excuses=_masks(layout, [s.excuses for s in states]),
+        decisions=np.zeros(size, dtype=np.int64),
+        choices=np.zeros(size, dtype=np.int64),
+        leaders=np.full((size, 1), -1, dtype=np.int8),  # not kept: `summarised` is False
+        leading=sole_leaders(net),
+        logging=logging,
+        summarised=False,
+    )
+
+
+def _packs(states: Sequence[HandState]) -> Ints:
+    """Each state's dealt pack: [rows, cards]. The states of a hand share their pack (a
+    clone and a guessed deal keep the one dealt), so each is read once."""
+    packs, which = _read_once([state.pack for state in states])
+    return np.array(packs, dtype=np.int64)[which]
+
+
+def _trick_logs(states: Sequence[HandState], tricks: int, players: int) -> tuple[Ints, Ints, Ints]:
+    """From each state's finished tricks: the card each was won with ([rows, tricks], -1
+    past them), the tricks each seat won ([rows, seats]) and the last trick's winner (-1:
+    none). The states of one decision share most of their tricks (a clone shares the entries
+    of its trick log), so each entry is read once."""
+    size = len(states)
+    winning_cards = np.full((size, tricks), -1, dtype=np.int64)
+    tricks_won = np.zeros((size, players), dtype=np.int64)
+    last_winner = np.full(size, -1, dtype=np.int64)
+    logs = [state.trick_log for state in states]
+    lengths = np.fromiter(map(len, logs), dtype=np.int64, count=size)
+    entries = list(chain.from_iterable(logs))
+    if not entries:
+        return winning_cards, tricks_won, last_winner
+    distinct, index = _read_once(entries)
+    read = np.array(
+        [
+            (number, winner, next(c for s, c in trick if s == winner))
+            for number, _leader, trick, winner in distinct
+        ],
+        dtype=np.int64,
+    )
+    which = read[index]
+    rows = np.repeat(np.arange(size), lengths)
+    winning_cards[rows, which[:, 0] - 1] = which[:, 2]
+    np.add.at(tricks_won, (rows, which[:, 1]), 1)
+    played = lengths > 0
+    last_winner[played] = which[np.cumsum(lengths)[played] - 1, 1]
+    return winning_cards, tricks_won, last_winner
+
+
+def _read_once(items: Sequence[T]) -> tuple[list[T], Ints]:
+    """The distinct objects of `items` (by identity, as first met) and, for each item, the
+    index of its object among them: objects the states share are then read once."""
+    ids = list(map(id, items))
+    distinct = dict(zip(ids, items, strict=True))
+    place = {key: i for i, key in enumerate(distinct)}
+    index = np.fromiter(map(place.__getitem__, ids), dtype=np.int64, count=len(ids))
+    return list(distinct.values()), index
+
+
+def _masks(layout: Layout, piles: Sequence[Collection[int]]) -> Masks:
+    """One mask per pile: [piles, words]."""
+    held = np.zeros((len(piles), layout.cards), dtype=np.bool_)
+    sizes = np.fromiter(map(len, piles), dtype=np.int64, count=len(piles))
+    cards = np.fromiter(chain.from_iterable(piles), dtype=np.int64, count=int(sizes.sum()))
+    held[np.repeat(np.arange(len(piles)), sizes), cards] = True
+    return layout.from_bools(held)
+
+
+def _seat_masks(
+    layout: Layout, states: Sequence[HandState], zone: Callable[[HandState], list[list[int]]]
+) -> Masks:
+    """A per-seat zone of each state as masks: [rows, seats, words]."""
+    piles = list(chain.from_iterable(map(zone, states)))
+    return _masks(layout, piles).reshape(len(states), -1, layout.words)
+
+
+def _table(states: Sequence[HandState], players: int) -> Ints:
+    """The cards on each state's table in the order played, -1 past them: [rows, players]."""
+    trick = np.full((len(states), players), -1, dtype=np.int64)
+    for row, state in enumerate(states):
+        for position, (_seat, card) in enumerate(state.zones.trick):
+            trick[row, position] = card
+    return trick
+
+
+def replay_row(state: HandState, batch: BatchState, row: int) -> HandState:
+    """The cards row `row` of a logged batch played, applied to a clone of `state` (the
+    scalar state that row was made from) through the scalar engine."""
+    ids = state.ruleset.deck.cards.ids
+    replayed = state.clone()
+    for entry in batch.decision_log:
+        _form, _kind, _seats, chosen = entry.what
+        found = np.flatnonzero(entry.rows == row)
+        if len(found):
+            replayed.apply_action(ids[int(chosen[found[0]])])  # type: ignore[index]
+    return replayed

@@ -1,0 +1,141 @@
+"""What a seat has not been told yet of a hand: the other seats' public decisions, the
+tricks finished and who won them, and every payment with the rule that made it.
+
+Where it sits: beside `tarot.presentation.seat_screen` (the screen at a decision), used by
+`tarot.presentation.human_seat` before each decision and at the end of a hand. It reads the
+seat's `SeatView` only. A `Seen` remembers how far into the hand the seat has been told, so
+nothing is told twice; the other seats' discards are told only as a count (and, where the
+rules tell it, how many cards of a kind each laid away).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tarot.core.actions import DecisionKind
+from tarot.core.ruleset import Declaration, Ruleset
+from tarot.engine.events import Payment, PaymentTime
+from tarot.engine.seat_view import PRIVATE_KINDS, SeatView, SeenDecision, SeenTrick
+from tarot.presentation.seat_screen import (
+    NO_LEVEL,
+    PLAY,
+    capital,
+    card_list,
+    choice_label,
+    current_trick,
+    payment_lines,
+    sorted_hand,
+    told_line,
+    verb,
+    who,
+)
+
+SETTLEMENT = PaymentTime.SETTLEMENT  # where the payments at the end of a hand are made
+
+
+@dataclass
+class Seen:
+    """How far into a hand a seat has been told: decisions, payments and tricks so far."""
+
+    started: bool = False
+    deals: int = 0  # deals thrown in and dealt again within the hand
+    decisions: int = 0
+    payments: int = 0
+    tricks: int = 0
+    told: bool = False  # how many cards of a kind each seat laid away (`discard.told`)
+
+
+def news_lines(view: SeatView, seen: Seen) -> list[str]:
+    """What the seat has not been told yet: the start of the hand, the other seats' decisions,
+    the tricks finished and who won them, and every payment with its rule; `seen` moves on.
+    Payments made in the trick still on the table are left to `decision_lines`."""
+    ruleset, me = view.ruleset, view.seat
+    lines = [] if seen.started else _opening_lines(view)
+    for deal in view.thrown_in_deals[seen.deals :]:
+        lines += _decision_news(view, deal.decisions[seen.decisions :])
+        reason = ruleset.rule_label("thrown_in:" + deal.reason)
+        lines.append(f"The deal is thrown in ({reason}); {who(view.dealer, me)} deals again.")
+        seen.deals, seen.decisions, seen.payments, seen.tricks = seen.deals + 1, 0, 0, 0
+    lines += _decision_news(view, view.decisions[seen.decisions :])
+    told = told_line(view) if view.told and not seen.told else None
+    if told:
+        lines.append(told + ".")
+        seen.told = True
+    finished = view.tricks[seen.tricks :]
+    at_tricks = {f"trick {t.number}" for t in finished} | {current_trick(view)}
+    others = [p for p in view.payments[seen.payments :] if p.at not in at_tricks]
+    lines += _payment_groups(ruleset, [p for p in others if p.at != SETTLEMENT], me)
+    for trick in finished:
+        lines.append(_trick_line(view, trick))
+        paid = [p for p in view.payments if p.at == f"trick {trick.number}"]
+        lines += ["  " + line for line in payment_lines(ruleset, paid, me)]
+    lines += _payment_groups(ruleset, [p for p in others if p.at == SETTLEMENT], me)
+    seen.started = True
+    seen.decisions = len(view.decisions)
+    seen.payments = len(view.payments)
+    seen.tricks = len(view.tricks)
+    return lines
+
+
+def _opening_lines(view: SeatView) -> list[str]:
+    ruleset, me = view.ruleset, view.seat
+    lines = [
+        f"=== Hand {view.number} of {ruleset.title}: {who(view.dealer, me)} "
+        f"{verb(view.dealer, me, 'deal')}; you are seat {me} ==="
+    ]
+    if view.cut_card is not None:
+        card = ruleset.deck.cards[view.cut_card].label()
+        lines.append(f"Cut card, shown to all: {card} (to the dealer)")
+    return lines
+
+
+def _decision_news(view: SeatView, decisions: Sequence[SeenDecision]) -> list[str]:
+    ruleset, me = view.ruleset, view.seat
+    lines = []
+    private: dict[tuple[int, str], int] = {}
+    for decision in decisions:
+        seat, kind, choice = decision.seat, decision.kind, decision.choice
+        # shown cards are told with the declaration
+        if seat == me or kind in (PLAY, DecisionKind.SHOW):
+            continue
+        if kind in PRIVATE_KINDS or choice is None:
+            private[seat, kind] = private.get((seat, kind), 0) + 1
+            continue
+        if choice.endswith(":" + NO_LEVEL):
+            continue
+        declared = ruleset.rule(choice) if ":" in choice else None
+        label = ruleset.rule_label(choice) if isinstance(declared, Declaration) else None
+        lines.append(
+            f"{capital(who(seat, me))} " + (label or f"chose {choice_label(ruleset, choice)}")
+        )
+        shown = [cards for s, d, cards in view.shown if s == seat and choice.startswith(d + ":")]
+        if shown and shown[-1]:
+            lines[-1] += ", showing " + card_list(
+                ruleset.deck, sorted_hand(ruleset.deck, shown[-1])
+            )
+    hidden = []
+    for (seat, kind), count in private.items():
+        cards = "a card" if count == 1 else f"{count} cards"
+        what = f"{capital(who(seat, me))} chose {cards} to {kind.replace('_', ' ')}"
+        hidden.append(what + " (not shown to you).")
+    return hidden + lines
+
+
+def _trick_line(view: SeatView, trick: SeenTrick) -> str:
+    deck, me = view.ruleset.deck, view.seat
+    played = ", ".join(f"{who(seat, me)} {deck.cards[card].label()}" for seat, card in trick.plays)
+    winner = trick.winner
+    return f"Trick {trick.number}: {played}; {who(winner, me)} {verb(winner, me, 'win')}."
+
+
+def _payment_groups(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> list[str]:
+    """Payments under a heading for each stage of the hand they were made at."""
+    lines: list[str] = []
+    start = 0
+    for end in range(1, len(payments) + 1):
+        if end == len(payments) or payments[end].at != payments[start].at:
+            lines.append(f"{capital(payments[start].at)}:")
+            lines += ["  " + line for line in payment_lines(ruleset, payments[start:end], me)]
+            start = end
+    return lines

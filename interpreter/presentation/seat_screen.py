@@ -1,0 +1,521 @@
+"""What one seat may see of a hand, as lines of text: the screen of a person's seat.
+
+Where it sits: between the engine's `SeatView` (what one seat may know of a `HandState`) and
+`tarot.presentation.human_seat` (which reads the person's answers) and `tarot play --human`
+in `tarot.cli`; what happened between two decisions is told by `tarot.presentation.seat_news`.
+Every function here reads a seat's view and returns text (or resolves an answer); nothing
+reads input or writes output, and nothing reads the state's hidden cards.
+
+A seat sees its own hand and discards, every card played, the cards shown in declarations,
+every payment, and the other seats' decisions except those of a private kind (a discard),
+of which it learns only how many cards went. Nothing here knows a particular game: suits,
+cards and rule names come from the ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from tarot.core.actions import (
+    ANNOUNCE_TEXT,
+    HOLD_TEXT,
+    NO_LEVEL_TEXT,
+    PACKET_TEXT,
+    PASS_TEXT,
+    DecisionKind,
+)
+from tarot.core.cards import COURT_LETTERS, Card, Deck, roman
+from tarot.core.ruleset import Declaration, Ruleset
+from tarot.engine import tricks as trick_rules
+from tarot.engine.events import Payment
+from tarot.engine.phases.talon import REST_SHOWN, TAKEN_SHOWN, told_text
+from tarot.engine.seat_view import Facing, SeatView
+
+PLAY, DISCARD = DecisionKind.PLAY, DecisionKind.DISCARD
+#: shown cards that went elsewhere than a hand: talon packets onto a pile or to tricks
+OFF_HAND = frozenset({TAKEN_SHOWN["pile"], REST_SHOWN})
+NO_LEVEL = NO_LEVEL_TEXT  # the level of a declaration choice that declares nothing
+
+
+# --- seats, amounts and cards ------------------------------------------------------------
+
+
+def who(seat: int, me: int) -> str:
+    return "you" if seat == me else f"seat {seat}"
+
+
+def verb(seat: int, me: int, verb: str) -> str:
+    return verb if seat == me else verb + "s"
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def amount(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def signed(value: float) -> str:
+    return ("+" if value > 0 else "") + amount(value) if value else "0"
+
+
+def quantity(ruleset: Ruleset, value: float) -> str:
+    """An amount with the ruleset's unit: "1 point", "2.5 points"."""
+    return f"{amount(value)} {ruleset.unit.of(value)}"
+
+
+def sort_key(deck: Deck, index: int) -> tuple[int, int]:
+    """Suits in the deck's order, each from high to low; then trumps upwards; then the rest."""
+    card = deck.cards[index]
+    if card.fool:
+        return (len(deck.suits) + 1, 0)
+    if card.is_trump:
+        return (len(deck.suits), card.strength)
+    assert card.suit is not None  # every card but the trumps and the Fool has a suit
+    return (deck.suits.index(card.suit), -card.strength)
+
+
+def sorted_hand(deck: Deck, cards: Iterable[int]) -> list[int]:
+    """A hand as players hold it (see `sort_key`)."""
+    return sorted(cards, key=lambda index: sort_key(deck, index))
+
+
+def short_name(card: Card) -> str:
+    """The card within its row of the hand: rank letter or pip, trump number, or its label."""
+    if card.trump is not None:
+        return roman(card.trump)
+    if card.fool:
+        return card.label()
+    return COURT_LETTERS.get(str(card.rank), str(card.rank))
+
+
+def _row_title(card: Card) -> str:
+    if card.is_trump:
+        return "trumps"
+    return "" if card.fool else str(card.suit)
+
+
+def card_list(deck: Deck, cards: Iterable[int]) -> str:
+    return ", ".join(deck.cards[c].label() for c in cards)
+
+
+# --- choices --------------------------------------------------------------------------------
+
+
+def choice_label(ruleset: Ruleset, choice: str, values: Mapping[str, float] | None = None) -> str:
+    """A choice as a person reads it: a card by its label, a declaration by its name and
+    level (and worth, when `values` gives it), anything else as written, without underscores."""
+    deck = ruleset.deck
+    if choice in deck.by_id:
+        return deck.cards[deck.by_id[choice]].label()
+    auction_label = _auction_label(ruleset, choice)
+    if auction_label is not None:
+        return auction_label
+    declaration = ruleset.rule(choice) if ":" in choice else None
+    if isinstance(declaration, Declaration):
+        level = choice.partition(":")[2]
+        if level == NO_LEVEL:
+            return f"do not declare {declaration.name}"
+        worth = f", worth {quantity(ruleset, values[level])}" if values and level in values else ""
+        return f"declare {declaration.name} ({level.replace('_', ' ')}){worth}"
+    return choice.replace("_", " ")
+
+
+def _auction_label(ruleset: Ruleset, choice: str) -> str | None:
+    """A hold, a packet of the talon or a doubling as a person reads it; None for any other
+    choice."""
+    word, colon, rest = choice.partition(":")
+    if not colon:
+        return None
+    bidding, doubling = ruleset.bidding, ruleset.doubling
+    if word == HOLD_TEXT and bidding is not None and rest in {c.id for c in bidding.contracts}:
+        return f"hold {bidding.contract(rest).name}"
+    if word == PACKET_TEXT and rest.isdecimal():
+        return f"take packet {rest}"
+    bonuses = ruleset.announcements
+    if word == ANNOUNCE_TEXT and bonuses is not None:
+        names = {bonus.id: bonus.name for bonus in bonuses.table}
+        return f"announce {names[rest]}" if rest in names else None
+    targets = {t.id: t.name for t in doubling.targets} if doubling is not None else {}
+    if rest in targets and doubling is not None:
+        if word == PASS_TEXT:
+            return f"do not double {targets[rest]}"
+        if word in doubling.steps:
+            return f"{word.replace('_', ' ')}: {targets[rest]}"
+    return None
+
+
+def chosen_line(ruleset: Ruleset, kind: str, choice: str, forced: bool = False) -> str:
+    """What the seat just did, in the second person (`forced`: it had no other choice)."""
+    label = choice_label(ruleset, choice)
+    if choice in ruleset.deck.by_id:
+        line = f"You {kind.replace('_', ' ')} {label}"
+    else:
+        line = f"You choose: {label}"
+    return line + (" (your only choice)." if forced else ".")
+
+
+def cards_in_hand(view: SeatView, choices: Sequence[str]) -> bool:
+    """Whether every choice is a card of the seat's hand (played, discarded...), so the
+    choices are shown as marks on the hand rather than as a list."""
+    by_id = view.ruleset.deck.by_id
+    hand = set(view.playable)
+    return bool(choices) and all(c in by_id and by_id[c] in hand for c in choices)
+
+
+def numbered_choices(view: SeatView) -> list[str]:
+    """The legal choices in the order they are numbered on screen, from 1: cards of the hand
+    in the order the hand is shown; other choices as the ruleset gives them."""
+    choices = list(_facing(view).choices)
+    if not cards_in_hand(view, choices):
+        return choices
+    deck = view.ruleset.deck
+    return sorted(choices, key=lambda c: sort_key(deck, deck.by_id[c]))
+
+
+# --- the hand and the table -----------------------------------------------------------------
+
+
+def _facing(view: SeatView) -> Facing:
+    """The decision the view's seat faces (the screen is shown only for one)."""
+    if view.facing is None:
+        raise ValueError(f"seat {view.seat} faces no decision")
+    return view.facing
+
+
+def hand_lines(view: SeatView, numbered: Sequence[str] = ()) -> list[str]:
+    """The seat's hand, one row per suit, with `[n]` before the cards that may be chosen."""
+    deck = view.ruleset.deck
+    number = {deck.by_id[c]: n for n, c in enumerate(numbered, 1) if c in deck.by_id}
+    rows: dict[str, list[str]] = {}
+    for index in sorted_hand(deck, view.playable):
+        card = deck.cards[index]
+        mark = f"[{number[index]}]" if index in number else ""
+        rows.setdefault(_row_title(card), []).append(mark + short_name(card))
+    width = max((len(title) for title in rows), default=0) + 2
+    count = len(view.hand)
+    legend = "; [n] = you may choose it" if number else ""
+    tops = " and the tops of your piles" if view.pile_tops[view.seat] else ""
+    lines = [
+        f"Your hand{tops}, each suit high to low "
+        f"({count} card{'s' if count != 1 else ''} in hand{legend}):"
+    ]
+    lines += [f"  {title:{width}}" + "  ".join(items) for title, items in rows.items()]
+    return lines
+
+
+def sides_line(view: SeatView) -> str | None:
+    """Who took the contract and who plays with whom, as far as this seat may know: a called
+    partner is named only to himself until the called card is played."""
+    if view.taker is None:
+        return None
+    me = view.seat
+    contract = (view.contract or "").replace("_", " ")
+    line = f"Taker: {who(view.taker, me)} ({contract})"
+    if view.called_card is not None:
+        called = view.ruleset.deck.cards[view.called_card].label()
+        known = view.partner_known
+        if view.partner is None and known:
+            line += f", alone (called {called})"
+        elif view.partner is not None:
+            line += f", with {who(view.partner, me)} (called {called})"
+        else:
+            line += f", with the holder of the {called}"
+    return line + "."
+
+
+def piles_line(view: SeatView) -> str | None:
+    """The face-up tops of every seat's piles on the table."""
+    deck = view.ruleset.deck
+    parts = [
+        f"{who(s, view.seat)} {card_list(deck, tops)}"
+        for s, tops in enumerate(view.pile_tops)
+        if tops
+    ]
+    return "Face up on the piles: " + "; ".join(parts) if parts else None
+
+
+def packets_line(view: SeatView) -> str | None:
+    """The talon laid out face up in packets, numbered, while any is on the table."""
+    if not any(view.packets):
+        return None
+    deck = view.ruleset.deck
+    laid = [
+        f"[{n}] {card_list(deck, packet)}" for n, packet in enumerate(view.packets, 1) if packet
+    ]
+    return "The talon, laid out in packets: " + "; ".join(laid)
+
+
+def doubled_line(view: SeatView) -> str | None:
+    """What has been doubled so far, and what it now counts for."""
+    doubling = view.ruleset.doubling
+    if doubling is None or not view.doubled:
+        return None
+    names = {target.id: target.name for target in doubling.targets}
+    parts = [
+        f"{names.get(target, target)} x{amount(doubling.factor**times)}"
+        for target, times in view.doubled.items()
+    ]
+    return "Doubled: " + ", ".join(parts)
+
+
+def announced_line(view: SeatView) -> str | None:
+    """The bonuses announced so far, and by whom."""
+    bonuses = view.ruleset.announcements
+    if bonuses is None or not view.announced:
+        return None
+    names = {bonus.id: bonus.name for bonus in bonuses.table}
+    made = [f"{names.get(bonus, bonus)} (seat {seat})" for seat, bonus in view.announced]
+    return "Announced: " + ", ".join(made)
+
+
+def told_line(view: SeatView) -> str | None:
+    """How many cards of a kind each seat laid away, as the rules tell all once the discards
+    are done (`discard.told`): for each seat that laid cards away."""
+    me = view.seat
+    seats = [s for s in range(len(view.told)) if view.discard_sizes[s] or view.told[s]]
+    if not seats:
+        return None
+    return told_text(view.ruleset, [(who(s, me), view.told[s]) for s in seats])
+
+
+def table_line(view: SeatView) -> str:
+    """The trick on the table so far, its number and who led it."""
+    deck, me = view.ruleset.deck, view.seat
+    if not view.trick:
+        return f"Trick {view.trick_number}: {who(view.leader, me)} to lead."
+    played = ", ".join(f"{who(s, me)} {deck.cards[c].label()}" for s, c in view.trick)
+    return f"Trick {view.trick_number}, led by {who(view.leader, me)}: {played}."
+
+
+def shown_line(view: SeatView) -> str | None:
+    """Cards other seats showed in declarations and have not played yet."""
+    me = view.seat
+    played = view.played()
+    held: dict[int, list[int]] = {}
+    for seat, what, cards in view.shown:
+        if seat != me and what not in OFF_HAND:
+            for card in cards:
+                if card not in played and card not in held.setdefault(seat, []):
+                    held[seat].append(card)
+    parts = [
+        f"{who(s, me)} {card_list(view.ruleset.deck, cards)}" for s, cards in held.items() if cards
+    ]
+    return "Shown, not yet played: " + "; ".join(parts) if parts else None
+
+
+def net_line(view: SeatView, heading: str = "Net so far") -> str:
+    seats = ", ".join(f"{who(s, view.seat)} {signed(v)}" for s, v in enumerate(view.returns))
+    return f"{heading} ({view.ruleset.unit.plural}): {seats}"
+
+
+def decision_lines(view: SeatView) -> list[str]:
+    """Everything the seat is shown when it must decide: where the hand stands, its hand
+    with the choices marked, and for other decisions the numbered list of choices."""
+    decision = _facing(view)
+    ruleset, me = view.ruleset, view.seat
+    dealer = ", the dealer" if view.dealer == me else ""
+    stage = f"trick {view.trick_number}" if decision.kind == PLAY else decision.kind
+    if decision.kind == DISCARD:
+        done, total = len(view.discards), ruleset.discard_count(me, view.dealer)
+        stage += f" {done + 1} of {total}" if done < total else ""
+    lines = [f"--- Hand {view.number}, {stage}: you are seat {me}{dealer} ---"]
+    lines.append(net_line(view))
+    lines += [
+        line
+        for line in (
+            sides_line(view),
+            announced_line(view),
+            told_line(view),
+            doubled_line(view),
+            piles_line(view),
+            packets_line(view),
+        )
+        if line
+    ]
+    shown = shown_line(view)
+    if shown:
+        lines.append(shown)
+    if view.discards:
+        lines.append("Your discards: " + card_list(ruleset.deck, view.discards))
+    if decision.kind == PLAY or view.trick:
+        lines.append(table_line(view))
+        paid = [p for p in view.payments if p.at == current_trick(view)]
+        lines += ["  " + line for line in payment_lines(ruleset, paid, me)]
+    numbered = numbered_choices(view)
+    if cards_in_hand(view, numbered):
+        lines += hand_lines(view, numbered)
+        lines.append(_card_question(decision.kind, numbered))
+        return lines
+    lines += hand_lines(view)
+    values = decision.level_values
+    lines.append(f"Choose ({decision.kind.replace('_', ' ')}):")
+    lines += [f"  [{n}] {choice_label(ruleset, c, values)}" for n, c in enumerate(numbered, 1)]
+    lines.append(f"Type the [number] of your choice (1 to {len(numbered)}); ? for help.")
+    return lines
+
+
+def _card_question(kind: str, numbered: Sequence[str]) -> str:
+    verb = capital(kind.replace("_", " "))
+    return f"{verb} which card? Type its [number] or its id ({numbered[0]}); ? for help."
+
+
+def help_lines(view: SeatView) -> list[str]:
+    numbered = numbered_choices(view)
+    deck = view.ruleset.deck
+    first = numbered[0]
+    lines = [f"Type the number in [ ] of your choice (1 to {len(numbered)})"]
+    if first in deck.by_id:
+        label = deck.cards[deck.by_id[first]].label()
+        lines[0] += f", or a card's id ({first}) or name ({label})."
+    else:
+        lines[0] += " or the choice as written."
+    lines.append("  h or hand: show the table and your hand again")
+    lines.append("  ? or help: this help")
+    lines.append("  q or quit (or Ctrl-D): leave the table; finished hands are kept")
+    return lines
+
+
+# --- reading an answer ----------------------------------------------------------------------
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+
+
+def resolve(view: SeatView, answer: str) -> tuple[str | None, str]:
+    """The choice an answer names (a number on screen, a card's id or name, or a choice as
+    written), or None and a one-line reason why it names none of the legal choices."""
+    numbered = numbered_choices(view)
+    text = answer.strip()
+    if text.isdecimal():  # digits int() reads, of any script; a long run of them is no choice
+        n = int(text) if len(text) <= 9 else None
+        if n is not None and 1 <= n <= len(numbered):
+            return numbered[n - 1], ""
+        shown = n if n is not None else f"a {len(text)}-digit number"
+        return None, f"there is no choice [{shown}]: choose 1 to {len(numbered)}"
+    wanted = _normal(text)
+    for choice in numbered:
+        if wanted in (_normal(choice), _normal(choice_label(view.ruleset, choice))):
+            return choice, ""
+    deck = view.ruleset.deck
+    for card in deck.cards:
+        if wanted in (_normal(card.id), _normal(card.label())):
+            return None, _refusal(view, card)
+    return None, f"{text!r} is not one of the choices (? for help)"
+
+
+def _refusal(view: SeatView, card: Card) -> str:
+    """Why a card named by the person cannot be chosen now."""
+    label = card.label()
+    if card.index not in view.hand:
+        return f"{label} is not in your hand"
+    kind = _facing(view).kind
+    if kind != PLAY:
+        return f"you may not {DecisionKind(kind).verb} {label} now"
+    return f"you may not play {label} now: {_play_reason(view, card)}"
+
+
+def _play_reason(view: SeatView, card: Card) -> str:
+    deck = view.ruleset.deck
+    legal = [deck.cards[deck.by_id[c]] for c in _facing(view).choices]
+    trick = list(view.trick)
+    rules = view.play_rules
+    if card.index in trick_rules.legal_cards(rules, view.trick_pack, view.playable, trick):
+        return "the rules keep it back for now"  # the hand's forced, held-back or lead rules
+    if not view.trick:
+        return "it may not lead"
+    suited = [c for c in legal if not c.is_excuse]
+    if rules.must_beat and suited and all(c.suit == card.suit for c in suited):
+        return "it does not beat the trick, and you must beat it"
+    lead = trick_rules.led_card(deck.cards, list(view.trick))
+    required = [c for c in legal if not c.fool]
+    if lead is None or not required:
+        return "it is not among the legal cards"
+    if all(c.is_trump for c in required):
+        if card.is_trump:
+            return "you must play a higher trump"
+        if lead.is_trump:
+            return "trumps were led and you must play a trump"
+        return f"you have no {lead.suit}, so you must play a trump"
+    suits = {c.suit for c in required}
+    if len(suits) == 1 and lead.suit in suits:
+        return f"you must follow {lead.suit}"
+    return "it is not among the legal cards"
+
+
+# --- payments ----------------------------------------------------------------------------
+
+
+def current_trick(view: SeatView) -> str | None:
+    """The name payments in the trick on the table are made at (None between tricks)."""
+    return f"trick {view.trick_number}" if view.trick else None
+
+
+def payment_lines(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> list[str]:
+    """One line per payer and rule, in order: who pays how much to whom, and the rule's name;
+    for a rule that reads an option, the reading in force and its source too."""
+    lines = []
+    group: list[Payment] = []
+    for payment in [*payments, None]:
+        if group and (
+            payment is None
+            or (payment.rule, payment.payer, payment.amount, payment.at)
+            != (group[0].rule, group[0].payer, group[0].amount, group[0].at)
+            or payment.payee in {p.payee for p in group}
+        ):
+            first = group[0]
+            each = " each" if len(group) > 1 else ""
+            payees = _and([who(p.payee, me) for p in group])
+            lines.append(
+                f"{capital(who(first.payer, me))} {verb(first.payer, me, 'pay')} "
+                f"{quantity(ruleset, first.amount)}{each} to {payees}: "
+                f"{ruleset.rule_label(first.rule)}"
+                + (f" [{ruleset.citation(first.rule)}]" if ruleset.rule_options(first.rule) else "")
+            )
+            group = []
+        if payment is not None:
+            group.append(payment)
+    return lines
+
+
+# --- the end of the hand --------------------------------------------------------------------
+
+
+def result_lines(view: SeatView) -> list[str]:
+    """A finished hand: the card points, the net of each rule's payments per seat, the net."""
+    ruleset, me = view.ruleset, view.seat
+    players = ruleset.players
+    seats = [who(s, me) for s in range(players)]
+    lines = [f"=== Hand {view.number} over ==="]
+    if view.thrown_in is not None:
+        reason = ruleset.rule_label("thrown_in:" + view.thrown_in)
+        return [*lines, f"The deal is thrown in before play: {reason}. Nothing is paid."]
+    if view.card_points is None:
+        raise ValueError(f"hand {view.number} is not over")
+    points = view.card_points
+    lines.append(
+        "Card points: " + ", ".join(f"{seats[s]} {amount(p)}" for s, p in enumerate(points))
+    )
+    by_rule: dict[str, list[float]] = {}
+    for p in view.payments:
+        net = by_rule.setdefault(ruleset.rule_label(p.rule), [0] * players)
+        net[p.payer] -= p.amount
+        net[p.payee] += p.amount
+    if by_rule:
+        width = min(max(len(label) for label in by_rule), 48) + 2
+        lines.append(f"Paid, by rule (net for each seat, in {ruleset.unit.plural}):")
+        lines.append("  " + " " * width + "".join(f"{s:>8}" for s in seats))
+        for label, net in by_rule.items():
+            numbers = "".join(f"{signed(v):>8}" for v in net)
+            if len(label) > width - 2:
+                lines.append(f"  {label}")
+                label = ""
+            lines.append(f"  {label:{width}}{numbers}")
+    lines.append(net_line(view, "Net this hand"))
+    return lines

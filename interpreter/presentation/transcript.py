@@ -1,0 +1,448 @@
+"""A readable account of a finished hand: the deal, discards, declarations, every trick,
+every payment with the rule that made it and its source (the source of each option reading
+in force that the rule reads, then the rule's own), the card points and the net per seat.
+
+Where it sits: after the engine (`tarot.engine.state`), printed by `tarot play`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tarot.core.actions import ANNOUNCE_TEXT, HOLD_TEXT, JOIN_TEXT, PASS_TEXT, DecisionKind
+from tarot.core.ruleset import Ruleset
+from tarot.engine import tricks as trick_rules
+from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
+from tarot.engine.phases.announce import KEPT_SHOWN
+from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use, told_text
+from tarot.engine.state import HANDED_OVER, HandState
+from tarot.engine.values import tidy
+from tarot.presentation.lasting_text import transfer_lines, values_line
+
+
+def seat_name(state: HandState, seat: int) -> str:
+    return f"Seat {seat}" + (" (dealer)" if seat == state.dealer else "")
+
+
+def table_order(ruleset: Ruleset) -> str:
+    """Where the seats sit, from the ruleset's direction of play: seats are numbered in
+    the order of play, which passes to each seat's left (clockwise) or right."""
+    side = "left" if ruleset.direction == "clockwise" else "right"
+    return f"play passes {ruleset.direction}, so each seat's next sits on its {side}"
+
+
+def _cards(ruleset: Ruleset, cards: Sequence[int]) -> str:
+    deck = ruleset.deck.cards
+    ordered = sorted(cards, key=lambda c: _sort_key(ruleset, c))
+    return ", ".join(deck[c].id for c in ordered)
+
+
+def _sort_key(ruleset: Ruleset, card: int) -> tuple:
+    c = ruleset.deck.cards[card]
+    if c.fool:
+        return (len(ruleset.deck.suits) + 1, 0)
+    if c.is_trump:
+        return (len(ruleset.deck.suits), -c.strength)
+    assert c.suit is not None  # every card but the trumps and the Fool has a suit
+    return (ruleset.deck.suits.index(c.suit), -c.strength)
+
+
+def _payments_at(state: HandState, at: str) -> list[str]:
+    lines = []
+    for p in state.payments:
+        if p.at == at:
+            name = state.ruleset.rule_label(p.rule)
+            citation = state.ruleset.citation(p.rule)
+            cite = f" [{citation}]" if citation else ""
+            paid = f"{p.amount} {state.ruleset.unit.of(p.amount)}"
+            lines.append(f"    pay: seat {p.payer} -> seat {p.payee}  {paid}  {name}{cite}")
+    return lines
+
+
+def hand_transcript(state: HandState) -> str:
+    ruleset = state.ruleset
+    deck = ruleset.deck.cards
+    out = [f"=== Hand {state.number} of {ruleset.title}: seat {state.dealer} deals ==="]
+    out += values_line(ruleset, state.lasting_before, "before the hand")
+    if state.cut_card is not None:
+        out.append(f"Cut card (to the dealer): {deck[state.cut_card].label()}")
+        out += _payments_at(state, "cut")
+    for deal in state.abandoned:
+        reason = ruleset.rule_label("thrown_in:" + deal["thrown_in"])
+        out.append(f"A deal is thrown in ({reason}); the same dealer deals again.")
+    out.append(f"Deal ({table_order(ruleset)}):")
+    for seat, hand in enumerate(state.hands_dealt):
+        out.append(f"  {seat_name(state, seat)} [{len(hand)}]: {_cards(ruleset, hand)}")
+    for seat, piles in enumerate(state.piles_dealt):
+        if piles:
+            faces = "; ".join(
+                " ".join(deck[c].id for c in pile[:-1]) + f" [{deck[pile[-1]].id}]"
+                for pile in piles
+            )
+            out.append(f"  {seat_name(state, seat)} piles (bottom first, [top] face up): {faces}")
+    if state.talon_dealt:
+        out.append(f"  Talon [{len(state.talon_dealt)}]: {_cards(ruleset, state.talon_dealt)}")
+    out += transfer_lines(ruleset, state.transfers, DEAL)
+    out += _shown_by_rules(state, None, "  ")
+    out += _before_play(state)
+    if state.thrown_in is not None:
+        reason = ruleset.rule_label("thrown_in:" + state.thrown_in)
+        out.append(f"The deal is thrown in: {reason}")
+        return "\n".join(out)
+    if state.ended_in_talon:
+        out.append("The hand ends with the talon (its `ends_hand` holds): no card is played")
+    else:
+        out += _play_lines(state)
+    out += _payments_at(state, "settlement")
+    out += transfer_lines(ruleset, state.transfers, SETTLEMENT)
+    if state.sitting_over:
+        out.append("The sitting ends with this hand:")
+        out += transfer_lines(ruleset, state.transfers, SITTING_END)
+    net = ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns()))
+    out.append(f"Net ({ruleset.unit.plural}): {net}")
+    out += values_line(ruleset, state.lasting, "after the hand")
+    return "\n".join(out)
+
+
+def _play_lines(state: HandState) -> list[str]:
+    """The discards, a late call, the declarations, announcements and doublings, the tricks
+    and the card points: the hand from the talon to the end of play."""
+    ruleset = state.ruleset
+    out: list[str] = []
+    out += _discard_lines(state)
+    out += _late_call_lines(state)
+    shown = {(seat, decl): cards for seat, decl, cards in state.shown}
+    declared = [(seat, choice, " (by the rules)") for seat, choice in state.declared_by_rule]
+    declared += [
+        (d["seat"], d["choice"], "")
+        for d in state.decisions
+        if d["kind"] == "declare" and not d["choice"].endswith(":none")
+    ]
+    if declared:
+        out.append("Declarations:")
+        for seat, choice, how in declared:
+            decl = choice.partition(":")[0]
+            cards = shown.get((seat, decl), [])
+            display = f" showing {_cards(ruleset, cards)}" if cards else ""
+            out.append(f"  Seat {seat}: {ruleset.rule_label(choice)}{how}{display}")
+            out += _handed_over(state, seat, decl)
+        out += _payments_at(state, "declarations")
+    out += _announcement_lines(state)
+    out += _doubling_lines(state)
+    out.append("Play:" + _sides_line(state))
+    out += _shown_by_rules(state, 0, "  ")
+    out += _play_rules_lines(state)
+    given = _talon_to_winners(state)
+    exchanges: dict[int, list[dict]] = {}
+    for exchange in state.exchanges:
+        exchanges.setdefault(exchange["after_trick"], []).append(exchange)
+    for trick, (_n, _leader, seat_cards, _winner) in zip(
+        state.tricks, state.trick_log, strict=True
+    ):
+        played = ", ".join(f"{c['seat']}:{c['card']}" for c in trick["cards"])
+        exception = _exception_note(state, seat_cards, trick["winner"], trick["number"])
+        out.append(f"  Trick {trick['number']:2}: {played}  -> seat {trick['winner']}{exception}")
+        for cards in given.get(trick["number"], []):
+            out.append(f"    from the talon to seat {trick['winner']}: {_cards(ruleset, cards)}")
+        out += _payments_at(state, f"trick {trick['number']}")
+        for exchange in exchanges.get(trick["number"], []):
+            out.append(
+                f"    for the Fool: seat {exchange['from']} gives {exchange['card']}"
+                f" to seat {exchange['to']}"
+            )
+        out += _shown_by_rules(state, trick["number"], "    ")
+    unplayed = sum(map(len, state.hands))
+    if unplayed and not state.claimed:
+        out.append(f"Play stops: the play rules end it ({unplayed} cards not played)")
+    points = state.card_points()
+    out.append("Card points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(points)))
+    if state.claimed:
+        claimed = ", ".join(f"seat {s}" for s in state.claimed)
+        out.append(f"The game is claimed during play by {claimed}")
+    if state.ruleset.hand_score is not None:
+        scored = ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores))
+        out.append(f"Scored ({ruleset.unit.plural}): {scored}")
+    return out
+
+
+def _shown_by_rules(state: HandState, after_trick: int | None, indent: str) -> list[str]:
+    """The cards the ruleset's `show` rules showed after the deal (None), when play began
+    (0) or after a trick."""
+    rules = {rule.id: rule for rule in state.ruleset.shows if rule.after_trick == after_trick}
+    return [
+        f"{indent}Shown to all ({rules[what].name}): seat {seat} {_cards(state.ruleset, cards)}"
+        for seat, what, cards in state.shown
+        if what in rules
+    ]
+
+
+def _play_rules_lines(state: HandState) -> list[str]:
+    """The play rules in force beyond following suit and trumping, from the hand's `play`
+    (its contract's own, when it gives one), so that a transcript tells why a card had to
+    fall or why play stopped early."""
+    rules = state.play_rules
+    said = [
+        text
+        for present, text in (
+            (rules.must_beat, "must beat the trick when able (must_beat)"),
+            (rules.trumps_as_suit, "trumps are a plain suit (trumps_as_suit)"),
+            (rules.forced is not None, "some cards must fall when allowed (forced)"),
+            (rules.lead_forbidden is not None, "some cards may not be led (lead_forbidden)"),
+            (rules.held_back is not None, "some cards are held back (held_back)"),
+            (rules.ends_when is not None, "play stops once its rule holds (ends_when)"),
+        )
+        if present
+    ]
+    said += [f"winner exception: {exception.name}" for exception in rules.winner_exceptions]
+    if not said:
+        return []
+    contract = state.contract
+    own = contract is not None and state.play_rules is not state.ruleset.play
+    whose = f" of {contract.replace('_', ' ')}" if own and contract else ""
+    return [f"  Play rules{whose}: " + "; ".join(said)]
+
+
+def _exception_note(
+    state: HandState, trick: Sequence[tuple[int, int]], winner: int, number: int
+) -> str:
+    """ " (by NAME)" when a winner exception gave the trick to another seat than the trick
+    rules would (a Fool winning the last trick after all is not one)."""
+    rules = state.play_rules
+    if not rules.winner_exceptions:
+        return ""
+    if rules.fool_wins_last_trick_after_all and number == state.total_tricks:
+        return ""
+    if trick_rules.trick_winner(state.trick_pack, list(trick), state.excuses) == winner:
+        return ""
+    return " (by " + " or ".join(e.name for e in rules.winner_exceptions) + ")"
+
+
+def _handed_over(state: HandState, seat: int, declaration: str) -> list[str]:
+    """The cards handed to a declarer for his declaration, and those he gave back."""
+    ruleset = state.ruleset
+    what = f"{declaration}:{HANDED_OVER}"
+    received = [c for s, w, cards in state.shown if s == seat and w == what for c in cards]
+    if not received:
+        return []
+    by_id = ruleset.deck.by_id
+    back = [
+        by_id[d["choice"]]
+        for d in state.decisions
+        if d["kind"] == DecisionKind.GIVE and d["seat"] == seat
+    ]
+    return [f"    handed over: {_cards(ruleset, received)}; given back: {_cards(ruleset, back)}"]
+
+
+def game_line(hands: int, winners: Sequence[int]) -> str:
+    """Who won a game played to a score, after how many hands."""
+    seats = " and ".join(f"seat {s}" for s in winners)
+    verb = "wins" if len(winners) == 1 else "share"
+    return f"Game over after {hands} hand(s): {seats} {verb} the game"
+
+
+def _discard_lines(state: HandState) -> list[str]:
+    """Every card each seat discarded, as chosen (a card later handed over from the discards
+    for the Fool is still among them, and said to be), how many of a kind each laid away where
+    that is told to all, and the payments for them."""
+    ruleset = state.ruleset
+    chosen: list[list[int]] = [[] for _ in range(ruleset.players)]
+    for decision in state.decisions:
+        if decision["kind"] == "discard":
+            chosen[decision["seat"]].append(ruleset.deck.by_id[decision["choice"]])
+    if not any(chosen):
+        return []
+    out = ["Discards:"]
+    for seat, cards in enumerate(chosen):
+        if not cards:
+            continue
+        out.append(f"  {seat_name(state, seat)}: {_cards(ruleset, cards)}")
+        gone = [card for card in cards if card not in state.discards[seat]]
+        for exchange in state.exchanges:
+            card = ruleset.deck.by_id[exchange["card"]]
+            if exchange["from"] == seat and card in gone:
+                gone.remove(card)
+                out.append(
+                    f"    {exchange['card']} is later handed over for the Fool"
+                    f" (after trick {exchange['after_trick']}, to seat {exchange['to']})"
+                )
+    out += _told_line(state, [seat for seat, cards in enumerate(chosen) if cards])
+    return out + _payments_at(state, "discard")
+
+
+def _told_line(state: HandState, discarders: list[int]) -> list[str]:
+    """How many cards of `discard.told` each seat that discarded laid away, as told to all."""
+    if not state.told or not discarders:
+        return []
+    return ["  " + told_text(state.ruleset, [(f"seat {s}", state.told[s]) for s in discarders])]
+
+
+def _sides_line(state: HandState) -> str:
+    """The sides, when the play rules give them: " sides 0+2 against 1+3"."""
+    if state.side_table is None:
+        return ""
+    sides = sorted(set(state.side_table))
+    return " sides " + " against ".join("+".join(map(str, side)) for side in sides)
+
+
+def _calls_after_discards(state: HandState) -> bool:
+    call = state.ruleset.partner_call
+    return call is not None and call.after_discards
+
+
+def _late_call_lines(state: HandState) -> list[str]:
+    """The call made once the discards are done (`partner_call.after: discards`)."""
+    if not _calls_after_discards(state):
+        return []
+    calls = [
+        f"  Seat {d['seat']} calls {d['choice']}" for d in state.decisions if d["kind"] == "call"
+    ]
+    return ["Call:", *calls] if calls else []
+
+
+def _answer_text(state: HandState, choice: str) -> str:
+    """An answer to a question of the flow, as `question: yes`."""
+    question_id, _, answer = choice.rpartition(":")
+    names = {s.question.id: s.question.name for s in state.ruleset.flow if s.question}
+    return f"{names.get(question_id, question_id)}: {answer}"
+
+
+def _before_play(state: HandState) -> list[str]:
+    """Redeal answers, bids, the call and the talon's fate, in the order they happened."""
+    out = []
+    labels = {"redeal": "asks", "bid": "bids", "call": "calls"}
+    if _calls_after_discards(state):
+        del labels["call"]  # told after the discards (`_late_call_lines`)
+    for d in state.decisions:
+        if d["kind"] in labels:
+            verb, choice = labels[d["kind"]], d["choice"]
+            if choice.startswith(HOLD_TEXT + ":"):
+                verb, choice = "holds", choice.partition(":")[2]
+            out.append(f"  Seat {d['seat']} {verb} {choice.replace(':', ' ').replace('_', ' ')}")
+        elif d["kind"] == DecisionKind.JOIN:
+            joins = "joins the taker" if d["choice"] == JOIN_TEXT else "stays out"
+            out.append(f"  Seat {d['seat']} {joins}")
+        elif d["kind"] == DecisionKind.ASK:
+            out.append(f"  Seat {d['seat']} answers {_answer_text(state, d['choice'])}")
+    if state.taker is not None:
+        partner = (
+            f", partner seat {state.partner} (the holder of the called card)"
+            if state.partner is not None
+            else (" alone" if state.called_card is not None else "")
+        )
+        assert state.contract is not None  # set with the taker, by the winning bid
+        out.append(f"Taker: seat {state.taker}, {state.contract.replace('_', ' ')}{partner}")
+        if state.joined:
+            out.append("  Joined the taker: " + ", ".join(f"seat {s}" for s in state.joined))
+    elif state.contract is not None:
+        out.append(f"Contract: {state.contract.replace('_', ' ')}, with no taker")
+    if state.compulsory:
+        out.append("  The contract is compulsory: there is no auction")
+    packets = _packet_lines(state)
+    out += packets
+    for seat, what, _shown in [] if packets else state.shown:
+        if what == "talon":
+            out.append(f"  The talon is shown and goes to seat {seat}")
+    for seat, taken in state.talon_shared:
+        out.append(f"  Seat {seat} takes from the talon: {_cards(state.ruleset, taken)}")
+    for seat, aside in enumerate(state.set_aside):
+        if aside:
+            out.append(f"  The talon counts for seat {seat}'s side, unseen")
+    if out:
+        out.insert(0, "Auction:" if state.ruleset.bidding else "Before play:")
+    return out
+
+
+def _packet_lines(state: HandState) -> list[str]:
+    """The talon laid out in packets, the packets taken and where the rest went."""
+    if not state.talon_dealt or state.packet_taker is None:
+        return []
+    use = talon_use(state)
+    assert use is not None and use.packets is not None  # a packet taker is set only then
+    ruleset, packets = state.ruleset, use.packets
+    size = len(state.talon_dealt) // packets.count
+    laid = [state.talon_dealt[i : i + size] for i in range(0, len(state.talon_dealt), size)]
+    shown = "; ".join(f"[{n}] {_cards(ruleset, p)}" for n, p in enumerate(laid, 1))
+    out = [f"  The talon is laid out in {packets.count} packets: {shown}"]
+    for d in state.decisions:
+        if d["kind"] == DecisionKind.PACKET:
+            out.append(f"  Seat {d['seat']} takes {d['choice'].replace(':', ' ')}")
+    rest = [(seat, cards) for seat, what, cards in state.shown if what == REST_SHOWN]
+    for seat, cards in rest:
+        out.append(f"  The packets left ({_cards(ruleset, cards)}) go to seat {seat}'s tricks")
+    if not rest and packets.choose < packets.count:
+        out.append("  The packets left stay out of play")
+    return out
+
+
+def _talon_to_winners(state: HandState) -> dict[int, list[list[int]]]:
+    """By trick number, the talon's cards its winner took, when the talon goes to the trick
+    winners (the first trick's winner the top cards, and so on)."""
+    use = talon_use(state) if state.contract is not None or not state.ruleset.bidding else None
+    if use is None or use.to != TO_TRICK_WINNERS:
+        return {}
+    talon, step = state.talon_dealt, use.per_trick
+    return {
+        number: [talon[(number - 1) * step : number * step]]
+        for number in range(1, len(state.trick_log) + 1)
+        if talon[(number - 1) * step : number * step]
+    }
+
+
+def _announcement_lines(state: HandState) -> list[str]:
+    """Each bonus announced, by whom, and the cards its announcer keeps for the last trick,
+    with the doublings made among them (`doubling.with_announcements`), in the order said."""
+    section = state.ruleset.announcements
+    if section is None or not (state.announced or _doubled_with_announcements(state)):
+        return []
+    names = {bonus.id: bonus.name for bonus in section.table}
+    kept = {(seat, what): cards for seat, what, cards in state.shown}
+    out = ["Announcements:"]
+    for d in state.decisions:
+        word, _, said = d["choice"].partition(":")
+        if d["kind"] != DecisionKind.ANNOUNCE or word == PASS_TEXT:
+            continue
+        seat = d["seat"]
+        if word != ANNOUNCE_TEXT:
+            out.append(_doubling_line(state, seat, d["choice"]))
+            continue
+        cards = kept.get((seat, f"{KEPT_SHOWN}:{said}"))
+        keeping = f", keeping {_cards(state.ruleset, cards)} for the last trick" if cards else ""
+        out.append(f"  Seat {seat} announces {names.get(said, said)}{keeping}")
+    return out
+
+
+def _doubled_with_announcements(state: HandState) -> bool:
+    doubling = state.ruleset.doubling
+    return doubling is not None and doubling.with_announcements and bool(state.doubled)
+
+
+def _doubling_line(state: HandState, seat: int, choice: str) -> str:
+    """A doubling (`STEP:TARGET`) or its refusal (`pass:TARGET`) as the transcript says it."""
+    doubling = state.ruleset.doubling
+    assert doubling is not None  # a doubling is made only in rulesets with `doubling`
+    names = {target.id: target.name for target in doubling.targets}
+    step, _, target = choice.partition(":")
+    return f"  Seat {seat}: {step.replace('_', ' ')} ({names.get(target, target)})"
+
+
+def _doubling_lines(state: HandState) -> list[str]:
+    """Each doubling and each refusal, then what each target doubled stands at."""
+    doubling = state.ruleset.doubling
+    asked = [d for d in state.decisions if d["kind"] == DecisionKind.DOUBLE]
+    if doubling is None or not (asked or _doubled_with_announcements(state)):
+        return []
+    names = {target.id: target.name for target in doubling.targets}
+    out = ["Doublings:"]
+    for d in asked:
+        out.append(_doubling_line(state, d["seat"], d["choice"]))
+    for target, times in state.doubled.items():
+        factor = doubling.factor**times
+        out.append(f"  {names.get(target, target)}: doubled {times} time(s), x{tidy(factor)}")
+    return out
+
+
+def totals_line(hands: int, totals: Sequence[float], unit: str) -> str:
+    """Each seat's total after `hands` hands, in `unit` (plural)."""
+    return f"Totals after {hands} hand(s), in {unit}: " + ", ".join(
+        f"seat {s} {t:+}" for s, t in enumerate(totals)
+    )

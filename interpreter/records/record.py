@@ -1,0 +1,110 @@
+"""Game records: a played game as JSON that another program can check card by card.
+
+The shape is `schemas/game-record.schema.json`. `game_record` builds one from finished hand
+states (`tarot.records.record_json.record_text` writes it as strict JSON); `tarot.records.replay`
+reads one back, plays it again and checks everything it says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tarot.core.ruleset import Ruleset
+from tarot.engine.game import game_winners
+from tarot.engine.lasting import record_of as lasting_record
+from tarot.engine.state import HandState
+
+FORMAT = "tarot-game-record/1"
+RULESET_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")  # as the schema's $.ruleset.id pattern
+MAX_ID_LENGTH = 64
+
+
+def record_id(ruleset: Ruleset) -> str:
+    """The ruleset's name as a record gives it: a built-in ruleset's name as it is, a file's
+    name in lowercase letters, digits and hyphens (`My Game (v2)` -> `my-game-v2`)."""
+    if RULESET_ID.fullmatch(ruleset.id) and len(ruleset.id) <= MAX_ID_LENGTH:
+        return ruleset.id
+    words = re.findall(r"[a-z0-9]+", ruleset.id.lower())
+    return "-".join(words)[:MAX_ID_LENGTH].strip("-") or "ruleset"
+
+
+def first_game_winners(states: Sequence[HandState]) -> list[int]:
+    """The winners of the game at the first of these hands after which it had ended (a
+    claim, or the ruleset's end condition); [] if it goes on after all of them."""
+    for state in states:
+        winners = game_winners(state)
+        if winners:
+            return list(winners)
+    return []
+
+
+def hand_record(state: HandState) -> dict:
+    cards = state.ruleset.deck.cards
+    record = {
+        "number": state.number,
+        "dealer": state.dealer,
+        "deck": [card.as_record() for card in cards],
+        "pack": [cards[c].id for c in state.pack],
+        "abandoned_deals": list(state.abandoned),
+        "cut_card": None if state.cut_card is None else cards[state.cut_card].id,
+        "hands_dealt": [[cards[c].id for c in hand] for hand in state.hands_dealt],
+        "piles_dealt": [
+            [[cards[c].id for c in pile] for pile in piles] for piles in state.piles_dealt
+        ],
+        "talon": [cards[c].id for c in state.talon_dealt],
+        "thrown_in": state.thrown_in,
+        "decisions": list(state.decisions),
+        "sides": _sides(state),
+        "shown": [
+            {"seat": seat, "what": what, "cards": [cards[c].id for c in shown]}
+            for seat, what, shown in state.shown
+        ],
+        "excuse_exchanges": list(state.exchanges),
+        "claimed": list(state.claimed),
+        "tricks": list(state.tricks),
+        "payments": [payment.as_record() for payment in state.payments],
+        "card_points": list(state.card_points()),
+        "net": state.returns(),
+    }
+    if state.ruleset.lasting is not None:  # only rulesets with lasting state carry it
+        record["lasting"] = lasting_record(state)
+    return record
+
+
+def _sides(state: HandState) -> dict | None:
+    """Who played with whom, once the auction made a taker (None in an every-man game)."""
+    if state.taker is None:
+        return None
+    cards = state.ruleset.deck.cards
+    return {
+        "taker": state.taker,
+        "contract": state.contract,
+        "called_card": None if state.called_card is None else cards[state.called_card].id,
+        "partner": state.partner,
+        "partner_shown_at_trick": state.partner_shown_at,
+        "attackers": list(state.attackers()),
+        "defenders": list(state.defenders()),
+    }
+
+
+def game_record(
+    ruleset: Ruleset, seed: int, agent_names: Sequence[str], states: Sequence[HandState]
+) -> dict:
+    hands = [hand_record(state) for state in states]
+    totals = [0] * ruleset.players
+    for hand in hands:
+        totals = [t + n for t, n in zip(totals, hand["net"], strict=True)]
+    return {
+        "format": FORMAT,
+        "ruleset": {
+            "id": record_id(ruleset),
+            "hash": ruleset.content_hash,
+            "options": ruleset.options,
+        },
+        "seed": seed,
+        "seats": [{"seat": i, "agent": name} for i, name in enumerate(agent_names)],
+        "hands": hands,
+        "totals": totals,
+        "game_winners": first_game_winners(states),
+    }

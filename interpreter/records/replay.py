@@ -1,0 +1,318 @@
+"""Replaying a game record: recompute everything the record says and refuse it at the first
+thing that does not verify.
+
+A record is untrusted input (`tarot.records.record_json` reads it strictly). Its shape is
+checked against the schema, with integers that are integers (`1.0` is not a seat). Its
+ruleset is a built-in one named by `$.ruleset.id`, or a file the user names (`--ruleset`),
+never a path taken from the record; it must have the content hash, the id and every option's
+reading the record gives. Then, in the order of the record: the seat list (one seat per
+player, in order, each a player this tool has); for every hand its number (1, 2, 3...), its
+dealer (the ruleset's rotation), every pack, the abandoned deals' and the played deal's (the
+seed and the hand number give each one), every decision (in turn and legal), and everything
+that follows from them (cards dealt, tricks, payments, net result); then the totals and the
+game's winners (those at the first hand after which the game had ended). `ReplayMismatch`
+names the first difference as a JSON path, with what was recorded and what the replay found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+
+import jsonschema
+
+from tarot.compile.loader import load_ruleset, load_schema
+from tarot.core.ruleset import Ruleset
+from tarot.engine.game import dealer_of, shuffled_pack
+from tarot.engine.lasting import LastingValues
+from tarot.engine.state import HandState, IllegalAction
+from tarot.errors import json_path
+from tarot.load import paths
+from tarot.players.lineup import AGENT_KINDS, LineupError, agent_settings
+from tarot.records.record import first_game_winners, hand_record, record_id
+from tarot.records.record_json import RecordError, shortened
+
+HUMAN = "human"
+
+# what a hand record says beyond its number, dealer, packs and decisions, in the record's order
+_RESULTS = (
+    "deck",
+    "cut_card",
+    "hands_dealt",
+    "piles_dealt",
+    "talon",
+    "thrown_in",
+    "sides",
+    "shown",
+    "excuse_exchanges",
+    "claimed",
+    "tricks",
+    "payments",
+    "card_points",
+    "net",
+    "lasting",  # in the records of rulesets with lasting state only
+)
+
+
+class ReplayMismatch(RecordError):
+    """The record and the replayed game part ways; `where` is the JSON path."""
+
+
+def _is_integer(_checker: object, value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_RecordValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    schema = load_schema("game-record")
+    return _RecordValidator(_inlined(schema, schema))
+
+
+def _inlined(node: object, root: dict) -> object:
+    """The schema with every local `$ref` replaced by what it points to (the record schema
+    has no recursive reference): the same verdicts, checked about 1.7 times faster, since
+    jsonschema resolves a reference at every value of a large record."""
+    if isinstance(node, list):
+        return [_inlined(item, root) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: object = root
+        for part in ref[2:].split("/"):
+            target = target[part]  # type: ignore[index]
+        siblings = {key: value for key, value in node.items() if key != "$ref"}
+        return {**_inlined(target, root), **siblings}  # type: ignore[dict-item]
+    return {key: _inlined(value, root) for key, value in node.items() if key != "$defs"}
+
+
+def record_problems(record: object) -> list[str]:
+    """Schema problems of a record, each as 'json.path: message' (an integer must be written
+    as one: 2.0 is not a seat)."""
+    validator = _validator()
+    errors = sorted(validator.iter_errors(record), key=lambda e: list(map(str, e.absolute_path)))
+    return [shortened(f"{json_path(list(e.absolute_path))}: {e.message}") for e in errors]
+
+
+def record_ruleset(record: Mapping, ruleset_file: str | None = None) -> Ruleset:
+    """The ruleset to replay a (schema-checked) record with: the built-in ruleset its id
+    names, or `ruleset_file` when given. Raises RulesetError if that ruleset does not load,
+    RecordError if the record names no built-in ruleset."""
+    options = record["ruleset"]["options"]
+    if ruleset_file is not None:
+        return load_ruleset(ruleset_file, options)
+    name = record["ruleset"]["id"]
+    builtin = paths.find_named(name)
+    if builtin is None:
+        raise RecordError(
+            "$.ruleset.id",
+            f"no built-in ruleset is named {name!r}; to replay a record of a ruleset file, "
+            "give the file with --ruleset FILE",
+        )
+    return load_ruleset(builtin, options)
+
+
+def replay_record(record: Mapping, ruleset: Ruleset) -> None:
+    """Raise ReplayMismatch at the first thing the record says that a replay does not."""
+    _check_ruleset(record["ruleset"], ruleset)
+    _check_seats(record["seats"], ruleset)
+    hands = record["hands"]
+    totals: list[float] = [0] * ruleset.players
+    lasting: LastingValues | None = None  # what the hand before left (the start values first)
+    winners: list[int] = []  # as first_game_winners gives them, without keeping every hand
+    for index, hand in enumerate(hands):
+        where = f"$.hands[{index}]"
+        _check_number(hand["number"], index, len(hands), where)
+        state = _replay_hand(hand, ruleset, record["seed"], where, totals, lasting)
+        totals = [t + n for t, n in zip(totals, state.returns(), strict=True)]
+        lasting = state.lasting
+        winners = winners or first_game_winners([state])
+    compare(record["totals"], totals, "$.totals")
+    compare(record["game_winners"], winners, "$.game_winners")
+
+
+def _check_ruleset(recorded: Mapping, ruleset: Ruleset) -> None:
+    if recorded["hash"] != ruleset.content_hash:
+        raise ReplayMismatch(
+            "$.ruleset.hash",
+            f"the record was made with ruleset content {recorded['hash']}, "
+            f"but the ruleset replayed, {ruleset.id}, has {ruleset.content_hash}",
+        )
+    compare(recorded["options"], ruleset.options, "$.ruleset.options")
+    if recorded["id"] != record_id(ruleset):
+        raise ReplayMismatch(
+            "$.ruleset.id",
+            f"recorded {recorded['id']!r}, but the ruleset replayed is {record_id(ruleset)!r}",
+        )
+
+
+def _check_seats(seats: Sequence[Mapping], ruleset: Ruleset) -> None:
+    if len(seats) != ruleset.players:
+        raise ReplayMismatch(
+            "$.seats",
+            f"recorded {len(seats)} seat(s), but {ruleset.id} is played by {ruleset.players}",
+        )
+    for index, seat in enumerate(seats):
+        if seat["seat"] != index:
+            raise ReplayMismatch(
+                f"$.seats[{index}].seat", f"recorded {_shown(seat['seat'])}, expected {index}"
+            )
+        if not _known_player(seat["agent"]):
+            raise ReplayMismatch(
+                f"$.seats[{index}].agent",
+                f"recorded {_shown(seat['agent'])}, not a player this tool "
+                f"has ({', '.join(AGENT_KINDS)}, a kind with its settings as in "
+                f"search(samples=2), or {HUMAN})",
+            )
+
+
+def _known_player(name: str) -> bool:
+    """A player's name as the tool writes it: `human`, a kind, or `kind(key=value, ...)`."""
+    if name == HUMAN:
+        return True
+    kind, bracket, settings = name.partition("(")
+    if bracket and not settings.endswith(")"):
+        return False
+    pairs = [pair.strip() for pair in settings[:-1].split(",")] if bracket else []
+    try:
+        kind, chosen = agent_settings(":".join([kind, *pairs]))
+    except LineupError:
+        return False
+    return AGENT_KINDS[kind](seed=0, **chosen).name == name
+
+
+def _check_number(number: int, index: int, count: int, where: str) -> None:
+    if count == 1 or number == index + 1:  # a hand played on its own keeps its number
+        return
+    raise ReplayMismatch(
+        f"{where}.number",
+        f"recorded {_shown(number)}, expected {index + 1} "
+        "(hands are numbered 1, 2, 3... in order, none missing or repeated)",
+    )
+
+
+def _replay_hand(
+    hand: Mapping,
+    ruleset: Ruleset,
+    seed: int,
+    where: str,
+    totals_before: list,
+    lasting: LastingValues | None,
+) -> HandState:
+    number, size = hand["number"], len(ruleset.deck)
+    dealer = dealer_of(ruleset, number)
+    if hand["dealer"] != dealer:
+        raise ReplayMismatch(
+            f"{where}.dealer",
+            f"recorded seat {_shown(hand['dealer'])}, but the ruleset's rotation gives "
+            f"seat {dealer} the deal of hand {number}",
+        )
+    abandoned = hand["abandoned_deals"]
+    cards = ruleset.deck.cards
+    for redeal, recorded in enumerate([deal["pack"] for deal in abandoned] + [hand["pack"]]):
+        at = (
+            f"{where}.abandoned_deals[{redeal}].pack"
+            if redeal < len(abandoned)
+            else f"{where}.pack"
+        )
+        dealt = [cards[c].id for c in shuffled_pack(size, seed, number, redeal)]
+        compare(recorded, dealt, at, f" (what seed {seed} deals in hand {number})")
+
+    def repack(redeal: int) -> list[int]:
+        if redeal > len(abandoned):
+            raise ReplayMismatch(
+                f"{where}.abandoned_deals",
+                f"recorded {len(abandoned)} deal(s) thrown in, but the "
+                f"replay throws in deal {redeal}",
+            )
+        return shuffled_pack(size, seed, number, redeal)
+
+    state = HandState(
+        ruleset, dealer, repack(0), number, totals_before, repack=repack, lasting=lasting
+    )
+    decisions = [
+        (f"{where}.abandoned_deals[{k}].decisions[{i}]", decision)
+        for k, deal in enumerate(abandoned)
+        for i, decision in enumerate(deal["decisions"])
+    ] + [(f"{where}.decisions[{i}]", decision) for i, decision in enumerate(hand["decisions"])]
+    for at, decision in decisions:
+        apply_decision(state, decision, at)
+    if not state.is_terminal():
+        raise ReplayMismatch(f"{where}.decisions", "the record stops before the hand is over")
+    replayed = hand_record(state)
+    compare(hand["abandoned_deals"], replayed["abandoned_deals"], f"{where}.abandoned_deals")
+    for key in _RESULTS:
+        if key in hand and key in replayed:
+            compare(hand[key], replayed[key], f"{where}.{key}")
+        elif key in hand or key in replayed:  # only `lasting` may be left out
+            raise ReplayMismatch(
+                f"{where}.{key}",
+                "missing from the record: the ruleset has lasting state"
+                if key in replayed
+                else "not in the replay: the ruleset has no lasting state",
+            )
+    return state
+
+
+def apply_decision(state: HandState, decision: Mapping, at: str) -> None:
+    """Take one recorded decision (seat, kind and choice) or raise ReplayMismatch at `at`."""
+    if state.is_terminal():
+        raise ReplayMismatch(at, "the hand was already over")
+    open_decision = state.decision
+    assert open_decision is not None  # a hand not over waits on a decision
+    seat, kind = open_decision.seat, open_decision.kind
+    if decision["seat"] != seat or decision["kind"] != kind:
+        raise ReplayMismatch(
+            at,
+            f"recorded seat {decision['seat']} to {_shown(decision['kind'])}, "
+            f"but seat {seat} is to {kind.value!r}",
+        )
+    try:
+        state.apply_action(decision["choice"])
+    except IllegalAction as error:
+        raise ReplayMismatch(at, f"illegal: {error}") from None
+
+
+def compare(recorded: object, replayed: object, where: str, why: str = "") -> None:
+    """Refuse at the first place where the two differ (integers and reals of the same value
+    are the same number; true is not 1)."""
+    if _same(recorded, replayed):
+        return
+    if isinstance(recorded, list) and isinstance(replayed, list):
+        for i, (a, b) in enumerate(zip(recorded, replayed, strict=False)):
+            compare(a, b, f"{where}[{i}]", why)
+        raise ReplayMismatch(where, f"recorded {len(recorded)} entries, replayed {len(replayed)}")
+    if isinstance(recorded, dict) and isinstance(replayed, dict):
+        for key in list(recorded) + [k for k in replayed if k not in recorded]:
+            if key not in recorded or key not in replayed:
+                missing = "missing from the record" if key in replayed else "not in the replay"
+                raise ReplayMismatch(_under(where, key), missing)
+            compare(recorded[key], replayed[key], _under(where, key), why)
+    raise ReplayMismatch(where, f"recorded {_shown(recorded)}, replayed {_shown(replayed)}{why}")
+
+
+def _under(where: str, key: str) -> str:
+    return where + json_path([key])[1:]
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def _shown(value: object) -> str:
+    """A value in a message: repr (quotes and escapes text), cut short if long."""
+    return shortened(repr(value), 200)
