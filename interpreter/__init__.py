@@ -1,7 +1,7 @@
 """tarot: historical Tarot card games as YAML rulesets, run by one generic interpreter.
 
 `import tarot` gives the Python API (`docs/api.md`): `tarot.load`, `tarot.play`,
-`tarot.simulate`, `tarot.measure.diff`, `tarot.Agent`... Its names are imported on first use, so the
+`tarot.simulate`, `tarot.diff`, `tarot.Agent`... Its names are imported on first use, so the
 command line (`tarot rules`, say) does not pay for what it does not run.
 """
 

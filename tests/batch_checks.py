@@ -10,7 +10,8 @@ from collections.abc import Callable
 from tarot.batch.run import play_summaries
 from tarot.batch.support import supports
 from tarot.core.ruleset import Ruleset
-from tarot.measure.hand_summary import HandSummary, play_summarized
+from tarot.core.summary import HandSummary
+from tarot.measure.hand_summary import play_summarized
 from tarot.players.lineup import seat_agents
 from tarot.records.batch_agreement import batch_records, replay
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tarot.compile.contexts import FACTS, variables_for
+from tarot.compile.contexts import FACTS
 from tarot.compile.loader import load_ruleset
 from tarot.core.ruleset import Ruleset
+from tarot.core.vocabulary import variables_for
 from tarot.engine.game import play_game
 from tarot.engine.state import HandState
 from tarot.errors import RulesetError

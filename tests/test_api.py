@@ -407,7 +407,7 @@ def test_simulate_plays_games_for_a_ruleset_played_to_a_score() -> None:
 
 def test_diff_gives_the_numbers_of_the_command_line() -> None:
     literal = tarot.load(MAROLLES, options={"ultimo_failure": "literal"})
-    compared = tarot.measure.diff(MAROLLES, literal, hands=10, seed=2)
+    compared = tarot.diff(MAROLLES, literal, hands=10, seed=2)
     printed = cli(
         "diff",
         MAROLLES,
@@ -431,7 +431,7 @@ def test_diff_gives_the_numbers_of_the_command_line() -> None:
 
 
 def test_diff_on_paper_only() -> None:
-    compared = tarot.measure.diff(MAROLLES, "marolles-1637-ultimo-literal")
+    compared = tarot.diff(MAROLLES, "marolles-1637-ultimo-literal")
     assert compared.table is None and compared.rows == []
     printed = cli("diff", MAROLLES, "marolles-1637-ultimo-literal", "--format", "json")
     assert compared.paper == json.loads(printed)

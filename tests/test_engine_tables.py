@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tarot.compile.contexts import TOTAL_MEMO
 from tarot.compile.loader import load_ruleset
 from tarot.core.rule_index import card_guard, may_hold_for
+from tarot.core.vocabulary import TOTAL_MEMO
 from tarot.engine.events import AT_SETTLEMENT
 from tarot.engine.game import play_game
 from tarot.engine.state import HandState

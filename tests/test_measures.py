@@ -18,10 +18,10 @@ import pytest
 
 from tarot.cli import main
 from tarot.compile.loader import load_ruleset
+from tarot.core.summary import HandSummary
 from tarot.engine.game import deal_hand, play_game, play_hand
 from tarot.measure.comparison import Comparison
 from tarot.measure.games import GameMeasures, game_seed, play_game_summarized
-from tarot.measure.hand_summary import HandSummary
 from tarot.measure.measures import RulesetMeasures
 from tarot.measure.plot import difference_rows
 from tarot.measure.report import _rule_gap_rows

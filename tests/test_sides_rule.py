@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 
 from tarot.compile.loader import load_ruleset
+from tarot.core.summary import leading_side
 from tarot.errors import RulesetError
 from tarot.expressions import EvaluationError
-from tarot.measure.hand_summary import leading_side, play_summarized
+from tarot.measure.hand_summary import play_summarized
 from tarot.players.random_agent import RandomAgent
 from tests.test_play_rules import CONTRACTS, PARTNERS, contract_hand, partners_hand, play
 

@@ -19,14 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tarot.compile.loader import load_ruleset
+from tarot.core.summary import HandSummary, rule_keys, sole_leader
 from tarot.engine.game import deal_hand, play_hand
 from tarot.measure.comparison import MOST_DIFFERENT, Comparison, can_pair
-from tarot.measure.hand_summary import (
-    HandSummary,
-    play_summarized,
-    rule_keys,
-    sole_leader,
-)
+from tarot.measure.hand_summary import play_summarized
 from tarot.measure.measures import RulesetMeasures
 from tarot.measure.runner import RulesetSpec, RunPlan, run_hands
 from tarot.measure.statistics import (

@@ -25,8 +25,9 @@ from commands import ROOT, run_in_process
 from hands import FOUR_PLAYERS
 
 from tarot.compile.loader import load_ruleset
+from tarot.core.summary import HandSummary
 from tarot.measure import provenance
-from tarot.measure.hand_summary import HandSummary, play_summarized
+from tarot.measure.hand_summary import play_summarized
 from tarot.measure.provenance import RunKey, results_version
 from tarot.measure.runner import RulesetSpec, RunPlan, run_hands
 from tarot.measure.store import (

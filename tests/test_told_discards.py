@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tarot.compile.contexts import FACTS, variables_for
+from tarot.compile.contexts import FACTS
 from tarot.compile.loader import load_ruleset
+from tarot.core.vocabulary import variables_for
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
 from tarot.expressions import Environment, Type, compile_expression

@@ -3,7 +3,7 @@
 Where it sits: in front of `tarot.compile.loader.load_ruleset` (which loads, checks and
 compiles, raising `RulesetError` with every problem and its position). The API's `Ruleset`
 keeps the compiled one beside how it was named (a built-in name or a file) and the readings
-chosen, which runs of many hands need to name their hands (`tarot.simulate`, `tarot.measure.diff`).
+chosen, which runs of many hands need to name their hands (`tarot.simulate`, `tarot.diff`).
 """
 
 from __future__ import annotations

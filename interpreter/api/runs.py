@@ -20,11 +20,11 @@ from typing import Any, overload
 from tarot.api.agents import AgentsGiven, Lineup
 from tarot.api.hand import State
 from tarot.api.rulesets import Ruleset, as_ruleset, check_deal
+from tarot.core.summary import HandSummary, rule_keys
 from tarot.engine.game import play_hands, plays_sittings
 from tarot.measure.comparison import Comparison
 from tarot.measure.diff import diff_loaded, render
 from tarot.measure.games import play_games
-from tarot.measure.hand_summary import HandSummary, rule_keys
 from tarot.measure.measures import RulesetMeasures
 from tarot.measure.report import RunInfo, simulate_report, table_report
 from tarot.measure.rows import hand_row, row_columns

@@ -32,8 +32,8 @@ from tarot.batch.values import (
     plain,
     seat_mask,
 )
-from tarot.compile.contexts import FACTS, TAKER, variables_for
 from tarot.core.ruleset import Ruleset
+from tarot.core.vocabulary import FACTS, TAKER, variables_for
 from tarot.expressions import Type
 from tarot.expressions.parser import parse
 

@@ -23,7 +23,8 @@ DEFAULT_BACKEND = "scalar"
 
 def choose_backend(requested: str, rulesets: Sequence[Ruleset], agents: Sequence[str]) -> str:
     """The back end the run uses: "scalar", "batch", or "auto" for the batch back end with
-    one hand in a hundred replayed through the scalar engine (`agree.check_sample`)."""
+    one hand in a hundred replayed through the scalar engine
+    (`records.batch_agreement.check_sample`)."""
     if requested == "scalar":
         return "scalar"
     from tarot.batch.support import supports  # numpy: only for a run that may use it

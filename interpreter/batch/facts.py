@@ -2,9 +2,10 @@
 
 Where it sits: called by the array compiler's closures (`tarot.batch.array_exprs`)
 with the evaluation's `Ctx` and the arguments' values. Each fact gives what the scalar
-engine's fact of the same name gives (`tarot.compile.contexts.FACTS`); facts that need
-state the batch back end does not keep (the packets dealt, the talon, the log of tricks) are
-not here, and a ruleset that asks for one runs on the scalar engine.
+engine's fact of the same name gives (`tarot.compile.contexts.SCALAR_FACTS`), under the
+vocabulary's name (`tarot.core.vocabulary.FACTS`); the facts that need state the batch back end
+does not keep are named in `REFUSED_FACTS` with what it lacks, and a ruleset that asks for
+one runs on the scalar engine.
 """
 
 from __future__ import annotations
@@ -182,7 +183,8 @@ def _total(ctx: Ctx, seat: Value) -> Value:
     return ctx.state.net[rows, seats]
 
 
-FACTS: dict[str, Callable[..., Value]] = {
+#: the batch back end's implementation of the vocabulary's facts, by name
+ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "hand": _zone("hands"),
     "discards": _zone("discards"),
     "tricks": _zone("won"),
@@ -210,7 +212,35 @@ FACTS: dict[str, Callable[..., Value]] = {
 }
 
 
+#: the vocabulary's facts the batch back end does not run, each with what it lacks: a ruleset
+#: that asks for one runs on the scalar engine
+REFUSED_FACTS: dict[str, str] = {
+    "told_discards": "the counts told to all once the discards are done",
+    "doublings": "doublings",
+    "doubling_factor": "doublings",
+    "called_card": "a partner call",
+    "trick_of": "the log of tricks",
+    "taken_by": "the log of tricks",
+    "played_by": "the log of tricks",
+    "position_in_trick": "the log of tricks",
+    "bid_position": "the auction's order",
+    "announced": "announcements",
+    "announced_by": "announcements",
+    "thrown_in": "the deals thrown in",
+    "bids_made": "the auction's history",
+    "bid_held": "the auction's history",
+    "bid_jump": "the auction's history",
+    "bid_number": "the auction's history",
+    "pass_number": "the auction's history",
+    "passed_over": "the auction's history",
+    "runs": "runs of cards",
+}
+
+
 def fact(name: str) -> Callable[..., Value]:
-    if name not in FACTS:
-        raise Unsupported(f"the fact {name}() is not kept by the batch back end")
-    return FACTS[name]
+    """The array implementation of a fact; Unsupported, with what it lacks, for a refused one."""
+    if name not in ARRAY_FACTS:
+        lacking = REFUSED_FACTS.get(name, "")
+        reason = f" (it does not keep {lacking})" if lacking else ""
+        raise Unsupported(f"the fact {name}() is not kept by the batch back end{reason}")
+    return ARRAY_FACTS[name]

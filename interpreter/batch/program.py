@@ -28,9 +28,9 @@ from tarot.core.ruleset import (
     Ruleset,
     TalonUse,
 )
+from tarot.core.summary import rule_keys
 from tarot.engine.events import At, ThrownIn
 from tarot.expressions.parser import parse
-from tarot.measure.hand_summary import rule_keys
 
 T = TypeVar("T")
 

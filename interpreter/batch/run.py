@@ -8,7 +8,7 @@ at once; `summaries` turns the state into one `HandSummary` per hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -16,9 +16,9 @@ from tarot.batch.masks import Ints
 from tarot.batch.phases import auction, deal, declare, discard, play
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
-from tarot.compile.contexts import MAX_REDEALS
 from tarot.core.ruleset import Ruleset
-from tarot.measure.hand_summary import HandSummary, sole_leader
+from tarot.core.summary import HandSummary, sole_leader
+from tarot.core.vocabulary import MAX_REDEALS
 
 #: hands played at once by default: large enough for numpy to pay, small enough to stay in cache
 BATCH = 2048
@@ -81,19 +81,20 @@ def _play_on(program: Program, state: BatchState) -> None:
 
 
 def play_summaries(
-    ruleset: Ruleset, seed: int, numbers: Sequence[int], checked_from: int | None = None
+    ruleset: Ruleset,
+    seed: int,
+    numbers: Sequence[int],
+    check: Callable[[list[HandSummary]], None] | None = None,
 ) -> list[HandSummary]:
-    """The summaries of hands `numbers`, played BATCH at a time; with `checked_from`, one
-    hand in `agree.SAMPLE` (those numbered `checked_from` + a multiple of it) replayed
-    through the scalar engine, the run stopped if one differs (`agree.check_sample`)."""
+    """The summaries of hands `numbers`, played BATCH at a time, each batch's summaries
+    handed to `check` (which raises to stop the run: the measures pass the replay of a
+    sample through the scalar engine, `records.batch_agreement.check_sample`)."""
     found: list[HandSummary] = []
     numbers = list(numbers)
     for start in range(0, len(numbers), BATCH):
         played = summaries(play_batch(ruleset, seed, numbers[start : start + BATCH]))
-        if checked_from is not None:
-            from tarot.records.batch_agreement import check_sample  # agree plays batches itself
-
-            check_sample(ruleset, seed, played, checked_from)
+        if check is not None:
+            check(played)
         found += played
     return found
 
@@ -196,7 +197,7 @@ def _side_winner(
     net: Sequence[float], taker: int, partner: int | None
 ) -> tuple[int | None, tuple[int, ...]]:
     """The winner and winning side of a hand with a taker, read by sides as the scalar
-    engine reads them (`HandState.side_of`, `hand_summary.sole_leader`): the taker and his
+    engine reads them (`HandState.side_of`, `core.summary.sole_leader`): the taker and his
     partner against the rest; (None, ()) when the best result is shared across the sides."""
     attackers = (taker,) if partner is None else tuple(sorted({taker, partner}))
     defenders = tuple(seat for seat in range(len(net)) if seat not in attackers)

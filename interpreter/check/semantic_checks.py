@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 
 from tarot.check.draft import Draft
 from tarot.check.lasting_checks import check_lasting
-from tarot.compile.contexts import EVENT_VARIABLES, FACTS, variables_for
 from tarot.core.actions import PASS_TEXT
 from tarot.core.cards import Deck, build_deck, fool_is_trump, set_dependencies
 from tarot.core.ruleset import PacketStep
+from tarot.core.vocabulary import EVENT_VARIABLES, FACTS, variables_for
 from tarot.expressions.builtins import BUILTIN_NAMES
 from tarot.expressions.parser import KEYWORDS
 

@@ -13,161 +13,14 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from tarot.compile.card_runs import runs
-from tarot.expressions import FactFunction, Type
+from tarot.core.vocabulary import FACTS as VOCABULARY
+from tarot.core.vocabulary import PAYMENTS_READ_BY, TOTAL_MEMO
+from tarot.expressions import FactFunction
 from tarot.expressions.builtins import Number
 from tarot.expressions.types import Scope, Value
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
-
-#: deals thrown in and dealt again in one hand before it is given up
-MAX_REDEALS = 20
-
-#: the most bids (each with its contracts) counted for in the cost of a bid's condition
-BIDS_PER_HAND = 200
-
-COMMON = {"seats": Type.SEATS, "dealer": Type.SEAT, "players": Type.NUMBER}
-
-_PLAYER = {"player": Type.SEAT}
-_CARD_OF_PLAYER = {"player": Type.SEAT, "card": Type.CARD}
-_TRICK = {
-    "player": Type.SEAT,
-    "card": Type.CARD,
-    "trick": Type.CARDS,
-    "trick_number": Type.NUMBER,
-    "last_trick": Type.BOOL,
-    "leader": Type.SEAT,
-}
-
-#: names known once an auction has a taker (in rulesets with `bidding`)
-TAKER = {
-    "taker": Type.SEAT,
-    "contract": Type.STRING,
-    "attackers": Type.SEATS,
-    "defenders": Type.SEATS,
-}
-
-#: events that happen before the auction is over: the taker is not known there
-BEFORE_TAKER = frozenset(
-    {
-        "cut",
-        "redeal",
-        "static",
-        "auction",
-        "bid_check",
-        "hold",
-        "lasting_deal",
-        "lasting_deal_seat",
-        "show_deal",
-        "step_before_taker",
-        "step_seat_before_taker",
-    }
-)
-
-EVENT_VARIABLES: dict[str, dict[str, Type]] = {
-    "cut": {"cut_card": Type.CARD},
-    "redeal": _PLAYER,
-    "hand_score": _PLAYER,
-    "game": {},
-    "call": {},
-    "auction": {},  # who speaks first, who may hold, a forced contract's taker
-    # whether `player` may bid a contract, and how many bids it leaps over
-    "bid_check": {**_PLAYER, "jump": Type.NUMBER},
-    "hold": {"highest_bidder": Type.SEAT, "highest_bid": Type.STRING},  # who may hold it
-    "doubling": {},
-    "announcement": _PLAYER,  # whether `player` may announce a bonus, the cards it keeps
-    "talon": {},
-    "play": {},
-    "discard": _CARD_OF_PLAYER,
-    "discards_done": _PLAYER,
-    "card_played": _TRICK,
-    # the play rules' card rules (`forced`, `lead_forbidden`, `held_back`): a seat to play
-    "playing": {name: kind for name, kind in _TRICK.items() if name != "card"},
-    "after_trick": {},  # the play rules' `ends_when`, after each trick
-    "sides": {},  # the play rules' `sides`, with the seat under its own name
-    "trick_end": {**_TRICK, "winner": Type.SEAT, "keeper": Type.SEAT},
-    # a finished trick, before it is taken: who wins it by the trick rules
-    "trick_won": {
-        "trick": Type.CARDS,
-        "trick_number": Type.NUMBER,
-        "last_trick": Type.BOOL,
-        "leader": Type.SEAT,
-        "winner": Type.SEAT,
-    },
-    "settlement": {},
-    "declaration": _PLAYER,
-    "declaration_shown": {**_PLAYER, "level": Type.STRING},
-    "discard_check": _CARD_OF_PLAYER,
-    "discard_group": _PLAYER,  # cards `player` must discard all together or none of
-    "static": {},
-    # state that lasts between hands: a rule's seats, then each seat's own expressions
-    "lasting_deal": {},
-    "lasting_deal_seat": _PLAYER,
-    "lasting": {},
-    "lasting_seat": _PLAYER,
-    # cards shown to all: after the deal, after a trick
-    "show_deal": {},
-    # a flow step's settings (`when`, an `ask`'s seats, a `bid`'s bidders; a discard's
-    # `count` for each `player`), before the auction is over or after it
-    "step": {},
-    "step_before_taker": {},
-    "step_seat": _PLAYER,
-    "step_seat_before_taker": _PLAYER,
-    "show_trick": {},
-}
-
-AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}
-
-
-def evaluations_per_hand(event: str, cards: int, seats: int) -> int:
-    """The most times one expression standing at `event` is worked out in a hand (a
-    payment's amount: that many times for each payer and payee), for the cost estimate."""
-    per_card = {
-        "card_played",
-        "trick_end",
-        "discard",
-        "playing",
-        "after_trick",
-        "discard_group",
-        "trick_won",
-    }
-    if event in per_card:
-        return cards
-    if event == "sides":  # once per seat
-        return seats
-    if event == "discard_check":  # each card in hand, at each discard
-        return cards * cards
-    if event in ("bid_check", "hold"):  # each contract, at each bid: a generous bound on both
-        return BIDS_PER_HAND
-    if event == "doubling":  # each target, at each doubling asked for
-        return 4 * seats
-    if event == "redeal":  # each seat, at each deal thrown in and dealt again
-        return seats * (MAX_REDEALS + 1)
-    if event == "announcement":  # each bonus, for each seat, at each of its announcements
-        return 2 * seats * seats
-    if event in (
-        "declaration",
-        "hand_score",
-        "discards_done",
-        "lasting_deal_seat",
-        "lasting_seat",
-        "step_seat",
-        "step_seat_before_taker",
-    ):
-        return 2 * seats
-    return 1
-
-
-def variables_for(event: str, amount: bool = False, bidding: bool = False) -> dict[str, Type]:
-    """The context names an expression may use at `event` (with `payer` and `payee` in a
-    payment's amount, and the taker's names after an auction)."""
-    names = dict(COMMON) if event != "static" else {}
-    names.update(EVENT_VARIABLES[event])
-    if bidding and event not in BEFORE_TAKER:
-        names.update(TAKER)
-    if amount:
-        names.update(AMOUNT_VARIABLES)
-    return names
 
 
 def _hand(state: HandState, seat: int) -> list[int]:
@@ -294,12 +147,6 @@ def _talon(state: HandState) -> tuple[int, ...]:
     return tuple(state.talon_dealt)
 
 
-#: the one fact whose value a payment changes, and the key its value is remembered under
-#: with the seat (a payment forgets it; see `Ruleset.definitions_read_payments`)
-PAYMENTS_READ_BY = "total"
-TOTAL_MEMO = "total()"
-
-
 def _total(state: HandState, seat: int) -> Number:
     return state.remember((TOTAL_MEMO, seat), lambda: state.total(seat))
 
@@ -413,76 +260,57 @@ def _bid_position(state: HandState, seat: int) -> int:
     return order.index(seat) + 1 if seat in order else 0
 
 
-#: the steps a fact takes, by the size it works on ("cards": the pack, "seats": the players)
-_COSTS = {
-    "pile": "cards",
-    "points": "cards",
-    "opponents": "seats",
-    "side": "seats",
-    "side_pile": "cards",
-    "side_points": "cards",
-    "tricks_won": "cards",
-    "last_trick_cards": "seats",
-    "talon": "cards",
-    "packet": "cards",
-    "trick_of": "cards",
-    "taken_by": "cards",
-    "played_by": "cards",
-    "position_in_trick": "seats",
-    "bid_position": "seats",
-    "bid_jump": "seats",
-    "bid_number": "seats",
-    "pass_number": "seats",
-    "passed_over": "seats",
-    "runs": "cards",
-    "announced": "seats",
-    "announced_by": "seats",
+#: the scalar engine's implementation of every fact of the vocabulary, by name
+SCALAR_FACTS: dict[str, Callable[..., Value]] = {
+    "hand": _hand,
+    "discards": _discards,
+    "told_discards": _told_discards,
+    "tricks": _tricks,
+    "played": _played,
+    "pile": _pile,
+    "points": _points,
+    "opponents": _opponents,
+    "declared": _declared,
+    "trump_number": _trump_number,
+    "next_seat": _next_seat,
+    "side": _side,
+    "side_pile": _side_pile,
+    "side_points": _side_points,
+    "tricks_won": _tricks_won,
+    "tricks_played": _tricks_played,
+    "last_trick_cards": _last_trick_cards,
+    "last_trick_winner": _last_trick_winner,
+    "declared_value": _declared_value,
+    "talon": _talon,
+    "packet": _packet,
+    PAYMENTS_READ_BY: _total,
+    "winning_card": _winning_card,
+    "hand_number": _hand_number,
+    "first_cards": _first_cards,
+    "doublings": _doublings,
+    "doubling_factor": _doubling_factor,
+    "called_card": _called_card,
+    "trick_of": _trick_of,
+    "taken_by": _taken_by,
+    "played_by": _played_by,
+    "position_in_trick": _position_in_trick,
+    "bid_position": _bid_position,
+    "announced": _announced,
+    "announced_by": _announced_by,
+    "thrown_in": _thrown_in,
+    "bids_made": _bids_made,
+    "bid_held": _bid_held,
+    "bid_jump": _bid_jump,
+    "bid_number": _bid_number,
+    "pass_number": _pass_number,
+    "passed_over": _passed_over,
+    "runs": runs,
 }
 
+#: each fact of the vocabulary with its scalar implementation, as the compiler binds it
 FACTS: dict[str, FactFunction] = {
-    "hand": FactFunction((Type.SEAT,), Type.CARDS, _hand),
-    "discards": FactFunction((Type.SEAT,), Type.CARDS, _discards),
-    "told_discards": FactFunction((Type.SEAT,), Type.NUMBER, _told_discards),
-    "tricks": FactFunction((Type.SEAT,), Type.CARDS, _tricks),
-    "played": FactFunction((Type.SEAT,), Type.CARDS, _played),
-    "pile": FactFunction((Type.SEAT,), Type.CARDS, _pile),
-    "points": FactFunction((Type.SEAT,), Type.NUMBER, _points),
-    "opponents": FactFunction((Type.SEAT,), Type.SEATS, _opponents),
-    "declared": FactFunction((Type.SEAT, Type.STRING), Type.BOOL, _declared),
-    "trump_number": FactFunction((Type.CARD,), Type.NUMBER, _trump_number),
-    "next_seat": FactFunction((Type.SEAT,), Type.SEAT, _next_seat),
-    "side": FactFunction((Type.SEAT,), Type.SEATS, _side),
-    "side_pile": FactFunction((Type.SEAT,), Type.CARDS, _side_pile),
-    "side_points": FactFunction((Type.SEAT,), Type.NUMBER, _side_points),
-    "tricks_won": FactFunction((Type.SEAT,), Type.NUMBER, _tricks_won),
-    "tricks_played": FactFunction((), Type.NUMBER, _tricks_played),
-    "last_trick_cards": FactFunction((), Type.CARDS, _last_trick_cards),
-    "last_trick_winner": FactFunction((), Type.SEAT, _last_trick_winner),
-    "declared_value": FactFunction((Type.SEAT, Type.STRING), Type.NUMBER, _declared_value),
-    "talon": FactFunction((), Type.CARDS, _talon),
-    "packet": FactFunction((Type.SEAT, Type.NUMBER), Type.CARDS, _packet),
-    PAYMENTS_READ_BY: FactFunction((Type.SEAT,), Type.NUMBER, _total),
-    "winning_card": FactFunction((Type.NUMBER,), Type.CARDS, _winning_card),
-    "hand_number": FactFunction((), Type.NUMBER, _hand_number),
-    "first_cards": FactFunction((Type.SEAT, Type.NUMBER), Type.CARDS, _first_cards),
-    "doublings": FactFunction((Type.STRING,), Type.NUMBER, _doublings),
-    "doubling_factor": FactFunction((Type.STRING,), Type.NUMBER, _doubling_factor),
-    "called_card": FactFunction((), Type.CARDS, _called_card),
-    "trick_of": FactFunction((Type.CARDS,), Type.NUMBER, _trick_of),
-    "taken_by": FactFunction((Type.CARDS,), Type.SEAT, _taken_by),
-    "played_by": FactFunction((Type.CARDS,), Type.SEAT, _played_by),
-    "position_in_trick": FactFunction((Type.CARDS,), Type.NUMBER, _position_in_trick),
-    "bid_position": FactFunction((Type.SEAT,), Type.NUMBER, _bid_position),
-    "announced": FactFunction((Type.SEAT, Type.STRING), Type.BOOL, _announced),
-    "announced_by": FactFunction((Type.STRING,), Type.SEATS, _announced_by),
-    "thrown_in": FactFunction((Type.STRING,), Type.NUMBER, _thrown_in),
-    "bids_made": FactFunction((Type.SEAT,), Type.NUMBER, _bids_made),
-    "bid_held": FactFunction((), Type.BOOL, _bid_held),
-    "bid_jump": FactFunction((Type.SEAT,), Type.NUMBER, _bid_jump),
-    "bid_number": FactFunction((Type.SEAT,), Type.NUMBER, _bid_number),
-    "pass_number": FactFunction((Type.SEAT,), Type.NUMBER, _pass_number),
-    "passed_over": FactFunction((Type.SEAT,), Type.STRING, _passed_over),
-    "runs": FactFunction((Type.CARDS, Type.NUMBER), Type.CARDS, runs),
+    name: FactFunction(fact.params, fact.returns, SCALAR_FACTS[name])
+    for name, fact in VOCABULARY.items()
 }
 
 
@@ -492,7 +320,8 @@ def facts_for(cards: int, seats: int, hand_score_steps: int) -> dict[str, FactFu
     the hand score is compiled: see `total_fact`)."""
     facts = {}
     for name, fact in FACTS.items():
-        cost = {"cards": cards, "seats": seats}.get(_COSTS.get(name, ""), 1)
+        size = VOCABULARY[name].size
+        cost = 1 if size is None else {"cards": cards, "seats": seats}[size]
         facts[name] = replace(fact, cost=cost)
     facts[PAYMENTS_READ_BY] = total_fact(cards, seats, memo={"hand score": hand_score_steps})
     return facts

@@ -22,17 +22,13 @@ from tarot.check.options import Readings
 from tarot.check.semantic_checks import CheckedParts
 from tarot.compile import source_text
 from tarot.compile.contexts import (
-    BEFORE_TAKER,
     FACTS,
     OWN_CARDS,
-    PAYMENTS_READ_BY,
     RememberedDefinition,
     SeatDefinition,
-    evaluations_per_hand,
     facts_for,
     hand_score_steps,
     total_fact,
-    variables_for,
 )
 from tarot.compile.flow import compile_flow
 from tarot.compile.lasting_compiler import compile_lasting, lasting_facts
@@ -66,6 +62,12 @@ from tarot.core.ruleset import (
     TalonTake,
     TalonUse,
     WinnerException,
+)
+from tarot.core.vocabulary import (
+    BEFORE_TAKER,
+    PAYMENTS_READ_BY,
+    evaluations_per_hand,
+    variables_for,
 )
 from tarot.errors import Position, json_path
 from tarot.expressions import (

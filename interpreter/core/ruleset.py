@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from tarot.compile.contexts import PAYMENTS_READ_BY
 from tarot.core.cards import Deck
 from tarot.core.flow import FlowStep
 from tarot.core.rule_index import RuleIndex
+from tarot.core.vocabulary import PAYMENTS_READ_BY
 from tarot.expressions.builtins import Number
 from tarot.expressions.types import CompiledExpression
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tarot.compile.contexts import MAX_REDEALS, TOTAL_MEMO
 from tarot.core.actions import Action, Decision, DecisionKind, IllegalAction
 from tarot.core.ruleset import DoubleTarget, Evaluator, PaymentRule, RedealRule, Ruleset
+from tarot.core.vocabulary import MAX_REDEALS, TOTAL_MEMO
 from tarot.engine.events import AT_SETTLEMENT, At, Payment
 from tarot.engine.lasting import (
     LastingValues,

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from tarot.core import whole_numbers
 from tarot.core.ruleset import Ruleset
-from tarot.measure.hand_summary import HandSummary
+from tarot.core.summary import HandSummary
 from tarot.measure.provenance import results_version
 from tarot.measure.runner import (
     RulesetMismatch,

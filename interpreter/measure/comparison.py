@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from tarot.core.ruleset import Ruleset
-from tarot.measure.hand_summary import HandSummary
+from tarot.core.summary import HandSummary
 from tarot.measure.measures import RulesetMeasures, spread
 from tarot.measure.statistics import KeyedMeans, RunningMean, difference_of_means
 

@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from tarot.core.ruleset import Ruleset
-from tarot.measure.hand_summary import HandSummary
+from tarot.core.summary import HandSummary
 from tarot.measure.shape import GameShape
 from tarot.measure.statistics import KeyedMeans, Rate, RunningMean
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from tarot.core.output_files import OutputError, PieceFile
 from tarot.core.ruleset import Ruleset
-from tarot.measure.hand_summary import HandSummary, rule_keys
+from tarot.core.summary import HandSummary, rule_keys
 from tarot.measure.provenance import RunKey
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}

@@ -32,6 +32,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Protocol
@@ -39,15 +40,11 @@ from typing import Protocol
 from tarot.compile.loader import build_ruleset, load_ruleset
 from tarot.core.output_files import held_signals
 from tarot.core.ruleset import Ruleset
+from tarot.core.summary import HandSummary
 from tarot.engine.collector import few_collections
 from tarot.engine.game import plays_sittings, sitting_seed
 from tarot.errors import RulesetError
-from tarot.measure.hand_summary import (
-    HandSummary,
-    play_sitting_summarized,
-    play_summarized,
-    summarized,
-)
+from tarot.measure.hand_summary import play_sitting_summarized, play_summarized, summarized
 from tarot.measure.provenance import RunKey
 from tarot.measure.store import PlanStore
 from tarot.players.base import Agent
@@ -151,13 +148,16 @@ class Table:
     def _play_batch(self, work: Work) -> list[tuple[HandSummary, ...]]:
         """`play` on the batch back end: the hands each ruleset lacks, played at once."""
         from tarot.batch.run import play_summaries
+        from tarot.records.batch_agreement import check_sample
 
         # `auto` replays a sample of the hands through the scalar engine as it goes
-        checked = self.plan.first if self.plan.backend == "auto" else None
+        auto = self.plan.backend == "auto"
         played: dict[tuple[int, int], HandSummary] = {}
         for index, ruleset in enumerate(self.rulesets):
             numbers = [number for number, which in work if index in which]
-            for summary in play_summaries(ruleset, self.plan.seed, numbers, checked):
+            check = partial(check_sample, ruleset, self.plan.seed, first=self.plan.first)
+            found = play_summaries(ruleset, self.plan.seed, numbers, check if auto else None)
+            for summary in found:
                 played[summary.number, index] = summary
         return [tuple(played[number, index] for index in which) for number, which in work]
 

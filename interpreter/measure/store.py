@@ -28,7 +28,7 @@ from functools import cache
 from pathlib import Path
 
 from tarot.core.output_files import OutputError, held_signals
-from tarot.measure.hand_summary import HandSummary
+from tarot.core.summary import HandSummary
 from tarot.measure.provenance import RunKey
 
 FORMAT = "tarot-results-store"

@@ -21,8 +21,8 @@ from tarot.batch.run import play_batch, summaries
 from tarot.batch.state import BatchState
 from tarot.batch.values import tidy
 from tarot.core.ruleset import Ruleset
+from tarot.core.summary import HandSummary, paid_by_rule, sole_leader
 from tarot.engine.state import HandState
-from tarot.measure.hand_summary import HandSummary, paid_by_rule, sole_leader
 from tarot.records.replay import ReplayMismatch, apply_decision, compare
 
 

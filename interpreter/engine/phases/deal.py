@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tarot.compile.contexts import MAX_REDEALS
 from tarot.core.actions import Action, Decision, DecisionKind, Redeal, action_text
+from tarot.core.vocabulary import MAX_REDEALS
 from tarot.engine.dealing import deal_packets
 from tarot.engine.events import AT_CUT, ThrownIn
 from tarot.engine.lasting import DEAL, pay_transfers

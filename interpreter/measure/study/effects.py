@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tarot.measure.hand_summary import HandSummary
+from tarot.core.summary import HandSummary
 from tarot.measure.statistics import Estimate, t95
 from tarot.measure.study.design import Column, Design
 from tarot.measure.study.responses import Response

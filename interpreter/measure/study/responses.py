@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tarot.core.ruleset import Ruleset
-from tarot.measure.hand_summary import HandSummary, rule_keys
+from tarot.core.summary import HandSummary, rule_keys
 from tarot.measure.measures import spread
 from tarot.measure.report import place_name
 from tarot.measure.shape import GameShape

@@ -1,0 +1,229 @@
+"""The vocabulary of the expression language's game: the names each place of a ruleset sees,
+and the game facts an expression may ask for, each with its signature.
+
+Where it sits: a shared noun (`tarot.core`) that every stage may import. The checks read it
+for names already taken, the compiler types each expression against it and bounds its cost,
+and each back end registers an implementation of every fact under the same name: the scalar
+engine's in `tarot.compile.contexts` (`SCALAR_FACTS`), the batch back end's in
+`tarot.batch.facts` (`ARRAY_FACTS`, with the facts it refuses named in `REFUSED_FACTS`); a
+test fails when a fact has no implementation in a back end and is not refused there.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from tarot.expressions.types import Type
+
+#: deals thrown in and dealt again in one hand before it is given up
+MAX_REDEALS = 20
+
+#: the most bids (each with its contracts) counted for in the cost of a bid's condition
+BIDS_PER_HAND = 200
+
+COMMON = {"seats": Type.SEATS, "dealer": Type.SEAT, "players": Type.NUMBER}
+
+_PLAYER = {"player": Type.SEAT}
+_CARD_OF_PLAYER = {"player": Type.SEAT, "card": Type.CARD}
+_TRICK = {
+    "player": Type.SEAT,
+    "card": Type.CARD,
+    "trick": Type.CARDS,
+    "trick_number": Type.NUMBER,
+    "last_trick": Type.BOOL,
+    "leader": Type.SEAT,
+}
+
+#: names known once an auction has a taker (in rulesets with `bidding`)
+TAKER = {
+    "taker": Type.SEAT,
+    "contract": Type.STRING,
+    "attackers": Type.SEATS,
+    "defenders": Type.SEATS,
+}
+
+#: events that happen before the auction is over: the taker is not known there
+BEFORE_TAKER = frozenset(
+    {
+        "cut",
+        "redeal",
+        "static",
+        "auction",
+        "bid_check",
+        "hold",
+        "lasting_deal",
+        "lasting_deal_seat",
+        "show_deal",
+        "step_before_taker",
+        "step_seat_before_taker",
+    }
+)
+
+EVENT_VARIABLES: dict[str, dict[str, Type]] = {
+    "cut": {"cut_card": Type.CARD},
+    "redeal": _PLAYER,
+    "hand_score": _PLAYER,
+    "game": {},
+    "call": {},
+    "auction": {},  # who speaks first, who may hold, a forced contract's taker
+    # whether `player` may bid a contract, and how many bids it leaps over
+    "bid_check": {**_PLAYER, "jump": Type.NUMBER},
+    "hold": {"highest_bidder": Type.SEAT, "highest_bid": Type.STRING},  # who may hold it
+    "doubling": {},
+    "announcement": _PLAYER,  # whether `player` may announce a bonus, the cards it keeps
+    "talon": {},
+    "play": {},
+    "discard": _CARD_OF_PLAYER,
+    "discards_done": _PLAYER,
+    "card_played": _TRICK,
+    # the play rules' card rules (`forced`, `lead_forbidden`, `held_back`): a seat to play
+    "playing": {name: kind for name, kind in _TRICK.items() if name != "card"},
+    "after_trick": {},  # the play rules' `ends_when`, after each trick
+    "sides": {},  # the play rules' `sides`, with the seat under its own name
+    "trick_end": {**_TRICK, "winner": Type.SEAT, "keeper": Type.SEAT},
+    # a finished trick, before it is taken: who wins it by the trick rules
+    "trick_won": {
+        "trick": Type.CARDS,
+        "trick_number": Type.NUMBER,
+        "last_trick": Type.BOOL,
+        "leader": Type.SEAT,
+        "winner": Type.SEAT,
+    },
+    "settlement": {},
+    "declaration": _PLAYER,
+    "declaration_shown": {**_PLAYER, "level": Type.STRING},
+    "discard_check": _CARD_OF_PLAYER,
+    "discard_group": _PLAYER,  # cards `player` must discard all together or none of
+    "static": {},
+    # state that lasts between hands: a rule's seats, then each seat's own expressions
+    "lasting_deal": {},
+    "lasting_deal_seat": _PLAYER,
+    "lasting": {},
+    "lasting_seat": _PLAYER,
+    # cards shown to all: after the deal, after a trick
+    "show_deal": {},
+    # a flow step's settings (`when`, an `ask`'s seats, a `bid`'s bidders; a discard's
+    # `count` for each `player`), before the auction is over or after it
+    "step": {},
+    "step_before_taker": {},
+    "step_seat": _PLAYER,
+    "step_seat_before_taker": _PLAYER,
+    "show_trick": {},
+}
+
+AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}
+
+
+def evaluations_per_hand(event: str, cards: int, seats: int) -> int:
+    """The most times one expression standing at `event` is worked out in a hand (a
+    payment's amount: that many times for each payer and payee), for the cost estimate."""
+    per_card = {
+        "card_played",
+        "trick_end",
+        "discard",
+        "playing",
+        "after_trick",
+        "discard_group",
+        "trick_won",
+    }
+    if event in per_card:
+        return cards
+    if event == "sides":  # once per seat
+        return seats
+    if event == "discard_check":  # each card in hand, at each discard
+        return cards * cards
+    if event in ("bid_check", "hold"):  # each contract, at each bid: a generous bound on both
+        return BIDS_PER_HAND
+    if event == "doubling":  # each target, at each doubling asked for
+        return 4 * seats
+    if event == "redeal":  # each seat, at each deal thrown in and dealt again
+        return seats * (MAX_REDEALS + 1)
+    if event == "announcement":  # each bonus, for each seat, at each of its announcements
+        return 2 * seats * seats
+    if event in (
+        "declaration",
+        "hand_score",
+        "discards_done",
+        "lasting_deal_seat",
+        "lasting_seat",
+        "step_seat",
+        "step_seat_before_taker",
+    ):
+        return 2 * seats
+    return 1
+
+
+def variables_for(event: str, amount: bool = False, bidding: bool = False) -> dict[str, Type]:
+    """The context names an expression may use at `event` (with `payer` and `payee` in a
+    payment's amount, and the taker's names after an auction)."""
+    names = dict(COMMON) if event != "static" else {}
+    names.update(EVENT_VARIABLES[event])
+    if bidding and event not in BEFORE_TAKER:
+        names.update(TAKER)
+    if amount:
+        names.update(AMOUNT_VARIABLES)
+    return names
+
+
+#: the one fact whose value a payment changes, and the key its value is remembered under
+#: with the seat (a payment forgets it; see `Ruleset.definitions_read_payments`)
+PAYMENTS_READ_BY = "total"
+TOTAL_MEMO = "total()"
+
+
+class Fact(NamedTuple):
+    """A game fact's signature: the types of its arguments and of its value (as
+    `FactFunction` names them), and the size its cost grows with ("cards": the pack, "seats":
+    the players; None: a few steps)."""
+
+    params: tuple[Type, ...]
+    returns: Type
+    size: Literal["cards", "seats"] | None = None
+
+
+#: every game fact an expression may ask for, by name
+FACTS: dict[str, Fact] = {
+    "hand": Fact((Type.SEAT,), Type.CARDS),
+    "discards": Fact((Type.SEAT,), Type.CARDS),
+    "told_discards": Fact((Type.SEAT,), Type.NUMBER),
+    "tricks": Fact((Type.SEAT,), Type.CARDS),
+    "played": Fact((Type.SEAT,), Type.CARDS),
+    "pile": Fact((Type.SEAT,), Type.CARDS, "cards"),
+    "points": Fact((Type.SEAT,), Type.NUMBER, "cards"),
+    "opponents": Fact((Type.SEAT,), Type.SEATS, "seats"),
+    "declared": Fact((Type.SEAT, Type.STRING), Type.BOOL),
+    "trump_number": Fact((Type.CARD,), Type.NUMBER),
+    "next_seat": Fact((Type.SEAT,), Type.SEAT),
+    "side": Fact((Type.SEAT,), Type.SEATS, "seats"),
+    "side_pile": Fact((Type.SEAT,), Type.CARDS, "cards"),
+    "side_points": Fact((Type.SEAT,), Type.NUMBER, "cards"),
+    "tricks_won": Fact((Type.SEAT,), Type.NUMBER, "cards"),
+    "tricks_played": Fact((), Type.NUMBER),
+    "last_trick_cards": Fact((), Type.CARDS, "seats"),
+    "last_trick_winner": Fact((), Type.SEAT),
+    "declared_value": Fact((Type.SEAT, Type.STRING), Type.NUMBER),
+    "talon": Fact((), Type.CARDS, "cards"),
+    "packet": Fact((Type.SEAT, Type.NUMBER), Type.CARDS, "cards"),
+    PAYMENTS_READ_BY: Fact((Type.SEAT,), Type.NUMBER),
+    "winning_card": Fact((Type.NUMBER,), Type.CARDS),
+    "hand_number": Fact((), Type.NUMBER),
+    "first_cards": Fact((Type.SEAT, Type.NUMBER), Type.CARDS),
+    "doublings": Fact((Type.STRING,), Type.NUMBER),
+    "doubling_factor": Fact((Type.STRING,), Type.NUMBER),
+    "called_card": Fact((), Type.CARDS),
+    "trick_of": Fact((Type.CARDS,), Type.NUMBER, "cards"),
+    "taken_by": Fact((Type.CARDS,), Type.SEAT, "cards"),
+    "played_by": Fact((Type.CARDS,), Type.SEAT, "cards"),
+    "position_in_trick": Fact((Type.CARDS,), Type.NUMBER, "seats"),
+    "bid_position": Fact((Type.SEAT,), Type.NUMBER, "seats"),
+    "announced": Fact((Type.SEAT, Type.STRING), Type.BOOL, "seats"),
+    "announced_by": Fact((Type.STRING,), Type.SEATS, "seats"),
+    "thrown_in": Fact((Type.STRING,), Type.NUMBER),
+    "bids_made": Fact((Type.SEAT,), Type.NUMBER),
+    "bid_held": Fact((), Type.BOOL),
+    "bid_jump": Fact((Type.SEAT,), Type.NUMBER, "seats"),
+    "bid_number": Fact((Type.SEAT,), Type.NUMBER, "seats"),
+    "pass_number": Fact((Type.SEAT,), Type.NUMBER, "seats"),
+    "passed_over": Fact((Type.SEAT,), Type.STRING, "seats"),
+    "runs": Fact((Type.CARDS, Type.NUMBER), Type.CARDS, "cards"),
+}
