@@ -62,6 +62,7 @@ import plain_marolles
 from tarot.batch.run import BATCH, play_summaries
 from tarot.batch.support import supports
 from tarot.compile.loader import load_ruleset
+from tarot.core.agent import Agent
 from tarot.core.ruleset import Ruleset
 from tarot.engine.game import deal_hand, play_game, play_hand, play_hands
 from tarot.load import paths
@@ -73,7 +74,6 @@ from tarot.measure.runner import (
     available_cores,
     run_hands,
 )
-from tarot.players.base import Agent
 from tarot.players.lineup import seat_agents
 from tarot.players.random_agent import RandomAgent
 

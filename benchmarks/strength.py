@@ -69,12 +69,12 @@ from outside_players import MAGMACRUNCH, MagmacrunchAgent
 from speed import FRENCH_READINGS, magmacrunch_rules
 
 from tarot.compile.loader import load_ruleset
+from tarot.core.agent import Agent
 from tarot.core.ruleset import Ruleset
 from tarot.engine.game import deal_hand
 from tarot.errors import RulesetError
 from tarot.measure.runner import available_cores
 from tarot.measure.statistics import RunningMean
-from tarot.players.base import Agent
 from tarot.players.lineup import LineupError, agent_seed, canonical_agent, seat_agents
 
 DEFAULT_MATCHUPS = "search/random,search/heuristic,heuristic/random"

@@ -8,6 +8,7 @@ positioned in a source file where possible, and raises them together in one
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -16,6 +17,8 @@ __all__ = [
     "Problem",
     "RulesetError",
     "UsageError",
+    "closest_names",
+    "did_you_mean",
     "json_path",
     "nearest_position",
 ]
@@ -104,3 +107,18 @@ def json_path(parts: Sequence[str | int]) -> str:
 def _is_simple_key(key: str) -> bool:
     # Ruleset keys often contain dashes or start with digits ("some-variant", "3p").
     return bool(key) and all(c.isalnum() or c in "_-" for c in key)
+
+
+def closest_names(word: str, known: Iterable[str], n: int = 1, cutoff: float = 0.6) -> list[str]:
+    """The known names closest to a mistyped `word`, at most `n`, best first: one that
+    differs only in case before any other (the one "did you mean" of every message)."""
+    known = list(known)
+    same_case = [name for name in known if name.lower() == word.lower() and name != word]
+    close = difflib.get_close_matches(word, known, n=n, cutoff=cutoff)
+    return list(dict.fromkeys([*same_case, *close]))[:n]
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """ "did you mean 'X'? " for the known name closest to `word`, or nothing."""
+    found = closest_names(word, known)
+    return f"did you mean {found[0]!r}? " if found else ""

@@ -12,9 +12,9 @@ import pytest
 if str(Path(__file__).resolve().parent.parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tarot.check.schema_check import check_schema  # noqa: E402
 from tarot.errors import Position, Problem, RulesetError, json_path  # noqa: E402
 from tarot.load import (  # noqa: E402
-    check_schema,
     load_yaml,
     parse_yaml,
     position_in_scalar,

@@ -1,7 +1,7 @@
 """Players for the Python API: `Agent` to subclass, the built-in players by name, seating.
 
 Where it sits: between a user's code and the engine's agent interface
-(`tarot.players.base`, `choose(state, seat)` returning a legal action's text). A user's
+(`tarot.core.agent`, `choose(state, seat)` returning a legal action's text). A user's
 agent subclasses `Agent` and overrides `act(observation, legal_actions)`: it is handed only
 what its seat may see (`Observation`, from `tarot.engine.seat_view.SeatView`) and the
 legal actions, and returns one of them. The built-in players (`RandomAgent`, `HeuristicAgent`,
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 from tarot.api.cards import Action, actions_of
 from tarot.api.view import Observation, cards_of, observe
 from tarot.core.actions import IllegalAction
-from tarot.players.base import Agent as EngineAgent
+from tarot.core.agent import Agent as EngineAgent
 from tarot.players.lineup import (
     AGENT_KINDS,
     LineupError,

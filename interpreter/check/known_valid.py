@@ -7,7 +7,7 @@ from one load to the next far more often than not. A document is known by a SHA-
 canonical JSON together with the schema's (and of how integers are checked), so any change
 to either is a new document. Only plain JSON data is remembered: a document holding anything
 else YAML can give (a date, say) is validated every time. The list lives in the user's
-private cache folder (`tarot.core.user_cache`); without one, nothing is remembered.
+private cache folder (`tarot.user_cache`); without one, nothing is remembered.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tarot.core.user_cache import cache_folder
+from tarot.user_cache import cache_folder
 
 #: what the check does beyond the schema itself (its own integer rule): a change here is a
 #: change of every key

@@ -13,7 +13,6 @@ positioning (:func:`check_schema`). A document found valid before is not validat
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Mapping
@@ -24,7 +23,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.validators import validator_for
 
 from tarot.check import known_valid
-from tarot.errors import Position, Problem, json_path, nearest_position
+from tarot.errors import Position, Problem, closest_names, json_path, nearest_position
 from tarot.load.yaml_core import yaml11_reading
 
 #: The schema's pattern of a name (`$defs.name`): ids of rules, card sets, options...
@@ -111,9 +110,7 @@ def describe_error(error: ValidationError) -> list[Finding]:
             _show(v) for v in allowed
         )
         if isinstance(error.instance, str):
-            close = difflib.get_close_matches(
-                error.instance, [v for v in allowed if isinstance(v, str)], n=1
-            )
+            close = closest_names(error.instance, [v for v in allowed if isinstance(v, str)])
             if close:
                 message += f" (did you mean {close[0]!r}?)"
         return [(path, message, False)]
@@ -206,7 +203,7 @@ def _unknown_keys(error: ValidationError, path: DocPath) -> list[Finding]:
     findings: list[Finding] = []
     for key in extras:
         message = f"unknown key {key!r}"
-        close = difflib.get_close_matches(str(key), allowed, n=1)
+        close = closest_names(str(key), allowed)
         if close:
             message += f" (did you mean {close[0]!r}?)"
         if allowed:

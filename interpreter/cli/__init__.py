@@ -212,7 +212,7 @@ def cmd_simulate_args(args: argparse.Namespace) -> int:
 
 
 def cmd_study_args(args: argparse.Namespace) -> int:
-    from tarot.measure.study.command import cmd_study
+    from tarot.cli.study import cmd_study
 
     return cmd_study(args)
 

@@ -20,6 +20,7 @@ from tarot.batch.backend import choose_backend
 from tarot.cli.simulate import DEFAULT_AGENTS, agents_for
 from tarot.compile.loader import load_ruleset
 from tarot.compile.option_flags import readings_for
+from tarot.core.agent import Agent
 from tarot.core.output_files import OutputError, check_output_path, held_signals
 from tarot.core.ruleset import Ruleset
 from tarot.core.stopping import exit_status
@@ -27,7 +28,6 @@ from tarot.engine.game import game_winners, play_hands
 from tarot.engine.state import HandState
 from tarot.errors import UsageError
 from tarot.expressions import EvaluationError
-from tarot.players.base import Agent
 from tarot.players.lineup import LEVELS, parse_agents, seat_agents
 from tarot.presentation.human_seat import HumanAgent, LeftTable
 from tarot.presentation.transcript import game_line, hand_transcript, totals_line

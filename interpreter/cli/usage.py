@@ -12,22 +12,12 @@ read from the parser itself, so a new flag or choice is suggested without a list
 from __future__ import annotations
 
 import argparse
-import difflib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from tarot.errors import UsageError
+from tarot.errors import UsageError, did_you_mean
 
-__all__ = ["TarotParser", "close_name", "unknown_arguments"]
-
-
-def close_name(word: str, known: Iterable[str]) -> str:
-    """ "did you mean 'X'? " for the known name closest to `word` (one differing only in
-    case first), or nothing."""
-    known = list(known)
-    same_case = [name for name in known if name.lower() == word.lower()]
-    found = same_case or difflib.get_close_matches(word, known, n=1, cutoff=0.6)
-    return f"did you mean {found[0]!r}? " if found else ""
+__all__ = ["TarotParser", "unknown_arguments"]
 
 
 class TarotParser(argparse.ArgumentParser):
@@ -51,7 +41,7 @@ class TarotParser(argparse.ArgumentParser):
         names = [str(choice) for choice in choices]
         raise argparse.ArgumentError(
             action,
-            f"invalid choice: {value!r}; {close_name(str(value), names)}"
+            f"invalid choice: {value!r}; {did_you_mean(str(value), names)}"
             f"choose from {', '.join(names)}",
         )
 
@@ -69,7 +59,7 @@ def unknown_arguments(parser: TarotParser, extras: Sequence[str]) -> UsageError:
     if unknown.startswith("-"):
         name = unknown.partition("=")[0]
         message = f"{parser.prog} has no flag {name}"
-        suggestion = close_name(name, flags).rstrip()
+        suggestion = did_you_mean(name, flags).rstrip()
         if suggestion:
             message += f"; {suggestion}"
     else:

@@ -254,9 +254,7 @@ def _thrown_in(state: HandState, reason: str) -> int:
 
 
 def _bid_position(state: HandState, seat: int) -> int:
-    from tarot.engine.phases.auction import bid_order  # the engine imports this module
-
-    order = bid_order(state)
+    order = state.bid_order
     return order.index(seat) + 1 if seat in order else 0
 
 

@@ -27,10 +27,9 @@ from tarot.check.draft import Draft
 from tarot.check.options import choose_readings
 from tarot.check.schema_check import schema_problems
 from tarot.check.semantic_checks import check_document
-from tarot.cli.usage import close_name
 from tarot.compile.ruleset_compiler import Compiler
 from tarot.core.ruleset import Ruleset
-from tarot.errors import Position, Problem, RulesetError, UsageError
+from tarot.errors import Position, Problem, RulesetError, UsageError, did_you_mean
 from tarot.expressions import tree_store
 from tarot.load import paths
 from tarot.load.inheritance import MergedDocument, resolve
@@ -71,7 +70,7 @@ class UnknownRulesetName(RulesetError, UsageError):
 
     def __init__(self, name: str) -> None:
         names = paths.list_named()
-        suggestion = close_name(name, names)
+        suggestion = did_you_mean(name, names)
         listed = "tarot rules lists them" if suggestion else "rulesets: " + ", ".join(names)
         message = f"no ruleset named {name!r}; {suggestion}{listed}"
         super().__init__([Problem(None, "$", message)])

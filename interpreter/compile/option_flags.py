@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tarot.cli.usage import close_name
 from tarot.core.ruleset import Ruleset
-from tarot.errors import RulesetError, UsageError
+from tarot.errors import RulesetError, UsageError, did_you_mean
 
 
 class OptionFlagError(UsageError):
@@ -76,13 +75,13 @@ def _chosen(pairs: Sequence[str], options: dict | None, ruleset: str, flag: str)
             listed = ", ".join(options) if options else "none"
             raise OptionFlagError(
                 f"{flag}: {ruleset} has no option {shown(name)}; "
-                f"{close_name(name, list(options))}options: {listed}"
+                f"{did_you_mean(name, list(options))}options: {listed}"
             )
         readings = list(options[name].get("readings", {})) if options is not None else [reading]
         if reading not in readings:
             raise OptionFlagError(
                 f"{flag} {name}: {ruleset} has no reading {shown(reading)}; "
-                f"{close_name(reading, readings)}readings: {', '.join(readings)}"
+                f"{did_you_mean(reading, readings)}readings: {', '.join(readings)}"
             )
         if chosen.get(name, reading) != reading:
             raise OptionFlagError(

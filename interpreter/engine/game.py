@@ -11,13 +11,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
+from tarot.core.agent import Agent
 from tarot.core.ruleset import Ruleset
 from tarot.engine import draws
 from tarot.engine.collector import few_collections
 from tarot.engine.lasting import LastingValues
 from tarot.engine.state import HandState
 from tarot.expressions.builtins import Number
-from tarot.players.base import Agent
 
 Seating = Callable[[int], Sequence[Agent]]  # hand number -> the agents for that hand
 

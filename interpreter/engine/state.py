@@ -181,7 +181,8 @@ class HandState(ZoneAttributes):
         self.joined: list[int] = []  # seats that joined the taker's side
         self.compulsory = False  # the contract was compulsory: no auction was held
         self.last_word_spoken = False  # the seat left has spoken its last word
-        self.bidders = auction.bid_order(self) if ruleset.bidding else []
+        self.bid_order = tuple(auction.bid_order(self))  # the seats in the order they bid
+        self.bidders = list(self.bid_order) if ruleset.bidding else []
         self.bids_made = [0] * n  # bids and holds each seat has made in the auction
         self.bid_held = False  # whether the highest bid so far was a hold
         self.auction_log: list[AuctionEntry] = []  # every bid, hold and pass, in order

@@ -28,13 +28,14 @@ takes its right side's guard only when its left side cannot raise (`may_fail`).
 
 from __future__ import annotations
 
-import difflib
 import operator
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from lark import Token, Tree
+
+from tarot.errors import closest_names
 
 from . import builtins as bi
 from . import dependence, set_forms
@@ -143,7 +144,7 @@ def _check_number(value: object, at: Item) -> None:
 def _unknown(kind: str, name: str, candidates: Iterable[str], label: str, at: Item) -> None:
     names = sorted(set(candidates))
     message = f"unknown {kind} '{name}'"
-    close = difflib.get_close_matches(name, names, n=1)
+    close = closest_names(name, names)
     message += f"; did you mean '{close[0]}'?" if close else "."
     message += f" {label}: {', '.join(names)}" if names else f" No {label.lower()} are defined."
     raise _error(message, at)

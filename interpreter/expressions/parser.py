@@ -9,7 +9,7 @@ exception leaves this package.
 Two things are remembered so that loading is quick:
 
 - the parser, once per process; lark's analysis of the grammar (about 35 ms) is kept between
-  processes in the user's private cache folder (`tarot.core.user_cache`; lark's cache file is a
+  processes in the user's private cache folder (`tarot.user_cache`; lark's cache file is a
   pickle: whoever can write it could run code), else the grammar is analysed afresh;
 - the tree of every expression text parsed, for the life of the process (rulesets of one
   family share most of their expressions), and between processes in the same folder
@@ -28,8 +28,8 @@ from lark import Lark, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
-from tarot.core.user_cache import cache_folder
 from tarot.expressions import tree_store
+from tarot.user_cache import cache_folder
 
 from .errors import ExpressionError
 

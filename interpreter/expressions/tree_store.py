@@ -6,7 +6,7 @@ new ones written once a ruleset is loaded. Parsing is most of what loading a lar
 costs in a fresh process (about 25 ms for the 265 texts of the largest built-in). Only the
 trees without positions are kept (those every load uses; an error is worded from a tree
 parsed again with them). The file is an SQLite table of pickled trees by text in the user's
-private cache folder (`tarot.core.user_cache`, as lark's own cache of the grammar, also a pickle),
+private cache folder (`tarot.user_cache`, as lark's own cache of the grammar, also a pickle),
 named after lark's version, Python's and the grammar's text, so a change of any of them
 starts afresh; anything wrong with it (missing, locked, damaged) is the same as no file.
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 import lark
 from lark import Tree
 
-from tarot.core.user_cache import cache_folder
+from tarot.user_cache import cache_folder
 
 KEEP = 20_000  # trees kept in the file at most (the oldest go first)
 GRAMMAR = Path(__file__).with_name("grammar.lark")

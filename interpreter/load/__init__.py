@@ -6,12 +6,7 @@ The stages, run by :mod:`~tarot.compile.loader`: load (this package:
 chains merged with the provenance of every value; :mod:`~tarot.load.listing`, what
 `tarot rules` shows, read without checking) -> check (:mod:`tarot.check`, building
 nothing the engine runs) -> compile (:mod:`tarot.compile`).
-
-``check_schema`` is imported on first use: importing this package must stay cheap for
-`tarot rules`, which reads files and follows ``extends`` but never checks the schema.
 """
-
-from typing import Any
 
 from tarot.load.inheritance import MergedDocument, resolve
 from tarot.load.yaml_source import (
@@ -28,17 +23,8 @@ __all__ = [
     "MergedDocument",
     "ScalarInfo",
     "SourceDocument",
-    "check_schema",
     "load_yaml",
     "parse_yaml",
     "position_in_scalar",
     "resolve",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "check_schema":
-        from tarot.check.schema_check import check_schema
-
-        return check_schema
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

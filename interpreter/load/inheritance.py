@@ -23,14 +23,20 @@ Every value of the result keeps its provenance: the position in the file that su
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tarot.errors import Position, Problem, RulesetError, json_path, nearest_position
+from tarot.errors import (
+    Position,
+    Problem,
+    RulesetError,
+    closest_names,
+    json_path,
+    nearest_position,
+)
 from tarot.load.yaml_source import (
     DocPath,
     SourceDocument,
@@ -339,7 +345,7 @@ def _describe(value: Any) -> str:
 
 def _suggest(name: str, known: list[str], show_all: bool = True) -> str:
     text = ""
-    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    close = closest_names(name, known, n=3, cutoff=0.5)
     if close:
         text += "; did you mean " + " or ".join(repr(c) for c in close) + "?"
     if show_all and known:

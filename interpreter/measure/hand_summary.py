@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from tarot.core.agent import Agent
 from tarot.core.ruleset import HAND_SCORE, Ruleset
 from tarot.core.summary import (
     Deal,
@@ -33,7 +34,6 @@ from tarot.engine.collector import few_collections
 from tarot.engine.game import deal_hand, play_hands, sitting_seed
 from tarot.engine.state import HandState
 from tarot.engine.values import tidy
-from tarot.players.base import Agent
 from tarot.players.together import Playing, deciding, play_together
 
 

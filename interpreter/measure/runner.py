@@ -38,6 +38,7 @@ from multiprocessing.process import BaseProcess
 from typing import Protocol
 
 from tarot.compile.loader import build_ruleset, load_ruleset
+from tarot.core.agent import Agent
 from tarot.core.output_files import held_signals
 from tarot.core.ruleset import Ruleset
 from tarot.core.summary import HandSummary
@@ -47,7 +48,6 @@ from tarot.errors import RulesetError
 from tarot.measure.hand_summary import play_sitting_summarized, play_summarized, summarized
 from tarot.measure.provenance import RunKey
 from tarot.measure.store import PlanStore
-from tarot.players.base import Agent
 from tarot.players.lineup import seat_agents
 from tarot.players.together import play_together, pools_playouts
 

@@ -17,9 +17,8 @@ import inspect
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from tarot.cli.usage import close_name
-from tarot.errors import UsageError
-from tarot.players.base import Agent
+from tarot.core.agent import Agent
+from tarot.errors import UsageError, did_you_mean
 from tarot.players.heuristic_agent import HeuristicAgent
 from tarot.players.ismcts_agent import IsmctsAgent
 from tarot.players.random_agent import RandomAgent
@@ -69,7 +68,7 @@ def agent_settings(spec: str, text: str | None = None) -> tuple[str, dict[str, o
     kind, *pairs = spec.split(":")
     if kind not in AGENT_KINDS:
         raise LineupError(
-            f"{where}: no agent kind {kind!r}; {close_name(kind, list(AGENT_KINDS))}kinds: "
+            f"{where}: no agent kind {kind!r}; {did_you_mean(kind, list(AGENT_KINDS))}kinds: "
             + ", ".join(AGENT_KINDS)
         )
     allowed: dict[str, type] = getattr(AGENT_KINDS[kind], "SETTINGS", {})
@@ -82,7 +81,7 @@ def agent_settings(spec: str, text: str | None = None) -> tuple[str, dict[str, o
         if key not in allowed:
             raise LineupError(
                 f"{where}: agent {kind!r} has no setting {key!r}; "
-                f"{close_name(key, list(allowed))}settings: {names}"
+                f"{did_you_mean(key, list(allowed))}settings: {names}"
             )
         if len(value) > MAX_SETTING_CHARACTERS:  # before any conversion, and never echoed whole
             raise LineupError(

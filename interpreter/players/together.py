@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
+from tarot.core.agent import Agent
 from tarot.engine.state import HandState
-from tarot.players.base import Agent
 
 if TYPE_CHECKING:
     from tarot.players.batched_playouts import Pending

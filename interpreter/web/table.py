@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tarot.core.actions import IllegalAction
+from tarot.core.agent import Agent
 from tarot.core.ruleset import Ruleset
 from tarot.engine.game import deal_hand, game_winners
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
-from tarot.players.base import Agent
 from tarot.players.lineup import parse_agents, seat_agents
 from tarot.presentation.seat_news import Seen, news_lines
 from tarot.records.record import game_record

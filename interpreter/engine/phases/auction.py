@@ -112,7 +112,7 @@ def decide_bid(state: HandState) -> bool:
             state.auction_stage = AuctionStage.ALL_PASSED
             state.bidders = [
                 seat
-                for seat in bid_order(state)
+                for seat in state.bid_order
                 if any(_open(state, c, seat) for c in bidding.after_all_passed)
             ]
             return decide_bid(state)
@@ -125,7 +125,7 @@ def decide_bid(state: HandState) -> bool:
         join = bidding.contract(state.contract).join  # type: ignore[arg-type]
         if join is not None:
             asked = selected_seats(join(state._scope({})))
-            state.bidders = [s for s in bid_order(state) if s in asked and s != state.taker]
+            state.bidders = [s for s in state.bid_order if s in asked and s != state.taker]
         return _decide_join(state)
     return False
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tarot.cli.usage import close_name
 from tarot.compile.option_flags import OptionFlagError, chosen_readings, shown
 from tarot.core.ruleset import Ruleset
+from tarot.errors import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ def option_names(text: str | None, ruleset: Ruleset) -> list[str]:
             listed = ", ".join(options) if options else "none"
             raise OptionFlagError(
                 f"--options: {ruleset.id} has no option {shown(name)}; "
-                f"{close_name(name, list(options))}options: {listed}"
+                f"{did_you_mean(name, list(options))}options: {listed}"
             )
         if len(options[name].get("readings", {})) < 2:
             raise OptionFlagError(f"--options: {name} has only one reading: nothing to study")
