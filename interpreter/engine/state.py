@@ -79,6 +79,33 @@ _COPIED_LISTS = (
     "announced",
     "announce_queue",
     "declared_by_rule",
+    "ask_queue",
+)
+#: what a clone shares with its state, each set afresh and never changed in place: the game before
+#: the hand, the deal as dealt, values worked out once a deal or a decision, the decision asked (and
+#: those queued); and, inside the lists `clone` copies, the log entries, never changed once written
+#: (`tests/test_clone.py` fails on anything else a clone shares)
+SHARED_WITH_CLONES = (
+    "totals_before",
+    "lasting_before",
+    "seat_order",
+    "bid_order",
+    "_base_vars",
+    "_sides_vars",
+    "hands_dealt",
+    "packets_dealt",
+    "piles_dealt",
+    "talon_dealt",
+    "talon_shared",
+    "bid_jumps",
+    "decision",
+    "declare_queue[]",
+    "decisions[]",
+    "payments[]",
+    "trick_log[]",
+    "shown[]",
+    "exchanges[]",
+    "zones.trick_cards[]",
 )
 
 

@@ -37,8 +37,11 @@ def deal(state: HandState) -> None:
         zones.piles = dealt.piles  # face-down piles whose top card is face up and playable
         zones.talon = list(dealt.talon)
     else:
-        for seat, received in enumerate(dealt.packets):
-            state.packets_dealt[seat].extend(received)
+        # new lists: a clone made between the deal's steps shares the ones dealt before
+        state.packets_dealt = [
+            [*before, *received]
+            for before, received in zip(state.packets_dealt, dealt.packets, strict=True)
+        ]
         for seat, piles in enumerate(dealt.piles):
             _add_piles(zones.piles[seat], piles)
         zones.talon.extend(dealt.talon)

@@ -41,7 +41,7 @@ class CardChoice:
     seat: int
     kind: DecisionKind  # SHOW or GIVE
     declaration: str
-    candidates: list[int]
+    candidates: tuple[int, ...]
     count: int
     to: int | None = None
     chosen: list[int] = field(default_factory=list)
@@ -164,7 +164,9 @@ def _show(state: HandState, decision: Decision, level_id: str, scope: Scope) -> 
     if count >= len(cards):
         state.shown.append((seat, declaration.id, cards))
     elif count > 0:
-        state.card_choices.append(CardChoice(seat, DecisionKind.SHOW, declaration.id, cards, count))
+        state.card_choices.append(
+            CardChoice(seat, DecisionKind.SHOW, declaration.id, tuple(cards), count)
+        )
 
 
 def _hand_over(state: HandState, seat: int, declaration: Declaration, scope: Scope) -> None:
@@ -186,7 +188,7 @@ def _hand_over(state: HandState, seat: int, declaration: Declaration, scope: Sco
             candidates = [c for c in hands[seat] if c != card]
         if candidates:  # a declarer with no other card keeps it and gives nothing back
             state.card_choices.append(
-                CardChoice(seat, DecisionKind.GIVE, declaration.id, candidates, 1, holder)
+                CardChoice(seat, DecisionKind.GIVE, declaration.id, tuple(candidates), 1, holder)
             )
 
 
