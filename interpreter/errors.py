@@ -16,6 +16,7 @@ __all__ = [
     "Position",
     "Problem",
     "RulesetError",
+    "TarotError",
     "UsageError",
     "closest_names",
     "did_you_mean",
@@ -69,7 +70,14 @@ class Problem:
         return f"{self.position}: {self.path}: {self.message}"
 
 
-class RulesetError(Exception):
+class TarotError(Exception):
+    """The root of every error a user of tarot can meet: a broken ruleset, a mistake on the
+    command line, a record that does not verify, an illegal move, a run that cannot go on.
+    `except tarot.errors.TarotError` catches them all (and nothing else: a bug in tarot
+    itself is not one)."""
+
+
+class RulesetError(TarotError):
     """Raised with every problem found, all at once."""
 
     problems: list[Problem]
@@ -82,7 +90,7 @@ class RulesetError(Exception):
         return "\n".join(str(p) for p in self.problems)
 
 
-class UsageError(ValueError):
+class UsageError(TarotError, ValueError):
     """A mistake typed on the command line (a flag, a name, a value): the command prints
     ``tarot: error: MESSAGE`` on one line and exits with status 2."""
 

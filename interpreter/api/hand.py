@@ -15,6 +15,7 @@ from tarot.api.cards import Action, Card, actions_of
 from tarot.api.view import Observation, Payment, observe, payments_of
 from tarot.core.actions import IllegalAction
 from tarot.engine.state import HandState
+from tarot.errors import TarotError
 from tarot.presentation.transcript import hand_transcript
 from tarot.records.record import game_record
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from tarot.api.rulesets import Ruleset
 
 
-class HandNotOver(ValueError):
+class HandNotOver(TarotError, ValueError):
     """What only a finished hand has (its record, its card points) was asked of one that is
     not over."""
 

@@ -17,13 +17,14 @@ import numpy as np
 
 from tarot.batch.masks import Bools, Ints, Masks, count
 from tarot.batch.state import BatchState
+from tarot.errors import TarotError
 from tarot.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
 from tarot.expressions.errors import EvaluationError
 
 Value = Any  # an array over the hands, a constant, or Cards
 
 
-class Unsupported(Exception):
+class Unsupported(TarotError):
     """An expression or mechanism the batch back end cannot run (the reason is the text)."""
 
 

@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from tarot.core.cards import Deck
+from tarot.errors import TarotError
 from tarot.expressions.builtins import Number
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ _VERBS = {
 }
 
 
-class IllegalAction(ValueError):
+class IllegalAction(TarotError, ValueError):
     """An action that is not among the legal ones; the state is left unchanged."""
 
 

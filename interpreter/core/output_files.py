@@ -21,9 +21,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tarot.core.stopping import STOPPING
+from tarot.errors import TarotError
 
 
-class OutputError(Exception):
+class OutputError(TarotError):
     """An output path that cannot be used, or a write to it that failed."""
 
 

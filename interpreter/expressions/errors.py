@@ -9,8 +9,10 @@ EvaluationError instead.
 
 from __future__ import annotations
 
+from tarot.errors import TarotError
 
-class ExpressionError(Exception):
+
+class ExpressionError(TarotError):
     """A syntax, name, arity or type problem in one expression."""
 
     def __init__(self, message: str, line: int = 1, column: int = 1) -> None:
@@ -23,7 +25,7 @@ class ExpressionError(Exception):
         return f"{self.line}:{self.column}: {self.message}"
 
 
-class EvaluationError(Exception):
+class EvaluationError(TarotError):
     """A problem met while evaluating a compiled expression on a game (a number out of
     range). The engine adds where the expression stands, the hand and the moment."""
 

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from tarot.core import whole_numbers
 from tarot.core.ruleset import Ruleset
 from tarot.core.summary import HandSummary
+from tarot.errors import TarotError
 from tarot.measure.provenance import results_version
 from tarot.measure.runner import (
     RulesetMismatch,
@@ -62,7 +63,7 @@ AHEAD = 4  # chunks in flight per worker thread
 _SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://\S+")
 
 
-class ClusterError(RuntimeError):
+class ClusterError(TarotError, RuntimeError):
     """The cluster cannot play the run: not installed, not reached, lost, or not the same
     program as this one."""
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tarot.core.output_files import check_output_path
+from tarot.errors import TarotError
 from tarot.measure.comparison import Comparison
 
 INSTALL_HINT = (
@@ -29,7 +30,7 @@ SUFFIXES = (".png", ".svg")
 BINS = 30
 
 
-class PlotUnavailable(RuntimeError):
+class PlotUnavailable(TarotError, RuntimeError):
     """matplotlib is not installed, or the picture cannot be written."""
 
 

@@ -44,7 +44,7 @@ from tarot.core.ruleset import Ruleset
 from tarot.core.summary import HandSummary
 from tarot.engine.collector import few_collections
 from tarot.engine.game import plays_sittings, sitting_seed
-from tarot.errors import RulesetError
+from tarot.errors import RulesetError, TarotError
 from tarot.measure.hand_summary import play_sitting_summarized, play_summarized, summarized
 from tarot.measure.provenance import RunKey
 from tarot.measure.store import PlanStore
@@ -233,7 +233,7 @@ WAIT_STEP = 0.2  # seconds the main thread waits for a result before looking at 
 STOP_WAIT = 5.0  # seconds a worker is given to end on SIGTERM before it is killed
 
 
-class RulesetMismatch(RuntimeError):
+class RulesetMismatch(TarotError, RuntimeError):
     """A worker built a ruleset that is not the one the parent loaded."""
 
 
@@ -265,7 +265,7 @@ class Written:
         return ruleset
 
 
-class WorkerDied(RuntimeError):
+class WorkerDied(TarotError, RuntimeError):
     """A worker process ended without answering (killed from outside, or out of memory)."""
 
 

@@ -23,6 +23,7 @@ from tarot.batch.values import tidy
 from tarot.core.ruleset import Ruleset
 from tarot.core.summary import HandSummary, paid_by_rule, sole_leader
 from tarot.engine.state import HandState
+from tarot.errors import TarotError
 from tarot.records.replay import ReplayMismatch, apply_decision, compare
 
 
@@ -143,7 +144,7 @@ def replay(ruleset: Ruleset, record: dict) -> HandState:
 SAMPLE = 100
 
 
-class BatchDisagreement(RuntimeError):
+class BatchDisagreement(TarotError, RuntimeError):
     """A hand of the batch back end that the scalar engine does not play the same: a bug
     of the batch back end, which must not make a study."""
 

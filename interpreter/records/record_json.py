@@ -17,7 +17,7 @@ import re
 import sys
 from pathlib import Path
 
-from tarot.errors import json_path
+from tarot.errors import TarotError, json_path
 
 MAX_BYTES = 64 * 1024**2  # about 3,000 hands of a 78-card game as the tool writes them
 MAX_DEPTH = 16  # a record's deepest value (a card of a pile of a seat of a hand) is 6 deep
@@ -31,7 +31,7 @@ _OPENING = re.compile(r"[\[{]")
 _TOO_DEEP = f"not a record: nested more than {MAX_DEPTH} deep"
 
 
-class RecordError(Exception):
+class RecordError(TarotError):
     """A record that cannot be read or does not verify. `where` is `LINE:COL` (a place in
     the text), a JSON path such as `$.hands[1].number`, or empty (the file as a whole)."""
 

@@ -20,6 +20,7 @@ from tarot.core.ruleset import Ruleset
 from tarot.engine.game import deal_hand, game_winners
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
+from tarot.errors import TarotError
 from tarot.players.lineup import parse_agents, seat_agents
 from tarot.presentation.seat_news import Seen, news_lines
 from tarot.records.record import game_record
@@ -27,7 +28,7 @@ from tarot.records.record import game_record
 PERSON = "human"  # how a game record names the person's seat
 
 
-class Refused(Exception):
+class Refused(TarotError):
     """A request the table refuses, with the HTTP status that says why."""
 
     def __init__(self, status: int, message: str) -> None:

@@ -28,12 +28,14 @@ import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tarot.errors import TarotError
+
 DESIGNS = ("auto", "full", "fractional")
 FULL_UP_TO = 4  # --design auto: a full factorial for this many factors or fewer
 RESOLUTION = 4  # of the fractional designs
 
 
-class DesignUnavailable(RuntimeError):
+class DesignUnavailable(TarotError, RuntimeError):
     """The design library is not installed."""
 
 
