@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from batch_checks import replayed
 from small_games import edited, problems, replayed_games
 
 from tarot.batch.support import supports
@@ -240,20 +241,31 @@ def test_explain_says_the_order_of_a_written_flow() -> None:
     assert lines[-1] == "8. The settlement."
 
 
-def test_the_batch_back_end_names_a_flow_it_does_not_run(tmp_path: Path) -> None:
-    assert "flow: a hand order other than the one its sections imply" in supports(
-        game("blind-exchange")
-    )
+@pytest.mark.parametrize("name", ["discard-first", "blind-exchange", "two-stage-auction"])
+def test_the_batch_back_end_plays_the_flow_as_the_scalar_engine(name: str) -> None:
+    ruleset = game(name)
+    assert supports(ruleset) == []
+    _records, kinds, fired = replayed(ruleset, 3, 120)  # each hand replayed, payment by payment
+    assert kinds["discard"] and kinds["bid"]
+    assert fired["game_won"] and fired["game_lost"]
+    if name == "two-stage-auction":
+        assert kinds["ask"] and fired["thrown_in:all_passed"]
 
-    def written_as_default(document: dict) -> None:
+
+def test_the_batch_back_end_names_a_flow_it_does_not_run(tmp_path: Path) -> None:
+    assert supports(game("between-packets")) == [
+        "flow: a deal in several steps (decisions between its packets)"
+    ]
+
+    def skipped(document: dict) -> None:
         document["flow"] = [
             "deal",
             "redeal",
-            {"bid": {"source": "test"}},
-            "talon",
+            "bid",
+            {"talon": {"when": "contract == 'high'"}},
             "discard",
             "play",
         ]
 
-    same = load_ruleset(edited(GAMES / "flow-base.yaml", tmp_path, written_as_default))
-    assert not any(problem.startswith("flow") for problem in supports(same))
+    ruleset = load_ruleset(edited(GAMES / "flow-base.yaml", tmp_path, skipped))
+    assert supports(ruleset) == ["flow[3]: a `talon` step with a `when`"]

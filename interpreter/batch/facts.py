@@ -97,6 +97,9 @@ def _declared(ctx: Ctx, seat: Value, declaration: Value) -> Value:
     redeals = [rule.id for rule in ctx.state.ruleset.redeals]
     if declaration in redeals:  # a redeal rule played on
         return ctx.state.declared_redeals[rows, seats, redeals.index(declaration)]
+    questions = [s.question.id if s.question else None for s in ctx.state.ruleset.flow]
+    if declaration in questions:  # a question of the flow answered yes
+        return ctx.state.answered[rows, seats, questions.index(declaration)]
     return np.zeros(ctx.size, dtype=np.bool_)
 
 

@@ -20,6 +20,8 @@ from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, mentions
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
+from tarot.compile.flow import after_taker
+from tarot.core.flow import FlowStep
 from tarot.core.ruleset import (
     Declaration,
     DeclarationLevel,
@@ -86,6 +88,21 @@ class ArrayTalon:
 
 
 @dataclass(frozen=True)
+class ArrayStep:
+    """A step of the hand's flow with its expressions: the seats asked a question, the seats
+    that bid, how many cards each seat lays away."""
+
+    step: FlowStep
+    seats: Node | None = None
+    bidders: Node | None = None
+    count: Node | None = None
+
+    @property
+    def word(self) -> str:
+        return self.step.word
+
+
+@dataclass(frozen=True)
 class ArrayHand:
     """What comes before play: redeal rules, the talon's place by contract, the partner
     call, the Fool's exchange."""
@@ -96,6 +113,7 @@ class ArrayHand:
     call_cards: Node | None
     exchange_cards: Node | None
     excuse_cards: Node | None  # the cards that play as Fools in a hand, if the ruleset picks them
+    steps: tuple[ArrayStep, ...]  # the flow's steps, with their expressions as arrays
 
 
 def _reads_pair(compiled: object) -> bool:
@@ -413,4 +431,23 @@ def _hand(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayHand:
         if exchange is None
         else _optional(compiler, "play.excuse.exchange", exchange.cards, "trick_end"),
         excuse_cards=_optional(compiler, "play.excuse.cards", ruleset.play.excuse_cards, "play"),
+        steps=tuple(
+            _step(compiler, i, step, i >= after_taker(ruleset.flow))
+            for i, step in enumerate(ruleset.flow)
+        ),
+    )
+
+
+def _step(compiler: ArrayCompiler, index: int, step: FlowStep, late: bool) -> ArrayStep:
+    """A flow step's expressions compiled where the scalar compiler compiled them (`late`:
+    after the auction, with the taker's names)."""
+    where = f"flow[{index}] ({step.word})"
+    seat_event = "step_seat" if late else "step_seat_before_taker"
+    event = "step" if late else "step_before_taker"
+    question = step.question
+    return ArrayStep(
+        step,
+        seats=None if question is None else _optional(compiler, where, question.seats, event),
+        bidders=_optional(compiler, where, step.bidders, "step_before_taker"),
+        count=_optional(compiler, where, step.count, seat_event),
     )

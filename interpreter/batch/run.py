@@ -13,12 +13,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from tarot.batch.masks import Ints
-from tarot.batch.phases import auction, deal, declare, discard, play
-from tarot.batch.program import Program
+from tarot.batch.phases import ask, auction, deal, declare, discard, play
+from tarot.batch.program import ArrayStep, Program
 from tarot.batch.state import BatchState
+from tarot.batch.values import Unsupported
+from tarot.core.flow import Phase
 from tarot.core.ruleset import Ruleset
 from tarot.core.summary import HandSummary, sole_leader
 from tarot.core.vocabulary import MAX_REDEALS
+
+Steps = list[tuple[int, ArrayStep]]  # steps of the flow, each with its index
 
 #: hands played at once by default: large enough for numpy to pay, small enough to stay in cache
 BATCH = 2048
@@ -36,25 +40,78 @@ def program_of(ruleset: Ruleset) -> Program:
 def play_batch(
     ruleset: Ruleset, seed: int, numbers: Sequence[int] | Ints, logging: bool = False
 ) -> BatchState:
-    """Hands `numbers` of the game with this seed, played at once by random players."""
+    """Hands `numbers` of the game with this seed, played at once by random players, step
+    by step as the ruleset's flow goes (`Ruleset.flow`; `support` refuses a flow that deals
+    in several steps or skips steps)."""
     program = program_of(ruleset)
+    opening, rest = _opening(program)
     state = deal.deal(program, seed, np.asarray(numbers, dtype=np.int64), logging)
-    auction.redeal(program, state)
-    auction.bid(program, state)
+    _run(program, state, opening)
     if ruleset.redeal_by == "same_dealer":
-        _deal_again(program, state)
+        _deal_again(program, state, opening)
     if not state.thrown.any():
-        _play_on(program, state)
+        _run(program, state, rest)
         return state
     going = np.flatnonzero(~state.thrown)  # the hands whose deal stands play on alone
-    rest = state.take(going)
-    if rest.size:
-        _play_on(program, rest)
-    state.put(going, rest)
+    part = state.take(going)
+    if part.size:
+        _run(program, part, rest)
+    state.put(going, part)
     return state
 
 
-def _deal_again(program: Program, state: BatchState) -> None:
+def _opening(program: Program) -> tuple[Steps, Steps]:
+    """The flow's steps (but the deal) in two parts: those after which a deal may be thrown
+    in (up to the auction, or the last redeal request), and the rest."""
+    steps = list(enumerate(program.hand.steps))[1:]  # the deal is dealt by `deal.deal`
+    phases = [step.step.phase for _index, step in steps]
+    ends = [i for i, phase in enumerate(phases) if phase in (Phase.BID, Phase.REDEAL)]
+    cut = ends[-1] + 1 if ends else 0
+    return steps[:cut], steps[cut:]
+
+
+def _run(program: Program, state: BatchState, steps: Steps) -> None:
+    """The steps, in order, for every hand of the state still on (a step after a deal
+    thrown in is taken by the other hands alone)."""
+    for index, step in steps:
+        phase = step.step.phase
+        if phase not in _RUNNERS:  # `support` refuses it
+            raise Unsupported(f"flow: the step {step.word!r}")
+        if not state.thrown.any() or phase in _SKIP_THROWN:
+            _RUNNERS[phase](program, state, index, step)
+            continue
+        going = np.flatnonzero(~state.thrown)
+        part = state.take(going)
+        if part.size:
+            _RUNNERS[phase](program, part, index, step)
+        state.put(going, part)
+
+
+def _discard(program: Program, state: BatchState, _index: int, step: ArrayStep) -> None:
+    if step.count is not None:
+        discard.set_counts(step.count, state)
+    discard.discard(program, state)
+
+
+Runner = Callable[[Program, BatchState, int, ArrayStep], None]
+#: each kind of step of the flow, as a batch phase runs it
+_RUNNERS: dict[Phase, Runner] = {
+    Phase.REDEAL: lambda program, state, _i, _step: auction.redeal(program, state),
+    Phase.ASK: lambda _program, state, i, step: ask.ask(step, i, state),
+    Phase.BID: lambda program, state, _i, step: auction.bid(program, state, step.bidders),
+    Phase.CALL: lambda program, state, _i, _step: auction.call(program, state),
+    Phase.TALON: lambda program, state, _i, step: discard.place_talon(
+        program, state, step.step.owes_discards
+    ),
+    Phase.DISCARD: _discard,
+    Phase.DECLARE: lambda program, state, _i, _step: declare.before_play(program, state),
+    Phase.PLAY: lambda program, state, _i, _step: play.play(program, state),
+}
+#: the phases that leave the hands already thrown in alone themselves
+_SKIP_THROWN = frozenset({Phase.REDEAL, Phase.ASK, Phase.BID})
+
+
+def _deal_again(program: Program, state: BatchState, opening: Steps) -> None:
     """Deals thrown in dealt again by the same dealer, within the hand, up to MAX_REDEALS
     times (as `engine.phases.deal.throw_in`): the decisions taken and the rules fired go on
     counting; the payments of a deal thrown in are dropped with it."""
@@ -66,18 +123,8 @@ def _deal_again(program: Program, state: BatchState) -> None:
         for name in ("decisions", "choices", "leaders", "leading"):
             setattr(fresh, name, getattr(state, name)[rows])
         fresh.fired += state.fired[rows]
-        auction.redeal(program, fresh)
-        auction.bid(program, fresh)
+        _run(program, fresh, opening)
         state.put(rows, fresh)
-
-
-def _play_on(program: Program, state: BatchState) -> None:
-    """From the partner call to the settlement."""
-    auction.call(program, state)
-    discard.place_talon(program, state)
-    discard.discard(program, state)
-    declare.before_play(program, state)
-    play.play(program, state)
 
 
 def play_summaries(

@@ -59,6 +59,7 @@ class BatchState:
     set_aside: Masks  # [hands, seats, words]: talon cards scoring for a seat
     discard_left: Ints  # [hands, seats]: cards each seat is still to lay away
     declared_redeals: Bools  # [hands, seats, redeal rules]: played on (a choice declared)
+    answered: Bools  # [hands, seats, the flow's steps]: answered yes to the step's question
     winning_cards: Ints  # [hands, tricks]: the card that won each finished trick
     debtors: Ints  # [hands, slots]: seats owing a card for an excused Fool (-1: none)
     creditors: Ints  # [hands, slots]: whom each is owed to

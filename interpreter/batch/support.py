@@ -15,8 +15,23 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from tarot.batch.values import Unsupported
-from tarot.compile.flow import default_flow, written_steps
+from tarot.core.flow import Phase
 from tarot.core.ruleset import PlayRules, Ruleset
+
+#: the kinds of step of a hand's flow the batch back end has a phase for (`batch.run`)
+BATCH_STEPS = frozenset(
+    {
+        Phase.DEAL,
+        Phase.REDEAL,
+        Phase.ASK,
+        Phase.BID,
+        Phase.CALL,
+        Phase.TALON,
+        Phase.DISCARD,
+        Phase.DECLARE,
+        Phase.PLAY,
+    }
+)
 
 #: the sections of a ruleset, and the keys inside those it knows, it can run
 _SECTIONS: dict[str, frozenset[str] | None] = {
@@ -71,7 +86,7 @@ _SECTIONS: dict[str, frozenset[str] | None] = {
     "bidding": None,  # each contract's talon is checked by compiling it
     "partner_call": frozenset({"when", "cards", "source", "assumption"}),
     "talon": None,
-    "flow": None,  # only the order the sections imply: see `_flow`
+    "flow": None,  # its steps are checked one by one: see `_flow`
     "game": frozenset(
         {"ends_when", "winners", "max_hands", "description", "source", "assumption"}
     ),  # whole games are the scalar engine's (`measure.games`): a hand is played alone
@@ -278,18 +293,23 @@ def _compiled(ruleset: Ruleset) -> list[str]:
 
 
 def _flow(ruleset: Ruleset) -> list[str]:
-    """The batch back end plays the order of the hand the sections imply: a written `flow`
-    runs only when it says the same (its sources and assumptions aside)."""
-    document = ruleset.document
-    written = written_steps(document)
-    if written is None:
-        return []
-    cited = frozenset({"source", "assumption"})
-    steps = [(phase, {k: v for k, v in s.items() if k not in cited}) for phase, s in written]
-    default = written_steps({"flow": default_flow(document, len(ruleset.packets))})
-    if steps == default:
-        return []
-    return ["flow: a hand order other than the one its sections imply"]
+    """The flow's steps the batch back end does not run: a deal in several steps, a step
+    with a `when`, and the kinds of step it has no phase for."""
+    found = []
+    deals = [step for step in ruleset.flow if step.phase == Phase.DEAL]
+    if len(deals) > 1:
+        found.append("flow: a deal in several steps (decisions between its packets)")
+    found += [
+        f"flow[{i}]: a `{step.word}` step with a `when`"
+        for i, step in enumerate(ruleset.flow)
+        if step.when is not None
+    ]
+    found += [
+        f"flow[{i}]: the step kind `{step.word}`"
+        for i, step in enumerate(ruleset.flow)
+        if step.phase not in BATCH_STEPS
+    ]
+    return found
 
 
 def _even_hands(ruleset: Ruleset) -> bool:

@@ -10,7 +10,7 @@ reported at the step's line.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tarot.compile import source_text
@@ -84,13 +84,13 @@ def compile_flow(compiler: Compiler, packet_steps: int) -> tuple[FlowStep, ...]:
     steps = written or [_step(entry) for entry in default_flow(data, packet_steps)]
     where = ("flow",) if written is not None else None
     _check(compiler, steps, where, packet_steps)
-    after_taker = _after_taker(steps)
+    first_late = after_taker(steps)
     settle_at = _settle_at(steps)
     dealt = 0
     compiled = []
     for i, (phase, settings) in enumerate(steps):
         parts = ("flow", i, phase.value)
-        late = i >= after_taker
+        late = i >= first_late
         packets: tuple[int, ...] = ()
         if phase == Phase.DEAL:
             wanted = settings.get("packets")
@@ -116,9 +116,11 @@ def compile_flow(compiler: Compiler, packet_steps: int) -> tuple[FlowStep, ...]:
     return tuple(compiled)
 
 
-def _after_taker(steps: list[tuple[Phase, dict]]) -> int:
-    """The index of the first step after the auction (every step when there is none)."""
-    for i, (phase, _settings) in enumerate(steps):
+def after_taker(steps: Sequence[tuple[Phase, dict] | FlowStep]) -> int:
+    """The index of the first step after the auction (every step when there is none): from
+    there on, a step's expressions see the taker's names."""
+    for i, step in enumerate(steps):
+        phase = step.phase if isinstance(step, FlowStep) else step[0]
         if phase == Phase.BID:
             return i + 1
     return 0

@@ -214,6 +214,8 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
     declared = np.zeros((size, n, len(declarations)), dtype=np.bool_)
     declared_values = np.zeros((size, n, len(declarations)))
     declared_redeals = np.zeros((size, n, len(redeals)), dtype=np.bool_)
+    questions = {s.question.id: i for i, s in enumerate(ruleset.flow) if s.question is not None}
+    answered = np.zeros((size, n, len(ruleset.flow)), dtype=np.bool_)
     contracts = [] if ruleset.bidding is None else [c.id for c in ruleset.bidding.contracts]
     slots = len(ruleset.deck.fools) if program.hand.excuse_cards is None else cards
     debtors = np.full((size, slots), -1, dtype=np.int64)
@@ -226,6 +228,8 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
                     declared[row, seat, declarations[what]] = True
                 if what in redeals:
                     declared_redeals[row, seat, redeals[what]] = True
+                if what in questions:
+                    answered[row, seat, questions[what]] = True
         for seat, values in enumerate(state.declared_values):
             for what, value in values.items():
                 declared_values[row, seat, declarations[what]] = value
@@ -262,6 +266,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         set_aside=_seat_masks(layout, states, lambda s: s.zones.set_aside),
         discard_left=np.zeros((size, n), dtype=np.int64),
         declared_redeals=declared_redeals,
+        answered=answered,
         winning_cards=winning_cards,
         debtors=debtors,
         creditors=creditors,

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from tarot.batch.array_exprs import Node
 from tarot.batch.masks import Ints, any_card
 from tarot.batch.players import choose_card, choose_index, log_texts
 from tarot.batch.program import THROWN_IN, Program
 from tarot.batch.state import BatchState
-from tarot.batch.values import Ctx, per_row
+from tarot.batch.values import Ctx, per_row, seat_mask
 from tarot.core.actions import PASS_TEXT, PLAY_ON_TEXT, REDEAL_TEXT, DecisionKind
 from tarot.engine.events import ThrownIn
 
@@ -59,17 +60,24 @@ def redeal(program: Program, state: BatchState) -> None:
         throw_in(program, state, asked[redeals], rule.id)
 
 
-def bid(program: Program, state: BatchState) -> None:
-    """One round of bids from the dealer's right, each a higher contract or a pass; the deal
-    thrown in where all passed, and the taker to lead where the ruleset says so."""
+def bid(program: Program, state: BatchState, bidders: Node | None = None) -> None:
+    """One round of bids from the dealer's right (among `bidders` only, where the flow's
+    step names them), each a higher contract or a pass; the deal thrown in where all
+    passed, and the taker to lead where the ruleset says so."""
     bidding = state.ruleset.bidding
     if bidding is None:
         return
     ids = [contract.id for contract in bidding.contracts]
     n = state.players
+    taking_part = np.ones((state.size, n), dtype=np.bool_)
+    if bidders is not None:
+        every = np.arange(state.size)
+        taking_part = seat_mask(bidders.fn(Ctx(state, every, state.names(every))), state.size, n)
     for position in range(n):
         rows = np.flatnonzero(~state.thrown)
         seats = (state.dealer[rows] + 1 + position) % n
+        speaking = taking_part[rows, seats]
+        rows, seats = rows[speaking], seats[speaking]
         lowest = state.contract[rows] + 1
         counts = len(ids) - lowest + 1  # the contracts above the highest bid, and a pass
         chosen = lowest + choose_index(state, rows, counts)

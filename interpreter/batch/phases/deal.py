@@ -78,6 +78,7 @@ def deal(
         set_aside=layout.empty(hands, n),
         discard_left=_discard_counts(ruleset, dealer),
         declared_redeals=np.zeros((hands, n, len(ruleset.redeals)), dtype=np.bool_),
+        answered=np.zeros((hands, n, len(ruleset.flow)), dtype=np.bool_),
         winning_cards=np.full((hands, size // n + 1), -1, dtype=np.int64),
         debtors=np.full((hands, slots), -1, dtype=np.int64),
         creditors=np.full((hands, slots), -1, dtype=np.int64),

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from tarot.batch.array_exprs import Node
 from tarot.batch.masks import Masks, any_card, count
 from tarot.batch.players import choose_card
 from tarot.batch.program import ArrayTalon, Program
 from tarot.batch.state import BatchState
-from tarot.batch.values import Ctx, seat_mask
+from tarot.batch.values import Ctx, per_row, seat_mask
 from tarot.engine.events import AT_DISCARD
 from tarot.expressions import EvaluationError
 
@@ -32,8 +33,9 @@ def allowed(program: Program, state: BatchState, ctx: Ctx, hand: Masks) -> Masks
     return choices
 
 
-def place_talon(program: Program, state: BatchState) -> None:
-    """Each hand's talon where its contract puts it (`talon.enter`)."""
+def place_talon(program: Program, state: BatchState, owes_discards: bool = True) -> None:
+    """Each hand's talon where its contract puts it (`talon.enter`); cards taken into a
+    hand are laid away later unless the flow's step says they were before."""
     talons = program.hand.talons
     for index, use in enumerate(talons):
         if use is None or use.to == "out_of_play":
@@ -44,10 +46,10 @@ def place_talon(program: Program, state: BatchState) -> None:
             rows = np.flatnonzero(state.contract == index)
         rows = rows[any_card(state.talon[rows])]
         if len(rows):
-            _place(state, use, rows)
+            _place(state, use, rows, owes_discards)
 
 
-def _place(state: BatchState, use: ArrayTalon, rows: np.ndarray) -> None:
+def _place(state: BatchState, use: ArrayTalon, rows: np.ndarray, owes_discards: bool) -> None:
     assert use.seat is not None  # the schema asks for a seat where the talon goes to one
     ctx = Ctx(state, rows, state.names(rows))
     chosen = seat_mask(use.seat.fn(ctx), len(rows), state.players)
@@ -57,10 +59,23 @@ def _place(state: BatchState, use: ArrayTalon, rows: np.ndarray) -> None:
     talon = state.talon[rows]
     if use.to == "hand":
         state.hands[rows, seats] |= talon
-        state.discard_left[rows, seats] += count(talon)
+        if owes_discards:
+            state.discard_left[rows, seats] += count(talon)
     else:
         state.set_aside[rows, seats] |= talon
     state.talon[rows] = 0
+
+
+def set_counts(rule: Node, state: BatchState) -> None:
+    """A discard step that says how many cards each seat lays away (`count`): that many, at
+    most the cards it holds, in place of what it owed (`talon.enter_discard`)."""
+    n, rows = state.players, np.arange(state.size)
+    for position in range(n):
+        seats = (state.dealer + 1 + position) % n
+        ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
+        wanted = per_row(rule.fn(ctx), state.size).astype(np.int64)
+        held = count(state.hands[rows, seats])
+        state.discard_left[rows, seats] = np.clip(wanted, 0, held)
 
 
 def discard(program: Program, state: BatchState) -> None:

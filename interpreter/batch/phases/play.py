@@ -195,7 +195,7 @@ def play(
             program.fire(state, "card_played", ctx, at)
             if position == n - 1:
                 _end_trick(program, state, excuses, trick, trick_seats, variables, at, last)
-                if (state.debtors[:, 0] >= 0).any():  # a Fool is still to be paid for
+                if (state.debtors[:, :1] >= 0).any():  # a Fool is still to be paid for
                     exchange.pay_debts(program, state, names)
                 if last:  # the settlement follows the last card, before anyone looks
                     settle(program, state, names)

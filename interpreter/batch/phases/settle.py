@@ -19,7 +19,7 @@ from tarot.engine.events import AT_SETTLEMENT
 def settle(program: Program, state: BatchState, names: dict[str, Value]) -> None:
     state.trick_number = state.total_tricks + 1
     rules = state.ruleset.play.excuse_exchange
-    if rules is not None and (state.debtors[:, 0] >= 0).any():
+    if rules is not None and (state.debtors[:, :1] >= 0).any():
         exchange.pay_debts(program, state, names, at_the_end=True)
         if rules.unpaid == "fool_surrendered":
             exchange.surrender(state)
