@@ -413,6 +413,19 @@ def _serve_arguments(serve: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="keep each table's actions and record here (default ~/.local/share/tarot/tables)",
     )
+    serve.add_argument(
+        "--allow-host",
+        metavar="NAME",
+        action="append",
+        help="a host name the page is reached at besides localhost and the loopback addresses "
+        "(repeat for several); requests naming any other host are refused",
+    )
+    serve.add_argument(
+        "--think-seconds",
+        type=cli_numbers.think_seconds,
+        default=10,
+        help="at most this long per decision for a computer player (default 10, at most 600)",
+    )
 
 
 def cmd_serve_args(args: argparse.Namespace) -> int:

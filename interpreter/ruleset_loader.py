@@ -90,6 +90,17 @@ def load_ruleset(spec: str | Path, choices: Mapping[str, str] | None = None) -> 
         tree_store.STORE.save()  # the expression trees parsed for it, for the next process
 
 
+def load_confined(path: Path, choices: Mapping[str, str] | None = None) -> Ruleset:
+    """`load_ruleset` of a built-in ruleset's file or of a file sent by someone else (to
+    `tarot serve`): its ``extends`` may only name a built-in ruleset, and the chain is looked
+    up among the built-in rulesets alone, so that no other file of the machine is read."""
+    try:
+        merged = resolve(path, paths.find_builtin, paths.list_builtins, names_only=True)
+        return _build(path, merged, choices)
+    finally:
+        tree_store.STORE.save()
+
+
 def build_ruleset(path: str | Path, written: dict, choices: Mapping[str, str]) -> Ruleset:
     """The ruleset `load_ruleset` made from the document it read (`Ruleset.written`), made
     again without reading any file (in a worker process, for one)."""

@@ -52,6 +52,7 @@ import time
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
+from tarot.agents.base import decision_deadline
 from tarot.agents.judging import CONFIDENCE, conservative
 from tarot.agents.playouts import greedy_policy, play_out
 from tarot.agents.sampling import Sampler
@@ -117,6 +118,9 @@ class IsmctsAgent:
             iterations if iterations is not None or seconds is not None else DEFAULT_ITERATIONS
         )
         self.seconds = seconds
+        #: at most this many seconds per decision whatever the settings (a table of `tarot
+        #: serve` sets it)
+        self.time_cap: float | None = None
         self.c = c
         self.rng = random.Random(f"tarot-agent/ismcts/{seed}")
         settings = [
@@ -143,7 +147,7 @@ class IsmctsAgent:
         """The tree grown from the sampler's view of the seat's decision."""
         root = Node()
         spread = _Spread()
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = decision_deadline(self.seconds, self.time_cap)
         done = 0
         with few_collections():
             while done == 0 or self._more(done, deadline):

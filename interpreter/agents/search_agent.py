@@ -85,6 +85,7 @@ import time
 from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, ClassVar
 
+from tarot.agents.base import decision_deadline
 from tarot.agents.heuristic_agent import HeuristicAgent
 from tarot.agents.judging import clearly_better, pick, play_each, survivors
 from tarot.agents.playouts import Policy, greedy_policy, random_policy
@@ -152,6 +153,9 @@ class SearchAgent:
             raise ValueError(f"batch must be one of {', '.join(BATCH)}, not {batch!r}")
         self.samples = samples if samples is not None or seconds is not None else DEFAULT_SAMPLES
         self.seconds = seconds
+        #: at most this many seconds per decision whatever the settings (a table of `tarot
+        #: serve` sets it); the batched play-outs of one stage run whole
+        self.time_cap: float | None = None
         self.rollout = rollout
         self.screen = screen == "on"
         self.race = race == "on"
@@ -197,7 +201,7 @@ class SearchAgent:
         widened = decision.kind in WIDENED
         if samples is not None and widened:
             samples = max(samples, samples * len(state.zones.hands[seat]) // len(choices))
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = decision_deadline(self.seconds, self.time_cap)
         if samples is None:  # as many deals as time allows
             timed = play_each(state, seat, self.policy, self.rng, _until(None, deadline))
             return choices[pick(actions, timed, self.rng)]
@@ -247,7 +251,7 @@ class SearchAgent:
         """Each action's (or each of `only`'s) results on `samples` guessed deals: batched,
         its play-outs yielded to the caller until played."""
         state, seat = sampler.state, sampler.view.seat
-        if self.batch and deadline is None and _batched(state):
+        if self.batch and _batched(state):  # (`batch` is off when `seconds` is given)
             from tarot.batch import playouts  # numpy: imported only when used
 
             pending = playouts.prepare(
