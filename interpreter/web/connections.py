@@ -42,12 +42,13 @@ class BoundedProtocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._waiting_since = self.loop.time()
-        if len(self.connections) > self.max_connections:
-            waiting = [
-                other
-                for other in self.connections
-                if isinstance(other, BoundedProtocol) and other is not self and other.waiting()
-            ]
+        live = [
+            other
+            for other in self.connections
+            if isinstance(other, BoundedProtocol) and not other.transport.is_closing()
+        ]
+        if len(live) > self.max_connections:
+            waiting = [other for other in live if other is not self and other.waiting()]
             if not waiting:
                 transport.abort()
                 return
@@ -101,7 +102,8 @@ def server_config(app: ASGIApp, host: str, port: int, limits: ServeLimits) -> Co
         log_level="warning",
         access_log=False,
         http=protocol,
-        limit_concurrency=limits.connections + 1,  # a second bound: the protocol keeps below it
+        # a second bound, on connections not yet closed and requests being answered
+        limit_concurrency=2 * limits.connections,
         backlog=limits.connections,
         timeout_keep_alive=limits.keep_alive,
         h11_max_incomplete_event_size=limits.incomplete_headers,

@@ -54,7 +54,12 @@ class Thinkers:
             raise Refused(
                 503, "the computer players are busy at other tables: try again in a moment"
             ) from None
-        return await asyncio.wrap_future(future)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:  # the server stops (SIGTERM) while players think
+            raise Refused(
+                503, "the server is stopping; the table keeps every action taken"
+            ) from None
 
     def _started(self) -> None:
         with self._start:
