@@ -28,6 +28,7 @@ from tarot.check.draft import Draft
 from tarot.check.options import choose_readings
 from tarot.check.schema_check import schema_problems
 from tarot.check.semantic_checks import check_document
+from tarot.check.text_safety import text_problems
 from tarot.cli_usage import close_name
 from tarot.compile.ruleset_compiler import Compiler
 from tarot.errors import Position, Problem, RulesetError, UsageError
@@ -125,7 +126,7 @@ def run_stages(
     schema = load_schema("ruleset")
     draft = Draft(path, merged)
     found = schema_problems(merged.data, merged.provenance, schema, merged.key_provenance)
-    draft.problems = [problem for _path, problem in found]
+    draft.problems = [problem for _path, problem in found] + text_problems(merged)
     draft.broken.add(where for where, _problem in found)
     if draft.broken.stops_compiling:
         return draft, None
