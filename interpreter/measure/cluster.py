@@ -12,19 +12,20 @@ A worker checks, before it plays, that it runs the same program as the parent (t
 version: package version and a hash of the source that plays hands, `provenance`) and builds
 each ruleset with the parent's content hash; otherwise the run stops naming the worker.
 
+Dask plays again on another worker a chunk whose worker was lost; the run stops with
+`ClusterError`, naming the address, when the scheduler cannot be reached or is lost, when a
+chunk has ended every worker that tried it, or when no worker is connected for
+`WORKER_WAIT` seconds. The hands already yielded (rows written, hands stored) are kept.
+
 A worker's answer is data, not code: one JSON text (each hand's summaries as the results
 store writes them), and the client takes results from the cluster only in msgpack, Dask's
 plain format (`deserializers`), never as a pickle. The client checks every answer before it
 counts (`checked_answer`): its size, a summary for every hand and ruleset asked for, each the
 hand of its number, finite and bounded, every seat one of the ruleset's; and it plays the
-first hand of every `SPOT_CHECK`-th chunk again itself (scalar back end), so a worker that plays other seeds,
-other players or other rules is caught. Dask's own messages (tasks, errors) still travel as
-pickles between the machines of a cluster: a cluster is for machines the user trusts, with
-TLS and authentication where the network is shared (SECURITY.md, README). Dask
-plays again on another worker a chunk whose worker was lost; the run stops with
-`ClusterError`, naming the address, when the scheduler cannot be reached or is lost, when a
-chunk has ended every worker that tried it, or when no worker is connected for
-`WORKER_WAIT` seconds. The hands already yielded (rows written, hands stored) are kept.
+first hand of every `SPOT_CHECK`-th chunk again itself (scalar back end), so a worker that
+plays other seeds, other players or other rules is caught. Dask's own messages (tasks,
+errors) still travel as pickles between the machines of a cluster: a cluster is for
+machines the user trusts, with TLS where the network is shared (SECURITY.md, README).
 
 `distributed` is an optional extra and is imported only here, when a run asks for a cluster.
 """
