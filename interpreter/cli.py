@@ -140,6 +140,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from tarot import paths
     from tarot.expressions import EvaluationError
     from tarot.record_json import RecordError, parse_record, read_record_bytes
     from tarot.replay import record_problems, record_ruleset, replay_record
@@ -153,6 +154,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 print(f"{source}: {problem}", file=sys.stderr)
             return 1
         assert isinstance(record, dict)  # the record schema wants an object
+        note = None if args.ruleset else paths.shadowing_note(record["ruleset"]["id"])
+        if note is not None:  # the record names a built-in ruleset; the user's is read
+            print(note, file=sys.stderr)
         try:
             ruleset = record_ruleset(record, args.ruleset)
         except RulesetError as error:
@@ -731,13 +735,10 @@ def _search_path(args: argparse.Namespace) -> None:
         return
     typed = [getattr(args, key, None) for key in ("ruleset", "a", "b", "base", "family")]
     typed += getattr(args, "paths", [])
-    hidden = paths.shadowed()
-    for name in dict.fromkeys(name for name in typed if name in hidden):
-        print(
-            f"tarot: note: {name} is {paths.find_named(name)}, which hides the built-in "
-            f"ruleset of that name",
-            file=sys.stderr,
-        )
+    for name in dict.fromkeys(name for name in typed if isinstance(name, str)):
+        note = paths.shadowing_note(name)
+        if note is not None:
+            print(note, file=sys.stderr)
 
 
 def usage_message(error: UsageError) -> str:

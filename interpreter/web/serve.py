@@ -56,12 +56,9 @@ def _note_shadowed() -> None:
     """A note for each built-in ruleset a user's ruleset hides: tables so named play it."""
     from tarot import paths
 
-    for name, _builtin in paths.shadowed().items():
-        print(
-            f"tarot: note: {name} is {paths.find_named(name)}, which hides the built-in "
-            "ruleset of that name; tables of that name play the built-in one",
-            file=sys.stderr,
-        )
+    for name in paths.shadowed():
+        note = paths.shadowing_note(name)
+        print(f"{note}; tables of that name play the built-in one", file=sys.stderr)
 
 
 def _shown_host(host: str) -> str:
