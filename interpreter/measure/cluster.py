@@ -61,7 +61,7 @@ from tarot.measure.runner import (
     deaf_children,
 )
 from tarot.measure.store import summary_from_json, summary_to_json
-from tarot.measure.store_check import check_summary
+from tarot.measure.store_check import check_summary, no_json_constant
 from tarot.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -201,7 +201,7 @@ def checked_answer(
     if not isinstance(text, str) or len(text) > MAX_ANSWER:
         raise ValueError(f"not a text of at most {MAX_ANSWER:,} characters")
     try:
-        hands = json.loads(text, parse_constant=_no_constant)
+        hands = json.loads(text, parse_constant=no_json_constant)
     except RecursionError:
         raise ValueError("nested too deeply") from None
     if not isinstance(hands, list) or len(hands) != len(work):
@@ -221,10 +221,6 @@ def checked_answer(
             summaries.append(summary)
         answer.append(tuple(summaries))
     return answer
-
-
-def _no_constant(name: str) -> object:
-    raise ValueError(f"{name} is not a number JSON allows")
 
 
 class DaskExecutor:

@@ -303,7 +303,7 @@ def summary_to_json(summary: HandSummary) -> str:
 def summary_from_json(text: str) -> HandSummary:
     """The summary `summary_to_json` wrote; ValueError if the text is not one."""
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=store_check.no_json_constant)
     except (json.JSONDecodeError, TypeError) as error:
         raise ValueError(f"not JSON: {error}") from None
     except RecursionError:
@@ -311,10 +311,6 @@ def summary_from_json(text: str) -> HandSummary:
     value = _conform(data, HandSummary, "$")
     assert isinstance(value, HandSummary)
     return value
-
-
-def _no_constant(name: str) -> object:
-    raise ValueError(f"{name} is not a number JSON allows")
 
 
 @cache

@@ -179,6 +179,11 @@ def _check_contents(db: sqlite3.Connection, where: str) -> None:
         )
 
 
+def no_json_constant(name: str) -> object:
+    """`json.loads`'s `parse_constant`: NaN, Infinity and -Infinity are refused."""
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
 def check_summary(summary: HandSummary, players: int | None) -> None:
     """ValueError when a hand read from a store cannot be one of the ruleset's: a number
     that is not finite or past `MAX_NUMBER`, a count below zero, a seat not among
