@@ -257,8 +257,19 @@ def test_players_set_to_think_for_an_hour_are_refused(server: str) -> None:
         assert "at this table" in response.json()["error"]
 
 
+def test_a_player_that_counts_its_work_stops_at_the_tables_time(server: str) -> None:
+    """100,000 iterations a decision would take minutes: the table's second stops each."""
+    body = {"ruleset": "french-tarot", "seat": 0, "agents": "ismcts:iterations=100000", "seed": 1}
+    started = time.monotonic()
+    response = _create(server, body, timeout=WAIT)
+    assert response.status_code == 201
+    decisions = len(response.json()["news"])  # at most one line per decision, and more
+    assert time.monotonic() - started < LIMITS.think_seconds * decisions + 5
+
+
 def test_the_server_answers_while_players_think_and_refuses_past_its_queue(server: str) -> None:
-    body = {"ruleset": "french-tarot", "seat": 3, "agents": "ismcts:iterations=100000", "seed": 2}
+    # seat 0 of this deal: four computer decisions before the person's, each its half second
+    body = {"ruleset": "french-tarot", "seat": 0, "agents": "ismcts:seconds=0.5", "seed": 1}
     answers: list[int] = []
 
     def sit() -> None:
