@@ -279,11 +279,11 @@ def test_the_server_answers_while_players_think_and_refuses_past_its_queue(serve
     for thread in sitting:
         thread.start()
     time.sleep(0.3)
-    for _ in range(5):  # the page and the lists answer meanwhile (a loaded CI machine: 2.5 s)
+    for _ in range(5):  # the page and the lists answer meanwhile, within the 5 s promised
         started = time.monotonic()
         assert httpx2.get(f"{server}/api/rulesets", timeout=10).status_code == 200
         assert httpx2.get(f"{server}/", timeout=10).status_code == 200
-        assert time.monotonic() - started < 2.5
+        assert time.monotonic() - started < 5
     assert any(thread.is_alive() for thread in sitting)  # while the players still think
     for thread in sitting:
         thread.join(WAIT)
