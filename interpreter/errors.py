@@ -9,6 +9,7 @@ positioned in a source file where possible, and raises them together in one
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -17,11 +18,13 @@ __all__ = [
     "Problem",
     "RulesetError",
     "TarotError",
+    "UNSAFE_TEXT",
     "UsageError",
     "closest_names",
     "did_you_mean",
     "json_path",
     "nearest_position",
+    "shown_text",
 ]
 
 
@@ -64,10 +67,10 @@ class Problem:
 
     def __str__(self) -> str:
         if self.position is None:
-            return f"{self.path}: {self.message}"
+            return shown_text(f"{self.path}: {self.message}")
         if self.position.line <= 0:
-            return f"{self.position.file}: {self.path}: {self.message}"
-        return f"{self.position}: {self.path}: {self.message}"
+            return shown_text(f"{self.position.file}: {self.path}: {self.message}")
+        return shown_text(f"{self.position}: {self.path}: {self.message}")
 
 
 class TarotError(Exception):
@@ -88,6 +91,20 @@ class RulesetError(TarotError):
 
     def __str__(self) -> str:
         return "\n".join(str(p) for p in self.problems)
+
+
+#: Characters a terminal or a page would act on rather than show: controls other than the
+#: line break and the tab, DEL, the C1 controls, the line and paragraph separators, and the
+#: marks, embeddings, overrides and isolates of Unicode's bidirectional algorithm.
+UNSAFE_TEXT = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u206f]"
+)
+
+
+def shown_text(text: str) -> str:
+    """`text` with every character of `UNSAFE_TEXT` written as its escape (`\\u001b`), so
+    that a message quoting a file's text cannot act on the terminal or the page."""
+    return UNSAFE_TEXT.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 class UsageError(TarotError, ValueError):

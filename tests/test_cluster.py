@@ -188,7 +188,9 @@ def test_a_worker_running_other_code_refuses_the_chunk() -> None:
     with pytest.raises(cluster.ClusterError, match=r"runs results version .* 0\.0\.1\+code"):
         cluster.play_chunk(job, [(1, (0,))])
     same = cluster._Job("run", plan, (Written.of(ruleset),), results_version())
-    assert cluster.play_chunk(same, [(1, (0,))]) == [next(run_hands(plan, [ruleset], 1))]
+    answer = cluster.play_chunk(same, [(1, (0,))])  # a JSON text, checked by the client
+    expected = [next(run_hands(plan, [ruleset], 1))]
+    assert cluster.checked_answer(answer, [(1, (0,))], [ruleset]) == expected
 
 
 def test_ctrl_c_to_the_process_group_stops_a_run_on_a_local_cluster(tmp_path: Path) -> None:

@@ -126,13 +126,15 @@ def test_expression_trees_are_remembered_and_errors_are_not() -> None:
 def test_the_grammar_cache_goes_to_a_private_cache_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from tarot.expressions import grammar_cache
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    cache_file = expression_parser._cache_file()
+    cache_file = grammar_cache._place(False)[0]
     assert cache_file is not None and cache_file.parent == tmp_path / "tarot"
     if hasattr(os, "getuid"):
         assert not cache_file.parent.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO)
-        cache_file.parent.chmod(0o777)  # anyone could plant a pickle there: not used
-        assert expression_parser._cache_file() is None
+        cache_file.parent.chmod(0o777)  # anyone could plant a file there: not used
+        assert grammar_cache._place(False)[0] is None
 
 
 def no_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -145,8 +147,10 @@ def no_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_no_grammar_cache_without_a_cache_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from tarot.expressions import grammar_cache
+
     no_cache_folder(tmp_path, monkeypatch)
-    assert expression_parser._cache_file() is None
+    assert grammar_cache._place(False)[0] is None
 
 
 @pytest.fixture

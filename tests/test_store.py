@@ -501,11 +501,11 @@ def test_diff_option_twice_with_two_readings_is_a_usage_error(capsys) -> None:
 
 def test_the_results_version_counts_the_modules_that_play_a_hand() -> None:
     assert provenance._plays_hands("engine/state.py")
-    assert provenance._plays_hands("agents/search_agent.py")
+    assert provenance._plays_hands("players/search_agent.py")
     assert provenance._plays_hands("measure/hand_summary.py")
     assert provenance._plays_hands("a_module_added_later.py")
-    assert not provenance._plays_hands("cli.py")
-    assert not provenance._plays_hands("diff/render.py")
+    assert not provenance._plays_hands("cli/__init__.py")
+    assert not provenance._plays_hands("measure/diff/render.py")
     assert not provenance._plays_hands("measure/report.py")
     assert results_version() == results_version()
     assert "+code." in results_version()

@@ -23,11 +23,12 @@ from tarot.web.app import create_app
 from tarot.web.tables import Tables
 
 ROOT = Path(__file__).resolve().parent.parent
+LOCAL = "http://127.0.0.1"  # the guard answers loopback names only
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path / "tables"))
+    return TestClient(create_app(tmp_path / "tables"), base_url=LOCAL)
 
 
 def _tables(client: TestClient) -> Tables:
@@ -218,8 +219,11 @@ def test_a_table_that_cannot_be_set_up_is_refused_with_a_clear_error(
 
 
 def test_a_request_that_is_not_json_is_refused(client: TestClient) -> None:
-    response = client.post("/api/tables", content=b"{not json")
+    headers = {"Content-Type": "application/json"}
+    response = client.post("/api/tables", content=b"{not json", headers=headers)
     assert response.status_code == 400 and "not JSON" in response.json()["error"]
+    response = client.post("/api/tables", content=b'{"ruleset": "marolles-1637"}')
+    assert response.status_code == 415  # not said to be JSON: a form may not open a table
     response = client.post("/api/tables", json=[1, 2])
     assert response.status_code == 400
 
@@ -244,12 +248,12 @@ def test_an_uploaded_ruleset_is_played_and_its_mistakes_are_positioned(
 
 def test_a_table_is_reopened_from_its_folder_by_a_new_server(tmp_path: Path) -> None:
     folder = tmp_path / "tables"
-    first = TestClient(create_app(folder))
+    first = TestClient(create_app(folder), base_url=LOCAL)
     view = _sit(first)
     for _ in range(3):
         choice = view["decision"]["choices"][0]["text"]
         view = first.post(f"/api/tables/{view['table']}/actions", json={"action": choice}).json()
-    second = TestClient(create_app(folder))  # as after a restart: nothing in memory
+    second = TestClient(create_app(folder), base_url=LOCAL)  # as after a restart: nothing in memory
     reopened = second.get(f"/api/tables/{view['table']}").json()
     for key in ("hand", "discards", "decision", "trick", "payments", "returns", "hand_sizes"):
         assert reopened[key] == view[key], key
@@ -346,7 +350,7 @@ def test_every_trick_played_is_sent_in_order(client: TestClient) -> None:
 
 def test_a_seed_the_server_drew_stays_hidden_until_the_record_is_taken(tmp_path: Path) -> None:
     folder = tmp_path / "tables"
-    client = TestClient(create_app(folder))
+    client = TestClient(create_app(folder), base_url=LOCAL)
     assert _sit(client, seed=7)["seed"] == 7  # the person chose it: no secret
     view = _sit(client, seed=None)
     assert view["seed"] is None  # it deals every hand: it would tell the hidden cards
@@ -355,5 +359,7 @@ def test_a_seed_the_server_drew_stays_hidden_until_the_record_is_taken(tmp_path:
     record = client.get(f"/api/tables/{view['table']}/record").json()
     shown = client.get(f"/api/tables/{view['table']}").json()["seed"]
     assert shown == record["seed"] and isinstance(shown, int)
-    reopened = TestClient(create_app(folder)).get(f"/api/tables/{view['table']}").json()
+    reopened = (
+        TestClient(create_app(folder), base_url=LOCAL).get(f"/api/tables/{view['table']}").json()
+    )
     assert reopened["seed"] == shown  # kept with the table

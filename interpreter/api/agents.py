@@ -17,7 +17,7 @@ from random import Random
 from typing import TYPE_CHECKING, ClassVar
 
 from tarot.api.cards import Action, actions_of
-from tarot.api.view import Observation, cards_of, observe
+from tarot.api.view import Observation, cards_of, guessed_hand, observe
 from tarot.core.actions import IllegalAction
 from tarot.core.agent import Agent as EngineAgent
 from tarot.players.lineup import (
@@ -81,11 +81,12 @@ class BuiltinAgent(Agent):
         self._seed = seed
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action | str:
-        """The built-in player's choice: it decides from the hand the observation was taken
-        from, as `tarot play` lets it (the search player guesses the cards it cannot see)."""
+        """The built-in player's choice, asked directly (by an agent of the user's): it
+        decides from what the seat sees, the cards it cannot see guessed (`guessed_hand`).
+        Seated at a table, it decides through the engine as `tarot play` lets it."""
         kind, settings = agent_settings(self.spec)
         engine = AGENT_KINDS[kind](self._seed, **settings)
-        return engine.choose(observation._state, observation.seat)
+        return engine.choose(guessed_hand(observation), observation.seat)
 
     @property
     def label(self) -> str:

@@ -4,13 +4,22 @@ Where it sits: read from the engine's `SeatView` (`tarot.engine.seat_view`), the
 place that decides what a seat may know, and turned into plain values with `Card`s: the
 seat's own hand and discards, the cards shown and played, the decisions others took (a
 private one, such as a discard, only as made), the sides as far as the seat may know them,
-every payment. Nothing of another seat's hidden cards is in it, but how many there are.
+every payment. Nothing of another seat's hidden cards is in it, but how many there are, and
+an observation holds no reference to the hand it was read from (an agent of the user's could
+follow one to every hidden card).
+
+A built-in player asked directly by a user's agent (`BuiltinAgent.act`) decides from a hand
+whose hidden cards are guessed from the observation (`guessed_hand`, dealt by the search
+player's sampler when the observation is made): what it sees is what the seat sees, and the
+hand it was taken from is not kept.
 """
 
 from __future__ import annotations
 
+import random
+import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.api.cards import Card, pack_cards
@@ -133,9 +142,11 @@ class Observation:
     kind: str | None  # the kind of decision this seat faces (None: not its turn)
     over: bool
     card_points: tuple[float, ...] | None  # once the hand is over
-    #: the hand itself, for the built-in players only (which decide as `tarot play` lets
-    #: them); an agent of your own reads the fields above
-    _state: HandState = field(repr=False, compare=False)
+
+
+#: per observation (by id, while it lives), the hand its built-in players decide from: the
+#: seat's own cards and everything shown, the hidden cards guessed
+_GUESSED: dict[int, HandState] = {}
 
 
 def observe(state: HandState, seat: int) -> Observation:
@@ -147,7 +158,7 @@ def observe(state: HandState, seat: int) -> Observation:
     def named(indexes: Sequence[int]) -> tuple[Card, ...]:
         return tuple(cards[c] for c in indexes)
 
-    return Observation(
+    observation = Observation(
         seat=seat,
         hand_number=view.number,
         dealer=view.dealer,
@@ -177,5 +188,29 @@ def observe(state: HandState, seat: int) -> Observation:
         kind=None if view.facing is None else view.facing.kind.value,
         over=view.over,
         card_points=view.card_points,
-        _state=state,
     )
+    if view.facing is not None:  # the seat decides: a built-in player may be asked
+        _GUESSED[id(observation)] = _guess(state, seat, view)
+        weakref.finalize(observation, _GUESSED.pop, id(observation), None)
+    return observation
+
+
+def _guess(state: HandState, seat: int, view: SeatView) -> HandState:
+    """The hand as the seat may imagine it: a guess of the cards it cannot see, the same
+    guess for the same hand, seat and moment."""
+    from tarot.players.sampling import Sampler  # the players' package imports this one
+
+    seed = f"tarot-api-guess/{view.number}/{seat}/{len(view.decisions)}"
+    return Sampler(state, seat, view).sample(random.Random(seed))
+
+
+def guessed_hand(observation: Observation) -> HandState:
+    """The hand a built-in player decides from when asked with `observation` (made by
+    `observe` while the seat was to decide); ValueError for any other observation."""
+    guessed = _GUESSED.get(id(observation))
+    if guessed is None:
+        raise ValueError(
+            "a built-in player decides from an observation the API made while its seat was "
+            "to decide (state.observation(seat), or the one an agent is handed)"
+        )
+    return guessed

@@ -141,6 +141,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from tarot.expressions import EvaluationError
+    from tarot.load import paths
     from tarot.records.record_json import RecordError, parse_record, read_record_bytes
     from tarot.records.replay import record_problems, record_ruleset, replay_record
 
@@ -153,6 +154,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 print(f"{source}: {problem}", file=sys.stderr)
             return 1
         assert isinstance(record, dict)  # the record schema wants an object
+        note = None if args.ruleset else paths.shadowing_note(record["ruleset"]["id"])
+        if note is not None:  # the record names a built-in ruleset; the user's is read
+            print(note, file=sys.stderr)
         try:
             ruleset = record_ruleset(record, args.ruleset)
         except RulesetError as error:
@@ -412,6 +416,19 @@ def _serve_arguments(serve: argparse.ArgumentParser) -> None:
         "--tables",
         metavar="DIR",
         help="keep each table's actions and record here (default ~/.local/share/tarot/tables)",
+    )
+    serve.add_argument(
+        "--allow-host",
+        metavar="NAME",
+        action="append",
+        help="a host name the page is reached at besides localhost and the loopback addresses "
+        "(repeat for several); requests naming any other host are refused",
+    )
+    serve.add_argument(
+        "--think-seconds",
+        type=whole_numbers.think_seconds,
+        default=10,
+        help="at most this long per decision for a computer player (default 10, at most 600)",
     )
 
 
@@ -718,13 +735,10 @@ def _search_path(args: argparse.Namespace) -> None:
         return
     typed = [getattr(args, key, None) for key in ("ruleset", "a", "b", "base", "family")]
     typed += getattr(args, "paths", [])
-    hidden = paths.shadowed()
-    for name in dict.fromkeys(name for name in typed if name in hidden):
-        print(
-            f"tarot: note: {name} is {paths.find_named(name)}, which hides the built-in "
-            f"ruleset of that name",
-            file=sys.stderr,
-        )
+    for name in dict.fromkeys(name for name in typed if isinstance(name, str)):
+        note = paths.shadowing_note(name)
+        if note is not None:
+            print(note, file=sys.stderr)
 
 
 def usage_message(error: UsageError) -> str:

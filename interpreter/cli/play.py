@@ -79,7 +79,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     first = numbers[0] if numbers else 1
     record = (
-        RecordFile(args.record, ruleset, args.seed, [a.name for a in agents(first)])
+        RecordFile(args.record, ruleset, args.seed, [a.name for a in agents(first)], args.backend)
         if args.record
         else None
     )

@@ -27,6 +27,7 @@ from tarot.check.draft import Draft
 from tarot.check.options import choose_readings
 from tarot.check.schema_check import schema_problems
 from tarot.check.semantic_checks import check_document
+from tarot.check.text_safety import text_problems
 from tarot.compile.ruleset_compiler import Compiler
 from tarot.core.ruleset import Ruleset
 from tarot.errors import Position, Problem, RulesetError, UsageError, did_you_mean
@@ -89,6 +90,17 @@ def load_ruleset(spec: str | Path, choices: Mapping[str, str] | None = None) -> 
         tree_store.STORE.save()  # the expression trees parsed for it, for the next process
 
 
+def load_confined(path: Path, choices: Mapping[str, str] | None = None) -> Ruleset:
+    """`load_ruleset` of a built-in ruleset's file or of a file sent by someone else (to
+    `tarot serve`): its ``extends`` may only name a built-in ruleset, and the chain is looked
+    up among the built-in rulesets alone, so that no other file of the machine is read."""
+    try:
+        merged = resolve(path, paths.find_builtin, paths.list_builtins, names_only=True)
+        return _build(path, merged, choices)
+    finally:
+        tree_store.STORE.save()
+
+
 def build_ruleset(path: str | Path, written: dict, choices: Mapping[str, str]) -> Ruleset:
     """The ruleset `load_ruleset` made from the document it read (`Ruleset.written`), made
     again without reading any file (in a worker process, for one)."""
@@ -113,7 +125,7 @@ def run_stages(
     schema = load_schema("ruleset")
     draft = Draft(path, merged)
     found = schema_problems(merged.data, merged.provenance, schema, merged.key_provenance)
-    draft.problems = [problem for _path, problem in found]
+    draft.problems = [problem for _path, problem in found] + text_problems(merged)
     draft.broken.add(where for where, _problem in found)
     if draft.broken.stops_compiling:
         return draft, None

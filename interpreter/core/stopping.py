@@ -40,6 +40,12 @@ def _stop(signum: int, _frame: object) -> None:
     raise Stopped(signum)
 
 
+def raise_received() -> None:
+    """Raise again what the last stopping signal raised (for C code that swallowed it: an
+    SQLite query stopped by it, `measure.store_check`)."""
+    _stop(_received, None)
+
+
 def exit_status() -> int:
     """128 + the signal that stopped the run (130 when it was Ctrl-C or no signal at all)."""
     return 128 + _received

@@ -1,5 +1,6 @@
 """Whole numbers typed on the command line (`--hands`, `--hand`, `--jobs`, `--seed`, `--human`,
-`--port`).
+`--port`,
+`--think-seconds`).
 
 Where it sits: argparse `type=` functions for `tarot.cli`. Each number is checked
 against stated bounds before it is used, and its length before it is converted, so an absurd
@@ -55,3 +56,4 @@ count = _bounded(1, MAX_COUNT, "10^15")
 seed = _bounded(-MAX_SEED, MAX_SEED, "")
 seat = _bounded(-MAX_SEAT, MAX_SEAT, "")  # which seats exist: the command says, knowing the game
 port = _bounded(1, 65535, "65535")
+think_seconds = _bounded(1, 600, "600")  # `tarot serve`: a computer player's time per decision

@@ -8,9 +8,9 @@ exception leaves this package.
 
 Two things are remembered so that loading is quick:
 
-- the parser, once per process; lark's analysis of the grammar (about 35 ms) is kept between
-  processes in the user's private cache folder (`tarot.user_cache`; lark's cache file is a
-  pickle: whoever can write it could run code), else the grammar is analysed afresh;
+- the parser, once per process; lark's analysis of the grammar (about 50 ms) is kept between
+  processes in the user's private cache folder as sealed JSON (`expressions.grammar_cache`;
+  never lark's own cache, a pickle), else the grammar is analysed afresh;
 - the tree of every expression text parsed, for the life of the process (rulesets of one
   family share most of their expressions), and between processes in the same folder
   (`expressions.tree_store`). Trees are shared: the compiler only reads them.
@@ -18,18 +18,15 @@ Two things are remembered so that loading is quick:
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from functools import cache, lru_cache
-from pathlib import Path
 
-import lark
 from lark import Lark, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
 from tarot.expressions import tree_store
-from tarot.user_cache import cache_folder
+from tarot.expressions.grammar_cache import grammar_parser
 
 from .errors import ExpressionError
 
@@ -49,23 +46,7 @@ REMEMBERED_TEXT = 500
 def _lark(positions: bool = True) -> Lark:
     """The parser; with `positions`, every tree node knows where it stands in the text
     (what an error message points at), which costs about a third more a parse."""
-    cache_file = _cache_file("" if positions else "-plain")
-    return Lark.open(
-        "grammar.lark",
-        rel_to=__file__,
-        parser="lalr",
-        propagate_positions=positions,
-        cache=str(cache_file) if cache_file else False,
-    )
-
-
-def _cache_file(kind: str = "") -> Path | None:
-    """Where lark keeps its analysis of the grammar, or None when there is no safe place."""
-    folder = cache_folder()
-    if folder is None:
-        return None
-    python = "{}.{}".format(*sys.version_info[:2])
-    return folder / f"expression-grammar{kind}-lark-{lark.__version__}-python-{python}.cache"
+    return grammar_parser(positions)
 
 
 def _describe(terminal: str) -> str:

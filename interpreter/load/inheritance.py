@@ -117,12 +117,15 @@ def resolve(
     find_builtin: FindBuiltin,
     list_builtins: ListBuiltins | None = None,
     read: ReadFile = read_ruleset_file,
+    names_only: bool = False,
 ) -> MergedDocument:
     """Load ``path``, follow its ``extends`` chain and merge; raise :class:`RulesetError`.
 
-    ``read`` turns each file of the chain into a document (by default with positions)."""
+    ``read`` turns each file of the chain into a document (by default with positions).
+    ``names_only``: ``extends`` in ``path`` may only name a ruleset ``find_builtin`` knows (no
+    path, no file beside it), and the messages name no folder (a file sent to a server)."""
     path = Path(path)
-    resolver = _Resolver(path, find_builtin, list_builtins, read)
+    resolver = _Resolver(path, find_builtin, list_builtins, read, names_only)
     node, chain = resolver.load(path, [])
     if resolver.problems:
         raise RulesetError(resolver.problems)
@@ -138,7 +141,10 @@ class _Resolver:
         find_builtin: FindBuiltin,
         list_builtins: ListBuiltins | None,
         read: ReadFile,
+        names_only: bool = False,
     ) -> None:
+        self.root = root
+        self.names_only = names_only
         self.root_dir = root.parent
         self.find_builtin = find_builtin
         self.list_builtins = list_builtins
@@ -202,6 +208,8 @@ class _Resolver:
             raise RulesetError([Problem(where, json_path([EXTENDS_KEY]), message)]) from None
 
     def _find_base(self, path: Path, name: str, where: Position | None) -> Path:
+        if self.names_only and path == self.root:
+            return self._find_named(name, where)
         folder = path.parent
         if name.lower().endswith(_PATH_SUFFIXES):
             candidate = folder / name
@@ -235,6 +243,17 @@ class _Resolver:
         )
         raise RulesetError(
             [Problem(where, json_path([EXTENDS_KEY]), message + _suggest(name, sorted(nearby)))]
+        )
+
+    def _find_named(self, name: str, where: Position | None) -> Path:
+        """The base of a file read with `names_only`: a ruleset name, never a path."""
+        found = None if any(c in name for c in "/\\") else self.find_builtin(name)
+        if found is not None:
+            return Path(found)
+        known = self.list_builtins() if self.list_builtins is not None else []
+        message = f"'extends' names a built-in ruleset, and {name[:60]!r} is none"
+        raise RulesetError(
+            [Problem(where, json_path([EXTENDS_KEY]), message + _suggest(name, known))]
         )
 
     # --- merging ------------------------------------------------------------------------

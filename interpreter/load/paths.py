@@ -89,6 +89,17 @@ def shadowed() -> dict[str, Path]:
     }
 
 
+def shadowing_note(name: str) -> str | None:
+    """The note a command prints when `name` finds a user's ruleset that hides the built-in
+    one of that name (`tarot replay`, `tarot serve`, a name typed); None when it does not."""
+    hidden = shadowed()
+    if name not in hidden:
+        return None
+    return (
+        f"tarot: note: {name} is {find_named(name)}, which hides the built-in ruleset of that name"
+    )
+
+
 def find_builtin(name: str) -> Path | None:
     return builtin_rulesets().get(name)
 

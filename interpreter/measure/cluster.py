@@ -10,11 +10,22 @@ and the report are those of `--jobs 1` byte for byte. Only the parent reads and 
 
 A worker checks, before it plays, that it runs the same program as the parent (the results
 version: package version and a hash of the source that plays hands, `provenance`) and builds
-each ruleset with the parent's content hash; otherwise the run stops naming the worker. Dask
-plays again on another worker a chunk whose worker was lost; the run stops with
+each ruleset with the parent's content hash; otherwise the run stops naming the worker.
+
+Dask plays again on another worker a chunk whose worker was lost; the run stops with
 `ClusterError`, naming the address, when the scheduler cannot be reached or is lost, when a
 chunk has ended every worker that tried it, or when no worker is connected for
 `WORKER_WAIT` seconds. The hands already yielded (rows written, hands stored) are kept.
+
+A worker's answer is data, not code: one JSON text (each hand's summaries as the results
+store writes them), and the client takes results from the cluster only in msgpack, Dask's
+plain format (`deserializers`), never as a pickle. The client checks every answer before it
+counts (`checked_answer`): its size, a summary for every hand and ruleset asked for, each the
+hand of its number, finite and bounded, every seat one of the ruleset's; and it plays the
+first hand of every `SPOT_CHECK`-th chunk again itself (scalar back end), so a worker that
+plays other seeds, other players or other rules is caught. Dask's own messages (tasks,
+errors) still travel as pickles between the machines of a cluster: a cluster is for
+machines the user trusts, with TLS where the network is shared (SECURITY.md, README).
 
 `distributed` is an optional extra and is imported only here, when a run asks for a cluster.
 """
@@ -23,8 +34,10 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import re
 import signal
+import socket
 import threading
 import time
 import uuid
@@ -49,6 +62,8 @@ from tarot.measure.runner import (
     available_cores,
     deaf_children,
 )
+from tarot.measure.store import summary_from_json, summary_to_json
+from tarot.measure.store_check import check_summary, no_json_constant
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -59,8 +74,13 @@ FIRST_WORKER_WAIT = 30.0  # seconds a run waits for a worker to start
 WORKER_WAIT = 30.0  # seconds a run waits while no worker is connected
 WAIT_STEP = 0.2  # seconds the main thread waits for a result before looking again
 AHEAD = 4  # chunks in flight per worker thread
+SPOT_CHECK = 8  # the first hand of every this many chunks is played again by the client
+MAX_ANSWER = 64 * 2**20  # characters of one chunk's answer
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # Dask's network protocols
 
-_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://\S+")
+_ADDRESS = re.compile(
+    r"(?P<scheme>[a-z]+)://(?P<host>\[[0-9a-fA-F:.]+\]|[^\s/:\[\]@]+):(?P<port>[0-9]{1,5})"
+)
 
 
 class ClusterError(TarotError, RuntimeError):
@@ -84,12 +104,25 @@ def cluster_address(text: str) -> ClusterAddress:
         return ClusterAddress(written, available_cores())
     if written.startswith("local:"):
         return ClusterAddress(written, whole_numbers.count(written.removeprefix("local:")))
-    if _SCHEME.fullmatch(written):
-        return ClusterAddress(written)
     shown = repr(text if len(text) <= 40 else text[:36] + "...")
-    raise argparse.ArgumentTypeError(
-        f"wants local, local:N or a scheduler address such as tcp://HOST:8786, got {shown}"
-    )
+    found = _ADDRESS.fullmatch(written)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"wants local, local:N or a scheduler address such as tcp://HOST:8786, got {shown}"
+        )
+    if found["scheme"] not in SCHEMES:
+        raise argparse.ArgumentTypeError(
+            f"{shown}: a scheduler's address begins with {', '.join(s + '://' for s in SCHEMES)}"
+        )
+    port = int(found["port"])
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{shown}: a port is from 1 to 65535, not {port}")
+    host = found["host"].strip("[]")
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise argparse.ArgumentTypeError(f"{shown}: no host {host!r} is known") from None
+    return ClusterAddress(written)
 
 
 def _distributed() -> Any:
@@ -151,9 +184,44 @@ def _the_job(job: _Job) -> _Job:
     return job
 
 
-def play_chunk(job: _Job, work: Work) -> list[tuple[HandSummary, ...]]:
-    """A chunk of work played on a worker (the task Dask runs)."""
-    return _table(job).play(work)
+def play_chunk(job: _Job, work: Work) -> str:
+    """A chunk of work played on a worker (the task Dask runs): its answer as JSON text."""
+    return answer_text(_table(job).play(work))
+
+
+def answer_text(played: list[tuple[HandSummary, ...]]) -> str:
+    """A chunk's summaries as one JSON text: per hand, the summary text of each ruleset."""
+    return json.dumps([[summary_to_json(summary) for summary in hand] for hand in played])
+
+
+def checked_answer(
+    text: object, work: Work, rulesets: Sequence[Ruleset]
+) -> list[tuple[HandSummary, ...]]:
+    """The summaries of a worker's answer to `work`, each checked; ValueError saying what
+    does not fit."""
+    if not isinstance(text, str) or len(text) > MAX_ANSWER:
+        raise ValueError(f"not a text of at most {MAX_ANSWER:,} characters")
+    try:
+        hands = json.loads(text, parse_constant=no_json_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    if not isinstance(hands, list) or len(hands) != len(work):
+        raise ValueError(f"not {len(work)} hands")
+    answer = []
+    for (number, which), hand in zip(work, hands, strict=True):
+        if not isinstance(hand, list) or len(hand) != len(which):
+            raise ValueError(f"hand {number}: not {len(which)} summaries")
+        summaries = []
+        for index, text_of_one in zip(which, hand, strict=True):
+            if not isinstance(text_of_one, str):
+                raise ValueError(f"hand {number}: a summary that is not text")
+            summary = summary_from_json(text_of_one)
+            if summary.number != number:
+                raise ValueError(f"hand {number}: the summary of hand {summary.number}")
+            check_summary(summary, rulesets[index].players)
+            summaries.append(summary)
+        answer.append(tuple(summaries))
+    return answer
 
 
 class DaskExecutor:
@@ -180,6 +248,7 @@ class DaskExecutor:
             results_version(),
         )
         numbered = enumerate(works)
+        here = Table(plan, list(rulesets))  # plays the spot checks
         in_flight: deque[tuple[Future, Work]] = deque()
         shared: list[Future] = []
         try:
@@ -197,9 +266,13 @@ class DaskExecutor:
 
             for _ in range(AHEAD * self.width):
                 submit()
-            while in_flight:
+            for chunk in itertools.count():
+                if not in_flight:
+                    break
                 future, work = in_flight.popleft()
-                answer = self._answer(future, work)
+                answer = self._checked(self._answer(future, work), work, rulesets)
+                if chunk % SPOT_CHECK == 0 and work and plan.backend == "scalar":
+                    self._spot_check(here, work, answer)
                 submit()
                 yield answer
         except OSError as error:  # the scheduler or the connection to it is gone
@@ -211,13 +284,31 @@ class DaskExecutor:
             with suppress(Exception):  # a scheduler already gone has nothing to release
                 self._client.cancel([*shared, *(future for future, _ in in_flight)], force=True)
 
-    def _answer(self, future: Future, work: Work) -> list[tuple[HandSummary, ...]]:
+    def _checked(
+        self, text: object, work: Work, rulesets: Sequence[Ruleset]
+    ) -> list[tuple[HandSummary, ...]]:
+        try:
+            return checked_answer(text, work, rulesets)
+        except ValueError as error:
+            raise ClusterError(
+                f"--cluster {self.address}: a worker's answer for hands {_hands(work)} is not "
+                f"one this program gives ({error}); the run stopped"
+            ) from None
+
+    def _spot_check(self, here: Table, work: Work, answer: list[tuple[HandSummary, ...]]) -> None:
+        """Play the chunk's first hand here: the worker's must be the same."""
+        if here.play(work[:1])[0] != answer[0]:
+            raise ClusterError(
+                f"--cluster {self.address}: a worker's result for hand {work[0][0]} is not "
+                "the one this machine plays (another program, seed or rule); the run stopped"
+            )
+
+    def _answer(self, future: Future, work: Work) -> object:
         """The result of one chunk, waited for in short steps (a stop is handled at once)."""
         alone_since: float | None = None
         while True:
             try:
-                answer: list[tuple[HandSummary, ...]] = future.result(timeout=WAIT_STEP)
-                return answer
+                return future.result(timeout=WAIT_STEP)
             except TimeoutError:
                 pass
             except _distributed().KilledWorker as error:
@@ -278,7 +369,10 @@ def dask_executor(address: ClusterAddress) -> Iterator[DaskExecutor]:
         try:
             if address.local_workers is None:
                 client = distributed.Client(
-                    address.text, timeout=CONNECT_TIMEOUT, set_as_default=False
+                    address.text,
+                    timeout=CONNECT_TIMEOUT,
+                    set_as_default=False,
+                    deserializers=["msgpack"],  # answers are data: never a pickle
                 )
             else:
                 with deaf_children():
@@ -286,11 +380,14 @@ def dask_executor(address: ClusterAddress) -> Iterator[DaskExecutor]:
                         n_workers=address.local_workers,
                         threads_per_worker=1,
                         processes=True,
-                        dashboard_address=":0",  # any free port: several runs at once
+                        host="127.0.0.1",  # this machine's alone: nothing listens outside
+                        dashboard_address="127.0.0.1:0",  # any free port: several runs at once
                         preload=[__name__],  # dask_setup: deaf to Ctrl-C
                     )
                 stack.callback(cluster.close)
-                client = distributed.Client(cluster, set_as_default=False)
+                client = distributed.Client(
+                    cluster, set_as_default=False, deserializers=["msgpack"]
+                )
         except (OSError, TimeoutError) as error:
             raise ClusterError(
                 f"--cluster {address.text}: cannot reach the scheduler ({error})"

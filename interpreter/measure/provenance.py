@@ -49,6 +49,7 @@ PRESENTATION_ONLY = (
     "measure/runner.py",
     "measure/statistics.py",
     "measure/store.py",
+    "measure/store_check.py",
     "measure/study/",
     "presentation/",
     "records/record.py",

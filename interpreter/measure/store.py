@@ -14,6 +14,16 @@ after every batch of hands it is given (WAL journal, so a kill loses at most the
 written, never what was committed). A file that is not a store made by this program (not
 SQLite, another program's database, a damaged file, another store format) is refused with
 `StoreError`, naming it, and never written.
+
+A store may come from someone else, so it is read as untrusted input (`store_check`):
+opened read-only until it is accepted (its tables, columns and indexes exactly those this
+program makes, no view or trigger, SQLite's own check of its pages, no hand's summary over
+`store_check.MAX_SUMMARY` bytes); only then is it opened for writing (and switched to a WAL
+journal). Every hand read is checked before it is used: plain JSON (no NaN or infinity),
+each field of its type, every number finite and bounded, every seat one of the ruleset's;
+a hand that fails is refused with its run and number, and nothing in the store is changed.
+Every query runs under a progress handler that lets Ctrl-C and SIGTERM stop it and stops
+one that runs past `store_check.QUERY_SECONDS`.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ from pathlib import Path
 
 from tarot.core.output_files import OutputError, held_signals
 from tarot.core.summary import HandSummary
+from tarot.measure import store_check
 from tarot.measure.provenance import RunKey
 
 FORMAT = "tarot-results-store"
@@ -75,7 +86,15 @@ class ResultStore:
         except OSError as error:  # a name too long, say
             raise StoreError(f"--store {path}: cannot use it: {error.strerror}") from None
         try:
+            if where.is_file() and where.stat().st_size > 0:
+                store_check.accept(path, _SCHEMA)  # read-only: refused before any write
+        except OSError as error:
+            raise StoreError(f"--store {path}: cannot use it: {error.strerror}") from None
+        except OutputError as error:
+            raise StoreError(str(error)) from None
+        try:
             self._db = sqlite3.connect(path, timeout=BUSY_WAIT, isolation_level=None)
+            store_check.guard(self._db)
         except sqlite3.Error as error:
             raise self._error("cannot open it", error) from None
         try:
@@ -175,27 +194,40 @@ class ResultStore:
 
     def _select(self, columns: str, run: int, numbers: range) -> list[tuple]:
         """`columns` of the run's hands of these numbers."""
+        store_check.begin(self._db)
         try:
             return self._db.execute(
                 f"SELECT {columns} FROM hands WHERE run = ? AND hand BETWEEN ? AND ?",
                 (run, numbers.start, numbers.stop - 1),
             ).fetchall()
         except sqlite3.Error as error:
-            raise self._error("cannot read it", error) from None
+            raise self._error("cannot read it", store_check.interrupted(self._db, error)) from None
 
     def count(self, run: int, numbers: range) -> int:
         """How many of these hand numbers the store holds for the run."""
         return int(self._select("count(*)", run, numbers)[0][0])
 
-    def hands(self, run: int, numbers: range) -> dict[int, HandSummary]:
-        """The hands of these numbers that the store holds for the run."""
-        rows = self._select("hand, summary", run, numbers)
+    def hands(self, run: int, numbers: range, players: int | None = None) -> dict[int, HandSummary]:
+        """The hands of these numbers that the store holds for the run (`players`: the
+        ruleset's seats, which every seat a hand names must be one of)."""
+        rows = self._select(
+            f"hand, CASE WHEN typeof(summary) = 'text' AND length(CAST(summary AS BLOB)) <= "
+            f"{store_check.MAX_SUMMARY} THEN summary END",
+            run,
+            numbers,
+        )
         found = {}
         for number, text in rows:
             try:
+                if type(number) is not int or not isinstance(text, str):
+                    raise ValueError(
+                        "not a hand number and a summary of at most "
+                        f"{store_check.MAX_SUMMARY:,} bytes of text"
+                    )
                 summary = summary_from_json(text)
                 if summary.number != number:
                     raise ValueError(f"it holds hand {summary.number}")
+                store_check.check_summary(summary, players)
             except ValueError as error:
                 raise StoreError(
                     f"--store {self.path}: hand {number} of run {run} is damaged ({error}); "
@@ -222,6 +254,7 @@ class ResultStore:
             raise self._error("cannot write it (the hands stored before are kept)", error) from None
 
     def close(self) -> None:
+        store_check.forget(self._db)
         try:
             self._db.close()
         except sqlite3.Error as error:
@@ -235,6 +268,7 @@ class PlanStore:
     def __init__(self, store: ResultStore, keys: Sequence[RunKey]) -> None:
         self.store = store
         self.runs = [store.run_id(key) for key in keys]
+        self.players = [len(key.agents) for key in keys]  # one agent text per seat
         self.read = 0
         self.played = 0
 
@@ -244,7 +278,10 @@ class PlanStore:
 
     def lookup(self, numbers: range) -> list[list[HandSummary | None]]:
         """For each hand number, each ruleset's stored hand, or None where it is missing."""
-        stored = [self.store.hands(run, numbers) for run in self.runs]
+        stored = [
+            self.store.hands(run, numbers, players)
+            for run, players in zip(self.runs, self.players, strict=True)
+        ]
         found = [[by_number.get(number) for by_number in stored] for number in numbers]
         self.read += sum(hand is not None for hands in found for hand in hands)
         return found
@@ -266,9 +303,11 @@ def summary_to_json(summary: HandSummary) -> str:
 def summary_from_json(text: str) -> HandSummary:
     """The summary `summary_to_json` wrote; ValueError if the text is not one."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=store_check.no_json_constant)
     except (json.JSONDecodeError, TypeError) as error:
         raise ValueError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
     value = _conform(data, HandSummary, "$")
     assert isinstance(value, HandSummary)
     return value

@@ -53,6 +53,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from tarot.core.actions import Action
+from tarot.core.agent import decision_deadline
 from tarot.engine.collector import few_collections
 from tarot.engine.seat_view import PRIVATE_KINDS, SeatView
 from tarot.engine.state import HandState
@@ -117,6 +118,9 @@ class IsmctsAgent:
             iterations if iterations is not None or seconds is not None else DEFAULT_ITERATIONS
         )
         self.seconds = seconds
+        #: at most this many seconds per decision whatever the settings (a table of `tarot
+        #: serve` sets it)
+        self.time_cap: float | None = None
         self.c = c
         self.rng = random.Random(f"tarot-agent/ismcts/{seed}")
         settings = [
@@ -143,7 +147,7 @@ class IsmctsAgent:
         """The tree grown from the sampler's view of the seat's decision."""
         root = Node()
         spread = _Spread()
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = decision_deadline(self.seconds, self.time_cap)
         done = 0
         with few_collections():
             while done == 0 or self._more(done, deadline):

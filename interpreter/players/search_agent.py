@@ -86,6 +86,7 @@ from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, ClassVar
 
 from tarot.core.actions import DecisionKind
+from tarot.core.agent import decision_deadline
 from tarot.engine.state import HandState
 from tarot.expressions.builtins import Number
 from tarot.players.heuristic_agent import HeuristicAgent
@@ -158,6 +159,9 @@ class SearchAgent:
             raise ValueError(f"batch must be one of {', '.join(BATCH)}, not {batch!r}")
         self.samples = samples if samples is not None or seconds is not None else DEFAULT_SAMPLES
         self.seconds = seconds
+        #: at most this many seconds per decision whatever the settings (a table of `tarot
+        #: serve` sets it); the batched play-outs of one stage run whole
+        self.time_cap: float | None = None
         self.rollout = rollout
         self.screen = screen == "on"
         self.race = race == "on"
@@ -203,7 +207,7 @@ class SearchAgent:
         widened = decision.kind in WIDENED
         if samples is not None and widened:
             samples = max(samples, samples * len(state.zones.hands[seat]) // len(choices))
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = decision_deadline(self.seconds, self.time_cap)
         if samples is None:  # as many deals as time allows
             timed = play_each(state, seat, self.policy, self.rng, _until(None, deadline))
             return choices[pick(actions, timed, self.rng)]
@@ -253,7 +257,7 @@ class SearchAgent:
         """Each action's (or each of `only`'s) results on `samples` guessed deals: batched,
         its play-outs yielded to the caller until played."""
         state, seat = sampler.state, sampler.view.seat
-        if self.batch and deadline is None and _batched(state):
+        if self.batch and _batched(state):  # (`batch` is off when `seconds` is given)
             from tarot.players import batched_playouts as playouts  # numpy: on use
 
             pending = playouts.prepare(

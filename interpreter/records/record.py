@@ -89,12 +89,20 @@ def _sides(state: HandState) -> dict | None:
 
 
 def game_record(
-    ruleset: Ruleset, seed: int, agent_names: Sequence[str], states: Sequence[HandState]
+    ruleset: Ruleset,
+    seed: int,
+    agent_names: Sequence[str],
+    states: Sequence[HandState],
+    backend: str = "scalar",
 ) -> dict:
+    """The record of a game; `backend`: the engine whose random numbers dealt its hands
+    (named in the record only when it is not the scalar engine: `tarot play --backend
+    batch`)."""
     hands = [hand_record(state) for state in states]
     totals = [0] * ruleset.players
     for hand in hands:
         totals = [t + n for t, n in zip(totals, hand["net"], strict=True)]
+    dealt = {} if backend == "scalar" else {"backend": backend}
     return {
         "format": FORMAT,
         "ruleset": {
@@ -103,6 +111,7 @@ def game_record(
             "options": ruleset.options,
         },
         "seed": seed,
+        **dealt,
         "seats": [{"seat": i, "agent": name} for i, name in enumerate(agent_names)],
         "hands": hands,
         "totals": totals,

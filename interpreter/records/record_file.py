@@ -25,10 +25,17 @@ class RecordFile:
     """The record of a game being played; the file is opened when the first hand finishes
     (no file at all when none does)."""
 
-    def __init__(self, path: str, ruleset: Ruleset, seed: int, agent_names: Sequence[str]) -> None:
+    def __init__(
+        self,
+        path: str,
+        ruleset: Ruleset,
+        seed: int,
+        agent_names: Sequence[str],
+        backend: str = "scalar",
+    ) -> None:
         self.path = path
         self.hands = 0
-        self._frame = game_record(ruleset, seed, agent_names, [])
+        self._frame = game_record(ruleset, seed, agent_names, [], backend)
         self._file: PieceFile | None = None
 
     def add(self, state: HandState) -> None:

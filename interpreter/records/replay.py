@@ -129,7 +129,9 @@ def replay_record(record: Mapping, ruleset: Ruleset) -> None:
     for index, hand in enumerate(hands):
         where = f"$.hands[{index}]"
         _check_number(hand["number"], index, len(hands), where)
-        state = _replay_hand(hand, ruleset, record["seed"], where, totals, lasting)
+        state = _replay_hand(
+            hand, ruleset, record["seed"], where, totals, lasting, record.get("backend", "scalar")
+        )
         totals = [t + n for t, n in zip(totals, state.returns(), strict=True)]
         lasting = state.lasting
         winners = winners or first_game_winners([state])
@@ -204,8 +206,10 @@ def _replay_hand(
     where: str,
     totals_before: list,
     lasting: LastingValues | None,
+    backend: str = "scalar",
 ) -> HandState:
     number, size = hand["number"], len(ruleset.deck)
+    on = "" if backend == "scalar" else f" on the {backend} back end"
     dealer = dealer_of(ruleset, number)
     if hand["dealer"] != dealer:
         raise ReplayMismatch(
@@ -221,8 +225,8 @@ def _replay_hand(
             if redeal < len(abandoned)
             else f"{where}.pack"
         )
-        dealt = [cards[c].id for c in shuffled_pack(size, seed, number, redeal)]
-        compare(recorded, dealt, at, f" (what seed {seed} deals in hand {number})")
+        dealt = [cards[c].id for c in _dealt(backend, size, seed, number, redeal)]
+        compare(recorded, dealt, at, f" (what seed {seed} deals in hand {number}{on})")
 
     def repack(redeal: int) -> list[int]:
         if redeal > len(abandoned):
@@ -231,7 +235,7 @@ def _replay_hand(
                 f"recorded {len(abandoned)} deal(s) thrown in, but the "
                 f"replay throws in deal {redeal}",
             )
-        return shuffled_pack(size, seed, number, redeal)
+        return _dealt(backend, size, seed, number, redeal)
 
     state = HandState(
         ruleset, dealer, repack(0), number, totals_before, repack=repack, lasting=lasting
@@ -258,6 +262,18 @@ def _replay_hand(
                 else "not in the replay: the ruleset has no lasting state",
             )
     return state
+
+
+def _dealt(backend: str, size: int, seed: int, number: int, redeal: int) -> list[int]:
+    """The pack of deal `redeal` of hand `number` as `backend` deals it."""
+    if backend == "batch":
+        import numpy as np
+
+        from tarot.batch import keyed_random
+
+        numbers = np.array([number], dtype=np.int64)
+        return [int(c) for c in keyed_random.permutations(seed, numbers, size, redeal)[0]]
+    return shuffled_pack(size, seed, number, redeal)
 
 
 def apply_decision(state: HandState, decision: Mapping, at: str) -> None:

@@ -13,7 +13,11 @@ Where it sits: under `tarot.web.serve` (which runs it with uvicorn), over the ta
   hand; `GET /api/tables/ID/record` the game record; `GET /t/ID/rules` the rules page.
 
 A refusal is a JSON `{"error": MESSAGE}` with a 4xx status (400 a bad request, 403 another
-seat, 404 no such table, 409 not now, 422 an illegal action).
+seat, 404 no such table, 409 not now, 422 an illegal action), or 503 when the computer
+players are busy; its message names no folder of the server (`tarot.web.redact`). Every
+request passes the guard first (`tarot.web.guard`: host, origin, JSON, size), and every step
+that may make computer players move runs on their own threads (`tarot.web.thinking`), within
+the server's limits (`tarot.web.limits`).
 """
 
 from __future__ import annotations
@@ -32,14 +36,18 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tarot.compile.loader import load_ruleset
+from tarot.compile.loader import load_confined
 from tarot.errors import RulesetError
 from tarot.load import paths
 from tarot.load.listing import builtin_listings
 from tarot.presentation.explain import explain_page, render
 from tarot.records.record_json import record_text
+from tarot.web.guard import Guard
+from tarot.web.limits import ServeLimits
+from tarot.web.redact import Redactor
 from tarot.web.table import Refused, Table
-from tarot.web.tables import Tables, guarded
+from tarot.web.tables import Tables, busy, guarded
+from tarot.web.thinking import Thinkers
 from tarot.web.view import table_json
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -49,9 +57,12 @@ DEFAULT_AGENTS = "heuristic"
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
-def create_app(folder: Path) -> Starlette:
-    """The app, keeping its tables in `folder`."""
-    tables = Tables(folder)
+def create_app(folder: Path, limits: ServeLimits | None = None) -> Guard:
+    """The app, keeping its tables in `folder`, behind its guard (`.state` is the app's)."""
+    limits = limits or ServeLimits()
+    tables = Tables(folder, limits)
+    thinkers = Thinkers(limits.thinkers, limits.waiting)
+    redact = Redactor(folder)
 
     async def page(_request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -65,8 +76,7 @@ def create_app(folder: Path) -> Starlette:
     async def create(request: Request) -> Response:
         body = await _body(request)
         upload = body.get("upload")
-        table = await run_in_threadpool(
-            tables.create,
+        given = (
             _text(body, "ruleset", "") if upload is None else "",
             _options(body.get("options", {})),
             _whole(body, "seat", 0),
@@ -74,11 +84,22 @@ def create_app(folder: Path) -> Starlette:
             None if body.get("seed") in (None, "") else _whole(body, "seed", 0),
             None if upload is None else _upload(upload),
         )
-        shown = await run_in_threadpool(guarded, table, tables, lambda: table_json(table))
-        return JSONResponse(shown, status_code=201)
+
+        def step() -> dict:
+            table = tables.create(*given)
+            return guarded(table, tables, lambda: table_json(table))
+
+        return JSONResponse(await thinkers.run(step), status_code=201)
+
+    async def find(request: Request) -> Table:
+        """The request's table: rebuilding one from its folder may make players think."""
+        table_id = request.path_params["table_id"]
+        if tables.held(table_id):
+            return await run_in_threadpool(tables.find, table_id)
+        return await thinkers.run(lambda: tables.find(table_id))
 
     async def view(request: Request) -> Response:
-        table = await _table(tables, request)
+        table = await find(request)
         seat = request.query_params.get("seat")
         if seat is not None and seat != str(table.seat):
             raise Refused(403, f"you sit at seat {table.seat}: no other seat's view is given")
@@ -87,7 +108,7 @@ def create_app(folder: Path) -> Starlette:
         )
 
     async def act(request: Request) -> Response:
-        table = await _table(tables, request)
+        table = await find(request)
         body = await _body(request)
         seat, action = _whole(body, "seat", table.seat), _text(body, "action", None)
 
@@ -95,20 +116,20 @@ def create_app(folder: Path) -> Starlette:
             table.act(seat, action)
             return table_json(table)
 
-        return JSONResponse(await run_in_threadpool(guarded, table, tables, step))
+        return JSONResponse(await thinkers.run(lambda: guarded(table, tables, step)))
 
     async def next_hand(request: Request) -> Response:
-        table = await _table(tables, request)
+        table = await find(request)
 
         def step() -> dict:
             table.deal_next()
             return table_json(table)
 
-        return JSONResponse(await run_in_threadpool(guarded, table, tables, step))
+        return JSONResponse(await thinkers.run(lambda: guarded(table, tables, step)))
 
     async def record(request: Request) -> Response:
-        table = await _table(tables, request)
-        with table.lock:
+        table = await find(request)
+        with busy(table):
             if not table.finished:
                 raise Refused(409, "no hand is finished yet: the record holds finished hands")
             text = record_text(table.record()) + "\n"
@@ -123,7 +144,7 @@ def create_app(folder: Path) -> Starlette:
         )
 
     async def rules(request: Request) -> Response:
-        table = await _table(tables, request)
+        table = await find(request)
         text = render(explain_page(table.ruleset), "text")
         title = html.escape(table.ruleset.title)
         return HTMLResponse(
@@ -145,26 +166,28 @@ def create_app(folder: Path) -> Starlette:
         Route("/api/tables/{table_id}/record", record),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers = {Refused: _refused, HTTPException: _http_error}
+
+    async def refused(_request: Request, error: Exception) -> Response:
+        assert isinstance(error, Refused)
+        return JSONResponse({"error": redact(error.message)}, status_code=error.status)
+
+    async def http_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        path = request.url.path[:80]
+        message = f"{path}: no such page" if error.status_code == 404 else str(error.detail)
+        return JSONResponse({"error": redact(message)}, status_code=error.status_code)
+
+    async def failed(_request: Request, _error: Exception) -> Response:
+        # the server's own fault: its log has the traceback, the answer names nothing
+        message = "the server failed on this request (its log says why)"
+        return JSONResponse({"error": message}, status_code=500)
+
+    handlers = {Refused: refused, HTTPException: http_error, Exception: failed}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.tables = tables
-    return app
-
-
-async def _refused(_request: Request, error: Exception) -> Response:
-    assert isinstance(error, Refused)
-    return JSONResponse({"error": error.message}, status_code=error.status)
-
-
-async def _http_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, HTTPException)
-    message = f"{request.url.path[:80]}: no such page" if error.status_code == 404 else error.detail
-    return JSONResponse({"error": message}, status_code=error.status_code)
-
-
-async def _table(tables: Tables, request: Request) -> Table:
-    """The request's table (rebuilt from its folder, off the event loop, if need be)."""
-    return await run_in_threadpool(tables.find, request.path_params["table_id"])
+    guard = Guard(app, limits.allowed_hosts, limits.max_body)
+    guard.state = app.state  # type: ignore[attr-defined]
+    return guard
 
 
 async def _body(request: Request) -> dict:
@@ -220,11 +243,12 @@ def _rulesets() -> list[dict]:
 @cache
 def _ruleset_options(name: str) -> dict:
     """A built-in ruleset's options: each with its readings and the default."""
-    if paths.find_builtin(name) is None:
+    found = paths.find_builtin(name)
+    if found is None:
         known = ", ".join(paths.list_builtins())
         raise Refused(404, f"no built-in ruleset named {name[:70]!r}; built-in: {known}")
     try:
-        loaded = load_ruleset(name)
+        loaded = load_confined(found)
     except RulesetError as error:
         raise Refused(500, str(error)) from None
     declared = loaded.document.get("options", {})

@@ -1,8 +1,12 @@
 """`tarot serve`: start the web app on this machine and open the page in a browser.
 
 Where it sits: called by `tarot.cli`, which parses the arguments; runs
-`tarot.web.app` under uvicorn until Ctrl-C. Starlette and uvicorn are the optional
-`web` extra: without them the command says how to install them.
+`tarot.web.app` under uvicorn (with the connection bounds of `tarot.web.connections`) until
+Ctrl-C or SIGTERM. Starlette and uvicorn are the optional `web` extra: without them the
+command says how to install them. The server answers to the loopback names, and to the
+names given with `--allow-host` (needed when it listens on another interface); a built-in
+ruleset that a user's ruleset of the same name hides is noted when it starts (tables named
+so play the user's).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as error:
         print(f"tarot: {INSTALL} ({error})", file=sys.stderr)
         return 1
+    from tarot.web.connections import server_config
+    from tarot.web.limits import ServeLimits
     from tarot.web.tables import default_folder
 
     folder = Path(args.tables) if args.tables else default_folder()
@@ -32,12 +38,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"tarot: --tables {folder}: {error.strerror or error}", file=sys.stderr)
         return 1
+    allowed = tuple(args.allow_host or ())
+    if args.host not in ("0.0.0.0", "::", ""):
+        allowed += (args.host,)
+    limits = ServeLimits(allowed_hosts=allowed, think_seconds=float(args.think_seconds))
     address = f"http://{_shown_host(args.host)}:{args.port}/"
     print(f"tarot: the table is at {address} (tables kept in {folder}); Ctrl-C stops")
+    _note_shadowed()
     if not args.no_browser:
         threading.Timer(1.0, webbrowser.open, [address]).start()
-    uvicorn.run(create_app(folder), host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(server_config(create_app(folder, limits), args.host, args.port, limits))
+    server.run()
     return 0
+
+
+def _note_shadowed() -> None:
+    """A note for each built-in ruleset a user's ruleset hides: tables so named play it."""
+    from tarot.load import paths
+
+    for name in paths.shadowed():
+        note = paths.shadowing_note(name)
+        print(f"{note}; tables of that name play the built-in one", file=sys.stderr)
 
 
 def _shown_host(host: str) -> str:

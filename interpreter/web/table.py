@@ -79,7 +79,13 @@ class TableSetup:
 class Table:
     """A game at one table. Every public method is called under `lock`."""
 
-    def __init__(self, table_id: str, ruleset: Ruleset, setup: TableSetup) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        ruleset: Ruleset,
+        setup: TableSetup,
+        think_seconds: float | None = None,
+    ) -> None:
         if not 0 <= setup.seat < ruleset.players:
             raise Refused(
                 400, f"seat {setup.seat}: {ruleset.id} has seats 0 to {ruleset.players - 1}"
@@ -88,6 +94,7 @@ class Table:
         self.ruleset = ruleset
         self.setup = setup
         self.kinds = parse_agents(setup.agents, ruleset.players)
+        self.think_seconds = think_seconds  # a computer player's time per decision, at most
         self.lock = threading.Lock()
         self.finished: list[HandState] = []
         self.log: list[str] = []  # what the person was told of the hand in play, in order
@@ -178,6 +185,9 @@ class Table:
         self._agents: Sequence[Agent] = seat_agents(
             self.kinds, self.setup.seed, number, self.ruleset.players
         )
+        for agent in self._agents:  # those that think bound their time (`web.thinking`)
+            if hasattr(agent, "time_cap"):
+                agent.time_cap = self.think_seconds
         self.setup.hands.append([])
         self.log, self.viewed, self._seen = [], 0, Seen()
 
