@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from tarot.api.cards import Action, Card, actions_of
 from tarot.api.view import Observation, Payment, observe, payments_of
 from tarot.engine.actions import IllegalAction
+from tarot.engine.chosen_deal import deal_of
 from tarot.engine.state import HandState
 from tarot.record import game_record
 from tarot.transcript import hand_transcript
@@ -29,7 +30,7 @@ class HandNotOver(ValueError):
 
 class State:
     """One hand: `current_player`, `legal_actions()`, `apply(action)`, `is_terminal()`,
-    `returns()`, `observation(seat)`, `clone()`, `record()`."""
+    `returns()`, `observation(seat)`, `clone()`, `record()`, `deal`."""
 
     def __init__(
         self, ruleset: Ruleset, hand: HandState, seed: int, players: Sequence[str]
@@ -46,6 +47,14 @@ class State:
     @property
     def dealer(self) -> int:
         return self.engine.dealer
+
+    @property
+    def deal(self) -> dict:
+        """The deal as it was dealt, in the shape `Ruleset.new_hand(deal=...)` takes (`dealer`,
+        `hands`, `talon`, `piles` where the ruleset deals piles): to deal it again, under this
+        ruleset or another with the same cards, or to write it to a file for `tarot play
+        --deal`."""
+        return deal_of(self.engine.ruleset, self.engine.dealer, self.engine.pack)
 
     @property
     def current_player(self) -> int | None:

@@ -103,11 +103,14 @@ class HandState(ZoneAttributes):
         totals_before: Sequence[Number] | None = None,
         repack: Callable[[int], Sequence[int]] | None = None,
         lasting: LastingValues | None = None,
+        chosen: bool = False,
     ) -> None:
         """`repack(k)` gives the pack for the k-th new deal by the same dealer, in rulesets
         where a thrown-in deal is dealt again within the hand; `lasting`, the counters as
-        the hand before left them (the sitting's start values when not given)."""
+        the hand before left them (the sitting's start values when not given); `chosen`, the
+        pack was made from a chosen deal (`engine.chosen_deal`), which its record asserts."""
         self.ruleset = ruleset
+        self.chosen = chosen
         self.number = number
         self.dealer = dealer
         n = ruleset.players
