@@ -32,6 +32,9 @@ from tarot.record import game_record
 from tarot.record_file import RecordFile
 from tarot.ruleset_loader import load_ruleset
 
+# the slow tier (`python -m pytest -m slow`): processes killed, signalled and starved
+pytestmark = pytest.mark.slow
+
 TARGET = "marolles-1637"
 COMMAND = [sys.executable, "-m", "tarot"]
 

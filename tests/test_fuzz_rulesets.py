@@ -16,6 +16,7 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,6 +24,9 @@ from mutations import loads_and_plays_or_is_refused, value_paths
 
 from tarot import paths
 from tarot.ruleset_loader import load_ruleset
+
+# the slow tier (`python -m pytest -m slow`): built-in rulesets mutated as data
+pytestmark = pytest.mark.slow
 
 
 def _examples(default: int) -> int:

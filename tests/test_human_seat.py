@@ -303,6 +303,7 @@ def test_a_seat_the_game_does_not_have_is_refused(seat: str) -> None:
     assert "0 to 2" in result.stderr
 
 
+@pytest.mark.slow
 def test_end_of_input_exits_130_and_keeps_the_finished_hands(tmp_path: Path) -> None:
     one = tarot("play", "marolles-1637", "--seed", "5", "--human", "0", stdin="1\n" * 200)
     assert one.returncode == 0, one.stderr

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
 from tarot.ruleset_loader import load_ruleset
@@ -306,6 +308,7 @@ def test_heuristic_search_and_random_players_play_and_replay():
             assert sum(state.returns()) == 0
 
 
+@pytest.mark.slow
 def test_validate_play_replay_and_simulate(tmp_path):
     assert tarot("validate", str(GAME)).returncode == 0
     record = tmp_path / "hand.json"

@@ -8,6 +8,8 @@ import json
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from tarot.engine.state import HandState
 from tarot.ruleset_loader import load_ruleset
 from tests.commands import tarot
@@ -159,6 +161,7 @@ def test_heuristic_and_search_players_play_a_hand() -> None:
     assert "Net (points)" in out.stdout
 
 
+@pytest.mark.slow
 def test_a_short_simulation_runs() -> None:
     out = tarot("simulate", RULESET, "--hands", "3", "--seed", "1")
     assert out.returncode == 0, out.stderr

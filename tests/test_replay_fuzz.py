@@ -33,6 +33,9 @@ from tarot.record_json import RecordError, parse_record, record_text
 from tarot.replay import record_problems, record_ruleset, replay_record
 from tarot.ruleset_loader import load_ruleset
 
+# the slow tier (`python -m pytest -m slow`): records changed at random and replayed
+pytestmark = pytest.mark.slow
+
 EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "300"))
 DEADLINE = timedelta(seconds=10)  # the promise is 5 s per input; twice that on a loaded machine
 MEMORY_BYTES = 3 * 1024**3

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from tiers import one_fast
 
 from tarot import paths
 from tarot.agents.random_agent import RandomAgent
@@ -16,7 +17,7 @@ from tarot.ruleset_loader import load_ruleset
 BUILTIN = paths.builtin_rulesets()
 
 
-@pytest.mark.parametrize("name", sorted(BUILTIN))
+@pytest.mark.parametrize("name", one_fast(sorted(BUILTIN)))
 def test_builtin_ruleset_plays_zero_sum_hands_that_replay(name: str) -> None:
     ruleset = load_ruleset(name)
     agents = [RandomAgent(f"{name}/{seat}") for seat in range(ruleset.players)]

@@ -150,6 +150,7 @@ def test_running_mean_matches_the_statistics_module(values: list[float]) -> None
 
 @settings(max_examples=40, deadline=None)
 @given(values_lists)
+@pytest.mark.slow
 def test_estimate_half_width_is_t_standard_errors(values: list[float]) -> None:
     running = RunningMean()
     for value in values:

@@ -26,6 +26,9 @@ from tarot.engine.game import deal_hand, play_hand
 from tarot.measure import driver
 from tarot.ruleset_loader import load_ruleset
 
+# the slow tier (`python -m pytest -m slow`): simulations and diffs run from the command line
+pytestmark = pytest.mark.slow
+
 LITERAL = "marolles-1637-ultimo-literal"
 RANDOM = ("random",)
 

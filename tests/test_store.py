@@ -37,6 +37,9 @@ from tarot.measure.store import (
 )
 from tarot.ruleset_loader import load_ruleset
 
+# the slow tier (`python -m pytest -m slow`): simulations stored, resumed and read again
+pytestmark = pytest.mark.slow
+
 TARGET = "marolles-1637"
 LITERAL = "marolles-1637-ultimo-literal"
 

@@ -13,6 +13,9 @@ from tarot.measure.hand_summary import play_summarized, summarized
 from tarot.measure.runner import RulesetSpec, RunPlan, Table, run_hands
 from tarot.ruleset_loader import load_ruleset
 
+# the slow tier (`python -m pytest -m slow`): runs of hands played side by side and alone
+pytestmark = pytest.mark.slow
+
 AGENTS = ("search:samples=2",)
 
 
