@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 
 from tarot.compile.contexts import MAX_REDEALS, TOTAL_MEMO
 from tarot.engine.actions import Action, Decision, DecisionKind, IllegalAction
-from tarot.engine.events import AT_SETTLEMENT, At, Payment
+from tarot.engine.events import At, Payment
 from tarot.engine.lasting import (
     DEAL,
     LastingValues,
@@ -456,22 +456,6 @@ class HandState(ZoneAttributes):
         return count_points(
             counting.values, counting.group_size, counting.partial_group_credit, pile
         )
-
-    def settlement_for(self, points: Sequence[Number] | None = None) -> list[Payment]:
-        """The settlement payments the ruleset makes for the hand as it stands, or for these
-        card points (for checking a settlement table without playing a hand to each row)."""
-        saved = self._points, self.payments, self.fired
-        self._points = None if points is None else list(points)
-        self.payments, self.fired = [], {}
-        self._changed()
-        try:
-            self._fire_rules(self.ruleset.settlement, {}, AT_SETTLEMENT)
-            return self.payments
-        except EvaluationError as error:
-            raise self._reported(error) from None
-        finally:
-            self._points, self.payments, self.fired = saved
-            self._changed()
 
     def hand_score(self, seat: int) -> Number:
         """The points `seat` scores in this hand as it stands (0 in rulesets that pay)."""
