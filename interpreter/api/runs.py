@@ -55,7 +55,7 @@ def play(
         )
     else:
         dealt = chosen.new_hand(seed, hand, deal).engine
-        played = play_hand(dealt, lineup.seat(seed, hand, chosen.players))
+        played = play_hand(dealt, lineup.seat(seed, hand, players))
     return State(chosen, played, seed, lineup.record_names(seed, hand))
 
 
