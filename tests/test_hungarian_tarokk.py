@@ -301,6 +301,7 @@ def test_with_xs_reading_a_tarokk_laid_away_by_another_opens_the_call():
     assert state.legal_actions() == ["trump-20"]
 
 
+@pytest.mark.slow
 def test_heuristic_search_and_random_players_play_and_replay():
     states = replayed_games(RULESET, 3, 2, mixed=True)
     for state in states:

@@ -135,6 +135,7 @@ def test_a_counting_card_killed_is_paid_to_each_opponent_but_not_a_shown_one() -
     assert sorted(paid) == [(3, 0, 3), (3, 2, 3)]
 
 
+@pytest.mark.slow
 def test_a_game_plays_validates_and_replays(tmp_path: Path) -> None:
     assert tarot("validate", RULESET).returncode == 0
     record = tmp_path / "game.json"
@@ -155,6 +156,7 @@ def test_the_transcript_shows_a_verzicola() -> None:
     )
 
 
+@pytest.mark.slow
 def test_heuristic_and_search_players_play_a_hand() -> None:
     out = tarot("play", RULESET, "--seed", "2", "--agents", "heuristic,search,heuristic,search")
     assert out.returncode == 0, out.stderr
