@@ -17,6 +17,7 @@ __all__ = [
     "Agent",
     "AgentError",
     "Card",
+    "DealError",
     "Diff",
     "EvaluationError",
     "HandNotOver",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tarot.engine.phases import play
+from tarot.engine.phases.settle import settlement_with
 from tarot.engine.state import HandState, Payment
 
 TAKER, DEFENDER = 0, 1
@@ -91,7 +92,7 @@ def each_defender_pays(state: HandState) -> float:
     attack = set(state.attackers())
     payments = [
         p
-        for p in state.settlement_for()
+        for p in settlement_with(state)
         if p.rule in ("contract", "partner_share") and (p.payer in attack) != (p.payee in attack)
     ]
     by_defender = {p.payer if p.payee in attack else p.payee: p for p in payments}

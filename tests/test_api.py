@@ -436,3 +436,22 @@ def test_diff_on_paper_only() -> None:
     printed = cli("diff", MAROLLES, "marolles-1637-ultimo-literal", "--format", "json")
     assert compared.paper == json.loads(printed)
     assert compared.report() + "\n" == cli("diff", MAROLLES, "marolles-1637-ultimo-literal")
+
+
+def test_the_settlement_of_other_card_points_leaves_the_hand_as_it_was(marolles) -> None:
+    state = marolles.new_hand(seed=3)
+    with pytest.raises(tarot.HandNotOver, match="the settlement is kept for a finished hand"):
+        state.settlement()
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    paid, net = list(state.payments), state.returns()
+    assert state.settlement() == [p for p in paid if p.at == "settlement"]
+    rows = state.settlement([5, 20, 49])  # one winner: 4 and 1 marques by the shortfall from 25
+    assert [(p.payer, p.payee, p.amount, p.at) for p in rows] == [
+        (0, 2, 4, "settlement"),
+        (1, 2, 1, "settlement"),
+    ]
+    assert state.payments == paid and state.returns() == net
+    for wrong in ([1, 2], [1, 2, "3"], [True, 1, 2]):
+        with pytest.raises(ValueError, match="card_points: one number per seat"):
+            state.settlement(wrong)

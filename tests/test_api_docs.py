@@ -7,6 +7,7 @@ import doctest
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,6 +22,7 @@ def test_the_examples_of_the_api_page_print_what_it_says() -> None:
     assert result.failed == 0
 
 
+@pytest.mark.slow
 def test_the_tutorial_notebook_runs_top_to_bottom() -> None:
     notebook = nbformat.read(DOCS / "tutorial.ipynb", as_version=4)
     assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")

@@ -91,6 +91,7 @@ def test_a_changed_payment_is_caught_by_the_replay():
         replay(ruleset, record)
 
 
+@pytest.mark.slow
 def test_means_per_seat_and_per_rule_agree_in_distribution():
     means_agree(loaded(BASE), 21, 2500, {}, rules_at_least=10)
 

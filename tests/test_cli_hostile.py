@@ -32,6 +32,9 @@ from tarot.players.lineup import seat_agents
 from tarot.records.record import game_record
 from tarot.records.record_file import RecordFile
 
+# the slow tier (`python -m pytest -m slow`): processes killed, signalled and starved
+pytestmark = pytest.mark.slow
+
 TARGET = "marolles-1637"
 COMMAND = [sys.executable, "-m", "tarot"]
 

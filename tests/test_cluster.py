@@ -24,6 +24,9 @@ from tarot.measure.provenance import results_version
 from tarot.measure.rows import RowWriter
 from tarot.measure.runner import RulesetSpec, RunPlan, Written, run_hands
 
+# the slow tier (`python -m pytest -m slow`): a local dask cluster started and stopped
+pytestmark = pytest.mark.slow
+
 BASE = "marolles-1637"
 LITERAL = "marolles-1637-ultimo-literal"
 ROOT = Path(__file__).resolve().parent.parent

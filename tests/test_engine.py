@@ -16,6 +16,7 @@ from hands import SEATS, agents_for, new_hand, played_hand, ruleset_with
 
 from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game, play_hand
+from tarot.engine.phases.settle import settlement_with
 from tarot.engine.state import HandState, IllegalAction, count_points
 from tarot.records.record import game_record
 from tarot.records.replay import ReplayMismatch, record_problems, replay_record
@@ -81,6 +82,7 @@ def expected_legal(deck, hand: list[int], trick: list[tuple[int, int]], fool_may
 # --- conservation over many random hands --------------------------------------------------
 
 
+@pytest.mark.slow
 def test_thousand_random_hands_conserve_cards_and_marques(marolles):
     deck_size = len(marolles.deck)
     everything = Counter(range(deck_size))
@@ -451,7 +453,7 @@ def test_card_points_asked_during_play_do_not_freeze_the_settlement(marolles):
     play_hand(state, agents)
     assert state.card_points() == recount(state)
     settled = [p.as_record() for p in state.payments if p.at == "settlement"]
-    assert settled == [p.as_record() for p in state.settlement_for(recount(state))]
+    assert settled == [p.as_record() for p in settlement_with(state, recount(state))]
 
 
 @pytest.mark.parametrize(

@@ -37,6 +37,9 @@ from tarot.expressions.compiler import COST_BUDGET
 from tarot.load import paths
 from tarot.load.inheritance import resolve
 
+# the slow tier (`python -m pytest -m slow`): expressions generated at random
+pytestmark = pytest.mark.slow
+
 EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "300"))
 RULESET = "french-tarot"
 FUZZ = settings(

@@ -22,6 +22,7 @@ from sides import pile_of as sides_pile_of
 
 from tarot.compile.loader import load_ruleset
 from tarot.engine.game import deal_hand, play_hand
+from tarot.engine.phases.settle import settlement_with
 from tarot.engine.state import HandState
 from tarot.players.random_agent import RandomAgent
 
@@ -291,9 +292,9 @@ def test_three_players_half_points_round_for_the_side_that_scores(points, paid):
     pile = pile_of(ruleset, ["trump-21", "fool"], points)
     state = settled(ruleset, pile, (DEFENDER, LAST_WITHOUT_PETIT), contract="petite")
     assert each_defender_pays(state) == paid
-    assert state.returns() == [0, 0, 0]  # settlement_for leaves the hand as it was
+    assert state.returns() == [0, 0, 0]  # settlement_with leaves the hand as it was
     net = [0, 0, 0]
-    for p in state.settlement_for():
+    for p in settlement_with(state):
         net[p.payer] -= p.amount
         net[p.payee] += p.amount
     assert net[TAKER] == 2 * paid  # the taker wins or loses it twice
@@ -306,7 +307,7 @@ def test_five_players_taker_and_partner_share(share, taker, partner):
     state = settled(ruleset, pile, (DEFENDER, LAST_WITHOUT_PETIT), contract="petite", partner=2)
     score = 25 + 10
     assert each_defender_pays(state) == score
-    net = _net(state.settlement_for(), 5)
+    net = _net(settlement_with(state), 5)
     assert net == [taker * score, -score, partner * score, -score, -score]
 
 
@@ -314,7 +315,7 @@ def test_five_players_taker_alone_wins_four_times():
     ruleset = french("french-tarot-5")
     pile = pile_of(ruleset, ["trump-21", "fool"], 51)
     state = settled(ruleset, pile, (DEFENDER, LAST_WITHOUT_PETIT), contract="petite")
-    assert _net(state.settlement_for(), 5) == [4 * 35, -35, -35, -35, -35]
+    assert _net(settlement_with(state), 5) == [4 * 35, -35, -35, -35, -35]
 
 
 def test_five_players_the_called_king_makes_the_hidden_partner():
@@ -375,7 +376,7 @@ def test_two_players_the_winner_scores_25_and_his_excess(bouts, points, won):
     state.won[0] = pile_of(ruleset, names, points)
     state.won[1] = [c for c in range(78) if c not in set(state.won[0])]
     state.trick_cards = [(1, ids(ruleset, LAST_WITHOUT_PETIT[:2]))]
-    payments = state.settlement_for()
+    payments = settlement_with(state)
     net = _net(payments, 2)
     if won:
         assert net == [won, -won]

@@ -16,6 +16,7 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,6 +24,9 @@ from mutations import loads_and_plays_or_is_refused, value_paths
 
 from tarot.compile.loader import load_ruleset
 from tarot.load import paths
+
+# the slow tier (`python -m pytest -m slow`): built-in rulesets mutated as data
+pytestmark = pytest.mark.slow
 
 
 def _examples(default: int) -> int:

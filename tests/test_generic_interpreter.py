@@ -18,6 +18,8 @@ from collections import defaultdict
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from tarot.compile.loader import load_ruleset
 from tarot.core.ruleset import Ruleset
 from tarot.load import paths
@@ -108,6 +110,7 @@ def test_the_pattern_finds_a_name_written_as_code_or_as_prose() -> None:
     assert _pattern("french-tarot").search("in French\nTarot")
 
 
+@pytest.mark.slow
 def test_nothing_under_interpreter_names_a_builtin_game() -> None:
     names = builtin_names()
     files = {path: path.read_text(encoding="utf-8", errors="replace") for path in _files()}

@@ -13,6 +13,9 @@ from mutations import loads_and_plays_or_is_refused, value_paths
 
 from tarot.load import paths
 
+# the slow tier (`python -m pytest -m slow`): rulesets mutated at random and loaded
+pytestmark = pytest.mark.slow
+
 REPLACEMENTS = [
     0,
     -1,

@@ -303,6 +303,7 @@ def test_a_seat_the_game_does_not_have_is_refused(seat: str) -> None:
     assert "0 to 2" in result.stderr
 
 
+@pytest.mark.slow
 def test_end_of_input_exits_130_and_keeps_the_finished_hands(tmp_path: Path) -> None:
     one = tarot("play", "marolles-1637", "--seed", "5", "--human", "0", stdin="1\n" * 200)
     assert one.returncode == 0, one.stderr
@@ -323,6 +324,7 @@ def test_end_of_input_exits_130_and_keeps_the_finished_hands(tmp_path: Path) -> 
     assert replay.returncode == 0, replay.stderr
 
 
+@pytest.mark.slow
 def test_end_of_input_before_any_hand_finishes_writes_no_record(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     result = tarot("play", "marolles-1637", "--human", "0", "--record", str(record), stdin="")
@@ -332,6 +334,7 @@ def test_end_of_input_before_any_hand_finishes_writes_no_record(tmp_path: Path) 
     assert not record.exists()
 
 
+@pytest.mark.slow
 def test_quiet_with_a_human_seat_keeps_the_questions_and_drops_the_results() -> None:
     result = tarot(
         "play", "marolles-1637", "--human", "2", "--quiet", "--record", "-", stdin="1\n" * 200
@@ -343,6 +346,7 @@ def test_quiet_with_a_human_seat_keeps_the_questions_and_drops_the_results() -> 
     assert "Hand 1 over" not in result.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_a_question_exits_130_without_a_traceback() -> None:
     command = [sys.executable, "-m", "tarot", "play", "marolles-1637", "--human", "0"]
     with subprocess.Popen(

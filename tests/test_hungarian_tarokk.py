@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tarot.compile.loader import load_ruleset
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
@@ -299,6 +301,7 @@ def test_with_xs_reading_a_tarokk_laid_away_by_another_opens_the_call():
     assert state.legal_actions() == ["trump-20"]
 
 
+@pytest.mark.slow
 def test_heuristic_search_and_random_players_play_and_replay():
     states = replayed_games(RULESET, 3, 2, mixed=True)
     for state in states:
@@ -306,6 +309,7 @@ def test_heuristic_search_and_random_players_play_and_replay():
             assert sum(state.returns()) == 0
 
 
+@pytest.mark.slow
 def test_validate_play_replay_and_simulate(tmp_path):
     assert tarot("validate", str(GAME)).returncode == 0
     record = tmp_path / "hand.json"

@@ -11,10 +11,15 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from tarot.compile.loader import load_ruleset
 from tarot.engine.state import HandState
 from tests.commands import tarot
 from tests.small_games import pack_for, replayed_games, say
+
+# the slow tier (`python -m pytest -m slow`): three kinds of players play and replay hands
+pytestmark = pytest.mark.slow
 
 GAME = Path(__file__).parents[1] / "rulesets" / "hungarian-tarokk"
 RULESET = load_ruleset(GAME / "hungarian-tarokk-illustrated.yaml")

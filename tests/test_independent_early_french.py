@@ -14,6 +14,9 @@ import pytest
 from commands import recorded_game
 from independent_early.game import record_differences
 
+# the slow tier (`python -m pytest -m slow`): whole hands checked against an independent program
+pytestmark = pytest.mark.slow
+
 # (ruleset, players' kind, seed, options); each plays a whole game to 50
 GAMES = [
     ("early-french", "random", 1, ()),

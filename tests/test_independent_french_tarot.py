@@ -20,6 +20,9 @@ import pytest
 from commands import recorded_game
 from independent.compare import hand_difference, record_differences
 
+# the slow tier (`python -m pytest -m slow`): whole hands checked against an independent program
+pytestmark = pytest.mark.slow
+
 KNOWN_DOUBTS = {"one_chelem_bonus"}
 
 # (ruleset, players' kind, hands, seed, options)

@@ -13,6 +13,9 @@ import pytest
 from commands import recorded_game
 from independent_jeu.hand import hand_difference
 
+# the slow tier (`python -m pytest -m slow`): whole hands checked against an independent program
+pytestmark = pytest.mark.slow
+
 # (players' kind, hands, seed)
 GAMES = [("random", 100, 1), ("random", 100, 2), ("heuristic", 12, 3), ("heuristic", 12, 4)]
 

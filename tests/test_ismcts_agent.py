@@ -169,6 +169,7 @@ def test_agent_texts_are_canonical() -> None:
     assert parse_agents("ismcts:c=0.7:iterations=50", 3) == ("ismcts:iterations=50",)
 
 
+@pytest.mark.slow
 def test_beats_random_players_on_a_few_marolles_deals() -> None:
     """A sanity check of the search's direction, not of its strength: on the same deals,
     the ISMCTS seat ends above the random seats' mean."""

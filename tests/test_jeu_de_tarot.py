@@ -23,6 +23,7 @@ from sides import pile_of as sides_pile_of
 
 from tarot.compile.loader import load_ruleset
 from tarot.engine.game import deal_hand, play_hand
+from tarot.engine.phases.settle import settlement_with
 from tarot.engine.state import HandState
 from tarot.players.random_agent import RandomAgent
 
@@ -463,7 +464,7 @@ def test_three_players_half_points_and_two_defenders(points, paid):
     pile = pile_of(ruleset, ["trump-21", "fool"], points)
     state = settled(ruleset, pile, (DEFENDER, NO_MAGICIAN), contract="ill_play")
     assert each_defender_pays(state) == paid
-    assert net(state.settlement_for(), 3)[TAKER] == 2 * paid
+    assert net(settlement_with(state), 3)[TAKER] == 2 * paid
 
 
 @pytest.mark.parametrize("points", [51, 41])
@@ -473,12 +474,12 @@ def test_five_players_the_side_shares_2_to_1(points):
     state = settled(ruleset, pile, (DEFENDER, NO_MAGICIAN), contract="ill_play", partner=2)
     score = 25 + abs(points - 41)
     assert each_defender_pays(state) == score
-    assert net(state.settlement_for(), 5) == [2 * score, -score, score, -score, -score]
+    assert net(settlement_with(state), 5) == [2 * score, -score, score, -score, -score]
     lost = settled(
         ruleset, pile_of(ruleset, ["trump-21"], 41), (DEFENDER, NO_MAGICIAN), "ill_play", partner=2
     )
     s = 25 + 10
-    assert net(lost.settlement_for(), 5) == [-2 * s, s, -s, s, s]
+    assert net(settlement_with(lost), 5) == [-2 * s, s, -s, s, s]
 
 
 @pytest.mark.parametrize("points", [51, 41])
@@ -495,7 +496,7 @@ def test_five_players_one_defender_settles_with_the_partner(points):
         contract="ill_play",
         partner=2,
     )
-    pairs = sorted((min(p.payer, p.payee), max(p.payer, p.payee)) for p in state.settlement_for())
+    pairs = sorted((min(p.payer, p.payee), max(p.payer, p.payee)) for p in settlement_with(state))
     assert pairs == [(0, 3), (0, 4), (1, 2)]
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
+
 from tarot.compile.loader import load_ruleset
 from tarot.core.actions import PASS, Bid, DecisionKind, Declare, NoDeclaration
 from tarot.engine.game import deal_hand
@@ -92,6 +94,7 @@ def test_the_heuristic_player_announces_no_chelem_it_cannot_make() -> None:
     assert asked >= 5
 
 
+@pytest.mark.slow
 def test_the_search_player_takes_strong_hands_and_passes_weak_ones() -> None:
     """At the first bid of many deals, the hands it bids on hold more trumps and more bouts
     (the ruleset's own card sets) than those it passes on, and it passes on most hands.

@@ -275,6 +275,7 @@ def test_the_rules_page_explains_the_counters_changes_and_transfers() -> None:
     assert "After the deal, each of `seats` pays into pot `1`." in text
 
 
+@pytest.mark.slow
 def test_a_single_hand_of_a_game_with_lasting_state_says_where_it_starts() -> None:
     played = tarot("play", str(GAME), "--seed", "2", "--hand", "3", "--quiet")
     assert played.returncode == 0, played.stderr

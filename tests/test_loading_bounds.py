@@ -100,6 +100,7 @@ def test_nesting_up_to_the_bound_is_read_and_one_more_is_refused() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_values_are_counted_with_aliases_expanded() -> None:
     count = MAX_VALUES // 10
     fits = f"a: &a [{', '.join(['1'] * 8)}]\nb: [{', '.join(['*a'] * (count - 2))}]\n"

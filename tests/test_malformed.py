@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from commands import ROOT, tarot
+from tiers import one_fast
 
 from tarot.compile.loader import load_ruleset
 from tarot.errors import RulesetError
@@ -71,18 +72,20 @@ def test_malformed_file_is_reported_in_place(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    [
-        "yaml_syntax_error.yaml",
-        "duplicate_key.yaml",
-        "unknown_top_level_key.yaml",
-        "when_syntax_error.yaml",
-        "amount_is_bool.yaml",
-        "card_sets_circular.yaml",
-        "extends_cycle_a.yaml",
-        "extends_missing_base.yaml",
-        "payment_missing_amount.yaml",
-        "remove_unknown_payment.yaml",
-    ],
+    one_fast(
+        [
+            "yaml_syntax_error.yaml",
+            "duplicate_key.yaml",
+            "unknown_top_level_key.yaml",
+            "when_syntax_error.yaml",
+            "amount_is_bool.yaml",
+            "card_sets_circular.yaml",
+            "extends_cycle_a.yaml",
+            "extends_missing_base.yaml",
+            "payment_missing_amount.yaml",
+            "remove_unknown_payment.yaml",
+        ]
+    ),
 )
 def test_validate_command_on_one_file(name: str) -> None:
     relative = (MALFORMED / name).relative_to(ROOT)
@@ -96,6 +99,7 @@ def test_validate_command_on_one_file(name: str) -> None:
     assert any(s.startswith(prefix) and text in s for s in lines), result.stderr
 
 
+@pytest.mark.slow
 def test_validate_command_on_the_whole_folder_reports_every_file() -> None:
     folder = MALFORMED.relative_to(ROOT)
     result = tarot("validate", str(folder))
@@ -115,6 +119,7 @@ def test_validate_command_on_the_whole_folder_reports_every_file() -> None:
             )
 
 
+@pytest.mark.slow
 def test_validate_command_on_the_builtin_rulesets_succeeds() -> None:
     result = tarot("validate", "rulesets/")
     assert result.returncode == 0, result.stderr

@@ -22,6 +22,7 @@ from hands import (
 )
 
 from tarot.engine.game import play_hand
+from tarot.engine.phases.settle import settlement_with
 from tarot.engine.state import HandState, count_points
 from tarot.players.random_agent import RandomAgent
 
@@ -231,93 +232,9 @@ def test_cut_tarot_pays_the_dealer(marolles):
 
 # --- the settlement of card points ---------------------------------------------------------
 
-# The source's table: two losers each pay the winner / two winners each collect from the
-# loser one marque per full 5 points from 25 (24-21 -> 0, 20-16 -> 1, 15-11 -> 2,
-# 10-6 -> 3, 5-1 -> 4).
-LOSER_TABLE = {
-    **dict.fromkeys(range(21, 25), 0),
-    **dict.fromkeys(range(16, 21), 1),
-    **dict.fromkeys(range(11, 16), 2),
-    **dict.fromkeys(range(6, 11), 3),
-    **dict.fromkeys(range(1, 6), 4),
-}
-WINNER_TABLE = {
-    **dict.fromkeys(range(25, 30), 0),
-    **dict.fromkeys(range(30, 35), 1),
-    **dict.fromkeys(range(35, 40), 2),
-    **dict.fromkeys(range(40, 45), 3),
-    **dict.fromkeys(range(45, 50), 4),
-}
-
-
-def settle(ruleset, points):
-    state = new_hand(ruleset, 0)
-    payments = state.settlement_for(points)
-    # settlement payments are transfers between seats: they sum to zero over the seats
-    net = [0] * SEATS
-    for p in payments:
-        assert p.rule and p.at == "settlement" and p.amount > 0
-        net[p.payer] -= p.amount
-        net[p.payee] += p.amount
-    assert sum(net) == 0
-    # checking a table row does not disturb the hand's own payments
-    assert all(p.at != "settlement" for p in state.payments)
-    return Counter((p.payer, p.payee, p.amount) for p in payments)
-
-
-def test_one_winner_losers_pay_by_shortfall(marolles):
-    # "If there are two losers each of them has to pay the winner one marque for each
-    # 5 points by which their count is less than 25." Row by row of the table.
-    for p, owed in LOSER_TABLE.items():
-        # seat 0 has p, seat 1 is a loser at 24 (pays nothing), seat 2 the sole winner
-        expected = Counter({(0, 2, owed): 1}) if owed else Counter()
-        assert settle(marolles, [p, 24, 74 - 24 - p]) == expected, p
-    # both losers pay, each by his own shortfall
-    assert settle(marolles, [10, 19, 45]) == Counter({(0, 2, 3): 1, (1, 2, 1): 1})
-    assert settle(marolles, [16, 15, 43]) == Counter({(0, 2, 1): 1, (1, 2, 2): 1})
-    # the winner's own total does not matter, only the losers'
-    assert settle(marolles, [5, 20, 49]) == Counter({(0, 2, 4): 1, (1, 2, 1): 1})
-    # the schedule extrapolated below the table: 0 points pays 5
-    assert settle(marolles, [0, 24, 50]) == Counter({(0, 2, 5): 1})
-
-
-def test_two_winners_collect_by_excess(marolles):
-    # "If there are two winners each of them collects from the loser one marque for each
-    # 5 points by which their score is greater than 25."
-    for p, owed in WINNER_TABLE.items():
-        # seat 0 a winner with p, seat 1 a winner at exactly 25 (collects nothing)
-        expected = Counter({(2, 0, owed): 1}) if owed else Counter()
-        assert settle(marolles, [p, 25, 74 - 25 - p]) == expected, p
-    assert settle(marolles, [32, 33, 9]) == Counter({(2, 0, 1): 1, (2, 1, 1): 1})
-    assert settle(marolles, [40, 30, 4]) == Counter({(2, 0, 3): 1, (2, 1, 1): 1})
-
-
-def test_nobody_pays_within_21_to_29(marolles):
-    # "players with a total in the range 21 to 29 neither pay nor receive"
-    assert settle(marolles, [25, 25, 24]) == Counter()
-    assert settle(marolles, [29, 24, 21]) == Counter()
-    assert settle(marolles, [21, 24, 29]) == Counter()
-    # all at or above the average (impossible with 74 points, but the table is silent)
-    assert settle(marolles, [25, 25, 25]) == Counter()
-    assert settle(marolles, [30, 30, 30]) == Counter()
-
-
-def test_higher_only_reading(marolles):
-    # Dummett/McLeod's literal reading: the loser pays only the winner with more points,
-    # "32:33:9" -> the 33 collects the loser's 3; a tie "33:33:8" is split (rounded down).
-    higher = ruleset_with(two_winners="higher_only")
-    assert settle(higher, [32, 33, 9]) == Counter({(2, 1, 3): 1})
-    assert settle(higher, [33, 33, 8]) == Counter({(2, 0, 1): 1, (2, 1, 1): 1})
-    # one winner: unchanged
-    assert settle(higher, [10, 19, 45]) == Counter({(0, 2, 3): 1, (1, 2, 1): 1})
-
-
-def test_capped_small_totals(marolles):
-    # Rules-facts alternative: nobody pays more than the table's last figure, four marques.
-    capped = ruleset_with(small_totals="capped")
-    assert settle(capped, [0, 24, 50]) == Counter({(0, 2, 4): 1})
-    assert settle(capped, [3, 24, 47]) == Counter({(0, 2, 4): 1})
-    assert settle(capped, [10, 24, 40]) == Counter({(0, 2, 3): 1})
+# The source's table (two losers pay the winner by their shortfall from 25, two winners collect
+# from the loser by their excess, 21 to 29 neither pays nor receives) and its readings are
+# checked row by row in tests/scenarios/marolles-1637-settlement.yaml.
 
 
 def test_settlement_at_the_end_of_a_hand_uses_the_card_points(marolles):
@@ -326,7 +243,7 @@ def test_settlement_at_the_end_of_a_hand_uses_the_card_points(marolles):
     for seed in range(40):
         state = played_hand(marolles, seed)
         at_end = [p.as_record() for p in state.payments if p.at == "settlement"]
-        again = [p.as_record() for p in state.settlement_for(state.card_points())]
+        again = [p.as_record() for p in settlement_with(state, state.card_points())]
         assert at_end == again, f"seed {seed}"
         points = state.card_points()
         winners = [s for s in range(3) if points[s] >= 25]
@@ -380,47 +297,8 @@ def discard_empties(state: HandState, keep: tuple[str, ...] = ()) -> None:
         state.apply_action(choice)
 
 
-def test_declaration_example(marolles):
-    # "a player who has Two Kings, the I, and XXI and the Fool can declare Tous les Trois
-    # (3M), 2 Kings with the Fool (1M) and 5 Tarots (2M) for a total of 6M from each
-    # opponent."
-    state = HandState(marolles, 0, example_pack(marolles))
-    deck = marolles.deck
-    hand1 = {deck.cards[c].id for c in state.hands[1]}
-    assert set(SEAT1_HAND) <= hand1 and len(hand1) == 21
-    assert state.cut_card not in deck.sets["tarots"]
-    discard_empties(state)
-    assert state.phase == "declare"
-    offered = []
-    while state.phase == "declare":
-        seat = state.current_player()
-        choices = state.legal_actions()
-        if seat == 1:
-            offered.append(choices)
-            state.apply_action(choices[0])
-        else:
-            state.apply_action(next(c for c in choices if c.endswith(":none")))
-    assert offered == [
-        ["tarots:five", "tarots:none"],
-        ["kings_and_fool:two_kings_fool", "kings_and_fool:none"],
-        ["all_three:all_three", "all_three:none"],
-    ]
-    declared = [p for p in state.payments if p.at == "declarations"]
-    assert all(p.payee == 1 for p in declared)
-    assert transfers(declared) == Counter(
-        {
-            ("tarots:five", 0, 1, 2): 1,
-            ("tarots:five", 2, 1, 2): 1,
-            ("kings_and_fool:two_kings_fool", 0, 1, 1): 1,
-            ("kings_and_fool:two_kings_fool", 2, 1, 1): 1,
-            ("all_three:all_three", 0, 1, 3): 1,
-            ("all_three:all_three", 2, 1, 3): 1,
-        }
-    )
-    for payer in (0, 2):
-        assert sum(p.amount for p in declared if p.payer == payer) == 6
-    assert state.returns()[1] == 12
-    assert state.phase == "play" and state.current_player() == 1
+# the source's example of declarations (two Kings, the I, the XXI and the Fool: 6 marques from
+# each opponent) is tests/scenarios/marolles-1637-declarations.yaml
 
 
 def test_maximal_and_free_declarations(marolles):
@@ -911,15 +789,3 @@ def test_a_discarded_la_belle(reading):
         assert paid == Counter({("belle_discarded", 0, 1, 1): 1, ("belle_discarded", 2, 1, 1): 1})
     play_hand(state, agents_for(3))
     assert not [p for p in state.payments if p.rule == "belle_played"]
-
-
-def test_tied_higher_winners():
-    # "33:33:8 - in this case according to Marolles the loser should pay 3 marques but it is
-    # unclear how to divide these between the winners"
-    split = ruleset_with(two_winners="higher_only")
-    full = ruleset_with(two_winners="higher_only", tied_winners="each_in_full")
-    assert settle(split, [33, 33, 8]) == Counter({(2, 0, 1): 1, (2, 1, 1): 1})
-    assert settle(full, [33, 33, 8]) == Counter({(2, 0, 3): 1, (2, 1, 3): 1})
-    # "32:33:9": only the 33 is paid, the loser's 16 short making 3, in both readings
-    for ruleset in (split, full):
-        assert settle(ruleset, [32, 33, 9]) == Counter({(2, 1, 3): 1})

@@ -295,6 +295,7 @@ def test_the_changed_rule_shows_what_it_really_paid(capsys) -> None:
     assert sum(rows[-1].gap.values()) == hands
 
 
+@pytest.mark.slow
 def test_diff_markdown_shows_the_picture_in_place(capsys, tmp_path: Path) -> None:
     picture = tmp_path / "ultimo diff.png"
     status, out, err = run(

@@ -8,6 +8,8 @@ import json
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from tarot.compile.loader import load_ruleset
 from tarot.engine.state import HandState
 from tests.commands import tarot
@@ -133,6 +135,7 @@ def test_a_counting_card_killed_is_paid_to_each_opponent_but_not_a_shown_one() -
     assert sorted(paid) == [(3, 0, 3), (3, 2, 3)]
 
 
+@pytest.mark.slow
 def test_a_game_plays_validates_and_replays(tmp_path: Path) -> None:
     assert tarot("validate", RULESET).returncode == 0
     record = tmp_path / "game.json"
@@ -153,12 +156,14 @@ def test_the_transcript_shows_a_verzicola() -> None:
     )
 
 
+@pytest.mark.slow
 def test_heuristic_and_search_players_play_a_hand() -> None:
     out = tarot("play", RULESET, "--seed", "2", "--agents", "heuristic,search,heuristic,search")
     assert out.returncode == 0, out.stderr
     assert "Net (points)" in out.stdout
 
 
+@pytest.mark.slow
 def test_a_short_simulation_runs() -> None:
     out = tarot("simulate", RULESET, "--hands", "3", "--seed", "1")
     assert out.returncode == 0, out.stderr

@@ -10,9 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_the_plain_program_plays_every_hand_as_the_engine_does() -> None:
     # seed 1 hand 43 has a declaration whose shown cards are picked one by one
     result = subprocess.run(

@@ -33,6 +33,9 @@ from tarot.records.record import game_record
 from tarot.records.record_json import RecordError, parse_record, record_text
 from tarot.records.replay import record_problems, record_ruleset, replay_record
 
+# the slow tier (`python -m pytest -m slow`): records changed at random and replayed
+pytestmark = pytest.mark.slow
+
 EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "300"))
 DEADLINE = timedelta(seconds=10)  # the promise is 5 s per input; twice that on a loaded machine
 MEMORY_BYTES = 3 * 1024**3

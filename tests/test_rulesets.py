@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from tiers import one_fast
 
 from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
@@ -16,7 +17,7 @@ from tarot.records.replay import record_problems, replay_record
 BUILTIN = paths.builtin_rulesets()
 
 
-@pytest.mark.parametrize("name", sorted(BUILTIN))
+@pytest.mark.parametrize("name", one_fast(sorted(BUILTIN)))
 def test_builtin_ruleset_plays_zero_sum_hands_that_replay(name: str) -> None:
     ruleset = load_ruleset(name)
     agents = [RandomAgent(f"{name}/{seat}") for seat in range(ruleset.players)]

@@ -29,6 +29,9 @@ from tarot.load import paths
 from tarot.load.inheritance import resolve
 from tarot.load.yaml_source import load_yaml
 
+# the slow tier (`python -m pytest -m slow`): every ruleset cut and checked by outside validators
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = paths.schemas_dir() / "ruleset.schema.json"
 BUILTIN = sorted(paths.builtin_rulesets().values())

@@ -132,6 +132,7 @@ def test_bad_settings_on_the_command_line_are_a_message(capsys) -> None:
     assert "no setting 'depth'" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_search_agents_on_simulate_over_two_workers(capsys) -> None:
     """Workers are spawned and build the agents from their text alone."""
     argv = ["simulate", "marolles-1637", "--hands", "2", "--seed", "3"]

@@ -146,6 +146,7 @@ def test_running_mean_matches_the_statistics_module(values: list[float]) -> None
 
 @settings(max_examples=40, deadline=None)
 @given(values_lists)
+@pytest.mark.slow
 def test_estimate_half_width_is_t_standard_errors(values: list[float]) -> None:
     running = RunningMean()
     for value in values:
@@ -477,6 +478,7 @@ def test_a_ruleset_against_itself_differs_nowhere(marolles) -> None:
     assert report["spread_difference"]["mean"] == 0
 
 
+@pytest.mark.slow
 def test_ultimo_literal_against_marolles_hand_by_hand(marolles, literal) -> None:
     seed, hands = 1, 150
     (a, b), results = paired_run(("marolles-1637", LITERAL), hands, seed)
@@ -583,6 +585,7 @@ def test_unpaired_when_the_pack_differs(marolles, variant_files) -> None:
 # --- runner -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_run_hands_is_the_same_over_two_processes() -> None:
     targets = ("marolles-1637", LITERAL)
     rulesets = [load_ruleset(t) for t in targets]

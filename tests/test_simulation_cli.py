@@ -26,6 +26,9 @@ from tarot.load import paths
 from tarot.measure import driver
 from tarot.players.lineup import seat_agents
 
+# the slow tier (`python -m pytest -m slow`): simulations and diffs run from the command line
+pytestmark = pytest.mark.slow
+
 LITERAL = "marolles-1637-ultimo-literal"
 RANDOM = ("random",)
 

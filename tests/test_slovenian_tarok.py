@@ -8,6 +8,7 @@ and the commands."""
 from __future__ import annotations
 
 import pytest
+from tiers import one_fast
 
 from tarot.compile.loader import load_ruleset
 from tarot.core.ruleset import Ruleset
@@ -564,12 +565,14 @@ def test_a_simulated_sitting_measures_each_hand_taker_and_the_scores_written():
 
 @pytest.mark.parametrize(
     "name",
-    [
-        "slovenian-tarok",
-        "slovenian-tarok-3",
-        "slovenian-tarok-openspiel",
-        "slovenian-tarok-3-openspiel",
-    ],
+    one_fast(
+        [
+            "slovenian-tarok",
+            "slovenian-tarok-3",
+            "slovenian-tarok-openspiel",
+            "slovenian-tarok-3-openspiel",
+        ]
+    ),
 )
 def test_validate_play_replay_and_simulate(name, tmp_path, capsys):
     assert run_in_process(capsys, "validate", name)[0] == 0
@@ -582,7 +585,7 @@ def test_validate_play_replay_and_simulate(name, tmp_path, capsys):
     assert status == 0, err
 
 
-@pytest.mark.parametrize("agents", ["heuristic", "search"])
+@pytest.mark.parametrize("agents", one_fast(["heuristic", "search"]))
 def test_the_computer_players_can_play_it(agents, capsys):
     status, _out, err = run_in_process(
         capsys, "simulate", "slovenian-tarok-3", "--hands", "1", "--agents", agents

@@ -38,6 +38,9 @@ from tarot.measure.store import (
 )
 from tarot.players.lineup import seat_agents
 
+# the slow tier (`python -m pytest -m slow`): simulations stored, resumed and read again
+pytestmark = pytest.mark.slow
+
 TARGET = "marolles-1637"
 LITERAL = "marolles-1637-ultimo-literal"
 

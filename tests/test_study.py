@@ -17,6 +17,9 @@ from commands import ROOT, run_in_process
 
 from tarot.measure.study.design import Design, make_design
 
+# the slow tier (`python -m pytest -m slow`): study designs played out
+pytestmark = pytest.mark.slow
+
 KNOWN = str(ROOT / "tests" / "data" / "rulesets" / "study-known-effects.yaml")
 OPTIONS = ("--options", "stake,idle,left,right")
 HANDS = "12"

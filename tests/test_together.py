@@ -13,6 +13,9 @@ from tarot.players import batched_playouts as playouts
 from tarot.players.lineup import seat_agents
 from tarot.players.together import play_together, pools_playouts
 
+# the slow tier (`python -m pytest -m slow`): runs of hands played side by side and alone
+pytestmark = pytest.mark.slow
+
 AGENTS = ("search:samples=2",)
 
 

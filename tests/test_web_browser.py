@@ -24,6 +24,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tarot.web.app import create_app
 
+# the slow tier (`python -m pytest -m slow`): a real headless Chromium
+pytestmark = pytest.mark.slow
+
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WAIT = 60  # seconds a step may take on a loaded machine before the test fails
 CHOICES = "#decision button.choice, #hand .card.legal"

@@ -4,7 +4,8 @@ Where it sits: on top of the whole pipeline (load, check, compile, play, measure
 thin layer that reuses what the command line runs and hands back plain values. The package
 exports these names lazily (`interpreter/__init__.py`); `docs/api.md` describes them:
 
-- `load(name_or_path, options=...)` -> `Ruleset`; `Ruleset.new_hand(seed)` -> `State`;
+- `load(name_or_path, options=...)` -> `Ruleset`; `Ruleset.new_hand(seed)` -> `State`
+  (`new_hand(deal=...)`: a chosen deal);
 - `State`: `current_player`, `legal_actions()`, `apply(action)`, `is_terminal()`,
   `returns()`, `observation(seat)`, `clone()`, `record()`, `transcript()`;
 - `Card` (a `str`, equal to its id), `Action` (`str()` is the record's text), `Payment`,
@@ -14,7 +15,8 @@ exports these names lazily (`interpreter/__init__.py`); `docs/api.md` describes 
   `SearchAgent`;
 - the errors: `RulesetError` (a ruleset that does not load), `IllegalAction` (an action
   that is not legal now; the state is left unchanged), `AgentError` (players that cannot be
-  seated), `HandNotOver`, `EvaluationError` (a rule's expression failed during a hand).
+  seated), `HandNotOver`, `EvaluationError` (a rule's expression failed during a hand),
+  `DealError` (a chosen deal that does not fit the ruleset).
 """
 
 from tarot.api.agents import Agent, HeuristicAgent, RandomAgent, SearchAgent
@@ -24,6 +26,7 @@ from tarot.api.rulesets import Ruleset, load
 from tarot.api.runs import Diff, Simulation, diff, play, simulate
 from tarot.api.view import Observation, Payment
 from tarot.core.actions import IllegalAction
+from tarot.engine.chosen_deal import DealError
 from tarot.errors import RulesetError
 from tarot.expressions import EvaluationError
 from tarot.players.lineup import LineupError as AgentError
@@ -33,6 +36,7 @@ __all__ = [
     "Agent",
     "AgentError",
     "Card",
+    "DealError",
     "Diff",
     "EvaluationError",
     "HandNotOver",

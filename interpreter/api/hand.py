@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from tarot.api.cards import Action, Card, actions_of
 from tarot.api.view import Observation, Payment, observe, payments_of
 from tarot.core.actions import IllegalAction
+from tarot.engine.chosen_deal import deal_of
+from tarot.engine.phases.settle import settlement_with
 from tarot.engine.state import HandState
 from tarot.errors import TarotError
 from tarot.presentation.transcript import hand_transcript
@@ -30,7 +32,7 @@ class HandNotOver(TarotError, ValueError):
 
 class State:
     """One hand: `current_player`, `legal_actions()`, `apply(action)`, `is_terminal()`,
-    `returns()`, `observation(seat)`, `clone()`, `record()`."""
+    `returns()`, `observation(seat)`, `clone()`, `record()`, `deal`, `settlement()`."""
 
     def __init__(
         self, ruleset: Ruleset, hand: HandState, seed: int, players: Sequence[str]
@@ -47,6 +49,14 @@ class State:
     @property
     def dealer(self) -> int:
         return self.engine.dealer
+
+    @property
+    def deal(self) -> dict:
+        """The deal as it was dealt, in the shape `Ruleset.new_hand(deal=...)` takes (`dealer`,
+        `hands`, `talon`, `piles` where the ruleset deals piles): to deal it again, under this
+        ruleset or another with the same cards, or to write it to a file for `tarot play
+        --deal`."""
+        return deal_of(self.engine.ruleset, self.engine.dealer, self.engine.pack)
 
     @property
     def current_player(self) -> int | None:
@@ -97,6 +107,24 @@ class State:
         """The card points of each seat's pile (the hand must be over)."""
         self._must_be_over("card points")
         return list(self.engine.card_points())
+
+    def settlement(self, card_points: Sequence[float] | None = None) -> list[Payment]:
+        """The settlement payments of the finished hand (those paid when the cards were
+        counted), or with `card_points` (one number per seat), those the ruleset would pay on
+        this hand were these each seat's card points: a settlement table checked row by row
+        without a hand played to each row. The hand is left as it was."""
+        self._must_be_over("the settlement")
+        points = None
+        if card_points is not None:
+            points = list(card_points)
+            if len(points) != self.ruleset.players or not all(
+                isinstance(p, int | float) and not isinstance(p, bool) for p in points
+            ):
+                raise ValueError(
+                    f"card_points: one number per seat ({self.ruleset.players}), "
+                    f"not {card_points!r}"
+                )
+        return payments_of(self.engine.ruleset, settlement_with(self.engine, points))
 
     def observation(self, seat: int) -> Observation:
         """What `seat` may know now: its own cards, what was shown and played, the decisions

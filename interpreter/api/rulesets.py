@@ -16,7 +16,9 @@ from tarot.api.hand import State
 from tarot.api.view import cards_of
 from tarot.compile.loader import load_ruleset
 from tarot.core.ruleset import Ruleset as CompiledRuleset
-from tarot.engine.game import deal_hand
+from tarot.engine.chosen_deal import chosen_deal
+from tarot.engine.game import deal_hand, dealer_of
+from tarot.engine.state import HandState
 from tarot.errors import Problem, RulesetError
 
 #: how a record names a seat whose decisions are taken by hand through `State.apply`
@@ -25,7 +27,7 @@ STEPPED = "human"
 
 class Ruleset:
     """A loaded ruleset: `id`, `title`, `players`, `unit`, `options` (every option's reading
-    in force), `cards` (the pack as `Card`s), and `new_hand(seed)`."""
+    in force), `cards` (the pack as `Card`s), and `new_hand(seed)` (or `new_hand(deal=...)`)."""
 
     def __init__(
         self, compiled: CompiledRuleset, target: str, chosen: Mapping[str, str] | None = None
@@ -68,11 +70,21 @@ class Ruleset:
             raise KeyError(f"{self.id} has no card {card_id!r} (its pack: {len(self.cards)} cards)")
         return self.cards[index]
 
-    def new_hand(self, seed: int = 1, hand: int = 1) -> State:
+    def new_hand(self, seed: int = 1, hand: int = 1, deal: Mapping | None = None) -> State:
         """Hand `hand` of the game seeded `seed`, dealt and waiting for its first decision:
-        the deal `tarot play RULESET --seed SEED --hand HAND` plays."""
+        the deal `tarot play RULESET --seed SEED --hand HAND` plays. With `deal`, the cards
+        are dealt as it lays them out instead (`docs/api.md`, "A chosen deal": `hands`, one
+        list of card ids per seat in the order dealt, `talon`, `piles` where the ruleset
+        deals piles, and `dealer`, the hand's by the rotation when left out); a deal that
+        does not fit the ruleset raises `tarot.DealError` (a ValueError) naming every
+        problem. The seed still seeds the players of `tarot.play` and names the record."""
         check_deal(seed, hand)
-        return State(self, deal_hand(self.compiled, seed, hand), seed, [STEPPED] * self.players)
+        if deal is None:
+            dealt = deal_hand(self.compiled, seed, hand)
+        else:
+            chosen = chosen_deal(self.compiled, deal, dealer_of(self.compiled, hand))
+            dealt = HandState(self.compiled, chosen.dealer, chosen.pack, hand, chosen=True)
+        return State(self, dealt, seed, [STEPPED] * self.players)
 
     def __repr__(self) -> str:
         chosen = "".join(f", {name}={reading}" for name, reading in sorted(self.chosen.items()))

@@ -12,7 +12,7 @@ players may play in worker processes (`jobs`); a user's own agents play in this 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
@@ -21,7 +21,7 @@ from tarot.api.agents import AgentsGiven, Lineup
 from tarot.api.hand import State
 from tarot.api.rulesets import Ruleset, as_ruleset, check_deal
 from tarot.core.summary import HandSummary, rule_keys
-from tarot.engine.game import play_hands, plays_sittings
+from tarot.engine.game import play_hand, play_hands, plays_sittings
 from tarot.measure.comparison import Comparison
 from tarot.measure.diff import diff_loaded, render
 from tarot.measure.games import play_games
@@ -33,16 +33,29 @@ from tarot.measure.runner import HandResults, RulesetSpec, RunPlan, Table, run_h
 RulesetGiven = Ruleset | str | Path
 
 
-def play(ruleset: RulesetGiven, seed: int = 1, agents: AgentsGiven = None, hand: int = 1) -> State:
+def play(
+    ruleset: RulesetGiven,
+    seed: int = 1,
+    agents: AgentsGiven = None,
+    hand: int = 1,
+    deal: Mapping | None = None,
+) -> State:
     """Hand `hand` of the game seeded `seed`, played to its end by `agents` (random players
     when not given): the hand `tarot play RULESET --seed SEED --hand HAND --agents ...`
-    plays. Its `record()`, `payments`, `returns()` and `transcript()` tell what happened."""
+    plays; with `deal`, dealt as that chosen deal lays it out (`Ruleset.new_hand`), as
+    `tarot play ... --deal FILE` plays it. Its `record()`, `payments`, `returns()` and
+    `transcript()` tell what happened."""
     chosen = as_ruleset(ruleset)
     lineup = Lineup.of(agents, chosen.players)
     check_deal(seed, hand)
-    played = next(
-        play_hands(chosen.compiled, seed, lambda n: lineup.seat(seed, n, chosen.players), [hand])
-    )
+    players = chosen.players
+    if deal is None:
+        played = next(
+            play_hands(chosen.compiled, seed, lambda n: lineup.seat(seed, n, players), [hand])
+        )
+    else:
+        dealt = chosen.new_hand(seed, hand, deal).engine
+        played = play_hand(dealt, lineup.seat(seed, hand, players))
     return State(chosen, played, seed, lineup.record_names(seed, hand))
 
 

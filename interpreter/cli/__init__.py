@@ -169,9 +169,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except EvaluationError as error:
         print(f"{source}: replaying stopped: {error}", file=sys.stderr)
         return 1
+    chosen = sum("deal" in hand for hand in record["hands"])
+    packs = "the seed's" if not chosen else f"the seed's or its chosen deal's ({chosen} chosen)"
     print(
         f"{source}: {len(record['hands'])} hand(s) replayed; every decision legal, every pack "
-        "the seed's, every payment, total and winner the same"
+        f"{packs}, every payment, total and winner the same"
     )
     return 0
 
@@ -371,6 +373,12 @@ def _play_arguments(play: argparse.ArgumentParser) -> None:
         metavar="N",
         help="play only hand N of the game (as simulate and diff number them; in a ruleset "
         "with lasting state, from the start of a sitting)",
+    )
+    play.add_argument(
+        "--deal",
+        metavar="FILE",
+        help="deal the hand as this YAML or JSON file lays it out (each seat's cards, the "
+        "talon; docs/api.md, A chosen deal) instead of shuffling; plays one hand",
     )
     _add_option_flag(play)
     _add_agents_flag(play)

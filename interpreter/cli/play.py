@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO
+
+import yaml
 
 from tarot.batch.backend import choose_backend
 from tarot.cli.simulate import DEFAULT_AGENTS, agents_for
@@ -24,7 +26,8 @@ from tarot.core.agent import Agent
 from tarot.core.output_files import OutputError, check_output_path, held_signals
 from tarot.core.ruleset import Ruleset
 from tarot.core.stopping import exit_status
-from tarot.engine.game import game_winners, play_hands
+from tarot.engine.chosen_deal import ChosenDeal, DealError, chosen_deal
+from tarot.engine.game import dealer_of, game_winners, play_hand, play_hands
 from tarot.engine.state import HandState
 from tarot.errors import UsageError
 from tarot.expressions import EvaluationError
@@ -41,6 +44,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     numbers = (
         range(args.hand, args.hand + 1) if args.hand else args.hands and range(1, args.hands + 1)
     )
+    deal = _chosen(args, ruleset) if args.deal is not None else None
+    if deal is not None:
+        numbers = range(args.hand or 1, (args.hand or 1) + 1)
     # numbers is None for a whole game: as many hands as the ruleset's game takes
     level = getattr(args, "level", None)
     if level is not None and args.agents is not None:
@@ -101,6 +107,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             human.wait("Press Enter to deal the next hand (q to leave): ")
 
     hands = play_hands(ruleset, args.seed, agents, numbers)
+    if deal is not None:
+        hands = _chosen_hand(ruleset, deal, numbers[0], agents)
     if args.backend == "batch":
         hands = _batch_hands(args, ruleset, kinds, numbers)
     status, failure = 0, None
@@ -144,6 +152,34 @@ def _batch_hands(
     from tarot.records.batch_agreement import batch_hands
 
     return batch_hands(ruleset, args.seed, numbers or range(1, 2))
+
+
+def _chosen(args: argparse.Namespace, ruleset: Ruleset) -> ChosenDeal:
+    """The deal of `--deal FILE`, read and checked before anything is played."""
+    if args.hands is not None:
+        raise UsageError("--deal lays out one hand: give --hand N (its number) or nothing")
+    if args.backend == "batch":
+        raise UsageError("--backend batch deals its own hands: it takes no --deal")
+    try:
+        with open(args.deal, encoding="utf-8") as file:
+            data = yaml.safe_load(file)
+    except OSError as error:
+        raise UsageError(f"--deal {args.deal}: {error.strerror or error}") from None
+    except yaml.YAMLError as error:
+        raise UsageError(f"--deal {args.deal}: not YAML or JSON: {error}") from None
+    try:
+        return chosen_deal(ruleset, data, dealer_of(ruleset, args.hand or 1))
+    except DealError as error:
+        lines = "".join(f"\n  {problem}" for problem in error.problems)
+        raise UsageError(f"--deal {args.deal}: not a deal of {ruleset.id}:{lines}") from None
+
+
+def _chosen_hand(
+    ruleset: Ruleset, deal: ChosenDeal, number: int, agents: Callable[[int], list[Agent]]
+) -> Iterator[HandState]:
+    """The one hand of `--deal`, dealt as chosen and played out."""
+    state = HandState(ruleset, deal.dealer, deal.pack, number, chosen=True)
+    yield play_hand(state, agents(number))
 
 
 def _close_record(record: RecordFile, out: TextIO, failure: OutputError | None) -> int:

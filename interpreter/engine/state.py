@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from tarot.core.actions import Action, Decision, DecisionKind, IllegalAction
 from tarot.core.ruleset import DoubleTarget, Evaluator, PaymentRule, RedealRule, Ruleset
 from tarot.core.vocabulary import MAX_REDEALS, TOTAL_MEMO
-from tarot.engine.events import AT_SETTLEMENT, At, Payment
+from tarot.engine.events import At, Payment
 from tarot.engine.lasting import (
     LastingValues,
     TransferMade,
@@ -127,11 +127,14 @@ class HandState(ZoneAttributes):
         totals_before: Sequence[Number] | None = None,
         repack: Callable[[int], Sequence[int]] | None = None,
         lasting: LastingValues | None = None,
+        chosen: bool = False,
     ) -> None:
         """`repack(k)` gives the pack for the k-th new deal by the same dealer, in rulesets
         where a thrown-in deal is dealt again within the hand; `lasting`, the counters as
-        the hand before left them (the sitting's start values when not given)."""
+        the hand before left them (the sitting's start values when not given); `chosen`, the
+        pack was made from a chosen deal (`engine.chosen_deal`), which its record asserts."""
         self.ruleset = ruleset
+        self.chosen = chosen
         self.number = number
         self.dealer = dealer
         n = ruleset.players
@@ -478,22 +481,6 @@ class HandState(ZoneAttributes):
         return count_points(
             counting.values, counting.group_size, counting.partial_group_credit, pile
         )
-
-    def settlement_for(self, points: Sequence[Number] | None = None) -> list[Payment]:
-        """The settlement payments the ruleset makes for the hand as it stands, or for these
-        card points (for checking a settlement table without playing a hand to each row)."""
-        saved = self._points, self.payments, self.fired
-        self._points = None if points is None else list(points)
-        self.payments, self.fired = [], {}
-        self._changed()
-        try:
-            self._fire_rules(self.ruleset.settlement, {}, AT_SETTLEMENT)
-            return self.payments
-        except EvaluationError as error:
-            raise self._reported(error) from None
-        finally:
-            self._points, self.payments, self.fired = saved
-            self._changed()
 
     def hand_score(self, seat: int) -> Number:
         """The points `seat` scores in this hand as it stands (0 in rulesets that pay)."""

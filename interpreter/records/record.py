@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from tarot.core.ruleset import Ruleset
+from tarot.engine.chosen_deal import deal_of
 from tarot.engine.game import game_winners
 from tarot.engine.lasting import record_of as lasting_record
 from tarot.engine.state import HandState
@@ -46,6 +47,9 @@ def hand_record(state: HandState) -> dict:
         "dealer": state.dealer,
         "deck": [card.as_record() for card in cards],
         "pack": [cards[c].id for c in state.pack],
+        # a chosen deal (`engine.chosen_deal`) is asserted by the record: replay checks the
+        # pack against it instead of the seed
+        **({"deal": deal_of(state.ruleset, state.dealer, state.pack)} if state.chosen else {}),
         "abandoned_deals": list(state.abandoned),
         "cut_card": None if state.cut_card is None else cards[state.cut_card].id,
         "hands_dealt": [[cards[c].id for c in hand] for hand in state.hands_dealt],

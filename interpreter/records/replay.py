@@ -8,7 +8,8 @@ never a path taken from the record; it must have the content hash, the id and ev
 reading the record gives. Then, in the order of the record: the seat list (one seat per
 player, in order, each a player this tool has); for every hand its number (1, 2, 3...), its
 dealer (the ruleset's rotation), every pack, the abandoned deals' and the played deal's (the
-seed and the hand number give each one), every decision (in turn and legal), and everything
+seed and the hand number give each one; a hand that asserts a chosen `deal` has its dealer and
+its one pack checked against that deal instead), every decision (in turn and legal), and everything
 that follows from them (cards dealt, tricks, payments, net result); then the totals and the
 game's winners (those at the first hand after which the game had ended). `ReplayMismatch`
 names the first difference as a JSON path, with what was recorded and what the replay found.
@@ -23,6 +24,7 @@ import jsonschema
 
 from tarot.compile.loader import load_ruleset, load_schema
 from tarot.core.ruleset import Ruleset
+from tarot.engine.chosen_deal import DealError, chosen_deal
 from tarot.engine.game import dealer_of, shuffled_pack
 from tarot.engine.lasting import LastingValues
 from tarot.engine.state import HandState, IllegalAction
@@ -208,6 +210,47 @@ def _replay_hand(
     lasting: LastingValues | None,
     backend: str = "scalar",
 ) -> HandState:
+    if "deal" in hand:
+        state = _chosen_hand(hand, ruleset, where, totals_before, lasting)
+    else:
+        state = _seeded_hand(hand, ruleset, seed, where, totals_before, lasting, backend)
+    decisions = [
+        (f"{where}.abandoned_deals[{k}].decisions[{i}]", decision)
+        for k, deal in enumerate(hand["abandoned_deals"])
+        for i, decision in enumerate(deal["decisions"])
+    ] + [(f"{where}.decisions[{i}]", decision) for i, decision in enumerate(hand["decisions"])]
+    for at, decision in decisions:
+        apply_decision(state, decision, at)
+    if not state.is_terminal():
+        raise ReplayMismatch(f"{where}.decisions", "the record stops before the hand is over")
+    replayed = hand_record(state)
+    if "deal" in hand:
+        compare(hand["deal"], replayed["deal"], f"{where}.deal")
+    compare(hand["abandoned_deals"], replayed["abandoned_deals"], f"{where}.abandoned_deals")
+    for key in _RESULTS:
+        if key in hand and key in replayed:
+            compare(hand[key], replayed[key], f"{where}.{key}")
+        elif key in hand or key in replayed:  # only `lasting` may be left out
+            raise ReplayMismatch(
+                f"{where}.{key}",
+                "missing from the record: the ruleset has lasting state"
+                if key in replayed
+                else "not in the replay: the ruleset has no lasting state",
+            )
+    return state
+
+
+def _seeded_hand(
+    hand: Mapping,
+    ruleset: Ruleset,
+    seed: int,
+    where: str,
+    totals_before: list,
+    lasting: LastingValues | None,
+    backend: str = "scalar",
+) -> HandState:
+    """The hand dealt as the seed deals it (on `backend`): the dealer by the rotation, every
+    pack (the abandoned deals' and the played deal's) checked against the seed's."""
     number, size = hand["number"], len(ruleset.deck)
     on = "" if backend == "scalar" else f" on the {backend} back end"
     dealer = dealer_of(ruleset, number)
@@ -237,31 +280,42 @@ def _replay_hand(
             )
         return _dealt(backend, size, seed, number, redeal)
 
-    state = HandState(
+    return HandState(
         ruleset, dealer, repack(0), number, totals_before, repack=repack, lasting=lasting
     )
-    decisions = [
-        (f"{where}.abandoned_deals[{k}].decisions[{i}]", decision)
-        for k, deal in enumerate(abandoned)
-        for i, decision in enumerate(deal["decisions"])
-    ] + [(f"{where}.decisions[{i}]", decision) for i, decision in enumerate(hand["decisions"])]
-    for at, decision in decisions:
-        apply_decision(state, decision, at)
-    if not state.is_terminal():
-        raise ReplayMismatch(f"{where}.decisions", "the record stops before the hand is over")
-    replayed = hand_record(state)
-    compare(hand["abandoned_deals"], replayed["abandoned_deals"], f"{where}.abandoned_deals")
-    for key in _RESULTS:
-        if key in hand and key in replayed:
-            compare(hand[key], replayed[key], f"{where}.{key}")
-        elif key in hand or key in replayed:  # only `lasting` may be left out
-            raise ReplayMismatch(
-                f"{where}.{key}",
-                "missing from the record: the ruleset has lasting state"
-                if key in replayed
-                else "not in the replay: the ruleset has no lasting state",
-            )
-    return state
+
+
+def _chosen_hand(
+    hand: Mapping,
+    ruleset: Ruleset,
+    where: str,
+    totals_before: list,
+    lasting: LastingValues | None,
+) -> HandState:
+    """The hand dealt from the chosen deal its record asserts: the deal checked against the
+    ruleset, the dealer and the pack against the deal (a chosen deal is not dealt again)."""
+    deal = hand["deal"]
+    try:
+        chosen = chosen_deal(ruleset, deal, deal["dealer"])
+    except DealError as error:
+        raise ReplayMismatch(f"{where}.deal", f"not a deal of {ruleset.id}: {error}") from None
+    compare(hand["dealer"], chosen.dealer, f"{where}.dealer", " (the dealer of the deal)")
+    if hand["abandoned_deals"]:
+        raise ReplayMismatch(
+            f"{where}.abandoned_deals", "a chosen deal thrown in is not dealt again"
+        )
+    cards = ruleset.deck.cards
+    dealt = [cards[c].id for c in chosen.pack]
+    compare(hand["pack"], dealt, f"{where}.pack", f" (the pack that deals {where}.deal)")
+    return HandState(
+        ruleset,
+        chosen.dealer,
+        chosen.pack,
+        hand["number"],
+        totals_before,
+        lasting=lasting,
+        chosen=True,
+    )
 
 
 def _dealt(backend: str, size: int, seed: int, number: int, redeal: int) -> list[int]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tarot.engine.events import AT_SETTLEMENT
+from tarot.engine.events import AT_SETTLEMENT, Payment
 from tarot.engine.lasting import close_hand
 from tarot.engine.phases.phase import Phase
 from tarot.engine.values import tidy
+from tarot.expressions import EvaluationError
 from tarot.expressions.builtins import Number
 
 if TYPE_CHECKING:
@@ -48,6 +49,22 @@ def finish(state: HandState) -> None:
     state.scores = [tidy(state.hand_score(seat)) for seat in range(state.ruleset.players)]
     state._changed()
     close_hand(state)
+
+
+def settlement_with(state: HandState, points: Sequence[Number] | None = None) -> list[Payment]:
+    """The settlement payments the ruleset makes on this hand, with `points` as each seat's
+    card points in place of its piles' (a settlement table checked row by row without a hand
+    played to each row); worked out on a copy, the hand left as it was. The payments made
+    earlier in the hand are not counted (the settlement alone is asked)."""
+    trial = state.clone()
+    trial._points = None if points is None else list(points)
+    trial.payments, trial.fired = [], {}
+    trial._changed()
+    try:
+        trial._fire_rules(trial.ruleset.settlement, {}, AT_SETTLEMENT)
+    except EvaluationError as error:
+        raise trial._reported(error) from None
+    return trial.payments
 
 
 def count_points(
