@@ -17,6 +17,7 @@ import httpx2
 import pytest
 from starlette.testclient import TestClient
 
+from tarot import paths
 from tarot.cli import main
 from tarot.engine.seat_view import SeatView
 from tarot.web.app import create_app
@@ -264,7 +265,12 @@ def test_the_rules_page_and_the_rulesets_are_served(client: TestClient) -> None:
     assert {"name": "french-tarot", "title": "French Tarot, four players", "players": 4} in listed
     options = client.get("/api/rulesets/marolles-1637").json()["options"]
     ultimo = next(o for o in options if o["name"] == "ultimo_failure")
-    assert ultimo["default"] == "mcleod" and "literal" in ultimo["readings"]
+    assert ultimo["default"] == "mcleod"
+    literal = next(r for r in ultimo["readings"] if r["name"] == "literal")
+    assert literal["description"].startswith("One marque")  # a reading is shown by its words
+    default = [ruleset["name"] for ruleset in listed if ruleset.get("default")]
+    assert default == [paths.default_builtin()] and default[0] in paths.list_builtins()
+    assert "favicon.svg" in page.text and client.get("/static/favicon.svg").status_code == 200
     assert client.get("/api/rulesets/nope").status_code == 404
     assert client.get("/").status_code == 200 and "table.js" in client.get("/").text
     assert "function draw" in client.get("/static/table.js").text

@@ -208,3 +208,59 @@ def test_the_hand_and_the_piles_are_drawn_apart_and_counted(
     assert browser.find_element(By.ID, "hand-title").text == "Your hand (21 cards)"
     seat = browser.find_element(By.CSS_SELECTOR, ".seat.mine").text
     assert "21 cards in hand + 6 face up" in seat
+
+
+SIZES = {"phone": (390, 844), "desktop": (1366, 768)}
+LAYOUT = """const felt = document.getElementById("felt").getBoundingClientRect();
+const seats = [...document.querySelectorAll(".seat")].map((s) => s.getBoundingClientRect());
+const start = document.getElementById("start");
+return {
+  overflow: document.documentElement.scrollWidth - window.innerWidth,
+  seatsInside: seats.every((s) => s.left >= felt.left - 2 && s.right <= felt.right + 2),
+  faces: document.querySelectorAll("#hand .card svg.face").length,
+  labels: [...document.querySelectorAll("#hand .card")].every((c) => c.getAttribute("aria-label")),
+  focused: document.activeElement.closest("#hand, #decision") !== null,
+};"""
+
+
+def _shots_folder(tmp_path: Path) -> Path:
+    """Where the screenshots go: `TAROT_SCREENSHOTS` (docs/images, to keep them) or a
+    temporary folder."""
+    folder = Path(os.environ.get("TAROT_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_table_reads_at_a_glance_on_a_phone_and_a_desktop(
+    server: str, browser: WebDriver, tmp_path: Path, size: str
+) -> None:
+    width, height = SIZES[size]
+    shots = _shots_folder(tmp_path)
+    # the device's metrics, as a phone gives them (a headless window is at least 500 wide)
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        browser.get(f"{server}/?pace=0")
+        _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#options select"))
+        start = browser.find_element(By.ID, "start")
+        assert start.text == "Deal" and start.is_displayed()
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+        browser.save_screenshot(str(shots / f"setup-{size}.png"))
+        _sit_down(browser, server, "french-tarot", 0, seed=5)
+        # through the auction and the chien to the middle of a trick, by number keys
+        body = browser.find_element(By.TAG_NAME, "body")
+        for _ in range(12):
+            if len(browser.find_elements(By.CSS_SELECTOR, "#trick .card")) >= 2:
+                break
+            before = _views(browser)
+            body.send_keys("1")
+            _wait(browser, lambda before=before: _views(browser) != before)
+        time.sleep(0.5)  # the last card's arrival drawn to its end
+        browser.save_screenshot(str(shots / f"table-{size}.png"))
+        layout = browser.execute_script(LAYOUT)
+        assert layout["overflow"] <= 0, layout
+        assert layout["seatsInside"] and layout["labels"] and layout["faces"] >= 10, layout
+        assert layout["focused"], layout  # the focus stays on the hand after a key
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -128,7 +128,8 @@ def create_app(folder: Path) -> Starlette:
         title = html.escape(table.ruleset.title)
         return HTMLResponse(
             f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{title}: rules"
-            "</title><link rel='stylesheet' href='/static/table.css'></head>"
+            "</title><link rel='stylesheet' href='/static/table.css'>"
+            "<link rel='icon' type='image/svg+xml' href='/static/favicon.svg'></head>"
             f"<body class='rules'><pre>{html.escape(text)}</pre></body></html>"
         )
 
@@ -210,8 +211,10 @@ def _upload(value: object) -> tuple[str, str]:
 
 @cache
 def _rulesets() -> list[dict]:
+    default = paths.default_builtin()
     return [
         {"name": name, "title": listing.title, "players": listing.players}
+        | ({"default": True} if name == default else {})
         for name, (_path, listing) in builtin_listings().items()
         if listing is not None
     ]
@@ -237,7 +240,10 @@ def _ruleset_options(name: str) -> dict:
                 "name": option,
                 "description": declared[option].get("description", ""),
                 "default": reading,
-                "readings": list(declared[option].get("readings", {})),
+                "readings": [
+                    {"name": reading, "description": about.get("description", "")}
+                    for reading, about in declared[option].get("readings", {}).items()
+                ],
             }
             for option, reading in loaded.options.items()
         ],

@@ -47,6 +47,7 @@ def card_json(card: Card) -> dict:
         "face": short_name(card),
         "row": row,
         "suit": card.suit,
+        "rank": card.rank,
         "trump": card.trump,
         "fool": card.fool,
     }
@@ -83,6 +84,7 @@ def table_json(table: Table) -> dict:
             "id": ruleset.id,
             "title": ruleset.title,
             "players": ruleset.players,
+            "direction": ruleset.direction,
             "unit": ruleset.unit.plural,
             "suits": list(ruleset.deck.suits),
             "options": dict(ruleset.options),
