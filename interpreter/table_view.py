@@ -121,7 +121,9 @@ def choice_label(ruleset: Ruleset, choice: str, values: Mapping[str, float] | No
         level = choice.partition(":")[2]
         if level == NO_LEVEL:
             return f"do not declare {declaration.name}"
-        worth = f", worth {quantity(ruleset, values[level])}" if values and level in values else ""
+        # a worth of 0 is not told: the declaration may still change what the settlement pays
+        value = (values or {}).get(level)
+        worth = f", worth {quantity(ruleset, value)}" if value else ""
         return f"declare {declaration.name} ({level.replace('_', ' ')}){worth}"
     return choice.replace("_", " ")
 
@@ -403,11 +405,28 @@ def resolve(view: SeatView, answer: str) -> tuple[str | None, str]:
     for choice in numbered:
         if wanted in (_normal(choice), _normal(choice_label(view.ruleset, choice))):
             return choice, ""
-    deck = view.ruleset.deck
-    for card in deck.cards:
-        if wanted in (_normal(card.id), _normal(card.label())):
-            return None, _refusal(view, card)
+    card = _named_card(view, text)
+    if card is not None:
+        return None, _refusal(view, card)
     return None, f"{text!r} is not one of the choices (? for help)"
+
+
+def refusal(view: SeatView, answer: str) -> str:
+    """Why an answer that names none of the legal choices is refused, as a person is told it
+    at the terminal or in the browser: for a card, why that card may not be chosen now."""
+    card = _named_card(view, answer)
+    if card is not None:
+        return _refusal(view, card)
+    return f"{answer.strip()[:80]!r} is not one of the choices"
+
+
+def _named_card(view: SeatView, answer: str) -> Card | None:
+    """The card of the deck an answer names by its id or its label, if any."""
+    wanted = _normal(answer)
+    for card in view.ruleset.deck.cards:
+        if wanted in (_normal(card.id), _normal(card.label())):
+            return card
+    return None
 
 
 def _refusal(view: SeatView, card: Card) -> str:

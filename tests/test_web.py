@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 from tarot import paths
 from tarot.cli import main
 from tarot.engine.seat_view import SeatView
+from tarot.table_view import choice_label, resolve
 from tarot.web.app import create_app
 from tarot.web.tables import Tables
 
@@ -153,10 +154,13 @@ def test_an_illegal_action_is_refused_and_nothing_changes(client: TestClient) ->
     not_held = next(
         card for card in ("cups-K", "coins-K", "swords-K", "batons-K") if card not in legal
     )
-    for action in (not_held, "pass", "", "x" * 5000):
+    for action, why in ((not_held, "is not in your hand"), ("pass", "is not one of the choices")):
         response = client.post(f"/api/tables/{table}/actions", json={"seat": 0, "action": action})
         assert response.status_code == 422, action
-        assert "may not" in response.json()["error"]
+        assert why in response.json()["error"]
+    for action in ("", "x" * 5000):
+        response = client.post(f"/api/tables/{table}/actions", json={"seat": 0, "action": action})
+        assert response.status_code == 422 and len(response.json()["error"]) < 120
     after = client.get(f"/api/tables/{table}").json()
     assert after["hand"] == view["hand"] and after["decision"] == view["decision"]
 
@@ -363,3 +367,60 @@ def test_a_seed_the_server_drew_stays_hidden_until_the_record_is_taken(tmp_path:
     assert shown == record["seed"] and isinstance(shown, int)
     reopened = TestClient(create_app(folder)).get(f"/api/tables/{view['table']}").json()
     assert reopened["seed"] == shown  # kept with the table
+
+
+def test_a_refusal_is_worded_as_the_terminal_words_it(client: TestClient) -> None:
+    view = _sit(client)
+    table = view["table"]
+
+    def first_choice(view: dict) -> dict:
+        action = view["decision"]["choices"][0]["text"]
+        body = {"seat": 0, "action": action}
+        return client.post(f"/api/tables/{table}/actions", json=body).json()
+
+    while view["decision"]["kind"] != "play":  # the discards first
+        view = first_choice(view)
+    held = _tables(client).find(table)
+    for _trick in range(20):  # play on until a card of the hand may not be played
+        legal = {c["text"] for c in view["decision"]["choices"]}
+        refused = [card["id"] for card in view["hand"] if card["id"] not in legal]
+        if refused:
+            break
+        view = first_choice(view)
+    assert refused, "no trick asked the seat to follow"
+    label = held.ruleset.deck.cards[held.ruleset.deck.by_id[refused[0]]].label()
+    _choice, terminal = resolve(SeatView(held.state, 0), label)  # what `tarot play` answers
+    response = client.post(f"/api/tables/{table}/actions", json={"seat": 0, "action": refused[0]})
+    assert response.status_code == 422
+    assert response.json()["error"] == terminal[:1].upper() + terminal[1:] + "."
+    assert response.json()["error"].startswith(f"You may not play {label} now: ")
+
+
+def test_the_discard_says_how_many_cards_to_lay_away_and_what_each_costs(
+    client: TestClient,
+) -> None:
+    view = _sit(client)
+    decision = view["decision"]
+    assert decision["kind"] == "discard"
+    assert decision["notes"][0] == "Lay away 4 cards, one at a time."
+    costly = [c for c in decision["choices"] if c["cost"]]
+    table = _tables(client).find(view["table"])
+    penalised = table.ruleset.deck.sets["not_discardable"]  # the ruleset's own set
+    by_id = table.ruleset.deck.by_id
+    assert costly and all(by_id[c["text"]] in penalised for c in costly)
+    assert all(by_id[c["text"]] not in penalised for c in decision["choices"] if not c["cost"])
+    assert costly[0]["cost"].startswith("You pay 2 marques each to seat 1 and seat 2: ")
+    assert any(costly[0]["label"] in note and "2 marques" in note for note in decision["notes"])
+    action = decision["choices"][0]["text"]
+    after = client.post(f"/api/tables/{view['table']}/actions", json={"seat": 0, "action": action})
+    assert after.json()["decision"]["notes"][0] == "Lay away 3 more cards (1 of 4 laid away)."
+
+
+def test_a_choice_worth_nothing_by_itself_is_not_labelled_worth_0(client: TestClient) -> None:
+    table = _tables(client).find(_sit(client)["table"])
+    ruleset = table.ruleset
+    declaration = next(rule for rule in ruleset.declarations if rule.levels)
+    level = declaration.levels[0].id
+    label = choice_label(ruleset, f"{declaration.id}:{level}", {level: 0})
+    assert "worth" not in label and declaration.name in label
+    assert "worth 2 marques" in choice_label(ruleset, f"{declaration.id}:{level}", {level: 2})

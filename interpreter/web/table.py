@@ -23,6 +23,7 @@ from tarot.engine.state import HandState
 from tarot.record import game_record
 from tarot.ruleset import Ruleset
 from tarot.table_news import Seen, news_lines
+from tarot.table_view import capital, refusal
 
 PERSON = "human"  # how a game record names the person's seat
 
@@ -143,8 +144,9 @@ class Table:
             raise Refused(409, f"it is seat {decision.seat}'s turn, not yours")
         try:
             self._apply(action)
-        except IllegalAction as error:
-            raise Refused(422, str(error)) from None
+        except IllegalAction:
+            why = refusal(SeatView(self._state, seat), action)  # as the terminal words it
+            raise Refused(422, capital(why) + ".") from None
         self._computers_move()
 
     def deal_next(self) -> None:

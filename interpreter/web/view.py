@@ -13,10 +13,13 @@ and the game's totals. Another seat's hidden cards are never read, only how many
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
+from tarot.api.choice_costs import discard_costs
 from tarot.api.view import payments_of
 from tarot.cards import Card
+from tarot.engine.actions import DecisionKind
+from tarot.engine.events import Payment
 from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN
 from tarot.engine.seat_view import SeatView
 from tarot.table_view import (
@@ -26,6 +29,7 @@ from tarot.table_view import (
     doubled_line,
     numbered_choices,
     packets_line,
+    payment_lines,
     result_lines,
     short_name,
     shown_line,
@@ -100,7 +104,7 @@ def table_json(table: Table) -> dict:
         "pile_tops": [drawn(sorted_hand(ruleset.deck, tops)) for tops in view.pile_tops],
         "discards": drawn(view.discards),
         "hand_sizes": list(view.hand_sizes),
-        "decision": _decision_json(view),
+        "decision": _decision_json(view, discard_costs(state, seat)),
         "trick_number": view.trick_number,
         "leader": view.leader,
         "trick": plays(view.trick),
@@ -137,22 +141,51 @@ def table_json(table: Table) -> dict:
     }
 
 
-def _decision_json(view: SeatView) -> dict | None:
-    """The decision the seat faces, with its legal choices (None: not its turn)."""
+def _decision_json(view: SeatView, costs: Mapping[str, Sequence[Payment]]) -> dict | None:
+    """The decision the seat faces, with its legal choices (None: not its turn) and what the
+    page tells beside them: how many cards are still to lay away, what each would cost."""
     facing = view.facing
     if facing is None:
         return None
     choices = numbered_choices(view)
-    by_id = view.ruleset.deck.by_id
+    ruleset = view.ruleset
+    by_id = ruleset.deck.by_id
+    cost = {
+        choice: "; ".join(payment_lines(ruleset, paid, view.seat)) for choice, paid in costs.items()
+    }
     return {
         "kind": str(facing.kind),
         "on_hand": cards_in_hand(view, choices),
         "choices": [
             {
                 "text": text,
-                "label": choice_label(view.ruleset, text, facing.level_values),
+                "label": choice_label(ruleset, text, facing.level_values),
                 "card": text in by_id,
+                "cost": cost.get(text),
             }
             for text in choices
         ],
+        "notes": _discard_notes(view, choices, cost),
     }
+
+
+def _discard_notes(view: SeatView, choices: Sequence[str], cost: Mapping[str, str]) -> list[str]:
+    """How many cards the seat still lays away, and what the cards that cost something cost,
+    grouped by what they cost."""
+    if view.facing is None or view.facing.kind != DecisionKind.DISCARD:
+        return []
+    ruleset = view.ruleset
+    done, total = len(view.discards), ruleset.discard_count(view.seat, view.dealer)
+    left = total - done
+    notes = [
+        f"Lay away {left} more {'card' if left == 1 else 'cards'} ({done} of {total} laid away)."
+        if done
+        else f"Lay away {total} {'card' if total == 1 else 'cards'}, one at a time."
+    ]
+    by_cost: dict[str, list[str]] = {}
+    for choice in choices:
+        if choice in cost:
+            by_cost.setdefault(cost[choice], []).append(choice_label(ruleset, choice))
+    for line, labels in by_cost.items():
+        notes.append(f"Laying away {', '.join(labels)}: {line[:1].lower()}{line[1:]}.")
+    return notes

@@ -167,7 +167,7 @@ function choose(action) {
 function drawHand(view) {
   const decision = view.decision;
   const clickable = Boolean(decision && decision.on_hand);
-  const numbers = new Map(clickable ? decision.choices.map((c, n) => [c.text, n + 1]) : []);
+  const numbers = new Map(clickable ? decision.choices.map((c, n) => [c.text, { number: n + 1, cost: c.cost }]) : []);
   const hand = $("hand");
   hand.replaceChildren();
   $("hand-title").textContent = `Your hand (${plural(view.hand.length, "card")})`;
@@ -211,13 +211,19 @@ function drawHand(view) {
 // not (a dimmed card is still sent, and the server refuses it with its reason).
 function choosable(face, card, clickable, numbers) {
   if (!clickable) return face;
-  const number = numbers.get(card.id);
-  face.classList.add(number ? "legal" : "dimmed");
+  const choice = numbers.get(card.id);
+  face.classList.add(choice ? "legal" : "dimmed");
   face.setAttribute("role", "button");
-  if (number) {
+  if (choice) {
     face.tabIndex = 0;
-    face.setAttribute("aria-label", `${card.label}, choice ${number}`);
-    face.append(element("span", { class: "number", textContent: String(number), "aria-hidden": "true" }));
+    const cost = choice.cost ? `; ${choice.cost}` : "";
+    face.setAttribute("aria-label", `${card.label}, choice ${choice.number}${cost}`);
+    face.title = card.label + (choice.cost ? `\n${choice.cost}` : "");
+    face.append(element("span", { class: "number", textContent: String(choice.number), "aria-hidden": "true" }));
+    if (choice.cost) {
+      face.classList.add("costly");
+      face.append(element("span", { class: "cost", textContent: "\u00a4", "aria-hidden": "true" }));
+    }
   } else {
     face.tabIndex = -1;
     face.setAttribute("aria-label", `${card.label}, not playable now`);
