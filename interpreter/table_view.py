@@ -28,6 +28,7 @@ from tarot.engine.actions import (
 )
 from tarot.engine.events import Payment
 from tarot.engine.phases.talon import REST_SHOWN, TAKEN_SHOWN, told_text
+from tarot.engine.score_sheet import Sheet, sheet_lines
 from tarot.engine.seat_view import Facing, SeatView
 from tarot.ruleset import Declaration, Ruleset
 
@@ -506,35 +507,17 @@ def payment_lines(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> lis
 # --- the end of the hand --------------------------------------------------------------------
 
 
-def result_lines(view: SeatView) -> list[str]:
-    """A finished hand: the card points, the net of each rule's payments per seat, the net."""
+def result_lines(view: SeatView, sheet: Sheet) -> list[str]:
+    """A finished hand: its score sheet (the terms of the settlement, the card points, the net
+    of each rule's payments per seat) and the net."""
     ruleset, me = view.ruleset, view.seat
-    players = ruleset.players
-    seats = [who(s, me) for s in range(players)]
     lines = [f"=== Hand {view.number} over ==="]
     if view.thrown_in is not None:
         reason = ruleset.rule_label("thrown_in:" + view.thrown_in)
         return [*lines, f"The deal is thrown in before play: {reason}. Nothing is paid."]
     if view.card_points is None:
         raise ValueError(f"hand {view.number} is not over")
-    points = view.card_points
-    lines.append(
-        "Card points: " + ", ".join(f"{seats[s]} {amount(p)}" for s, p in enumerate(points))
-    )
-    by_rule: dict[str, list[float]] = {}
-    for p in view.payments:
-        net = by_rule.setdefault(ruleset.rule_label(p.rule), [0] * players)
-        net[p.payer] -= p.amount
-        net[p.payee] += p.amount
-    if by_rule:
-        width = min(max(len(label) for label in by_rule), 48) + 2
-        lines.append(f"Paid, by rule (net for each seat, in {ruleset.unit.plural}):")
-        lines.append("  " + " " * width + "".join(f"{s:>8}" for s in seats))
-        for label, net in by_rule.items():
-            numbers = "".join(f"{signed(v):>8}" for v in net)
-            if len(label) > width - 2:
-                lines.append(f"  {label}")
-                label = ""
-            lines.append(f"  {label:{width}}{numbers}")
+    seats = [who(s, me) for s in range(ruleset.players)]
+    lines += sheet_lines(sheet, seats, ruleset.unit.plural)
     lines.append(net_line(view, "Net this hand"))
     return lines

@@ -117,21 +117,29 @@ def _click_to_the_end(browser: WebDriver, screenshot: Path) -> int:
 def test_a_whole_hand_is_played_by_clicks_to_its_result(
     server: str, browser: WebDriver, tmp_path: Path, ruleset: str, seat: int, title: str
 ) -> None:
+    shots = _shots_folder(tmp_path)
     _sit_down(browser, server, ruleset, seat, seed=3)
     assert title in browser.find_element(By.ID, "title").text
     hand = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
     assert len(hand) >= 18
     clicks = _click_to_the_end(browser, tmp_path / "during.png")
     assert clicks >= 18  # every card of the hand was played by a click, besides the rest
-    result = browser.find_element(By.ID, "result-lines").text
-    assert result.startswith("=== Hand 1 over ===") and "Net this hand" in result
-    assert "Game totals after 1 hand(s)" in result
+    assert browser.find_element(By.ID, "result-title").text == "Hand 1 is over"
+    assert browser.find_element(By.ID, "result-summary").text.startswith("Net this hand")
+    by_seat = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#sheet-seats tr")]
+    assert by_seat[1].startswith("card points") and by_seat[-1].startswith("game total")
+    assert any(line.startswith("net (") for line in by_seat)
+    sitting = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#sitting tr")]
+    assert sitting[1].startswith("1 ") and sitting[-1].startswith("total ")
+    terms = browser.find_elements(By.CSS_SELECTOR, "#sheet-terms tbody th")
+    assert terms  # the terms the settlement read (a parameter at least)
     payments = browser.find_elements(By.CSS_SELECTOR, "#payments tbody tr")
     assert payments and all(row.find_elements(By.TAG_NAME, "td")[4].text for row in payments)
     assert browser.find_element(By.ID, "record-link").is_displayed()
     rules = browser.find_element(By.ID, "rules-link").get_attribute("href")
     assert rules is not None and rules.endswith("/rules")
-    browser.save_screenshot(str(tmp_path / "over.png"))
+    browser.execute_script("document.getElementById('result').scrollIntoView()")
+    browser.save_screenshot(str(shots / f"result-{ruleset}.png"))
     assert (tmp_path / "during.png").stat().st_size > 10_000
 
 

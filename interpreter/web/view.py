@@ -21,6 +21,7 @@ from tarot.cards import Card
 from tarot.engine.actions import DecisionKind
 from tarot.engine.events import Payment
 from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN
+from tarot.engine.score_sheet import Sheet, score_sheet
 from tarot.engine.seat_view import SeatView
 from tarot.table_view import (
     announced_line,
@@ -69,6 +70,7 @@ def table_json(table: Table) -> dict:
     def plays(seat_cards: Iterable[tuple[int, int]]) -> list[dict]:
         return [{"seat": s, "card": card_json(cards[c])} for s, c in seat_cards]
 
+    sheet = score_sheet(state) if view.over else None
     log = table.news()
     news_from, table.viewed = table.viewed, len(log)
     # the piles' face-up tops are drawn as cards, not told in a line
@@ -131,7 +133,9 @@ def table_json(table: Table) -> dict:
         "news": log,
         "news_from": news_from,
         "returns": list(view.returns),
-        "result": result_lines(view) if view.over else None,
+        "result": result_lines(view, sheet) if sheet is not None else None,
+        "sheet": None if sheet is None else _sheet_json(sheet),
+        "sitting": [list(hand.returns()) for hand in table.finished],
         "game": {
             "hands_finished": len(table.finished),
             "totals": totals,
@@ -189,3 +193,23 @@ def _discard_notes(view: SeatView, choices: Sequence[str], cost: Mapping[str, st
     for line, labels in by_cost.items():
         notes.append(f"Laying away {', '.join(labels)}: {line[:1].lower()}{line[1:]}.")
     return notes
+
+
+def _sheet_json(sheet: Sheet) -> dict:
+    """A finished hand's score sheet as the page draws it."""
+    return {
+        "thrown_in": sheet.thrown_in,
+        "terms": [
+            {
+                "name": term.name,
+                "description": term.description,
+                "kind": term.kind,
+                "value": term.value,
+                "per_seat": None if term.per_seat is None else list(term.per_seat),
+            }
+            for term in sheet.terms
+        ],
+        "card_points": None if sheet.card_points is None else list(sheet.card_points),
+        "paid": [{"rule": label, "net": list(net)} for label, net in sheet.paid],
+        "net": list(sheet.net),
+    }

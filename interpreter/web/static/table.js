@@ -458,12 +458,52 @@ function drawLogs(view) {
   }
 }
 
-function resultText(view) {
-  const lines = [...view.result];
-  lines.push(`Game totals after ${view.game.hands_finished} hand(s): ` +
-    view.game.totals.map((t, s) => `${who(s, view)} ${signed(t)}`).join(", "));
-  if (view.game.winners.length) lines.push(`The game is over: ${view.game.winners.map((s) => who(s, view)).join(" and ")} won.`);
-  return lines.join("\n");
+// The end of the hand: the score sheet the server built from the ruleset's settlement (what
+// each seat made and paid, by rule; the terms the settlement read, with their values), and the
+// running totals of the sitting.
+function drawResult(view) {
+  const sheet = view.sheet;
+  $("result").hidden = !sheet;
+  if (!sheet) return;
+  $("result-title").textContent = `Hand ${view.hand_number} is over`;
+  const seats = Array.from({ length: view.ruleset.players }, (_, s) => who(s, view));
+  $("result-summary").textContent = sheet.thrown_in
+    ? `The deal is thrown in before play: ${sheet.thrown_in}. Nothing is paid.`
+    : `Net this hand (${view.ruleset.unit}): ` + sheet.net.map((n, s) => `${seats[s]} ${signed(n)}`).join(", ");
+  const head = (first) => element("tr", {}, element("th", { scope: "col", textContent: first }),
+    ...seats.map((name) => element("th", { scope: "col", textContent: name })));
+  const row = (label, values, show, kind = "") => element("tr", { class: kind },
+    element("th", { scope: "row", textContent: label }),
+    ...values.map((value) => element("td", { textContent: show(value) })));
+  const bySeat = $("sheet-seats");
+  bySeat.hidden = Boolean(sheet.thrown_in);
+  bySeat.tHead.replaceChildren(head(""));
+  const rows = [];
+  if (sheet.card_points) rows.push(row("card points", sheet.card_points, amount));
+  for (const paid of sheet.paid) rows.push(row(paid.rule, paid.net, signed));
+  rows.push(row(`net (${view.ruleset.unit})`, sheet.net, signed, "net"));
+  rows.push(row("game total", view.game.totals, signed, "total"));
+  bySeat.tBodies[0].replaceChildren(...rows);
+  const terms = $("sheet-terms");
+  terms.hidden = sheet.terms.length === 0;
+  terms.tBodies[0].replaceChildren(...sheet.terms.map((term) => {
+    const value = term.per_seat ? term.per_seat.map((v, s) => `${seats[s]} ${v}`).join(", ") : term.value;
+    const name = term.kind === "parameter" ? `${term.name} (rule value)` : term.name;
+    return element("tr", { class: term.kind.replaceAll(" ", "-") },
+      element("th", { scope: "row", textContent: name }),
+      element("td", { textContent: value }),
+      element("td", { class: "about", textContent: term.description }));
+  }));
+  const sitting = $("sitting");
+  sitting.tHead.replaceChildren(head("hand"));
+  const totals = new Array(seats.length).fill(0);
+  const hands = view.sitting.map((net, n) => {
+    net.forEach((v, s) => { totals[s] += v; });
+    return row(String(n + 1), net, signed);
+  });
+  sitting.tBodies[0].replaceChildren(...hands, row("total", totals, signed, "total"));
+  $("game-over").textContent = view.game.winners.length
+    ? `The game is over: ${view.game.winners.map((s) => who(s, view)).join(" and ")} won.` : "";
 }
 
 // --- drawing a view -------------------------------------------------------------------------
@@ -502,8 +542,7 @@ function render(view) {
   lines.replaceChildren(...view.table_lines.map((line) => element("li", { textContent: line })));
   drawDecision(view);
   drawHand(view);
-  $("result").hidden = !view.over;
-  $("result-lines").textContent = view.over ? resultText(view) : "";
+  drawResult(view);
   $("next-hand").hidden = !view.game.may_deal;
   drawLogs(view);
   $("announce").textContent = view.over ? `Hand ${view.hand_number} is over.`
