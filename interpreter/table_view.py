@@ -27,7 +27,7 @@ from tarot.engine.actions import (
     DecisionKind,
 )
 from tarot.engine.events import Payment
-from tarot.engine.phases.talon import REST_SHOWN, TAKEN_SHOWN, told_text
+from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN, told_text
 from tarot.engine.score_sheet import Sheet, sheet_lines
 from tarot.engine.seat_view import Facing, SeatView
 from tarot.ruleset import Declaration, Ruleset
@@ -35,6 +35,8 @@ from tarot.ruleset import Declaration, Ruleset
 PLAY, DISCARD = DecisionKind.PLAY, DecisionKind.DISCARD
 #: shown cards that went elsewhere than a hand: talon packets onto a pile or to tricks
 OFF_HAND = frozenset({TAKEN_SHOWN["pile"], REST_SHOWN})
+#: shown cards of the talon that went into a hand
+TALON_INTO_HAND = frozenset({TAKEN_SHOWN["hand"], TAKEN_BY_KIND})
 NO_LEVEL = NO_LEVEL_TEXT  # the level of a declaration choice that declares nothing
 
 
@@ -302,6 +304,9 @@ def shown_line(view: SeatView) -> str | None:
     played = view.played()
     held: dict[int, list[int]] = {}
     for seat, what, cards in view.shown:
+        # the talon a seat took and then laid cards away from: which are left is not known
+        if what in TALON_INTO_HAND and view.discard_sizes[seat]:
+            continue
         if seat != me and what not in OFF_HAND:
             for card in cards:
                 if card not in played and card not in held.setdefault(seat, []):
