@@ -173,7 +173,7 @@ def test_another_seats_action_or_view_is_refused(client: TestClient) -> None:
     assert response.status_code == 403
     assert response.json()["error"] == "you sit at seat 0; seat 1 is played by the computer"
     response = client.get(f"/api/tables/{table}?seat=1")
-    assert response.status_code == 403 and "no other seat's view" in response.json()["error"]
+    assert response.status_code == 403 and "seat 1 is played by the computer" in response.text
     assert client.get(f"/api/tables/{table}?seat=0").status_code == 200
 
 
@@ -424,3 +424,15 @@ def test_a_choice_worth_nothing_by_itself_is_not_labelled_worth_0(client: TestCl
     label = choice_label(ruleset, f"{declaration.id}:{level}", {level: 0})
     assert "worth" not in label and declaration.name in label
     assert "worth 2 marques" in choice_label(ruleset, f"{declaration.id}:{level}", {level: 2})
+
+
+def test_the_taker_is_told_how_many_cards_of_the_talon_to_lay_away(client: TestClient) -> None:
+    view = _sit(client, "french-tarot", seed=8)
+    table = view["table"]
+    while view["decision"] is not None and view["decision"]["kind"] != "discard":
+        action = view["decision"]["choices"][0]["text"]  # the first bid takes the contract
+        view = client.post(f"/api/tables/{table}/actions", json={"action": action}).json()
+    assert view["decision"] is not None, "the hand ended before a discard"
+    held = _tables(client).find(table)
+    talon = len(held.ruleset.deck.cards) - sum(map(len, held.state.hands_dealt))  # the chien
+    assert view["decision"]["notes"][0] == f"Lay away {talon} cards, one at a time."

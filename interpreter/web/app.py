@@ -29,8 +29,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
 
 from tarot import paths
 from tarot.errors import RulesetError
@@ -38,6 +39,8 @@ from tarot.explain import explain_page, render
 from tarot.load.listing import builtin_listings
 from tarot.record_json import record_text
 from tarot.ruleset_loader import load_ruleset
+from tarot.web.live import Live
+from tarot.web.seats import links, new_tokens, seat_of
 from tarot.web.table import Refused, Table
 from tarot.web.tables import Tables, guarded
 from tarot.web.view import table_json
@@ -52,6 +55,7 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 def create_app(folder: Path) -> Starlette:
     """The app, keeping its tables in `folder`."""
     tables = Tables(folder)
+    live = Live()
 
     async def page(_request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -65,46 +69,69 @@ def create_app(folder: Path) -> Starlette:
     async def create(request: Request) -> Response:
         body = await _body(request)
         upload = body.get("upload")
+        seat = _whole(body, "seat", 0)
+        people = _people(body, seat)
         table = await run_in_threadpool(
             tables.create,
             _text(body, "ruleset", "") if upload is None else "",
             _options(body.get("options", {})),
-            _whole(body, "seat", 0),
+            seat,
             _text(body, "agents", DEFAULT_AGENTS) or DEFAULT_AGENTS,
             None if body.get("seed") in (None, "") else _whole(body, "seed", 0),
             None if upload is None else _upload(upload),
+            new_tokens(people) if len(people) > 1 else None,
         )
         shown = await run_in_threadpool(guarded, table, tables, lambda: table_json(table))
+        if table.setup.tokens:  # only whoever opens the table is given every seat's link
+            shown["links"] = links(table)
         return JSONResponse(shown, status_code=201)
 
     async def view(request: Request) -> Response:
         table = await _table(tables, request)
-        seat = request.query_params.get("seat")
-        if seat is not None and seat != str(table.seat):
-            raise Refused(403, f"you sit at seat {table.seat}: no other seat's view is given")
+        claimed = request.query_params.get("seat")
+        seat = seat_of(table, request.query_params.get("token"), _claimed(claimed))
+        present = live.present(table.id)
         return JSONResponse(
-            await run_in_threadpool(guarded, table, tables, lambda: table_json(table))
+            await run_in_threadpool(
+                guarded, table, tables, lambda: table_json(table, seat, present)
+            )
         )
 
     async def act(request: Request) -> Response:
         table = await _table(tables, request)
         body = await _body(request)
-        seat, action = _whole(body, "seat", table.seat), _text(body, "action", None)
+        token = request.query_params.get("token") or _text(body, "token", "")
+        seat = seat_of(table, token, _whole(body, "seat", -1) if "seat" in body else None)
+        action = _text(body, "action", None)
 
         def step() -> dict:
             table.act(seat, action)
-            return table_json(table)
+            return table_json(table, seat, live.present(table.id))
 
-        return JSONResponse(await run_in_threadpool(guarded, table, tables, step))
+        shown = await run_in_threadpool(guarded, table, tables, step)
+        await live.changed(table.id, seat)
+        return JSONResponse(shown)
 
     async def next_hand(request: Request) -> Response:
         table = await _table(tables, request)
+        seat = seat_of(table, request.query_params.get("token"))
 
         def step() -> dict:
             table.deal_next()
-            return table_json(table)
+            return table_json(table, seat, live.present(table.id))
 
-        return JSONResponse(await run_in_threadpool(guarded, table, tables, step))
+        shown = await run_in_threadpool(guarded, table, tables, step)
+        await live.changed(table.id, seat)
+        return JSONResponse(shown)
+
+    async def follow(socket: WebSocket) -> None:
+        try:
+            table = await run_in_threadpool(tables.find, socket.path_params["table_id"])
+            seat = seat_of(table, socket.query_params.get("token"))
+        except Refused as refused:
+            await socket.close(code=1008, reason=refused.message[:120])
+            return
+        await live.follow(table.id, seat, socket)
 
     async def record(request: Request) -> Response:
         table = await _table(tables, request)
@@ -144,6 +171,7 @@ def create_app(folder: Path) -> Starlette:
         Route("/api/tables/{table_id}/actions", act, methods=["POST"]),
         Route("/api/tables/{table_id}/next", next_hand, methods=["POST"]),
         Route("/api/tables/{table_id}/record", record),
+        WebSocketRoute("/api/tables/{table_id}/live", follow),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {Refused: _refused, HTTPException: _http_error}
@@ -201,6 +229,24 @@ def _options(value: object) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         raise Refused(400, "options: an object of OPTION: READING texts expected")
     return {str(name): reading for name, reading in value.items()}
+
+
+def _people(body: dict, seat: int) -> list[int]:
+    """The seats people take (`people`: whole numbers), the opener's `seat` among them."""
+    given = body.get("people", [])
+    if not isinstance(given, list) or not all(
+        isinstance(s, int) and not isinstance(s, bool) for s in given
+    ):
+        raise Refused(400, "people: a list of seat numbers expected")
+    return sorted({seat, *given})
+
+
+def _claimed(seat: str | None) -> int | None:
+    if seat is None:
+        return None
+    if not seat.strip().isdecimal():
+        raise Refused(400, f"seat: a whole number expected, not {seat[:20]!r}")
+    return int(seat)
 
 
 def _upload(value: object) -> tuple[str, str]:

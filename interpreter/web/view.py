@@ -13,7 +13,7 @@ and the game's totals. Another seat's hidden cards are never read, only how many
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from tarot.api.choice_costs import discard_costs
 from tarot.api.view import payments_of
@@ -58,9 +58,13 @@ def card_json(card: Card) -> dict:
     }
 
 
-def table_json(table: Table) -> dict:
-    """What the table's person may see now (and the news since the last view)."""
-    state, seat, ruleset = table.state, table.seat, table.ruleset
+def table_json(
+    table: Table, seat: int | None = None, present: Collection[int] = frozenset()
+) -> dict:
+    """What the person at `seat` (by default the one who opened the table) may see now, and
+    the news since their last view; `present`: the seats whose people have the table open."""
+    seat = table.seat if seat is None else seat
+    state, ruleset = table.state, table.ruleset
     view = SeatView(state, seat)
     cards = ruleset.deck.cards
 
@@ -71,8 +75,7 @@ def table_json(table: Table) -> dict:
         return [{"seat": s, "card": card_json(cards[c])} for s, c in seat_cards]
 
     sheet = score_sheet(state) if view.over else None
-    log = table.news()
-    news_from, table.viewed = table.viewed, len(log)
+    log, news_from = table.news(seat)
     # the piles' face-up tops are drawn as cards, not told in a line
     lines = (sides_line, announced_line, doubled_line, packets_line, shown_line)
     totals = [t + r for t, r in zip(table.totals_before, view.returns, strict=True)]
@@ -97,6 +100,10 @@ def table_json(table: Table) -> dict:
         },
         "seat": seat,
         "agents": table.agent_names(),
+        "people": [
+            {"seat": person, "here": person == seat or person in present}
+            for person in sorted(table.people)
+        ],
         "seed": table.setup.seed if table.setup.seed_known else None,
         "hand_number": view.number,
         "dealer": view.dealer,
@@ -106,7 +113,9 @@ def table_json(table: Table) -> dict:
         "pile_tops": [drawn(sorted_hand(ruleset.deck, tops)) for tops in view.pile_tops],
         "discards": drawn(view.discards),
         "hand_sizes": list(view.hand_sizes),
-        "decision": _decision_json(view, discard_costs(state, seat)),
+        "decision": _decision_json(
+            view, discard_costs(state, seat), state.discard_left.get(seat, 0)
+        ),
         "trick_number": view.trick_number,
         "leader": view.leader,
         "trick": plays(view.trick),
@@ -145,9 +154,12 @@ def table_json(table: Table) -> dict:
     }
 
 
-def _decision_json(view: SeatView, costs: Mapping[str, Sequence[Payment]]) -> dict | None:
+def _decision_json(
+    view: SeatView, costs: Mapping[str, Sequence[Payment]], left: int
+) -> dict | None:
     """The decision the seat faces, with its legal choices (None: not its turn) and what the
-    page tells beside them: how many cards are still to lay away, what each would cost."""
+    page tells beside them: how many cards are still to lay away (`left`), what each would
+    cost."""
     facing = view.facing
     if facing is None:
         return None
@@ -169,18 +181,20 @@ def _decision_json(view: SeatView, costs: Mapping[str, Sequence[Payment]]) -> di
             }
             for text in choices
         ],
-        "notes": _discard_notes(view, choices, cost),
+        "notes": _discard_notes(view, choices, cost, left),
     }
 
 
-def _discard_notes(view: SeatView, choices: Sequence[str], cost: Mapping[str, str]) -> list[str]:
+def _discard_notes(
+    view: SeatView, choices: Sequence[str], cost: Mapping[str, str], left: int
+) -> list[str]:
     """How many cards the seat still lays away, and what the cards that cost something cost,
     grouped by what they cost."""
     if view.facing is None or view.facing.kind != DecisionKind.DISCARD:
         return []
     ruleset = view.ruleset
-    done, total = len(view.discards), ruleset.discard_count(view.seat, view.dealer)
-    left = total - done
+    done = len(view.discards)
+    total = done + left
     notes = [
         f"Lay away {left} more {'card' if left == 1 else 'cards'} ({done} of {total} laid away)."
         if done

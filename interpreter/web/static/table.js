@@ -8,6 +8,7 @@
 const $ = (id) => document.getElementById(id);
 
 let current = null; // the last view of the table
+let token = new URLSearchParams(location.search).get("token"); // the seat's secret, from its link
 let views = 0; // how many views were drawn: a test waits on it (body's data-views)
 let keepFocus = false; // the person acted from the hand or the choices: focus returns there
 
@@ -44,6 +45,11 @@ function who(seat, view) {
   return seat === view.seat ? "you" : `seat ${seat}`;
 }
 
+// A table's address for this seat: its token, when the seat has one, in every request.
+function seatUrl(path) {
+  return token ? `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}` : path;
+}
+
 function amount(value) {
   return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
 }
@@ -68,6 +74,7 @@ async function showSetup() {
   select.value = (rulesets.find((ruleset) => ruleset.default) || rulesets[0]).name;
   select.addEventListener("change", () => chooseRuleset(select.value));
   $("upload").addEventListener("change", chooseFile);
+  $("seat").addEventListener("change", friendChoices);
   await chooseRuleset(select.value);
   $("setup").addEventListener("submit", sitDown);
 }
@@ -75,6 +82,7 @@ async function showSetup() {
 async function chooseRuleset(name) {
   const about = await ask("GET", `/api/rulesets/${encodeURIComponent(name)}`);
   seatChoices(about.players);
+  friendChoices();
   const box = $("options");
   box.replaceChildren();
   for (const option of about.options) {
@@ -113,6 +121,18 @@ function seatChoices(players) {
   for (let s = 0; s < players; s += 1) seat.append(element("option", { value: s, textContent: `seat ${s}` }));
 }
 
+// A box per seat but the person's own: ticked, a friend sits there (and gets a link).
+function friendChoices() {
+  const box = $("friends");
+  box.replaceChildren();
+  const mine = Number($("seat").value);
+  for (const option of $("seat").options) {
+    const seat = Number(option.value);
+    if (seat === mine) continue;
+    box.append(element("label", {}, element("input", { type: "checkbox", value: String(seat), "data-friend": String(seat) }), ` seat ${seat}`));
+  }
+}
+
 async function sitDown(event) {
   event.preventDefault();
   showError("");
@@ -121,6 +141,7 @@ async function sitDown(event) {
     agents: $("agents-text").value.trim() || $("agents").value,
     seed: $("seed").value.trim(),
     options: {},
+    people: [...document.querySelectorAll("[data-friend]:checked")].map((box) => Number(box.value)),
   };
   const file = $("upload").files[0];
   if (file) {
@@ -131,10 +152,14 @@ async function sitDown(event) {
   }
   try {
     const view = await ask("POST", "/api/tables", body);
-    history.pushState(null, "", `/t/${view.table}`);
+    const mine = (view.links || []).find((link) => link.seat === view.seat);
+    if (mine) token = new URL(mine.path, location.origin).searchParams.get("token");
+    history.pushState(null, "", mine ? mine.path : `/t/${view.table}`);
     $("setup").hidden = true;
+    showLinks(view);
     keepFocus = true;
     await follow(view);
+    goLive(view.table);
   } catch (error) {
     showError(error.message);
   }
@@ -150,8 +175,8 @@ function cardFace(card) {
 
 function play(action) {
   showError("");
-  ask("POST", `/api/tables/${current.table}/actions`, { seat: current.seat, action })
-    .then(follow)
+  ask("POST", seatUrl(`/api/tables/${current.table}/actions`), { seat: current.seat, action })
+    .then(show)
     .catch((error) => {
       showError(error.message);
       document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
@@ -264,7 +289,64 @@ function drawDecision(view) {
 }
 
 function waitingText(view) {
+  const person = view.people.find((p) => p.seat === view.to_decide);
+  if (person && !person.here) return `Waiting for seat ${view.to_decide}: nobody has opened its link yet`;
   return `Waiting for ${who(view.to_decide, view)}\u2026`;
+}
+
+// Whoever opened the table: a link for each friend's seat, to send them.
+function showLinks(view) {
+  const box = $("invite");
+  const friends = (view.links || []).filter((link) => link.seat !== view.seat);
+  box.hidden = friends.length === 0;
+  const list = $("invite-links");
+  list.replaceChildren(...friends.map((link) => {
+    const url = new URL(link.path, location.origin).href;
+    const field = element("input", { readOnly: true, value: url, "aria-label": `the link to seat ${link.seat}`, "data-link": String(link.seat) });
+    const copy = element("button", { type: "button", textContent: "copy", onclick: () => { field.select(); navigator.clipboard?.writeText(url); } });
+    return element("li", {}, element("span", { textContent: `seat ${link.seat}: ` }), field, copy);
+  }));
+}
+
+// --- live: the table changes when another person plays -----------------------------------
+
+let liveSocket = null;
+let liveRetry = 1000;
+let refreshing = null; // the view asked for after a change, while it is on its way
+let refreshAgain = false;
+let drawing = Promise.resolve(); // views are drawn one after the other, never two at once
+
+function show(view) {
+  drawing = drawing.then(() => follow(view)).catch((error) => showError(error.message));
+  return drawing;
+}
+
+function goLive(tableId) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${location.host}${seatUrl(`/api/tables/${tableId}/live`)}`);
+  liveSocket = socket;
+  socket.addEventListener("open", () => { document.body.dataset.live = "open"; liveRetry = 1000; });
+  socket.addEventListener("message", (event) => {
+    const told = JSON.parse(event.data);
+    if (!current || told.by !== current.seat) refresh(tableId); // another seat's doing
+  });
+  socket.addEventListener("close", (event) => {
+    document.body.dataset.live = "closed";
+    if (event.code === 1008) { showError(event.reason || "this page may not follow the table"); return; }
+    setTimeout(() => goLive(tableId), liveRetry); // the connection dropped: open it again
+    liveRetry = Math.min(liveRetry * 2, 15000);
+  });
+}
+
+function refresh(tableId) {
+  if (refreshing) { refreshAgain = true; return; }
+  refreshing = ask("GET", seatUrl(`/api/tables/${tableId}`))
+    .then(show)
+    .catch((error) => showError(error.message))
+    .finally(() => {
+      refreshing = null;
+      if (refreshAgain) { refreshAgain = false; refresh(tableId); }
+    });
 }
 
 // --- the felt: seats around it, the trick in the middle ------------------------------------
@@ -293,16 +375,18 @@ function drawSeats(view) {
     const turn = view.to_decide === s && !view.over;
     const mine = s === view.seat;
     const name = mine ? `you (seat ${s})` : `seat ${s}`;
+    const person = view.people.find((p) => p.seat === s);
+    const player = person ? `a person, ${person.here ? "here" : "not here yet"}` : view.agents[s];
     const marks = [];
     if (view.dealer === s) marks.push("dealer");
     if (turn) marks.push(mine ? "your turn" : "to play");
     const plaque = element("div", {
       class: `seat${turn ? " turn" : ""}${mine ? " mine" : ""}`, role: "group",
-      "aria-label": [name, mine ? "" : view.agents[s], cardCount(view, s), ...marks].filter(Boolean).join(", "),
+      "aria-label": [name, mine ? "" : player, cardCount(view, s), ...marks].filter(Boolean).join(", "),
       "data-seat": String(s),
     },
     element("strong", { textContent: name }),
-    mine ? "" : element("span", { class: "player", textContent: view.agents[s] }),
+    mine ? "" : element("span", { class: `player${person && !person.here ? " away" : ""}`, textContent: player }),
     element("span", { textContent: cardCount(view, s) }),
     element("span", { class: "money", textContent: `hand ${signed(view.returns[s])} \u00b7 game ${signed(view.game.totals[s])}` }));
     if (view.dealer === s) plaque.prepend(element("span", { class: "chip", title: "the dealer", textContent: "D" }));
@@ -589,7 +673,7 @@ function onKey(event) {
 async function start() {
   $("next-hand").addEventListener("click", () => {
     keepFocus = true;
-    ask("POST", `/api/tables/${current.table}/next`).then(follow).catch((error) => showError(error.message));
+    ask("POST", seatUrl(`/api/tables/${current.table}/next`)).then(show).catch((error) => showError(error.message));
   });
   const given = new URLSearchParams(location.search).get("pace");
   if (given !== null && given.trim() !== "" && Number(given) >= 0) localStorage.setItem(PACE_KEY, String(Number(given)));
@@ -610,9 +694,10 @@ async function start() {
   const opened = location.pathname.match(/^\/t\/([^/]+)$/);
   try {
     if (opened) {
-      const view = await ask("GET", `/api/tables/${opened[1]}`);
+      const view = await ask("GET", seatUrl(`/api/tables/${opened[1]}`));
       followed = { table: view.table, hand: view.hand_number, plays: playsOf(view).length };
       draw(view);
+      goLive(view.table);
     }
     else await showSetup();
   } catch (error) {
