@@ -330,7 +330,8 @@ def decision_lines(view: SeatView) -> list[str]:
     dealer = ", the dealer" if view.dealer == me else ""
     stage = f"trick {view.trick_number}" if decision.kind == PLAY else decision.kind
     if decision.kind == DISCARD:
-        done, total = len(view.discards), ruleset.discard_count(me, view.dealer)
+        done = len(view.discards)
+        total = done + view.to_discard  # the talon taken counts
         stage += f" {done + 1} of {total}" if done < total else ""
     lines = [f"--- Hand {view.number}, {stage}: you are seat {me}{dealer} ---"]
     lines.append(net_line(view))

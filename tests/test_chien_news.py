@@ -9,7 +9,7 @@ from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
 from tarot.ruleset_loader import load_ruleset
 from tarot.table_news import Seen, news_lines
-from tarot.table_view import shown_line
+from tarot.table_view import decision_lines, shown_line
 
 TAKER = 1
 
@@ -81,3 +81,16 @@ def test_the_taker_is_told_the_talon_he_takes() -> None:
         line.startswith("The talon, shown to all: ") and line.endswith("(you take it).")
         for line in told
     )
+
+
+def test_the_taker_is_told_how_many_cards_of_the_talon_are_left_to_lay_away() -> None:
+    state = _deal()
+    bid = _bid(state)
+    while state.decision.kind != "discard":
+        decision = state.decision
+        state.apply_action(bid if decision.kind == "bid" and decision.seat == TAKER else "pass")
+    talon = len(state.ruleset.deck.cards) - sum(map(len, state.hands_dealt))
+    first = decision_lines(SeatView(state, TAKER))[0]
+    assert first.startswith(f"--- Hand 1, discard 1 of {talon}: you are seat {TAKER}")
+    state.apply_action(state.decision.choices[0])
+    assert f"discard 2 of {talon}:" in decision_lines(SeatView(state, TAKER))[0]

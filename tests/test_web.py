@@ -23,6 +23,7 @@ from tarot.engine.seat_view import SeatView
 from tarot.table_view import choice_label, resolve
 from tarot.web.app import create_app
 from tarot.web.tables import Tables
+from tests.web_checks import strings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,17 +50,6 @@ def _hidden_ids(client: TestClient, view: dict) -> set[str]:
     seen = SeatView(table.state, table.seat)
     cards = table.ruleset.deck.cards
     return {cards[c].id for c in seen.unseen}
-
-
-def _strings(value: object) -> set[str]:
-    """Every text in a JSON value (card ids are texts; keys are not cards)."""
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        value = list(value.values())
-    if isinstance(value, list):
-        return set().union(*(_strings(item) for item in value))
-    return set()
 
 
 def _play_out(client: TestClient, view: dict) -> list[dict]:
@@ -91,13 +81,13 @@ def test_no_response_during_a_hand_holds_a_card_of_another_seat(
             client.get(f"/api/tables/{table}"),
             client.post(f"/api/tables/{table}/actions", json={"action": "no-such-card"}),
         ):
-            assert not hidden & _strings(response.json())
+            assert not hidden & strings(response.json())
         checked += len(hidden)
         choice = view["decision"]["choices"][0]["text"]
         response = client.post(f"/api/tables/{table}/actions", json={"action": choice})
         view = response.json()
         if not view["over"]:
-            assert not _hidden_ids(client, view) & _strings(view)
+            assert not _hidden_ids(client, view) & strings(view)
     assert checked > 100  # there was much to keep hidden
 
 

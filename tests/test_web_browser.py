@@ -26,6 +26,7 @@ from starlette.applications import Starlette
 
 from tarot.engine.seat_view import SeatView
 from tarot.web.app import create_app
+from tests.web_checks import strings
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WAIT = 60  # seconds a step may take on a loaded machine before the test fails
@@ -354,7 +355,7 @@ def test_two_people_play_a_hand_at_one_table_each_in_their_own_browser(
             for seat, page in pages.items():  # every response either page has received
                 hidden = _hidden_from(seat, table_id)
                 for text in _received(page):
-                    assert not _strings(json.loads(text)) & hidden, (seat, text[:200])
+                    assert not strings(json.loads(text)) & hidden, (seat, text[:200])
             _wait(browser, lambda: _turn(browser) or _turn(pages[2]) or not _open_hand(browser))
             if not _open_hand(browser):
                 break
@@ -383,17 +384,6 @@ def test_two_people_play_a_hand_at_one_table_each_in_their_own_browser(
         assert pages[2].find_element(By.ID, "result-title").text == "Hand 1 is over"
     finally:
         friend.quit()
-
-
-def _strings(value: object) -> set[str]:
-    """Every text in a JSON value (card ids are texts; keys are not cards)."""
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        value = list(value.values())
-    if isinstance(value, list):
-        return set().union(*(_strings(item) for item in value))
-    return set()
 
 
 def _open_hand(page: WebDriver) -> bool:

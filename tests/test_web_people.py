@@ -14,6 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 from tarot.engine.seat_view import SeatView
 from tarot.web.app import create_app
 from tarot.web.tables import Tables
+from tests.web_checks import strings
 
 PEOPLE = (0, 2)
 
@@ -48,16 +49,6 @@ def _unseen(client: TestClient, table_id: str, seat: int) -> set[str]:
     return {cards[c].id for c in view.unseen - shown}
 
 
-def _strings(value: object) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        value = list(value.values())
-    if isinstance(value, list):
-        return set().union(*(_strings(item) for item in value))
-    return set()
-
-
 def test_each_link_opens_its_own_seat_and_no_other(client: TestClient) -> None:
     view, tokens = _open(client)
     table = view["table"]
@@ -87,7 +78,7 @@ def test_two_people_play_a_whole_hand_and_neither_view_holds_the_others_cards(
     steps = 0
     while not views[0]["over"]:
         for seat in PEOPLE:  # every response a person's page receives
-            leaked = _strings(views[seat]) & _unseen(client, table, seat)
+            leaked = strings(views[seat]) & _unseen(client, table, seat)
             assert not leaked, (seat, steps, leaked)
         mover = views[0]["to_decide"]
         assert mover in PEOPLE  # the computer players have played up to a person

@@ -7,10 +7,13 @@ Where it sits: under `tarot.web.serve` (which runs it with uvicorn), over the ta
   script and style sheet;
 - `GET /api/rulesets` the built-in rulesets, `GET /api/rulesets/NAME` one with its options;
 - `POST /api/tables` a new table: `{"ruleset", "options", "seat", "agents", "seed",
-  "upload": {"name", "text"}}`;
-- `GET /api/tables/ID` the person's view (`?seat=N` must be the person's seat);
-  `POST /api/tables/ID/actions` `{"seat", "action"}`; `POST /api/tables/ID/next` the next
-  hand; `GET /api/tables/ID/record` the game record; `GET /t/ID/rules` the rules page.
+  "upload": {"name", "text"}, "people": [SEAT, ...]}` (`people`: the seats friends take; the
+  answer then holds a link per person's seat, `links`);
+- `GET /api/tables/ID?token=T` the view of the seat token T opens (`tarot.web.seats`; a
+  table with one person needs no token; `?seat=N` must be that seat);
+  `POST /api/tables/ID/actions?token=T` `{"action"}`; `POST /api/tables/ID/next?token=T`
+  the next hand; `GET /api/tables/ID/record` the game record; `GET /t/ID/rules` the rules
+  page; `WS /api/tables/ID/live?token=T` the table's changes (`tarot.web.live`).
 
 A refusal is a JSON `{"error": MESSAGE}` with a 4xx status (400 a bad request, 403 another
 seat, 404 no such table, 409 not now, 422 an illegal action).

@@ -113,9 +113,7 @@ def table_json(
         "pile_tops": [drawn(sorted_hand(ruleset.deck, tops)) for tops in view.pile_tops],
         "discards": drawn(view.discards),
         "hand_sizes": list(view.hand_sizes),
-        "decision": _decision_json(
-            view, discard_costs(state, seat), state.discard_left.get(seat, 0)
-        ),
+        "decision": _decision_json(view, discard_costs(state, seat)),
         "trick_number": view.trick_number,
         "leader": view.leader,
         "trick": plays(view.trick),
@@ -154,12 +152,9 @@ def table_json(
     }
 
 
-def _decision_json(
-    view: SeatView, costs: Mapping[str, Sequence[Payment]], left: int
-) -> dict | None:
+def _decision_json(view: SeatView, costs: Mapping[str, Sequence[Payment]]) -> dict | None:
     """The decision the seat faces, with its legal choices (None: not its turn) and what the
-    page tells beside them: how many cards are still to lay away (`left`), what each would
-    cost."""
+    page tells beside them: how many cards are still to lay away, what each would cost."""
     facing = view.facing
     if facing is None:
         return None
@@ -181,19 +176,17 @@ def _decision_json(
             }
             for text in choices
         ],
-        "notes": _discard_notes(view, choices, cost, left),
+        "notes": _discard_notes(view, choices, cost),
     }
 
 
-def _discard_notes(
-    view: SeatView, choices: Sequence[str], cost: Mapping[str, str], left: int
-) -> list[str]:
+def _discard_notes(view: SeatView, choices: Sequence[str], cost: Mapping[str, str]) -> list[str]:
     """How many cards the seat still lays away, and what the cards that cost something cost,
     grouped by what they cost."""
     if view.facing is None or view.facing.kind != DecisionKind.DISCARD:
         return []
     ruleset = view.ruleset
-    done = len(view.discards)
+    done, left = len(view.discards), view.to_discard
     total = done + left
     notes = [
         f"Lay away {left} more {'card' if left == 1 else 'cards'} ({done} of {total} laid away)."
