@@ -1,5 +1,6 @@
-"""One table of `tarot serve`: a person at one seat, computer players at the others, a game
-of hands dealt one after the other.
+"""One table of `tarot serve`: people at one seat or several (each reached by its own link,
+`tarot.web.seats`), computer players at the others, a game of hands dealt one after the
+other.
 
 Where it sits: between the web app (`tarot.web.app`, which turns requests into calls
 here) and the engine (`tarot.engine.game.deal_hand`, `HandState.apply_action`), with the

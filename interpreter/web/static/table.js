@@ -602,6 +602,7 @@ function draw(view) {
 // After an action the focus returns to the hand (its first legal card, or the first choice,
 // or the hand itself while others play), so that play goes on from the keyboard.
 function focusHand() {
+  if (document.activeElement && document.activeElement.closest("input, select, textarea")) return; // a setting being changed
   const target = document.querySelector("#hand .card.legal, #my-piles .card.legal, #decision button.choice, #result button:not([hidden])") || $("hand");
   target.focus({ preventScroll: true });
 }
