@@ -34,7 +34,7 @@ from tarot.table_view import (
 
 SETTLEMENT = PaymentTime.SETTLEMENT  # where the payments at the end of a hand are made
 #: the talon turned up for all, as `SeatView.shown` names it: what its seat does with it
-TALON_SHOWN = {
+TALON_TURNED_UP = {
     TAKEN_SHOWN["hand"]: "it",  # shown as it is taken, or before (the same name)
     TAKEN_SHOWN["pile"]: "it onto a pile",
     TAKEN_BY_KIND: "them",
@@ -106,9 +106,9 @@ def _talon_lines(view: SeatView, seen: Seen) -> list[str]:
     deck, me = view.ruleset.deck, view.seat
     lines = []
     for seat, what, cards in view.shown[seen.shown :]:
-        if what in TALON_SHOWN and cards:
+        if what in TALON_TURNED_UP and cards:
             shown = card_list(deck, sorted_hand(deck, cards))
-            does = f"{who(seat, me)} {verb(seat, me, 'take')} {TALON_SHOWN[what]}"
+            does = f"{who(seat, me)} {verb(seat, me, 'take')} {TALON_TURNED_UP[what]}"
             lines.append(f"The talon, shown to all: {shown} ({does}).")
     seen.shown = len(view.shown)
     return lines
