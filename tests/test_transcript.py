@@ -100,7 +100,7 @@ def test_builtin_payment_cites_the_chosen_reading() -> None:
         line
         for state in states
         for line in hand_transcript(state).splitlines()
-        if "Ultimo lost" in line
+        if "Ultimo lost" in line and "pay:" in line  # the payments, not the score sheet's row
     ]
     assert lost
     for line in lost:

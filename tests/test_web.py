@@ -19,8 +19,11 @@ from starlette.testclient import TestClient
 
 from tarot.cli import main
 from tarot.engine.seat_view import SeatView
+from tarot.load import paths
+from tarot.presentation.seat_screen import choice_label, resolve
 from tarot.web.app import create_app
 from tarot.web.tables import Tables
+from tests.web_checks import strings
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL = "http://127.0.0.1"  # the guard answers loopback names only
@@ -48,17 +51,6 @@ def _hidden_ids(client: TestClient, view: dict) -> set[str]:
     seen = SeatView(table.state, table.seat)
     cards = table.ruleset.deck.cards
     return {cards[c].id for c in seen.unseen}
-
-
-def _strings(value: object) -> set[str]:
-    """Every text in a JSON value (card ids are texts; keys are not cards)."""
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        value = list(value.values())
-    if isinstance(value, list):
-        return set().union(*(_strings(item) for item in value))
-    return set()
 
 
 def _play_out(client: TestClient, view: dict) -> list[dict]:
@@ -90,13 +82,13 @@ def test_no_response_during_a_hand_holds_a_card_of_another_seat(
             client.get(f"/api/tables/{table}"),
             client.post(f"/api/tables/{table}/actions", json={"action": "no-such-card"}),
         ):
-            assert not hidden & _strings(response.json())
+            assert not hidden & strings(response.json())
         checked += len(hidden)
         choice = view["decision"]["choices"][0]["text"]
         response = client.post(f"/api/tables/{table}/actions", json={"action": choice})
         view = response.json()
         if not view["over"]:
-            assert not _hidden_ids(client, view) & _strings(view)
+            assert not _hidden_ids(client, view) & strings(view)
     assert checked > 100  # there was much to keep hidden
 
 
@@ -153,10 +145,13 @@ def test_an_illegal_action_is_refused_and_nothing_changes(client: TestClient) ->
     not_held = next(
         card for card in ("cups-K", "coins-K", "swords-K", "batons-K") if card not in legal
     )
-    for action in (not_held, "pass", "", "x" * 5000):
+    for action, why in ((not_held, "is not in your hand"), ("pass", "is not one of the choices")):
         response = client.post(f"/api/tables/{table}/actions", json={"seat": 0, "action": action})
         assert response.status_code == 422, action
-        assert "may not" in response.json()["error"]
+        assert why in response.json()["error"]
+    for action in ("", "x" * 5000):
+        response = client.post(f"/api/tables/{table}/actions", json={"seat": 0, "action": action})
+        assert response.status_code == 422 and len(response.json()["error"]) < 120
     after = client.get(f"/api/tables/{table}").json()
     assert after["hand"] == view["hand"] and after["decision"] == view["decision"]
 
@@ -169,7 +164,7 @@ def test_another_seats_action_or_view_is_refused(client: TestClient) -> None:
     assert response.status_code == 403
     assert response.json()["error"] == "you sit at seat 0; seat 1 is played by the computer"
     response = client.get(f"/api/tables/{table}?seat=1")
-    assert response.status_code == 403 and "no other seat's view" in response.json()["error"]
+    assert response.status_code == 403 and "seat 1 is played by the computer" in response.text
     assert client.get(f"/api/tables/{table}?seat=0").status_code == 200
 
 
@@ -268,7 +263,12 @@ def test_the_rules_page_and_the_rulesets_are_served(client: TestClient) -> None:
     assert {"name": "french-tarot", "title": "French Tarot, four players", "players": 4} in listed
     options = client.get("/api/rulesets/marolles-1637").json()["options"]
     ultimo = next(o for o in options if o["name"] == "ultimo_failure")
-    assert ultimo["default"] == "mcleod" and "literal" in ultimo["readings"]
+    assert ultimo["default"] == "mcleod"
+    literal = next(r for r in ultimo["readings"] if r["name"] == "literal")
+    assert literal["description"].startswith("One marque")  # a reading is shown by its words
+    default = [ruleset["name"] for ruleset in listed if ruleset.get("default")]
+    assert default == [paths.default_builtin()] and default[0] in paths.list_builtins()
+    assert "favicon.svg" in page.text and client.get("/static/favicon.svg").status_code == 200
     assert client.get("/api/rulesets/nope").status_code == 404
     assert client.get("/").status_code == 200 and "table.js" in client.get("/").text
     assert "function draw" in client.get("/static/table.js").text
@@ -363,3 +363,72 @@ def test_a_seed_the_server_drew_stays_hidden_until_the_record_is_taken(tmp_path:
         TestClient(create_app(folder), base_url=LOCAL).get(f"/api/tables/{view['table']}").json()
     )
     assert reopened["seed"] == shown  # kept with the table
+
+
+def test_a_refusal_is_worded_as_the_terminal_words_it(client: TestClient) -> None:
+    view = _sit(client)
+    table = view["table"]
+
+    def first_choice(view: dict) -> dict:
+        action = view["decision"]["choices"][0]["text"]
+        body = {"seat": 0, "action": action}
+        return client.post(f"/api/tables/{table}/actions", json=body).json()
+
+    while view["decision"]["kind"] != "play":  # the discards first
+        view = first_choice(view)
+    held = _tables(client).find(table)
+    for _trick in range(20):  # play on until a card of the hand may not be played
+        legal = {c["text"] for c in view["decision"]["choices"]}
+        refused = [card["id"] for card in view["hand"] if card["id"] not in legal]
+        if refused:
+            break
+        view = first_choice(view)
+    assert refused, "no trick asked the seat to follow"
+    label = held.ruleset.deck.cards[held.ruleset.deck.by_id[refused[0]]].label()
+    _choice, terminal = resolve(SeatView(held.state, 0), label)  # what `tarot play` answers
+    response = client.post(f"/api/tables/{table}/actions", json={"seat": 0, "action": refused[0]})
+    assert response.status_code == 422
+    assert response.json()["error"] == terminal[:1].upper() + terminal[1:] + "."
+    assert response.json()["error"].startswith(f"You may not play {label} now: ")
+
+
+def test_the_discard_says_how_many_cards_to_lay_away_and_what_each_costs(
+    client: TestClient,
+) -> None:
+    view = _sit(client)
+    decision = view["decision"]
+    assert decision["kind"] == "discard"
+    assert decision["notes"][0] == "Lay away 4 cards, one at a time."
+    costly = [c for c in decision["choices"] if c["cost"]]
+    table = _tables(client).find(view["table"])
+    penalised = table.ruleset.deck.sets["not_discardable"]  # the ruleset's own set
+    by_id = table.ruleset.deck.by_id
+    assert costly and all(by_id[c["text"]] in penalised for c in costly)
+    assert all(by_id[c["text"]] not in penalised for c in decision["choices"] if not c["cost"])
+    assert costly[0]["cost"].startswith("You pay 2 marques each to seat 1 and seat 2: ")
+    assert any(costly[0]["label"] in note and "2 marques" in note for note in decision["notes"])
+    action = decision["choices"][0]["text"]
+    after = client.post(f"/api/tables/{view['table']}/actions", json={"seat": 0, "action": action})
+    assert after.json()["decision"]["notes"][0] == "Lay away 3 more cards (1 of 4 laid away)."
+
+
+def test_a_choice_worth_nothing_by_itself_is_not_labelled_worth_0(client: TestClient) -> None:
+    table = _tables(client).find(_sit(client)["table"])
+    ruleset = table.ruleset
+    declaration = next(rule for rule in ruleset.declarations if rule.levels)
+    level = declaration.levels[0].id
+    label = choice_label(ruleset, f"{declaration.id}:{level}", {level: 0})
+    assert "worth" not in label and declaration.name in label
+    assert "worth 2 marques" in choice_label(ruleset, f"{declaration.id}:{level}", {level: 2})
+
+
+def test_the_taker_is_told_how_many_cards_of_the_talon_to_lay_away(client: TestClient) -> None:
+    view = _sit(client, "french-tarot", seed=8)
+    table = view["table"]
+    while view["decision"] is not None and view["decision"]["kind"] != "discard":
+        action = view["decision"]["choices"][0]["text"]  # the first bid takes the contract
+        view = client.post(f"/api/tables/{table}/actions", json={"action": action}).json()
+    assert view["decision"] is not None, "the hand ended before a discard"
+    held = _tables(client).find(table)
+    talon = len(held.ruleset.deck.cards) - sum(map(len, held.state.hands_dealt))  # the chien
+    assert view["decision"]["notes"][0] == f"Lay away {talon} cards, one at a time."

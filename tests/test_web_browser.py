@@ -7,6 +7,7 @@ apart and counted. The server runs in a thread on a free port."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import threading
@@ -21,8 +22,11 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
+from starlette.applications import Starlette
 
+from tarot.engine.seat_view import SeatView
 from tarot.web.app import create_app
+from tests.web_checks import strings
 
 # the slow tier (`python -m pytest -m slow`): a real headless Chromium
 pytestmark = pytest.mark.slow
@@ -34,12 +38,30 @@ FOLLOWING = """return [document.body.dataset.following, document.getElementById(
     .textContent, document.querySelectorAll("#hand .card.legal").length];"""
 
 
+SERVED: dict[str, Starlette] = {}  # the app the server runs (its tables are read by a test)
+RECORDER = """window.received = [];
+const fetched = window.fetch;
+window.fetch = async (...request) => {
+  const response = await fetched(...request);
+  response.clone().text().then((text) => window.received.push(text));
+  return response;
+};
+const Socket = window.WebSocket;
+window.WebSocket = class extends Socket {
+  constructor(...address) {
+    super(...address);
+    this.addEventListener("message", (event) => window.received.push(String(event.data)));
+  }
+};"""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     app = create_app(tmp_path_factory.mktemp("tables"))
+    SERVED["app"] = app
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
@@ -55,6 +77,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
+    driver = _chromium()
+    yield driver
+    driver.quit()
+
+
+def _chromium() -> WebDriver:
+    """A headless Chromium session of its own (a person's browser)."""
     if not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()):
         needed = "Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)"
         if os.environ.get("CI"):  # .ci/run installs them: there they must run
@@ -66,8 +95,9 @@ def browser() -> Iterator[WebDriver]:
         options.add_argument(argument)
     options.add_argument("--window-size=1280,1000")
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
+    # every response the page receives (fetch bodies and WebSocket messages), kept to be read
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
+    return driver
 
 
 def _wait(browser: WebDriver, condition) -> None:
@@ -120,21 +150,29 @@ def _click_to_the_end(browser: WebDriver, screenshot: Path) -> int:
 def test_a_whole_hand_is_played_by_clicks_to_its_result(
     server: str, browser: WebDriver, tmp_path: Path, ruleset: str, seat: int, title: str
 ) -> None:
+    shots = _shots_folder(tmp_path)
     _sit_down(browser, server, ruleset, seat, seed=3)
     assert title in browser.find_element(By.ID, "title").text
     hand = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
     assert len(hand) >= 18
     clicks = _click_to_the_end(browser, tmp_path / "during.png")
     assert clicks >= 18  # every card of the hand was played by a click, besides the rest
-    result = browser.find_element(By.ID, "result-lines").text
-    assert result.startswith("=== Hand 1 over ===") and "Net this hand" in result
-    assert "Game totals after 1 hand(s)" in result
+    assert browser.find_element(By.ID, "result-title").text == "Hand 1 is over"
+    assert browser.find_element(By.ID, "result-summary").text.startswith("Net this hand")
+    by_seat = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#sheet-seats tr")]
+    assert by_seat[1].startswith("card points") and by_seat[-1].startswith("game total")
+    assert any(line.startswith("net (") for line in by_seat)
+    sitting = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#sitting tr")]
+    assert sitting[1].startswith("1 ") and sitting[-1].startswith("total ")
+    terms = browser.find_elements(By.CSS_SELECTOR, "#sheet-terms tbody th")
+    assert terms  # the terms the settlement read (a parameter at least)
     payments = browser.find_elements(By.CSS_SELECTOR, "#payments tbody tr")
     assert payments and all(row.find_elements(By.TAG_NAME, "td")[4].text for row in payments)
     assert browser.find_element(By.ID, "record-link").is_displayed()
     rules = browser.find_element(By.ID, "rules-link").get_attribute("href")
     assert rules is not None and rules.endswith("/rules")
-    browser.save_screenshot(str(tmp_path / "over.png"))
+    browser.execute_script("document.getElementById('result').scrollIntoView()")
+    browser.save_screenshot(str(shots / f"result-{ruleset}.png"))
     assert (tmp_path / "during.png").stat().st_size > 10_000
 
 
@@ -211,3 +249,145 @@ def test_the_hand_and_the_piles_are_drawn_apart_and_counted(
     assert browser.find_element(By.ID, "hand-title").text == "Your hand (21 cards)"
     seat = browser.find_element(By.CSS_SELECTOR, ".seat.mine").text
     assert "21 cards in hand + 6 face up" in seat
+
+
+SIZES = {"phone": (390, 844), "desktop": (1366, 768)}
+LAYOUT = """const felt = document.getElementById("felt").getBoundingClientRect();
+const seats = [...document.querySelectorAll(".seat")].map((s) => s.getBoundingClientRect());
+const start = document.getElementById("start");
+return {
+  overflow: document.documentElement.scrollWidth - window.innerWidth,
+  seatsInside: seats.every((s) => s.left >= felt.left - 2 && s.right <= felt.right + 2),
+  faces: document.querySelectorAll("#hand .card svg.face").length,
+  labels: [...document.querySelectorAll("#hand .card")].every((c) => c.getAttribute("aria-label")),
+  focused: document.activeElement.closest("#hand, #decision") !== null,
+};"""
+
+
+def _shots_folder(tmp_path: Path) -> Path:
+    """Where the screenshots go: `TAROT_SCREENSHOTS` (docs/images, to keep them) or a
+    temporary folder."""
+    folder = Path(os.environ.get("TAROT_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_table_reads_at_a_glance_on_a_phone_and_a_desktop(
+    server: str, browser: WebDriver, tmp_path: Path, size: str
+) -> None:
+    width, height = SIZES[size]
+    shots = _shots_folder(tmp_path)
+    # the device's metrics, as a phone gives them (a headless window is at least 500 wide)
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        browser.get(f"{server}/?pace=0")
+        _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#options select"))
+        start = browser.find_element(By.ID, "start")
+        assert start.text == "Deal" and start.is_displayed()
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+        browser.save_screenshot(str(shots / f"setup-{size}.png"))
+        _sit_down(browser, server, "french-tarot", 0, seed=5)
+        # through the auction and the chien to the middle of a trick, by number keys
+        body = browser.find_element(By.TAG_NAME, "body")
+        for _ in range(12):
+            if len(browser.find_elements(By.CSS_SELECTOR, "#trick .card")) >= 2:
+                break
+            before = _views(browser)
+            body.send_keys("1")
+            _wait(browser, lambda before=before: _views(browser) != before)
+        time.sleep(0.5)  # the last card's arrival drawn to its end
+        browser.save_screenshot(str(shots / f"table-{size}.png"))
+        layout = browser.execute_script(LAYOUT)
+        assert layout["overflow"] <= 0, layout
+        assert layout["seatsInside"] and layout["labels"] and layout["faces"] >= 10, layout
+        assert layout["focused"], layout  # the focus stays on the hand after a key
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def _received(page: WebDriver) -> list[str]:
+    """The responses the page received since last asked."""
+    return page.execute_script("return window.received.splice(0);")
+
+
+def _hidden_from(seat: int, table_id: str) -> set[str]:
+    """The ids of the cards whose place `seat` does not see now, but for those shown to all."""
+    table = SERVED["app"].state.tables.find(table_id)
+    view = SeatView(table.state, seat)
+    shown = {card for _seat, _what, cards in view.shown for card in cards}
+    return {table.ruleset.deck.cards[c].id for c in view.unseen - shown}
+
+
+def _turn(page: WebDriver) -> bool:
+    return bool(page.find_elements(By.CSS_SELECTOR, CHOICES)) and not page.execute_script(
+        "return document.body.dataset.following"
+    )
+
+
+def test_two_people_play_a_hand_at_one_table_each_in_their_own_browser(
+    server: str, browser: WebDriver, tmp_path: Path
+) -> None:
+    shots = _shots_folder(tmp_path)
+    browser.get(f"{server}/?pace=0")
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#options select"))
+    Select(browser.find_element(By.ID, "ruleset")).select_by_value("french-tarot")
+    setup = browser.find_element(By.ID, "setup")
+    _wait(browser, lambda: setup.get_attribute("data-ruleset") == "french-tarot")
+    browser.find_element(By.CSS_SELECTOR, '[data-friend="2"]').click()
+    Select(browser.find_element(By.ID, "agents")).select_by_value("search")
+    browser.find_element(By.ID, "seed").send_keys("8")
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda: _views(browser) == "1")
+    link = browser.find_element(By.CSS_SELECTOR, '[data-link="2"]').get_attribute("value")
+    assert link and "token=" in link and link.startswith(server)
+    table_id = browser.current_url.split("/t/")[1].split("?")[0]
+    friend = _chromium()
+    try:
+        friend.get(link + "&pace=0")
+        _wait(friend, lambda: _views(friend) is not None)
+        assert friend.find_element(By.CSS_SELECTOR, ".seat.mine").get_attribute("data-seat") == "2"
+        assert (
+            not friend.find_elements(By.ID, "invite-links")
+            or not friend.find_element(By.ID, "invite").is_displayed()
+        )  # the links are for whoever opened the table
+        pages = {0: browser, 2: friend}
+        steps, reopened = 0, False
+        while browser.find_element(By.ID, "result").get_attribute("hidden") is not None:
+            for seat, page in pages.items():  # every response either page has received
+                hidden = _hidden_from(seat, table_id)
+                for text in _received(page):
+                    assert not strings(json.loads(text)) & hidden, (seat, text[:200])
+            _wait(browser, lambda: _turn(browser) or _turn(pages[2]) or not _open_hand(browser))
+            if not _open_hand(browser):
+                break
+            mover = 0 if _turn(browser) else 2
+            page = pages[mover]
+            before = _views(page)
+            page.find_elements(By.CSS_SELECTOR, CHOICES)[0].click()
+            _wait(page, lambda page=page, before=before: _views(page) != before)
+            steps += 1
+            if steps == 6:
+                browser.save_screenshot(str(shots / "people-seat-0.png"))
+                pages[2].save_screenshot(str(shots / "people-seat-2.png"))
+            if steps == 8 and not reopened:  # the friend closes the tab, and opens the link again
+                pages[2].quit()
+                _wait(browser, lambda: "not here yet" in browser.find_element(By.ID, "seats").text)
+                pages[2] = friend = again = _chromium()
+                again.get(link + "&pace=0")
+                _wait(again, lambda page=again: _views(page) is not None)
+                assert "seat 2" in again.find_element(By.CSS_SELECTOR, ".seat.mine").text
+                _wait(
+                    browser, lambda: "not here yet" not in browser.find_element(By.ID, "seats").text
+                )
+                reopened = True
+        assert reopened and steps >= 18
+        _wait(pages[2], lambda: pages[2].find_element(By.ID, "result").is_displayed())
+        assert pages[2].find_element(By.ID, "result-title").text == "Hand 1 is over"
+    finally:
+        friend.quit()
+
+
+def _open_hand(page: WebDriver) -> bool:
+    return page.find_element(By.ID, "result").get_attribute("hidden") is not None

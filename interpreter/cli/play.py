@@ -28,6 +28,7 @@ from tarot.core.ruleset import Ruleset
 from tarot.core.stopping import exit_status
 from tarot.engine.chosen_deal import ChosenDeal, DealError, chosen_deal
 from tarot.engine.game import dealer_of, game_winners, play_hand, play_hands
+from tarot.engine.score_sheet import running_lines
 from tarot.engine.state import HandState
 from tarot.errors import UsageError
 from tarot.expressions import EvaluationError
@@ -94,11 +95,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     def show(state: HandState) -> None:
         if args.quiet:
             return
+        seats = [f"seat {s}" for s in range(ruleset.players)]
+        sitting = running_lines(tally.nets, seats, ruleset.unit.plural) if tally.hands > 1 else []
         if human is None:
-            print(hand_transcript(state), file=out)
+            print(hand_transcript(state), *sitting, sep="\n", file=out)
             print(file=out)
             return
         human.hand_over(state)
+        if sitting:
+            print("", *sitting, sep="\n", file=out)
         if numbers:
             more = state.number != numbers[-1]
         else:  # a whole game: one hand for a ruleset without a game end
@@ -205,8 +210,10 @@ class _Tally:
         self.hands = 0
         self.totals: list[float] = [0] * players
         self.last: HandState | None = None
+        self.nets: list[list[float]] = []  # each hand's net per seat, in order
 
     def add(self, state: HandState) -> None:
         self.hands += 1
+        self.nets.append(list(state.returns()))
         self.totals = [t + n for t, n in zip(self.totals, state.returns(), strict=True)]
         self.last = state

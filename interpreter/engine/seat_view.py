@@ -113,6 +113,7 @@ class SeatView:
     hand: tuple[int, ...]  # in the order the state holds them
     playable: tuple[int, ...]  # the hand, then the face-up tops of its piles
     discards: tuple[int, ...]
+    to_discard: int  # the cards the seat has still to lay away (a talon taken counts)
     # the table
     pile_tops: tuple[tuple[int, ...], ...]  # per seat, the face-up top of each pile not empty
     hand_sizes: tuple[int, ...]
@@ -182,6 +183,7 @@ class SeatView:
             "hand": tuple(state.hands[seat]),
             "playable": tuple(state.playable(seat)),
             "discards": tuple(state.discards[seat]),
+            "to_discard": state.discard_left.get(seat, 0),
             "pile_tops": tuple(tuple(p[-1] for p in piles if p) for piles in state.piles),
             "hand_sizes": tuple(len(hand) for hand in state.hands),
             "discard_sizes": tuple(len(pile) for pile in state.discards),

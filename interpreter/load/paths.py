@@ -104,6 +104,17 @@ def find_builtin(name: str) -> Path | None:
     return builtin_rulesets().get(name)
 
 
+def default_builtin() -> str | None:
+    """The built-in game a newcomer is offered first, as `rulesets/DEFAULT` names it (None
+    when the file is missing or names no built-in ruleset)."""
+    try:
+        lines = (rulesets_dir() / "DEFAULT").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    names = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    return names[0] if names and names[0] in builtin_rulesets() else None
+
+
 def find_named(name: str) -> Path | None:
     """The ruleset a name stands for on the search path, or None."""
     return named_rulesets().get(name)

@@ -16,6 +16,7 @@ import re
 import sys
 from typing import TextIO
 
+from tarot.engine.score_sheet import score_sheet
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
 from tarot.presentation.seat_news import Seen, news_lines
@@ -92,7 +93,7 @@ class HumanAgent:
             return
         view = SeatView(state, self.seat)
         self._catch_up(state, view)
-        self._say("", *result_lines(view))
+        self._say("", *result_lines(view, score_sheet(state)))
 
     def wait(self, prompt: str) -> None:
         """Wait for the person to press Enter (between hands); `q` or end of input leaves."""

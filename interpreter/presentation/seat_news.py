@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from tarot.core.actions import DecisionKind
 from tarot.core.ruleset import Declaration, Ruleset
 from tarot.engine.events import Payment, PaymentTime
+from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN
 from tarot.engine.seat_view import PRIVATE_KINDS, SeatView, SeenDecision, SeenTrick
 from tarot.presentation.seat_screen import (
     NO_LEVEL,
@@ -32,6 +33,13 @@ from tarot.presentation.seat_screen import (
 )
 
 SETTLEMENT = PaymentTime.SETTLEMENT  # where the payments at the end of a hand are made
+#: the talon turned up for all, as `SeatView.shown` names it: what its seat does with it
+TALON_TURNED_UP = {
+    TAKEN_SHOWN["hand"]: "it",  # shown as it is taken, or before (the same name)
+    TAKEN_SHOWN["pile"]: "it onto a pile",
+    TAKEN_BY_KIND: "them",
+    REST_SHOWN: "them to the tricks",
+}
 
 
 @dataclass
@@ -44,6 +52,7 @@ class Seen:
     payments: int = 0
     tricks: int = 0
     told: bool = False  # how many cards of a kind each seat laid away (`discard.told`)
+    shown: int = 0  # the talon's cards turned up so far (`SeatView.shown`) told
 
 
 def news_lines(view: SeatView, seen: Seen) -> list[str]:
@@ -57,7 +66,8 @@ def news_lines(view: SeatView, seen: Seen) -> list[str]:
         reason = ruleset.rule_label("thrown_in:" + deal.reason)
         lines.append(f"The deal is thrown in ({reason}); {who(view.dealer, me)} deals again.")
         seen.deals, seen.decisions, seen.payments, seen.tricks = seen.deals + 1, 0, 0, 0
-    lines += _decision_news(view, view.decisions[seen.decisions :])
+    talon = _talon_lines(view, seen)
+    lines += _decision_news(view, view.decisions[seen.decisions :], talon)
     told = told_line(view) if view.told and not seen.told else None
     if told:
         lines.append(told + ".")
@@ -90,17 +100,44 @@ def _opening_lines(view: SeatView) -> list[str]:
     return lines
 
 
-def _decision_news(view: SeatView, decisions: Sequence[SeenDecision]) -> list[str]:
-    ruleset, me = view.ruleset, view.seat
+def _talon_lines(view: SeatView, seen: Seen) -> list[str]:
+    """The talon's cards turned up for all since the seat was last told, with who takes them
+    (its taker told as `you`); `seen` moves on."""
+    deck, me = view.ruleset.deck, view.seat
     lines = []
-    private: dict[tuple[int, str], int] = {}
+    for seat, what, cards in view.shown[seen.shown :]:
+        if what in TALON_TURNED_UP and cards:
+            shown = card_list(deck, sorted_hand(deck, cards))
+            does = f"{who(seat, me)} {verb(seat, me, 'take')} {TALON_TURNED_UP[what]}"
+            lines.append(f"The talon, shown to all: {shown} ({does}).")
+    seen.shown = len(view.shown)
+    return lines
+
+
+def _decision_news(
+    view: SeatView, decisions: Sequence[SeenDecision], talon: Sequence[str] = ()
+) -> list[str]:
+    """The other seats' decisions in the order they were made (a run of private ones told as
+    a count), with `talon` (what the talon showed) told before the first decision that lays
+    cards away or hands them on, which follows it."""
+    ruleset, me = view.ruleset, view.seat
+    lines: list[str] = []
+    private: dict[tuple[int, str], list[int]] = {}  # per seat and kind: its line, its count
+    pending = list(talon)
     for decision in decisions:
         seat, kind, choice = decision.seat, decision.kind, decision.choice
+        if pending and kind in PRIVATE_KINDS:
+            lines += pending
+            pending = []
         # shown cards are told with the declaration
         if seat == me or kind in (PLAY, DecisionKind.SHOW):
             continue
         if kind in PRIVATE_KINDS or choice is None:
-            private[seat, kind] = private.get((seat, kind), 0) + 1
+            place = private.setdefault((seat, kind), [len(lines), 0])
+            if place[0] == len(lines):
+                lines.append("")
+            place[1] += 1
+            lines[place[0]] = _private_line(view, seat, kind, place[1])
             continue
         if choice.endswith(":" + NO_LEVEL):
             continue
@@ -114,12 +151,14 @@ def _decision_news(view: SeatView, decisions: Sequence[SeenDecision]) -> list[st
             lines[-1] += ", showing " + card_list(
                 ruleset.deck, sorted_hand(ruleset.deck, shown[-1])
             )
-    hidden = []
-    for (seat, kind), count in private.items():
-        cards = "a card" if count == 1 else f"{count} cards"
-        what = f"{capital(who(seat, me))} chose {cards} to {kind.replace('_', ' ')}"
-        hidden.append(what + " (not shown to you).")
-    return hidden + lines
+    return lines + pending
+
+
+def _private_line(view: SeatView, seat: int, kind: str, count: int) -> str:
+    """What the seat is told of `count` private decisions of another seat."""
+    cards = "a card" if count == 1 else f"{count} cards"
+    what = f"{capital(who(seat, view.seat))} chose {cards} to {kind.replace('_', ' ')}"
+    return what + " (not shown to you)."
 
 
 def _trick_line(view: SeatView, trick: SeenTrick) -> str:

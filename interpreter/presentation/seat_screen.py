@@ -28,12 +28,15 @@ from tarot.core.cards import COURT_LETTERS, Card, Deck, roman
 from tarot.core.ruleset import Declaration, Ruleset
 from tarot.engine import tricks as trick_rules
 from tarot.engine.events import Payment
-from tarot.engine.phases.talon import REST_SHOWN, TAKEN_SHOWN, told_text
+from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN, told_text
+from tarot.engine.score_sheet import Sheet, sheet_lines
 from tarot.engine.seat_view import Facing, SeatView
 
 PLAY, DISCARD = DecisionKind.PLAY, DecisionKind.DISCARD
 #: shown cards that went elsewhere than a hand: talon packets onto a pile or to tricks
 OFF_HAND = frozenset({TAKEN_SHOWN["pile"], REST_SHOWN})
+#: shown cards of the talon that went into a hand
+TALON_INTO_HAND = frozenset({TAKEN_SHOWN["hand"], TAKEN_BY_KIND})
 NO_LEVEL = NO_LEVEL_TEXT  # the level of a declaration choice that declares nothing
 
 
@@ -121,7 +124,9 @@ def choice_label(ruleset: Ruleset, choice: str, values: Mapping[str, float] | No
         level = choice.partition(":")[2]
         if level == NO_LEVEL:
             return f"do not declare {declaration.name}"
-        worth = f", worth {quantity(ruleset, values[level])}" if values and level in values else ""
+        # a worth of 0 is not told: the declaration may still change what the settlement pays
+        value = (values or {}).get(level)
+        worth = f", worth {quantity(ruleset, value)}" if value else ""
         return f"declare {declaration.name} ({level.replace('_', ' ')}){worth}"
     return choice.replace("_", " ")
 
@@ -299,6 +304,9 @@ def shown_line(view: SeatView) -> str | None:
     played = view.played()
     held: dict[int, list[int]] = {}
     for seat, what, cards in view.shown:
+        # the talon a seat took and then laid cards away from: which are left is not known
+        if what in TALON_INTO_HAND and view.discard_sizes[seat]:
+            continue
         if seat != me and what not in OFF_HAND:
             for card in cards:
                 if card not in played and card not in held.setdefault(seat, []):
@@ -322,7 +330,8 @@ def decision_lines(view: SeatView) -> list[str]:
     dealer = ", the dealer" if view.dealer == me else ""
     stage = f"trick {view.trick_number}" if decision.kind == PLAY else decision.kind
     if decision.kind == DISCARD:
-        done, total = len(view.discards), ruleset.discard_count(me, view.dealer)
+        done = len(view.discards)
+        total = done + view.to_discard  # the talon taken counts
         stage += f" {done + 1} of {total}" if done < total else ""
     lines = [f"--- Hand {view.number}, {stage}: you are seat {me}{dealer} ---"]
     lines.append(net_line(view))
@@ -403,11 +412,28 @@ def resolve(view: SeatView, answer: str) -> tuple[str | None, str]:
     for choice in numbered:
         if wanted in (_normal(choice), _normal(choice_label(view.ruleset, choice))):
             return choice, ""
-    deck = view.ruleset.deck
-    for card in deck.cards:
-        if wanted in (_normal(card.id), _normal(card.label())):
-            return None, _refusal(view, card)
+    card = _named_card(view, text)
+    if card is not None:
+        return None, _refusal(view, card)
     return None, f"{text!r} is not one of the choices (? for help)"
+
+
+def refusal(view: SeatView, answer: str) -> str:
+    """Why an answer that names none of the legal choices is refused, as a person is told it
+    at the terminal or in the browser: for a card, why that card may not be chosen now."""
+    card = _named_card(view, answer)
+    if card is not None:
+        return _refusal(view, card)
+    return f"{answer.strip()[:80]!r} is not one of the choices"
+
+
+def _named_card(view: SeatView, answer: str) -> Card | None:
+    """The card of the deck an answer names by its id or its label, if any."""
+    wanted = _normal(answer)
+    for card in view.ruleset.deck.cards:
+        if wanted in (_normal(card.id), _normal(card.label())):
+            return card
+    return None
 
 
 def _refusal(view: SeatView, card: Card) -> str:
@@ -487,35 +513,17 @@ def payment_lines(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> lis
 # --- the end of the hand --------------------------------------------------------------------
 
 
-def result_lines(view: SeatView) -> list[str]:
-    """A finished hand: the card points, the net of each rule's payments per seat, the net."""
+def result_lines(view: SeatView, sheet: Sheet) -> list[str]:
+    """A finished hand: its score sheet (the terms of the settlement, the card points, the net
+    of each rule's payments per seat) and the net."""
     ruleset, me = view.ruleset, view.seat
-    players = ruleset.players
-    seats = [who(s, me) for s in range(players)]
     lines = [f"=== Hand {view.number} over ==="]
     if view.thrown_in is not None:
         reason = ruleset.rule_label("thrown_in:" + view.thrown_in)
         return [*lines, f"The deal is thrown in before play: {reason}. Nothing is paid."]
     if view.card_points is None:
         raise ValueError(f"hand {view.number} is not over")
-    points = view.card_points
-    lines.append(
-        "Card points: " + ", ".join(f"{seats[s]} {amount(p)}" for s, p in enumerate(points))
-    )
-    by_rule: dict[str, list[float]] = {}
-    for p in view.payments:
-        net = by_rule.setdefault(ruleset.rule_label(p.rule), [0] * players)
-        net[p.payer] -= p.amount
-        net[p.payee] += p.amount
-    if by_rule:
-        width = min(max(len(label) for label in by_rule), 48) + 2
-        lines.append(f"Paid, by rule (net for each seat, in {ruleset.unit.plural}):")
-        lines.append("  " + " " * width + "".join(f"{s:>8}" for s in seats))
-        for label, net in by_rule.items():
-            numbers = "".join(f"{signed(v):>8}" for v in net)
-            if len(label) > width - 2:
-                lines.append(f"  {label}")
-                label = ""
-            lines.append(f"  {label:{width}}{numbers}")
+    seats = [who(s, me) for s in range(ruleset.players)]
+    lines += sheet_lines(sheet, seats, ruleset.unit.plural)
     lines.append(net_line(view, "Net this hand"))
     return lines

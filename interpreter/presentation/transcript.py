@@ -15,6 +15,7 @@ from tarot.engine import tricks as trick_rules
 from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
 from tarot.engine.phases.announce import KEPT_SHOWN
 from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use, told_text
+from tarot.engine.score_sheet import score_sheet, sheet_lines
 from tarot.engine.state import HANDED_OVER, HandState
 from tarot.engine.values import tidy
 from tarot.presentation.lasting_text import transfer_lines, values_line
@@ -98,6 +99,8 @@ def hand_transcript(state: HandState) -> str:
     if state.sitting_over:
         out.append("The sitting ends with this hand:")
         out += transfer_lines(ruleset, state.transfers, SITTING_END)
+    seats = [f"seat {s}" for s in range(ruleset.players)]
+    out += sheet_lines(score_sheet(state), seats, ruleset.unit.plural)
     net = ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns()))
     out.append(f"Net ({ruleset.unit.plural}): {net}")
     out += values_line(ruleset, state.lasting, "after the hand")

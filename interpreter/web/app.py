@@ -7,10 +7,13 @@ Where it sits: under `tarot.web.serve` (which runs it with uvicorn), over the ta
   script and style sheet;
 - `GET /api/rulesets` the built-in rulesets, `GET /api/rulesets/NAME` one with its options;
 - `POST /api/tables` a new table: `{"ruleset", "options", "seat", "agents", "seed",
-  "upload": {"name", "text"}}`;
-- `GET /api/tables/ID` the person's view (`?seat=N` must be the person's seat);
-  `POST /api/tables/ID/actions` `{"seat", "action"}`; `POST /api/tables/ID/next` the next
-  hand; `GET /api/tables/ID/record` the game record; `GET /t/ID/rules` the rules page.
+  "upload": {"name", "text"}, "people": [SEAT, ...]}` (`people`: the seats friends take; the
+  answer then holds a link per person's seat, `links`);
+- `GET /api/tables/ID?token=T` the view of the seat token T opens (`tarot.web.seats`; a
+  table with one person needs no token; `?seat=N` must be that seat);
+  `POST /api/tables/ID/actions?token=T` `{"action"}`; `POST /api/tables/ID/next?token=T`
+  the next hand; `GET /api/tables/ID/record` the game record; `GET /t/ID/rules` the rules
+  page; `WS /api/tables/ID/live?token=T` the table's changes (`tarot.web.live`).
 
 A refusal is a JSON `{"error": MESSAGE}` with a 4xx status (400 a bad request, 403 another
 seat, 404 no such table, 409 not now, 422 an illegal action), or 503 when the computer
@@ -33,8 +36,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
 
 from tarot.compile.loader import load_confined
 from tarot.errors import RulesetError
@@ -44,7 +48,9 @@ from tarot.presentation.explain import explain_page, render
 from tarot.records.record_json import record_text
 from tarot.web.guard import Guard
 from tarot.web.limits import ServeLimits
+from tarot.web.live import Live
 from tarot.web.redact import Redactor
+from tarot.web.seats import links, new_tokens, seat_of
 from tarot.web.table import Refused, Table
 from tarot.web.tables import Tables, busy, guarded
 from tarot.web.thinking import Thinkers
@@ -63,6 +69,7 @@ def create_app(folder: Path, limits: ServeLimits | None = None) -> Guard:
     tables = Tables(folder, limits)
     thinkers = Thinkers(limits.thinkers, limits.waiting)
     redact = Redactor(folder)
+    live = Live()
 
     async def page(_request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -76,18 +83,24 @@ def create_app(folder: Path, limits: ServeLimits | None = None) -> Guard:
     async def create(request: Request) -> Response:
         body = await _body(request)
         upload = body.get("upload")
+        seat = _whole(body, "seat", 0)
+        people = _people(body, seat)
         given = (
             _text(body, "ruleset", "") if upload is None else "",
             _options(body.get("options", {})),
-            _whole(body, "seat", 0),
+            seat,
             _text(body, "agents", DEFAULT_AGENTS) or DEFAULT_AGENTS,
             None if body.get("seed") in (None, "") else _whole(body, "seed", 0),
             None if upload is None else _upload(upload),
+            new_tokens(people) if len(people) > 1 else None,
         )
 
         def step() -> dict:
             table = tables.create(*given)
-            return guarded(table, tables, lambda: table_json(table))
+            shown = guarded(table, tables, lambda: table_json(table))
+            if table.setup.tokens:  # only whoever opens the table is given every seat's link
+                shown["links"] = links(table)
+            return shown
 
         return JSONResponse(await thinkers.run(step), status_code=201)
 
@@ -100,32 +113,50 @@ def create_app(folder: Path, limits: ServeLimits | None = None) -> Guard:
 
     async def view(request: Request) -> Response:
         table = await find(request)
-        seat = request.query_params.get("seat")
-        if seat is not None and seat != str(table.seat):
-            raise Refused(403, f"you sit at seat {table.seat}: no other seat's view is given")
+        claimed = request.query_params.get("seat")
+        seat = seat_of(table, request.query_params.get("token"), _claimed(claimed))
+        present = live.present(table.id)
         return JSONResponse(
-            await run_in_threadpool(guarded, table, tables, lambda: table_json(table))
+            await run_in_threadpool(
+                guarded, table, tables, lambda: table_json(table, seat, present)
+            )
         )
 
     async def act(request: Request) -> Response:
         table = await find(request)
         body = await _body(request)
-        seat, action = _whole(body, "seat", table.seat), _text(body, "action", None)
+        token = request.query_params.get("token") or _text(body, "token", "")
+        seat = seat_of(table, token, _whole(body, "seat", -1) if "seat" in body else None)
+        action = _text(body, "action", None)
 
         def step() -> dict:
             table.act(seat, action)
-            return table_json(table)
+            return table_json(table, seat, live.present(table.id))
 
-        return JSONResponse(await thinkers.run(lambda: guarded(table, tables, step)))
+        shown = await thinkers.run(lambda: guarded(table, tables, step))
+        await live.changed(table.id, seat)
+        return JSONResponse(shown)
 
     async def next_hand(request: Request) -> Response:
         table = await find(request)
+        seat = seat_of(table, request.query_params.get("token"))
 
         def step() -> dict:
             table.deal_next()
-            return table_json(table)
+            return table_json(table, seat, live.present(table.id))
 
-        return JSONResponse(await thinkers.run(lambda: guarded(table, tables, step)))
+        shown = await thinkers.run(lambda: guarded(table, tables, step))
+        await live.changed(table.id, seat)
+        return JSONResponse(shown)
+
+    async def follow(socket: WebSocket) -> None:
+        try:
+            table = await run_in_threadpool(tables.find, socket.path_params["table_id"])
+            seat = seat_of(table, socket.query_params.get("token"))
+        except Refused as refused:
+            await socket.close(code=1008, reason=redact(refused.message)[:120])
+            return
+        await live.follow(table.id, seat, socket)
 
     async def record(request: Request) -> Response:
         table = await find(request)
@@ -149,7 +180,8 @@ def create_app(folder: Path, limits: ServeLimits | None = None) -> Guard:
         title = html.escape(table.ruleset.title)
         return HTMLResponse(
             f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{title}: rules"
-            "</title><link rel='stylesheet' href='/static/table.css'></head>"
+            "</title><link rel='stylesheet' href='/static/table.css'>"
+            "<link rel='icon' type='image/svg+xml' href='/static/favicon.svg'></head>"
             f"<body class='rules'><pre>{html.escape(text)}</pre></body></html>"
         )
 
@@ -164,6 +196,7 @@ def create_app(folder: Path, limits: ServeLimits | None = None) -> Guard:
         Route("/api/tables/{table_id}/actions", act, methods=["POST"]),
         Route("/api/tables/{table_id}/next", next_hand, methods=["POST"]),
         Route("/api/tables/{table_id}/record", record),
+        WebSocketRoute("/api/tables/{table_id}/live", follow),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
@@ -225,6 +258,24 @@ def _options(value: object) -> dict[str, str]:
     return {str(name): reading for name, reading in value.items()}
 
 
+def _people(body: dict, seat: int) -> list[int]:
+    """The seats people take (`people`: whole numbers), the opener's `seat` among them."""
+    given = body.get("people", [])
+    if not isinstance(given, list) or not all(
+        isinstance(s, int) and not isinstance(s, bool) for s in given
+    ):
+        raise Refused(400, "people: a list of seat numbers expected")
+    return sorted({seat, *given})
+
+
+def _claimed(seat: str | None) -> int | None:
+    if seat is None:
+        return None
+    if not seat.strip().isdecimal():
+        raise Refused(400, f"seat: a whole number expected, not {seat[:20]!r}")
+    return int(seat)
+
+
 def _upload(value: object) -> tuple[str, str]:
     if not isinstance(value, dict):
         raise Refused(400, "upload: an object {name, text} expected")
@@ -233,8 +284,10 @@ def _upload(value: object) -> tuple[str, str]:
 
 @cache
 def _rulesets() -> list[dict]:
+    default = paths.default_builtin()
     return [
         {"name": name, "title": listing.title, "players": listing.players}
+        | ({"default": True} if name == default else {})
         for name, (_path, listing) in builtin_listings().items()
         if listing is not None
     ]
@@ -261,7 +314,10 @@ def _ruleset_options(name: str) -> dict:
                 "name": option,
                 "description": declared[option].get("description", ""),
                 "default": reading,
-                "readings": list(declared[option].get("readings", {})),
+                "readings": [
+                    {"name": reading, "description": about.get("description", "")}
+                    for reading, about in declared[option].get("readings", {}).items()
+                ],
             }
             for option, reading in loaded.options.items()
         ],

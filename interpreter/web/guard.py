@@ -64,6 +64,9 @@ class Guard:
         self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._socket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -83,6 +86,16 @@ class Guard:
             await _answer(send, 415, f"a request that changes something is {JSON_TYPE}")
             return
         await self.app(scope, _replay(body, receive), send)
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A WebSocket is checked as a page's request is (its Host, and the Origin every
+        browser sends with one): refused, it is closed before it is accepted."""
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        if self.refusal("GET", headers) is not None:
+            await receive()  # the client's `websocket.connect`
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        await self.app(scope, receive, send)
 
     def refusal(self, method: str, headers: dict[str, str]) -> tuple[int, str] | None:
         """Why the request is refused before its body is read (status, message); None: it

@@ -1,5 +1,6 @@
-"""One table of `tarot serve`: a person at one seat, computer players at the others, a game
-of hands dealt one after the other.
+"""One table of `tarot serve`: people at one seat or several (each reached by its own link,
+`tarot.web.seats`), computer players at the others, a game of hands dealt one after the
+other.
 
 Where it sits: between the web app (`tarot.web.app`, which turns requests into calls
 here) and the engine (`tarot.engine.game.deal_hand`, `HandState.apply_action`), with the
@@ -23,6 +24,7 @@ from tarot.engine.state import HandState
 from tarot.errors import TarotError
 from tarot.players.lineup import parse_agents, seat_agents
 from tarot.presentation.seat_news import Seen, news_lines
+from tarot.presentation.seat_screen import capital, refusal
 from tarot.records.record import game_record
 
 PERSON = "human"  # how a game record names the person's seat
@@ -50,6 +52,9 @@ class TableSetup:
     # the seed deals every hand: the page is told it only when the person chose it or has
     # taken the record (which holds it)
     seed_known: bool = True
+    # the seats people sit at (`seat`, who opened the table, among them), each with the secret
+    # token its link carries (`tarot.web.seats`); none in a table kept before there were any
+    tokens: dict[int, str] = field(default_factory=dict)
 
     def as_json(self) -> dict:
         return {
@@ -61,6 +66,7 @@ class TableSetup:
             "seed": self.seed,
             "hands": self.hands,
             "seed_known": self.seed_known,
+            "tokens": {str(seat): token for seat, token in self.tokens.items()},
         }
 
     @staticmethod
@@ -73,11 +79,13 @@ class TableSetup:
             int(data["seed"]),
             [[str(action) for action in hand] for hand in data["hands"]],
             bool(data.get("seed_known", True)),  # tables kept before the field showed it
+            {int(seat): str(token) for seat, token in data.get("tokens", {}).items()},
         )
 
 
 class Table:
-    """A game at one table. Every public method is called under `lock`."""
+    """A game at one table: people at some seats, computer players at the others. Every
+    public method is called under `lock`."""
 
     def __init__(
         self,
@@ -86,20 +94,20 @@ class Table:
         setup: TableSetup,
         think_seconds: float | None = None,
     ) -> None:
-        if not 0 <= setup.seat < ruleset.players:
-            raise Refused(
-                400, f"seat {setup.seat}: {ruleset.id} has seats 0 to {ruleset.players - 1}"
-            )
+        for seat in {setup.seat, *setup.tokens}:
+            if not 0 <= seat < ruleset.players:
+                raise Refused(
+                    400, f"seat {seat}: {ruleset.id} has seats 0 to {ruleset.players - 1}"
+                )
         self.id = table_id
         self.ruleset = ruleset
         self.setup = setup
+        self.people = frozenset({setup.seat, *setup.tokens})  # the seats people sit at
         self.kinds = parse_agents(setup.agents, ruleset.players)
         self.think_seconds = think_seconds  # a computer player's time per decision, at most
         self.lock = threading.Lock()
         self.finished: list[HandState] = []
-        self.log: list[str] = []  # what the person was told of the hand in play, in order
-        self.viewed = 0  # how much of `log` the last view handed out
-        self._seen = Seen()
+        self._told: dict[int, _Told] = {}  # per person, what it was told of the hand in play
         played = setup.hands or [[]]
         setup.hands = []
         for actions in played:
@@ -138,21 +146,20 @@ class Table:
         return game is None or self._state.number < game.max_hands
 
     def act(self, seat: int, action: str) -> None:
-        """The person's action at `seat`, then the computer players' until it is the
-        person's turn again or the hand is over."""
-        if seat != self.seat:
-            raise Refused(
-                403, f"you sit at seat {self.seat}; seat {seat} is played by the computer"
-            )
+        """A person's action at `seat`, then the computer players' until it is a person's
+        turn again or the hand is over."""
+        if seat not in self.people:
+            raise Refused(403, f"seat {seat} is played by the computer")
         decision = self._state.decision
         if decision is None:
             raise Refused(409, f"hand {self._state.number} is over: deal the next hand")
-        if decision.seat != self.seat:
+        if decision.seat != seat:
             raise Refused(409, f"it is seat {decision.seat}'s turn, not yours")
         try:
             self._apply(action)
-        except IllegalAction as error:
-            raise Refused(422, str(error)) from None
+        except IllegalAction:
+            why = refusal(SeatView(self._state, seat), action)  # as the terminal words it
+            raise Refused(422, capital(why) + ".") from None
         self._computers_move()
 
     def deal_next(self) -> None:
@@ -165,17 +172,22 @@ class Table:
 
     def agent_names(self) -> list[str]:
         names = [agent.name for agent in self._agents]
-        names[self.seat] = PERSON
+        for seat in self.people:
+            names[seat] = PERSON
         return names
 
     def record(self) -> dict:
         """The game record of the finished hands (as `tarot play --record` writes it)."""
         return game_record(self.ruleset, self.setup.seed, self.agent_names(), self.finished)
 
-    def news(self) -> list[str]:
-        """Catch the log up with the hand (what the seat has not been told yet)."""
-        self.log += news_lines(SeatView(self._state, self.seat), self._seen)
-        return self.log
+    def news(self, seat: int | None = None) -> tuple[list[str], int]:
+        """Catch a person's log up with the hand (what the seat has not been told yet): the
+        whole log of the hand, and where the part not handed out before begins."""
+        seat = self.seat if seat is None else seat
+        told = self._told.setdefault(seat, _Told())
+        told.log += news_lines(SeatView(self._state, seat), told.seen)
+        start, told.viewed = told.viewed, len(told.log)
+        return told.log, start
 
     def _deal(self) -> None:
         number = len(self.setup.hands) + 1
@@ -189,7 +201,7 @@ class Table:
             if hasattr(agent, "time_cap"):
                 agent.time_cap = self.think_seconds
         self.setup.hands.append([])
-        self.log, self.viewed, self._seen = [], 0, Seen()
+        self._told = {}
 
     def _apply(self, action: str) -> None:
         self._state.apply_action(action)
@@ -199,6 +211,15 @@ class Table:
 
     def _computers_move(self) -> None:
         state = self._state
-        while (decision := state.decision) is not None and decision.seat != self.seat:
+        while (decision := state.decision) is not None and decision.seat not in self.people:
             self._apply(self._agents[decision.seat].choose(state, decision.seat))
-        self.news()
+
+
+@dataclass
+class _Told:
+    """What one person was told of the hand in play: the lines in order, how many of them
+    a view handed out, how far into the hand they go."""
+
+    log: list[str] = field(default_factory=list)
+    viewed: int = 0
+    seen: Seen = field(default_factory=Seen)

@@ -74,8 +74,10 @@ class Tables:
         agents: str,
         seed: int | None = None,
         upload: tuple[str, str] | None = None,
+        tokens: Mapping[int, str] | None = None,
     ) -> Table:
-        """A new table (`upload`: the name and text of a ruleset file sent by the page)."""
+        """A new table (`upload`: the name and text of a ruleset file sent by the page;
+        `tokens`: the seats people take, `seat` among them, with their links' tokens)."""
         table_id = secrets.token_urlsafe(16)
         home = self.folder / table_id
         seed_known = seed is not None
@@ -90,6 +92,7 @@ class Tables:
             if upload is not None:
                 ruleset = _save_upload(home, *upload).name
             setup = TableSetup(ruleset, dict(options), seat, agents, seed, [], seed_known)
+            setup.tokens = dict(tokens or {})
             table = self._open(table_id, setup, checked=True)
         except BaseException:
             shutil.rmtree(home, ignore_errors=True)

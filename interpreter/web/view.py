@@ -13,11 +13,15 @@ hidden cards are never read, only how many there are.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from tarot.api.choice_costs import discard_costs
 from tarot.api.view import payments_of
+from tarot.core.actions import DecisionKind
 from tarot.core.cards import Card
+from tarot.engine.events import Payment
 from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN
+from tarot.engine.score_sheet import Sheet, score_sheet
 from tarot.engine.seat_view import SeatView
 from tarot.presentation.seat_screen import (
     announced_line,
@@ -26,6 +30,7 @@ from tarot.presentation.seat_screen import (
     doubled_line,
     numbered_choices,
     packets_line,
+    payment_lines,
     result_lines,
     short_name,
     shown_line,
@@ -47,14 +52,19 @@ def card_json(card: Card) -> dict:
         "face": short_name(card),
         "row": row,
         "suit": card.suit,
+        "rank": card.rank,
         "trump": card.trump,
         "fool": card.fool,
     }
 
 
-def table_json(table: Table) -> dict:
-    """What the table's person may see now (and the news since the last view)."""
-    state, seat, ruleset = table.state, table.seat, table.ruleset
+def table_json(
+    table: Table, seat: int | None = None, present: Collection[int] = frozenset()
+) -> dict:
+    """What the person at `seat` (by default the one who opened the table) may see now, and
+    the news since their last view; `present`: the seats whose people have the table open."""
+    seat = table.seat if seat is None else seat
+    state, ruleset = table.state, table.ruleset
     view = SeatView(state, seat)
     cards = ruleset.deck.cards
 
@@ -64,8 +74,8 @@ def table_json(table: Table) -> dict:
     def plays(seat_cards: Iterable[tuple[int, int]]) -> list[dict]:
         return [{"seat": s, "card": card_json(cards[c])} for s, c in seat_cards]
 
-    log = table.news()
-    news_from, table.viewed = table.viewed, len(log)
+    sheet = score_sheet(state) if view.over else None
+    log, news_from = table.news(seat)
     # the piles' face-up tops are drawn as cards, not told in a line
     lines = (sides_line, announced_line, doubled_line, packets_line, shown_line)
     totals = [t + r for t, r in zip(table.totals_before, view.returns, strict=True)]
@@ -83,12 +93,17 @@ def table_json(table: Table) -> dict:
             "id": ruleset.id,
             "title": ruleset.title,
             "players": ruleset.players,
+            "direction": ruleset.direction,
             "unit": ruleset.unit.plural,
             "suits": list(ruleset.deck.suits),
             "options": dict(ruleset.options),
         },
         "seat": seat,
         "agents": table.agent_names(),
+        "people": [
+            {"seat": person, "here": person == seat or person in present}
+            for person in sorted(table.people)
+        ],
         "seed": table.setup.seed if table.setup.seed_known else None,
         "hand_number": view.number,
         "dealer": view.dealer,
@@ -98,7 +113,7 @@ def table_json(table: Table) -> dict:
         "pile_tops": [drawn(sorted_hand(ruleset.deck, tops)) for tops in view.pile_tops],
         "discards": drawn(view.discards),
         "hand_sizes": list(view.hand_sizes),
-        "decision": _decision_json(view),
+        "decision": _decision_json(view, discard_costs(state, seat)),
         "trick_number": view.trick_number,
         "leader": view.leader,
         "trick": plays(view.trick),
@@ -125,7 +140,9 @@ def table_json(table: Table) -> dict:
         "news": log,
         "news_from": news_from,
         "returns": list(view.returns),
-        "result": result_lines(view) if view.over else None,
+        "result": result_lines(view, sheet) if sheet is not None else None,
+        "sheet": None if sheet is None else _sheet_json(sheet),
+        "sitting": [list(hand.returns()) for hand in table.finished],
         "game": {
             "hands_finished": len(table.finished),
             "totals": totals,
@@ -135,22 +152,71 @@ def table_json(table: Table) -> dict:
     }
 
 
-def _decision_json(view: SeatView) -> dict | None:
-    """The decision the seat faces, with its legal choices (None: not its turn)."""
+def _decision_json(view: SeatView, costs: Mapping[str, Sequence[Payment]]) -> dict | None:
+    """The decision the seat faces, with its legal choices (None: not its turn) and what the
+    page tells beside them: how many cards are still to lay away, what each would cost."""
     facing = view.facing
     if facing is None:
         return None
     choices = numbered_choices(view)
-    by_id = view.ruleset.deck.by_id
+    ruleset = view.ruleset
+    by_id = ruleset.deck.by_id
+    cost = {
+        choice: "; ".join(payment_lines(ruleset, paid, view.seat)) for choice, paid in costs.items()
+    }
     return {
         "kind": str(facing.kind),
         "on_hand": cards_in_hand(view, choices),
         "choices": [
             {
                 "text": text,
-                "label": choice_label(view.ruleset, text, facing.level_values),
+                "label": choice_label(ruleset, text, facing.level_values),
                 "card": text in by_id,
+                "cost": cost.get(text),
             }
             for text in choices
         ],
+        "notes": _discard_notes(view, choices, cost),
+    }
+
+
+def _discard_notes(view: SeatView, choices: Sequence[str], cost: Mapping[str, str]) -> list[str]:
+    """How many cards the seat still lays away, and what the cards that cost something cost,
+    grouped by what they cost."""
+    if view.facing is None or view.facing.kind != DecisionKind.DISCARD:
+        return []
+    ruleset = view.ruleset
+    done, left = len(view.discards), view.to_discard
+    total = done + left
+    notes = [
+        f"Lay away {left} more {'card' if left == 1 else 'cards'} ({done} of {total} laid away)."
+        if done
+        else f"Lay away {total} {'card' if total == 1 else 'cards'}, one at a time."
+    ]
+    by_cost: dict[str, list[str]] = {}
+    for choice in choices:
+        if choice in cost:
+            by_cost.setdefault(cost[choice], []).append(choice_label(ruleset, choice))
+    for line, labels in by_cost.items():
+        notes.append(f"Laying away {', '.join(labels)}: {line[:1].lower()}{line[1:]}.")
+    return notes
+
+
+def _sheet_json(sheet: Sheet) -> dict:
+    """A finished hand's score sheet as the page draws it."""
+    return {
+        "thrown_in": sheet.thrown_in,
+        "terms": [
+            {
+                "name": term.name,
+                "description": term.description,
+                "kind": term.kind,
+                "value": term.value,
+                "per_seat": None if term.per_seat is None else list(term.per_seat),
+            }
+            for term in sheet.terms
+        ],
+        "card_points": None if sheet.card_points is None else list(sheet.card_points),
+        "paid": [{"rule": label, "net": list(net)} for label, net in sheet.paid],
+        "net": list(sheet.net),
     }
