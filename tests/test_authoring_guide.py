@@ -178,8 +178,20 @@ def _slug(heading: str) -> str:
     return text.replace(" ", "-")
 
 
+def _page_text(path: Path) -> str:
+    """A page's Markdown with the files it includes (the site's `--8<-- "PATH"` lines, PATH
+    from the repository's root) put in place, as the site builds it."""
+    text = path.read_text(encoding="utf-8")
+    return re.sub(
+        r'^--8<-- "([^"]+)"$',
+        lambda m: (ROOT / m.group(1)).read_text(encoding="utf-8"),
+        text,
+        flags=re.M,
+    )
+
+
 def _anchors(path: Path) -> set[str]:
-    headings = re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), flags=re.M)
+    headings = re.findall(r"^#+ (.+)$", _page_text(path), flags=re.M)
     return {_slug(h) for h in headings}
 
 
