@@ -383,7 +383,7 @@ def _play_arguments(play: argparse.ArgumentParser) -> None:
         choices=list(LEVELS),
         help="the computer players' strength, instead of --agents: "
         + ", ".join(f"{level} = {kind}" for level, kind in LEVELS.items())
-        + " (measured in the README's Strength section)",
+        + " (as measured in docs/players/strength.md)",
     )
     play.add_argument(
         "--quiet",
