@@ -12,12 +12,14 @@ ruleset's own unit (`Ruleset.unit`); a difference of two rates is in percentage 
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from tarot.engine.game import plays_sittings, sitting_seed
 from tarot.markdown import escape, table
+from tarot.measure.summary import summarize
 from tarot.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -388,19 +390,10 @@ def _rule_gap_rows(
     return rows
 
 
-def _rule_gap_head() -> list[str]:
-    return [
-        "rule",
-        "name",
-        "A fired",
-        "B fired",
-        "B - A fired",
-        "A paid",
-        "B paid",
-        "B - A paid",
-        "A share",
-        "B share",
-    ]
+# the two rule tables of a diff (each within 100 columns): the rule's id, then its columns
+_RULE_HEAD = ["rule"]
+_RULE_PAID_HEAD = ["A paid", "B paid", "B - A paid", "A share", "B share"]
+_RULE_FIRED_HEAD = ["A fired", "B fired", "B - A fired"]
 
 
 def _games_section(games: dict | None, md: bool) -> list[str]:
@@ -524,6 +517,8 @@ def table_report(
     of its plot (shown in place in Markdown), `b_options` the readings `--option` chose for B
     (named in B's column, so that A and B of one ruleset stay apart)."""
     name_a, name_b = a.id, side_name(b, b_options)
+    unit = units([("A", a), ("B", b)])
+    summary = summarize(a, b, result, unit)
     if fmt == "json":
         return json.dumps(
             {
@@ -532,6 +527,7 @@ def table_report(
                 "b_options": dict(b_options),
                 "unit": {"a": _unit_json(a), "b": _unit_json(b)},
                 "run": _run_json(info),
+                "summary": summary.as_dict(),
                 "table": result,
             },
             indent=1,
@@ -545,11 +541,12 @@ def table_report(
         "measured on its own deals and the differences are between means"
     )
     out = [("## " if md else "") + f"At the table: {info.heading(hands)}", f"({how})"]
-    unit = units([("A", a), ("B", b)])
+    out += ["", f"A is {name_a}, B is {name_b}.", ""]
+    out += summary.lines(md)
     out += _section(_net_title(unit), md)
     label = "B - A (paired)" if result["paired"] else "B - A (unpaired)"
     seats = max(len(result["a"]["by_seat"]), len(result["b"]["by_seat"]))
-    rows = [["seat", f"A {name_a}", f"B {name_b}", label]]
+    rows = [["seat", "A", "B", label]]
     for seat in range(seats):
         rows.append(
             [
@@ -564,7 +561,7 @@ def table_report(
     out += _table(rows, md)
     if result["paired"]:
         out += _section("By place at the table (the dealer, then in order of play)", md)
-        rows = [["place", f"A {name_a}", f"B {name_b}", label]]
+        rows = [["place", "A", "B", label]]
         for place, gap in enumerate(result["difference_by_place"]):
             rows.append(
                 [
@@ -579,8 +576,8 @@ def table_report(
         count = round(differing * hands) if hands else 0
         out += [
             "",
-            f"Hands whose result differs: {percent(differing)} ({count} of {hands}); "
-            f"mean |B - A| per seat and hand ({unit}): {plain(result['mean_abs_difference'])}; "
+            f"Hands whose result differs: {percent(differing)} ({count} of {hands});",
+            f"mean |B - A| per seat and hand ({unit}): {plain(result['mean_abs_difference'])};",
             f"spread of results in a hand, B - A: {estimate(result['spread_difference'])}",
         ]
         if result["most_different"]:
@@ -595,15 +592,9 @@ def table_report(
     out += _section(_measures_title(result["a"]) + "; B - A of a rate in percentage points, pp", md)
     out += _table(
         [
-            ["measure", f"A {name_a}", f"B {name_b}", "B - A"],
+            ["measure", "A", "B", "B - A"],
             *_measure_rows([result["a"], result["b"]], unit),
         ],
-        md,
-    )
-    out += _section(
-        "Rules that fired (share of hands [Wilson 95%]) and what they paid per hand "
-        f"({unit}, t 95%; B - A paired, with a t interval, when the hands are), the rules "
-        "whose payments moved most first; share: of all that rules paid",
         md,
     )
     rules = _rule_gap_rows(
@@ -612,7 +603,32 @@ def table_report(
         result["rule_differences"],
         result.get("fired_differences"),
     )
-    out += _table([_rule_gap_head(), *rules], md) if rules else ["  none"]
+    paired = result["paired"]
+    out += _section(
+        f"Rules paid per hand ({unit}, t 95%; B - A {'paired' if paired else 'of the means'}), "
+        "largest change first",
+        md,
+    )
+    named = md  # Markdown has room for the rules' names; the text lists them after the tables
+    paid = [[*row[: 2 if named else 1], *row[5:]] for row in rules]
+    fired_gaps = result.get("fired_differences") or {}
+    by_firing = sorted(rules, key=lambda row: -abs(fired_gaps.get(row[0], {"mean": 0.0})["mean"]))
+    fired = [[*row[: 2 if named else 1], *row[2:5]] for row in by_firing]
+    name = ["name"] if named else []
+    out += _table([[_RULE_HEAD[0], *name, *_RULE_PAID_HEAD], *paid], md) if rules else ["  none"]
+    out += _section(
+        f"Rules fired, share of hands (Wilson 95%; B - A in pp{', paired' if paired else ''}), "
+        "largest change first",
+        md,
+    )
+    out += _table([[_RULE_HEAD[0], *name, *_RULE_FIRED_HEAD], *fired], md) if rules else ["  none"]
+    if rules and not named:
+        out += ["", "Rule names:"]
+        for row in rules:
+            if row[1] != row[0]:
+                out += textwrap.wrap(
+                    f"{row[0]}: {row[1]}", 100, initial_indent="  ", subsequent_indent="    "
+                )
     caption = "A and B, and the paired B - A, per seat and per rule whose payments changed"
     out += _picture(picture, caption if result["paired"] else "A and B per seat", md)
     return "\n".join(out)
