@@ -137,7 +137,7 @@ def _clear(e: dict | None) -> tuple[float, float] | None:
 
 
 def _same_every_hand(e: dict | None) -> bool:
-    return bool(e) and e["mean"] == 0 and e["ci95"] in ([0, 0], [0.0, 0.0])
+    return e is not None and e["mean"] == 0 and e["ci95"] == [0, 0]
 
 
 def _rule_value(report: dict, key: str, field: str) -> float:
