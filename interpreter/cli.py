@@ -176,7 +176,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from tarot.diff import diff_loaded, load_pair, render
     from tarot.option_flags import OptionFlagError, chosen_readings
     from tarot.ruleset_loader import load_ruleset
-    from tarot.table_commands import cmd_diff_family, cmd_diff_table
+    from tarot.table_commands import cmd_diff_family, cmd_diff_readings, cmd_diff_table
 
     if args.family:
         if args.a or args.b:
@@ -188,8 +188,17 @@ def cmd_diff(args: argparse.Namespace) -> int:
             )
         args.hands = args.hands or DEFAULT_FAMILY_HANDS
         return cmd_diff_family(args)
+    if args.a and not args.b and args.option and "=" not in args.option[0]:
+        if len(args.option) > 1:
+            raise OptionFlagError(
+                "--option NAME (no reading) compares every reading of one option: name one"
+            )
+        args.hands = args.hands or DEFAULT_FAMILY_HANDS
+        return cmd_diff_readings(args, args.option[0])
     if not args.a or not args.b:
-        raise UsageError("tarot diff needs two rulesets A B (or --family BASE)")
+        raise UsageError(
+            "tarot diff needs two rulesets A B (or --family BASE, or BASE --option NAME)"
+        )
     if not args.hands:
         for flag in ("out", "plot", "store"):
             if getattr(args, flag):
@@ -448,7 +457,9 @@ def _diff_arguments(diff: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME=READING",
-        help="compare B with this reading of one of its options (repeatable)",
+        help="compare B with this reading of one of its options (repeatable); with one "
+        "ruleset BASE and a NAME alone, every reading of that option against the one in force "
+        f"(default {DEFAULT_FAMILY_HANDS} hands)",
     )
     _add_run_flags(diff)
 
@@ -549,7 +560,8 @@ _COMMANDS: list[
             "description": "Compare two rulesets as written (options, rules, values). With "
             "--hands N also play the same N deals under both with the same players and seeds, "
             "and report the paired differences. With --family BASE, compare every built-in "
-            "variant of BASE against it in one table.",
+            "variant of BASE against it in one table; with BASE --option NAME, every reading "
+            "of that option against the one in force, in one table.",
         },
         _diff_arguments,
         cmd_diff,

@@ -535,6 +535,41 @@ def test_diff_family_text(capsys) -> None:
         assert re.search(rf"^  {re.escape(name)} ", out, re.M), name
 
 
+def test_diff_every_reading_of_one_option(capsys) -> None:
+    common = ("diff", "marolles-1637", "--option", "illegal_discard", "--hands", "12")
+    status, out, err = run(capsys, *common, "--jobs", "1", "--format", "json")
+    assert status == 0, err
+    report = json.loads(out)
+    assert report["base"] == "marolles-1637"
+    lines = {line["variant"]: line for line in report["variants"]}
+    assert set(lines) == {"per_discard", "forbidden"}, "every reading but the one in force"
+    for reading, line in lines.items():
+        assert line["changed"] == [f"illegal_discard: per_card -> {reading}"]
+        assert line["table"]["hands"] == 12
+    # each reading's hands are those of the ruleset loaded with that reading
+    status, out, err = run(
+        capsys,
+        *("diff", "marolles-1637", "marolles-1637", "--option", "illegal_discard=forbidden"),
+        *("--hands", "12", "--jobs", "1", "--format", "json"),
+    )
+    assert status == 0, err
+    assert json.loads(out)["table"] == lines["forbidden"]["table"]
+    status, out, err = run(capsys, *common, "--jobs", "1")
+    assert status == 0, err
+    assert out.startswith("Readings of illegal_discard in marolles-1637: each against per_card")
+    assert re.search(r"^  forbidden  +100\.0%", out, re.M), out
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_diff_every_reading_refusals(capsys) -> None:
+    err = refused(capsys, "diff", "marolles-1637", "--option", "ultimo_falure", status=2)
+    assert "did you mean 'ultimo_failure'?" in err
+    err = refused(
+        capsys, "diff", "marolles-1637", "--option", "ultimo_failure", "--option", "x", status=2
+    )
+    assert "name one" in err
+
+
 def test_diff_family_refusals(capsys, tmp_path: Path) -> None:
     err = refused(capsys, "diff", "--family", "nonexistent", "--hands", "5", status=2)
     assert "nonexistent" in err

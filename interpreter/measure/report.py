@@ -650,10 +650,25 @@ class FamilyLine:
     variant: Ruleset
     changed: list[str]  # "option: base reading -> variant reading"
     result: dict  # Comparison.report()
+    label: str = ""  # the line's name in the report (the variant's id unless given)
+
+    @property
+    def name(self) -> str:
+        return self.label or self.variant.id
 
 
-def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt: str) -> str:
+def family_report(
+    base: Ruleset,
+    lines: Sequence[FamilyLine],
+    info: RunInfo,
+    fmt: str,
+    title: str = "",
+) -> str:
+    """Several rulesets (the variants of a family, or the readings of one option) each
+    against `base` on the same deals, in one table sorted by how much each moves results;
+    `title` names what is compared (the family's by default)."""
     ordered = sorted(lines, key=_change_size, reverse=True)
+    title = title or f"Family of {base.id}: each variant against it"
     if fmt == "json":
         return json.dumps(
             {
@@ -662,7 +677,7 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
                 "run": _run_json(info),
                 "variants": [
                     {
-                        "variant": line.variant.id,
+                        "variant": line.name,
                         "unit": _unit_json(line.variant),
                         "changed": line.changed,
                         "table": line.result,
@@ -674,27 +689,18 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
         )
     md = fmt == "markdown"
     hands = ordered[0].result["hands"] if ordered else 0
-    out = [
-        ("## " if md else "") + f"Family of {base.id}: each variant against it, "
-        f"{info.heading(hands)}",
-        "(sorted by the mean |B - A| per seat and hand, how much the variant moves results, "
-        f"in {units([(r.id, r) for r in (base, *(line.variant for line in ordered))])}; "
-        "dealer B - A is the dealer's paired difference; spread B - A the change in the "
-        "standard deviation of the seats' results in a hand, i.e. in what is at stake; "
-        "the last column the rule whose payments per hand changed most)",
-        "",
-    ]
-    rows = [
-        [
-            "variant",
-            "changes",
-            "hands differing",
-            "mean |B - A|",
-            "dealer B - A",
-            "spread B - A",
-            "rule paid most differently (B - A per hand)",
-        ]
-    ]
+    kind = "reading" if lines and all(line.label for line in lines) else "variant"
+    measured_in = units([(r.id, r) for r in (base, *(line.variant for line in ordered))])
+    explained = (
+        f"(sorted by how much each {kind} moves results: mean |B - A|, the mean per seat and "
+        f"hand of the paired difference, in {measured_in}; differing: the hands whose result "
+        "differs; dealer: the dealer's paired B - A; spread: the B - A of the standard "
+        "deviation of the seats' results in a hand, i.e. of what is at stake)"
+    )
+    out = [f"## {title}, {info.heading(hands)}"] if md else [f"{title}:", info.heading(hands)]
+    out += [explained] if md else textwrap.wrap(explained, 100)
+    out.append("")
+    rows = [[kind, "differing", "mean |B - A|", "dealer B - A", "spread B - A"]]
     for line in ordered:
         r = line.result
         if r["paired"]:
@@ -705,10 +711,23 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
             ]
         else:
             cells = ["unpaired", "-", "-"]
-        cells.append(_most_changed_rule(r["rule_differences"]))
-        changed = "; ".join(line.changed) or "(none)"
-        rows.append([line.variant.id, changed, percent(r["differing_share"]), *cells])
+        rows.append([line.name, percent(r["differing_share"]), *cells])
     out += _table(rows, md)
+    out += _section(
+        f"What each {kind} changes, the rule paid most differently, the clearest effect",
+        md,
+    )
+    for line in ordered:
+        summary = summarize(base, line.variant, line.result, line.variant.unit.plural)
+        said = summary.effects[0].words(summary.unit) if summary.effects else "no clear effect"
+        changed = "; ".join(line.changed) or "(no option)"
+        rule = _most_changed_rule(line.result["rule_differences"])
+        if md:
+            out.append(f"- **{line.name}** ({changed}); {rule}; {said}")
+        else:
+            out.append(f"  {line.name}")
+            for part in (changed, f"rule paid most differently: {rule}", said):
+                out += textwrap.wrap(part, 100, initial_indent="    ", subsequent_indent="      ")
     return "\n".join(out)
 
 

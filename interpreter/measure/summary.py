@@ -8,7 +8,7 @@ not hold: an *effect* is a difference B - A whose 95% interval excludes zero (a 
 result, the spread of results in a hand, what a rule paid per hand, how often a rule fired),
 each given with both values and the interval, the largest first (amounts in the ruleset's
 unit, then shares of hands in percentage points); what did not change is said after them.
-Rules are named by their names (`Ruleset.rule_label`), results in the ruleset's unit.
+Rules are named by their names (`rule_name`), results in the ruleset's unit.
 """
 
 from __future__ import annotations
@@ -115,7 +115,10 @@ class Summary:
 
 
 def _wrapped(text: str, first: str, rest: str) -> list[str]:
-    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest) or [first]
+    """`text` wrapped to WIDTH, never breaking a `B - A` or a `mean ± half-width`."""
+    glued = text.replace("B - A", "B\0-\0A").replace(" ± ", "\0±\0")
+    lines = textwrap.wrap(glued, WIDTH, initial_indent=first, subsequent_indent=rest)
+    return [line.replace("\0", " ") for line in lines] or [first]
 
 
 def _place(place: int) -> str:
@@ -147,7 +150,8 @@ def _rule_value(report: dict, key: str, field: str) -> float:
     return rule["fired"]["rate"] if field == "fired" else rule["paid"]["mean"]
 
 
-def _label(rulesets: Sequence[Ruleset], key: str) -> str:
+def rule_name(rulesets: Sequence[Ruleset], key: str) -> str:
+    """The name of the rule a payment names, from the first ruleset that has the rule."""
     found = (rs.rule_label(key) for rs in rulesets if rs.rule(key) is not None)
     return next(found, rulesets[0].rule_label(key))
 
@@ -225,7 +229,7 @@ def summarize(a: Ruleset, b: Ruleset, result: dict, unit: str) -> Summary:
             moved.add(key)
             amounts.append(
                 Effect(
-                    _label(rulesets, key),
+                    rule_name(rulesets, key),
                     "paid",
                     f"rule.{key}",
                     _rule_value(ra, key, "paid"),
@@ -241,7 +245,7 @@ def summarize(a: Ruleset, b: Ruleset, result: dict, unit: str) -> Summary:
             moved.add(key)
             shares.append(
                 Effect(
-                    _label(rulesets, key),
+                    rule_name(rulesets, key),
                     "fired in",
                     f"fired.{key}",
                     _rule_value(ra, key, "fired"),
@@ -269,7 +273,7 @@ def _rules_unchanged(rulesets: Sequence[Ruleset], result: dict, moved: set[str])
     noisy = [key for key in others if key not in same]
     out = []
     if noisy:
-        names = [_label(rulesets, key) for key in noisy[:NAMED_UNCHANGED]]
+        names = [rule_name(rulesets, key) for key in noisy[:NAMED_UNCHANGED]]
         more = len(noisy) - len(names)
         listed = "; ".join(names) + (f"; and {more} more" if more else "")
         out.append(f"Rules that moved within their intervals (no clear change): {listed}.")
