@@ -33,6 +33,7 @@ __all__ = [
     "diff",
     "load",
     "play",
+    "rulesets",
     "simulate",
 ]
 

@@ -25,8 +25,6 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 GAMES_DIR = "games/rulesets"
 SCHEMA_PAGE = "writing/schema.md"
@@ -34,13 +32,26 @@ SECURITY_PAGE = "security.md"
 GAMES_SECTION = "The games"
 
 
+def _checkout_first() -> None:
+    """The checkout's `tarot` before any installed one (an editable install of another
+    checkout, say). Done when a page is made, not when MkDocs loads this file: MkDocs puts
+    the configuration's folder on the path to load hooks and takes it off again."""
+    if sys.path[:1] != [str(ROOT)]:
+        sys.path.insert(0, str(ROOT))
+    loaded = sys.modules.get("tarot")
+    if loaded is not None and not str(getattr(loaded, "__file__", "")).startswith(str(ROOT)):
+        raise RuntimeError(f"tarot was imported from {loaded.__file__}, not from {ROOT}")
+
+
 def _builtin_names() -> list[str]:
+    _checkout_first()
     from tarot.paths import builtin_rulesets
 
     return list(builtin_rulesets())
 
 
 def _game_page(name: str) -> str:
+    _checkout_first()
     from tarot.explain import explain_page, render
     from tarot.ruleset_loader import load_ruleset
 
@@ -149,6 +160,7 @@ def _object_of(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any] | N
 
 def schema_page() -> str:
     """Every top-level section of the ruleset schema, then every shared definition."""
+    _checkout_first()
     from tarot.paths import schemas_dir
 
     schema = json.loads((schemas_dir() / "ruleset.schema.json").read_text(encoding="utf-8"))
