@@ -400,6 +400,12 @@ def _play_arguments(play: argparse.ArgumentParser) -> None:
         help="print only the totals (with --human: also your decisions, but no hand results)",
     )
     play.add_argument(
+        "--sources",
+        action="store_true",
+        help="the full account of each hand: cards by their ids (as records write them) and "
+        "every payment with its sources and the option readings it rests on",
+    )
+    play.add_argument(
         "--backend",
         choices=["scalar", "batch"],
         default="scalar",

@@ -31,7 +31,14 @@ from tarot.ruleset import Ruleset
 from tarot.ruleset_loader import load_ruleset
 from tarot.stopping import exit_status
 from tarot.table_commands import DEFAULT_AGENTS, agents_for
-from tarot.transcript import game_line, hand_transcript, totals_line
+from tarot.transcript import (
+    PLAYER,
+    SOURCES,
+    game_line,
+    hand_transcript,
+    players_line,
+    totals_line,
+)
 
 LEFT_TABLE = 130  # the person at the human seat left: the status of a Ctrl-C
 
@@ -84,12 +91,18 @@ def cmd_play(args: argparse.Namespace) -> int:
         else None
     )
     tally = _Tally(ruleset.players)
+    view = SOURCES if args.sources else PLAYER
+    introduced = False
 
     def show(state: HandState) -> None:
+        nonlocal introduced
         if args.quiet:
             return
         if human is None:
-            print(hand_transcript(state), file=out)
+            if not introduced:  # who plays, once, before the first hand
+                print(players_line([a.name for a in agents(state.number)]), file=out)
+                introduced = True
+            print(hand_transcript(state, view), file=out)
             print(file=out)
             return
         human.hand_over(state)
