@@ -111,9 +111,7 @@ def test_each_step_plays_and_its_record_replays(capsys, monkeypatch, tmp_path, s
 def test_the_shown_seed_has_packets_a_partner_and_in_step_4_an_announcement(
     capsys, monkeypatch, step
 ):
-    out = _tarot(
-        capsys, monkeypatch, f"tarot play {_relative(step)} --seed {SHOWN_SEED} --sources"
-    )
+    out = _tarot(capsys, monkeypatch, f"tarot play {_relative(step)} --seed {SHOWN_SEED} --sources")
     assert "The talon is laid out in 4 packets" in out
     assert "Seat 1 takes packet 4" in out
     assert "The packets left (coins-2, coins-4, trump-11) go to seat 0's tricks" in out
