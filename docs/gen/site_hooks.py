@@ -179,21 +179,20 @@ def schema_page() -> str:
         "",
     ]
     for key, node in schema["properties"].items():
-        node = _resolve(node, defs)
-        out += [f"### `{key}`", "", _one_line(node.get("description", "")), ""]
-        kind = _kind(node, defs)
-        if kind:
-            out += [f"Value: {kind}.", ""]
-        inner = _object_of(node, defs)
-        if inner is not None:
-            out += [*_keys_table(inner, defs), ""]
+        out += _section(key, _resolve(node, defs), defs)
     out += ["## Shared definitions", ""]
     for key, node in defs.items():
-        out += [f"### `{key}`", "", _one_line(node.get("description", "")), ""]
-        kind = _kind(node, defs)
-        if kind:
-            out += [f"Value: {kind}.", ""]
-        inner = _object_of(node, defs)
-        if inner is not None:
-            out += [*_keys_table(inner, defs), ""]
+        out += _section(key, node, defs)
     return "\n".join(out) + "\n"
+
+
+def _section(key: str, node: dict[str, Any], defs: dict[str, Any]) -> list[str]:
+    """One section or definition: its name, description, kind of value and keys."""
+    out = [f"### `{key}`", "", _one_line(node.get("description", "")), ""]
+    kind = _kind(node, defs)
+    if kind:
+        out += [f"Value: {kind}.", ""]
+    inner = _object_of(node, defs)
+    if inner is not None:
+        out += [*_keys_table(inner, defs), ""]
+    return out

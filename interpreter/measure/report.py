@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from tarot.engine.game import plays_sittings, sitting_seed
 from tarot.markdown import escape, table
-from tarot.measure.summary import summarize
+from tarot.measure.summary import rule_name, summarize
 from tarot.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -320,18 +320,13 @@ def _auction_section(reports: Sequence[dict], unit: str, md: bool) -> list[str]:
     return out + _table(_contract_rows(reports, unit), md)
 
 
-def _label(rulesets: Sequence[Ruleset], key: str) -> str:
-    found = (rs.rule_label(key) for rs in rulesets if rs.rule(key) is not None)
-    return next(found, rulesets[0].rule_label(key))
-
-
 def _rule_rows(ruleset: Ruleset, report: dict) -> list[list[str]]:
     """One row per rule that fired or paid: the share of hands it fired in (Wilson), the
     times per hand, what it paid per hand (t) and its share of all that rules paid."""
     return [
         [
             key,
-            _label([ruleset], key),
+            rule_name([ruleset], key),
             rate(rule["fired"]),
             f"{rule['per_hand']:.3f}",
             plain(rule["paid"]),
@@ -377,7 +372,7 @@ def _rule_gap_rows(
         rows.append(
             [
                 key,
-                _label(rulesets, key),
+                rule_name(rulesets, key),
                 *(rate(f["fired"]) if f["fired"] else "-" for f in (a, b)),
                 _points(fired_gaps[key])
                 if fired_gaps and key in fired_gaps

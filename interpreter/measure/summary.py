@@ -223,35 +223,25 @@ def summarize(a: Ruleset, b: Ruleset, result: dict, unit: str) -> Summary:
                 )
     rulesets = [a, b]
     moved: set[str] = set()
-    for key, gap in sorted(result["rule_differences"].items()):
-        clear = _clear(gap)
-        if clear is not None:
-            moved.add(key)
-            amounts.append(
-                Effect(
-                    rule_name(rulesets, key),
-                    "paid",
-                    f"rule.{key}",
-                    _rule_value(ra, key, "paid"),
-                    _rule_value(rb, key, "paid"),
-                    *clear,
-                    share=False,
-                )
-            )
     fired = result.get("fired_differences") or {}
-    for key, gap in sorted(fired.items()):
-        clear = _clear(gap)
-        if clear is not None:
+    for differences, field, verb, into in (
+        (result["rule_differences"], "paid", "paid", amounts),
+        (fired, "fired", "fired in", shares),
+    ):
+        for key, gap in sorted(differences.items()):
+            clear = _clear(gap)
+            if clear is None:
+                continue
             moved.add(key)
-            shares.append(
+            into.append(
                 Effect(
                     rule_name(rulesets, key),
-                    "fired in",
-                    f"fired.{key}",
-                    _rule_value(ra, key, "fired"),
-                    _rule_value(rb, key, "fired"),
+                    verb,
+                    f"{'rule' if field == 'paid' else 'fired'}.{key}",
+                    _rule_value(ra, key, field),
+                    _rule_value(rb, key, field),
                     *clear,
-                    share=True,
+                    share=field == "fired",
                 )
             )
     amounts.sort(key=lambda e: (-abs(e.mean), e.key))
