@@ -284,24 +284,22 @@ def _measure_rows(reports: Sequence[dict], unit: str) -> list[list[str]]:
 
 def _contract_rows(reports: Sequence[dict], unit: str) -> list[list[str]]:
     """The auction by contract: how often it was bid, how often made, and the taker's mean
-    result at it, under each ruleset (one after the other)."""
+    result at it; of two rulesets, a row for each under the other (A, then B), so that the
+    table stays narrow."""
     names = list(
         dict.fromkeys(c for r in reports for c in (r["auction"] or {}).get("contracts", {}))
     )
-    labels = ["A ", "B "] if len(reports) == 2 else [""]
-    head = ["contract"]
-    for label in labels:
-        head += [f"{label}bid", f"{label}made", f"{label}taker's result ({unit})"]
-    rows = [head]
+    sides = ["A", "B"] if len(reports) == 2 else []
+    rows = [["contract", *(["under"] if sides else []), "bid", "made", f"taker's result ({unit})"]]
     for name in names:
-        row = [name]
-        for r in reports:
+        for index, r in enumerate(reports):
             contract = _contracts(r).get(name)
+            row = [name if index == 0 else "", *([sides[index]] if sides else [])]
             if contract is None:
                 row += ["-", "-", "-"]
             else:
                 row += [rate(contract["bid"]), rate(contract["made"]), estimate(contract["taker"])]
-        rows.append(row)
+            rows.append(row)
     return rows
 
 
@@ -313,8 +311,8 @@ def _auction_section(reports: Sequence[dict], unit: str, md: bool) -> list[str]:
     if not any(r["auction"] for r in reports):
         return []
     out = _section(
-        "The auction by contract (bid: share of hands; made: share of the hands at that "
-        "contract in which the taker came out ahead; Wilson intervals)",
+        "The auction by contract (bid: share of hands; made: share of its hands in which "
+        "the taker came out ahead; Wilson intervals)",
         md,
     )
     return out + _table(_contract_rows(reports, unit), md)
