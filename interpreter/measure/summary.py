@@ -28,7 +28,7 @@ WIDTH = 100  # the text report's columns
 class Effect:
     """One difference whose 95% interval excludes zero."""
 
-    subject: str  # what changed, in words: "Ultimo lost", "the dealer"
+    subject: str  # what changed, in words: a rule's name, "the dealer"
     measure: str  # the verb before the values: "paid", "fired in", or none
     key: str  # where it is in the report: "place.0", "spread", "rule.ID", "fired.ID"
     a: float
