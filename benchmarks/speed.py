@@ -11,7 +11,7 @@ engine's rebuild (issue 13), each beside its target. Prints numbers; asserts not
 
 A count of 0 skips its part. The heading names the engine measured: this checkout's, or with
 `--installed` the `tarot` the running Python imports (the compiled build installed from its
-wheel, see the README's Speed section), and whether it is compiled with mypyc or pure Python.
+wheel, see docs/results/speed.md), and whether it is compiled with mypyc or pure Python.
 The targets:
 
 - random Marolles hands in the batch back end (`tarot.batch`, many hands at once),

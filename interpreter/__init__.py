@@ -34,6 +34,7 @@ __all__ = [
     "diff",
     "load",
     "play",
+    "rulesets",
     "simulate",
 ]
 

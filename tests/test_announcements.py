@@ -239,7 +239,7 @@ def test_wrong_types_in_the_new_keys_are_placed(tmp_path: Path):
 
 
 def test_the_play_command_shows_each_mechanism():
-    played = tarot("play", str(GAME), "--seed", "19")
+    played = tarot("play", str(GAME), "--seed", "19", "--sources")
     assert played.returncode == 0, played.stderr
     for words in (
         "announces The little trump wins the last trick, keeping trump-1 for the last trick",

@@ -296,6 +296,60 @@ def test_a_built_in_player_decides_when_asked_directly(marolles: tarot.Ruleset) 
     state.apply(choice)
 
 
+def test_a_built_in_helper_keeps_its_state_from_decision_to_decision(
+    marolles: tarot.Ruleset,
+) -> None:
+    """Called from a user's agent, a built-in player is one player through the hand: the
+    same random numbers go on (not drawn again from the start at every decision, which
+    would make the random player choose by the same first number each time), and it is
+    seated afresh only when a hand starts."""
+    helper = tarot.RandomAgent()
+    helper.start_hand("5/1/0")
+    state = marolles.new_hand(5)
+    draws = []
+    while not state.is_terminal() and len(draws) < 12:
+        seat = state.current_player
+        engine_before = helper._engine
+        state.apply(helper.act(state.observation(seat), state.legal_actions()))
+        draws.append(helper._engine)
+        assert engine_before is None or helper._engine is engine_before
+    assert len({id(engine) for engine in draws}) == 1, "one player through the hand"
+    first = helper._engine
+    helper.start_hand("5/2/0")
+    assert helper._engine is None
+    state = marolles.new_hand(5, 2)
+    helper.act(state.observation(state.current_player), state.legal_actions())
+    assert helper._engine is not first, "a new hand seats it afresh, with the hand's seed"
+
+
+def test_rulesets_and_the_readings_of_options() -> None:
+    found = tarot.rulesets()
+    assert "marolles-1637" in found and found["marolles-1637"].name == "marolles-1637.yaml"
+    readings = tarot.load("marolles-1637").option_readings
+    assert readings["illegal_discard"] == ("per_card", "per_discard", "forbidden")
+    assert all(tarot.load("marolles-1637").options[name] in r for name, r in readings.items())
+
+
+def test_rows_say_who_took_the_contract_and_how_it_went() -> None:
+    run = tarot.simulate("french-tarot", hands=60, agents="heuristic", seed=2)
+    taken = [row for row in run if row["contract"] is not None]
+    assert taken, "some hand of 60 has a taker"
+    for row in run:
+        if row["contract"] is None:
+            assert row["taker"] is None and row["made"] is None and row["side_0"] is None
+            continue
+        taker = row["taker"]
+        assert row["taker_net"] == row[f"net_{taker}"]
+        assert row["made"] is (row["taker_net"] > 0)
+        assert row[f"side_{taker}"] == "attack"
+        assert sorted(row[f"side_{s}"] for s in range(4)).count("defence") == 3
+    contracts = run.summary["auction"]["contracts"]
+    for contract, figures in contracts.items():
+        rows = [row for row in taken if row["contract"] == contract]
+        assert figures["bid"]["hits"] == len(rows)
+        assert figures["made"]["hits"] == sum(row["made"] for row in rows)
+
+
 class LowestCard(tarot.Agent):
     """Plays and discards its card worth least; anything else at random."""
 

@@ -1,9 +1,14 @@
-"""The Python API's documentation runs: docs/api.md's examples as doctests, and the tutorial
-notebook executed top to bottom in a real kernel (nbclient, from the test extra)."""
+"""The Python API's documentation runs: docs/api.md's examples as doctests, its researcher's
+script as a script, and the tutorial notebook executed top to bottom in a real kernel
+(nbclient, from the test extra)."""
 
 from __future__ import annotations
 
 import doctest
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -40,3 +45,27 @@ def test_the_tutorial_notebook_runs_top_to_bottom() -> None:
     assert "refused: seat 1 may not discard 'pass'" in printed
     assert "200 hands" in printed and "net_0" in printed  # the pandas table
     assert "what the failed Ultimo paid per hand, B - A: -" in printed
+
+
+def test_the_researchers_script_runs_at_the_top_level_with_two_jobs(tmp_path: Path) -> None:
+    """docs/api.md's script, run as a user runs it (`python taker_by_contract.py`, from
+    another folder): its calls at the top level with jobs=2 run once, and it prints the
+    table the page shows."""
+    page = (DOCS / "api.md").read_text(encoding="utf-8")
+    found = re.search(r"<!-- script: (\S+) -->\n```python\n(.*?)```\n", page, re.S)
+    assert found, "the page marks its script"
+    name, source = found.groups()
+    assert "jobs=2" in source and "if __name__" not in source
+    script = tmp_path / name
+    script.write_text(source, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    printed = done.stdout
+    assert printed.count("500 hands of French Tarot") == 1, "the script ran once, not per worker"
+    shown = page.partition(f"<!-- script: {name} -->")[2].split("```")[3]
+    assert [line.split() for line in printed.splitlines()] == [
+        line.split() for line in shown.strip().splitlines()
+    ], "the page shows what the script prints"

@@ -111,7 +111,7 @@ def test_each_step_plays_and_its_record_replays(capsys, monkeypatch, tmp_path, s
 def test_the_shown_seed_has_packets_a_partner_and_in_step_4_an_announcement(
     capsys, monkeypatch, step
 ):
-    out = _tarot(capsys, monkeypatch, f"tarot play {_relative(step)} --seed {SHOWN_SEED}")
+    out = _tarot(capsys, monkeypatch, f"tarot play {_relative(step)} --seed {SHOWN_SEED} --sources")
     assert "The talon is laid out in 4 packets" in out
     assert "Seat 1 takes packet 4" in out
     assert "The packets left (coins-2, coins-4, trump-11) go to seat 0's tricks" in out
@@ -178,8 +178,20 @@ def _slug(heading: str) -> str:
     return text.replace(" ", "-")
 
 
+def _page_text(path: Path) -> str:
+    """A page's Markdown with the files it includes (the site's `--8<-- "PATH"` lines, PATH
+    from the repository's root) put in place, as the site builds it."""
+    text = path.read_text(encoding="utf-8")
+    return re.sub(
+        r'^--8<-- "([^"]+)"$',
+        lambda m: (ROOT / m.group(1)).read_text(encoding="utf-8"),
+        text,
+        flags=re.M,
+    )
+
+
 def _anchors(path: Path) -> set[str]:
-    headings = re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), flags=re.M)
+    headings = re.findall(r"^#+ (.+)$", _page_text(path), flags=re.M)
     return {_slug(h) for h in headings}
 
 

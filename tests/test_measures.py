@@ -22,6 +22,7 @@ from tarot.core.summary import HandSummary
 from tarot.engine.game import deal_hand, play_game, play_hand
 from tarot.measure.comparison import Comparison
 from tarot.measure.games import GameMeasures, game_seed, play_game_summarized
+from tarot.measure.in_words import rule_name
 from tarot.measure.measures import RulesetMeasures
 from tarot.measure.plot import difference_rows
 from tarot.measure.report import _rule_gap_rows
@@ -290,9 +291,21 @@ def test_the_changed_rule_shows_what_it_really_paid(capsys) -> None:
     }
     assert gap["ci95"][1] < 0, "the literal reading pays a failed Ultimo less, surely"
     assert comparison.report()["rule_differences"]["tarot_kept"]["mean"] == 0
-    rows = difference_rows(comparison)
-    assert [row.title for row in rows] == ["seat 0", "seat 1", "seat 2", "rule ultimo_lost"]
+    rows = difference_rows(comparison, lambda rule: rule_name([a, b], rule))
+    # only what changed, by its name: the seats whose interval excludes zero, then the rule
+    clear = [
+        f"Seat {seat}"
+        for seat, e in enumerate(comparison.seat_differences())
+        if e["ci95"][0] > 0 or e["ci95"][1] < 0
+    ]
+    assert len(clear) < 3
+    assert [row.title for row in rows] == [*clear, "Ultimo lost"]
     assert sum(rows[-1].gap.values()) == hands
+    # a comparison of a ruleset with itself changes nothing: the picture shows every seat
+    same = Comparison(a, a)
+    for under_a, _ in run_hands(plan, [a, b]):
+        same.add(under_a, under_a)
+    assert [row.title for row in difference_rows(same)] == ["Seat 0", "Seat 1", "Seat 2"]
 
 
 @pytest.mark.slow
@@ -306,9 +319,9 @@ def test_diff_markdown_shows_the_picture_in_place(capsys, tmp_path: Path) -> Non
     assert status == 0, err
     assert picture.stat().st_size > 0
     assert f"]({str(picture).replace(' ', '%20')})" in out
-    rules = out.partition("### Rules that fired")[2]
+    rules = out.partition("### Rules paid per hand")[2]
     first = [line for line in rules.splitlines() if line.startswith("| ")][1]
-    assert first.startswith("| ultimo_lost |"), "the rule that moved most comes first"
+    assert first.startswith("| ultimo_lost | Ultimo lost |"), "the rule that moved most first"
 
 
 # --- whole games --------------------------------------------------------------------------------

@@ -149,7 +149,7 @@ def test_a_game_plays_validates_and_replays(tmp_path: Path) -> None:
 
 def test_the_transcript_shows_a_verzicola() -> None:
     """Seed 4's deal gives seat 1 the run 31-32-33 (found by trying seeds), shown by the rules."""
-    out = tarot("play", RULESET, "--seed", "4").stdout
+    out = tarot("play", RULESET, "--seed", "4", "--sources").stdout
     assert (
         "Seat 1: declared Verzicole (shown) (by the rules) showing trump-33, trump-32, trump-31"
         in out
@@ -312,6 +312,6 @@ def test_the_cutter_robs_the_bottom_and_the_dealer_the_top_of_the_cards_left() -
 def test_the_transcript_shows_the_robbing() -> None:
     """Seed 4's deal (found by trying seeds): the cutter robs the 30, the dealer the 22 and
     the Fool."""
-    out = tarot("play", RULESET, "--seed", "4").stdout
+    out = tarot("play", RULESET, "--seed", "4", "--sources").stdout
     assert "Seat 3 takes from the talon: trump-30" in out
     assert "Seat 0 takes from the talon: trump-22, fool" in out

@@ -169,7 +169,7 @@ def test_cards_taken_by_kind_and_packets_do_not_go_together(tmp_path: Path) -> N
 
 
 def test_the_transcript_tells_the_cards_taken() -> None:
-    out = tarot("play", str(GAME), "--seed", "3").stdout
+    out = tarot("play", str(GAME), "--seed", "3", "--sources").stdout
     assert "Seat 0 takes from the talon: cups-K" in out
     rules = " ".join(tarot("explain", str(GAME)).stdout.split())
     assert (

@@ -128,14 +128,12 @@ def test_simulate_option_plays_as_the_variant(capsys) -> None:
     assert with_option["measures"] == variant["measures"]
 
 
-def test_diff_with_an_option_names_the_reading_in_b_s_column(capsys) -> None:
+def test_diff_with_an_option_names_the_reading_of_b(capsys) -> None:
     common = ("--hands", "6", "--jobs", "1")
     args = ("diff", "marolles-1637", "marolles-1637", "--option", "ultimo_failure=literal")
     status, out, _ = run(capsys, *args, *common)
     assert status == 0
-    header = next(line for line in out.splitlines() if line.strip().startswith("seat "))
-    assert "A marolles-1637 " in header
-    assert "B marolles-1637 [ultimo_failure=literal]" in header
+    assert "A is marolles-1637, B is marolles-1637 [ultimo_failure=literal]." in out
     status, out, _ = run(capsys, *args, *common, "--format", "json")
     assert status == 0
     assert json.loads(out)["b_options"] == {"ultimo_failure": "literal"}
@@ -362,6 +360,11 @@ def test_diff_a_ruleset_with_itself_shows_zero_on_every_line(capsys) -> None:
     sections = re.split(r"^(\S.*):$", table, flags=re.M)
     titled = dict(zip(sections[1::2], sections[2::2], strict=True))
     compared = 0
+    summary = " ".join(titled.pop("Summary").split())
+    assert "No clear effect: every 95% interval includes zero." in summary
+    assert "every place's net result per hand has a B - A interval that includes zero" in summary
+    assert "fired and paid the same in every hand under both" in summary
+    names = titled.pop("Rule names")
     for title, body in titled.items():
         header, *lines = [line for line in body.splitlines() if line.startswith("  ")]
         assert lines, title
@@ -369,14 +372,17 @@ def test_diff_a_ruleset_with_itself_shows_zero_on_every_line(capsys) -> None:
             if title.startswith(("Net result", "By place")):
                 assert header.rstrip().endswith("B - A (paired)"), header
                 assert line.endswith("+0.00 ± 0.00"), line
-            elif title.startswith("Rules"):
-                # fired and paid: both B - A columns are zero
-                assert re.search(r"  \+0\.0 pp ± 0\.0  .*  \+0\.00 ± 0\.00  ", line), line
+            elif title.startswith("Rules paid"):
+                assert re.search(r"  \+0\.00 ± 0\.00  ", line), line
+                assert f"  {line.split()[0]}: " in names or ":" not in line.split()[0], line
+            elif title.startswith("Rules fired"):
+                assert line.endswith("  +0.0 pp ± 0.0"), line
             else:
                 assert header.rstrip().endswith("B - A"), header
                 assert re.search(r"  \+0\.0+( pp)?$", line), line
             compared += 1
     assert compared >= 3 + 3 + 14, "seats, places, measures and rules all compared"
+    assert max(len(line) for line in table.splitlines()) <= 100, "the tables fit 100 columns"
 
 
 def test_diff_ultimo_literal_text(capsys) -> None:
@@ -394,6 +400,29 @@ def test_diff_ultimo_literal_text(capsys) -> None:
     differing = re.search(r"Hands whose result differs: [\d.]+% \((\d+) of 100\)", table)
     assert differing and int(differing.group(1)) > 0, table
     assert f"tarot play {LITERAL} --seed 1 --hand " in table
+    summary = " ".join(table.partition("Summary:")[2].partition("Net result")[0].split())
+    first = summary.partition("largest first: - ")[2]
+    assert first.startswith("Ultimo lost: paid 0."), summary  # 1 marque where it cost 6
+    assert "No place at the table gains or loses clearly" in summary
+
+
+def test_diff_summary_in_json_and_markdown(capsys) -> None:
+    common = ("diff", "marolles-1637", LITERAL, "--hands", "100", "--jobs", "1")
+    status, out, err = run(capsys, *common, "--format", "json")
+    assert status == 0, err
+    summary = json.loads(out)["summary"]
+    effects = summary["effects"]
+    assert effects[0]["key"] == "rule.ultimo_lost"
+    for effect in effects:
+        low, high = effect["difference"]["ci95"]
+        assert low > 0 or high < 0, effect  # only intervals that exclude zero
+        assert effect["b"] - effect["a"] == pytest.approx(effect["difference"]["mean"], abs=1e-9)
+    sizes = [abs(e["difference"]["mean"]) for e in effects if e["unit"] == "marques"]
+    assert sizes == sorted(sizes, reverse=True), "ranked, the largest first"
+    status, out, err = run(capsys, *common, "--format", "markdown")
+    assert status == 0, err
+    assert "### Summary" in out
+    assert f"- {effects[0]['words']}" in out
 
 
 def test_diff_most_different_hands_replay(capsys) -> None:
@@ -507,6 +536,41 @@ def test_diff_family_text(capsys) -> None:
     assert out.startswith("Family of marolles-1637")
     for name in paths.builtin_variants("marolles-1637"):
         assert re.search(rf"^  {re.escape(name)} ", out, re.M), name
+
+
+def test_diff_every_reading_of_one_option(capsys) -> None:
+    common = ("diff", "marolles-1637", "--option", "illegal_discard", "--hands", "12")
+    status, out, err = run(capsys, *common, "--jobs", "1", "--format", "json")
+    assert status == 0, err
+    report = json.loads(out)
+    assert report["base"] == "marolles-1637"
+    lines = {line["variant"]: line for line in report["variants"]}
+    assert set(lines) == {"per_discard", "forbidden"}, "every reading but the one in force"
+    for reading, line in lines.items():
+        assert line["changed"] == [f"illegal_discard: per_card -> {reading}"]
+        assert line["table"]["hands"] == 12
+    # each reading's hands are those of the ruleset loaded with that reading
+    status, out, err = run(
+        capsys,
+        *("diff", "marolles-1637", "marolles-1637", "--option", "illegal_discard=forbidden"),
+        *("--hands", "12", "--jobs", "1", "--format", "json"),
+    )
+    assert status == 0, err
+    assert json.loads(out)["table"] == lines["forbidden"]["table"]
+    status, out, err = run(capsys, *common, "--jobs", "1")
+    assert status == 0, err
+    assert out.startswith("Readings of illegal_discard in marolles-1637: each against per_card")
+    assert re.search(r"^  forbidden  +100\.0%", out, re.M), out
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_diff_every_reading_refusals(capsys) -> None:
+    err = refused(capsys, "diff", "marolles-1637", "--option", "ultimo_falure", status=2)
+    assert "did you mean 'ultimo_failure'?" in err
+    err = refused(
+        capsys, "diff", "marolles-1637", "--option", "ultimo_failure", "--option", "x", status=2
+    )
+    assert "name one" in err
 
 
 def test_diff_family_refusals(capsys, tmp_path: Path) -> None:

@@ -174,7 +174,7 @@ def test_wrong_uses_are_placed_and_explained(tmp_path: Path):
 
 
 def test_the_play_command_and_the_rules_page_show_each_mechanism():
-    played = tarot("play", str(GAME), "--seed", "1")
+    played = tarot("play", str(GAME), "--seed", "1", "--sources")
     assert played.returncode == 0, played.stderr
     for words in (
         "The contract is compulsory: there is no auction",

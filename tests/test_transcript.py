@@ -4,6 +4,7 @@ rule reads, with the rule's own source when no reading names it."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,27 @@ def test_builtin_payment_cites_the_chosen_reading() -> None:
     assert lost
     for line in lost:
         assert f"  1 marque  Ultimo lost [ultimo_failure=literal: {source}" in line
+
+
+def test_tarot_play_shows_a_game_and_keeps_ids_and_sources_to_sources() -> None:
+    """`tarot play` prints the hand for a player (who plays, cards by their names, payments
+    by their rules' names); `--sources` the full account (cards by ids, every source); the
+    record keeps every id either way."""
+    from commands import tarot
+
+    shown = tarot("play", "marolles-1637", "--seed", "5")
+    assert shown.returncode == 0, shown.stderr
+    first, *rest = shown.stdout.splitlines()
+    assert first.startswith("Players: seat 0 random, seat 1 random, seat 2 random (random: ")
+    text = "\n".join(rest)
+    ruleset = load_ruleset("marolles-1637")
+    deck = ruleset.deck.cards
+    assert "trump XXI" in text and "King of cups" in text and "the Fool" in text  # all dealt
+    assert re.search(r"Trick  1: seat \d (trump [IVX]+|\w+ of \w+|the Fool), seat \d", text)
+    assert not any(f" {card.id}," in text or f":{card.id}" in text for card in deck)
+    assert "[" not in "".join(line for line in rest if "pay:" in line), "no sources by default"
+    full = tarot("play", "marolles-1637", "--seed", "5", "--sources")
+    assert full.returncode == 0, full.stderr
+    assert "mcleod]" in full.stdout and ":trump-" in full.stdout
+    recorded = tarot("play", "marolles-1637", "--seed", "5", "--record", "-", "--quiet")
+    assert '"swords-K"' in recorded.stdout or '"id": "swords-K"' in recorded.stdout

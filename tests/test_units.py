@@ -237,7 +237,7 @@ def test_family_report_names_the_unit(capsys) -> None:
         capsys, "diff", "--family", "early-french", "--hands", "2", "--jobs", "1"
     )
     assert status == 0, err
-    assert "how much the variant moves results, in points;" in out
+    assert "mean per seat and hand of the paired difference, in points;" in " ".join(out.split())
     status, out, err = run(
         capsys,
         *("diff", "--family", "early-french", "--hands", "2", "--jobs", "1", "--format", "json"),

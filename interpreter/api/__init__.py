@@ -5,7 +5,8 @@ thin layer that reuses what the command line runs and hands back plain values. T
 exports these names lazily (`interpreter/__init__.py`); `docs/api.md` describes them:
 
 - `load(name_or_path, options=...)` -> `Ruleset`; `Ruleset.new_hand(seed)` -> `State`
-  (`new_hand(deal=...)`: a chosen deal);
+  (`new_hand(deal=...)`: a chosen deal); `Ruleset.option_readings`; `rulesets()`, every
+  ruleset a name finds;
 - `State`: `current_player`, `legal_actions()`, `apply(action)`, `is_terminal()`,
   `returns()`, `observation(seat)`, `clone()`, `record()`, `transcript()`;
 - `Card` (a `str`, equal to its id), `Action` (`str()` is the record's text), `Payment`,
@@ -22,7 +23,7 @@ exports these names lazily (`interpreter/__init__.py`); `docs/api.md` describes 
 from tarot.api.agents import Agent, HeuristicAgent, RandomAgent, SearchAgent
 from tarot.api.cards import Action, Card
 from tarot.api.hand import HandNotOver, State
-from tarot.api.rulesets import Ruleset, load
+from tarot.api.rulesets import Ruleset, load, rulesets
 from tarot.api.runs import Diff, Simulation, diff, play, simulate
 from tarot.api.view import Observation, Payment
 from tarot.core.actions import IllegalAction
@@ -53,5 +54,6 @@ __all__ = [
     "diff",
     "load",
     "play",
+    "rulesets",
     "simulate",
 ]

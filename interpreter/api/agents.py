@@ -68,7 +68,13 @@ class Agent:
 
 
 class BuiltinAgent(Agent):
-    """One of the tool's own players, with its settings (as `--agents KIND:key=value`)."""
+    """One of the tool's own players, with its settings (as `--agents KIND:key=value`).
+
+    Called from a user's agent (`helper.act(observation, legal)` inside its own `act`), it
+    is one player that lasts: the engine's player is made once and keeps its state (its
+    random numbers) from decision to decision, and is made again, seeded afresh, when
+    `start_hand(seed)` says a new hand begins. A user's agent that forwards its own
+    `start_hand` to its helper gets the same choices on the same seed every time."""
 
     kind: ClassVar[str]
 
@@ -76,17 +82,21 @@ class BuiltinAgent(Agent):
         text = ":".join([self.kind, *(f"{key}={value}" for key, value in settings.items())])
         self.spec = _canonical(text)
         self._seed = "0"
+        self._engine: EngineAgent | None = None
 
     def start_hand(self, seed: str) -> None:
         self._seed = seed
+        self._engine = None  # the next decision seats the player afresh, with this seed
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action | str:
         """The built-in player's choice, asked directly (by an agent of the user's): it
-        decides from what the seat sees, the cards it cannot see guessed (`guessed_hand`).
-        Seated at a table, it decides through the engine as `tarot play` lets it."""
-        kind, settings = agent_settings(self.spec)
-        engine = AGENT_KINDS[kind](self._seed, **settings)
-        return engine.choose(guessed_hand(observation), observation.seat)
+        decides from what the seat sees, the cards it cannot see guessed (`guessed_hand`), and
+        keeps its state from one decision to the next. Seated at a table, it decides through
+        the engine as `tarot play` lets it."""
+        if self._engine is None:
+            kind, settings = agent_settings(self.spec)
+            self._engine = AGENT_KINDS[kind](self._seed, **settings)
+        return self._engine.choose(guessed_hand(observation), observation.seat)
 
     @property
     def label(self) -> str:

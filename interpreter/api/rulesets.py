@@ -1,4 +1,5 @@
-"""A ruleset as the Python API loads it: `load(name_or_path, options=...)` -> `Ruleset`.
+"""A ruleset as the Python API loads it: `load(name_or_path, options=...)` -> `Ruleset`;
+`rulesets()`, every ruleset a name finds.
 
 Where it sits: in front of `tarot.compile.loader.load_ruleset` (which loads, checks and
 compiles, raising `RulesetError` with every problem and its position). The API's `Ruleset`
@@ -20,6 +21,7 @@ from tarot.engine.chosen_deal import chosen_deal
 from tarot.engine.game import deal_hand, dealer_of
 from tarot.engine.state import HandState
 from tarot.errors import Problem, RulesetError
+from tarot.load import paths
 
 #: how a record names a seat whose decisions are taken by hand through `State.apply`
 STEPPED = "human"
@@ -27,7 +29,8 @@ STEPPED = "human"
 
 class Ruleset:
     """A loaded ruleset: `id`, `title`, `players`, `unit`, `options` (every option's reading
-    in force), `cards` (the pack as `Card`s), and `new_hand(seed)` (or `new_hand(deal=...)`)."""
+    in force), `option_readings` (every option's readings), `cards` (the pack as `Card`s),
+    and `new_hand(seed)` (or `new_hand(deal=...)`)."""
 
     def __init__(
         self, compiled: CompiledRuleset, target: str, chosen: Mapping[str, str] | None = None
@@ -57,6 +60,13 @@ class Ruleset:
     def options(self) -> dict[str, str]:
         """Every option of the ruleset with the reading in force."""
         return dict(self.compiled.options)
+
+    @property
+    def option_readings(self) -> dict[str, tuple[str, ...]]:
+        """Every option of the ruleset with all its readings, in the order the ruleset
+        writes them (the reading in force is in `options`): what `load(name, options=...)`
+        and `tarot diff BASE --option NAME` choose among."""
+        return self.compiled.option_readings()
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -89,6 +99,12 @@ class Ruleset:
     def __repr__(self) -> str:
         chosen = "".join(f", {name}={reading}" for name, reading in sorted(self.chosen.items()))
         return f"<tarot.Ruleset {self.id} ({self.players} players{chosen})>"
+
+
+def rulesets() -> dict[str, Path]:
+    """Every ruleset a name finds, as `tarot rules` lists them: the built-in ones and those
+    of the user's folders (`TAROT_PATH`), name -> the file it is read from, by name."""
+    return paths.named_rulesets()
 
 
 def check_deal(seed: int, hand: int) -> None:

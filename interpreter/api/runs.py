@@ -6,7 +6,8 @@ plan their hands as `tarot simulate` and `tarot diff --hands` do
 (`tarot.measure.runner`), fold them into the same measures
 (`tarot.measure.measures`, `tarot.measure.comparison`) and give back the numbers
 the command line prints, as data, with one row per hand (the rows of `--out`). The built-in
-players may play in worker processes (`jobs`); a user's own agents play in this process.
+players may play in worker processes (`jobs`), started so that a call at the top level of a
+script is safe (`tarot.api.processes`); a user's own agents play in this process.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any, overload
 
 from tarot.api.agents import AgentsGiven, Lineup
 from tarot.api.hand import State
+from tarot.api.processes import GUARD_HINT, refuse_in_a_starting_worker, script_main, start_method
 from tarot.api.rulesets import Ruleset, as_ruleset, check_deal
 from tarot.core.summary import HandSummary, rule_keys
 from tarot.engine.game import play_hand, play_hands, plays_sittings
@@ -28,7 +30,7 @@ from tarot.measure.games import play_games
 from tarot.measure.measures import RulesetMeasures
 from tarot.measure.report import RunInfo, simulate_report, table_report
 from tarot.measure.rows import hand_row, row_columns
-from tarot.measure.runner import HandResults, RulesetSpec, RunPlan, Table, run_hands
+from tarot.measure.runner import HandResults, RulesetSpec, RunPlan, Table, WorkerDied, run_hands
 
 RulesetGiven = Ruleset | str | Path
 
@@ -213,7 +215,15 @@ def _run(
     """Each hand's results under every ruleset, in hand order."""
     compiled = [r.compiled for r in rulesets]
     if lineup.builtin is not None:
-        yield from run_hands(plan, compiled, jobs)
+        if jobs > 1:
+            refuse_in_a_starting_worker()
+        start = start_method()
+        try:
+            yield from run_hands(plan, compiled, jobs, start=start)
+        except WorkerDied as error:
+            if start == "spawn" and script_main():
+                raise WorkerDied(f"{error}; {GUARD_HINT}") from None
+            raise
         return
     table = Table(plan, compiled, lineup.seat)
     everyone = tuple(range(len(compiled)))

@@ -179,7 +179,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from tarot.cli.simulate import cmd_diff_family, cmd_diff_table
+    from tarot.cli.simulate import cmd_diff_family, cmd_diff_readings, cmd_diff_table
     from tarot.compile.loader import load_ruleset
     from tarot.compile.option_flags import OptionFlagError, chosen_readings
     from tarot.measure.diff import diff_loaded, load_pair, render
@@ -194,8 +194,17 @@ def cmd_diff(args: argparse.Namespace) -> int:
             )
         args.hands = args.hands or DEFAULT_FAMILY_HANDS
         return cmd_diff_family(args)
+    if args.a and not args.b and args.option and "=" not in args.option[0]:
+        if len(args.option) > 1:
+            raise OptionFlagError(
+                "--option NAME (no reading) compares every reading of one option: name one"
+            )
+        args.hands = args.hands or DEFAULT_FAMILY_HANDS
+        return cmd_diff_readings(args, args.option[0])
     if not args.a or not args.b:
-        raise UsageError("tarot diff needs two rulesets A B (or --family BASE)")
+        raise UsageError(
+            "tarot diff needs two rulesets A B (or --family BASE, or BASE --option NAME)"
+        )
     if not args.hands:
         for flag in ("out", "plot", "store"):
             if getattr(args, flag):
@@ -395,12 +404,18 @@ def _play_arguments(play: argparse.ArgumentParser) -> None:
         choices=list(LEVELS),
         help="the computer players' strength, instead of --agents: "
         + ", ".join(f"{level} = {kind}" for level, kind in LEVELS.items())
-        + " (measured in the README's Strength section)",
+        + " (as measured in docs/players/strength.md)",
     )
     play.add_argument(
         "--quiet",
         action="store_true",
         help="print only the totals (with --human: also your decisions, but no hand results)",
+    )
+    play.add_argument(
+        "--sources",
+        action="store_true",
+        help="the full account of each hand: cards by their ids (as records write them) and "
+        "every payment with its sources and the option readings it rests on",
     )
     play.add_argument(
         "--backend",
@@ -473,7 +488,9 @@ def _diff_arguments(diff: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME=READING",
-        help="compare B with this reading of one of its options (repeatable)",
+        help="compare B with this reading of one of its options (repeatable); with one "
+        "ruleset BASE and a NAME alone, every reading of that option against the one in force "
+        f"(default {DEFAULT_FAMILY_HANDS} hands)",
     )
     _add_run_flags(diff)
 
@@ -574,7 +591,8 @@ _COMMANDS: list[
             "description": "Compare two rulesets as written (options, rules, values). With "
             "--hands N also play the same N deals under both with the same players and seeds, "
             "and report the paired differences. With --family BASE, compare every built-in "
-            "variant of BASE against it in one table.",
+            "variant of BASE against it in one table; with BASE --option NAME, every reading "
+            "of that option against the one in force, in one table.",
         },
         _diff_arguments,
         cmd_diff,

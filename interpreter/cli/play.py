@@ -34,7 +34,14 @@ from tarot.errors import UsageError
 from tarot.expressions import EvaluationError
 from tarot.players.lineup import LEVELS, parse_agents, seat_agents
 from tarot.presentation.human_seat import HumanAgent, LeftTable
-from tarot.presentation.transcript import game_line, hand_transcript, totals_line
+from tarot.presentation.transcript import (
+    PLAYER,
+    SOURCES,
+    game_line,
+    hand_transcript,
+    players_line,
+    totals_line,
+)
 from tarot.records.record_file import RecordFile
 
 LEFT_TABLE = 130  # the person at the human seat left: the status of a Ctrl-C
@@ -91,14 +98,20 @@ def cmd_play(args: argparse.Namespace) -> int:
         else None
     )
     tally = _Tally(ruleset.players)
+    view = SOURCES if args.sources else PLAYER
+    introduced = False
 
     def show(state: HandState) -> None:
+        nonlocal introduced
         if args.quiet:
             return
         seats = [f"seat {s}" for s in range(ruleset.players)]
         sitting = running_lines(tally.nets, seats, ruleset.unit.plural) if tally.hands > 1 else []
         if human is None:
-            print(hand_transcript(state), *sitting, sep="\n", file=out)
+            if not introduced:  # who plays, once, before the first hand
+                print(players_line([a.name for a in agents(state.number)]), file=out)
+                introduced = True
+            print(hand_transcript(state, view), *sitting, sep="\n", file=out)
             print(file=out)
             return
         human.hand_over(state)

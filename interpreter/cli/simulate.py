@@ -30,6 +30,7 @@ from tarot.measure.comparison import Comparison
 from tarot.measure.diff import diff_loaded, render
 from tarot.measure.driver import RunEnd, drive
 from tarot.measure.games import play_games
+from tarot.measure.in_words import rule_name
 from tarot.measure.measures import RulesetMeasures
 from tarot.measure.plot import (
     PlotUnavailable,
@@ -250,7 +251,10 @@ def cmd_diff_table(
     if args.plot:
         title = f"{a.id} (A) and {side_name(b, chosen)} (B), {comparison.hands} hands"
         if comparison.paired:
-            rows = difference_rows(comparison)
+            rows = difference_rows(comparison, lambda rule: rule_name([a, b], rule))
+            title = f"What B changes against A, {comparison.hands} hands paired: " + (
+                f"A {a.id}, B {side_name(b, chosen)}"
+            )
             plot_differences(args.plot, title, ("A", "B"), rows, units([("A", a), ("B", b)]))
         else:
             plot_results(
@@ -275,9 +279,54 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
     if not names:
         raise UsageError(f"--family: no ruleset extends {args.family!r}; tarot rules lists them")
     variants = [load_ruleset(name) for name in names]
+    specs = tuple(RulesetSpec(target) for target in (args.family, *names))
+    lines = [(variant, changed_options(base, variant), "") for variant in variants]
+    return _against_base(args, base, specs, lines, "")
+
+
+def cmd_diff_readings(args: argparse.Namespace, option: str) -> int:
+    """`tarot diff BASE --option NAME --hands N`: every other reading of one option of BASE
+    against the reading in force, on the same deals, in one table."""
+    from tarot.compile.option_flags import OptionFlagError, shown
+    from tarot.errors import did_you_mean
+
+    if args.plot:
+        raise UsageError("--plot draws two rulesets; use it with tarot diff A B --hands N")
+    base = load_ruleset(args.a)
+    readings = base.option_readings()
+    if option not in readings:
+        listed = ", ".join(readings) or "none"
+        raise OptionFlagError(
+            f"--option: {base.id} has no option {shown(option)}; "
+            f"{did_you_mean(option, list(readings))}options: {listed}"
+        )
+    default = base.options[option]
+    others = [reading for reading in readings[option] if reading != default]
+    specs = (
+        RulesetSpec(args.a),
+        *(RulesetSpec(args.a, ((option, reading),)) for reading in others),
+    )
+    lines = [
+        (load_ruleset(args.a, {option: reading}), [f"{option}: {default} -> {reading}"], reading)
+        for reading in others
+    ]
+    title = f"Readings of {option} in {base.id}: each against {default}, the reading in force"
+    return _against_base(args, base, specs, lines, title)
+
+
+def _against_base(
+    args: argparse.Namespace,
+    base: Ruleset,
+    specs: tuple[RulesetSpec, ...],
+    lines: list[tuple[Ruleset, list[str], str]],
+    title: str,
+) -> int:
+    """Every ruleset of `lines` (each with what it changes and its name in the report, ""
+    for its id)
+    against `base` on the same deals, in one table (`specs`: base's, then each line's)."""
+    variants = [variant for variant, _, _ in lines]
     agents = agents_for(args, base, *variants)
     check_outputs(args)
-    specs = tuple(RulesetSpec(target) for target in (args.family, *names))
     backend = choose_backend(args.backend, [base, *variants], agents)
     plan = RunPlan(specs, args.seed, args.hands, agents, 1, backend)
     comparisons = [Comparison(base, variant) for variant in variants]
@@ -289,12 +338,12 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
     end, ran = drive_run(args, plan, [base, *variants], consume, f"{base.id} family")
     if comparisons[0].hands == 0:
         return nothing_finished(end)
-    lines = [
-        FamilyLine(variant, changed_options(base, variant), comparison.report())
-        for variant, comparison in zip(variants, comparisons, strict=True)
+    reported = [
+        FamilyLine(variant, changed, comparison.report(), label)
+        for (variant, changed, label), comparison in zip(lines, comparisons, strict=True)
     ]
     info = _info(plan, ran, end, [base, *variants])
-    print(family_report(base, lines, info, args.format))
+    print(family_report(base, reported, info, args.format, title))
     return finish_run(end, args)
 
 

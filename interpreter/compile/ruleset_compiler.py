@@ -32,6 +32,7 @@ from tarot.compile.contexts import (
 )
 from tarot.compile.flow import compile_flow
 from tarot.compile.lasting_compiler import compile_lasting, lasting_facts
+from tarot.compile.value_origins import value_origins
 from tarot.core.ruleset import (
     Announcement,
     Announcements,
@@ -336,7 +337,11 @@ class Compiler:
             compiled = compile_expression(value, self.environment(event, amount, extra), expected)
         except ExpressionError as error:
             if not any(f"'{name}'" in error.message for name in self.left_out_names):
-                self.problem(parts, error.message, self._inside(parts, error))
+                inside = self._inside(parts, error)
+                for path, said, origin in value_origins(self.draft, self.readings, value, inside):
+                    reader = f"{json_path(parts)} (at {inside})"
+                    self.problem(path, f"{said}, read by {reader}: {error.message}", origin)
+                self.problem(parts, error.message, inside)
             return _Constant(None)
         if compiled.options:
             self.option_reads[parts] = self.option_reads.get(parts, frozenset()) | compiled.options

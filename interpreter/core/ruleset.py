@@ -563,6 +563,11 @@ class Ruleset:
             return tuple(sorted({*rule.options, *(level.options if level else ())}))
         return rule.options if rule is not None else ()
 
+    def option_readings(self) -> dict[str, tuple[str, ...]]:
+        """Every option with its readings, in the order the ruleset writes them."""
+        options = self.document.get("options", {})
+        return {name: tuple(option.get("readings", {})) for name, option in options.items()}
+
     def reading_source(self, option: str) -> str:
         """The source key(s) of the reading in force for `option` ("" when none is named)."""
         return ", ".join(self._keys(option))

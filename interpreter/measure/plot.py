@@ -4,8 +4,9 @@ Where it sits: `--plot FILE` of `tarot simulate` and `tarot diff --hands`. It dr
 histograms that `RulesetMeasures` and `Comparison` keep (a count per distinct value, so
 memory stays flat). `plot_results` draws one panel per seat (one ruleset's results, as a
 share of its hands). `plot_differences` draws, for a diff, one row per seat and one per rule
-whose payments changed: on the left the A and B distributions side by side, on the right
-the distribution of the paired B - A with its mean and interval. Legends sit above the
+whose result or payments clearly changed (a B - A interval that excludes zero), each titled
+by its name: on the left the A and B distributions side by side, on the right the
+distribution of the paired B - A with its mean and interval. Legends sit above the
 panels, never on the bars. matplotlib is an optional extra (`pip install '.[plot]'`); without
 it `PlotUnavailable` says how to get it.
 """
@@ -13,7 +14,7 @@ it `PlotUnavailable` says how to get it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -136,7 +137,7 @@ class Difference:
     """One row of a diff's picture: a seat's result or a rule's payments per hand."""
 
     title: str
-    quantity: str  # what the values are: "net result of a hand", "what it paid in a hand"
+    quantity: str  # what the values are: "net result of a hand", "payments of a hand"
     under_a: Counter  # value -> number of hands
     under_b: Counter
     gap: Counter  # paired B - A -> number of hands
@@ -166,7 +167,7 @@ def plot_differences(
             label=list(labels),
             color=colours[:2],
         )
-        left.set_title(f"{row.title}: A and B", fontsize="medium")
+        left.set_title(f"{row.title}: under A and under B", fontsize="medium")
         left.set_xlabel(f"{row.quantity} ({unit})")
         left.set_ylabel("share of hands")
         gaps = list(row.gap)
@@ -195,13 +196,15 @@ def _interval(e: dict) -> str:
     return f"mean {e['mean']:+.2f} ± {(high - low) / 2:.2f}"
 
 
-def difference_rows(comparison: Comparison) -> list[Difference]:
-    """The rows of a paired diff's picture: every seat, then the rules whose payments
-    differ in some hand (those that moved most first, `MOST_RULES` at most), by id (the
-    report's rule table gives their names)."""
-    rows = [
+def difference_rows(comparison: Comparison, name: Callable[[str], str] = str) -> list[Difference]:
+    """The rows of a paired diff's picture: only what changed, each titled in words (`name`
+    gives a rule's name from its id). What changed is a seat's result or a rule's payments
+    whose B - A interval excludes zero (the seats first, then the rules that moved most,
+    `MOST_RULES` at most); when nothing did, the rules whose payments differ in some hand,
+    and when none does, every seat, so that the picture says so rather than stay empty."""
+    seats = [
         Difference(
-            f"seat {seat}",
+            f"Seat {seat}",
             "net result of a hand",
             comparison.a.histogram[seat],
             comparison.b.histogram[seat],
@@ -211,17 +214,27 @@ def difference_rows(comparison: Comparison) -> list[Difference]:
         for seat in range(len(comparison.difference))
     ]
     gaps = comparison.rule_difference
-    changed = [rule for rule, histogram in gaps.histograms.items() if set(histogram) - {0}]
-    changed.sort(key=lambda rule: (-abs(gaps.mean(rule)), rule))
-    for rule in changed[:MOST_RULES]:
-        rows.append(
-            Difference(
-                f"rule {rule}",
-                "what it paid in a hand",
-                comparison.a.paid.histogram(rule),
-                comparison.b.paid.histogram(rule),
-                gaps.histogram(rule),
-                gaps.estimate(rule).as_dict(),
-            )
+    moved = [rule for rule, histogram in gaps.histograms.items() if set(histogram) - {0}]
+    moved.sort(key=lambda rule: (-abs(gaps.mean(rule)), rule))
+    rules = [
+        Difference(
+            name(rule),
+            "payments of a hand",
+            comparison.a.paid.histogram(rule),
+            comparison.b.paid.histogram(rule),
+            gaps.histogram(rule),
+            gaps.estimate(rule).as_dict(),
         )
-    return rows
+        for rule in moved
+    ]
+    clear = [row for row in [*seats, *rules] if _excludes_zero(row.estimate)]
+    if clear:
+        return [row for row in clear if row in seats] + [r for r in clear if r in rules][
+            :MOST_RULES
+        ]
+    return rules[:MOST_RULES] or seats
+
+
+def _excludes_zero(e: dict) -> bool:
+    low, high = e["ci95"]
+    return low is not None and high is not None and (low > 0 or high < 0)

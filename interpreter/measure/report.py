@@ -12,12 +12,14 @@ ruleset's own unit (`Ruleset.unit`); a difference of two rates is in percentage 
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.ruleset import Ruleset
 from tarot.engine.game import plays_sittings, sitting_seed
+from tarot.measure.in_words import rule_name, summarize
 from tarot.presentation.markdown import escape, table
 
 if TYPE_CHECKING:
@@ -282,24 +284,22 @@ def _measure_rows(reports: Sequence[dict], unit: str) -> list[list[str]]:
 
 def _contract_rows(reports: Sequence[dict], unit: str) -> list[list[str]]:
     """The auction by contract: how often it was bid, how often made, and the taker's mean
-    result at it, under each ruleset (one after the other)."""
+    result at it; of two rulesets, a row for each under the other (A, then B), so that the
+    table stays narrow."""
     names = list(
         dict.fromkeys(c for r in reports for c in (r["auction"] or {}).get("contracts", {}))
     )
-    labels = ["A ", "B "] if len(reports) == 2 else [""]
-    head = ["contract"]
-    for label in labels:
-        head += [f"{label}bid", f"{label}made", f"{label}taker's result ({unit})"]
-    rows = [head]
+    sides = ["A", "B"] if len(reports) == 2 else []
+    rows = [["contract", *(["under"] if sides else []), "bid", "made", f"taker's result ({unit})"]]
     for name in names:
-        row = [name]
-        for r in reports:
+        for index, r in enumerate(reports):
             contract = _contracts(r).get(name)
+            row = [name if index == 0 else "", *([sides[index]] if sides else [])]
             if contract is None:
                 row += ["-", "-", "-"]
             else:
                 row += [rate(contract["bid"]), rate(contract["made"]), estimate(contract["taker"])]
-        rows.append(row)
+            rows.append(row)
     return rows
 
 
@@ -311,16 +311,11 @@ def _auction_section(reports: Sequence[dict], unit: str, md: bool) -> list[str]:
     if not any(r["auction"] for r in reports):
         return []
     out = _section(
-        "The auction by contract (bid: share of hands; made: share of the hands at that "
-        "contract in which the taker came out ahead; Wilson intervals)",
+        "The auction by contract (bid: share of hands; made: share of its hands in which "
+        "the taker came out ahead; Wilson intervals)",
         md,
     )
     return out + _table(_contract_rows(reports, unit), md)
-
-
-def _label(rulesets: Sequence[Ruleset], key: str) -> str:
-    found = (rs.rule_label(key) for rs in rulesets if rs.rule(key) is not None)
-    return next(found, rulesets[0].rule_label(key))
 
 
 def _rule_rows(ruleset: Ruleset, report: dict) -> list[list[str]]:
@@ -329,7 +324,7 @@ def _rule_rows(ruleset: Ruleset, report: dict) -> list[list[str]]:
     return [
         [
             key,
-            _label([ruleset], key),
+            rule_name([ruleset], key),
             rate(rule["fired"]),
             f"{rule['per_hand']:.3f}",
             plain(rule["paid"]),
@@ -375,7 +370,7 @@ def _rule_gap_rows(
         rows.append(
             [
                 key,
-                _label(rulesets, key),
+                rule_name(rulesets, key),
                 *(rate(f["fired"]) if f["fired"] else "-" for f in (a, b)),
                 _points(fired_gaps[key])
                 if fired_gaps and key in fired_gaps
@@ -388,19 +383,10 @@ def _rule_gap_rows(
     return rows
 
 
-def _rule_gap_head() -> list[str]:
-    return [
-        "rule",
-        "name",
-        "A fired",
-        "B fired",
-        "B - A fired",
-        "A paid",
-        "B paid",
-        "B - A paid",
-        "A share",
-        "B share",
-    ]
+# the two rule tables of a diff (each within 100 columns): the rule's id, then its columns
+_RULE_HEAD = ["rule"]
+_RULE_PAID_HEAD = ["A paid", "B paid", "B - A paid", "A share", "B share"]
+_RULE_FIRED_HEAD = ["A fired", "B fired", "B - A fired"]
 
 
 def _games_section(games: dict | None, md: bool) -> list[str]:
@@ -524,6 +510,8 @@ def table_report(
     of its plot (shown in place in Markdown), `b_options` the readings `--option` chose for B
     (named in B's column, so that A and B of one ruleset stay apart)."""
     name_a, name_b = a.id, side_name(b, b_options)
+    unit = units([("A", a), ("B", b)])
+    summary = summarize(a, b, result, unit)
     if fmt == "json":
         return json.dumps(
             {
@@ -532,6 +520,7 @@ def table_report(
                 "b_options": dict(b_options),
                 "unit": {"a": _unit_json(a), "b": _unit_json(b)},
                 "run": _run_json(info),
+                "summary": summary.as_dict(),
                 "table": result,
             },
             indent=1,
@@ -545,11 +534,12 @@ def table_report(
         "measured on its own deals and the differences are between means"
     )
     out = [("## " if md else "") + f"At the table: {info.heading(hands)}", f"({how})"]
-    unit = units([("A", a), ("B", b)])
+    out += ["", f"A is {name_a}, B is {name_b}.", ""]
+    out += summary.lines(md)
     out += _section(_net_title(unit), md)
     label = "B - A (paired)" if result["paired"] else "B - A (unpaired)"
     seats = max(len(result["a"]["by_seat"]), len(result["b"]["by_seat"]))
-    rows = [["seat", f"A {name_a}", f"B {name_b}", label]]
+    rows = [["seat", "A", "B", label]]
     for seat in range(seats):
         rows.append(
             [
@@ -564,7 +554,7 @@ def table_report(
     out += _table(rows, md)
     if result["paired"]:
         out += _section("By place at the table (the dealer, then in order of play)", md)
-        rows = [["place", f"A {name_a}", f"B {name_b}", label]]
+        rows = [["place", "A", "B", label]]
         for place, gap in enumerate(result["difference_by_place"]):
             rows.append(
                 [
@@ -579,8 +569,8 @@ def table_report(
         count = round(differing * hands) if hands else 0
         out += [
             "",
-            f"Hands whose result differs: {percent(differing)} ({count} of {hands}); "
-            f"mean |B - A| per seat and hand ({unit}): {plain(result['mean_abs_difference'])}; "
+            f"Hands whose result differs: {percent(differing)} ({count} of {hands});",
+            f"mean |B - A| per seat and hand ({unit}): {plain(result['mean_abs_difference'])};",
             f"spread of results in a hand, B - A: {estimate(result['spread_difference'])}",
         ]
         if result["most_different"]:
@@ -595,15 +585,9 @@ def table_report(
     out += _section(_measures_title(result["a"]) + "; B - A of a rate in percentage points, pp", md)
     out += _table(
         [
-            ["measure", f"A {name_a}", f"B {name_b}", "B - A"],
+            ["measure", "A", "B", "B - A"],
             *_measure_rows([result["a"], result["b"]], unit),
         ],
-        md,
-    )
-    out += _section(
-        "Rules that fired (share of hands [Wilson 95%]) and what they paid per hand "
-        f"({unit}, t 95%; B - A paired, with a t interval, when the hands are), the rules "
-        "whose payments moved most first; share: of all that rules paid",
         md,
     )
     rules = _rule_gap_rows(
@@ -612,7 +596,32 @@ def table_report(
         result["rule_differences"],
         result.get("fired_differences"),
     )
-    out += _table([_rule_gap_head(), *rules], md) if rules else ["  none"]
+    paired = result["paired"]
+    out += _section(
+        f"Rules paid per hand ({unit}, t 95%; B - A {'paired' if paired else 'of the means'}), "
+        "largest change first",
+        md,
+    )
+    named = md  # Markdown has room for the rules' names; the text lists them after the tables
+    paid = [[*row[: 2 if named else 1], *row[5:]] for row in rules]
+    fired_gaps = result.get("fired_differences") or {}
+    by_firing = sorted(rules, key=lambda row: -abs(fired_gaps.get(row[0], {"mean": 0.0})["mean"]))
+    fired = [[*row[: 2 if named else 1], *row[2:5]] for row in by_firing]
+    name = ["name"] if named else []
+    out += _table([[_RULE_HEAD[0], *name, *_RULE_PAID_HEAD], *paid], md) if rules else ["  none"]
+    out += _section(
+        f"Rules fired, share of hands (Wilson 95%; B - A in pp{', paired' if paired else ''}), "
+        "largest change first",
+        md,
+    )
+    out += _table([[_RULE_HEAD[0], *name, *_RULE_FIRED_HEAD], *fired], md) if rules else ["  none"]
+    if rules and not named:
+        out += ["", "Rule names:"]
+        for row in rules:
+            if row[1] != row[0]:
+                out += textwrap.wrap(
+                    f"{row[0]}: {row[1]}", 100, initial_indent="  ", subsequent_indent="    "
+                )
     caption = "A and B, and the paired B - A, per seat and per rule whose payments changed"
     out += _picture(picture, caption if result["paired"] else "A and B per seat", md)
     return "\n".join(out)
@@ -634,10 +643,25 @@ class FamilyLine:
     variant: Ruleset
     changed: list[str]  # "option: base reading -> variant reading"
     result: dict  # Comparison.report()
+    label: str = ""  # the line's name in the report (the variant's id unless given)
+
+    @property
+    def name(self) -> str:
+        return self.label or self.variant.id
 
 
-def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt: str) -> str:
+def family_report(
+    base: Ruleset,
+    lines: Sequence[FamilyLine],
+    info: RunInfo,
+    fmt: str,
+    title: str = "",
+) -> str:
+    """Several rulesets (the variants of a family, or the readings of one option) each
+    against `base` on the same deals, in one table sorted by how much each moves results;
+    `title` names what is compared (the family's by default)."""
     ordered = sorted(lines, key=_change_size, reverse=True)
+    title = title or f"Family of {base.id}: each variant against it"
     if fmt == "json":
         return json.dumps(
             {
@@ -646,7 +670,7 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
                 "run": _run_json(info),
                 "variants": [
                     {
-                        "variant": line.variant.id,
+                        "variant": line.name,
                         "unit": _unit_json(line.variant),
                         "changed": line.changed,
                         "table": line.result,
@@ -658,27 +682,18 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
         )
     md = fmt == "markdown"
     hands = ordered[0].result["hands"] if ordered else 0
-    out = [
-        ("## " if md else "") + f"Family of {base.id}: each variant against it, "
-        f"{info.heading(hands)}",
-        "(sorted by the mean |B - A| per seat and hand, how much the variant moves results, "
-        f"in {units([(r.id, r) for r in (base, *(line.variant for line in ordered))])}; "
-        "dealer B - A is the dealer's paired difference; spread B - A the change in the "
-        "standard deviation of the seats' results in a hand, i.e. in what is at stake; "
-        "the last column the rule whose payments per hand changed most)",
-        "",
-    ]
-    rows = [
-        [
-            "variant",
-            "changes",
-            "hands differing",
-            "mean |B - A|",
-            "dealer B - A",
-            "spread B - A",
-            "rule paid most differently (B - A per hand)",
-        ]
-    ]
+    kind = "reading" if lines and all(line.label for line in lines) else "variant"
+    measured_in = units([(r.id, r) for r in (base, *(line.variant for line in ordered))])
+    explained = (
+        f"(sorted by how much each {kind} moves results: mean |B - A|, the mean per seat and "
+        f"hand of the paired difference, in {measured_in}; differing: the hands whose result "
+        "differs; dealer: the dealer's paired B - A; spread: the B - A of the standard "
+        "deviation of the seats' results in a hand, i.e. of what is at stake)"
+    )
+    out = [f"## {title}, {info.heading(hands)}"] if md else [f"{title}:", info.heading(hands)]
+    out += [explained] if md else textwrap.wrap(explained, 100)
+    out.append("")
+    rows = [[kind, "differing", "mean |B - A|", "dealer B - A", "spread B - A"]]
     for line in ordered:
         r = line.result
         if r["paired"]:
@@ -689,10 +704,23 @@ def family_report(base: Ruleset, lines: Sequence[FamilyLine], info: RunInfo, fmt
             ]
         else:
             cells = ["unpaired", "-", "-"]
-        cells.append(_most_changed_rule(r["rule_differences"]))
-        changed = "; ".join(line.changed) or "(none)"
-        rows.append([line.variant.id, changed, percent(r["differing_share"]), *cells])
+        rows.append([line.name, percent(r["differing_share"]), *cells])
     out += _table(rows, md)
+    out += _section(
+        f"What each {kind} changes, the rule paid most differently, the clearest effect",
+        md,
+    )
+    for line in ordered:
+        summary = summarize(base, line.variant, line.result, line.variant.unit.plural)
+        said = summary.effects[0].words(summary.unit) if summary.effects else "no clear effect"
+        changed = "; ".join(line.changed) or "(no option)"
+        rule = _most_changed_rule(line.result["rule_differences"])
+        if md:
+            out.append(f"- **{line.name}** ({changed}); {rule}; {said}")
+        else:
+            out.append(f"  {line.name}")
+            for part in (changed, f"rule paid most differently: {rule}", said):
+                out += textwrap.wrap(part, 100, initial_indent="    ", subsequent_indent="      ")
     return "\n".join(out)
 
 

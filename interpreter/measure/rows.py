@@ -2,15 +2,18 @@
 
 Where it sits: `--out FILE` of `tarot simulate` and `tarot diff --hands`. Rows are flat (one
 column per seat, per option and per rule) so that `pandas.read_json(path, lines=True)` and
-`pandas.read_csv(path)` give a table with no further work. Each row names everything its
-hand was played with (`provenance.RunKey`: the ruleset's name, file and content hash, the
-reading of every option, the agent of each seat with its settings, the seed, the hand
-number, the program's version and the back end that played it), so one row alone is enough
-to play its hand again with `tarot play`; the `unit` column, after the results (`net_N`),
-names what they are counted in: the ruleset's unit. Rows are written as
-the hands finish, a hand's rows whole or not at all (`output_files.PieceFile`), so an
-interrupted run keeps every finished hand on disk, and a write that fails (a full disk) keeps
-the rows of the hands before it and says so.
+`pandas.read_csv(path)` give a table with no further work. Each row names everything its hand
+was played with (`provenance.RunKey`: the ruleset's name, file and content hash, the reading of
+every option, the agent of each seat with its settings, the seed, the hand number, the
+program's version and the back end that played it), so one row alone is enough to play its hand
+again with `tarot play`; the `unit` column, after the results (`net_N`), names what they are
+counted in: the ruleset's unit. In a game with an auction, `taker`, `partner`, `contract`,
+`made`, `taker_net` and each seat's `side_N` (attack or defence) say who took and how it went;
+`fired.RULE` is how many times each rule paid in the hand and `paid.RULE` what it paid (the sum
+of its payments' amounts), a column per rule and bonus. Rows are written as the hands finish, a
+hand's rows whole or not at all (`output_files.PieceFile`), so an interrupted run keeps every
+finished hand on disk, and a write that fails (a full disk) keeps the rows of the hands before
+it and says so.
 """
 
 from __future__ import annotations
@@ -51,8 +54,35 @@ def row_columns(rulesets: Sequence[Ruleset], keys: Sequence[RunKey]) -> list[str
         + ["agents", "seed", "hand", "version", "backend", "dealer"]
         + [f"net_{seat}" for seat in range(players)]
         + ["unit", "decisions", "choices", "winner", "decided_at", "lead_changes"]
+        + ["taker", "partner", "contract", "made", "taker_net"]
+        + [f"side_{seat}" for seat in range(players)]
         + [f"fired.{rule}" for rule in rules]
+        + [f"paid.{rule}" for rule in rules]
     )
+
+
+#: a seat's side in a hand with a taker (`side_N`): the taker and his partner attack
+ATTACK, DEFENCE = "attack", "defence"
+
+
+def auction_columns(hand: HandSummary) -> dict:
+    """The auction's columns of a hand: who took, his partner, the contract, whether it was
+    made (the taker ended the hand ahead, bonuses included, as `measures.TakerMeasures`
+    counts it), the taker's result and each seat's side; all None when nobody took (or the
+    game has no auction, or the row is a whole sitting)."""
+    if hand.taker is None or hand.contract is None:
+        return {}
+    taker_net = hand.net[hand.taker]
+    columns: dict = {
+        "taker": hand.taker,
+        "partner": hand.partner,
+        "contract": hand.contract,
+        "made": taker_net > 0,
+        "taker_net": taker_net,
+    }
+    for seat in range(len(hand.net)):
+        columns[f"side_{seat}"] = ATTACK if seat in hand.attackers else DEFENCE
+    return columns
 
 
 def hand_row(
@@ -81,8 +111,10 @@ def hand_row(
         row[f"option.{name}"] = reading
     for seat, value in enumerate(hand.net):
         row[f"net_{seat}"] = value
+    row.update(auction_columns(hand))
     for rule in rules:
         row[f"fired.{rule}"] = hand.fired.get(rule, 0)
+        row[f"paid.{rule}"] = hand.paid.get(rule, 0)
     return row
 
 

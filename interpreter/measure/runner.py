@@ -370,9 +370,15 @@ def _chunks(first: int, hands: int, size: int) -> Iterator[range]:
         yield range(start, min(start + size, last))
 
 
-def _start_workers(plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int) -> list[_Worker]:
+def _start_workers(
+    plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int, start: str = "spawn"
+) -> list[_Worker]:
     written = [Written.of(ruleset) for ruleset in rulesets]
-    context = multiprocessing.get_context("spawn")
+    context = (
+        multiprocessing.get_context("fork")
+        if start == "fork"
+        else multiprocessing.get_context("spawn")
+    )
     workers = []
     with deaf_children():
         for _ in range(jobs):
@@ -411,9 +417,12 @@ class Executor(Protocol):
 
 @dataclass(frozen=True)
 class ProcessPool:
-    """`jobs` worker processes on this machine, each with a pipe of its own."""
+    """`jobs` worker processes on this machine, each with a pipe of its own, started by the
+    multiprocessing start method `start` ("spawn": a fresh interpreter that imports the
+    caller's main module again; "fork": a copy of this process, which runs nothing again)."""
 
     jobs: int
+    start: str = "spawn"
 
     @property
     def width(self) -> int:
@@ -428,7 +437,7 @@ class ProcessPool:
         workers: list[_Worker] = []
         try:
             with held_signals():  # a stop while starting waits until every worker is known
-                workers = _start_workers(plan, rulesets, self.jobs)
+                workers = _start_workers(plan, rulesets, self.jobs, self.start)
             holder: dict[int, _Worker] = {}  # chunk number -> the worker it was given to
             numbered = enumerate(works)
 
@@ -460,12 +469,14 @@ def run_hands(
     rulesets: Sequence[Ruleset],
     jobs: int | Executor = 1,
     store: PlanStore | None = None,
+    start: str = "spawn",
 ) -> Iterator[HandResults]:
     """Yield each hand's results in hand order. `rulesets` are the plan's rulesets already
     loaded in this process, played here when `jobs` is 1 (or the hands to play fit in one
     chunk), given to that many worker processes when it is a larger number, and to the
     executor when it is one. With a `store`, the hands it holds are read from it, and only
-    the others are played (and given to it)."""
+    the others are played (and given to it). `start` is how worker processes start
+    (`ProcessPool`)."""
     width = jobs if isinstance(jobs, int) else jobs.width
     size = _chunk_size(plan.hands, width, plan.backend, plan.pools_playouts)
     whole = range(plan.first, plan.first + plan.hands)
@@ -478,7 +489,7 @@ def run_hands(
         if jobs == 1:
             yield from _play_here(plan, rulesets, chunks, store)
             return
-    executor = ProcessPool(jobs) if isinstance(jobs, int) else jobs
+    executor = ProcessPool(jobs, start) if isinstance(jobs, int) else jobs
     given: deque[_Chunk] = deque()  # handed out, oldest first: the order answers come in
 
     def works() -> Iterator[Work]:

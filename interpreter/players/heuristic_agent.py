@@ -13,11 +13,9 @@ Decisions whose worth shows only at the end of the hand (a bid, a partner call, 
 redeal, a declaration paid only at the settlement, such as an announcement) are looked at
 differently: each choice is played out on a few guessed deals with the greedy habits of
 `tarot.players.playouts`, and chosen as `tarot.players.judging.pick` chooses, a
-pass or no declaration kept unless another answer is clearly better. Without the look-ahead
-it bid at random, and in a four-player built-in ruleset with an auction lost to random
-players (-30 ± 207 a hand over 6 deals); with it, +362 ± 46. Judged by what they pay at once,
-declarations paid at the settlement all paid nothing and were made at random (in one built-in
-ruleset, an announcement of every trick taken in about half the hands it took).
+pass or no declaration kept unless another answer is clearly better: judged by what they pay
+at once, such decisions all pay nothing and would be taken at random (what the look-ahead
+was measured to gain: `docs/players/strength.md`).
 """
 
 from __future__ import annotations

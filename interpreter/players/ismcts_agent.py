@@ -30,11 +30,8 @@ the search player's `judging.pick`: a bid that looks good by luck is not made).
 Results are scaled by the spread of the results seen at this decision, so the exploration
 constant `c` means the same in every ruleset whatever its unit.
 
-Measured (the README's Strength section; benchmarks/strength.py and ratings.py, seed 1): at
-50 iterations, 1.1 to 1.8 times the search player's default CPU time per card, it is not
-stronger than the search player in any built-in family (weaker in one, level within the
-intervals in the others); at the default 200 iterations it gains on 50 iterations and is
-level with the search player at 32 samples, which takes about half its time per card.
+How it compares with the search player, as measured: the documentation site's page on the
+players' strength (`docs/players/strength.md`).
 
 Settings:
   iterations=N  iterations per decision (default DEFAULT_ITERATIONS); reproducible from the

@@ -32,7 +32,7 @@ AGENT_KINDS: dict[str, Callable[..., Agent]] = {
 }
 
 #: `tarot play --level`: the computer players for each level, chosen from the measurements of
-#: the README's Strength section (strength against time per decision)
+#: the players' strength (`docs/players/strength.md`: strength against time per decision)
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
     "normal": "search",

@@ -50,32 +50,9 @@ Settings:
               yields its play-outs so that a run of many hands batches those of all its
               hands at once (`tarot.players.together`), with the same choices.
 
-Measured on the development machine (2 cores, both busy; the first ruleset of the README's
-Strength section; benchmarks/strength.py,
-one seat against two, rotated through the seats on the same deals):
-  - greedy play-outs, 8 samples: 0.09 s per card decision (about 11 ms a sample), 0.6 s per
-    discard (every card of the hand is tried); +5.6 ± 1.8 a hand (in that ruleset's unit)
-    against the heuristic player (30 deals).
-  - random play-outs, 8 samples: +5.0 ± 1.4 against the heuristic player (same 30 deals);
-    a random play-out costs about half a greedy one.
-  - random play-outs at 20 samples (0.17 s per card decision) against greedy at 8, head to
-    head: +0.4 ± 1.2 (24 deals), no clear difference at twice the time.
-So the default is greedy play-outs and 8 samples, chosen to decide a card in about 0.1 s.
-Batched play-outs (`batch=auto`, the README's Speed section): the search hand of
-benchmarks/speed.py in 1.90 s of CPU against 2.43 s with `batch=off`, and no clear difference
-in strength head to head (-0.30 ± 0.57 a hand over 100 deals).
-Screened (`screen=on`) against every action on every deal, head to head on 200 deals:
--0.05 ± 0.48 a hand in the first ruleset and -3.60 ± 4.97 in the four-player one (no clear
-difference in either); in a run of hands side by side, a hand of the first ruleset with
-three search players took 0.34 s of CPU screened against 0.49 s.
-Raced (`race=on`) against every widened deal, head to head on 200 deals: +0.08 ± 0.41 a hand
-in the first ruleset and -1.15 ± 4.02 in the four-player one (no clear difference in either);
-a declaration of the first took 0.011 s of CPU instead of 0.034, a bid of the second 0.032 s
-instead of 0.042.
-Against an outside program's computer player (the README's Strength section, the
-four-player ruleset it plays), at these defaults: +24.2 ± 5.6 a hand with one search seat
-(200 deals) and -22.1 ± 6.3 for it with three (150 deals), 0.023 s of CPU per card decision
-and 0.11 s per bid.
+Why these defaults, and what each setting was measured to gain and cost, with the commands
+that measure it: the documentation site's page on the players' strength
+(`docs/players/strength.md`, "How the search player's defaults were chosen").
 """
 
 from __future__ import annotations

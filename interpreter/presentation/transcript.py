@@ -2,12 +2,18 @@
 every payment with the rule that made it and its source (the source of each option reading
 in force that the rule reads, then the rule's own), the card points and the net per seat.
 
-Where it sits: after the engine (`tarot.engine.state`), printed by `tarot play`.
+Where it sits: after the engine (`tarot.engine.state`), printed by `tarot play`. Two views
+(`View`): for a player (`PLAYER`: cards by their names, `King of cups`, `trump XXI`, and the
+payments without their sources), which `tarot play` prints; and the full account
+(`SOURCES`: cards by their ids, as records write them, every payment with its sources and the
+readings it rests on), which `tarot play --sources` and `State.transcript()` give.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
 
 from tarot.core.actions import ANNOUNCE_TEXT, HOLD_TEXT, JOIN_TEXT, PASS_TEXT, DecisionKind
 from tarot.core.ruleset import Ruleset
@@ -19,6 +25,28 @@ from tarot.engine.score_sheet import score_sheet, sheet_lines
 from tarot.engine.state import HANDED_OVER, HandState
 from tarot.engine.values import tidy
 from tarot.presentation.lasting_text import transfer_lines, values_line
+
+
+@dataclass(frozen=True)
+class View:
+    """How a transcript names cards (`names`: `King of cups` rather than `cups-K`) and whether
+    a payment shows its sources and the option readings it rests on (`sources`)."""
+
+    names: bool
+    sources: bool
+
+
+PLAYER = View(names=True, sources=False)
+SOURCES = View(names=False, sources=True)
+
+#: the view of the transcript being written (set by `hand_transcript` for its helpers)
+_view: ContextVar[View] = ContextVar("transcript_view", default=SOURCES)
+
+
+def card_text(ruleset: Ruleset, card: int | str) -> str:
+    """A card (its index, or its id) as the transcript's view names it."""
+    found = ruleset.deck.cards[card if isinstance(card, int) else ruleset.deck.by_id[card]]
+    return found.label() if _view.get().names else found.id
 
 
 def seat_name(state: HandState, seat: int) -> str:
@@ -33,9 +61,8 @@ def table_order(ruleset: Ruleset) -> str:
 
 
 def _cards(ruleset: Ruleset, cards: Sequence[int]) -> str:
-    deck = ruleset.deck.cards
     ordered = sorted(cards, key=lambda c: _sort_key(ruleset, c))
-    return ", ".join(deck[c].id for c in ordered)
+    return ", ".join(card_text(ruleset, c) for c in ordered)
 
 
 def _sort_key(ruleset: Ruleset, card: int) -> tuple:
@@ -53,14 +80,36 @@ def _payments_at(state: HandState, at: str) -> list[str]:
     for p in state.payments:
         if p.at == at:
             name = state.ruleset.rule_label(p.rule)
-            citation = state.ruleset.citation(p.rule)
+            citation = state.ruleset.citation(p.rule) if _view.get().sources else ""
             cite = f" [{citation}]" if citation else ""
             paid = f"{p.amount} {state.ruleset.unit.of(p.amount)}"
             lines.append(f"    pay: seat {p.payer} -> seat {p.payee}  {paid}  {name}{cite}")
     return lines
 
 
-def hand_transcript(state: HandState) -> str:
+def hand_transcript(state: HandState, view: View = SOURCES) -> str:
+    """The hand as text, in `view` (the full account unless told)."""
+    token = _view.set(view)
+    try:
+        return _hand_transcript(state)
+    finally:
+        _view.reset(token)
+
+
+def players_line(names: Sequence[str]) -> str:
+    """Who plays each seat, as the record names the players ("random" chooses at random
+    among the legal actions)."""
+    seats = ", ".join(f"seat {seat} {name}" for seat, name in enumerate(names))
+    note = ""
+    if any(name == "random" for name in names):
+        note = (
+            " (random: a computer player choosing at random among the legal moves; "
+            "--agents heuristic or search, or --level, seats better ones)"
+        )
+    return f"Players: {seats}{note}"
+
+
+def _hand_transcript(state: HandState) -> str:
     ruleset = state.ruleset
     deck = ruleset.deck.cards
     out = [f"=== Hand {state.number} of {ruleset.title}: seat {state.dealer} deals ==="]
@@ -77,7 +126,8 @@ def hand_transcript(state: HandState) -> str:
     for seat, piles in enumerate(state.piles_dealt):
         if piles:
             faces = "; ".join(
-                " ".join(deck[c].id for c in pile[:-1]) + f" [{deck[pile[-1]].id}]"
+                " ".join(card_text(ruleset, c) for c in pile[:-1])
+                + f" [{card_text(ruleset, pile[-1])}]"
                 for pile in piles
             )
             out.append(f"  {seat_name(state, seat)} piles (bottom first, [top] face up): {faces}")
@@ -142,7 +192,7 @@ def _play_lines(state: HandState) -> list[str]:
     for trick, (_n, _leader, seat_cards, _winner) in zip(
         state.tricks, state.trick_log, strict=True
     ):
-        played = ", ".join(f"{c['seat']}:{c['card']}" for c in trick["cards"])
+        played = ", ".join(_played(ruleset, c["seat"], c["card"]) for c in trick["cards"])
         exception = _exception_note(state, seat_cards, trick["winner"], trick["number"])
         out.append(f"  Trick {trick['number']:2}: {played}  -> seat {trick['winner']}{exception}")
         for cards in given.get(trick["number"], []):
@@ -150,7 +200,8 @@ def _play_lines(state: HandState) -> list[str]:
         out += _payments_at(state, f"trick {trick['number']}")
         for exchange in exchanges.get(trick["number"], []):
             out.append(
-                f"    for the Fool: seat {exchange['from']} gives {exchange['card']}"
+                f"    for the Fool: seat {exchange['from']} gives "
+                f"{card_text(ruleset, exchange['card'])}"
                 f" to seat {exchange['to']}"
             )
         out += _shown_by_rules(state, trick["number"], "    ")
@@ -166,6 +217,13 @@ def _play_lines(state: HandState) -> list[str]:
         scored = ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores))
         out.append(f"Scored ({ruleset.unit.plural}): {scored}")
     return out
+
+
+def _played(ruleset: Ruleset, seat: int, card: str) -> str:
+    """A card played to a trick: `1:trump-8` (the record's way), or `seat 1 trump VIII`."""
+    if _view.get().names:
+        return f"seat {seat} {card_text(ruleset, card)}"
+    return f"{seat}:{card}"
 
 
 def _shown_by_rules(state: HandState, after_trick: int | None, indent: str) -> list[str]:
@@ -265,7 +323,7 @@ def _discard_lines(state: HandState) -> list[str]:
             if exchange["from"] == seat and card in gone:
                 gone.remove(card)
                 out.append(
-                    f"    {exchange['card']} is later handed over for the Fool"
+                    f"    {card_text(ruleset, exchange['card'])} is later handed over for the Fool"
                     f" (after trick {exchange['after_trick']}, to seat {exchange['to']})"
                 )
     out += _told_line(state, [seat for seat, cards in enumerate(chosen) if cards])
