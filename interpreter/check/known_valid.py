@@ -1,8 +1,8 @@
 """Documents already found valid against a schema, remembered between processes.
 
 Where it sits: beside the schema check (`check.schema_check.validation_errors`), which asks
-here before validating and tells here what it found valid. Validating the largest built-in
-rulesets takes about 25 ms, a quarter of what loading them may take; a document is the same
+here before validating and tells here what it found valid. Validating a large ruleset is a
+good part of what loading it costs; a document is the same
 from one load to the next far more often than not. A document is known by a SHA-256 of its
 canonical JSON together with the schema's (and of how integers are checked), so any change
 to either is a new document. Only plain JSON data is remembered: a document holding anything

@@ -28,7 +28,7 @@ def few_collections() -> Iterator[None]:
     both are as they were after it (blocks may nest)."""
     global _depth
     threshold = gc.get_threshold()
-    # gc.get_freeze_count() walks every frozen object (about 13 ms for 50,000): asked once,
+    # gc.get_freeze_count() walks every frozen object: asked once,
     # by the outermost block, before anything is frozen, it costs nothing
     hand_back = _depth == 0 and not gc.get_freeze_count()
     _depth += 1

@@ -1,8 +1,8 @@
 """lark's analysis of the expression grammar, kept between processes as sealed JSON.
 
 Where it sits: under the parser (`expressions.parser`), which asks here for its lark parser
-once a process. Analysing the grammar (the LALR tables) takes about 50 ms; reading it back
-takes a tenth of that. lark's own cache is a pickle, which runs code when read: it is not
+once a process. Analysing the grammar (the LALR tables) costs far more than reading the
+result back. lark's own cache is a pickle, which runs code when read: it is not
 used. What is kept instead is lark's serialized form of the parser (`Lark.memo_serialize`:
 names, patterns, numbers, the tables), written as JSON with every mapping's keys marked
 with their type so that whole-number keys come back as numbers, sealed with the user's key

@@ -8,7 +8,7 @@ exception leaves this package.
 
 Two things are remembered so that loading is quick:
 
-- the parser, once per process; lark's analysis of the grammar (about 50 ms) is kept between
+- the parser, once per process; lark's analysis of the grammar is kept between
   processes in the user's private cache folder as sealed JSON (`expressions.grammar_cache`;
   never lark's own cache, a pickle), else the grammar is analysed afresh;
 - the tree of every expression text parsed, for the life of the process (rulesets of one

@@ -3,7 +3,7 @@
 Where it sits: under the parser (`expressions.parser`), which asks here before parsing a
 text and hands over every tree it parses; the loader (`ruleset_loader.load_ruleset`) has the
 new ones written once a ruleset is loaded. Parsing is most of what loading a large ruleset
-costs in a fresh process (about 25 ms for the 265 texts of the largest built-in). Only the
+costs in a fresh process. Only the
 trees without positions are kept (those every load uses; an error is worded from a tree
 parsed again with them).
 

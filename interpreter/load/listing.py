@@ -32,8 +32,8 @@ __all__ = ["Listing", "builtin_listings", "named_listings", "read_listing"]
 
 
 class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """libyaml's loader when PyYAML was built with it (about 8x faster on the built-in
-    files), reading YAML 1.2 as the loader does."""
+    """libyaml's loader when PyYAML was built with it (much faster than the pure one),
+    reading YAML 1.2 as the loader does."""
 
     yaml_implicit_resolvers = CORE_RESOLVERS
 

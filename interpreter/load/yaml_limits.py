@@ -130,8 +130,8 @@ class BoundedLoader(_Budget, yaml.SafeLoader):
 if _CParser is not None:
 
     class FastBoundedLoader(_Budget, _CParser, SafeConstructor, Resolver):
-        """The same composer and budget fed by libyaml's scanner and parser (about 6x faster
-        on the built-in files): libyaml only cuts the text into events, so nesting is
+        """The same composer and budget fed by libyaml's scanner and parser (much faster than
+        the pure ones): libyaml only cuts the text into events, so nesting is
         still counted before anything deeper is composed."""
 
         yaml_implicit_resolvers = CORE_RESOLVERS
