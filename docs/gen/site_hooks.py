@@ -52,8 +52,8 @@ def _builtin_names() -> list[str]:
 
 def _game_page(name: str) -> str:
     _checkout_first()
-    from tarot.presentation.explain import explain_page, render
     from tarot.compile.loader import load_ruleset
+    from tarot.presentation.explain import explain_page, render
 
     page = render(explain_page(load_ruleset(name)), "markdown")
     note = (

@@ -24,6 +24,7 @@ import lark
 from lark import Lark
 from lark.grammar import Rule
 from lark.lexer import TerminalDef
+
 from tarot.user_cache import cache_folder, read_private, seal, unseal, write_private
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import lark
 from lark import Token, Tree
+
 from tarot.user_cache import (
     cache_folder,
     create_private,
