@@ -148,6 +148,7 @@ def played_out(
             state.declared[seat].add(name)
             state.declared_values[seat][name] = value
     state.phase, state.decision = "play", None
+    state.step = next(i for i, step in enumerate(ruleset.flow) if step.word == "play")
     state.trick_number, state.total_tricks = earlier_count + 1, tricks
     state.leader = final_tricks[0][0][0]
     state.excuses = (
