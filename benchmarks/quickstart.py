@@ -59,10 +59,7 @@ def main() -> None:
     parser.add_argument("--only", type=int, choices=sorted(COMMANDS), help="one command")
     args = parser.parse_args()
     numbers = [args.only] if args.only else sorted(COMMANDS)
-    print(
-        f"commit {commit()}, {datetime.date.today().isoformat()}, "
-        f"{os.cpu_count()} processors"
-    )
+    print(f"commit {commit()}, {datetime.date.today().isoformat()}, {os.cpu_count()} processors")
     for number in numbers:
         print(f"command {number}: {timed(number):.0f} s  ({COMMANDS[number]})", flush=True)
 
