@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from tarot.core.actions import DecisionKind
 from tarot.core.ruleset import Declaration, Ruleset
-from tarot.engine.events import Payment, PaymentTime
+from tarot.engine.events import AT_SETTLEMENT, Payment, at_trick
 from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN
 from tarot.engine.seat_view import PRIVATE_KINDS, SeatView, SeenDecision, SeenTrick
 from tarot.presentation.seat_screen import (
@@ -32,7 +32,6 @@ from tarot.presentation.seat_screen import (
     who,
 )
 
-SETTLEMENT = PaymentTime.SETTLEMENT  # where the payments at the end of a hand are made
 #: the talon turned up for all, as `SeatView.shown` names it: what its seat does with it
 TALON_TURNED_UP = {
     TAKEN_SHOWN["hand"]: "it",  # shown as it is taken, or before (the same name)
@@ -73,14 +72,14 @@ def news_lines(view: SeatView, seen: Seen) -> list[str]:
         lines.append(told + ".")
         seen.told = True
     finished = view.tricks[seen.tricks :]
-    at_tricks = {f"trick {t.number}" for t in finished} | {current_trick(view)}
-    others = [p for p in view.payments[seen.payments :] if p.at not in at_tricks]
-    lines += _payment_groups(ruleset, [p for p in others if p.at != SETTLEMENT], me)
+    at_tricks = {at_trick(t.number) for t in finished} | {current_trick(view)}
+    others = [p for p in view.payments[seen.payments :] if p.when not in at_tricks]
+    lines += _payment_groups(ruleset, [p for p in others if p.when != AT_SETTLEMENT], me)
     for trick in finished:
         lines.append(_trick_line(view, trick))
-        paid = [p for p in view.payments if p.at == f"trick {trick.number}"]
+        paid = [p for p in view.payments if p.when == at_trick(trick.number)]
         lines += ["  " + line for line in payment_lines(ruleset, paid, me)]
-    lines += _payment_groups(ruleset, [p for p in others if p.at == SETTLEMENT], me)
+    lines += _payment_groups(ruleset, [p for p in others if p.when == AT_SETTLEMENT], me)
     seen.started = True
     seen.decisions = len(view.decisions)
     seen.payments = len(view.payments)

@@ -27,7 +27,7 @@ from tarot.core.actions import (
 from tarot.core.cards import COURT_LETTERS, Card, Deck, roman
 from tarot.core.ruleset import Declaration, Ruleset
 from tarot.engine import tricks as trick_rules
-from tarot.engine.events import Payment
+from tarot.engine.events import At, Payment, at_trick
 from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN, told_text
 from tarot.engine.score_sheet import Sheet, sheet_lines
 from tarot.engine.seat_view import Facing, SeatView
@@ -354,7 +354,7 @@ def decision_lines(view: SeatView) -> list[str]:
         lines.append("Your discards: " + card_list(ruleset.deck, view.discards))
     if decision.kind == PLAY or view.trick:
         lines.append(table_line(view))
-        paid = [p for p in view.payments if p.at == current_trick(view)]
+        paid = [p for p in view.payments if p.when == current_trick(view)]
         lines += ["  " + line for line in payment_lines(ruleset, paid, me)]
     numbered = numbered_choices(view)
     if cards_in_hand(view, numbered):
@@ -478,9 +478,9 @@ def _play_reason(view: SeatView, card: Card) -> str:
 # --- payments ----------------------------------------------------------------------------
 
 
-def current_trick(view: SeatView) -> str | None:
-    """The name payments in the trick on the table are made at (None between tricks)."""
-    return f"trick {view.trick_number}" if view.trick else None
+def current_trick(view: SeatView) -> At | None:
+    """The moment payments in the trick on the table are made at (None between tricks)."""
+    return at_trick(view.trick_number) if view.trick else None
 
 
 def payment_lines(ruleset: Ruleset, payments: Sequence[Payment], me: int) -> list[str]:

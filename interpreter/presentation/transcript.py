@@ -18,6 +18,14 @@ from dataclasses import dataclass
 from tarot.core.actions import ANNOUNCE_TEXT, HOLD_TEXT, JOIN_TEXT, PASS_TEXT, DecisionKind
 from tarot.core.ruleset import Ruleset
 from tarot.engine import tricks as trick_rules
+from tarot.engine.events import (
+    AT_CUT,
+    AT_DECLARATIONS,
+    AT_DISCARD,
+    AT_SETTLEMENT,
+    At,
+    at_trick,
+)
 from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
 from tarot.engine.phases.announce import KEPT_SHOWN
 from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use, told_text
@@ -75,10 +83,10 @@ def _sort_key(ruleset: Ruleset, card: int) -> tuple:
     return (ruleset.deck.suits.index(c.suit), -c.strength)
 
 
-def _payments_at(state: HandState, at: str) -> list[str]:
+def _payments_at(state: HandState, at: At) -> list[str]:
     lines = []
     for p in state.payments:
-        if p.at == at:
+        if p.when == at:
             name = state.ruleset.rule_label(p.rule)
             citation = state.ruleset.citation(p.rule) if _view.get().sources else ""
             cite = f" [{citation}]" if citation else ""
@@ -116,7 +124,7 @@ def _hand_transcript(state: HandState) -> str:
     out += values_line(ruleset, state.lasting_before, "before the hand")
     if state.cut_card is not None:
         out.append(f"Cut card (to the dealer): {deck[state.cut_card].label()}")
-        out += _payments_at(state, "cut")
+        out += _payments_at(state, AT_CUT)
     for deal in state.abandoned:
         reason = ruleset.rule_label("thrown_in:" + deal["thrown_in"])
         out.append(f"A deal is thrown in ({reason}); the same dealer deals again.")
@@ -144,7 +152,7 @@ def _hand_transcript(state: HandState) -> str:
         out.append("The hand ends with the talon (its `ends_hand` holds): no card is played")
     else:
         out += _play_lines(state)
-    out += _payments_at(state, "settlement")
+    out += _payments_at(state, AT_SETTLEMENT)
     out += transfer_lines(ruleset, state.transfers, SETTLEMENT)
     if state.sitting_over:
         out.append("The sitting ends with this hand:")
@@ -179,7 +187,7 @@ def _play_lines(state: HandState) -> list[str]:
             display = f" showing {_cards(ruleset, cards)}" if cards else ""
             out.append(f"  Seat {seat}: {ruleset.rule_label(choice)}{how}{display}")
             out += _handed_over(state, seat, decl)
-        out += _payments_at(state, "declarations")
+        out += _payments_at(state, AT_DECLARATIONS)
     out += _announcement_lines(state)
     out += _doubling_lines(state)
     out.append("Play:" + _sides_line(state))
@@ -197,7 +205,7 @@ def _play_lines(state: HandState) -> list[str]:
         out.append(f"  Trick {trick['number']:2}: {played}  -> seat {trick['winner']}{exception}")
         for cards in given.get(trick["number"], []):
             out.append(f"    from the talon to seat {trick['winner']}: {_cards(ruleset, cards)}")
-        out += _payments_at(state, f"trick {trick['number']}")
+        out += _payments_at(state, at_trick(trick["number"]))
         for exchange in exchanges.get(trick["number"], []):
             out.append(
                 f"    for the Fool: seat {exchange['from']} gives "
@@ -327,7 +335,7 @@ def _discard_lines(state: HandState) -> list[str]:
                     f" (after trick {exchange['after_trick']}, to seat {exchange['to']})"
                 )
     out += _told_line(state, [seat for seat, cards in enumerate(chosen) if cards])
-    return out + _payments_at(state, "discard")
+    return out + _payments_at(state, AT_DISCARD)
 
 
 def _told_line(state: HandState, discarders: list[int]) -> list[str]:
