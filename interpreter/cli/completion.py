@@ -62,3 +62,15 @@ def _all_actions(parser: argparse.ArgumentParser) -> list[argparse.Action]:
             for sub in action.choices.values():
                 actions += _all_actions(sub)
     return actions
+
+
+def run(args: argparse.Namespace) -> int:
+    """A shell's completion script, made from the parser by shtab."""
+    from tarot.cli import build_parser  # the whole parser, every command's arguments
+
+    print(completion_script(build_parser(), args.shell))
+    return 0
+
+
+def add_arguments(completion: argparse.ArgumentParser) -> None:
+    completion.add_argument("shell", choices=["bash", "zsh", "tcsh"], help="the shell")

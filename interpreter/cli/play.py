@@ -19,9 +19,14 @@ from typing import TextIO
 import yaml
 
 from tarot.batch.backend import choose_backend
+from tarot.cli.flags import (
+    add_agents_flag,
+    add_option_flag,
+)
 from tarot.cli.simulate import DEFAULT_AGENTS, agents_for
 from tarot.compile.loader import load_ruleset
 from tarot.compile.option_flags import readings_for
+from tarot.core import whole_numbers
 from tarot.core.agent import Agent
 from tarot.core.output_files import OutputError, check_output_path, held_signals
 from tarot.core.ruleset import Ruleset
@@ -230,3 +235,73 @@ class _Tally:
         self.nets.append(list(state.returns()))
         self.totals = [t + n for t, n in zip(self.totals, state.returns(), strict=True)]
         self.last = state
+
+
+def run(args: argparse.Namespace) -> int:
+    from tarot.cli.play import cmd_play
+
+    return cmd_play(args)
+
+
+def add_arguments(play: argparse.ArgumentParser) -> None:
+    from tarot.players.lineup import LEVELS
+
+    play.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
+    play.add_argument(
+        "--seed", type=whole_numbers.seed, default=1, help="seed of the shuffle and players"
+    )
+    which = play.add_mutually_exclusive_group()
+    which.add_argument(
+        "--hands",
+        type=whole_numbers.count,
+        help="number of hands (default: one hand, or a whole game for a ruleset played to a score)",
+    )
+    which.add_argument(
+        "--hand",
+        type=whole_numbers.count,
+        metavar="N",
+        help="play only hand N of the game (as simulate and diff number them; in a ruleset "
+        "with lasting state, from the start of a sitting)",
+    )
+    play.add_argument(
+        "--deal",
+        metavar="FILE",
+        help="deal the hand as this YAML or JSON file lays it out (each seat's cards, the "
+        "talon; docs/api.md, A chosen deal) instead of shuffling; plays one hand",
+    )
+    add_option_flag(play)
+    add_agents_flag(play)
+    play.set_defaults(agents=None)  # so that --level can tell whether --agents was given
+    play.add_argument("--record", metavar="FILE", help="write the game record (JSON); - for stdout")
+    play.add_argument(
+        "--human",
+        type=whole_numbers.seat,
+        metavar="SEAT",
+        help="you play this seat (0, 1, ...) at the terminal; you see only what it may see",
+    )
+    play.add_argument(
+        "--level",
+        choices=list(LEVELS),
+        help="the computer players' strength, instead of --agents: "
+        + ", ".join(f"{level} = {kind}" for level, kind in LEVELS.items())
+        + " (as measured in docs/players/strength.md)",
+    )
+    play.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print only the totals (with --human: also your decisions, but no hand results)",
+    )
+    play.add_argument(
+        "--sources",
+        action="store_true",
+        help="the full account of each hand: cards by their ids (as records write them) and "
+        "every payment with its sources and the option readings it rests on",
+    )
+    play.add_argument(
+        "--backend",
+        choices=["scalar", "batch"],
+        default="scalar",
+        help="batch: the hands as `simulate`/`diff --backend batch|auto` played them (random "
+        "players, the batch back end's own deals), each checked against the scalar engine "
+        "(default scalar)",
+    )

@@ -18,6 +18,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from tarot.batch.backend import choose_backend
+from tarot.cli.flags import (
+    DEFAULT_SIMULATE_HANDS,
+    add_hands_flag,
+    add_option_flag,
+    add_run_flags,
+)
 from tarot.compile.loader import load_ruleset
 from tarot.core.output_files import OutputError, check_output_path
 from tarot.core.ruleset import Ruleset
@@ -354,3 +360,17 @@ def changed_options(base: Ruleset, variant: Ruleset) -> list[str]:
         for name in names
         if base.options.get(name) != variant.options.get(name)
     ]
+
+
+def run(args: argparse.Namespace) -> int:
+    from tarot.cli.simulate import cmd_simulate
+    from tarot.compile.option_flags import readings_for
+
+    return cmd_simulate(args, readings_for(args.option, args.ruleset))
+
+
+def add_arguments(simulate: argparse.ArgumentParser) -> None:
+    simulate.add_argument("ruleset", metavar="RULESET", help="a built-in name or a YAML file")
+    add_hands_flag(simulate, DEFAULT_SIMULATE_HANDS, "number of hands")
+    add_option_flag(simulate)
+    add_run_flags(simulate)

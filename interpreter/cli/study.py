@@ -13,6 +13,11 @@ import argparse
 import sys
 
 from tarot.batch.backend import choose_backend
+from tarot.cli.flags import (
+    DEFAULT_STUDY_HANDS,
+    add_hands_flag,
+    add_run_flags,
+)
 from tarot.cli.simulate import (
     agents_for,
     check_outputs,
@@ -95,3 +100,39 @@ def cmd_study(args: argparse.Namespace) -> int:
     )
     print(study_report(study, args.format))
     return finish_run(end, args)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tarot.cli.study import cmd_study
+
+    return cmd_study(args)
+
+
+def add_arguments(study: argparse.ArgumentParser) -> None:
+    from tarot.measure.study.design import DESIGNS, FULL_UP_TO
+
+    study.add_argument("base", metavar="BASE", help="a built-in name or a YAML file")
+    study.add_argument(
+        "--options",
+        metavar="A,B,...",
+        help="the options to study (default: every option of BASE with two readings or more)",
+    )
+    study.add_argument(
+        "--levels",
+        action="append",
+        default=[],
+        metavar="NAME=READING",
+        help="study this reading of an option against its default (repeatable; default: the "
+        "first reading after the default)",
+    )
+    add_hands_flag(study, DEFAULT_STUDY_HANDS, "hands played under every run of the design")
+    study.add_argument(
+        "--design",
+        choices=DESIGNS,
+        default="auto",
+        help=f"full: every combination of readings (2^k runs); fractional: the smallest "
+        f"two-level fraction of resolution IV (V when it costs no more runs), in which no main "
+        f"effect is confounded with a two-way interaction; auto (default): full for up to "
+        f"{FULL_UP_TO} options, fractional for more",
+    )
+    add_run_flags(study, plot=False)

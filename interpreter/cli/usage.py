@@ -15,7 +15,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from tarot.errors import UsageError, did_you_mean
+from tarot.errors import RulesetError, UsageError, did_you_mean
 
 __all__ = ["TarotParser", "unknown_arguments"]
 
@@ -65,3 +65,10 @@ def unknown_arguments(parser: TarotParser, extras: Sequence[str]) -> UsageError:
     else:
         message = f"{parser.prog}: one argument too many: {unknown!r}"
     return UsageError(f"{message} (see {parser.prog} --help)")
+
+
+def usage_message(error: UsageError) -> str:
+    """The one line a usage error prints after `tarot: error: `."""
+    if isinstance(error, RulesetError):
+        return "; ".join(problem.message for problem in error.problems)
+    return str(error)
