@@ -33,32 +33,33 @@ NEEDS = {
 _ONCE = frozenset({Phase.BID, Phase.CALL, Phase.TALON, Phase.ANNOUNCE, Phase.DOUBLE, Phase.PLAY})
 
 
-def default_flow(data: Mapping[str, Any], packet_steps: int) -> list[dict]:
-    """The flow of a ruleset that writes none, as a `flow` would write it: the deal, the
-    redeal requests, the auction and the call, the talon and the discards (the call after
-    them where `partner_call.after` says so), the declarations, the announcements,
-    the doublings, then play."""
-    steps: list[dict] = [{"deal": {}}]
-    if data.get("redeal"):
-        steps.append({"redeal": {}})
+def default_flow(data: Mapping[str, Any]) -> list[tuple[Phase, dict]]:
+    """The steps of a ruleset that writes no flow: the deal, the redeal requests, the
+    auction and the call, the talon and the discards (the call after them where
+    `partner_call.after` says so), the declarations, the announcements, the doublings, then
+    play; each where its section is given."""
     call_after = data.get("partner_call", {}).get("after", "auction") == "discards"
-    call: list[dict] = [{"call": {}}] if "partner_call" in data else []
-    if "bidding" in data:
-        steps.append({"bid": {}})
-        if not call_after:
-            steps += call
-    steps += [{"talon": {}}, {"discard": {}}]
-    if "bidding" in data and call_after:
-        steps += call
-    if "declarations" in data:
-        steps.append({"declare": {}})
-    if "announcements" in data:
-        steps.append({"announce": {}})
+    call = [Phase.CALL] if "partner_call" in data else []
+    bid = [Phase.BID] if "bidding" in data else []
     doubling = data.get("doubling")
-    if doubling is not None and not doubling.get("with_announcements", False):
-        steps.append({"double": {}})
-    steps.append({"play": {}})
-    return steps
+    phases = [
+        Phase.DEAL,
+        *([Phase.REDEAL] if data.get("redeal") else []),
+        *bid,
+        *(call if bid and not call_after else []),
+        Phase.TALON,
+        Phase.DISCARD,
+        *(call if bid and call_after else []),
+        *([Phase.DECLARE] if "declarations" in data else []),
+        *([Phase.ANNOUNCE] if "announcements" in data else []),
+        *(
+            [Phase.DOUBLE]
+            if doubling is not None and not doubling.get("with_announcements")
+            else []
+        ),
+        Phase.PLAY,
+    ]
+    return [(phase, {}) for phase in phases]
 
 
 def written_steps(data: Mapping[str, Any]) -> list[tuple[Phase, dict]] | None:
@@ -81,9 +82,9 @@ def compile_flow(compiler: Compiler, packet_steps: int) -> tuple[FlowStep, ...]:
     """The hand's steps, checked against the sections; problems go to the compiler's draft."""
     data = compiler.data
     written = written_steps(data)
-    steps = written or [_step(entry) for entry in default_flow(data, packet_steps)]
-    where = ("flow",) if written is not None else None
-    _check(compiler, steps, where, packet_steps)
+    if written is not None:  # the default flow is made from the sections themselves
+        _check(compiler, written, packet_steps)
+    steps = default_flow(data) if written is None else written
     first_late = after_taker(steps)
     settle_at = _settle_at(steps)
     dealt = 0
@@ -167,15 +168,8 @@ def _question(compiler: Compiler, parts: tuple, settings: dict, late: bool) -> Q
     )
 
 
-def _check(
-    compiler: Compiler,
-    steps: list[tuple[Phase, dict]],
-    where: tuple | None,
-    packet_steps: int,
-) -> None:
+def _check(compiler: Compiler, steps: list[tuple[Phase, dict]], packet_steps: int) -> None:
     """A written flow against the sections: report each problem at its step."""
-    if where is None:
-        return  # the default flow is made from the sections themselves
     data = compiler.data
     phases = [phase for phase, _settings in steps]
 

@@ -24,17 +24,13 @@ _PLAIN = {
 }
 
 
-def step_line(step: FlowStep, ruleset: Ruleset, index: int | None = None) -> str:
-    """One step in words: what happens, then under what condition."""
-    settings = _written_settings(ruleset, index if index is not None else _index(step, ruleset))
+def step_line(step: FlowStep, ruleset: Ruleset, index: int) -> str:
+    """Step `index` of the flow in words: what happens, then under what condition."""
+    settings = _written_settings(ruleset, index)
     line = _what(step, ruleset, settings)
     if "when" in settings:
         line += f" Only when {code(settings['when'])} holds."
     return line
-
-
-def _index(step: FlowStep, ruleset: Ruleset) -> int:
-    return next(i for i, s in enumerate(ruleset.flow) if s is step)
 
 
 def _written_settings(ruleset: Ruleset, index: int) -> Mapping:
