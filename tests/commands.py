@@ -12,11 +12,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def tarot(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def tarot(
+    *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`python -m tarot ARGS` from the checkout (`env`: the process's environment, if not
+    this one's)."""
     return subprocess.run(
         [sys.executable, "-m", "tarot", *args],
         cwd=ROOT,
         input=stdin,
+        env=env,
         capture_output=True,
         text=True,
         timeout=60,

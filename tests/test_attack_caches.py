@@ -10,7 +10,6 @@ import os
 import pickle
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ import pytest
 from tarot.check import known_valid
 from tarot.expressions import grammar_cache, tree_store
 from tarot.expressions import parser as expression_parser
+from tests.commands import tarot
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.timeout(60)
@@ -35,14 +35,7 @@ class _Planted:
 
 def _tarot(cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "tarot", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return tarot(*args, env=env)
 
 
 def _warm(cache: Path) -> Path:

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import httpx2
 import pytest
-import uvicorn
 
 from tarot.web.app import create_app
 from tarot.web.connections import server_config
 from tarot.web.limits import ServeLimits
+from tests.web_checks import free_port, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 60
@@ -39,12 +39,6 @@ LIMITS = ServeLimits(
 SECRET = "s3cr3t-value-of-the-server-user"
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def _port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -65,17 +59,9 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(tables: Path) -> Iterator[str]:
-    port = _port()
-    running = uvicorn.Server(server_config(create_app(tables, LIMITS), "127.0.0.1", port, LIMITS))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    started = time.monotonic()
-    while not running.started:
-        assert thread.is_alive() and time.monotonic() - started < WAIT, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(WAIT)
+    app = create_app(tables, LIMITS)
+    with serving(server_config(app, "127.0.0.1", free_port(), LIMITS), WAIT) as address:
+        yield address
 
 
 def _create(server: str, body: dict, timeout: float = 30) -> httpx2.Response:
@@ -303,7 +289,7 @@ def test_tables_past_the_limit_leave_memory_and_come_back(server: str, tables: P
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_sigterm_stops_the_server_while_players_think(tmp_path: Path) -> None:
-    port = _port()
+    port = free_port()
     serve = ["serve", "--no-browser", "--port", str(port), "--tables", str(tmp_path)]
     serve += ["--think-seconds", "30"]
     server = subprocess.Popen(

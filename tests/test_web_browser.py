@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +24,7 @@ from starlette.applications import Starlette
 
 from tarot.engine.seat_view import SeatView
 from tarot.web.app import create_app
-from tests.web_checks import strings
+from tests.web_checks import free_port, serving, strings
 
 # the slow tier (`python -m pytest -m slow`): a real headless Chromium
 pytestmark = pytest.mark.slow
@@ -57,22 +55,11 @@ window.WebSocket = class extends Socket {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     app = create_app(tmp_path_factory.mktemp("tables"))
     SERVED["app"] = app
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    started = time.monotonic()
-    while not running.started:
-        assert thread.is_alive() and time.monotonic() - started < WAIT, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(WAIT)
+    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning")
+    with serving(config, WAIT) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
