@@ -1,23 +1,22 @@
-"""The expression language compiled to array code: one value per hand, many hands at once.
+"""The expression language run as array code: one value per hand, many hands at once.
 
-Where it sits: the batch back end's counterpart of `tarot.expressions.compiler`. It
-reads the same parse trees (`tarot.expressions.parser.parse` of a compiled
-expression's text, which the scalar compiler has already type-checked) and makes closures
-over a `Ctx` (the hands evaluated and their variables) that give arrays (see
-`tarot.batch.values`). Numbers behave as in the scalar engine: ints stay ints, `/`
-gives a float, a division by zero gives 0, a number past 10^15 stops the run with an
-EvaluationError; `X + Y` of cards keeps repeats. What it cannot express it refuses with
+Where it sits: the batch back end's runner of the typed tree
+(`tarot.expressions.typed_tree`) that the scalar compiler made when it checked each
+expression of the ruleset: it never parses an expression nor works out a type again. It
+makes closures over a `Ctx` (the hands evaluated and their variables) that give arrays (see
+`tarot.batch.values`). Numbers behave as in the scalar engine: ints stay ints, `/` gives a
+float, a division by zero gives 0, a number past 10^15 stops the run with an
+EvaluationError; `X + Y` of cards keeps repeats. What it cannot run it refuses with
 `Unsupported` and the reason, and the caller names the rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
 
 import numpy as np
-from lark import Token, Tree
 
 from tarot.batch import facts
 from tarot.batch.masks import count
@@ -33,9 +32,9 @@ from tarot.batch.values import (
     seat_mask,
 )
 from tarot.core.ruleset import Ruleset
-from tarot.core.vocabulary import FACTS, TAKER, variables_for
+from tarot.core.vocabulary import TAKER, variables_for
 from tarot.expressions import Type
-from tarot.expressions.parser import parse
+from tarot.expressions.typed_tree import Typed
 
 Fn = Callable[[Ctx], Value]
 
@@ -102,18 +101,15 @@ _ONE_NUMBER: dict[str, Callable[[Value], Value]] = {
 }
 
 
-def mentions(tree: Tree | Token, name: str) -> bool:
-    """Whether `name` appears as a name anywhere in the tree."""
-    if isinstance(tree, Token):
-        return False
-    if tree.data == "name" and str(tree.children[0]) == name:
-        return True
-    return any(mentions(child, name) for child in tree.children if child is not None)
+def typed_tree(compiled: object) -> Typed | None:
+    """The checked tree of what the ruleset compiled (None for a literal)."""
+    tree = getattr(compiled, "tree", None)
+    return tree if isinstance(tree, Typed) else None
 
 
 class ArrayCompiler:
-    """Compiles the expressions of one ruleset; `expression` takes a compiled scalar
-    expression (or a literal) and the event it stands at."""
+    """Runs the typed trees of one ruleset's expressions as array code; `expression` takes
+    a compiled scalar expression (or a literal) and the event it stands at."""
 
     def __init__(self, ruleset: Ruleset, tables: DeckTables) -> None:
         self.ruleset = ruleset
@@ -122,9 +118,8 @@ class ArrayCompiler:
         self.definitions = {d.name: d for d in ruleset.definitions}
         self.bidding = ruleset.bidding is not None
         self.constants: dict[str, Node] = {}  # names fixed for one compilation (a level's id)
-        self.variables: dict[str, Type] = {}
-        self.bound: dict[str, Type] = {}
-        self._seat_definitions: dict[str, Node] = {}
+        self.variables: Mapping[str, Type] = {}
+        self._definitions: dict[str, Node] = {}
 
     # --- entry points -------------------------------------------------------------------
 
@@ -141,8 +136,8 @@ class ArrayCompiler:
     ) -> Node:
         """The array form of what the ruleset compiled at `event` (a literal stays one);
         `constants` fixes names the scalar engine reads as variables (a level's id)."""
-        source = getattr(compiled, "source", None)
-        if source is None:
+        tree = typed_tree(compiled)
+        if tree is None:
             value = getattr(compiled, "value", None)
             if isinstance(value, bool):
                 return _const(Type.BOOL, value)
@@ -153,98 +148,108 @@ class ArrayCompiler:
         saved = self.constants
         self.constants = fixed
         try:
-            return self.text(source, self.names(event, amount))
+            return self.run(tree, self.names(event, amount))
         finally:
             self.constants = saved
 
     def card_mask(self, compiled: object, event: str, var: str = "card") -> Fn:
         """A condition on the event's `var` as the mask of the cards for which it holds."""
-        source = getattr(compiled, "source", None)
-        if source is None:
+        tree = typed_tree(compiled)
+        if tree is None:
             every = bool(getattr(compiled, "value", False))
             mask = self.tables.layout.all if every else self.tables.layout.of(())
             return lambda ctx: mask
-        saved = self.variables, self.bound
-        self.variables, self.bound = dict(self.names(event)), {}
+        saved = self.variables
+        self.variables = self.names(event)
         try:
-            tree = parse(source)
             found = self._element_mask(var, tree)
             if found is None:
                 found = _mask_by_cards(var, self.compile(tree).fn, self.tables)
             return found
         finally:
-            self.variables, self.bound = saved
+            self.variables = saved
 
-    def text(self, source: str, variables: dict[str, Type]) -> Node:
-        saved = self.variables, self.bound
-        self.variables, self.bound = dict(variables), {}
+    def run(self, tree: Typed, variables: Mapping[str, Type]) -> Node:
+        """`tree` as array code, its context variables being `variables`."""
+        saved = self.variables
+        self.variables = variables
         try:
-            return self.compile(parse(source))
+            return self.compile(tree)
         finally:
-            self.variables, self.bound = saved
+            self.variables = saved
 
-    def compile(self, tree: Tree | Token) -> Node:
-        assert isinstance(tree, Tree)  # every alias of the grammar is a tree
-        method = getattr(self, "c_" + str(tree.data), None)
+    def compile(self, tree: Typed) -> Node:
+        method = getattr(self, "c_" + tree.op, None)
         if method is None:
-            raise Unsupported(f"the form {tree.data!r}")
-        node: Node = method(tree, *tree.children)
+            raise Unsupported(f"the form {tree.op!r}")
+        node: Node = method(tree, *tree.args)
         return node
 
-    # --- literals and names ---------------------------------------------------------------
+    # --- constants and names --------------------------------------------------------------
 
-    def c_number(self, _tree: Tree, token: Token) -> Node:
-        return _const(Type.NUMBER, float(token) if "." in token else int(token))
+    def c_const(self, tree: Typed) -> Node:
+        value = tree.value
+        if tree.type == Type.CARDS:
+            return _const(Type.CARDS, self._cards(value))
+        if tree.type == Type.SEATS:
+            mask = np.zeros(self.players, dtype=np.bool_)
+            mask[list(value)] = True
+            return _const(Type.SEATS, mask)
+        return _const(tree.type, value)
 
-    def c_string(self, _tree: Tree, token: Token) -> Node:
-        return _const(Type.STRING, str(token)[1:-1])
+    def _cards(self, cards: Sequence[int]) -> Cards:
+        """A constant collection of cards, its repeats (of `X + Y`) as further terms."""
+        left = list(cards)
+        terms = []
+        while left:
+            once = sorted(set(left))
+            terms.append(self.tables.layout.of(once))
+            for card in once:
+                left.remove(card)
+        return Cards(tuple(terms) or (self.tables.layout.of(()),))
 
-    def c_true(self, _tree: Tree) -> Node:
-        return _const(Type.BOOL, True)
+    def c_bound(self, tree: Typed) -> Node:
+        name = tree.name
+        return Node(tree.type, lambda ctx: ctx.vars[name])
 
-    def c_false(self, _tree: Tree) -> Node:
-        return _const(Type.BOOL, False)
-
-    def c_name(self, _tree: Tree, token: Token) -> Node:
-        name = str(token)
+    def c_var(self, tree: Typed) -> Node:
+        name = tree.name
         if name in self.constants:
             return self.constants[name]
-        if name in self.bound:
-            return Node(self.bound[name], lambda ctx: ctx.vars[name])
         if name == "seats":
             return _const(Type.SEATS, np.ones(self.players, dtype=np.bool_))
         if name == "players":
             return _const(Type.NUMBER, self.players)
-        if name in self.variables:
-            return Node(self.variables[name], lambda ctx: ctx.vars[name])
-        if name in self.tables.sets:
-            return _const(Type.CARDS, Cards((self.tables.sets[name],)))
-        definition = self.definitions.get(name)
-        if definition is not None and definition.of_seat is None:
-            source = definition.expression.source
-            node = self.text(source, self.names("settlement"))
-            if node.const:
-                return node
-            return Node(node.type, lambda ctx: node.fn(_base(ctx)))
-        raise Unsupported(f"the name {name!r}")
+        if name not in self.variables:
+            raise Unsupported(f"the name {name!r}")
+        return Node(tree.type, lambda ctx: ctx.vars[name])
 
-    def c_dotted(self, _tree: Tree, head: Token, attr: Token) -> Node:
-        if str(head) == "contract":
-            return self._contract_value(str(attr))
-        table = {"option": self.ruleset.option_values, "param": self.ruleset.params}.get(str(head))
-        if table is None:
-            raise Unsupported(f"{head}.{attr}")
-        value = table[str(attr)]
-        if isinstance(value, bool):
-            return _const(Type.BOOL, value)
-        if isinstance(value, int | float):
-            return _const(Type.NUMBER, value)
-        if isinstance(value, str):
-            return _const(Type.STRING, value)
-        raise Unsupported(f"{head}.{attr} has a value of unsupported kind")
+    def c_definition(self, tree: Typed) -> Node:
+        node = self._definition(tree.name)
+        if node.const:
+            return node
+        return Node(node.type, lambda ctx: node.fn(_base(ctx)))
 
-    def _contract_value(self, name: str) -> Node:
+    def _definition(self, name: str, seat: str | None = None) -> Node:
+        """A definition's body as array code, once per ruleset (`seat`: its seat's name)."""
+        if name not in self._definitions:
+            body = typed_tree(self.definitions[name].expression)
+            if body is None:
+                raise Unsupported(f"the definition {name!r}")
+            variables = self.names("settlement")
+            if seat is not None:
+                variables = {**variables, seat: Type.SEAT}
+            saved = self.constants
+            self.constants = {}
+            try:
+                self._definitions[name] = self.run(body, variables)
+            finally:
+                self.constants = saved
+        return self._definitions[name]
+
+    def c_contract(self, tree: Typed) -> Node:
         """`contract.NAME`: the value of the contract each hand is played at (0 without one)."""
+        name = tree.name
         bidding = self.ruleset.bidding
         contracts = () if bidding is None else bidding.contracts
         values = [contract.values.get(name, 0) for contract in contracts]
@@ -265,40 +270,39 @@ class ArrayCompiler:
             return _const(type_, value if isinstance(value, Cards) else plain(value))
         return Node(type_, fn)
 
-    def arith(self, tree: Tree, left: Tree, right: Tree) -> Node:
+    def arith(self, tree: Typed, left: Typed, right: Typed) -> Node:
         a, b = self.compile(left), self.compile(right)
         af, bf = a.fn, b.fn
-        if a.type == Type.CARDS:
+        if tree.type == Type.CARDS:
             return self.combine(Type.CARDS, lambda ctx: Cards(af(ctx).terms + bf(ctx).terms), a, b)
-        op = _ARITH[str(tree.data)]
-        check = str(tree.data) != "mod"
-        if check:
+        op = _ARITH[tree.op]
+        if tree.op != "mod":
             return self.combine(Type.NUMBER, lambda ctx: checked(op(af(ctx), bf(ctx))), a, b)
         return self.combine(Type.NUMBER, lambda ctx: op(af(ctx), bf(ctx)), a, b)
 
     c_add = c_sub = c_mul = c_div = c_floordiv = c_mod = arith
 
-    def c_neg(self, _tree: Tree, operand: Tree) -> Node:
+    def c_neg(self, _tree: Typed, operand: Typed) -> Node:
         node = self.compile(operand)
         f = node.fn
         return self.combine(Type.NUMBER, lambda ctx: np.negative(f(ctx)), node)
 
-    def compare(self, tree: Tree, left: Tree, right: Tree) -> Node:
+    def compare(self, tree: Typed, left: Typed, right: Typed) -> Node:
         a, b = self.compile(left), self.compile(right)
         if Type.STRING in (a.type, b.type) and not (a.const and b.const):
             raise Unsupported("a text compared at run time")
-        op, af, bf = _COMPARE[str(tree.data)], a.fn, b.fn
+        op, af, bf = _COMPARE[tree.op], a.fn, b.fn
         if a.type == Type.STRING:
             same = a.value == b.value
-            return _const(Type.BOOL, same if tree.data == "eq" else not same)
+            return _const(Type.BOOL, same if tree.op == "eq" else not same)
         return self.combine(Type.BOOL, lambda ctx: op(af(ctx), bf(ctx)), a, b)
 
     c_eq = c_ne = c_lt = c_le = c_gt = c_ge = compare
 
-    def membership(self, tree: Tree, left: Tree, right: Tree) -> Node:
+    def membership(self, tree: Typed, left: Typed, right: Typed) -> Node:
         a, b = self.compile(left), self.compile(right)
         af, bf = a.fn, b.fn
-        negate = tree.data == "not_member"
+        negate = tree.op == "not_member"
         layout, players = self.tables.layout, self.players
 
         if b.type == Type.CARDS and b.const:  # a named set: a table by card
@@ -324,26 +328,26 @@ class ArrayCompiler:
 
     c_member = c_not_member = membership
 
-    def c_and_(self, _tree: Tree, left: Tree, right: Tree) -> Node:
+    def c_and(self, _tree: Typed, left: Typed, right: Typed) -> Node:
         a, b = self.compile(left), self.compile(right)
         if a.const:
             return b if a.value else a
         af, bf = a.fn, b.fn
         return self.combine(Type.BOOL, lambda ctx: np.logical_and(af(ctx), bf(ctx)), a, b)
 
-    def c_or_(self, _tree: Tree, left: Tree, right: Tree) -> Node:
+    def c_or(self, _tree: Typed, left: Typed, right: Typed) -> Node:
         a, b = self.compile(left), self.compile(right)
         if a.const:
             return a if a.value else b
         af, bf = a.fn, b.fn
         return self.combine(Type.BOOL, lambda ctx: np.logical_or(af(ctx), bf(ctx)), a, b)
 
-    def c_not_(self, _tree: Tree, operand: Tree) -> Node:
+    def c_not(self, _tree: Typed, operand: Typed) -> Node:
         node = self.compile(operand)
         f = node.fn
         return self.combine(Type.BOOL, lambda ctx: np.logical_not(f(ctx)), node)
 
-    def c_cond(self, _tree: Tree, test: Tree, then: Tree, other: Tree) -> Node:
+    def c_cond(self, _tree: Typed, test: Typed, then: Typed, other: Typed) -> Node:
         t, a, b = self.compile(test), self.compile(then), self.compile(other)
         if t.const:
             return a if t.value else b
@@ -371,10 +375,9 @@ class ArrayCompiler:
 
     # --- calls ----------------------------------------------------------------------------
 
-    def c_call(self, _tree: Tree, name_token: Token, *arguments: Tree | None) -> Node:
-        name = str(name_token)
-        trees = [t for t in arguments if t is not None]
-        args = [self.compile(t) for t in trees]
+    def c_builtin(self, tree: Typed, *arguments: Typed) -> Node:
+        name = tree.name
+        args = [self.compile(t) for t in arguments]
         fns = [a.fn for a in args]
         if name == "count":
             (f,) = fns
@@ -396,73 +399,52 @@ class ArrayCompiler:
                 return result
 
             return self.combine(Type.NUMBER, extreme, *args)
-        if name in _ONE_NUMBER:
-            one, (f,) = _ONE_NUMBER[name], fns
-            return self.combine(Type.NUMBER, lambda ctx: one(f(ctx)), *args)
+        one, (f,) = _ONE_NUMBER[name], fns
+        return self.combine(Type.NUMBER, lambda ctx: one(f(ctx)), *args)
+
+    def c_call(self, tree: Typed, *arguments: Typed) -> Node:
+        name = tree.name
+        args = [self.compile(t) for t in arguments]
+        fns = [a.fn for a in args]
         definition = self.definitions.get(name)
         if definition is not None and definition.of_seat is not None:
-            body = self._seat_definition(name)
+            body = self._definition(name, definition.of_seat)
             (f,) = fns
             seat_name = definition.of_seat
             return Node(body.type, lambda ctx: body.fn(_base(ctx).with_vars(**{seat_name: f(ctx)})))
         impl = facts.fact(name)
-        returns = FACTS[name].returns
         if any(a.type == Type.STRING for a in args):
             if not all(a.const for a in args if a.type == Type.STRING):
                 raise Unsupported(f"{name}() with a text worked out at run time")
-        return Node(returns, lambda ctx: impl(ctx, *[f(ctx) for f in fns]))
-
-    def _seat_definition(self, name: str) -> Node:
-        if name not in self._seat_definitions:
-            definition = self.definitions[name]
-            assert definition.of_seat is not None
-            variables = {**self.names("settlement"), definition.of_seat: Type.SEAT}
-            saved = self.variables, self.bound
-            self.variables, self.bound = variables, {}
-            try:
-                self._seat_definitions[name] = self.compile(parse(definition.expression.source))
-            finally:
-                self.variables, self.bound = saved
-        return self._seat_definitions[name]
+        return Node(tree.type, lambda ctx: impl(ctx, *[f(ctx) for f in fns]))
 
     # --- aggregations ---------------------------------------------------------------------
 
-    def _binder(self, binder: Tree) -> tuple[str, Node]:
-        var_tree, collection = binder.children
-        assert isinstance(var_tree, Tree)
-        return str(var_tree.children[0]), self.compile(collection)
-
-    def _body(self, var: str, element: Type, body: Tree) -> Node:
-        self.bound[var] = element
-        try:
-            return self.compile(body)
-        finally:
-            del self.bound[var]
-
-    def c_aggregate(self, _tree: Tree, kind_token: Token, binder: Tree, body: Tree) -> Node:
-        kind = str(kind_token)
-        var, collection = self._binder(binder)
-        result = Type.BOOL if kind in ("any", "all") else Type.NUMBER
+    def c_aggregate(self, tree: Typed, collection_tree: Typed, body: Typed) -> Node:
+        kind, var = tree.name, tree.var
+        collection = self.compile(collection_tree)
+        result = tree.type
         if collection.type == Type.CARDS:
             mask = self._element_mask(var, body) if kind in ("count", "any", "all") else None
             if mask is not None:
                 return Node(result, _over_mask(kind, collection.fn, mask))
-            node = self._body(var, Type.CARD, body)
+            node = self.compile(body)
             return Node(result, _over_cards(kind, var, collection.fn, node.fn, self.tables))
-        node = self._body(var, Type.SEAT, body)
+        node = self.compile(body)
         return Node(result, _over_seats(kind, var, collection.fn, node.fn, self.players))
 
-    def c_filter(self, _tree: Tree, binder: Tree, condition: Tree) -> Node:
-        var, collection = self._binder(binder)
+    def c_filter(self, tree: Typed, collection_tree: Typed, condition: Typed) -> Node:
+        var = tree.var
+        collection = self.compile(collection_tree)
         cf = collection.fn
         if collection.type == Type.CARDS:
             mask = self._element_mask(var, condition)
             if mask is None:
-                node = self._body(var, Type.CARD, condition)
+                node = self.compile(condition)
                 mask = _mask_by_cards(var, node.fn, self.tables)
             m = mask
             return Node(Type.CARDS, lambda ctx: cf(ctx).filtered(m(ctx)))
-        node = self._body(var, Type.SEAT, condition)
+        node = self.compile(condition)
         players, bf = self.players, node.fn
 
         def kept(ctx: Ctx) -> Value:
@@ -475,42 +457,36 @@ class ArrayCompiler:
 
         return Node(Type.SEATS, kept)
 
-    def _element_mask(self, var: str, body: Tree) -> Fn | None:
+    def _element_mask(self, var: str, body: Typed) -> Fn | None:
         """`body` as the mask of the cards for which it holds, when it asks of `var` only
         whether it is in collections that do not depend on it (and/or/not of those)."""
-        data = str(body.data)
         everything = self.tables.layout.all
-        if not mentions(body, var):
+        if not body.mentions(var):
             node = self.compile(body)
             f = node.fn
             return lambda ctx: np.where(
                 per_row(f(ctx), ctx.size)[:, None], everything, np.uint64(0)
             )
-        if data in ("member", "not_member"):
-            left, right = body.children
-            if (
-                isinstance(left, Tree)
-                and left.data == "name"
-                and str(left.children[0]) == var
-                and not mentions(right, var)
-            ):
+        if body.op in ("member", "not_member"):
+            left, right = body.args
+            if left.op in ("var", "bound") and left.name == var and not right.mentions(var):
                 node = self.compile(right)
                 if node.type != Type.CARDS:
                     return None
                 f = node.fn
-                if data == "member":
+                if body.op == "member":
                     return lambda ctx: f(ctx).union()
                 return lambda ctx: everything & ~f(ctx).union()
             return None
-        if data in ("and_", "or_"):
-            a = self._element_mask(var, body.children[0])
-            b = self._element_mask(var, body.children[1])
+        if body.op in ("and", "or"):
+            a = self._element_mask(var, body.args[0])
+            b = self._element_mask(var, body.args[1])
             if a is None or b is None:
                 return None
-            op = np.bitwise_and if data == "and_" else np.bitwise_or
+            op = np.bitwise_and if body.op == "and" else np.bitwise_or
             return lambda ctx: op(a(ctx), b(ctx))
-        if data == "not_":
-            inner = self._element_mask(var, body.children[0])
+        if body.op == "not":
+            inner = self._element_mask(var, body.args[0])
             if inner is None:
                 return None
             return lambda ctx: everything & ~inner(ctx)
@@ -612,4 +588,4 @@ def _mask_by_cards(var: str, body: Fn, tables: DeckTables) -> Fn:
     return mask
 
 
-__all__ = ["ArrayCompiler", "Node", "Unsupported"]
+__all__ = ["ArrayCompiler", "Node", "Unsupported", "typed_tree"]

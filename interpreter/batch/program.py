@@ -16,7 +16,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, mentions
+from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
@@ -32,7 +32,6 @@ from tarot.core.ruleset import (
 )
 from tarot.core.summary import rule_keys
 from tarot.engine.events import At, ThrownIn
-from tarot.expressions.parser import parse
 
 T = TypeVar("T")
 
@@ -117,11 +116,8 @@ class ArrayHand:
 
 
 def _reads_pair(compiled: object) -> bool:
-    source = getattr(compiled, "source", None)
-    if source is None:
-        return False
-    tree = parse(source)
-    return mentions(tree, "payer") or mentions(tree, "payee")
+    tree = typed_tree(compiled)
+    return tree is not None and (tree.mentions("payer") or tree.mentions("payee"))
 
 
 @dataclass

@@ -41,6 +41,7 @@ from . import builtins as bi
 from . import dependence, set_forms
 from .errors import EvaluationError, ExpressionError
 from .parser import parse
+from .typed_tree import Typed, constant
 from .types import ELEMENT, CompiledExpression, Environment, Scope, Type, Value
 
 MAX_COMPREHENSION_DEPTH = 3
@@ -75,6 +76,7 @@ class Node:
     may_fail: bool = False  # whether an evaluation may raise (arithmetic, facts, definitions)
     test: set_forms.ElementTest | None = None  # a BOOL that asks whether a bound var is in a set
     var: str = ""  # the variable it reads, when it is a bare variable (for leaner closures)
+    tree: Typed | None = None  # the checked node both runners read (`typed_tree`)
 
     @property
     def foldable(self) -> bool:
@@ -100,7 +102,15 @@ def _error(message: str, at: Item | None) -> ExpressionError:
 def _const(type_: Type, value: object) -> Node:
     size = len(value) if isinstance(value, tuple) else 0
     needs = None if value is False else ANY_CARDS
-    return Node(type_, lambda scope: value, is_const=True, value=value, size=size, needs=needs)
+    return Node(
+        type_,
+        lambda scope: value,
+        is_const=True,
+        value=value,
+        size=size,
+        needs=needs,
+        tree=constant(type_, value),
+    )
 
 
 def _both_guards(left: Node, right: Node) -> Guard:
@@ -262,7 +272,12 @@ class _Compiler:
         needs: Guard = ANY_CARDS,
         may_fail: bool = False,
         test: set_forms.ElementTest | None = None,
+        op: str,
+        name: str = "",
+        var: str = "",
     ) -> Node:
+        """The node of `op` over `parts` (its arguments, in order), folded to a constant when
+        it reads nothing of the hand."""
         free = frozenset().union(*(p.free for p in parts)) - {drop}
         steps = 1 + sum(p.cost for p in parts) if cost is None else cost
         memo, calls, reads = _merged(parts)
@@ -281,6 +296,7 @@ class _Compiler:
             needs=needs,
             may_fail=fails,
             test=test,
+            tree=Typed(op, type_, tuple(_tree(p) for p in parts), name=name, var=var),
         )
         if not node.foldable:
             return node
@@ -326,7 +342,14 @@ class _Compiler:
     def c_name(self, tree: Tree, tok: Token) -> Node:
         name, env = str(tok), self.env
         if name in self.bound:
-            return Node(self.bound[name], lambda s: s.vars[name], free=frozenset({name}), var=name)
+            type_ = self.bound[name]
+            return Node(
+                type_,
+                lambda s: s.vars[name],
+                free=frozenset({name}),
+                var=name,
+                tree=Typed("bound", type_, name=name),
+            )
         if name in env.variables:
             type_ = env.variables[name]
             size = self.collection_size(type_)
@@ -337,6 +360,7 @@ class _Compiler:
                 size=size,
                 var=name,
                 reads=frozenset({name}),
+                tree=Typed("var", type_, name=name),
             )
         if name in env.card_sets:
             return _const(Type.CARDS, tuple(sorted(env.card_sets[name])))
@@ -352,6 +376,7 @@ class _Compiler:
                 calls=definition.calls | {name},
                 reads=dependence.remembered(definition.reads),
                 may_fail=True,
+                tree=Typed("definition", definition.type, name=name),
             )
         if name in ("option", "param"):
             raise _error(f"'{name}' needs a name after it, like {name}.NAME", tok)
@@ -367,7 +392,14 @@ class _Compiler:
             if key not in self.env.contract_values:
                 _unknown("contract value", key, self.env.contract_values, "Contract values", attr)
             contract = lambda s: bi.in_range(s.state.contract_value(key))  # noqa: E731
-            return Node(Type.NUMBER, contract, False, may_fail=True, reads=dependence.CONTRACT)
+            return Node(
+                Type.NUMBER,
+                contract,
+                False,
+                may_fail=True,
+                reads=dependence.CONTRACT,
+                tree=Typed("contract", Type.NUMBER, name=key),
+            )
         table = {"option": self.env.options, "param": self.env.params}.get(str(head))
         if table is None:
             dotted = (
@@ -403,6 +435,7 @@ class _Compiler:
                 rnode,
                 cost=1 + lnode.cost + rnode.cost + size,
                 size=size,
+                op="add",
             )
         need = "NUMBER on both sides" + (" (or CARDS on both sides)" if symbol == "+" else "")
         if lnode.type != Type.NUMBER:
@@ -422,19 +455,23 @@ class _Compiler:
             fn: Fn = lambda s: v if -top <= (v := func(lf(s), rv)) <= top else fail(v)  # noqa: E731
         else:
             fn = lambda s: v if -top <= (v := func(lf(s), rf(s))) <= top else fail(v)  # noqa: E731
-        return self.combine(Type.NUMBER, fn, tree, lnode, rnode, cost=cost, may_fail=True)
+        return self.combine(
+            Type.NUMBER, fn, tree, lnode, rnode, cost=cost, may_fail=True, op=str(tree.data)
+        )
 
     def c_neg(self, tree: Tree, operand: Tree) -> Node:
         node = self.compile(operand)
         if node.type != Type.NUMBER:
             raise _error(f"unary '-' needs a NUMBER, got {node.type}", operand)
         f = node.fn
-        return self.combine(Type.NUMBER, lambda s: -f(s), tree, node)
+        return self.combine(Type.NUMBER, lambda s: -f(s), tree, node, op="neg")
 
     def order(self, tree: Tree, left: Tree, right: Tree) -> Node:
         symbol, func = _ORDER[str(tree.data)]
         lnode, rnode = self.both(symbol, "NUMBER", left, right)
-        return self.combine(Type.BOOL, _compared(func, lnode, rnode), tree, lnode, rnode)
+        return self.combine(
+            Type.BOOL, _compared(func, lnode, rnode), tree, lnode, rnode, op=str(tree.data)
+        )
 
     def equal(self, tree: Tree, left: Tree, right: Tree) -> Node:
         symbol, func = _EQUAL[str(tree.data)]
@@ -449,7 +486,9 @@ class _Compiler:
                 f"got {lnode.type} on the left and {rnode.type} on the right",
                 right,
             )
-        return self.combine(Type.BOOL, _compared(func, lnode, rnode), tree, lnode, rnode)
+        return self.combine(
+            Type.BOOL, _compared(func, lnode, rnode), tree, lnode, rnode, op=str(tree.data)
+        )
 
     def membership(self, tree: Tree, left: Tree, right: Tree) -> Node:
         negate = tree.data == "not_member"
@@ -481,7 +520,17 @@ class _Compiler:
             test = set_forms.ElementTest(name, frozenset(rnode.value), None, negate)
         elif name in self.bound and name not in rnode.free:
             test = set_forms.ElementTest(name, None, rf, negate)
-        return self.combine(Type.BOOL, fn, tree, lnode, rnode, cost=cost, needs=needs, test=test)
+        return self.combine(
+            Type.BOOL,
+            fn,
+            tree,
+            lnode,
+            rnode,
+            cost=cost,
+            needs=needs,
+            test=test,
+            op=str(tree.data),
+        )
 
     def is_context(self, name: str) -> bool:
         """Whether `name` is a context variable (not one bound by an aggregation)."""
@@ -494,7 +543,7 @@ class _Compiler:
         fn: Fn = lambda s: lf(s) and rf(s)  # noqa: E731
         if lnode.is_const:  # an option that settles it: the right side, or false
             fn = rf if lnode.value else lf
-        return self.combine(Type.BOOL, fn, tree, lnode, rnode, needs=needs, test=test)
+        return self.combine(Type.BOOL, fn, tree, lnode, rnode, needs=needs, test=test, op="and")
 
     def c_or_(self, tree: Tree, left: Tree, right: Tree) -> Node:
         lnode, rnode = self.both("or", "BOOL", left, right)
@@ -503,14 +552,14 @@ class _Compiler:
         fn: Fn = lambda s: lf(s) or rf(s)  # noqa: E731
         if lnode.is_const:  # an option that settles it: true, or the right side
             fn = lf if lnode.value else rf
-        return self.combine(Type.BOOL, fn, tree, lnode, rnode, needs=needs, test=test)
+        return self.combine(Type.BOOL, fn, tree, lnode, rnode, needs=needs, test=test, op="or")
 
     def c_not_(self, tree: Tree, operand: Tree) -> Node:
         node = self.compile(operand)
         self.need(node, (Type.BOOL,), "'not' needs a BOOL", operand)
         f = node.fn
         test = None if node.test is None else node.test.inverted()
-        return self.combine(Type.BOOL, lambda s: not f(s), tree, node, test=test)
+        return self.combine(Type.BOOL, lambda s: not f(s), tree, node, test=test, op="not")
 
     def c_cond(self, tree: Tree, test: Tree, then: Tree, other: Tree) -> Node:
         tnode = self.compile(test)
@@ -534,6 +583,7 @@ class _Compiler:
             bnode,
             cost=1 + tnode.cost + max(anode.cost, bnode.cost),
             size=max(anode.size, bnode.size),
+            op="cond",
         )
 
     # -- calls ----------------------------------------------------------------
@@ -587,6 +637,7 @@ class _Compiler:
             calls=calls | fact.calls | {name},
             reads=read | dependence.of_call(name, fact.reads, argument, bool(args)),
             may_fail=True,
+            tree=Typed("call", fact.returns, tuple(_tree(a) for a in args), name=name),
         )
 
     def not_a_function(self, name_tok: Token) -> None:
@@ -605,7 +656,9 @@ class _Compiler:
                 got = args[0].type if len(args) == 1 else f"{len(args)} {_plural(len(args))}"
                 raise _error(f"{bi.PLAIN[name]}, got {got}", trees[0] if args else name_tok)
             f = args[0].fn
-            return self.combine(Type.NUMBER, lambda s: len(f(s)), tree, *args)
+            return self.combine(
+                Type.NUMBER, lambda s: len(f(s)), tree, *args, op="builtin", name=name
+            )
         if not args or (name in bi.ONE_NUMBER and len(args) != 1):
             raise _error(f"{bi.PLAIN[name]}, got {len(args)}", name_tok)
         for node, at in zip(args, trees, strict=True):
@@ -617,7 +670,7 @@ class _Compiler:
         else:
             pick = max if name == "max" else min
             fn = fns[0] if len(fns) == 1 else lambda s: pick([f(s) for f in fns])  # noqa: E731
-        return self.combine(Type.NUMBER, fn, tree, *args)
+        return self.combine(Type.NUMBER, fn, tree, *args, op="builtin", name=name)
 
     # -- comprehensions -------------------------------------------------------
     def bind(self, what: str, binder: Tree, body: Tree, body_type: Type) -> tuple[str, Node, Node]:
@@ -664,14 +717,37 @@ class _Compiler:
         result = Type.BOOL if kind in ("any", "all") else Type.NUMBER
         cost = self.within_budget(f"{kind}()", coll, node, name_tok, _set_once(form, node))
         fails = kind == "sum"  # a sum may leave the range of numbers
-        return self.combine(result, fn, tree, coll, node, drop=var, cost=cost, may_fail=fails)
+        return self.combine(
+            result,
+            fn,
+            tree,
+            coll,
+            node,
+            drop=var,
+            cost=cost,
+            may_fail=fails,
+            op="aggregate",
+            name=kind,
+            var=var,
+        )
 
     def c_filter(self, tree: Tree, binder: Tree, condition: Tree) -> Node:
         var, coll, node = self.bind("a filter [x in C if ...]", binder, condition, Type.BOOL)
         form = self.set_form("filter", var, coll, node)
         fn = form or bi.make_aggregate("filter", var, coll.fn, node.fn)
         cost = self.within_budget("the filter", coll, node, tree, _set_once(form, node))
-        return self.combine(coll.type, fn, tree, coll, node, drop=var, cost=cost, size=coll.size)
+        return self.combine(
+            coll.type,
+            fn,
+            tree,
+            coll,
+            node,
+            drop=var,
+            cost=cost,
+            size=coll.size,
+            op="filter",
+            var=var,
+        )
 
     def set_form(self, kind: str, var: str, coll: Node, body: Node) -> Fn | None:
         """The aggregation as set operations, when its body only asks whether `var` is in a
@@ -749,7 +825,13 @@ def compile_expression(
         calls=node.calls,
         reads=node.reads,
         needs=node.needs,
+        tree=_tree(node),
     )
+
+
+def _tree(node: Node) -> Typed:
+    assert node.tree is not None, "every checked node has its typed node"
+    return node.tree
 
 
 def _over_budget(node: Node, budget: int) -> str:

@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import EvaluationError
+
+if TYPE_CHECKING:
+    from .typed_tree import Typed
 
 
 class Type(Enum):
@@ -117,6 +120,7 @@ class CompiledExpression:
     reads: frozenset[str] = frozenset()  # what of the hand it depends on (`dependence`)
     where: str = ""
     needs: Mapping[str, frozenset[int]] | None = field(default_factory=dict)
+    tree: Typed | None = None  # the checked tree the batch back end runs (`typed_tree`)
 
     def __call__(self, scope: Scope) -> Value:
         try:
