@@ -104,13 +104,11 @@ def test_only_what_it_knows_is_run():
     ruleset = loaded(BASE)
     assert supports(ruleset, ("search", "random", "random"))[0].startswith("the player 'search'")
     unknown_section = dataclasses.replace(ruleset, document={**ruleset.document, "tableau": {}})
-    assert supports(unknown_section) == ["tableau: a section the batch back end does not run"]
+    assert supports(unknown_section) == ["tableau: a section the batch back end does not know"]
     new_key = {**ruleset.document, "play": {**ruleset.document["play"], "doubling": True}}
     assert supports(dataclasses.replace(ruleset, document=new_key)) == [
-        "play.doubling: not run by the batch back end"
+        "play.doubling: a key the batch back end does not know"
     ]
-    scored = dataclasses.replace(ruleset, hand_score=lambda scope: 1)
-    assert supports(scored) == ["ruleset.hand_score: a mechanism the batch back end does not know"]
 
 
 def test_an_expression_it_cannot_compile_names_the_rule(tmp_path):

@@ -1,21 +1,22 @@
-"""What the batch back end can run, as a whitelist: `supports(ruleset)` names every rule,
-section or mechanism of a ruleset it does not know, so that the command runs that ruleset
-on the scalar engine (or refuses, when the batch back end was asked for by name).
+"""What the batch back end can run: `supports(ruleset)` names every mechanism, rule or value
+of a ruleset it cannot run, so that the command runs that ruleset on the scalar engine (or
+refuses, when the batch back end was asked for by name).
 
 Where it sits: before any hand is played, called by the runner's choice of back end
-(`tarot.measure.runner`) and by `tarot simulate`/`tarot diff --backend`. Everything
-not listed here is refused, including mechanisms added to the rulesets or to the compiled
-`Ruleset` after this list was written: a section, key or compiled field it has never seen
-is named, not guessed at.
+(`tarot.batch.backend`). The mechanisms are the language's (`tarot.core.mechanisms`,
+every key of the schema in one): this module says which it runs (`RUNS`) and what it lacks
+for each of the others (`REFUSED`), and a test fails on a mechanism it has not ruled on. The
+facts come from the same kind of registry (`tarot.batch.facts`), checked when each rule is
+compiled; the flow's steps by their kind (`BATCH_STEPS`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 
 from tarot.batch.values import Unsupported
 from tarot.core.flow import Phase
+from tarot.core.mechanisms import PROSE, mechanism_of, written_paths
 from tarot.core.ruleset import PlayRules, Ruleset
 
 #: the kinds of step of a hand's flow the batch back end has a phase for (`batch.run`)
@@ -33,85 +34,77 @@ BATCH_STEPS = frozenset(
     }
 )
 
-#: the sections of a ruleset, and the keys inside those it knows, it can run
-_SECTIONS: dict[str, frozenset[str] | None] = {
-    "title": None,
-    "period": None,
-    "description": None,
-    "sources": None,
-    "unit": None,
-    "options": None,  # their readings are in the compiled ruleset
-    "parameters": None,
-    "extends": None,
-    "deck": frozenset(
-        {
-            "suits",
-            "courts",
-            "pips",
-            "trumps",
-            "fool",
-            "removed",
-            "card_sets",
-            "source",
-            "assumption",
-        }
-    ),  # any pack in the trumps' numbered order: the batch reads the compiled deck's tables
-    "players": frozenset({"count", "direction", "source", "assumption"}),
-    "deal": frozenset(
-        {"cut", "first_dealer", "next_dealer", "packets", "redeal_by", "source", "assumption"}
-    ),
-    "play": frozenset(
-        {
-            "excuse",
-            "first_leader",
-            "follow_suit",
-            "overtrump",
-            "trump_when_trump_led",
-            "trump_when_void",
-            "source",
-            "assumption",
-        }
-    ),
-    "discard": frozenset(
-        {"counts", "forbidden", "never", "scores_for", "shown", "source", "assumption"}
-    ),
-    "declarations": frozenset({"maximal", "table", "timing", "source", "assumption"}),
-    "payments": None,  # each rule is checked by compiling it
-    "settlement": None,
-    "counting": frozenset(
-        {"group_size", "partial_group_credit", "pile", "values", "method", "source", "assumption"}
-    ),
-    "definitions": None,  # each is checked where a rule uses it
-    "redeal": None,  # each rule is checked by compiling it
-    "bidding": None,  # each contract's talon is checked by compiling it
-    "partner_call": frozenset({"when", "cards", "source", "assumption"}),
-    "talon": None,
-    "flow": None,  # its steps are checked one by one: see `_flow`
-    "game": frozenset(
-        {"ends_when", "winners", "max_hands", "description", "source", "assumption"}
-    ),  # whole games are the scalar engine's (`measure.games`): a hand is played alone
-}
-_EXCUSE = frozenset(
-    {"in_last_trick", "kept_by", "may_lead", "wins_last_trick_after_all", "exchange", "cards"}
-)
-_DECLARATION = frozenset(
+#: the mechanisms of the language (`tarot.core.mechanisms`) the batch back end runs
+RUNS = frozenset(
     {
-        "id",
-        "name",
-        "levels",
-        "shows",
-        "from",
-        "to",
-        "timing",
-        "paid_when_declared",
-        "hands_over",
-        "source",
-        "assumption",
+        "title",
+        "period",
         "description",
+        "sources",
+        "unit",
+        "extends",
+        "options",  # their readings are in the compiled ruleset
+        "parameters",
+        "deck",  # any pack in the trumps' numbered order: the batch reads the compiled tables
+        "players",
+        "deal",
+        "flow",  # its steps are checked one by one: see `_flow`
+        "talon",
+        "talon.shown",
+        "discard",
+        "declarations",
+        "bidding",  # each contract's talon is checked by compiling it
+        "partner_call",
+        "play",
+        "redeal",  # each rule is checked by compiling it
+        "definitions",  # each is checked where a rule uses it
+        "payments",  # each rule is checked by compiling it
+        "settlement",
+        "counting",
+        "game",  # whole games are the scalar engine's (`measure.games`): a hand is played alone
     }
 )
-_LEVEL = frozenset({"id", "when", "value", "shows", "show_count", "source", "assumption"})
-#: keys whose every value the batch does not run: the values it does
+#: the mechanisms it does not run, each with what it lacks
+REFUSED: dict[str, str] = {
+    "deck.trump_order": "trumps in an order of their own (the batch ranks them by number)",
+    "deal.packets[].piles": "piles on the table (the batch deals hands only)",
+    "talon.packets": "the talon in packets (no packet choice in the batch)",
+    "talon.per_trick": "the talon as a stock drawn from after each trick",
+    "talon.shares": "a talon shared out (no sharing phase in the batch)",
+    "talon.takes": "cards taken from the talon by rule (no such phase in the batch)",
+    "talon.ends_hand": "a talon that ends the hand (no such phase in the batch)",
+    "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
+    "discard.told": "discards told to all (the batch keeps no told counts)",
+    "declarations.table[].compulsory": "compulsory declarations (no rule-made declarer)",
+    "bidding.all_passed": "a contract when all pass (the batch throws the deal in)",
+    "bidding.compulsory": "a compulsory contract (no rule-made taker in the batch)",
+    "bidding.first": "a first bidder of the ruleset's choice",
+    "bidding.hold": "holding the bid (one round of bids in the batch)",
+    "bidding.must_bid": "a seat that must bid",
+    "bidding.rounds": "several rounds of bidding (one round in the batch)",
+    "bidding.winner_may_raise": "the winner raising his bid",
+    "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
+    "bidding.contracts[].only_when_all_passed": "a contract open only when all passed",
+    "bidding.contracts[].open_to": "a contract open to some seats only",
+    "bidding.contracts[].play": "play rules by contract (one set of trick rules in the batch)",
+    "partner_call.after": "a partner called after the talon",
+    "announcements": "announcements (no announcing phase in the batch)",
+    "doubling": "doubling (no doubling phase in the batch)",
+    "show": "cards shown during play",
+    "play.must_beat": "a card that must beat the trick",
+    "play.trumps_as_suit": "trumps played as a suit",
+    "play.forced": "cards forced by rule",
+    "play.held_back": "cards held back for a trick",
+    "play.lead_forbidden": "leads forbidden by rule",
+    "play.winner_exceptions": "exceptions to who wins a trick",
+    "play.sides": "sides set by rule (the batch's sides come from the auction)",
+    "play.ends_when": "play ended early by rule",
+    "redeal[].agreed_by": "a redeal the other seats agree to",
+    "hand_score": "a score per hand (the batch pays by payment rules only)",
+    "lasting": "counters and accounts from hand to hand (the batch plays hands alone)",
+    "game.claim_during_play": "a game claimed during play",
+}
+#: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES = {
     ("discard", "scores_for"): {"discarder"},
     ("counting", "pile"): {"tricks_and_discards"},
@@ -120,168 +113,38 @@ _VALUES = {
 _TIMINGS = {"before_play", "before_own_first_card"}
 _LEADERS = {"after_dealer", "dealer", "taker"}
 
-#: compiled fields of the Ruleset and PlayRules it reads; any other must be at its default
-_KNOWN_RULESET_FIELDS = frozenset(
-    {
-        "id",
-        "title",
-        "path",
-        "content_hash",
-        "players",
-        "direction",
-        "deck",
-        "first_dealer",
-        "next_dealer",
-        "redeal_by",
-        "cut_shown",
-        "flow",
-        "packets",
-        "discard_counts",
-        "discard_forbidden",
-        "discard_never",
-        "discard_shown",
-        "declarations",
-        "declarations_maximal",
-        "declaration_timing",
-        "play",
-        "payments",
-        "settlement",
-        "counting",
-        "unit",
-        "options",
-        "option_reads",
-        "sources",
-        "document",
-        "written",
-        "definitions",
-        "option_values",
-        "params",
-        "talon",
-        "bidding",
-        "partner_call",
-        "redeals",
-        "game",
-    }
-)
-_KNOWN_PLAY_FIELDS = frozenset(
-    {
-        "first_leader",
-        "follow_suit",
-        "trump_when_void",
-        "trump_when_trump_led",
-        "overtrump",
-        "fool_may_lead",
-        "fool_in_last_trick",
-        "fool_wins_last_trick_after_all",
-        "excuse_exchange",
-        "excuse_cards",
-    }
-)
-
-
-def _at_default(instance: object, field: dataclasses.Field) -> bool:
-    value = getattr(instance, field.name)
-    if field.default is not dataclasses.MISSING:
-        return bool(value == field.default)
-    if field.default_factory is not dataclasses.MISSING:
-        return bool(value == field.default_factory())
-    return False
-
-
-def _unknown_fields(instance: object, known: frozenset[str], what: str) -> list[str]:
-    return [
-        f"{what}.{field.name}: a mechanism the batch back end does not know"
-        for field in dataclasses.fields(instance)  # type: ignore[arg-type]
-        if field.name not in known and not _at_default(instance, field)
-    ]
-
 
 def _document(document: Mapping) -> list[str]:
-    found = []
-    for section, value in document.items():
-        if section not in _SECTIONS:
-            found.append(f"{section}: a section the batch back end does not run")
+    """The mechanisms the document writes that the batch back end does not run, each named
+    where it is first written."""
+    found: dict[str, str] = {}
+    for path, where in written_paths(document):
+        mechanism = mechanism_of(path)
+        if mechanism in RUNS or (mechanism is None and path.rsplit(".", 1)[-1] in PROSE):
             continue
-        keys = _SECTIONS[section]
-        if keys is not None and isinstance(value, Mapping):
-            found += [
-                f"{section}.{key}: not run by the batch back end"
-                for key in value
-                if key not in keys
-            ]
+        if mechanism is None:
+            kind = "a section" if "." not in path else "a key"
+            found.setdefault(path, f"{where}: {kind} the batch back end does not know")
+        else:
+            why = REFUSED.get(mechanism, "a mechanism the batch back end has not ruled on")
+            found.setdefault(mechanism, f"{where}: {why}")
+    problems = list(found.values())
     for (section, key), allowed in _VALUES.items():
         value = document.get(section, {}).get(key)
         if value is not None and value not in allowed:
-            found.append(f"{section}.{key}: {value!r} is not run by the batch back end")
-    excuse = document.get("play", {}).get("excuse", {})
-    found += [
-        f"play.excuse.{key}: not run by the batch back end" for key in excuse if key not in _EXCUSE
-    ]
-    if excuse.get("kept_by", "holder") != "holder":
-        found.append("play.excuse.kept_by: only the holder keeps the Fool in the batch back end")
-    for i, entry in enumerate(document.get("declarations", {}).get("table", [])):
-        where = f"declarations.table[{i}] ({entry.get('id', '?')})"
-        found += [
-            f"{where}.{key}: not run by the batch back end"
-            for key in entry
-            if key not in _DECLARATION
-        ]
-        for j, level in enumerate(entry.get("levels", [])):
-            found += [
-                f"{where}.levels[{j}].{key}: not run by the batch back end"
-                for key in level
-                if key not in _LEVEL
-            ]
-    return found
-
-
-#: compiled fields of the auction, its contracts and the talon's use it reads
-_KNOWN_BIDDING_FIELDS = frozenset({"contracts", "source"})
-_KNOWN_CONTRACT_FIELDS = frozenset({"id", "name", "values", "talon", "source"})
-_KNOWN_TALON_FIELDS = frozenset({"to", "seat", "shown"})
-_KNOWN_REDEAL_FIELDS = frozenset({"id", "name", "when", "choice", "source"})
-_KNOWN_DECLARATION_FIELDS = frozenset(
-    {
-        "id",
-        "name",
-        "levels",
-        "shows",
-        "payers",
-        "payees",
-        "source",
-        "timing",
-        "paid_when_declared",
-        "options",
-        "hands_over",
-        "on_own_cards",  # what the compiler found its levels read: nothing to run
-    }
-)
+            problems.append(f"{section}.{key}: {value!r} is not run by the batch back end")
+    if document.get("play", {}).get("excuse", {}).get("kept_by", "holder") != "holder":
+        problems.append("play.excuse.kept_by: only the holder keeps the excuse in the batch")
+    return problems
 
 
 def _compiled(ruleset: Ruleset) -> list[str]:
-    found = _unknown_fields(ruleset, _KNOWN_RULESET_FIELDS, "ruleset")
-    found += _unknown_fields(ruleset.play, _KNOWN_PLAY_FIELDS, "play")
-    if ruleset.talon is not None:
-        found += _unknown_fields(ruleset.talon, _KNOWN_TALON_FIELDS, "talon")
-    for redeal in ruleset.redeals:
-        found += _unknown_fields(redeal, _KNOWN_REDEAL_FIELDS, f"redeal ({redeal.id})")
-    for declaration in ruleset.declarations:
-        where = f"declaration ({declaration.id})"
-        found += _unknown_fields(declaration, _KNOWN_DECLARATION_FIELDS, where)
-    if ruleset.bidding is not None:
-        found += _unknown_fields(ruleset.bidding, _KNOWN_BIDDING_FIELDS, "bidding")
-        for contract in ruleset.bidding.contracts:
-            where = f"bidding.contracts ({contract.id})"
-            found += _unknown_fields(contract, _KNOWN_CONTRACT_FIELDS, where)
-            if contract.talon is not None:
-                found += _unknown_fields(contract.talon, _KNOWN_TALON_FIELDS, f"{where}.talon")
+    """What the compiled ruleset asks that the batch back end does not run, among the
+    mechanisms it runs: values it does not know, and the flow's steps."""
+    found = []
     play: PlayRules = ruleset.play
     if play.first_leader not in _LEADERS:
         found.append(f"play.first_leader: {play.first_leader!r} is not run by the batch back end")
-    if any(step.piles for step in ruleset.packets):
-        found.append("deal.packets: piles on the table (not run by the batch back end)")
-    if ruleset.game is not None and ruleset.game.claim is not None:
-        found.append("game.claim_during_play: a game claimed during play")
     for declaration in ruleset.declarations:
         timing = declaration.timing or ruleset.declaration_timing
         if timing not in _TIMINGS:
