@@ -41,8 +41,8 @@ def play_batch(
     ruleset: Ruleset, seed: int, numbers: Sequence[int] | Ints, logging: bool = False
 ) -> BatchState:
     """Hands `numbers` of the game with this seed, played at once by random players, step
-    by step as the ruleset's flow goes (`Ruleset.flow`; `support` refuses a flow that deals
-    in several steps or skips steps)."""
+    by step as the ruleset's flow goes (`Ruleset.flow`; `support` refuses a flow that skips
+    steps)."""
     program = program_of(ruleset)
     opening, rest = _opening(program)
     state = deal.deal(program, seed, np.asarray(numbers, dtype=np.int64), logging)
@@ -94,8 +94,9 @@ def _discard(program: Program, state: BatchState, _index: int, step: ArrayStep) 
 
 
 Runner = Callable[[Program, BatchState, int, ArrayStep], None]
-#: each kind of step of the flow, as a batch phase runs it
+#: each kind of step of the flow, as a batch phase runs it (the first deal step: `deal.deal`)
 _RUNNERS: dict[Phase, Runner] = {
+    Phase.DEAL: lambda program, state, i, _step: deal.deal_more(program, state, i),
     Phase.REDEAL: lambda program, state, _i, _step: auction.redeal(program, state),
     Phase.ASK: lambda _program, state, i, step: ask.ask(step, i, state),
     Phase.BID: lambda program, state, _i, step: auction.bid(program, state, step.bidders),

@@ -156,13 +156,9 @@ def _compiled(ruleset: Ruleset) -> list[str]:
 
 
 def _flow(ruleset: Ruleset) -> list[str]:
-    """The flow's steps the batch back end does not run: a deal in several steps, a step
-    with a `when`, and the kinds of step it has no phase for."""
-    found = []
-    deals = [step for step in ruleset.flow if step.phase == Phase.DEAL]
-    if len(deals) > 1:
-        found.append("flow: a deal in several steps (decisions between its packets)")
-    found += [
+    """The flow's steps the batch back end does not run: a step with a `when`, and the
+    kinds of step it has no phase for."""
+    found = [
         f"flow[{i}]: a `{step.word}` step with a `when`"
         for i, step in enumerate(ruleset.flow)
         if step.when is not None

@@ -14,6 +14,7 @@ from tarot.batch.masks import Ints
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx
+from tarot.core.flow import FlowStep
 from tarot.core.ruleset import Ruleset
 from tarot.engine.dealing import deal_packets
 from tarot.engine.events import AT_CUT
@@ -33,21 +34,66 @@ def owners(program: Program) -> Ints:
     return table
 
 
+def dealt_places(ruleset: Ruleset, step: FlowStep) -> tuple[int, int]:
+    """The places of the pack a deal step of the flow hands out: from, up to (not included)."""
+    n = ruleset.players
+    sizes = [
+        packet.rounds * (packet.dealer + (n - 1) * packet.others + packet.talon + n * packet.piles)
+        for packet in ruleset.packets
+    ]
+    start = sum(sizes[: min(step.packets, default=0)])
+    return start, start + sum(sizes[i] for i in step.packets)
+
+
+def _dealt_by(program: Program, state_packs: Ints, dealer: Ints, step: FlowStep) -> tuple:
+    """The cards a deal step hands out, per hand: each seat's [hands, seats, cards] and the
+    talon's [hands, cards], as booleans by card."""
+    n, size = program.ruleset.players, len(program.ruleset.deck)
+    owner = np.empty(state_packs.shape, dtype=np.int64)
+    np.put_along_axis(owner, state_packs, owners(program)[dealer], axis=1)
+    start, end = dealt_places(program.ruleset, step)
+    place = np.empty(state_packs.shape, dtype=np.int64)
+    np.put_along_axis(place, state_packs, np.arange(size)[None, :], axis=1)
+    now = (place >= start) & (place < end)
+    held = (owner[:, None, :] == np.arange(n)[None, :, None]) & now[:, None, :]
+    return held, (owner == -1) & now
+
+
+def deal_more(program: Program, state: BatchState, index: int) -> None:
+    """A later deal step of the flow: its packets added to the hands and the talon; the cut
+    card shown once the deal is complete."""
+    step = program.ruleset.flow[index]
+    layout = program.tables.layout
+    held, talon = _dealt_by(program, state.packs, state.dealer, step)
+    state.hands = state.hands | layout.from_bools(held)
+    if talon.any():
+        state.talon = state.talon | layout.from_bools(talon)
+        state.talon_dealt = state.talon.copy()
+    if step.completes_deal:
+        _cut(program, state)
+
+
 def deal(
     program: Program, seed: int, numbers: Ints, logging: bool = False, again: int = 0
 ) -> BatchState:
-    """The deal of hands `numbers` (the `again`-th deal again, after deals thrown in)."""
+    """The deal of hands `numbers` (the `again`-th deal again, after deals thrown in): the
+    flow's first deal step (the whole deal, unless the flow deals in several steps)."""
     ruleset, tables = program.ruleset, program.tables
     layout, n = tables.layout, ruleset.players
     size, hands = len(ruleset.deck), len(numbers)
     step = 1 if ruleset.next_dealer == "next" else 0
     dealer = (ruleset.first_dealer + step * (numbers - 1)) % n
     packs = keyed_random.permutations(seed, numbers, size, again)
-    owner = np.empty((hands, size), dtype=np.int64)
-    np.put_along_axis(owner, packs, owners(program)[dealer], axis=1)
-    held = owner[:, None, :] == np.arange(n)[None, :, None]
-    talon_cards = np.take_along_axis(packs, tables.talon_places[dealer], axis=1)
-    talon = np.bitwise_or.reduce(layout.from_cards(talon_cards), axis=1)
+    first = ruleset.flow[0]
+    if first.completes_deal:
+        owner = np.empty((hands, size), dtype=np.int64)
+        np.put_along_axis(owner, packs, owners(program)[dealer], axis=1)
+        held = owner[:, None, :] == np.arange(n)[None, :, None]
+        talon_cards = np.take_along_axis(packs, tables.talon_places[dealer], axis=1)
+        talon = np.bitwise_or.reduce(layout.from_cards(talon_cards), axis=1)
+    else:
+        held, talon_held = _dealt_by(program, packs, dealer, first)
+        talon = layout.from_bools(talon_held)
     declarations = len(ruleset.declarations)
     nobody = np.full(hands, -1, dtype=np.int64)
     # a debt for each card that may play as the Fool: the Fools, or any card the rule names
@@ -94,13 +140,19 @@ def deal(
         leading=np.full(hands, -1, dtype=np.int8),  # every seat at 0: nobody leads alone
         logging=logging,
     )
-    rows = np.arange(hands)
-    if ruleset.cut_shown:
-        ctx = Ctx(state, rows, {"dealer": dealer, "cut_card": packs[:, -1]})
-        program.fire(state, "cut", ctx, AT_CUT)
+    if first.completes_deal:
+        _cut(program, state)
     if not again:  # a deal again goes on from the decisions taken before it
-        state.note_leaders(rows)
+        state.note_leaders(np.arange(hands))
     return state
+
+
+def _cut(program: Program, state: BatchState) -> None:
+    """The cut card shown and paid for, once the whole deal is out."""
+    if program.ruleset.cut_shown:
+        rows = np.arange(state.size)
+        ctx = Ctx(state, rows, {"dealer": state.dealer, "cut_card": state.packs[:, -1]})
+        program.fire(state, "cut", ctx, AT_CUT)
 
 
 def _discard_counts(ruleset: Ruleset, dealer: Ints) -> Ints:
