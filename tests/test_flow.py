@@ -256,7 +256,7 @@ def test_the_batch_back_end_plays_the_flow_as_the_scalar_engine(name: str) -> No
         assert kinds["redeal"] and fired["thrown_in:no_trump"]
 
 
-def test_the_batch_back_end_names_a_flow_it_does_not_run(tmp_path: Path) -> None:
+def test_the_batch_back_end_takes_a_step_only_where_its_when_holds(tmp_path: Path) -> None:
     def skipped(document: dict) -> None:
         document["flow"] = [
             "deal",
@@ -268,4 +268,11 @@ def test_the_batch_back_end_names_a_flow_it_does_not_run(tmp_path: Path) -> None
         ]
 
     ruleset = load_ruleset(edited(GAMES / "flow-base.yaml", tmp_path, skipped))
-    assert supports(ruleset) == ["flow[3]: a `talon` step with a `when`"]
+    assert supports(ruleset) == []
+    _records, kinds, _fired = replayed(ruleset, 5, 120)  # each hand replayed, payment by payment
+    assert kinds["bid"] and kinds["discard"]
+
+
+def test_the_batch_back_end_names_a_step_kind_it_does_not_run() -> None:
+    refused = supports(load_ruleset(GAMES / "announcements.yaml"))
+    assert "flow[7]: the step kind `announce`" in refused

@@ -220,6 +220,8 @@ class ArrayCompiler:
             return _const(Type.SEATS, np.ones(self.players, dtype=np.bool_))
         if name == "players":
             return _const(Type.NUMBER, self.players)
+        if name == "contract":  # kept as its rank: read only as `contract == 'ID'`
+            raise Unsupported("the contract's name read other than as contract == 'ID'")
         if name not in self.variables:
             raise Unsupported(f"the name {name!r}")
         return Node(tree.type, lambda ctx: ctx.vars[name])
@@ -261,6 +263,18 @@ class ArrayCompiler:
 
         return Node(Type.NUMBER, value)
 
+    def _contract_is(self, contract: str, equal: bool) -> Node:
+        """`contract == 'ID'` (or `!=`): whether each hand is played at that contract."""
+        bidding = self.ruleset.bidding
+        ids = [] if bidding is None else [c.id for c in bidding.contracts]
+        rank = ids.index(contract) if contract in ids else -2  # -2: no hand's contract
+
+        def played_at(ctx: Ctx) -> Value:
+            same = ctx.state.contract[ctx.rows] == rank
+            return same if equal else ~same
+
+        return Node(Type.BOOL, played_at)
+
     # --- operators ------------------------------------------------------------------------
 
     def combine(self, type_: Type, fn: Fn, *parts: Node) -> Node:
@@ -288,6 +302,9 @@ class ArrayCompiler:
         return self.combine(Type.NUMBER, lambda ctx: np.negative(f(ctx)), node)
 
     def compare(self, tree: Typed, left: Typed, right: Typed) -> Node:
+        if tree.op in ("eq", "ne") and left.op == "var" and left.name == "contract":
+            if right.is_const:
+                return self._contract_is(str(right.value), tree.op == "eq")
         a, b = self.compile(left), self.compile(right)
         if Type.STRING in (a.type, b.type) and not (a.const and b.const):
             raise Unsupported("a text compared at run time")

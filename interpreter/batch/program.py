@@ -89,12 +89,13 @@ class ArrayTalon:
 @dataclass(frozen=True)
 class ArrayStep:
     """A step of the hand's flow with its expressions: the seats asked a question, the seats
-    that bid, how many cards each seat lays away."""
+    that bid, how many cards each seat lays away, whether a hand takes the step."""
 
     step: FlowStep
     seats: Node | None = None
     bidders: Node | None = None
     count: Node | None = None
+    when: Node | None = None  # the hands that take the step (all, when None)
 
     @property
     def word(self) -> str:
@@ -446,4 +447,5 @@ def _step(compiler: ArrayCompiler, index: int, step: FlowStep, late: bool) -> Ar
         seats=None if question is None else _optional(compiler, where, question.seats, event),
         bidders=_optional(compiler, where, step.bidders, "step_before_taker"),
         count=_optional(compiler, where, step.count, seat_event),
+        when=_optional(compiler, where, step.when, event),
     )

@@ -16,7 +16,7 @@ from tarot.batch.masks import Ints
 from tarot.batch.phases import ask, auction, deal, declare, discard, play
 from tarot.batch.program import ArrayStep, Program
 from tarot.batch.state import BatchState
-from tarot.batch.values import Unsupported
+from tarot.batch.values import Ctx, Unsupported, per_row
 from tarot.core.flow import Phase
 from tarot.core.ruleset import Ruleset
 from tarot.core.summary import HandSummary, sole_leader
@@ -72,15 +72,21 @@ def _opening(program: Program) -> tuple[Steps, Steps]:
 
 def _run(program: Program, state: BatchState, steps: Steps) -> None:
     """The steps, in order, for every hand of the state still on (a step after a deal
-    thrown in is taken by the other hands alone)."""
+    thrown in is taken by the other hands alone), each step with a `when` by the hands
+    for which it holds as the hand comes to it."""
     for index, step in steps:
         phase = step.step.phase
         if phase not in _RUNNERS:  # `support` refuses it
             raise Unsupported(f"flow: the step {step.word!r}")
-        if not state.thrown.any() or phase in _SKIP_THROWN:
+        taking = ~state.thrown
+        if step.when is not None:
+            rows = np.flatnonzero(taking)
+            held = per_row(step.when.fn(Ctx(state, rows, state.names(rows))), len(rows))
+            taking[rows] = held.astype(np.bool_)
+        if taking.all() or (phase in _SKIP_THROWN and step.when is None):
             _RUNNERS[phase](program, state, index, step)
             continue
-        going = np.flatnonzero(~state.thrown)
+        going = np.flatnonzero(taking)
         part = state.take(going)
         if part.size:
             _RUNNERS[phase](program, part, index, step)
