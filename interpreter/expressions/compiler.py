@@ -1,11 +1,13 @@
-"""Compiler: parse tree -> type-checked nested closures.
+"""The checker: parse tree -> typed tree, with types, cost, dependence and card guards.
 
-Pipeline: grammar.lark -> parser.py -> compiler.py (this module) -> builtins.py.
-Each grammar alias has one method here.  Every method checks the types of its
-operands, then returns a Node holding the result type and a closure taking a
-Scope.  Nodes that use no context variable, no fact function and no bound
-variable are folded to constants at compile time.  Nothing is interpreted at
-run time: the closures call each other directly.
+Pipeline: grammar.lark -> parser.py -> compiler.py (this module) -> typed_tree.py, run by
+closures.py (the scalar engine's runner) or by the batch back end's array runner
+(`tarot.batch.array_exprs`); builtins.py holds the run-time helpers. Each grammar alias has
+one method here. Every method checks the types of its operands, then returns a Node holding
+the result type, what the checker knows of it and its typed node. Nodes that use no context
+variable, no fact function and no bound variable are folded to constants at compile time
+(worked out by the scalar runner). `compile_expression` gives the checked tree with its
+closure.
 
 Cost model.  Every node carries an upper bound on the steps (closure calls) one
 evaluation takes, and every CARDS or SEATS node a bound on how many elements it
@@ -28,7 +30,6 @@ takes its right side's guard only when its left side cannot raise (`may_fail`).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -39,17 +40,17 @@ from tarot.errors import closest_names
 
 from . import builtins as bi
 from . import dependence, set_forms
+from .closures import closure, evaluate_constant, set_form_test
 from .errors import EvaluationError, ExpressionError
 from .parser import parse
 from .typed_tree import Typed, constant
-from .types import ELEMENT, CompiledExpression, Environment, Scope, Type, Value
+from .types import ELEMENT, CompiledExpression, Environment, Type, Value
 
 MAX_COMPREHENSION_DEPTH = 3
 MAX_NESTING = 100
 #: the most steps one evaluation of an expression may take, definitions included
 COST_BUDGET = 100_000
 
-Fn = Callable[[Scope], Value]
 Item = Tree | Token
 COLLECTIONS = (Type.CARDS, Type.SEATS)
 #: a guard that constrains nothing (see "Card guards" above)
@@ -59,10 +60,9 @@ Guard = Mapping[str, frozenset[int]] | None
 
 @dataclass(frozen=True, slots=True)
 class Node:
-    """A compiled sub-expression."""
+    """A checked sub-expression."""
 
     type: Type
-    fn: Fn
     pure: bool = True  # uses no context variable and no fact function
     free: frozenset[str] = frozenset()  # bound variables it reads
     is_const: bool = False
@@ -74,8 +74,6 @@ class Node:
     reads: frozenset[str] = frozenset()  # what of the hand it depends on (`dependence`)
     needs: Guard = field(default_factory=dict)  # a BOOL's card guard; None: never true
     may_fail: bool = False  # whether an evaluation may raise (arithmetic, facts, definitions)
-    test: set_forms.ElementTest | None = None  # a BOOL that asks whether a bound var is in a set
-    var: str = ""  # the variable it reads, when it is a bare variable (for leaner closures)
     tree: Typed | None = None  # the checked node both runners read (`typed_tree`)
 
     @property
@@ -103,13 +101,7 @@ def _const(type_: Type, value: object) -> Node:
     size = len(value) if isinstance(value, tuple) else 0
     needs = None if value is False else ANY_CARDS
     return Node(
-        type_,
-        lambda scope: value,
-        is_const=True,
-        value=value,
-        size=size,
-        needs=needs,
-        tree=constant(type_, value),
+        type_, is_const=True, value=value, size=size, needs=needs, tree=constant(type_, value)
     )
 
 
@@ -174,62 +166,18 @@ def _plural(n: int) -> str:
     return "argument" if n == 1 else "arguments"
 
 
-_ARITH = {
-    "add": ("+", operator.add),
-    "sub": ("-", operator.sub),
-    "mul": ("*", operator.mul),
-    "div": ("/", bi.div),
-    "floordiv": ("//", bi.floordiv),
-    "mod": ("%", bi.mod),
-}
+_SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%"}
+_SYMBOLS |= {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 
 
-def _less_than(f: Fn, v: object) -> Fn:
-    return lambda s: f(s) < v
+def _no_closure(tree: Typed) -> Callable[[object], Value]:
+    """What the checker hands `set_form_test` in place of the runner: it asks only whether
+    an aggregation is a set operation, and makes no closure."""
+    return _never_run
 
 
-def _at_most(f: Fn, v: object) -> Fn:
-    return lambda s: f(s) <= v
-
-
-def _greater_than(f: Fn, v: object) -> Fn:
-    return lambda s: f(s) > v
-
-
-def _at_least(f: Fn, v: object) -> Fn:
-    return lambda s: f(s) >= v
-
-
-def _equal_to(f: Fn, v: object) -> Fn:
-    return lambda s: f(s) == v
-
-
-def _other_than(f: Fn, v: object) -> Fn:
-    return lambda s: f(s) != v
-
-
-#: `x OP constant` as one closure, by operator (functions, not nested lambdas: mypyc compiles
-#: these, not a lambda that returns a lambda)
-_AGAINST_CONSTANT: dict[Callable, Callable[[Fn, object], Fn]] = {
-    operator.lt: _less_than,
-    operator.le: _at_most,
-    operator.gt: _greater_than,
-    operator.ge: _at_least,
-    operator.eq: _equal_to,
-    operator.ne: _other_than,
-}
-
-
-def _compared(func: Callable, left: Node, right: Node) -> Fn:
-    lf, rf = left.fn, right.fn
-    if right.is_const:
-        return _AGAINST_CONSTANT[func](lf, right.value)
-    return lambda s: func(lf(s), rf(s))
-
-
-_ORDER = {"lt": ("<", operator.lt), "le": ("<=", operator.le)}
-_ORDER |= {"gt": (">", operator.gt), "ge": (">=", operator.ge)}
-_EQUAL = {"eq": ("==", operator.eq), "ne": ("!=", operator.ne)}
+def _never_run(scope: object) -> Value:
+    raise AssertionError("the checker runs no closure of a set form")  # pragma: no cover
 
 
 #: node kinds that one method compiles for several operators (by name, not class-body aliases,
@@ -263,7 +211,6 @@ class _Compiler:
     def combine(
         self,
         type_: Type,
-        fn: Fn,
         at: Item,
         *parts: Node,
         drop: str = "",
@@ -271,7 +218,6 @@ class _Compiler:
         size: int = 0,
         needs: Guard = ANY_CARDS,
         may_fail: bool = False,
-        test: set_forms.ElementTest | None = None,
         op: str,
         name: str = "",
         var: str = "",
@@ -283,9 +229,9 @@ class _Compiler:
         memo, calls, reads = _merged(parts)
         pure = all(p.pure for p in parts)
         fails = may_fail or any(p.may_fail for p in parts)
+        tree = Typed(op, type_, tuple(_tree(p) for p in parts), name=name, var=var)
         node = Node(
             type_,
-            fn,
             pure,
             free,
             cost=steps,
@@ -295,13 +241,12 @@ class _Compiler:
             reads=reads,
             needs=needs,
             may_fail=fails,
-            test=test,
-            tree=Typed(op, type_, tuple(_tree(p) for p in parts), name=name, var=var),
+            tree=tree,
         )
         if not node.foldable:
             return node
         try:
-            return _const(type_, fn(Scope(None, {})))
+            return _const(type_, evaluate_constant(tree, self.env))
         except EvaluationError as exc:
             raise _error(f"cannot compute this constant: {exc.message}", at) from None
         except (ArithmeticError, ValueError) as exc:
@@ -343,22 +288,14 @@ class _Compiler:
         name, env = str(tok), self.env
         if name in self.bound:
             type_ = self.bound[name]
-            return Node(
-                type_,
-                lambda s: s.vars[name],
-                free=frozenset({name}),
-                var=name,
-                tree=Typed("bound", type_, name=name),
-            )
+            return Node(type_, free=frozenset({name}), tree=Typed("bound", type_, name=name))
         if name in env.variables:
             type_ = env.variables[name]
             size = self.collection_size(type_)
             return Node(
                 type_,
-                lambda s: s.vars[name],
                 pure=False,
                 size=size,
-                var=name,
                 reads=frozenset({name}),
                 tree=Typed("var", type_, name=name),
             )
@@ -369,7 +306,6 @@ class _Compiler:
             self.options_read |= definition.options
             return Node(
                 definition.type,
-                definition.fn,
                 pure=False,
                 size=self.collection_size(definition.type),
                 memo={**definition.memo, name: definition.own_cost},
@@ -391,10 +327,8 @@ class _Compiler:
             key = str(attr)
             if key not in self.env.contract_values:
                 _unknown("contract value", key, self.env.contract_values, "Contract values", attr)
-            contract = lambda s: bi.in_range(s.state.contract_value(key))  # noqa: E731
             return Node(
                 Type.NUMBER,
-                contract,
                 False,
                 may_fail=True,
                 reads=dependence.CONTRACT,
@@ -422,14 +356,13 @@ class _Compiler:
 
     # -- operators ----------------------------------------------------------
     def arith(self, tree: Tree, left: Tree, right: Tree) -> Node:
-        symbol, func = _ARITH[str(tree.data)]
+        op = str(tree.data)
+        symbol = _SYMBOLS[op]
         lnode, rnode = self.compile(left), self.compile(right)
-        lf, rf = lnode.fn, rnode.fn
         if symbol == "+" and lnode.type == rnode.type == Type.CARDS:
             size = lnode.size + rnode.size
             return self.combine(
                 Type.CARDS,
-                lambda s: tuple(lf(s)) + tuple(rf(s)),
                 tree,
                 lnode,
                 rnode,
@@ -449,32 +382,22 @@ class _Compiler:
                 right,
             )
         cost = 3 + lnode.cost + rnode.cost  # the closure, the operation, the range check
-        top, fail = bi.MAX_NUMBER, bi.out_of_range
-        if rnode.is_const:
-            rv = rnode.value
-            fn: Fn = lambda s: v if -top <= (v := func(lf(s), rv)) <= top else fail(v)  # noqa: E731
-        else:
-            fn = lambda s: v if -top <= (v := func(lf(s), rf(s))) <= top else fail(v)  # noqa: E731
-        return self.combine(
-            Type.NUMBER, fn, tree, lnode, rnode, cost=cost, may_fail=True, op=str(tree.data)
-        )
+        return self.combine(Type.NUMBER, tree, lnode, rnode, cost=cost, may_fail=True, op=op)
 
     def c_neg(self, tree: Tree, operand: Tree) -> Node:
         node = self.compile(operand)
         if node.type != Type.NUMBER:
             raise _error(f"unary '-' needs a NUMBER, got {node.type}", operand)
-        f = node.fn
-        return self.combine(Type.NUMBER, lambda s: -f(s), tree, node, op="neg")
+        return self.combine(Type.NUMBER, tree, node, op="neg")
 
     def order(self, tree: Tree, left: Tree, right: Tree) -> Node:
-        symbol, func = _ORDER[str(tree.data)]
-        lnode, rnode = self.both(symbol, "NUMBER", left, right)
-        return self.combine(
-            Type.BOOL, _compared(func, lnode, rnode), tree, lnode, rnode, op=str(tree.data)
-        )
+        op = str(tree.data)
+        lnode, rnode = self.both(_SYMBOLS[op], "NUMBER", left, right)
+        return self.combine(Type.BOOL, tree, lnode, rnode, op=op)
 
     def equal(self, tree: Tree, left: Tree, right: Tree) -> Node:
-        symbol, func = _EQUAL[str(tree.data)]
+        op = str(tree.data)
+        symbol = _SYMBOLS[op]
         lnode, rnode = self.compile(left), self.compile(right)
         if lnode.type in COLLECTIONS:
             raise _error(
@@ -486,9 +409,7 @@ class _Compiler:
                 f"got {lnode.type} on the left and {rnode.type} on the right",
                 right,
             )
-        return self.combine(
-            Type.BOOL, _compared(func, lnode, rnode), tree, lnode, rnode, op=str(tree.data)
-        )
+        return self.combine(Type.BOOL, tree, lnode, rnode, op=op)
 
     def membership(self, tree: Tree, left: Tree, right: Tree) -> Node:
         negate = tree.data == "not_member"
@@ -500,36 +421,13 @@ class _Compiler:
             raise _error(
                 f"'{symbol}' on {rnode.type} needs a {element} on the left, got {lnode.type}", left
             )
-        lf, rf = lnode.fn, rnode.fn
-        if rnode.is_const and lnode.var and not negate:  # `card in SET`: one set lookup
-            contains, var = frozenset(rnode.value).__contains__, lnode.var
-            fn = lambda s: contains(s.vars[var])  # noqa: E731
-        elif rnode.is_const:  # named card set or other constant: one frozenset lookup
-            contains = frozenset(rnode.value).__contains__
-            fn = (lambda s: not contains(lf(s))) if negate else (lambda s: contains(lf(s)))
-        elif negate:
-            fn = lambda s: lf(s) not in rf(s)  # noqa: E731
-        else:
-            fn = lambda s: lf(s) in rf(s)  # noqa: E731
         cost = 1 + lnode.cost + rnode.cost + (0 if rnode.is_const else rnode.size)
-        needs, test = ANY_CARDS, None
+        needs = ANY_CARDS
         name = str(left.children[0]) if isinstance(left, Tree) and left.data == "name" else ""
         if rnode.is_const and not negate and lnode.type == Type.CARD and self.is_context(name):
             needs = {name: frozenset(rnode.value)}
-        if name in self.bound and rnode.is_const:
-            test = set_forms.ElementTest(name, frozenset(rnode.value), None, negate)
-        elif name in self.bound and name not in rnode.free:
-            test = set_forms.ElementTest(name, None, rf, negate)
         return self.combine(
-            Type.BOOL,
-            fn,
-            tree,
-            lnode,
-            rnode,
-            cost=cost,
-            needs=needs,
-            test=test,
-            op=str(tree.data),
+            Type.BOOL, tree, lnode, rnode, cost=cost, needs=needs, op=str(tree.data)
         )
 
     def is_context(self, name: str) -> bool:
@@ -538,28 +436,18 @@ class _Compiler:
 
     def c_and_(self, tree: Tree, left: Tree, right: Tree) -> Node:
         lnode, rnode = self.both("and", "BOOL", left, right)
-        lf, rf = lnode.fn, rnode.fn
-        needs, test = _both_guards(lnode, rnode), set_forms.both(lnode.test, rnode.test)
-        fn: Fn = lambda s: lf(s) and rf(s)  # noqa: E731
-        if lnode.is_const:  # an option that settles it: the right side, or false
-            fn = rf if lnode.value else lf
-        return self.combine(Type.BOOL, fn, tree, lnode, rnode, needs=needs, test=test, op="and")
+        needs = _both_guards(lnode, rnode)
+        return self.combine(Type.BOOL, tree, lnode, rnode, needs=needs, op="and")
 
     def c_or_(self, tree: Tree, left: Tree, right: Tree) -> Node:
         lnode, rnode = self.both("or", "BOOL", left, right)
-        lf, rf = lnode.fn, rnode.fn
-        needs, test = _either_guard(lnode, rnode), set_forms.either(lnode.test, rnode.test)
-        fn: Fn = lambda s: lf(s) or rf(s)  # noqa: E731
-        if lnode.is_const:  # an option that settles it: true, or the right side
-            fn = lf if lnode.value else rf
-        return self.combine(Type.BOOL, fn, tree, lnode, rnode, needs=needs, test=test, op="or")
+        needs = _either_guard(lnode, rnode)
+        return self.combine(Type.BOOL, tree, lnode, rnode, needs=needs, op="or")
 
     def c_not_(self, tree: Tree, operand: Tree) -> Node:
         node = self.compile(operand)
         self.need(node, (Type.BOOL,), "'not' needs a BOOL", operand)
-        f = node.fn
-        test = None if node.test is None else node.test.inverted()
-        return self.combine(Type.BOOL, lambda s: not f(s), tree, node, test=test, op="not")
+        return self.combine(Type.BOOL, tree, node, op="not")
 
     def c_cond(self, tree: Tree, test: Tree, then: Tree, other: Tree) -> Node:
         tnode = self.compile(test)
@@ -573,10 +461,8 @@ class _Compiler:
             )
         if tnode.is_const:
             return anode if tnode.value else bnode
-        tf, af, bf = tnode.fn, anode.fn, bnode.fn
         return self.combine(
             anode.type,
-            lambda s: af(s) if tf(s) else bf(s),
             tree,
             tnode,
             anode,
@@ -607,28 +493,14 @@ class _Compiler:
         for i, (node, want, at) in enumerate(zip(args, fact.params, trees, strict=True), 1):
             if node.type != want:
                 raise _error(f"argument {i} of {name}() must be {want}, got {node.type}", at)
-        impl, fns = fact.impl, [a.fn for a in args]
-        if not fns:
-            fn: Fn = lambda s: impl(s.state)  # noqa: E731
-        elif len(fns) == 1 and args[0].var:  # hand(player): the variable read in place
-            var = args[0].var
-            fn = lambda s: impl(s.state, s.vars[var])  # noqa: E731
-        elif len(fns) == 1:
-            (f,) = fns
-            fn = lambda s: impl(s.state, f(s))  # noqa: E731
-        elif len(fns) == 2:
-            f, g = fns
-            fn = lambda s: impl(s.state, f(s), g(s))  # noqa: E731
-        else:
-            fn = lambda s: impl(s.state, *[f(s) for f in fns])  # noqa: E731
         # never folded: a fact depends on the game state
         memo, calls, read = _merged(args)
         # the argument's name only for a context variable (a bound one ranges over values)
-        single = args[0] if len(args) == 1 else None
-        argument = single.var if single and single.reads == {single.var} else None
+        single = _tree(args[0]) if len(args) == 1 else None
+        bare = single.name if single is not None and single.op in ("var", "bound") else ""
+        argument = bare if bare and args[0].reads == {bare} else None
         return Node(
             fact.returns,
-            fn,
             pure=False,
             free=frozenset().union(*(a.free for a in args)),
             cost=1 + fact.cost + sum(a.cost for a in args),
@@ -655,22 +527,12 @@ class _Compiler:
             if len(args) != 1 or args[0].type not in COLLECTIONS:
                 got = args[0].type if len(args) == 1 else f"{len(args)} {_plural(len(args))}"
                 raise _error(f"{bi.PLAIN[name]}, got {got}", trees[0] if args else name_tok)
-            f = args[0].fn
-            return self.combine(
-                Type.NUMBER, lambda s: len(f(s)), tree, *args, op="builtin", name=name
-            )
+            return self.combine(Type.NUMBER, tree, *args, op="builtin", name=name)
         if not args or (name in bi.ONE_NUMBER and len(args) != 1):
             raise _error(f"{bi.PLAIN[name]}, got {len(args)}", name_tok)
         for node, at in zip(args, trees, strict=True):
             self.need(node, (Type.NUMBER,), bi.PLAIN[name], at)
-        fns = [a.fn for a in args]
-        if name in bi.ONE_NUMBER:
-            f, one = fns[0], bi.ONE_NUMBER[name]
-            fn: Fn = lambda s: one(f(s))  # noqa: E731
-        else:
-            pick = max if name == "max" else min
-            fn = fns[0] if len(fns) == 1 else lambda s: pick([f(s) for f in fns])  # noqa: E731
-        return self.combine(Type.NUMBER, fn, tree, *args, op="builtin", name=name)
+        return self.combine(Type.NUMBER, tree, *args, op="builtin", name=name)
 
     # -- comprehensions -------------------------------------------------------
     def bind(self, what: str, binder: Tree, body: Tree, body_type: Type) -> tuple[str, Node, Node]:
@@ -712,14 +574,12 @@ class _Compiler:
                 )
             self.not_a_function(name_tok)
         var, coll, node = self.bind(f"{kind}()", binder, body, Type[bi.AGGREGATES[kind]])
-        form = self.set_form(kind, var, coll, node)
-        fn = form or bi.make_aggregate(kind, var, coll.fn, node.fn)
         result = Type.BOOL if kind in ("any", "all") else Type.NUMBER
-        cost = self.within_budget(f"{kind}()", coll, node, name_tok, _set_once(form, node))
+        shape = Typed("aggregate", result, (_tree(coll), _tree(node)), name=kind, var=var)
+        cost = self.within_budget(f"{kind}()", coll, node, name_tok, _set_once(kind, shape))
         fails = kind == "sum"  # a sum may leave the range of numbers
         return self.combine(
             result,
-            fn,
             tree,
             coll,
             node,
@@ -733,12 +593,10 @@ class _Compiler:
 
     def c_filter(self, tree: Tree, binder: Tree, condition: Tree) -> Node:
         var, coll, node = self.bind("a filter [x in C if ...]", binder, condition, Type.BOOL)
-        form = self.set_form("filter", var, coll, node)
-        fn = form or bi.make_aggregate("filter", var, coll.fn, node.fn)
-        cost = self.within_budget("the filter", coll, node, tree, _set_once(form, node))
+        shape = Typed("filter", coll.type, (_tree(coll), _tree(node)), var=var)
+        cost = self.within_budget("the filter", coll, node, tree, _set_once("filter", shape))
         return self.combine(
             coll.type,
-            fn,
             tree,
             coll,
             node,
@@ -748,14 +606,6 @@ class _Compiler:
             op="filter",
             var=var,
         )
-
-    def set_form(self, kind: str, var: str, coll: Node, body: Node) -> Fn | None:
-        """The aggregation as set operations, when its body only asks whether `var` is in a
-        set (see set_forms.py); None otherwise."""
-        if body.test is None or body.test.var != var:
-            return None
-        elements = coll.value if coll.is_const else None
-        return set_forms.aggregate(kind, coll.fn, elements, body.test)
 
     def within_budget(
         self, what: str, coll: Node, body: Node, at: Item, set_once: bool = False
@@ -778,10 +628,11 @@ class _Compiler:
         return cost
 
 
-def _set_once(form: Fn | None, body: Node) -> bool:
+def _set_once(kind: str, shape: Typed) -> bool:
     """Whether an aggregation runs as a set form whose set is an expression, worked out once
-    for the whole aggregation rather than once per element."""
-    return form is not None and body.test is not None and body.test.collection is not None
+    for the whole aggregation rather than once per element (`closures.set_form_test`)."""
+    test = set_form_test(shape, _no_closure)
+    return test is not None and test.collection is not None and kind in set_forms.EMPTY
 
 
 def compile_expression(
@@ -813,10 +664,11 @@ def compile_expression(
         raise ExpressionError(f"expected a {expected} expression, got {node.type}")
     if node.total_cost > compiler.budget:
         raise ExpressionError(_over_budget(node, compiler.budget))
+    tree = _tree(node)
     return CompiledExpression(
         text,
         node.type,
-        node.fn,
+        closure(tree, env),
         node.pure,
         options=frozenset(compiler.options_read),
         cost=node.total_cost,
@@ -825,7 +677,7 @@ def compile_expression(
         calls=node.calls,
         reads=node.reads,
         needs=node.needs,
-        tree=_tree(node),
+        tree=tree,
     )
 
 
