@@ -77,6 +77,12 @@ _AGAINST_CONSTANT: dict[str, Callable[[Fn, object], Fn]] = {
 }
 
 
+#: operations that one method runs for several (by name, not class-body aliases, which mypyc
+#: does not compile)
+_SHARED = dict.fromkeys(_ARITH, "r_arith") | dict.fromkeys(_COMPARE, "r_compare")
+_SHARED |= {"bound": "r_var", "not_member": "r_member", "filter": "r_aggregate"}
+
+
 def closure(tree: Typed, env: Environment) -> Fn:
     """The closure that evaluates `tree` on a Scope; `env` gives the facts' implementations
     and the definitions' closures."""
@@ -120,7 +126,7 @@ class _Runner:
         self.env = env
 
     def build(self, tree: Typed) -> Fn:
-        method: Callable[[Typed], Fn] = getattr(self, "r_" + tree.op)
+        method: Callable[[Typed], Fn] = getattr(self, _SHARED.get(tree.op) or "r_" + tree.op)
         return method(tree)
 
     # -- values and names -------------------------------------------------------------
@@ -131,8 +137,6 @@ class _Runner:
     def r_var(self, tree: Typed) -> Fn:
         name = tree.name
         return lambda s: s.vars[name]
-
-    r_bound = r_var
 
     def r_definition(self, tree: Typed) -> Fn:
         return self.env.named[tree.name].fn
@@ -154,8 +158,6 @@ class _Runner:
             return lambda s: v if -top <= (v := func(lf(s), rv)) <= top else fail(v)
         return lambda s: v if -top <= (v := func(lf(s), rf(s))) <= top else fail(v)
 
-    r_add = r_sub = r_mul = r_div = r_floordiv = r_mod = r_arith
-
     def r_neg(self, tree: Typed) -> Fn:
         f = self.build(tree.args[0])
         return lambda s: -f(s)
@@ -167,8 +169,6 @@ class _Runner:
             return _AGAINST_CONSTANT[tree.op](lf, right.value)
         func, rf = _COMPARE[tree.op], self.build(right)
         return lambda s: func(lf(s), rf(s))
-
-    r_lt = r_le = r_gt = r_ge = r_eq = r_ne = r_compare
 
     def r_member(self, tree: Typed) -> Fn:
         left, right = tree.args
@@ -184,8 +184,6 @@ class _Runner:
         if negate:
             return lambda s: lf(s) not in rf(s)
         return lambda s: lf(s) in rf(s)
-
-    r_not_member = r_member
 
     def r_and(self, tree: Typed) -> Fn:
         left, right = tree.args
@@ -251,8 +249,6 @@ class _Runner:
             if form is not None:
                 return form
         return bi.make_aggregate(kind, tree.var, coll, self.build(body))
-
-    r_filter = r_aggregate
 
 
 def evaluate_constant(tree: Typed, env: Environment) -> Value:

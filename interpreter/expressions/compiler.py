@@ -229,7 +229,8 @@ class _Compiler:
         memo, calls, reads = _merged(parts)
         pure = all(p.pure for p in parts)
         fails = may_fail or any(p.may_fail for p in parts)
-        tree = Typed(op, type_, tuple(_tree(p) for p in parts), name=name, var=var)
+        args = tuple(_tree(p) for p in parts)
+        tree = Typed(op, type_, args, name=name, var=var, cost=steps, reads=reads)
         node = Node(
             type_,
             pure,
@@ -297,7 +298,7 @@ class _Compiler:
                 pure=False,
                 size=size,
                 reads=frozenset({name}),
-                tree=Typed("var", type_, name=name),
+                tree=Typed("var", type_, name=name, reads=frozenset({name})),
             )
         if name in env.card_sets:
             return _const(Type.CARDS, tuple(sorted(env.card_sets[name])))
@@ -310,9 +311,9 @@ class _Compiler:
                 size=self.collection_size(definition.type),
                 memo={**definition.memo, name: definition.own_cost},
                 calls=definition.calls | {name},
-                reads=dependence.remembered(definition.reads),
+                reads=(reads := dependence.remembered(definition.reads)),
                 may_fail=True,
-                tree=Typed("definition", definition.type, name=name),
+                tree=Typed("definition", definition.type, name=name, reads=reads),
             )
         if name in ("option", "param"):
             raise _error(f"'{name}' needs a name after it, like {name}.NAME", tok)
@@ -332,7 +333,7 @@ class _Compiler:
                 False,
                 may_fail=True,
                 reads=dependence.CONTRACT,
-                tree=Typed("contract", Type.NUMBER, name=key),
+                tree=Typed("contract", Type.NUMBER, name=key, reads=dependence.CONTRACT),
             )
         table = {"option": self.env.options, "param": self.env.params}.get(str(head))
         if table is None:
@@ -499,17 +500,20 @@ class _Compiler:
         single = _tree(args[0]) if len(args) == 1 else None
         bare = single.name if single is not None and single.op in ("var", "bound") else ""
         argument = bare if bare and args[0].reads == {bare} else None
+        cost = 1 + fact.cost + sum(a.cost for a in args)
+        reads = read | dependence.of_call(name, fact.reads, argument, bool(args))
+        arguments = tuple(_tree(a) for a in args)
         return Node(
             fact.returns,
             pure=False,
             free=frozenset().union(*(a.free for a in args)),
-            cost=1 + fact.cost + sum(a.cost for a in args),
+            cost=cost,
             size=self.collection_size(fact.returns),
             memo={**memo, **fact.memo},
             calls=calls | fact.calls | {name},
-            reads=read | dependence.of_call(name, fact.reads, argument, bool(args)),
+            reads=reads,
             may_fail=True,
-            tree=Typed("call", fact.returns, tuple(_tree(a) for a in args), name=name),
+            tree=Typed("call", fact.returns, arguments, name=name, cost=cost, reads=reads),
         )
 
     def not_a_function(self, name_tok: Token) -> None:

@@ -4,7 +4,9 @@ Where it sits: `compiler.py` checks a parse tree and makes, beside each checked 
 closure (the scalar runner), one `Typed` node; the whole tree is kept on the
 `CompiledExpression` (`tree`). The batch back end's array runner
 (`tarot.batch.array_exprs`) executes the same tree over many hands at once, so that it never
-parses an expression again nor works out its types again. Constants the checker could
+parses an expression again nor works out its types again. Each node carries its cost
+(the checker's bound on the steps of one evaluation) and its dependence (what of the hand it
+reads, `dependence.py`). Constants the checker could
 compute (option values, literal arithmetic, the named card sets) are already folded into
 `const` nodes.
 
@@ -44,6 +46,8 @@ class Typed:
     name: str = ""
     value: Value = None
     var: str = ""
+    cost: int = 1  # steps of one evaluation, each remembered definition counted as one
+    reads: frozenset[str] = frozenset()  # what of the hand it depends on (`dependence`)
 
     @property
     def is_const(self) -> bool:
