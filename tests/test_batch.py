@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from batch_checks import means_agree
+from batch_checks import means_agree, replayed
 
 from tarot.batch.masks import Layout, count
 from tarot.batch.run import play_batch, play_summaries, summaries
@@ -97,10 +97,10 @@ def test_means_per_seat_and_per_rule_agree_in_distribution():
 
 
 def test_only_what_it_knows_is_run():
-    assert any("claim" in why for why in supports(loaded("early-french")))
+    assert any("sides" in why for why in supports(loaded("minchiate")))
     assert any("stock" in why for why in supports(loaded("marolles-1637-wickson-2p-le-mort")))
     assert any("piles" in why for why in supports(loaded("french-tarot-2")))
-    assert any("hand_score" in why for why in supports(loaded("early-french")))
+    assert any("trump_order" in why for why in supports(loaded("hungarian-tarokk")))
     ruleset = loaded(BASE)
     assert supports(ruleset, ("search", "random", "random"))[0].startswith("the player 'search'")
     unknown_section = dataclasses.replace(ruleset, document={**ruleset.document, "tableau": {}})
@@ -160,9 +160,9 @@ def test_simulate_reports_the_same_shape_from_both_back_ends(capsys):
 
 
 def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys):
-    status, out, err = run(capsys, "simulate", "early-french", "--hands", "5", "--backend", "batch")
+    status, out, err = run(capsys, "simulate", "minchiate", "--hands", "5", "--backend", "batch")
     assert status == 1 and out == ""
-    assert "early-french: --backend batch cannot run hand_score" in err
+    assert "minchiate: --backend batch cannot run talon.takes" in err
     status, _, err = run(
         capsys, "simulate", BASE, "--hands", "5", "--backend", "batch", "--agents", "heuristic"
     )
@@ -171,10 +171,10 @@ def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys):
 
 def test_auto_falls_back_and_says_why(capsys):
     status, out, err = run(
-        capsys, "diff", BASE, "early-french-3", "--hands", "4", "--jobs", "1", "--backend", "auto"
+        capsys, "diff", BASE, "french-tarot-2", "--hands", "4", "--jobs", "1", "--backend", "auto"
     )
     assert status == 0, err
-    assert "playing on the scalar engine" in err and "early-french-3's" in err
+    assert "playing on the scalar engine" in err and "french-tarot-2's" in err
     status, out, err = run(
         capsys,
         "diff",
@@ -268,3 +268,37 @@ def test_a_hand_of_a_batch_run_is_shown_by_play_with_the_batch_back_end(capsys):
     assert main(["diff", BASE, LITERAL, "--hands", "200", "--backend", "batch"]) == 0
     report = capsys.readouterr().out
     assert "--backend batch" in report.split("Hands that differ most")[1].splitlines()[2]
+
+
+def _early_french_variant(tmp_path: Path, name: str, extra: str) -> Path:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(f"extends: early-french\ntitle: {name}\n{extra}", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "extra"),
+    [
+        (  # a seat that reaches 20 in the hand claims the game: play stops there
+            "claimed",
+            "options:\n  tie_break:\n    default: first_to_claim\n"
+            "parameters:\n  target:\n    value: 20\n    source: early_french_002\n",
+        ),
+        (  # play stops once the dealer has taken three tricks
+            "ended",
+            "play:\n  ends_when: 'tricks_won(dealer) >= 3'\n",
+        ),
+    ],
+)
+def test_hands_scored_and_play_ended_early_as_the_scalar_engine(tmp_path, name, extra):
+    """A hand's score (`hand_score`), a claim of the game during play and `play.ends_when`
+    run in the batch back end: each hand replayed through the scalar engine, payment by
+    payment, with its net (the scores) and the card it stopped at."""
+    ruleset = load_ruleset(_early_french_variant(tmp_path, name, extra))
+    assert supports(ruleset) == []
+    records, kinds, _fired = replayed(ruleset, 7, 120)
+    full = 48  # four seats, twelve tricks
+    plays = [sum(d["kind"] == "play" for d in record["decisions"]) for record in records]
+    assert any(n < full for n in plays) and any(n == full for n in plays)
+    assert all(any(record["net"]) for record in records)  # every hand scored
+    assert kinds["play"]

@@ -182,8 +182,15 @@ def _hand_number(ctx: Ctx) -> Value:
 
 
 def _total(ctx: Ctx, seat: Value) -> Value:
-    rows, seats = _seat_rows(ctx, seat)  # no game to a score: the hand's result so far
-    return ctx.state.net[rows, seats]
+    """The hand's result so far (no game before it: hands are played alone), and in
+    rulesets that score hands, the seat's score as it stands until the settlement."""
+    rows, seats = _seat_rows(ctx, seat)
+    state = ctx.state
+    net = state.net[rows, seats]
+    if state.hand_score is None or state.settled:
+        return net
+    scored = state.hand_score(Ctx(state, ctx.rows, {**state.names(ctx.rows), "player": seats}))
+    return net + per_row(scored, len(rows))
 
 
 #: the batch back end's implementation of the vocabulary's facts, by name

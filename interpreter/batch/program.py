@@ -23,6 +23,7 @@ from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
 from tarot.compile.flow import after_taker
 from tarot.core.flow import FlowStep
 from tarot.core.ruleset import (
+    HAND_SCORE,
     Declaration,
     DeclarationLevel,
     PaymentRule,
@@ -32,6 +33,7 @@ from tarot.core.ruleset import (
 )
 from tarot.core.summary import rule_keys
 from tarot.engine.events import At, ThrownIn
+from tarot.expressions import Type
 
 T = TypeVar("T")
 
@@ -133,6 +135,8 @@ class Program:
     discard_forbidden: Fn | None  # each: the mask of the cards it protects
     keys: dict[str, int]
     hand: ArrayHand
+    hand_score: Node | None = None  # the points each `player` scores (rulesets that score)
+    ends_play: tuple[Node, ...] = ()  # after each trick: play ends when one of these holds
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -159,7 +163,10 @@ class Program:
         thrown = [f"{THROWN_IN}:{r.id}" for r in ruleset.redeals]
         if ruleset.bidding is not None:
             thrown.append(f"{THROWN_IN}:{ThrownIn.ALL_PASSED}")
-        keys = {key: i for i, key in enumerate(dict.fromkeys([*rule_keys(ruleset), *thrown]))}
+        scored = [HAND_SCORE] if ruleset.hand_score is not None else []
+        keys = {
+            key: i for i, key in enumerate(dict.fromkeys([*rule_keys(ruleset), *thrown, *scored]))
+        }
         return Program(
             ruleset,
             tables,
@@ -171,6 +178,8 @@ class Program:
             discard["discard.forbidden"],
             keys,
             _hand(compiler, ruleset),
+            _optional(compiler, "hand_score", ruleset.hand_score, "hand_score"),
+            _ends_play(compiler, ruleset),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:
@@ -433,6 +442,25 @@ def _hand(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayHand:
             for i, step in enumerate(ruleset.flow)
         ),
     )
+
+
+def _ends_play(compiler: ArrayCompiler, ruleset: Ruleset) -> tuple[Node, ...]:
+    """What may end play after a trick: a seat's claim of the game (any seat it gives), the
+    play rules' `ends_when`."""
+    found = []
+    game = ruleset.game
+    if game is not None and game.claim is not None:
+        claim = _named("game.claim_during_play", lambda: compiler.expression(game.claim, "game"))
+        claim_fn, players = claim.fn, ruleset.players
+        found.append(
+            Node(Type.BOOL, lambda ctx: seat_mask(claim_fn(ctx), ctx.size, players).any(axis=1))
+        )
+    ends_when = ruleset.play.ends_when
+    if ends_when is not None:
+        found.append(
+            _named("play.ends_when", lambda: compiler.expression(ends_when, "after_trick"))
+        )
+    return tuple(found)
 
 
 def _step(compiler: ArrayCompiler, index: int, step: FlowStep, late: bool) -> ArrayStep:

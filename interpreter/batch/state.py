@@ -10,7 +10,9 @@ and payment is noted per hand for the replay through the scalar engine (`agree.p
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -76,6 +78,9 @@ class BatchState:
     leaders: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int8))
     leading: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
     logging: bool = False
+    #: the points each `player` scores in a hand, in rulesets that score hands (`hand_score`)
+    hand_score: Callable[[Any], Any] | None = None  # a `Ctx` -> each hand's points
+    settled: bool = False  # the settlement has begun: a hand's score is counted in its net
     summarised: bool = True  # False: who leads after each decision is not kept (play-outs)
     decision_log: list[Logged] = field(default_factory=list)
     payment_log: list[Logged] = field(default_factory=list)
@@ -170,6 +175,7 @@ _PER_HAND = tuple(
     for f in dataclasses.fields(BatchState)
     if f.name not in ("ruleset", "tables", "seed", "rule_keys", "trick_number", "total_tricks")
     and f.name not in ("logging", "summarised", "decision_log", "payment_log")
+    and f.name not in ("hand_score", "settled")
 )
 
 

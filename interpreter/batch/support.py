@@ -62,6 +62,9 @@ RUNS = frozenset(
         "settlement",
         "counting",
         "game",  # whole games are the scalar engine's (`measure.games`): a hand is played alone
+        "game.claim_during_play",
+        "play.ends_when",
+        "hand_score",
     }
 )
 #: the mechanisms it does not run, each with what it lacks
@@ -98,11 +101,8 @@ REFUSED: dict[str, str] = {
     "play.lead_forbidden": "leads forbidden by rule",
     "play.winner_exceptions": "exceptions to who wins a trick",
     "play.sides": "sides set by rule (the batch's sides come from the auction)",
-    "play.ends_when": "play ended early by rule",
     "redeal[].agreed_by": "a redeal the other seats agree to",
-    "hand_score": "a score per hand (the batch pays by payment rules only)",
     "lasting": "counters and accounts from hand to hand (the batch plays hands alone)",
-    "game.claim_during_play": "a game claimed during play",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES = {

@@ -20,7 +20,7 @@ from tarot.batch import keyed_random
 from tarot.batch.run import play_batch, summaries
 from tarot.batch.state import BatchState
 from tarot.batch.values import tidy
-from tarot.core.ruleset import Ruleset
+from tarot.core.ruleset import HAND_SCORE, Ruleset
 from tarot.core.summary import HandSummary, paid_by_rule, sole_leader
 from tarot.engine.state import HandState
 from tarot.errors import TarotError
@@ -45,8 +45,9 @@ def batch_records(
                 "decisions": _decisions(state, row),
                 "payments": _payments(state, row),
                 "net": list(summary.net),
-                "fired": summary.fired,
-                "paid": _rounded(summary.paid),
+                # a hand's score is the summary's, not a payment: the record has payments
+                "fired": {k: n for k, n in summary.fired.items() if k != HAND_SCORE},
+                "paid": _rounded({k: v for k, v in summary.paid.items() if k != HAND_SCORE}),
                 "winners": sorted(summary.winners),
             }
         )

@@ -139,6 +139,7 @@ def deal(
         leaders=np.full((hands, 2 * size), -1, dtype=np.int8),
         leading=np.full(hands, -1, dtype=np.int8),  # every seat at 0: nobody leads alone
         logging=logging,
+        hand_score=None if program.hand_score is None else program.hand_score.fn,
     )
     if first.completes_deal:
         _cut(program, state)

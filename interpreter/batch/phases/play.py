@@ -22,7 +22,7 @@ from tarot.batch.players import choose_card
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
 from tarot.batch.tables import DeckTables
-from tarot.batch.values import Cards, Ctx
+from tarot.batch.values import Cards, Ctx, per_row
 from tarot.core.ruleset import PlayRules
 from tarot.engine.events import At, PaymentTime
 
@@ -193,13 +193,50 @@ def play(
                 {**variables, "player": seats, "card": cards, "trick": Cards((on_table,))},
             )
             program.fire(state, "card_played", ctx, at)
+            ending = None
             if position == n - 1:
                 _end_trick(program, state, excuses, trick, trick_seats, variables, at, last)
                 if (state.debtors[:, :1] >= 0).any():  # a Fool is still to be paid for
                     exchange.pay_debts(program, state, names)
                 if last:  # the settlement follows the last card, before anyone looks
                     settle(program, state, names)
+                elif program.ends_play:
+                    ending = _play_ended(program, state, names)
             state.decided(rows, counts)
+        if ending is not None and ending.any():
+            _play_on(program, state, chooser, ~ending, number + 1)
+            return
+
+
+def _play_ended(program: Program, state: BatchState, names: dict[str, object]) -> Bools:
+    """The hands whose play ends after this trick (a seat claimed the game, or the play
+    rules' `ends_when` holds), each settled at once as the scalar engine does."""
+    ctx = Ctx(state, np.arange(state.size), names)
+    ending = np.zeros(state.size, dtype=np.bool_)
+    for rule in program.ends_play:
+        ending |= per_row(rule.fn(ctx), state.size).astype(np.bool_)
+    if ending.any():
+        rows = np.flatnonzero(ending)
+        part = state.take(rows)
+        settle(program, part, part.names(np.arange(part.size)))
+        number = state.trick_number
+        state.put(rows, part)
+        state.trick_number = number  # the other hands play on
+    return ending
+
+
+def _play_on(
+    program: Program, state: BatchState, chooser: CardChooser, going: Bools, number: int
+) -> None:
+    """The tricks from `number` on, played by the hands `going` alone (the others are over)."""
+    rows = np.flatnonzero(going)
+    if not len(rows):
+        return
+    part = state.take(rows)
+    blank = np.full((part.size, state.players), -1, dtype=np.int64)
+    resume = Resume(number, state.total_tricks, blank, 0)
+    play(program, part, chooser, resume)
+    state.put(rows, part)
 
 
 def _excuses(program: Program, state: BatchState, names: dict[str, object]) -> Excuses:
