@@ -68,6 +68,7 @@ def _trials(state: HandState, samples: int, seed: int) -> tuple[list[HandState],
         ("french-tarot", 4, 2),
         ("french-tarot-5", 2, 3),
         ("jeu-de-tarot", 5, 1),
+        ("early-french", 3, 2),  # a hand's score, at the settlement of each play-out
     ],
 )
 def test_batched_play_outs_replay_exactly(ruleset_id: str, trick: int, on_table: int) -> None:

@@ -284,6 +284,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         leaders=np.full((size, 1), -1, dtype=np.int8),  # not kept: `summarised` is False
         leading=sole_leaders(net),
         logging=logging,
+        hand_score=None if program.hand_score is None else program.hand_score.fn,
         summarised=False,
     )
 
