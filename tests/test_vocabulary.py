@@ -107,3 +107,13 @@ def test_a_refused_mechanism_is_named_where_it_is_written() -> None:
     assert supports_document({"tableau": {}}) == [
         "tableau: a section the batch back end does not know"
     ]
+
+
+def test_the_docs_list_every_mechanism_the_batch_does_not_run() -> None:
+    page = (ROOT / "docs" / "backends.md").read_text(encoding="utf-8")
+    listed = {
+        line.split("|")[1].strip().strip("`"): line.split("|")[3].strip()
+        for line in page.splitlines()
+        if line.startswith("| `")
+    }
+    assert listed == REFUSED
