@@ -233,6 +233,64 @@ def test_an_overflow_at_run_time_names_the_rule_the_hand_and_the_trick(tmp_path:
     assert finished == []
 
 
+def _costly_rules(count: int, guard: str) -> str:
+    """`count` rules at every card played, each about 13,000 steps an evaluation."""
+    heavy = "count(a in every_card: a in hand(player) and a in hand(dealer))"
+    return "payments:\n" + "".join(
+        f'  - {{id: r{i}, name: r{i}, event: card_played, when: "{guard}{heavy} > {i}",'
+        f" from: player, to: dealer, amount: 1, {SOURCE}}}\n"
+        for i in range(count)
+    )
+
+
+def test_a_hand_counts_what_it_evaluates_not_what_it_could(tmp_path: Path) -> None:
+    """Ten costly rules at `card_played`, each asked only when a King is played (the rule
+    index skips the others): counted for every card of the pack, as the load-time estimate
+    of earlier releases did, they would pass a hand's budget (about 10 x 48 x 13,000), and
+    that ruleset was refused; counted as played, a hand takes well under it."""
+    ruleset = _load(tmp_path, _costly_rules(10, "card in kings and "))
+    agents = [RandomAgent(seat) for seat in range(ruleset.players)]
+    finished: list[HandState] = []
+    play_game(ruleset, seed=3, agents=agents, hands=[1, 2, 3], on_hand=finished.append)
+    assert len(finished) == 3
+    assert all(0 < hand.meter.steps < hand.meter.limit for hand in finished)
+
+
+def test_a_hand_past_its_budget_stops_naming_the_rule_and_keeps_the_hands_before(
+    tmp_path: Path,
+) -> None:
+    """Forty costly rules asked at every card played pass the budget in the first hand:
+    loaded all the same, the hand stops at the rule that passed it."""
+    ruleset = _load(tmp_path, _costly_rules(40, ""))
+    agents = [RandomAgent(seat) for seat in range(ruleset.players)]
+    with pytest.raises(EvaluationError) as raised:
+        play_game(ruleset, seed=3, agents=agents, hands=[1, 2])
+    message = str(raised.value)
+    assert "$.payments[" in message and "took more than 5,000,000 steps in this hand" in message
+    assert "(hand 1, during trick" in message
+
+
+def test_an_expression_over_its_budget_is_told_what_each_part_counts(tmp_path: Path) -> None:
+    """Five definitions of about 25,000 steps each, used together: the refusal names the
+    costliest parts of the expression and what each definition counts."""
+    heavy = "count(a in hand(dealer): count(b in every_card: b == a) > 0)"
+    names = [f"d{i}" for i in range(5)]
+    message = _refusal(
+        tmp_path,
+        "definitions:\n"
+        + "".join(f'  {name}: {{value: "{heavy}", {SOURCE}}}\n' for name in names)
+        + "payments:\n"
+        + '  - {id: p, name: p, event: trick_end, when: "'
+        + " + ".join(names)
+        + f' > count(c in hand(player): c in kings)", from: player, to: dealer, amount: 1,'
+        f" {SOURCE}}}\n",
+    )
+    assert "$.payments[0].when: this expression could take about" in message
+    assert "over the limit of 100,000" in message
+    assert "its costliest parts: count(c in ...) about" in message
+    assert "the definitions it uses: d0 " in message and "d4 " in message
+
+
 def test_names_of_the_language_are_refused(tmp_path: Path) -> None:
     message = _refusal(
         tmp_path,

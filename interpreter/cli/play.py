@@ -152,7 +152,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         failure, status = error, 1
     except EvaluationError as error:
         kept = f"; the {tally.hands} finished hand(s) are kept" if tally.hands else ""
-        print(f"{error}\nthe hand was stopped{kept}", file=sys.stderr)
+        print(f"{error}\nthe hand was stopped (seed {args.seed}){kept}", file=sys.stderr)
         status = 1
     if tally.hands:
         you = f"  (you are seat {args.human})" if human is not None else ""

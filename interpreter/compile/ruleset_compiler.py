@@ -67,7 +67,6 @@ from tarot.core.ruleset import (
 from tarot.core.vocabulary import (
     BEFORE_TAKER,
     PAYMENTS_READ_BY,
-    evaluations_per_hand,
     variables_for,
 )
 from tarot.errors import Position, json_path
@@ -81,7 +80,7 @@ from tarot.expressions import (
     dependence,
 )
 from tarot.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
-from tarot.expressions.compiler import COST_BUDGET
+from tarot.expressions.compiler import COST_BUDGET, HAND_BUDGET
 from tarot.expressions.types import Scope
 
 __all__ = ["HAND_BUDGET", "HAND_SCORE_BUDGET", "Compiler", "compile_ruleset"]
@@ -90,8 +89,6 @@ __all__ = ["HAND_BUDGET", "HAND_SCORE_BUDGET", "Compiler", "compile_ruleset"]
 #: the most steps every seat's hand score may take in one state (see `hand_score_steps`): a
 #: seat's total() works it out, so an expression reading totals keeps half its budget
 HAND_SCORE_BUDGET = COST_BUDGET // 2
-#: the most steps every expression of a ruleset may take together in one hand
-HAND_BUDGET = 5_000_000
 
 #: the play rules of a ruleset that says nothing more
 DEFAULT_PLAY = PlayRules(
@@ -154,7 +151,6 @@ class Compiler:
         #: Definitions left out: an expression that uses one is not blamed for it.
         self.left_out_names: set[str] = set()
         self.facts: dict[str, FactFunction] = FACTS
-        self.hand_steps: list[tuple[int, int, tuple]] = []  # (steps, times a hand, where)
 
     def at(self, parts: tuple) -> Position | None:
         return self.draft.at(parts)
@@ -200,7 +196,6 @@ class Compiler:
         bidding = self._contract_play(bidding, parts["play"])
         packet_steps = len(self.checked.packets or ())
         flow = () if self.broken.whole("flow") else compile_flow(self, packet_steps)
-        self._check_hand_cost()
         if self.draft.problems:
             return None
         forbidden, never, shown = parts["discard"]
@@ -274,19 +269,6 @@ class Compiler:
         where = ("discard", "told")
         return None if group is None else self.expression(where, group, "talon", Type.CARDS)
 
-    def _check_hand_cost(self) -> None:
-        """Every expression of a hand together stays within HAND_BUDGET steps."""
-        total = sum(steps * times for steps, times, _parts in self.hand_steps)
-        if total <= HAND_BUDGET:
-            return
-        steps, times, parts = max(self.hand_steps, key=lambda entry: entry[0] * entry[1])
-        self.problem(
-            parts,
-            f"the ruleset's expressions could take about {total:,} steps in one hand, over the"
-            f" limit of {HAND_BUDGET:,}; the costliest is this one, about {steps:,} steps"
-            f" worked out up to {times:,} times a hand: make it simpler",
-        )
-
     def _hash(self) -> str:
         content = json.dumps(
             {"ruleset": self.data, "options": self.readings.chosen}, sort_keys=True
@@ -345,13 +327,6 @@ class Compiler:
             return _Constant(None)
         if compiled.options:
             self.option_reads[parts] = self.option_reads.get(parts, frozenset()) | compiled.options
-        if parts[0] != "definitions":  # a definition is counted in the rules using it
-            times = evaluations_per_hand(event, len(self.deck or ()), self.seats)
-            if parts == ("game", "claim_during_play"):  # after each trick
-                times = len(self.deck or ())
-            self.hand_steps.append(
-                (compiled.cost, times * self.seats**2 if amount else times, parts)
-            )
         position = self.at(parts)
         where = f"{position}: {json_path(parts)}" if position else json_path(parts)
         return replace(compiled, where=where)

@@ -114,45 +114,6 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
 AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}
 
 
-def evaluations_per_hand(event: str, cards: int, seats: int) -> int:
-    """The most times one expression standing at `event` is worked out in a hand (a
-    payment's amount: that many times for each payer and payee), for the cost estimate."""
-    per_card = {
-        "card_played",
-        "trick_end",
-        "discard",
-        "playing",
-        "after_trick",
-        "discard_group",
-        "trick_won",
-    }
-    if event in per_card:
-        return cards
-    if event == "sides":  # once per seat
-        return seats
-    if event == "discard_check":  # each card in hand, at each discard
-        return cards * cards
-    if event in ("bid_check", "hold"):  # each contract, at each bid: a generous bound on both
-        return BIDS_PER_HAND
-    if event == "doubling":  # each target, at each doubling asked for
-        return 4 * seats
-    if event == "redeal":  # each seat, at each deal thrown in and dealt again
-        return seats * (MAX_REDEALS + 1)
-    if event == "announcement":  # each bonus, for each seat, at each of its announcements
-        return 2 * seats * seats
-    if event in (
-        "declaration",
-        "hand_score",
-        "discards_done",
-        "lasting_deal_seat",
-        "lasting_seat",
-        "step_seat",
-        "step_seat_before_taker",
-    ):
-        return 2 * seats
-    return 1
-
-
 def variables_for(event: str, amount: bool = False, bidding: bool = False) -> dict[str, Type]:
     """The context names an expression may use at `event` (with `payer` and `payee` in a
     payment's amount, and the taker's names after an auction)."""

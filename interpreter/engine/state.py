@@ -43,7 +43,8 @@ from tarot.engine.zone_attributes import ZoneAttributes
 from tarot.engine.zones import Zones
 from tarot.expressions import EvaluationError, Scope
 from tarot.expressions.builtins import Number
-from tarot.expressions.types import Value
+from tarot.expressions.compiler import HAND_BUDGET
+from tarot.expressions.types import StepMeter, Value
 
 __all__ = [
     "HANDED_OVER",
@@ -150,6 +151,7 @@ class HandState(ZoneAttributes):
         self.declarations_seen: dict = {}
         self._sides_vars: tuple = (None, {})  # (taker, partner, contract), their variables
         self.keeps_log = True  # False: `decisions` is not kept (a play-out nobody records)
+        self.meter = StepMeter(HAND_BUDGET)  # the steps its expressions took, deals again too
         try:
             self._start(pack)
             self._advance()
@@ -270,6 +272,7 @@ class HandState(ZoneAttributes):
         other.kept_back = dict(self.kept_back)
         other.card_choices = [choice.copy() for choice in self.card_choices]
         other.memo = {}
+        other.meter = self.meter.copy()
         other.discard_left = dict(self.discard_left)
         other.declared_seats = set(self.declared_seats)
         return other
@@ -518,7 +521,7 @@ class HandState(ZoneAttributes):
                     },
                 )
             base = self._sides_vars[1]
-        return Scope(self, {**base, **variables})
+        return Scope(self, {**base, **variables}, self.meter)
 
     def _fire(self, event: str, variables: dict, at: At) -> None:
         rules = self.ruleset.rule_index.rules(event, variables)

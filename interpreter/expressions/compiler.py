@@ -50,6 +50,8 @@ MAX_COMPREHENSION_DEPTH = 3
 MAX_NESTING = 100
 #: the most steps one evaluation of an expression may take, definitions included
 COST_BUDGET = 100_000
+#: the most steps a hand's expressions may take together (`types.StepMeter`)
+HAND_BUDGET = 5_000_000
 
 Item = Tree | Token
 COLLECTIONS = (Type.CARDS, Type.SEATS)
@@ -691,9 +693,35 @@ def _tree(node: Node) -> Typed:
 
 
 def _over_budget(node: Node, budget: int) -> str:
+    """The refusal of an expression past the budget, with what each part counts: its
+    costliest aggregations and calls, and every definition it uses."""
     message = f"this expression could take about {node.total_cost:,} steps per evaluation"
+    message += f", over the limit of {budget:,}"
+    tree = _tree(node)
+    parts = sorted(
+        (part for part in tree.walk() if part is not tree and part.op in _ITEMIZED),
+        key=lambda part: -part.cost,
+    )
+    named = [f"{_part_name(part)} about {part.cost:,}" for part in parts[:4]]
+    if named:
+        message += f"; its costliest parts: {', '.join(named)}"
     if node.memo:
-        heaviest = sorted(node.memo, key=lambda name: -node.memo[name])[:3]
-        shares = ", ".join(f"{name} {node.memo[name]:,}" for name in heaviest)
-        message += f" (the definitions it uses take {sum(node.memo.values()):,}: {shares})"
-    return message + f", over the limit of {budget:,}; make it, or what it uses, simpler"
+        uses = sorted(node.memo, key=lambda name: -node.memo[name])
+        message += "; the definitions it uses: " + ", ".join(
+            f"{name} {node.memo[name]:,}" for name in uses
+        )
+    return message + "; make the costliest of them simpler"
+
+
+#: the parts of an expression an over-budget message names with their cost
+_ITEMIZED = frozenset({"aggregate", "filter", "call", "builtin", "cond"})
+
+
+def _part_name(part: Typed) -> str:
+    if part.op == "aggregate":
+        return f"{part.name}({part.var} in ...)"
+    if part.op == "filter":
+        return f"[{part.var} in ... if ...]"
+    if part.op == "cond":
+        return "if ... then ... else ..."
+    return f"{part.name}()"

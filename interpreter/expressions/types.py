@@ -83,14 +83,43 @@ class Environment:
     budget: int = 0  # 0: the compiler's COST_BUDGET
 
 
+class StepMeter:
+    """The steps a hand's expressions have taken, against the hand's budget: each evaluation
+    of a compiled expression charges what the checker bounds it to (`own_cost`; a
+    definition charges its own when it is worked out, not when it is read back), and the
+    evaluation that takes the hand past `limit` stops it with an EvaluationError."""
+
+    __slots__ = ("limit", "steps")
+
+    def __init__(self, limit: int, steps: int = 0) -> None:
+        self.limit = limit
+        self.steps = steps
+
+    def charge(self, steps: int) -> None:
+        self.steps += steps
+        if self.steps > self.limit:
+            raise EvaluationError(
+                f"the ruleset's expressions took more than {self.limit:,} steps in this hand"
+                f" (this one up to {steps:,} each time it is worked out): make it, or how often"
+                " it is worked out, smaller"
+            )
+
+    def copy(self) -> StepMeter:
+        return StepMeter(self.limit, self.steps)
+
+
 class Scope:
-    """What a compiled expression receives at run time."""
+    """What a compiled expression receives at run time (`meter`: the hand's steps, counted
+    when given)."""
 
-    __slots__ = ("state", "vars")
+    __slots__ = ("meter", "state", "vars")
 
-    def __init__(self, state: object, vars: dict[str, object]) -> None:
+    def __init__(
+        self, state: object, vars: dict[str, object], meter: StepMeter | None = None
+    ) -> None:
         self.state = state
         self.vars = vars
+        self.meter = meter
 
 
 @dataclass(frozen=True)
@@ -124,6 +153,9 @@ class CompiledExpression:
 
     def __call__(self, scope: Scope) -> Value:
         try:
+            meter = scope.meter
+            if meter is not None:
+                meter.charge(self.own_cost)
             return self.fn(scope)
         except EvaluationError as error:
             if not error.where:
