@@ -56,7 +56,7 @@ def install_compiled(venv: Path) -> tuple[Path, Path] | None:
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     environment = dict(os.environ, HATCH_BUILD_HOOK_ENABLE_CUSTOM="true")
     command = [str(python), "-m", "pip", "install", "-q", str(ROOT)]
-    print(f"HATCH_BUILD_HOOK_ENABLE_CUSTOM=true {' '.join(command[1:])}", file=sys.stderr)
+    print(f"in {venv}: HATCH_BUILD_HOOK_ENABLE_CUSTOM=true pip install {ROOT}", file=sys.stderr)
     if subprocess.run(command, env=environment).returncode:
         return None
     where = [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]
