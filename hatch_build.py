@@ -2,10 +2,12 @@
 
 Where it sits: beside `pyproject.toml`, which declares it as the wheel's `custom` build hook,
 off unless `HATCH_BUILD_HOOK_ENABLE_CUSTOM=true` is set when the wheel is built; then hatchling
-installs mypy and setuptools into the build environment and calls `initialize` before writing
-the wheel. The wheel keeps every `.py` file (the pure package, the same source) and adds an
-extension module beside each compiled one, which Python imports in its place, plus the shared
-library `tarot__mypyc`. It needs a C compiler. The pure-Python package stays the default.
+installs the hook's dependencies into the build environment (mypy and setuptools, and numpy
+and lark, whose types mypyc checks the compiled modules against) and calls `initialize`
+before writing the wheel. The wheel keeps every `.py` file (the pure package, the same
+source) and adds an extension module beside each compiled one, which Python imports in its
+place, plus the shared library `tarot__mypyc`. It needs a C compiler. The pure-Python
+package stays the default (the README's "Speed" says why: the build's time).
 
 Why not the `hatch-mypyc` plugin: it names each module by its path in the project
 (`interpreter.engine.state`), while the package installs as `tarot` from the folder
@@ -87,7 +89,8 @@ class CustomBuildHook(BuildHookInterface):
         self.work = Path(tempfile.mkdtemp(prefix="tarot-mypyc-"))
         (self.work / "tarot").symlink_to(Path(self.root, "interpreter").resolve())
         sources = [f"tarot/{name}" for name in compiled_sources(self.work / "tarot")]
-        # the runtime dependencies are not in the build environment: their types are not needed
+        # of the runtime dependencies, only numpy's and lark's types are read (pyproject.toml
+        # installs them in the build environment); the others' are not needed
         args = ["--ignore-missing-imports", *sources]
         (self.work / "setup.py").write_text(SETUP.format(args=args, group=GROUP))
         lib = self.work / "lib"

@@ -1,11 +1,14 @@
 """The compiled build plays like the pure package: records of every built-in ruleset, byte for byte.
 
-Builds the compiled wheel of this checkout (`hatch_build.py`, mypyc; needs a C compiler and
-the build's dependencies from the package index, or `--wheel` for one built before), unpacks
-it into a temporary folder, and writes the records of `records_snapshot.py` (random,
-heuristic and search players, fixed seeds) with that build and with this checkout's pure
-package, each in its own process; then compares the two folders. Exits 1 when they differ or
-the wheel holds nothing compiled, 2 when no C compiler is found.
+Installs the compiled build of this checkout as the README says, in a fresh virtual
+environment: `HATCH_BUILD_HOOK_ENABLE_CUSTOM=true pip install .` (`hatch_build.py`, mypyc;
+needs a C compiler and the package index, from which pip fills the isolated build
+environment), so that the command a user types is the one checked. Then it writes the
+records of `records_snapshot.py` (random, heuristic and search players, fixed seeds) with
+that build (the environment's Python) and with this checkout's pure package, each in its own
+process, and compares the two folders. `--wheel FILE` takes a wheel built before instead,
+unpacked into a temporary folder. Exits 1 when the install fails, the records differ or the
+build holds nothing compiled, 2 when no C compiler is found.
 
     python benchmarks/compiled_check.py [--rulesets A,B] [--wheel FILE] [--keep DIR]
 """
@@ -46,19 +49,28 @@ def c_compiler() -> str | None:
     return shutil.which(command.split()[0])
 
 
-def build_wheel(into: Path) -> Path:
-    """The compiled wheel of this checkout, built into `into`."""
+def install_compiled(venv: Path) -> tuple[Path, Path] | None:
+    """The README's command for the compiled build, run in a fresh virtual environment at
+    `venv`: its Python and the folder its `tarot` is installed in, or None if it failed."""
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     environment = dict(os.environ, HATCH_BUILD_HOOK_ENABLE_CUSTOM="true")
-    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(into)]
-    subprocess.run([*command, str(ROOT)], check=True, env=environment)
-    return next(into.glob("*.whl"))
+    command = [str(python), "-m", "pip", "install", "-q", str(ROOT)]
+    print(f"in {venv}: HATCH_BUILD_HOOK_ENABLE_CUSTOM=true pip install {ROOT}", file=sys.stderr)
+    if subprocess.run(command, env=environment).returncode:
+        return None
+    where = [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]
+    site = subprocess.run(where, check=True, capture_output=True, text=True).stdout.strip()
+    return python, Path(site)
 
 
-def write_records(engine: Path, folder: Path, rulesets: str) -> subprocess.Popen[bytes]:
-    """A process writing the records of `records_snapshot.py`, played by the `tarot` found
-    in `engine`."""
+def write_records(
+    python: Path, engine: Path, folder: Path, rulesets: str
+) -> subprocess.Popen[bytes]:
+    """A process of `python` writing the records of `records_snapshot.py`, played by the
+    `tarot` found in `engine`."""
     bench = Path(__file__).resolve().parent
-    command = [sys.executable, "-c", WRITE, str(engine), str(bench), str(folder), rulesets]
+    command = [str(python), "-c", WRITE, str(engine), str(bench), str(folder), rulesets]
     return subprocess.Popen(command, cwd=folder.parent, stdout=subprocess.DEVNULL)
 
 
@@ -78,20 +90,26 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="tarot-compiled-") as temporary:
         work = args.keep or Path(temporary)
         work.mkdir(parents=True, exist_ok=True)
-        wheel = args.wheel or build_wheel(work / "wheel")
-        site = work / "site"
-        with zipfile.ZipFile(wheel) as archive:
-            archive.extractall(site)
+        if args.wheel:
+            python, site, built = Path(sys.executable), work / "site", args.wheel.name
+            with zipfile.ZipFile(args.wheel) as archive:
+                archive.extractall(site)
+        else:
+            installed = install_compiled(work / "venv")
+            if installed is None:
+                print("compiled_check: the compiled build did not install", file=sys.stderr)
+                return 1
+            (python, site), built = installed, "the compiled build"
         compiled = sorted(site.glob("tarot/**/*.so")) + sorted(site.glob("tarot/**/*.pyd"))
         if not compiled:
-            print(f"compiled_check: {wheel.name} holds no compiled module", file=sys.stderr)
+            print(f"compiled_check: {built} holds no compiled module", file=sys.stderr)
             return 1
-        print(f"{wheel.name}: {len(compiled)} compiled modules", file=sys.stderr)
+        print(f"{built}: {len(compiled)} compiled modules", file=sys.stderr)
         folders = {"compiled": work / "records-compiled", "pure": work / "records-pure"}
         # both at once, one a core
         writers = [
-            write_records(engine, folders[kind], args.rulesets)
-            for kind, engine in (("compiled", site), ("pure", ROOT))
+            write_records(python, site, folders["compiled"], args.rulesets),
+            write_records(Path(sys.executable), ROOT, folders["pure"], args.rulesets),
         ]
         if any([writer.wait() for writer in writers]):  # a list: wait for both
             print("compiled_check: writing the records failed (see above)", file=sys.stderr)

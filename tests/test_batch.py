@@ -174,7 +174,9 @@ def test_auto_falls_back_and_says_why(capsys):
         capsys, "diff", BASE, "french-tarot-2", "--hands", "4", "--jobs", "1", "--backend", "auto"
     )
     assert status == 0, err
-    assert "playing on the scalar engine" in err and "french-tarot-2's" in err
+    assert "playing on the scalar engine" in err and "french-tarot-2: " in err
+    assert err.count("\n") == 1  # one line
+    assert "1 job(s), scalar engine" in out  # the report says which engine played
     status, out, err = run(
         capsys,
         "diff",
@@ -188,7 +190,7 @@ def test_auto_falls_back_and_says_why(capsys):
         "auto",
     )
     assert status == 0 and "scalar engine" not in err
-    assert "200 hands" in out
+    assert "200 hands" in out and "1 job(s), batch back end" in out
 
 
 def test_auto_replays_one_hand_in_a_hundred_and_stops_at_a_difference():

@@ -229,13 +229,21 @@ def test_a_partnership_game_without_auction_is_reported_by_sides(capsys) -> None
 def test_one_contract_always_won_gives_the_rates_it_was_built_for(capsys, one_contract) -> None:
     hands = 60
     status, out, err = run(
-        capsys, "simulate", str(one_contract), "--hands", str(hands), "--format", "json"
+        capsys,
+        "simulate",
+        str(one_contract),
+        "--hands",
+        str(hands),
+        "--format",
+        "json",
+        "--backend",
+        "scalar",
     )
     assert status == 0, err
     measures = json.loads(out)["measures"]
     ruleset = load_ruleset(one_contract)
     passed = 0
-    for number in range(1, hands + 1):  # the hands nobody took, counted on the engine
+    for number in range(1, hands + 1):  # the hands nobody took, counted on the scalar engine
         state = deal_hand(ruleset, 1, number)
         play_hand(state, seat_agents(("random",), 1, number, ruleset.players))
         passed += state.taker is None

@@ -1,12 +1,14 @@
-"""Which back end plays a run: `--backend scalar`, `batch` or `auto`.
+"""Which back end plays a run: `--backend scalar`, `batch` or `auto` (the default).
 
-Where it sits: called by the commands that play many hands (`tarot.cli.simulate`)
-once their rulesets are loaded, before any hand is played. `batch` on a ruleset the batch
-back end cannot run is refused with the rule named (a RulesetError: exit status 1);
-`auto` plays in batch only when every ruleset of the run (and every player) can be, so that
-the rulesets of a comparison are played on the same deals, and says on stderr which rule
-made it fall back to the scalar engine; in batch, it replays one hand in a hundred (and at
-least one per run) through the scalar engine and stops the run at the first that differs.
+Where it sits: called by the commands that play many hands (`tarot.cli.simulate`,
+`tarot.cli.study`) once their rulesets are loaded, before any hand is played. `batch` on a
+ruleset the batch back end cannot run is refused with the rule named (a RulesetError: exit
+status 1); `auto` plays in batch only when every ruleset of the run (and every player) can
+be, so that the rulesets of a comparison are played on the same deals, and says in one line
+on stderr which rule or player made it fall back to the scalar engine; in batch, it replays
+one hand in a hundred (and at least one per run) through the scalar engine and stops the run
+at the first that differs. The choice depends on the rulesets and players alone, so a
+command run again plays the same hands.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from tarot.core.ruleset import Ruleset
 from tarot.errors import Problem, RulesetError
 
 BACKENDS = ("scalar", "batch", "auto")
-DEFAULT_BACKEND = "scalar"
+DEFAULT_BACKEND = "auto"
 
 
 def choose_backend(requested: str, rulesets: Sequence[Ruleset], agents: Sequence[str]) -> str:
@@ -41,8 +43,8 @@ def choose_backend(requested: str, rulesets: Sequence[Ruleset], agents: Sequence
                 ]
             )
         print(
-            f"tarot: --backend auto: playing on the scalar engine, since the batch back end "
-            f"cannot run {ruleset.id}'s {missing[0]}",
+            f"tarot: playing on the scalar engine, since the batch back end cannot run "
+            f"{ruleset.id}: {missing[0]}",
             file=sys.stderr,
         )
         return "scalar"

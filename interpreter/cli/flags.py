@@ -174,11 +174,14 @@ def add_run_flags(parser: argparse.ArgumentParser, plot: bool = True) -> None:
     parser.add_argument(
         "--format", choices=list(FORMATS), default="text", help="output format (default text)"
     )
+    from tarot.batch.backend import BACKENDS, DEFAULT_BACKEND
+
     parser.add_argument(
         "--backend",
-        choices=["scalar", "batch", "auto"],
-        default="scalar",
-        help="scalar: one hand at a time (the reference); batch: thousands of random hands at "
-        "once with numpy, refused for a ruleset it cannot run; auto: batch where it can run "
-        "every ruleset and player, else scalar, saying why (default scalar)",
+        choices=list(BACKENDS),
+        default=DEFAULT_BACKEND,
+        help="auto (the default): the batch back end where it can run every ruleset and "
+        "player of the run, one hand in a hundred checked on the scalar engine, else the "
+        "scalar engine, saying why; scalar: one hand at a time (the reference); batch: "
+        "thousands of random hands at once with numpy, refused for a ruleset it cannot run",
     )

@@ -301,7 +301,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
         "--backend",
         choices=["scalar", "batch"],
         default="scalar",
-        help="batch: the hands as `simulate`/`diff --backend batch|auto` played them (random "
-        "players, the batch back end's own deals), each checked against the scalar engine "
-        "(default scalar)",
+        help="batch: the hands as `simulate`, `diff` or `study` played them on the batch back "
+        "end (random players, the batch back end's own deals), each checked against the "
+        "scalar engine (default scalar)",
     )

@@ -39,7 +39,7 @@ class RunInfo:
     interrupted: bool = False
     options: tuple[tuple[str, str], ...] = ()  # chosen with --option, repeated in commands
     sittings: bool = False  # each unit is a whole sitting (a ruleset with lasting state)
-    backend: str = "scalar"  # "batch" or "auto": the hands are the batch back end's
+    backend: str = "scalar"  # "batch" or "auto" (checked): the hands are the batch back end's
     cluster: str | None = None  # --cluster: where the jobs ran (on this machine otherwise)
 
     @classmethod
@@ -74,7 +74,13 @@ class RunInfo:
         if self.interrupted:
             done = f"{hands_done} of {self.hands_asked} {unit} (interrupted)"
         where = f" on cluster {self.cluster}" if self.cluster else ""
-        return f"{done}, seed {self.seed}, {players} players, {self.jobs} job(s){where}"
+        engine = "scalar engine" if self.engine == "scalar" else "batch back end"
+        return f"{done}, seed {self.seed}, {players} players, {self.jobs} job(s){where}, {engine}"
+
+    @property
+    def engine(self) -> str:
+        """The engine that played the hands, as the rows name it: "scalar" or "batch"."""
+        return "scalar" if self.backend == "scalar" else "batch"
 
     def replay_command(self, target: str, number: int) -> str:
         options = "".join(f" --option {name}={reading}" for name, reading in self.options)
@@ -480,6 +486,7 @@ def _run_json(info: RunInfo) -> dict:
         "agents": list(info.agents),
         "jobs": info.jobs,
         "cluster": info.cluster,
+        "backend": info.engine,
         "interrupted": info.interrupted,
         "options": dict(info.options),
     }

@@ -225,6 +225,7 @@ def _json(study: Study) -> dict:
             "hands": study.hands,
             "agents": list(info.agents),
             "jobs": info.jobs,
+            "backend": info.engine,
             "interrupted": info.interrupted,
         },
         "factors": [
