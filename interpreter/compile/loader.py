@@ -30,7 +30,7 @@ from tarot.check.semantic_checks import check_document
 from tarot.check.text_safety import text_problems
 from tarot.compile.ruleset_compiler import Compiler
 from tarot.core.ruleset import Ruleset
-from tarot.errors import Position, Problem, RulesetError, UsageError, did_you_mean
+from tarot.errors import Position, Problem, RulesetError, UsageError, did_you_mean, quote_lines
 from tarot.expressions import tree_store
 from tarot.load import paths
 from tarot.load.inheritance import MergedDocument, resolve
@@ -112,7 +112,7 @@ def _build(path: Path, merged: MergedDocument, choices: Mapping[str, str] | None
     draft, compiler = run_stages(path, merged, choices or {})
     ruleset = None if compiler is None else compiler.compile()
     if draft.problems or ruleset is None:
-        raise RulesetError(_in_order(draft.problems, str(path)))
+        raise RulesetError(quote_lines(_in_order(draft.problems, str(path)), merged.texts))
     return ruleset
 
 

@@ -37,7 +37,14 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from tarot.errors import Position, Problem, RulesetError, json_path, nearest_position
+from tarot.errors import (
+    Position,
+    Problem,
+    RulesetError,
+    json_path,
+    nearest_position,
+    quote_lines,
+)
 from tarot.load import paths
 from tarot.load.yaml_core import leading_zero_problem
 from tarot.load.yaml_limits import (
@@ -165,7 +172,8 @@ def _decode(raw: bytes, file: str) -> str:
     except UnicodeDecodeError as exc:
         position = _byte_position(file, raw, exc.start)
         msg = f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save it as UTF-8 text"
-        raise RulesetError([Problem(position, "$", msg)]) from None
+        as_far_as_it_reads = {file: raw.decode("utf-8", errors="replace")}
+        raise RulesetError(quote_lines([Problem(position, "$", msg)], as_far_as_it_reads)) from None
 
 
 def _read_bounded(path: Path, file: str) -> bytes:
@@ -201,14 +209,17 @@ def parse_yaml(text: str, file: str = "<string>", *, libyaml: bool = False) -> S
     fails in any way the pure loader reads it again and reports its own problems."""
     root = _compose_with_libyaml(text) if libyaml else None
     if root is None:
-        root = _compose(text, file)
+        try:
+            root = _compose(text, file)
+        except RulesetError as error:
+            raise RulesetError(quote_lines(error.problems, {file: text})) from None
     doc = SourceDocument(file=file, data=None, text=text)
     if root is _EMPTY:
         return doc
     builder = _Builder(doc)
     doc.data = builder.build(root, ())
     if builder.problems:
-        raise RulesetError(builder.problems)
+        raise RulesetError(quote_lines(builder.problems, {file: text}))
     return doc
 
 
