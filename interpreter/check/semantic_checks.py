@@ -84,9 +84,10 @@ def check_document(draft: Draft) -> CheckedParts | None:
 
 
 def _check_sources(draft: Draft, node: object, parts: tuple) -> None:
-    if parts in draft.broken or draft.broken.any_section("sources"):
-        return
     known = draft.data.get("sources", {})
+    # a source with a problem of its own still names one: the names are the section's keys
+    if parts in draft.broken or not isinstance(known, dict):
+        return
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "source" and parts[:1] != ("sources",):
