@@ -41,6 +41,7 @@ from . import builtins as bi
 from . import dependence, set_forms
 from .errors import EvaluationError, ExpressionError
 from .parser import parse
+from .type_hints import instead
 from .types import ELEMENT, CompiledExpression, Environment, Scope, Type, Value
 
 MAX_COMPREHENSION_DEPTH = 3
@@ -297,15 +298,21 @@ class _Compiler:
 
     def need(self, node: Node, types: tuple[Type, ...], what: str, at: Item) -> None:
         if node.type not in types:
-            raise _error(f"{what}, got {node.type}", at)
+            raise _error(f"{what}, got {node.type}{instead(node.type, types, at)}", at)
 
     def both(self, op: str, need: str, left: Tree, right: Tree) -> tuple[Node, Node]:
         """Compile two operands that must both be of type `need`."""
         lnode, rnode = self.compile(left), self.compile(right)
         if lnode.type.value != need:
-            raise _error(f"'{op}' needs {need} on both sides, got {lnode.type} on the left", left)
+            hint = instead(lnode.type, (Type(need),), left)
+            raise _error(
+                f"'{op}' needs {need} on both sides, got {lnode.type} on the left{hint}", left
+            )
         if rnode.type.value != need:
-            raise _error(f"'{op}' needs {need} on both sides, got {rnode.type} on the right", right)
+            hint = instead(rnode.type, (Type(need),), right)
+            raise _error(
+                f"'{op}' needs {need} on both sides, got {rnode.type} on the right{hint}", right
+            )
         return lnode, rnode
 
     # -- literals and names ----------------------------------------------
@@ -406,9 +413,11 @@ class _Compiler:
             )
         need = "NUMBER on both sides" + (" (or CARDS on both sides)" if symbol == "+" else "")
         if lnode.type != Type.NUMBER:
-            raise _error(f"'{symbol}' needs {need}, got {lnode.type} on the left", left)
+            hint = instead(lnode.type, (Type.NUMBER,), left)
+            raise _error(f"'{symbol}' needs {need}, got {lnode.type} on the left{hint}", left)
         if rnode.type != Type.NUMBER:
-            raise _error(f"'{symbol}' needs {need}, got {rnode.type} on the right", right)
+            hint = instead(rnode.type, (Type.NUMBER,), right)
+            raise _error(f"'{symbol}' needs {need}, got {rnode.type} on the right{hint}", right)
         if rnode.is_const and rnode.value == 0 and symbol in ("/", "//", "%"):
             raise _error(
                 f"dividing by zero: the right side of '{symbol}' is always 0 (a division by"
@@ -556,7 +565,8 @@ class _Compiler:
         args = [self.compile(t) for t in trees]
         for i, (node, want, at) in enumerate(zip(args, fact.params, trees, strict=True), 1):
             if node.type != want:
-                raise _error(f"argument {i} of {name}() must be {want}, got {node.type}", at)
+                hint = instead(node.type, (want,), at)
+                raise _error(f"argument {i} of {name}() must be {want}, got {node.type}{hint}", at)
         impl, fns = fact.impl, [a.fn for a in args]
         if not fns:
             fn: Fn = lambda s: impl(s.state)  # noqa: E731
@@ -603,7 +613,8 @@ class _Compiler:
         if name == "count":
             if len(args) != 1 or args[0].type not in COLLECTIONS:
                 got = args[0].type if len(args) == 1 else f"{len(args)} {_plural(len(args))}"
-                raise _error(f"{bi.PLAIN[name]}, got {got}", trees[0] if args else name_tok)
+                hint = instead(args[0].type, COLLECTIONS, trees[0]) if len(args) == 1 else ""
+                raise _error(f"{bi.PLAIN[name]}, got {got}{hint}", trees[0] if args else name_tok)
             f = args[0].fn
             return self.combine(Type.NUMBER, lambda s: len(f(s)), tree, *args)
         if not args or (name in bi.ONE_NUMBER and len(args) != 1):
@@ -645,7 +656,8 @@ class _Compiler:
             del self.bound[var]
             self.comprehensions -= 1
         if node.type != body_type:
-            raise _error(f"the body of {what} must be {body_type}, got {node.type}", body)
+            hint = instead(node.type, (body_type,), body)
+            raise _error(f"the body of {what} must be {body_type}, got {node.type}{hint}", body)
         return var, coll, node
 
     def c_aggregate(self, tree: Tree, name_tok: Token, binder: Tree, body: Tree) -> Node:
@@ -734,7 +746,8 @@ def compile_expression(
     except RecursionError:
         raise ExpressionError("expression is nested too deeply") from None
     if expected is not None and node.type != expected:
-        raise ExpressionError(f"expected a {expected} expression, got {node.type}")
+        hint = instead(node.type, (expected,), text)
+        raise ExpressionError(f"expected a {expected} expression, got {node.type}{hint}")
     if node.total_cost > compiler.budget:
         raise ExpressionError(_over_budget(node, compiler.budget))
     return CompiledExpression(
