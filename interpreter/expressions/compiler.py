@@ -526,9 +526,14 @@ class _Compiler:
         self.need(tnode, (Type.BOOL,), "'if' needs a BOOL condition", test)
         anode, bnode = self.compile(then), self.compile(other)
         if anode.type != bnode.type:
+            hint = ""  # one element where the other branch is a group: its group of one
+            if ELEMENT.get(bnode.type) == anode.type:
+                hint = instead(anode.type, (bnode.type,), then)
+            elif ELEMENT.get(anode.type) == bnode.type:
+                hint = instead(bnode.type, (anode.type,), other)
             raise _error(
                 "'if' branches must have the same type, "
-                f"got {anode.type} after 'then' and {bnode.type} after 'else'",
+                f"got {anode.type} after 'then' and {bnode.type} after 'else'{hint}",
                 other,
             )
         if tnode.is_const:
