@@ -353,7 +353,10 @@ class Compiler:
             compiled = compile_expression(value, environment, expected)
         except ExpressionError as error:
             inside = self._inside(parts, error.line, error.column)
-            for path, said, origin in value_origins(self.draft, self.readings, value, inside):
+            origins = value_origins(
+                self.draft, self.readings, value, inside, error.line, error.column
+            )
+            for path, said, origin in origins:
                 reader = f"{json_path(parts)} (at {inside})"
                 self.problem(path, f"{said}, read by {reader}: {error.message}", origin)
             self.problem(parts, error.message, inside)
