@@ -4,6 +4,8 @@ alike, shown the same way by every command that loads a ruleset."""
 
 from __future__ import annotations
 
+import re
+import shlex
 import textwrap
 from pathlib import Path
 
@@ -329,3 +331,33 @@ def test_every_command_that_loads_a_ruleset_shows_its_problems_as_validate_does(
     status, _out, err = run_in_process(capsys, *command)
     assert status == 1
     assert err == shown_by_validate
+
+
+# --- the pages that show them ----------------------------------------------------------------
+
+#: A page's quote of what a command prints when a ruleset has problems: a comment naming the
+#: command, then a fenced block with its standard error.
+PROBLEMS_QUOTE = re.compile(r"<!-- problems: (tarot .+?) -->\n```\w*\n(.*?)```", re.S)
+PAGES = [ROOT / "docs" / "authoring.md", ROOT / "interpreter" / "expressions" / "LANGUAGE.md"]
+
+
+@pytest.mark.parametrize(
+    "page, command, shown",
+    [
+        pytest.param(page, found[1], found[2], id=f"{page.name}:{found[1]}")
+        for page in PAGES
+        for found in PROBLEMS_QUOTE.finditer(page.read_text(encoding="utf-8"))
+    ],
+)
+def test_the_problems_a_page_shows_are_what_the_command_prints(
+    capsys, monkeypatch, page: Path, command: str, shown: str
+) -> None:
+    monkeypatch.chdir(ROOT)
+    status, out, err = run_in_process(capsys, *shlex.split(command)[1:])
+    assert status == 1 and out == ""
+    assert err == shown, f"{page}: update the quote of {command}"
+
+
+def test_each_page_quotes_problems() -> None:
+    for page in PAGES:
+        assert PROBLEMS_QUOTE.search(page.read_text(encoding="utf-8")), page

@@ -19,22 +19,22 @@ __all__ = ["instead"]
 
 def instead(got: Type, wanted: Iterable[Type], at: Tree | Token | str | None = None) -> str:
     """A hint to add to the message of a mismatch (``"; ..."``), or nothing: `at` is the part
-    of the expression that gave `got` (its text is quoted where it is one name or number,
-    or a short expression given whole as text; else a letter stands for it)."""
+    of the expression that gave `got`, or its text (quoted in the hint where it is short;
+    else a letter stands for it)."""
     wanted = tuple(wanted)
-    text = _text(at)
+    text, operand = _text(at), _text(at, operand=True)
     if got == Type.SEAT and Type.SEATS in wanted:
-        seat = text or "X"
+        seat = operand or "X"
         return f"; for a group of one seat write [s in seats if s == {seat}]" + (
             "" if text else ", X being the seat"
         )
     if got == Type.CARD and Type.CARDS in wanted:
         return (
-            f"; for a group of one card write [c in C if c == {text or 'X'}], C being a group"
+            f"; for a group of one card write [c in C if c == {operand or 'X'}], C being a group"
             " that holds it (a card set, hand(player)...)"
         )
     if got == Type.NUMBER and Type.BOOL in wanted:
-        return f"; to ask whether a number is other than 0, write {text or 'N'} != 0"
+        return f"; to ask whether a number is other than 0, write {operand or 'N'} != 0"
     if got == Type.BOOL and Type.NUMBER in wanted:
         return f"; for 1 when it holds and 0 when not, write (if {text or 'C'} then 1 else 0)"
     if got in (Type.CARDS, Type.SEATS) and Type.NUMBER in wanted:
@@ -42,12 +42,83 @@ def instead(got: Type, wanted: Iterable[Type], at: Tree | Token | str | None = N
     return ""
 
 
-def _text(at: Tree | Token | str | None) -> str:
-    """The text of `at` when it is one name or a short expression given as text."""
-    if isinstance(at, Token) and at.type in ("NAME", "NUMBER"):
-        return str(at)
-    if isinstance(at, Tree) and at.data in ("name", "number") and len(at.children) == 1:
-        return _text(at.children[0])
-    if isinstance(at, str) and len(at) <= 40 and "\n" not in at:
-        return at.strip()
-    return ""
+def _text(at: Tree | Token | str | None, operand: bool = False) -> str:
+    """The text of `at`, written again from its tree, when it is short; else nothing. An
+    `operand` that is an operation of its own is put in parentheses."""
+    if isinstance(at, str):
+        text = at.strip()
+        if operand and not text.isidentifier():
+            text = f"({text})"
+    else:
+        try:
+            text = "" if at is None else (_operand if operand else _written)(at)
+        except (KeyError, ValueError, RecursionError):  # a form not written again here
+            return ""
+    return text if len(text) <= QUOTED and "\n" not in text else ""
+
+
+#: The longest part of an expression a hint quotes; a longer one is stood for by a letter.
+QUOTED = 40
+
+#: grammar.lark's operators by the name of the tree they make
+_BINARY = {
+    "or_": "or",
+    "and_": "and",
+    "eq": "==",
+    "ne": "!=",
+    "lt": "<",
+    "le": "<=",
+    "gt": ">",
+    "ge": ">=",
+    "member": "in",
+    "not_member": "not in",
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "div": "/",
+    "floordiv": "//",
+    "mod": "%",
+}
+_WORDS = {"true": "true", "false": "false"}
+
+
+def _written(item: Tree | Token) -> str:
+    """An expression's tree written out as text (each operand that is an operation of its
+    own in parentheses)."""
+    if isinstance(item, Token):
+        return str(item)
+    kind, parts = str(item.data), item.children
+    if kind in ("name", "number", "string"):
+        return str(parts[0])
+    if kind in _WORDS:
+        return _WORDS[kind]
+    if kind == "dotted":
+        return f"{parts[0]}.{parts[1]}"
+    if kind == "call":
+        return f"{parts[0]}({', '.join(_written(p) for p in parts[1:] if p is not None)})"
+    if kind == "aggregate":
+        return f"{parts[0]}({_written(parts[1])}: {_written(parts[2])})"
+    if kind == "filter":
+        return f"[{_written(parts[0])} if {_written(parts[1])}]"
+    if kind == "not_":
+        return f"not {_operand(parts[0])}"
+    if kind == "neg":
+        return f"-{_operand(parts[0])}"
+    if kind == "cond":
+        return "if {} then {} else {}".format(*(_operand(p) for p in parts))
+    return f"{_operand(parts[0])} {_BINARY[kind]} {_operand(parts[1])}"
+
+
+def _operand(item: Tree | Token) -> str:
+    text = _written(item)
+    simple = isinstance(item, Token) or str(item.data) in (
+        "name",
+        "number",
+        "string",
+        "dotted",
+        "call",
+        "aggregate",
+        "filter",
+        *_WORDS,
+    )
+    return text if simple else f"({text})"
