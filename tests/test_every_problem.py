@@ -99,7 +99,7 @@ def test_a_wrong_value_in_a_section_hides_nothing_in_the_others(tmp_path: Path) 
     )
     found = [str(p).removeprefix(f"{path}:") for p in problems_of(path)]
     assert found == [
-        f'{place(path, 2, "sometimes")}: $.play.follow_suit: expected a boolean, got string'
+        f"{place(path, 2, 'sometimes')}: $.play.follow_suit: expected a boolean, got string"
         ' "sometimes"',
         f"{place(path, 4, 'c in')}: $.redeal[0].when: unknown name 'c'. Available here:"
         " dealer, kings, player, players, seats, trumps",
@@ -269,11 +269,12 @@ def test_an_expression_in_a_block_or_folded_scalar_is_pointed_at_inside_it(
     found = problems_of(path)
     excerpts = [(p.position.line, p.position.column, p.excerpt()) for p in found]
     assert [e[:2] for e in excerpts] == [(6, 13), (11, 7), (16, 30)]
-    for line, column, excerpt in excerpts:
+    for _line, column, excerpt in excerpts:
         assert caret_column(excerpt) == column
     assert excerpts[0][2].split("\n")[0].endswith("and trumpz")
     assert excerpts[2][2] == (
-        "   16 |     amount: 'contract.base + ''x'' + taker'\n      |                              ^"
+        "   16 |     amount: 'contract.base + ''x'' + taker'\n"
+        "      |                              ^"
     )
 
 
