@@ -89,6 +89,21 @@ class Problem:
             return ""
         return _excerpt(self.source_line, self.position.line, self.position.column)
 
+    def as_json(self) -> dict[str, object]:
+        """The problem as JSON data: ``file``, ``line`` and ``column`` (1-based; null where
+        the problem has no place in a file, or only a file), ``path``, ``message`` and the
+        ``source_line`` it points into (null where not at hand)."""
+        position = self.position
+        placed = position is not None and position.line > 0
+        return {
+            "file": None if position is None else position.file,
+            "line": position.line if placed and position else None,
+            "column": position.column if placed and position else None,
+            "path": self.path,
+            "message": self.message,
+            "source_line": self.source_line if placed else None,
+        }
+
     def shown(self) -> str:
         """The message, then its excerpt where there is one: how a problem is printed."""
         excerpt = self.excerpt()

@@ -4,6 +4,7 @@ alike, shown the same way by every command that loads a ruleset."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import textwrap
@@ -362,3 +363,26 @@ def test_the_problems_a_page_shows_are_what_the_command_prints(
 def test_each_page_quotes_problems() -> None:
     for page in PAGES:
         assert PROBLEMS_QUOTE.search(page.read_text(encoding="utf-8")), page
+
+
+def test_validate_as_json_gives_each_problem_its_file_line_and_column(capsys) -> None:
+    builtin = "marolles-1637"
+    status, out, err = run_in_process(
+        capsys, "validate", "--format", "json", str(FIVE), "no-such-game", builtin
+    )
+    assert status == 2 and err == ""  # a name that is no ruleset is a usage mistake
+    five, unknown, fine = json.loads(out)["rulesets"]
+    assert five["file"] == str(FIVE) and five["ok"] is False
+    assert [(p["line"], p["column"]) for p in five["problems"]] == [
+        (line, column) for line, column, _start in PLANTED
+    ]
+    lines = FIVE.read_text(encoding="utf-8").splitlines()
+    for problem, (line, _column, start) in zip(five["problems"], PLANTED, strict=True):
+        assert problem["file"] == str(FIVE)
+        assert start.startswith(problem["path"] + ": ")
+        assert start.endswith(problem["message"][: len(start) - len(problem["path"]) - 2])
+        assert problem["source_line"] == lines[line - 1]
+    assert unknown["file"] is None and unknown["ok"] is False
+    (said,) = unknown["problems"]
+    assert said["line"] is None and said["message"].startswith("no ruleset named 'no-such-game'")
+    assert fine == {"target": builtin, "file": fine["file"], "ok": True, "problems": []}

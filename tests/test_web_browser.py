@@ -207,7 +207,7 @@ def test_an_uploaded_ruleset_with_problems_shows_each_line_with_its_caret_in_col
     lines = error.text.split("\n")
     assert len(lines) == 15, error.text  # five problems, each with its line and its caret
     assert lines[0].startswith("five-mistakes.yaml:36:5: $.deal.packets: the deal does not")
-    assert lines[4] == "   41 |     when: \"not any(c in hand(player): c in trumpz)\""
+    assert lines[4] == '   41 |     when: "not any(c in hand(player): c in trumpz)"'
     # the caret stands under the place: the page keeps the columns of the text
     caret, quoted = browser.execute_script(
         """const text = arguments[0].firstChild, range = document.createRange();
