@@ -149,6 +149,76 @@ def test_a_wrong_value_in_the_pack_still_stops_the_checks_after_the_schema(
     assert [p.path for p in found] == ["$.deck.pips"]
 
 
+def test_a_wrong_card_set_is_reported_once_and_hides_nothing(tmp_path: Path) -> None:
+    """A card set naming a set the pack lacks is reported; it and the sets built on it stand
+    for every card, so the rules that use them are still checked (a type mistake there is
+    found) and nothing else is blamed for it."""
+    path = written(
+        tmp_path,
+        """\
+        extends: %s
+        deck:
+          card_sets:
+            honours: {sets: [kingz, trumps]}
+            top: {sets: [honours]}
+        counting:
+          values:
+            - {set: top, value: 2}
+        settlement:
+          - {id: game_won, when: "count(c in hand(taker): c in honours) > 0"}
+          - {id: game_lost, amount: "top + 1"}
+        """
+        % (RULESETS / "flow-base.yaml"),
+    )
+    found = [str(p).removeprefix(f"{path}:") for p in problems_of(path)]
+    assert found == [
+        f"{place(path, 4, 'kingz')}: $.deck.card_sets.honours.sets[0]: unknown card set"
+        " 'kingz'; did you mean 'kings'? sets: trumps, kings, honours, top",
+        f"{place(path, 11, 'top')}: $.settlement[1].amount: '+' needs NUMBER on both sides (or"
+        " CARDS on both sides), got CARDS on the left; for how many there are, write"
+        " count(top)",
+    ]
+
+
+def test_card_sets_in_a_circle_are_reported_once(tmp_path: Path) -> None:
+    path = written(
+        tmp_path,
+        """\
+        extends: %s
+        deck:
+          card_sets:
+            high: {sets: [low]}
+            low: {sets: [high]}
+        settlement:
+          - {id: game_won, amount: "taker"}
+        """
+        % (RULESETS / "flow-base.yaml"),
+    )
+    found = [p.message for p in problems_of(path)]
+    assert found == [
+        "card sets refer to each other in a circle: high -> low -> high",
+        "expected a NUMBER expression, got SEAT",
+    ]
+
+
+def test_a_wrong_suit_among_the_cards_removed_still_stops_the_checks(tmp_path: Path) -> None:
+    """The cards removed make the pack: with one of them wrong there is no pack to check
+    the rest against."""
+    path = written(
+        tmp_path,
+        """\
+        extends: %s
+        deck:
+          removed: [{suits: [cupz]}]
+        settlement:
+          - {id: game_won, amount: "taker"}
+        """
+        % (RULESETS / "flow-base.yaml"),
+    )
+    (only,) = problems_of(path)
+    assert only.path == "$.deck.removed[0]" and only.message.startswith("unknown suit 'cupz'")
+
+
 # --- a definition that fails -----------------------------------------------------------------
 
 
