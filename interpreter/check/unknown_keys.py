@@ -20,6 +20,7 @@ from typing import Any
 from tarot.check.broken_parts import part_of
 from tarot.check.schema_check import UNKNOWN_KEY, validation_errors
 from tarot.errors import Problem
+from tarot.load.yaml_source import value_at
 
 __all__ = ["without_unknown_keys"]
 
@@ -40,7 +41,7 @@ def without_unknown_keys(
         return None
     pruned = copy.deepcopy(data)
     for path in keys:
-        parent = _at(pruned, path[:-1])
+        parent = value_at(pruned, path[:-1])
         if not isinstance(parent, dict) or path[-1] not in parent:
             return None
         del parent[path[-1]]
@@ -59,12 +60,3 @@ def _unknown(problem: Problem) -> bool:
 def _within(path: DocPath, parts: set[DocPath]) -> bool:
     """Whether `path` is one of `parts` or inside one (the root part holds everything)."""
     return any(path[: len(part)] == part for part in parts)
-
-
-def _at(data: Any, path: DocPath) -> Any:
-    for part in path:
-        try:
-            data = data[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data

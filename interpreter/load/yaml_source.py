@@ -63,6 +63,7 @@ __all__ = [
     "parse_yaml",
     "position_in_scalar",
     "read_ruleset_file",
+    "value_at",
 ]
 
 #: Documents remembered by :func:`read_ruleset_file`: at most this many, each of a file of at
@@ -415,7 +416,7 @@ def position_in_scalar(doc: SourceDocument, path: DocPath, line: int, column: in
     info = doc.scalars.get(path)
     if info is None:
         return doc.position(path) or _file_position(doc.file)
-    value = _value_at(doc.data, path)
+    value = value_at(doc.data, path)
     lines = doc.text.splitlines()
     if info.style in ("literal", "folded"):
         first, indent = _block_layout(lines, info)
@@ -458,7 +459,8 @@ def _quoted_offsets(raw: str, style: str) -> list[int]:
     return offsets
 
 
-def _value_at(data: Any, path: DocPath) -> Any:
+def value_at(data: Any, path: DocPath) -> Any:
+    """The value at `path` inside plain data, or None where there is none."""
     for part in path:
         try:
             data = data[part]
