@@ -3,7 +3,10 @@
 The loading pipeline (``yaml_source`` -> ``inheritance`` -> ``schema_check`` -> later option
 resolution and compilation) reports everything it finds as :class:`Problem` objects, each
 positioned in a source file where possible, and raises them together in one
-:class:`RulesetError` so an author sees every mistake in a single run.
+:class:`RulesetError` so an author sees every mistake in a single run. The stages that hold
+a file's text give each problem the line it points into (:func:`quote_lines`); a problem is
+printed with that line and a caret under the place (:meth:`Problem.shown`), the same way by
+every command, and read as data by an editor (:meth:`Problem.as_json`).
 """
 
 from __future__ import annotations
