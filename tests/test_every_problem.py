@@ -17,19 +17,22 @@ from tarot.compile.loader import load_ruleset
 from tarot.errors import Position, Problem, RulesetError
 
 RULESETS = ROOT / "tests" / "data" / "rulesets"
-FIVE = RULESETS / "five-mistakes.yaml"
-#: The five mistakes of five-mistakes.yaml: line, column, the message's start.
+FIVE = ROOT / "tests" / "data" / "malformed" / "five_mistakes.yaml"
+#: The five mistakes of five_mistakes.yaml, from its `# expect: LINE:COL TEXT` lines (the
+#: start of each message), each with the JSON path the problem names.
 PLANTED = [
-    (36, 5, "$.deal.packets: the deal does not add up: it deals 18 cards but the pack has 17"),
-    (41, 44, "$.redeal[0].when: unknown name 'trumpz'; did you mean 'trumps'?"),
-    (48, 7, "$.bidding.contracts[0]: unknown key 'nmae' (did you mean 'name'?)"),
-    (61, 13, "$.counting.values[1].set: unknown card set 'queens'"),
-    (
-        67,
-        53,
-        "$.settlement[0].to: 'if' branches must have the same type, got SEAT after 'then' and"
-        " SEATS after 'else'; for a group of one seat write [s in seats if s == taker]",
-    ),
+    (int(found[1]), int(found[2]), f"{path}: {found[3]}")
+    for found, path in zip(
+        re.finditer(r"^# expect: (\d+):(\d+) (.+)$", FIVE.read_text(encoding="utf-8"), re.M),
+        [
+            "$.deal.packets",
+            "$.redeal[0].when",
+            "$.bidding.contracts[0]",
+            "$.counting.values[1].set",
+            "$.settlement[0].to",
+        ],
+        strict=True,
+    )
 ]
 
 

@@ -197,7 +197,7 @@ def test_a_click_on_a_dimmed_card_is_refused(server: str, browser: WebDriver) ->
 def test_an_uploaded_ruleset_with_problems_shows_each_line_with_its_caret_in_column(
     server: str, browser: WebDriver, tmp_path: Path
 ) -> None:
-    mistakes = Path(__file__).parent / "data" / "rulesets" / "five-mistakes.yaml"
+    mistakes = Path(__file__).parent / "data" / "malformed" / "five_mistakes.yaml"
     browser.get(f"{server}/")
     _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#options select"))
     browser.find_element(By.ID, "upload").send_keys(str(mistakes))
@@ -206,7 +206,7 @@ def test_an_uploaded_ruleset_with_problems_shows_each_line_with_its_caret_in_col
     _wait(browser, error.is_displayed)
     lines = error.text.split("\n")
     assert len(lines) == 15, error.text  # five problems, each with its line and its caret
-    assert lines[0].startswith("five-mistakes.yaml:36:5: $.deal.packets: the deal does not")
+    assert lines[0].startswith("five_mistakes.yaml:36:5: $.deal.packets: the deal does not")
     assert lines[4] == '   41 |     when: "not any(c in hand(player): c in trumpz)"'
     # the caret stands under the place: the page keeps the columns of the text
     caret, quoted = browser.execute_script(
