@@ -247,7 +247,9 @@ def test_parts_are_rules_declarations_definitions_or_sections() -> None:
     assert broken.stops_compiling
 
 
-def test_a_broken_definition_does_not_blame_its_users(tmp_path: Path) -> None:
+def test_a_broken_definition_is_reported_once_and_its_users_say_they_use_it(
+    tmp_path: Path,
+) -> None:
     problems = variant(
         tmp_path,
         """\
@@ -260,9 +262,11 @@ def test_a_broken_definition_does_not_blame_its_users(tmp_path: Path) -> None:
              source: mcleod}
         """,
     )
-    assert len(problems) == 2, problems
+    assert len(problems) == 3, problems
     assert problems[0].startswith("v.yaml:3:")
-    assert "v.yaml:7:" in problems[1] and "unknown name 'stak'" in problems[1]
+    assert problems[1].startswith("v.yaml:5:74: $.settlement[3].amount: uses the definition")
+    assert "'stake', which has a problem of its own (reported at line 3)" in problems[1]
+    assert "v.yaml:7:" in problems[2] and "unknown name 'stak'" in problems[2]
 
 
 def test_one_run_reports_the_schema_the_checks_and_the_compiler(tmp_path: Path) -> None:

@@ -109,7 +109,7 @@ def test_an_option_reading_that_does_not_fit_is_reported_where_it_is_written(
     )
     with pytest.raises(RulesetError) as error:
         load_ruleset(path)
-    assert str(error.value).splitlines() == [
+    assert [str(problem) for problem in error.value.problems] == [
         f"{path}:6:16: $.players.direction: 5 is not allowed; use one of: "
         '"clockwise", "anticlockwise" (with the options\' chosen readings)',
         f"{path}:8:17: $.deal.first_dealer: must be at least 0, not -1",

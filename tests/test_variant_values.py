@@ -73,3 +73,22 @@ def test_choosing_a_base_reading_that_is_wrong_names_the_choice(tmp_path: Path) 
         "the value and the expression in one file: nothing else to blame"
     )
     assert len(problems) == 1
+
+
+def test_a_value_is_not_blamed_for_a_problem_in_another_part_of_the_expression(
+    tmp_path: Path,
+) -> None:
+    """The variant's expression reads an option of its base, but its problem (an unknown name)
+    is elsewhere in it: the option's value, in the base, is not named."""
+    variant = tmp_path / "my-variant.yaml"
+    variant.write_text(
+        "extends: marolles-1637\n"
+        "title: My reading\n"
+        "settlement:\n"
+        "  - {id: extra, name: E, from: dealer, to: 'opponents(dealer)', source: mcleod,\n"
+        "     amount: 'option.ultimo_failure + bonuss'}\n",
+        encoding="utf-8",
+    )
+    (only,) = _problems(variant)
+    assert only.startswith(f"{variant}:5:39: $.settlement[")
+    assert "unknown name 'bonuss'" in only

@@ -194,6 +194,34 @@ def test_a_click_on_a_dimmed_card_is_refused(server: str, browser: WebDriver) ->
     assert not browser.find_element(By.ID, "error").is_displayed()
 
 
+def test_an_uploaded_ruleset_with_problems_shows_each_line_with_its_caret_in_column(
+    server: str, browser: WebDriver, tmp_path: Path
+) -> None:
+    mistakes = Path(__file__).parent / "data" / "malformed" / "five_mistakes.yaml"
+    browser.get(f"{server}/")
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#options select"))
+    browser.find_element(By.ID, "upload").send_keys(str(mistakes))
+    browser.find_element(By.ID, "start").click()
+    error = browser.find_element(By.ID, "error")
+    _wait(browser, error.is_displayed)
+    lines = error.text.split("\n")
+    assert len(lines) == 15, error.text  # five problems, each with its line and its caret
+    assert lines[0].startswith("five_mistakes.yaml:36:5: $.deal.packets: the deal does not")
+    assert lines[4] == '   41 |     when: "not any(c in hand(player): c in trumpz)"'
+    # the caret stands under the place: the page keeps the columns of the text
+    caret, quoted = browser.execute_script(
+        """const text = arguments[0].firstChild, range = document.createRange();
+        const at = (offset) => { range.setStart(text, offset); range.setEnd(text, offset + 1);
+          return range.getBoundingClientRect().left; };
+        const all = text.textContent, line = all.indexOf("   41 |");
+        const next = all.indexOf("\\n", line) + 1;
+        return [at(all.indexOf("^", next)), at(all.indexOf("trumpz", line))];""",
+        error,
+    )
+    assert abs(caret - quoted) < 1
+    browser.save_screenshot(str(_shots_folder(tmp_path) / "problems.png"))
+
+
 def test_the_computer_players_cards_are_followed_one_at_a_time(
     server: str, browser: WebDriver
 ) -> None:

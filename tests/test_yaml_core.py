@@ -55,7 +55,7 @@ def test_yes_where_a_boolean_is_meant_says_what_to_write(tmp_path: Path) -> None
     body = "redeal:\n  - {id: x, when: 'false', choice: yes, source: mcleod}\n"
     with pytest.raises(RulesetError) as refused:
         load_ruleset(_variant(tmp_path, body))
-    assert str(refused.value).endswith(
+    assert str(refused.value.problems[-1]).endswith(
         "variant.yaml:3:36: $.redeal[0].choice: expected a boolean: YAML 1.2 reads 'yes' as "
         "text (YAML 1.1 read it as true): write true"
     )

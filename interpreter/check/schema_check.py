@@ -30,8 +30,17 @@ from tarot.load.yaml_core import yaml11_reading
 NAME_PATTERN = "^[a-z][a-z0-9_]*$"
 #: The schema's pattern of a text printed on one line (the unit's names).
 ONE_LINE_PATTERN = r"^[^\u0000-\u001f\u007f]+$"
+#: How the message of a key the schema does not allow begins.
+UNKNOWN_KEY = "unknown key "
 
-__all__ = ["Finding", "check_schema", "describe_error", "schema_problems", "validation_errors"]
+__all__ = [
+    "UNKNOWN_KEY",
+    "Finding",
+    "check_schema",
+    "describe_error",
+    "schema_problems",
+    "validation_errors",
+]
 
 DocPath = tuple[str | int, ...]
 
@@ -202,7 +211,7 @@ def _unknown_keys(error: ValidationError, path: DocPath) -> list[Finding]:
     allowed = sorted(properties)
     findings: list[Finding] = []
     for key in extras:
-        message = f"unknown key {key!r}"
+        message = f"{UNKNOWN_KEY}{key!r}"
         close = closest_names(str(key), allowed)
         if close:
             message += f" (did you mean {close[0]!r}?)"

@@ -16,15 +16,16 @@ cards and card sets, whose sizes the deal is checked against) and the deal's pac
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from tarot.check.card_sets import checked_sets, selector_values, standing_in
 from tarot.check.draft import Draft
 from tarot.check.lasting_checks import check_lasting
 from tarot.core.actions import PASS_TEXT
-from tarot.core.cards import Deck, build_deck, fool_is_trump, set_dependencies
+from tarot.core.cards import Deck, build_deck, fool_is_trump
 from tarot.core.ruleset import PacketStep
 from tarot.core.vocabulary import EVENT_VARIABLES, FACTS, variables_for
+from tarot.errors import did_you_mean
 from tarot.expressions.builtins import BUILTIN_NAMES
 from tarot.expressions.parser import KEYWORDS
 
@@ -84,9 +85,10 @@ def check_document(draft: Draft) -> CheckedParts | None:
 
 
 def _check_sources(draft: Draft, node: object, parts: tuple) -> None:
-    if parts in draft.broken or draft.broken.any_section("sources"):
-        return
     known = draft.data.get("sources", {})
+    # a source with a problem of its own still names one: the names are the section's keys
+    if parts in draft.broken or not isinstance(known, dict):
+        return
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "source" and parts[:1] != ("sources",):
@@ -107,48 +109,28 @@ def _check_sources(draft: Draft, node: object, parts: tuple) -> None:
 
 
 def _pack(draft: Draft) -> Deck | None:
-    """The pack, once its card sets and suits are known to be well defined; else None."""
+    """The pack, once its suits and trumps are known to be well defined; else None. A card set
+    that is not well defined is reported and stood for by every card (`check.card_sets`)."""
     before = len(draft.problems)
     spec = draft.data["deck"]
     sets = spec.setdefault("card_sets", {})
-    order: list[str] = []
-    visiting: set[str] = set()
-
-    def visit(name: str, chain: list[str]) -> None:
-        if name in order:
-            return
-        if name in visiting:
-            draft.problem(
-                ("deck", "card_sets", name),
-                "card sets refer to each other in a circle: " + " -> ".join(chain),
-            )
-            return
-        visiting.add(name)
-        for dependency, inside in set_dependencies(sets[name]):
-            if dependency not in sets:
-                draft.problem(
-                    ("deck", "card_sets", name) + inside,
-                    f"unknown card set {dependency!r}; sets: " + ", ".join(sets),
-                )
-                continue
-            visit(dependency, chain + [dependency])
-        order.append(name)
-
-    for name in sets:
-        visit(name, [name])
     suits = {s["name"] for s in spec.get("suits", [])}
-    for path, selector in _selectors(spec):
-        for suit in _all_values(selector, "suits"):
+    for i, selector in enumerate(spec.get("removed", [])):
+        for suit in selector_values(selector, "suits"):
             if suit not in suits:
-                draft.problem(path, f"unknown suit {suit!r}; suits: " + ", ".join(sorted(suits)))
+                draft.problem(
+                    ("deck", "removed", i),
+                    f"unknown suit {suit!r}; suits: " + ", ".join(sorted(suits)),
+                )
     _check_trump_order(draft, spec)
     if len(draft.problems) > before:
         return None
+    order, wrong = checked_sets(draft, sets, suits)
     deck = build_deck(spec, order)
     for name, members in deck.sets.items():
         if not members:
             draft.problem(("deck", "card_sets", name), f"card set {name!r} has no cards")
-    return deck
+    return standing_in(deck, wrong)
 
 
 def _check_trump_order(draft: Draft, spec: dict) -> None:
@@ -174,20 +156,6 @@ def _check_trump_order(draft: Draft, spec: dict) -> None:
                 draft.problem(where, f"trump {number} is already in group {grouped[number] + 1}")
             else:
                 grouped[number] = i
-
-
-def _selectors(spec: dict) -> Iterator[tuple[tuple[str, str, str | int], dict]]:
-    for i, selector in enumerate(spec.get("removed", [])):
-        yield ("deck", "removed", i), selector
-    for name, selector in spec.get("card_sets", {}).items():
-        yield ("deck", "card_sets", name), selector
-
-
-def _all_values(selector: dict, key: str) -> list:
-    found = list(selector.get(key, []))
-    for part in selector.get("any_of", []):
-        found += _all_values(part, key)
-    return found
 
 
 def _packets(draft: Draft, players: int, pack: int) -> tuple[PacketStep, ...]:
@@ -391,7 +359,11 @@ def _check_counting(draft: Draft, deck: Deck) -> None:
     counting = draft.data["counting"]
     for i, entry in enumerate(counting.get("values", [])):
         if entry["set"] not in deck.sets:
-            draft.problem(("counting", "values", i, "set"), f"unknown card set {entry['set']!r}")
+            draft.problem(
+                ("counting", "values", i, "set"),
+                f"unknown card set {entry['set']!r}; {did_you_mean(entry['set'], deck.sets)}"
+                "sets: " + ", ".join(deck.sets),
+            )
     group = counting.get("group_size", 1)
     credit = counting.get("partial_group_credit", [0] * (group - 1))
     if len(credit) != group - 1:

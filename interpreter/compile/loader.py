@@ -28,9 +28,10 @@ from tarot.check.options import choose_readings
 from tarot.check.schema_check import schema_problems
 from tarot.check.semantic_checks import check_document
 from tarot.check.text_safety import text_problems
+from tarot.check.unknown_keys import without_unknown_keys
 from tarot.compile.ruleset_compiler import Compiler
 from tarot.core.ruleset import Ruleset
-from tarot.errors import Position, Problem, RulesetError, UsageError, did_you_mean
+from tarot.errors import Position, Problem, RulesetError, UsageError, did_you_mean, quote_lines
 from tarot.expressions import tree_store
 from tarot.load import paths
 from tarot.load.inheritance import MergedDocument, resolve
@@ -112,7 +113,7 @@ def _build(path: Path, merged: MergedDocument, choices: Mapping[str, str] | None
     draft, compiler = run_stages(path, merged, choices or {})
     ruleset = None if compiler is None else compiler.compile()
     if draft.problems or ruleset is None:
-        raise RulesetError(_in_order(draft.problems, str(path)))
+        raise RulesetError(quote_lines(_in_order(draft.problems, str(path)), merged.texts))
     return ruleset
 
 
@@ -126,7 +127,10 @@ def run_stages(
     draft = Draft(path, merged)
     found = schema_problems(merged.data, merged.provenance, schema, merged.key_provenance)
     draft.problems = [problem for _path, problem in found] + text_problems(merged)
-    draft.broken.add(where for where, _problem in found)
+    set_aside: set[tuple] = set()
+    if (pruned := without_unknown_keys(merged.data, found, schema)) is not None:
+        draft.data, set_aside = pruned  # a typo in a foundation hides nothing else
+    draft.broken.add(where for where, _problem in found if where not in set_aside)
     if draft.broken.stops_compiling:
         return draft, None
     readings = choose_readings(draft, choices, schema)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -21,6 +22,7 @@ from tarot.check.draft import Draft
 from tarot.check.options import Readings
 from tarot.check.semantic_checks import CheckedParts
 from tarot.compile import source_text
+from tarot.compile.broken_definitions import BrokenDefinitions
 from tarot.compile.contexts import (
     FACTS,
     OWN_CARDS,
@@ -148,8 +150,8 @@ class Compiler:
         self.seat_functions: dict[str, FactFunction] = {}
         #: where -> the options read there (a reading put in, or read by the expression)
         self.option_reads: dict[tuple, frozenset[str]] = dict(readings.reads)
-        #: Definitions left out: an expression that uses one is not blamed for it.
-        self.left_out_names: set[str] = set()
+        #: Definitions that cannot be used: an expression naming one is told so, once.
+        self.broken_definitions = BrokenDefinitions()
         self.facts: dict[str, FactFunction] = FACTS
 
     def at(self, parts: tuple) -> Position | None:
@@ -283,8 +285,7 @@ class Compiler:
         self, event: str, amount: bool = False, extra: dict[str, Type] | None = None
     ) -> Environment:
         variables = {**variables_for(event, amount, self.bidding), **(extra or {})}
-        at_settlement = variables_for("settlement", False, self.bidding)
-        defined = all(name in variables for name in at_settlement)
+        defined = self._sees_definitions(variables)
         return Environment(
             variables=variables,
             card_sets=self.deck.sets if self.deck else {},
@@ -296,6 +297,11 @@ class Compiler:
             cards=len(self.deck) if self.deck else 0,
             seats=self.seats,
         )
+
+    def _sees_definitions(self, variables: Mapping[str, Type]) -> bool:
+        """Whether an expression that sees `variables` sees the definitions (it sees at least
+        what the settlement sees)."""
+        return all(name in variables for name in variables_for("settlement", False, self.bidding))
 
     def expression(
         self,
@@ -315,15 +321,27 @@ class Compiler:
         if not isinstance(value, str):
             self.problem(parts, f"expected an expression, got {value!r}")
             return _Constant(None)
+        environment = self.environment(event, amount, extra)
+        if self.broken_definitions and self._sees_definitions(environment.variables):
+            known = {*environment.variables, *environment.card_sets, *environment.facts}
+            use = self.broken_definitions.first_use(value, known)
+            if use is not None:
+                name, line, column = use
+                inside = self._inside(parts, line, column)
+                here = inside.file if inside else None
+                self.problem(parts, self.broken_definitions.message(name, here), inside)
+                return _Constant(None)
         try:
-            compiled = compile_expression(value, self.environment(event, amount, extra), expected)
+            compiled = compile_expression(value, environment, expected)
         except ExpressionError as error:
-            if not any(f"'{name}'" in error.message for name in self.left_out_names):
-                inside = self._inside(parts, error)
-                for path, said, origin in value_origins(self.draft, self.readings, value, inside):
-                    reader = f"{json_path(parts)} (at {inside})"
-                    self.problem(path, f"{said}, read by {reader}: {error.message}", origin)
-                self.problem(parts, error.message, inside)
+            inside = self._inside(parts, error.line, error.column)
+            origins = value_origins(
+                self.draft, self.readings, value, inside, error.line, error.column
+            )
+            for path, said, origin in origins:
+                reader = f"{json_path(parts)} (at {inside})"
+                self.problem(path, f"{said}, read by {reader}: {error.message}", origin)
+            self.problem(parts, error.message, inside)
             return _Constant(None)
         if compiled.options:
             self.option_reads[parts] = self.option_reads.get(parts, frozenset()) | compiled.options
@@ -358,11 +376,11 @@ class Compiler:
             self.problem(parts, f"expected a seat or seats, got {kind.name}")
         return compiled
 
-    def _inside(self, parts: tuple, error: ExpressionError) -> Position | None:
-        """The file position of a point inside an expression string."""
+    def _inside(self, parts: tuple, line: int, column: int) -> Position | None:
+        """The file position of a point (`line`, `column`) inside an expression string."""
         if parts not in self.draft.provenance:
             return self.at(parts)
-        return self.draft.merged.position_in_scalar(parts, error.line, error.column)
+        return self.draft.merged.position_in_scalar(parts, line, column)
 
     # --- sections ----------------------------------------------------------------------
 
@@ -795,6 +813,14 @@ class Compiler:
             )
         return tuple(rules)
 
+    def _reported_at(self, where: tuple) -> Position | None:
+        """Where the first problem reported inside `where` stands."""
+        path = json_path(where)
+        for problem in self.draft.problems:
+            if problem.path == path or problem.path.startswith((f"{path}.", f"{path}[")):
+                return problem.position
+        return self.at(where)
+
     def _hand_score(self) -> CompiledExpression | _Constant | None:
         spec = self.data.get("hand_score")
         if spec is None:
@@ -858,10 +884,8 @@ class Compiler:
         each once per state of the hand (see `_remembered`)."""
         for name, spec in self.data.get("definitions", {}).items():
             where = ("definitions", name)
-            if where in self.broken:
-                self.left_out_names.add(name)
-                continue
-            if name in self.checked.refused_definitions:  # its name was reported
+            if where in self.broken or name in self.checked.refused_definitions:
+                self.broken_definitions.add(name, self._reported_at(where))
                 continue
             seat_name = spec.get("of_seat")
             extra = {seat_name: Type.SEAT} if seat_name else None
@@ -869,6 +893,7 @@ class Compiler:
                 where + ("value",), spec["value"], "settlement", None, extra=extra
             )
             if not isinstance(compiled, CompiledExpression):
+                self.broken_definitions.add(name, self._reported_at(where))
                 continue
             self.definitions.append(Definition(name, compiled, seat_name))
             if seat_name:

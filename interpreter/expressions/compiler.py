@@ -43,6 +43,7 @@ from . import dependence, set_forms
 from .closures import closure, evaluate_constant, set_form_test
 from .errors import EvaluationError, ExpressionError
 from .parser import parse
+from .type_hints import instead
 from .typed_tree import Typed, constant
 from .types import ELEMENT, CompiledExpression, Environment, Type, Value
 
@@ -261,15 +262,21 @@ class _Compiler:
 
     def need(self, node: Node, types: tuple[Type, ...], what: str, at: Item) -> None:
         if node.type not in types:
-            raise _error(f"{what}, got {node.type}", at)
+            raise _error(f"{what}, got {node.type}{instead(node.type, types, at)}", at)
 
     def both(self, op: str, need: str, left: Tree, right: Tree) -> tuple[Node, Node]:
         """Compile two operands that must both be of type `need`."""
         lnode, rnode = self.compile(left), self.compile(right)
         if lnode.type.value != need:
-            raise _error(f"'{op}' needs {need} on both sides, got {lnode.type} on the left", left)
+            hint = instead(lnode.type, (Type(need),), left)
+            raise _error(
+                f"'{op}' needs {need} on both sides, got {lnode.type} on the left{hint}", left
+            )
         if rnode.type.value != need:
-            raise _error(f"'{op}' needs {need} on both sides, got {rnode.type} on the right", right)
+            hint = instead(rnode.type, (Type(need),), right)
+            raise _error(
+                f"'{op}' needs {need} on both sides, got {rnode.type} on the right{hint}", right
+            )
         return lnode, rnode
 
     # -- literals and names ----------------------------------------------
@@ -375,9 +382,11 @@ class _Compiler:
             )
         need = "NUMBER on both sides" + (" (or CARDS on both sides)" if symbol == "+" else "")
         if lnode.type != Type.NUMBER:
-            raise _error(f"'{symbol}' needs {need}, got {lnode.type} on the left", left)
+            hint = instead(lnode.type, (Type.NUMBER,), left)
+            raise _error(f"'{symbol}' needs {need}, got {lnode.type} on the left{hint}", left)
         if rnode.type != Type.NUMBER:
-            raise _error(f"'{symbol}' needs {need}, got {rnode.type} on the right", right)
+            hint = instead(rnode.type, (Type.NUMBER,), right)
+            raise _error(f"'{symbol}' needs {need}, got {rnode.type} on the right{hint}", right)
         if rnode.is_const and rnode.value == 0 and symbol in ("/", "//", "%"):
             raise _error(
                 f"dividing by zero: the right side of '{symbol}' is always 0 (a division by"
@@ -457,9 +466,14 @@ class _Compiler:
         self.need(tnode, (Type.BOOL,), "'if' needs a BOOL condition", test)
         anode, bnode = self.compile(then), self.compile(other)
         if anode.type != bnode.type:
+            hint = ""  # one element where the other branch is a group: its group of one
+            if ELEMENT.get(bnode.type) == anode.type:
+                hint = instead(anode.type, (bnode.type,), then)
+            elif ELEMENT.get(anode.type) == bnode.type:
+                hint = instead(bnode.type, (anode.type,), other)
             raise _error(
                 "'if' branches must have the same type, "
-                f"got {anode.type} after 'then' and {bnode.type} after 'else'",
+                f"got {anode.type} after 'then' and {bnode.type} after 'else'{hint}",
                 other,
             )
         if tnode.is_const:
@@ -495,7 +509,8 @@ class _Compiler:
         args = [self.compile(t) for t in trees]
         for i, (node, want, at) in enumerate(zip(args, fact.params, trees, strict=True), 1):
             if node.type != want:
-                raise _error(f"argument {i} of {name}() must be {want}, got {node.type}", at)
+                hint = instead(node.type, (want,), at)
+                raise _error(f"argument {i} of {name}() must be {want}, got {node.type}{hint}", at)
         # never folded: a fact depends on the game state
         memo, calls, read = _merged(args)
         # the argument's name only for a context variable (a bound one ranges over values)
@@ -532,7 +547,8 @@ class _Compiler:
         if name == "count":
             if len(args) != 1 or args[0].type not in COLLECTIONS:
                 got = args[0].type if len(args) == 1 else f"{len(args)} {_plural(len(args))}"
-                raise _error(f"{bi.PLAIN[name]}, got {got}", trees[0] if args else name_tok)
+                hint = instead(args[0].type, COLLECTIONS, trees[0]) if len(args) == 1 else ""
+                raise _error(f"{bi.PLAIN[name]}, got {got}{hint}", trees[0] if args else name_tok)
             return self.combine(Type.NUMBER, tree, *args, op="builtin", name=name)
         if not args or (name in bi.ONE_NUMBER and len(args) != 1):
             raise _error(f"{bi.PLAIN[name]}, got {len(args)}", name_tok)
@@ -566,7 +582,8 @@ class _Compiler:
             del self.bound[var]
             self.comprehensions -= 1
         if node.type != body_type:
-            raise _error(f"the body of {what} must be {body_type}, got {node.type}", body)
+            hint = instead(node.type, (body_type,), body)
+            raise _error(f"the body of {what} must be {body_type}, got {node.type}{hint}", body)
         return var, coll, node
 
     def c_aggregate(self, tree: Tree, name_tok: Token, binder: Tree, body: Tree) -> Node:
@@ -667,7 +684,8 @@ def compile_expression(
     except RecursionError:
         raise ExpressionError("expression is nested too deeply") from None
     if expected is not None and node.type != expected:
-        raise ExpressionError(f"expected a {expected} expression, got {node.type}")
+        hint = instead(node.type, (expected,), text)
+        raise ExpressionError(f"expected a {expected} expression, got {node.type}{hint}")
     if node.total_cost > compiler.budget:
         raise ExpressionError(_over_budget(node, compiler.budget))
     tree = _tree(node)

@@ -36,6 +36,7 @@ from tarot.errors import (
     closest_names,
     json_path,
     nearest_position,
+    quote_lines,
 )
 from tarot.load.yaml_source import (
     DocPath,
@@ -73,6 +74,9 @@ class MergedDocument:
     key_provenance: dict[DocPath, Position] = field(default_factory=dict)
     #: For every value: the source document that supplied it and its path there.
     origins: dict[DocPath, tuple[SourceDocument, DocPath]] = field(default_factory=dict)
+    #: The text of every file of the chain, by the name positions give it (for the source
+    #: line a problem quotes).
+    texts: dict[str, str] = field(default_factory=dict)
 
     def position(self, path: DocPath) -> Position | None:
         """Provenance of ``path``, or of its nearest ancestor that has one."""
@@ -128,8 +132,8 @@ def resolve(
     resolver = _Resolver(path, find_builtin, list_builtins, read, names_only)
     node, chain = resolver.load(path, [])
     if resolver.problems:
-        raise RulesetError(resolver.problems)
-    merged = MergedDocument(data=None, provenance={}, chain=chain)
+        raise RulesetError(quote_lines(resolver.problems, resolver.texts))
+    merged = MergedDocument(data=None, provenance={}, chain=chain, texts=resolver.texts)
     merged.data = _flatten(node, (), merged)
     return merged
 
@@ -150,6 +154,7 @@ class _Resolver:
         self.list_builtins = list_builtins
         self.read = read
         self.problems: list[Problem] = []
+        self.texts: dict[str, str] = {}
 
     def display(self, path: Path) -> str:
         try:
@@ -159,6 +164,7 @@ class _Resolver:
 
     def load(self, path: Path, stack: list[Path]) -> tuple[_Node, list[Path]]:
         doc = self.read(path)
+        self.texts[doc.file] = doc.text
         _check_root(doc)
         node = _annotate(doc, doc.data, ())
         chain = [path]

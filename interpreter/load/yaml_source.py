@@ -37,7 +37,14 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from tarot.errors import Position, Problem, RulesetError, json_path, nearest_position
+from tarot.errors import (
+    Position,
+    Problem,
+    RulesetError,
+    json_path,
+    nearest_position,
+    quote_lines,
+)
 from tarot.load import paths
 from tarot.load.yaml_core import leading_zero_problem
 from tarot.load.yaml_limits import (
@@ -56,6 +63,7 @@ __all__ = [
     "parse_yaml",
     "position_in_scalar",
     "read_ruleset_file",
+    "value_at",
 ]
 
 #: Documents remembered by :func:`read_ruleset_file`: at most this many, each of a file of at
@@ -165,7 +173,8 @@ def _decode(raw: bytes, file: str) -> str:
     except UnicodeDecodeError as exc:
         position = _byte_position(file, raw, exc.start)
         msg = f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save it as UTF-8 text"
-        raise RulesetError([Problem(position, "$", msg)]) from None
+        as_far_as_it_reads = {file: raw.decode("utf-8", errors="replace")}
+        raise RulesetError(quote_lines([Problem(position, "$", msg)], as_far_as_it_reads)) from None
 
 
 def _read_bounded(path: Path, file: str) -> bytes:
@@ -201,14 +210,17 @@ def parse_yaml(text: str, file: str = "<string>", *, libyaml: bool = False) -> S
     fails in any way the pure loader reads it again and reports its own problems."""
     root = _compose_with_libyaml(text) if libyaml else None
     if root is None:
-        root = _compose(text, file)
+        try:
+            root = _compose(text, file)
+        except RulesetError as error:
+            raise RulesetError(quote_lines(error.problems, {file: text})) from None
     doc = SourceDocument(file=file, data=None, text=text)
     if root is _EMPTY:
         return doc
     builder = _Builder(doc)
     doc.data = builder.build(root, ())
     if builder.problems:
-        raise RulesetError(builder.problems)
+        raise RulesetError(quote_lines(builder.problems, {file: text}))
     return doc
 
 
@@ -404,7 +416,7 @@ def position_in_scalar(doc: SourceDocument, path: DocPath, line: int, column: in
     info = doc.scalars.get(path)
     if info is None:
         return doc.position(path) or _file_position(doc.file)
-    value = _value_at(doc.data, path)
+    value = value_at(doc.data, path)
     lines = doc.text.splitlines()
     if info.style in ("literal", "folded"):
         first, indent = _block_layout(lines, info)
@@ -447,7 +459,8 @@ def _quoted_offsets(raw: str, style: str) -> list[int]:
     return offsets
 
 
-def _value_at(data: Any, path: DocPath) -> Any:
+def value_at(data: Any, path: DocPath) -> Any:
+    """The value at `path` inside plain data, or None where there is none."""
     for part in path:
         try:
             data = data[part]

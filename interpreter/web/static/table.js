@@ -26,6 +26,8 @@ function element(tag, attributes = {}, ...children) {
 function showError(message) {
   const bar = $("error");
   bar.textContent = message || "";
+  // a ruleset's problems: each with its line quoted and a caret under the place, kept in column
+  bar.classList.toggle("listing", (message || "").includes("\n"));
   bar.hidden = !message;
 }
 
