@@ -218,6 +218,7 @@ def _play_lines(state: HandState) -> list[str]:
         out.append(f"Play stops: the play rules end it ({unplayed} cards not played)")
     points = state.card_points()
     out.append("Card points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(points)))
+    out += _side_points_line(state)
     if state.claimed:
         claimed = ", ".join(f"seat {s}" for s in state.claimed)
         out.append(f"The game is claimed during play by {claimed}")
@@ -351,6 +352,22 @@ def _sides_line(state: HandState) -> str:
         return ""
     sides = sorted(set(state.side_table))
     return " sides " + " against ".join("+".join(map(str, side)) for side in sides)
+
+
+def _side_points_line(state: HandState) -> list[str]:
+    """Where seats pool their tricks (a taker's side, the play rules' sides), the card points
+    of each side's pooled piles, as the rules count them: counted in groups, a side's points
+    are not the sum of its seats'."""
+    sides = list(dict.fromkeys(state.side_of(seat) for seat in range(state.ruleset.players)))
+    if all(len(side) == 1 for side in sides):
+        return []
+    said = ", ".join(
+        f"seats {'+'.join(map(str, side))} {state.side_points(side[0])}"
+        if len(side) > 1
+        else f"seat {side[0]} {state.side_points(side[0])}"
+        for side in sides
+    )
+    return [f"Card points by side: {said}"]
 
 
 def _calls_after_discards(state: HandState) -> bool:
