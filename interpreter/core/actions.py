@@ -1,12 +1,14 @@
 """What a seat decides: decision kinds and actions as small typed values, and their text.
 
-Where it sits: inside the engine (`tarot.engine.state` and its phases) every action is
-one of the values below; text exists only at the boundary, where a record is written or read
-back (`tarot.records.replay`), an agent is handed its choices, or a person types a move.
+Where it sits: inside the engine (`tarot.engine.state` and its phases) every action is one of
+the values below; text exists only at the boundary, where a record is written or read back
+(`tarot.records.replay`), an agent is handed its choices, or a person types a move.
 `action_text` gives the text a record holds; `parse_action` finds the legal action a text
-names. Texts: a card's id, a contract's id, `hold:CONTRACT`, `pass`, `DECLARATION:LEVEL` (or
-`:none`), `RULE:redeal` or `RULE:play_on`, `packet:N`, `join` or `stay_out`, `STEP:TARGET`
-for a doubling or `pass:TARGET` for none, `announce:ID` for a bonus announced.
+names; `read_action` reads back, from a decision's kind, the action a text of a hand's log
+names (the transcript and a seat's screen read the log's actions typed, never its texts).
+Texts: a card's id, a contract's id, `hold:CONTRACT`, `pass`, `DECLARATION:LEVEL` (or `:none`),
+`RULE:redeal` or `RULE:play_on`, `packet:N`, `join` or `stay_out`, `STEP:TARGET` for a doubling
+or `pass:TARGET` for none, `announce:ID` for a bonus announced.
 
 A card action is the card's index (an int): the decision's kind says whether it is played,
 discarded, called, shown or given.

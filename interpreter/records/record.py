@@ -1,12 +1,12 @@
 """Game records: a played game as JSON that another program can check card by card.
 
 The shape is `schemas/game-record.schema.json`. A record tells everything the hand's players
-were told: beside the decisions and their results, the sides (those the auction made, and
-those the play rules give, `play.sides`), in rulesets with declarations every declaration
-made with its worth (those made by the rules and those worth nothing too), in rulesets that
-tell how many cards of a kind each seat laid away (`discard.told`) those counts. `game_record` builds one from finished hand
-states (`tarot.records.record_json.record_text` writes it as strict JSON); `tarot.records.replay`
-reads one back, plays it again and checks everything it says.
+were told: beside the decisions and their results, the sides (those the auction made, and those
+the play rules give, `play.sides`), in rulesets with declarations every declaration made with
+its worth (those made by the rules and those worth nothing too), in rulesets that tell how many
+cards of a kind each seat laid away (`discard.told`) those counts. `game_record` builds one
+from finished hand states (`tarot.records.record_json.record_text` writes it as strict JSON);
+`tarot.records.replay` reads one back, plays it again and checks everything it says.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from tarot.core.actions import Declare, DecisionKind, read_action
+from tarot.core.actions import DecisionKind, Declare, read_action
 from tarot.core.ruleset import Ruleset
 from tarot.engine.chosen_deal import deal_of
 from tarot.engine.game import game_winners
