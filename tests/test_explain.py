@@ -255,8 +255,9 @@ def test_doubling_targets_say_who_doubles_whom() -> None:
 
 def test_the_auction_never_says_what_cannot_happen(tmp_path: Path) -> None:
     """'If every player passes' is said only where every player can pass: not where the last
-    to speak has the last word at once with a contract open to him; and where contracts are
-    offered once all passed, the deal is thrown in only if nobody takes one."""
+    to speak has the last word at once (nothing is named for a deal all pass) with a contract
+    open to every seat; and where contracts are offered once all passed, the deal is thrown in
+    only if nobody takes one."""
     auction = """
 bidding:
   source: book
@@ -270,7 +271,10 @@ bidding:
     path.write_text(SMALL.replace("payments:", auction.lstrip() + "payments:"), encoding="utf-8")
     text = _words(render(explain_page(load_ruleset(path)), "text"))
     assert "If every player passes" not in text
-    assert "So the deal is never passed out: Small or Large is open to the last to speak" in text
+    assert "has the last word at once: he names a contract open to him" in text
+    assert "So the deal is never passed out: Small or Large is open to him." in text
+    slovenian = _words(render(explain_page(load_ruleset("slovenian-tarok")), "text"))
+    assert "If every player passes, klop is played" in slovenian  # his pass chooses it
     hungarian = _words(render(explain_page(load_ruleset("hungarian-tarokk")), "text"))
     assert "the deal is thrown in" in hungarian
     assert "If every player passes, the deal is thrown in" not in hungarian

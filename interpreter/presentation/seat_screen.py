@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from tarot.core.actions import (
-    NO_LEVEL_TEXT,
     Action,
     Announce,
     DecisionKind,
@@ -42,7 +41,6 @@ PLAY, DISCARD = DecisionKind.PLAY, DecisionKind.DISCARD
 OFF_HAND = frozenset({TAKEN_SHOWN["pile"], REST_SHOWN})
 #: shown cards of the talon that went into a hand
 TALON_INTO_HAND = frozenset({TAKEN_SHOWN["hand"], TAKEN_BY_KIND})
-NO_LEVEL = NO_LEVEL_TEXT  # the level of a declaration choice that declares nothing
 
 
 # --- seats, amounts and cards ------------------------------------------------------------

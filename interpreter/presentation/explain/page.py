@@ -491,45 +491,41 @@ class _PageBuilder:
             yield self.rule(name, lines, where, contract, spec.get("source"))
 
     def _all_passed(self, spec: Mapping) -> list[str]:
-        """What happens when every seat passes, said only where it can happen: a seat that
+        """What happens when every seat passes, said only where it can happen. A seat that
         speaks when every other has passed with no bid standing has the last word at once
-        (`winner_may_raise` in an auction round and round) and may not pass while a
-        contract is open to it, so with a contract open to every seat nobody passes it out."""
+        (`winner_may_raise`, in an auction round and round) where the ruleset names nothing
+        played when all pass: it names a contract open to it, passing only when none is; with
+        a contract open to every seat, nobody passes the deal out."""
         contracts = spec.get("contracts", [])
-        last_word = spec.get("rounds") == "until_one_left" and bool(spec.get("winner_may_raise"))
-        lines = []
-        if last_word:
-            lines.append(
+        forced = spec.get("all_passed")
+        offered = [c.get("name", c["id"]) for c in contracts if c.get("only_when_all_passed")]
+        at_once = (
+            spec.get("rounds") == "until_one_left"
+            and bool(spec.get("winner_may_raise"))
+            and forced is None
+            and not offered
+        )
+        if at_once:
+            lines = [
                 "A player who speaks when every other has passed with no bid standing has the"
                 " last word at once: he names a contract open to him, and may pass only when"
                 " none is."
-            )
-        forced = spec.get("all_passed")
-        where = ("bidding", "all_passed")
-        open_to_all = [
-            c.get("name", c["id"])
-            for c in contracts
-            if "open_to" not in c and not c.get("only_when_all_passed")
-        ]
-        if last_word and open_to_all:
-            line = (
-                f"So the deal is never passed out: {words.listing(open_to_all, 'or')} is open to"
-                " the last to speak."
-            )
-            if forced is not None:
-                line = line[:-1] + (
-                    f"; the contract the ruleset names for a deal passed out,"
-                    f" {forced['contract']}, is never reached that way."
-                )
-                return [*lines, self.part(line, forced, where, "The auction, every player passed")]
-            return [*lines, line]
+            ]
+            open_to_all = [c.get("name", c["id"]) for c in contracts if "open_to" not in c]
+            if open_to_all:
+                listed = words.listing(open_to_all, "or")
+                return [*lines, f"So the deal is never passed out: {listed} is open to him."]
+            return [
+                *lines,
+                "If every player passes, the last with no contract open to him, the deal is"
+                " thrown in.",
+            ]
         if forced is None:
             outcome = "the deal is thrown in"
         else:
             taker = f" with {code(forced['taker'])} as taker" if "taker" in forced else ""
             alone = "" if taker else ", every player for himself"
             outcome = f"{forced['contract']} is played{taker}{alone}"
-        offered = [c.get("name", c["id"]) for c in contracts if c.get("only_when_all_passed")]
         if offered:
             line = (
                 f"If every player passes, {words.listing(offered)} is offered in turn to each"
@@ -538,8 +534,8 @@ class _PageBuilder:
         else:
             line = f"If every player passes, {outcome}."
         if forced is not None:
-            line = self.part(line, forced, where, "The auction, every player passed")
-        return [*lines, line]
+            line = self.part(line, forced, ("bidding", "all_passed"), "The auction, all passed")
+        return [line]
 
     def _sides(self, play: Mapping, path: tuple, title: str) -> list[str]:
         """The sides a hand's play rules give (`sides`), with their source and assumption."""
