@@ -273,6 +273,12 @@ bidding:
     assert "If every player passes" not in text
     assert "has the last word at once: he names a contract open to him" in text
     assert "So the deal is never passed out: Small or Large is open to him." in text
+    closed = auction.replace("values: {game: 1}", "values: {game: 1}, open_to: 'player == dealer'")
+    closed = closed.replace("values: {game: 2}", "values: {game: 2}, open_to: 'player == dealer'")
+    path.write_text(SMALL.replace("payments:", closed.lstrip() + "payments:"), encoding="utf-8")
+    text = _words(render(explain_page(load_ruleset(path)), "text"))
+    assert "never passed out" not in text
+    assert "If every player passes (the last to speak only with no contract open to him)" in text
     slovenian = _words(render(explain_page(load_ruleset("slovenian-tarok")), "text"))
     assert "If every player passes, klop is played" in slovenian  # his pass chooses it
     hungarian = _words(render(explain_page(load_ruleset("hungarian-tarokk")), "text"))

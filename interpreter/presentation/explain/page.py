@@ -517,8 +517,8 @@ class _PageBuilder:
                 return [*lines, f"So the deal is never passed out: {listed} is open to him."]
             return [
                 *lines,
-                "If every player passes, the last with no contract open to him, the deal is"
-                " thrown in.",
+                "If every player passes (the last to speak only with no contract open to him),"
+                " the deal is thrown in.",
             ]
         if forced is None:
             outcome = "the deal is thrown in"
