@@ -542,8 +542,8 @@ def _doubling_lines(state: HandState) -> list[str]:
     doubling = state.ruleset.doubling
     asked = [
         (seat, action)
-        for seat, _kind, action in _taken(state)
-        if _kind == DecisionKind.DOUBLE and isinstance(action, Double)
+        for seat, kind, action in _taken(state)
+        if kind == DecisionKind.DOUBLE and isinstance(action, Double)
     ]
     if doubling is None or not (asked or _doubled_with_announcements(state)):
         return []
