@@ -8,19 +8,26 @@ order."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from tarot.compile.loader import load_ruleset
 from tarot.core.actions import (
     PASS,
+    Announce,
+    Answer,
     Bid,
     Declare,
+    Double,
+    Hold,
     IllegalAction,
     NoDeclaration,
     Redeal,
+    TakePacket,
     action_text,
     parse_action,
+    read_action,
 )
 from tarot.engine.game import deal_hand
 from tarot.engine.phases import Phase
@@ -115,3 +122,40 @@ def test_texts_of_each_kind_of_action() -> None:
     assert action_text(Redeal("few_trumps", False), deck) == "few_trumps:play_on"
     with pytest.raises(IllegalAction):
         parse_action("garde", [PASS], deck)
+
+
+def test_read_action_is_the_way_back_from_every_text() -> None:
+    """`read_action` gives, from a decision's kind and a text, the action `action_text` wrote:
+    for every decision of hands that ask every kind (and a doubling, an announcement, a
+    question, a packet and a hold in the flow and auction games)."""
+    rulesets = [(load_ruleset(name), seeds) for name, seeds in CASES]
+    rulesets += [
+        (load_ruleset(Path(__file__).parent / "data" / "rulesets" / f"{name}.yaml"), (0, 1, 2, 3))
+        for name in ("auction-packets-doubling", "announcement-rounds", "flow-two-stage-auction")
+    ]
+    kinds = set()
+    for ruleset, seeds in rulesets:
+        deck = ruleset.deck
+        for seed in seeds:
+            state = deal_hand(ruleset, seed, 1)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                decision = state.decision
+                assert decision is not None
+                for action, text in zip(decision.actions, decision.choices, strict=True):
+                    assert read_action(decision.kind, text, deck) == action
+                kinds.add(decision.kind.value)
+                state.apply_action(rng.choice(state.legal_moves()))
+    assert kinds >= KINDS | {"double", "announce", "ask", "packet"}
+
+
+def test_read_action_refuses_a_text_of_another_form() -> None:
+    deck = load_ruleset("marolles-1637").deck
+    assert read_action("bid", "hold:garde", deck) == Hold("garde")
+    assert read_action("double", "pass:game", deck) == Double("game", None)
+    assert read_action("announce", "announce:ultimo", deck) == Announce("ultimo")
+    assert read_action("ask", "knock:yes", deck) == Answer("knock", True)
+    assert read_action("packet", "packet:2", deck) == TakePacket(2)
+    for kind, text in (("play", "no-such-card"), ("declare", "tarots"), ("packet", "packet:x")):
+        with pytest.raises(ValueError, match="not"):
+            read_action(kind, text, deck)

@@ -10,7 +10,7 @@ import pytest
 
 from tarot.compile.loader import load_ruleset
 from tarot.load import paths
-from tarot.presentation.explain import explain_page, render
+from tarot.presentation.explain import Page, explain_page, render
 from tests.commands import tarot
 
 SMALL = """\
@@ -174,3 +174,118 @@ def test_command(small: Path) -> None:
     assert wrong.returncode == 2 and "invalid choice" in wrong.stderr
     missing = tarot("explain", "no-such-game")
     assert missing.returncode == 2 and "no ruleset named" in missing.stderr
+
+
+# --- every source and assumption with its rule ------------------------------------------------
+
+
+def _cited(node: object, path: tuple = ()) -> list[tuple[tuple, object, object]]:
+    """(path, source, assumption) of every mapping in a ruleset's document that has either."""
+    found: list[tuple[tuple, object, object]] = []
+    if isinstance(node, dict):
+        if "source" in node or "assumption" in node:
+            found.append((path, node.get("source"), node.get("assumption")))
+        for key, value in node.items():
+            found += _cited(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _cited(value, (*path, index))
+    return found
+
+
+def _words(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def _where_said(page: Page, path: tuple) -> tuple[list[str], list[str], list[int]]:
+    """What the page says at the place of `path`: the texts, the source keys and the
+    assumption numbers of the reading, parameter or rule (the one written nearest above
+    `path`, not counting the parts that are rules of their own) that covers it."""
+    if path[:1] == ("options",) and len(path) == 4:
+        option = next(o for o in page.options if o.name == path[1])
+        reading = next(r for r in option.readings if r.name == path[3])
+        return [reading.description], reading.sources, [reading.assumption or 0]
+    if path[:1] == ("parameters",):
+        parameter = next(p for p in page.parameters if p.name == path[1])
+        return [parameter.description], parameter.sources, [parameter.assumption or 0]
+    covering = [
+        rule
+        for section in page.sections
+        for rule in section.rules
+        if path[: len(rule.path)] == rule.path
+        and not any(path[: len(inner)] == inner for inner in rule.inner)
+    ]
+    assert covering, f"no rule on the page covers {path}"
+    rule = max(covering, key=lambda r: len(r.path))
+    return rule.lines, rule.sources, [rule.assumption or 0]
+
+
+@pytest.mark.parametrize("name", paths.list_builtins())
+def test_every_source_and_assumption_is_on_the_page_with_its_rule(name: str) -> None:
+    """Every `source:` and `assumption:` a ruleset writes, wherever it is written (a contract's
+    talon, an entry of the announcements' or the doublings' table, a winner exception...),
+    appears on its explain page in the rule that covers that place: each source key cited,
+    each assumption numbered there and its text in the page's list of assumptions."""
+    ruleset = load_ruleset(name)
+    page = explain_page(ruleset)
+    text = _words(render(page, "text"))
+    numbers: dict[str, set[int]] = {}  # one text may be written at several places
+    for said_assumption in page.assumptions:
+        numbers.setdefault(_words(said_assumption.text), set()).add(said_assumption.number)
+    for path, source, assumption in _cited(ruleset.document):
+        lines, sources, own = _where_said(page, path)
+        said = " ".join(lines)
+        for key in [source] if isinstance(source, str) else source or []:
+            assert key in sources or key in said, f"{name}: {path}: source {key} not cited"
+        if assumption:
+            assert _words(assumption) in text, f"{name}: {path}: assumption not on the page"
+            assert any(
+                number in own or f"assumption {number}" in said
+                for number in numbers[_words(assumption)]
+            ), f"{name}: {path}: assumption not named with its rule"
+
+
+def test_doubling_targets_say_who_doubles_whom() -> None:
+    """Each doubling target with who may first double it and who answers (`against`, or by
+    default every other seat; an announcement's other side, answered by the announcer's)."""
+    text = _words(render(explain_page(load_ruleset("slovenian-tarok")), "text"))
+    assert "answered by the announcer's side" in text
+    assert "first doubled by the seats not on the side of its first announcer" in text
+
+
+def test_the_auction_never_says_what_cannot_happen(tmp_path: Path) -> None:
+    """'If every player passes' is said only where every player can pass: not where the last
+    to speak has the last word at once (nothing is named for a deal all pass) with a contract
+    open to every seat; and where contracts are offered once all passed, the deal is thrown in
+    only if nobody takes one."""
+    auction = """
+bidding:
+  source: book
+  rounds: until_one_left
+  winner_may_raise: true
+  contracts:
+    - {id: small, name: Small, values: {game: 1}, source: book}
+    - {id: large, name: Large, values: {game: 2}, source: book}
+"""
+    path = tmp_path / "last-word.yaml"
+    path.write_text(SMALL.replace("payments:", auction.lstrip() + "payments:"), encoding="utf-8")
+    text = _words(render(explain_page(load_ruleset(path)), "text"))
+    assert "If every player passes" not in text
+    assert "has the last word at once: he names a contract open to him" in text
+    assert "So the deal is never passed out: Small or Large is open to him." in text
+    closed = auction.replace("values: {game: 1}", "values: {game: 1}, open_to: 'player == dealer'")
+    closed = closed.replace("values: {game: 2}", "values: {game: 2}, open_to: 'player == dealer'")
+    path.write_text(SMALL.replace("payments:", closed.lstrip() + "payments:"), encoding="utf-8")
+    text = _words(render(explain_page(load_ruleset(path)), "text"))
+    assert "never passed out" not in text
+    assert "If every player passes (the last to speak only with no contract open to him)" in text
+    slovenian = _words(render(explain_page(load_ruleset("slovenian-tarok")), "text"))
+    assert "If every player passes, klop is played" in slovenian  # his pass chooses it
+    hungarian = _words(render(explain_page(load_ruleset("hungarian-tarokk")), "text"))
+    assert "the deal is thrown in" in hungarian
+    assert "If every player passes, the deal is thrown in" not in hungarian
+    assert "If every player passes, Trial three (Three bid without an honour) is offered" in (
+        hungarian
+    )
+    french = _words(render(explain_page(load_ruleset("french-tarot")), "text"))
+    assert "If every player passes, the deal is thrown in." in french

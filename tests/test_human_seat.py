@@ -20,13 +20,24 @@ from pathlib import Path
 import pytest
 from commands import ROOT, tarot
 
-from tarot.core.actions import PASS, Bid, DecisionKind
+from tarot.compile.loader import load_ruleset
+from tarot.core.actions import (
+    PASS,
+    Bid,
+    DecisionKind,
+    Declare,
+    Double,
+    Hold,
+    NoDeclaration,
+    TakePacket,
+)
 from tarot.engine.game import deal_hand, play_game
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import Decision, HandState
 from tarot.players.random_agent import RandomAgent
 from tarot.presentation.human_seat import HumanAgent, LeftTable
 from tarot.presentation.seat_screen import (
+    action_label,
     choice_label,
     decision_lines,
     hand_lines,
@@ -122,6 +133,36 @@ def test_choices_that_are_not_cards_read_as_words(marolles) -> None:
     )
     assert choice_label(marolles, f"{declaration.id}:none") == f"do not declare {declaration.name}"
     assert choice_label(marolles, "no_bid") == "no bid"
+    # the typed action says the same as its text; the decision's kind reads a text
+    by_id = marolles.deck.by_id
+    assert action_label(marolles, by_id["cups-K"]) == "King of cups"
+    assert action_label(marolles, Declare(declaration.id, level), {level: 2}) == (
+        choice_label(marolles, f"{declaration.id}:{level}", {level: 2})
+    )
+    assert action_label(marolles, NoDeclaration(declaration.id)) == (
+        f"do not declare {declaration.name}"
+    )
+    assert choice_label(marolles, f"{declaration.id}:none", kind="declare") == (
+        f"do not declare {declaration.name}"
+    )
+
+
+def test_holds_packets_announcements_and_doublings_read_by_their_names() -> None:
+    ruleset = load_ruleset(ROOT / "tests" / "data" / "rulesets" / "auction-packets-doubling.yaml")
+    assert ruleset.bidding is not None and ruleset.doubling is not None
+    contract = ruleset.bidding.contracts[0]
+    target = ruleset.doubling.targets[0]
+    step = ruleset.doubling.steps[0]
+    assert action_label(ruleset, Hold(contract.id)) == f"hold {contract.name}"
+    assert action_label(ruleset, TakePacket(2)) == "take packet 2"
+    assert action_label(ruleset, Double(target.id, None)) == f"do not double {target.name}"
+    assert action_label(ruleset, Double(target.id, step)) == (
+        f"{step.replace('_', ' ')}: {target.name}"
+    )
+    assert (
+        choice_label(ruleset, f"{step}:{target.id}") == f"{step.replace('_', ' ')}: {target.name}"
+    )
+    assert choice_label(ruleset, f"hold:{contract.id}") == f"hold {contract.name}"
 
 
 def test_a_decision_of_a_new_kind_is_a_numbered_list(marolles) -> None:

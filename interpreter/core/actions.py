@@ -1,12 +1,14 @@
 """What a seat decides: decision kinds and actions as small typed values, and their text.
 
-Where it sits: inside the engine (`tarot.engine.state` and its phases) every action is
-one of the values below; text exists only at the boundary, where a record is written or read
-back (`tarot.records.replay`), an agent is handed its choices, or a person types a move.
+Where it sits: inside the engine (`tarot.engine.state` and its phases) every action is one of
+the values below; text exists only at the boundary, where a record is written or read back
+(`tarot.records.replay`), an agent is handed its choices, or a person types a move.
 `action_text` gives the text a record holds; `parse_action` finds the legal action a text
-names. Texts: a card's id, a contract's id, `hold:CONTRACT`, `pass`, `DECLARATION:LEVEL` (or
-`:none`), `RULE:redeal` or `RULE:play_on`, `packet:N`, `join` or `stay_out`, `STEP:TARGET`
-for a doubling or `pass:TARGET` for none, `announce:ID` for a bonus announced.
+names; `read_action` reads back, from a decision's kind, the action a text of a hand's log
+names (the transcript and a seat's screen read the log's actions typed, never its texts).
+Texts: a card's id, a contract's id, `hold:CONTRACT`, `pass`, `DECLARATION:LEVEL` (or `:none`),
+`RULE:redeal` or `RULE:play_on`, `packet:N`, `join` or `stay_out`, `STEP:TARGET` for a doubling
+or `pass:TARGET` for none, `announce:ID` for a bonus announced.
 
 A card action is the card's index (an int): the decision's kind says whether it is played,
 discarded, called, shown or given.
@@ -223,3 +225,47 @@ def parse_action(text: str, legal: Sequence[Action], deck: Deck) -> Action:
         if action_text(action, deck) == text:
             return action
     raise IllegalAction(f"{text!r} is not a legal action")
+
+
+_CARD_KINDS = frozenset(
+    {
+        DecisionKind.CALL,
+        DecisionKind.DISCARD,
+        DecisionKind.SHOW,
+        DecisionKind.GIVE,
+        DecisionKind.PLAY,
+    }
+)
+
+
+def read_action(kind: DecisionKind | str, text: str, deck: Deck) -> Action:
+    """The action that `text` (as `action_text` writes it) names in a decision of `kind`: the
+    way back from a record's text to the typed value, for what reads a hand's log of
+    decisions (a transcript, a seat's news). It does not check that the action was legal
+    (`parse_action` does); a ValueError when `text` has not the form of `kind`'s actions."""
+    kind = DecisionKind(kind)
+    if kind in _CARD_KINDS:
+        if text not in deck.by_id:
+            raise ValueError(f"{text!r} is not a card of the pack")
+        return deck.by_id[text]
+    if kind == DecisionKind.JOIN and text in (JOIN_TEXT, STAY_OUT_TEXT):
+        return Join(text == JOIN_TEXT)
+    if text == PASS_TEXT and kind in (DecisionKind.BID, DecisionKind.ANNOUNCE):
+        return PASS
+    word, colon, rest = text.partition(":")
+    if kind == DecisionKind.BID:
+        return Hold(rest) if colon and word == HOLD_TEXT else Bid(text)
+    if colon and rest:
+        if kind == DecisionKind.DECLARE:
+            return NoDeclaration(word) if rest == NO_LEVEL_TEXT else Declare(word, rest)
+        if kind == DecisionKind.REDEAL and rest in (REDEAL_TEXT, PLAY_ON_TEXT):
+            return Redeal(word, rest == REDEAL_TEXT)
+        if kind == DecisionKind.ASK and rest in (YES_TEXT, NO_TEXT):
+            return Answer(word, rest == YES_TEXT)
+        if kind == DecisionKind.PACKET and word == PACKET_TEXT and rest.isdecimal():
+            return TakePacket(int(rest))
+        if kind == DecisionKind.ANNOUNCE and word == ANNOUNCE_TEXT:
+            return Announce(rest)
+        if kind in (DecisionKind.DOUBLE, DecisionKind.ANNOUNCE):  # `STEP:TARGET`, `pass:TARGET`
+            return Double(rest, None if word == PASS_TEXT else word)
+    raise ValueError(f"{text!r} is not an action of a {kind.value} decision")

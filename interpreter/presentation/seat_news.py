@@ -13,17 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tarot.core.actions import DecisionKind
-from tarot.core.ruleset import Declaration, Ruleset
+from tarot.core.actions import DecisionKind, Declare, NoDeclaration, read_action
+from tarot.core.ruleset import Ruleset
 from tarot.engine.events import AT_SETTLEMENT, Payment, at_trick
 from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN
 from tarot.engine.seat_view import PRIVATE_KINDS, SeatView, SeenDecision, SeenTrick
 from tarot.presentation.seat_screen import (
-    NO_LEVEL,
     PLAY,
+    action_label,
     capital,
     card_list,
-    choice_label,
     current_trick,
     payment_lines,
     sorted_hand,
@@ -138,14 +137,19 @@ def _decision_news(
             place[1] += 1
             lines[place[0]] = _private_line(view, seat, kind, place[1])
             continue
-        if choice.endswith(":" + NO_LEVEL):
+        action = read_action(kind, choice, ruleset.deck)
+        if isinstance(action, NoDeclaration):
             continue
-        declared = ruleset.rule(choice) if ":" in choice else None
-        label = ruleset.rule_label(choice) if isinstance(declared, Declaration) else None
+        declared = isinstance(action, Declare) and ruleset.rule(choice) is not None
+        label = ruleset.rule_label(choice) if declared else None  # the payment's name for it
         lines.append(
-            f"{capital(who(seat, me))} " + (label or f"chose {choice_label(ruleset, choice)}")
+            f"{capital(who(seat, me))} " + (label or f"chose {action_label(ruleset, action, None)}")
         )
-        shown = [cards for s, d, cards in view.shown if s == seat and choice.startswith(d + ":")]
+        shown = [
+            cards
+            for s, d, cards in view.shown
+            if s == seat and isinstance(action, Declare) and d == action.declaration
+        ]
         if shown and shown[-1]:
             lines[-1] += ", showing " + card_list(
                 ruleset.deck, sorted_hand(ruleset.deck, shown[-1])

@@ -17,12 +17,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from tarot.core.actions import (
-    ANNOUNCE_TEXT,
-    HOLD_TEXT,
-    NO_LEVEL_TEXT,
-    PACKET_TEXT,
-    PASS_TEXT,
+    Action,
+    Announce,
     DecisionKind,
+    Declare,
+    Double,
+    Hold,
+    NoDeclaration,
+    TakePacket,
+    action_text,
+    read_action,
 )
 from tarot.core.cards import COURT_LETTERS, Card, Deck, roman
 from tarot.core.ruleset import Declaration, Ruleset
@@ -37,7 +41,6 @@ PLAY, DISCARD = DecisionKind.PLAY, DecisionKind.DISCARD
 OFF_HAND = frozenset({TAKEN_SHOWN["pile"], REST_SHOWN})
 #: shown cards of the talon that went into a hand
 TALON_INTO_HAND = frozenset({TAKEN_SHOWN["hand"], TAKEN_BY_KIND})
-NO_LEVEL = NO_LEVEL_TEXT  # the level of a declaration choice that declares nothing
 
 
 # --- seats, amounts and cards ------------------------------------------------------------
@@ -110,54 +113,120 @@ def card_list(deck: Deck, cards: Iterable[int]) -> str:
 # --- choices --------------------------------------------------------------------------------
 
 
-def choice_label(ruleset: Ruleset, choice: str, values: Mapping[str, float] | None = None) -> str:
-    """A choice as a person reads it: a card by its label, a declaration by its name and
-    level (and worth, when `values` gives it), anything else as written, without underscores."""
+def choice_label(
+    ruleset: Ruleset,
+    choice: str,
+    values: Mapping[str, float] | None = None,
+    kind: DecisionKind | str | None = None,
+) -> str:
+    """A choice's text as a person reads it (`action_label` of the action it names); `kind`:
+    the kind of decision it answers, when known (else told by the text's form)."""
     deck = ruleset.deck
-    if choice in deck.by_id:
-        return deck.cards[deck.by_id[choice]].label()
-    auction_label = _auction_label(ruleset, choice)
-    if auction_label is not None:
-        return auction_label
-    declaration = ruleset.rule(choice) if ":" in choice else None
-    if isinstance(declaration, Declaration):
-        level = choice.partition(":")[2]
-        if level == NO_LEVEL:
+    if kind is None or choice in deck.by_id:  # a card's id names the card, in any decision
+        kind = _kind_of(ruleset, choice)
+    try:
+        action = read_action(kind, choice, deck)
+    except ValueError:
+        return choice.replace("_", " ")
+    return action_label(ruleset, action, values)
+
+
+def action_label(
+    ruleset: Ruleset, action: Action, values: Mapping[str, float] | None = None
+) -> str:
+    """An action as a person reads it: a card by its label, a declaration by its name and
+    level (and worth, when `values` gives it), a hold, a packet, an announcement or a
+    doubling by the names the ruleset gives; anything else as written, without underscores."""
+    if isinstance(action, int):
+        return ruleset.deck.cards[action].label()
+    if isinstance(action, Hold) and ruleset.bidding is not None:
+        if action.contract in ruleset.bidding.ranks:
+            return f"hold {ruleset.bidding.contract(action.contract).name}"
+    if isinstance(action, TakePacket):
+        return f"take packet {action.number}"
+    if isinstance(action, Announce) and action.announcement in _bonus_names(ruleset):
+        return f"announce {_bonus_names(ruleset)[action.announcement]}"
+    if isinstance(action, Double) and _doubles(ruleset, action):
+        target = _target_names(ruleset)[action.target]
+        if action.step is None:
+            return f"do not double {target}"
+        return f"{action.step.replace('_', ' ')}: {target}"
+    if isinstance(action, Declare | NoDeclaration):
+        declaration = _declaration(ruleset, action.declaration)
+        if declaration is not None and isinstance(action, NoDeclaration):
             return f"do not declare {declaration.name}"
-        # a worth of 0 is not told: the declaration may still change what the settlement pays
-        value = (values or {}).get(level)
-        worth = f", worth {quantity(ruleset, value)}" if value else ""
-        return f"declare {declaration.name} ({level.replace('_', ' ')}){worth}"
-    return choice.replace("_", " ")
+        if declaration is not None and isinstance(action, Declare):
+            # a worth of 0 is not told: the declaration may still change what the settlement
+            # pays
+            value = (values or {}).get(action.level)
+            worth = f", worth {quantity(ruleset, value)}" if value else ""
+            return f"declare {declaration.name} ({action.level.replace('_', ' ')}){worth}"
+    return action_text(action, ruleset.deck).replace("_", " ")
 
 
-def _auction_label(ruleset: Ruleset, choice: str) -> str | None:
-    """A hold, a packet of the talon or a doubling as a person reads it; None for any other
-    choice."""
-    word, colon, rest = choice.partition(":")
-    if not colon:
-        return None
-    bidding, doubling = ruleset.bidding, ruleset.doubling
-    if word == HOLD_TEXT and bidding is not None and rest in {c.id for c in bidding.contracts}:
-        return f"hold {bidding.contract(rest).name}"
-    if word == PACKET_TEXT and rest.isdecimal():
-        return f"take packet {rest}"
+def _bonus_names(ruleset: Ruleset) -> dict[str, str]:
     bonuses = ruleset.announcements
-    if word == ANNOUNCE_TEXT and bonuses is not None:
-        names = {bonus.id: bonus.name for bonus in bonuses.table}
-        return f"announce {names[rest]}" if rest in names else None
-    targets = {t.id: t.name for t in doubling.targets} if doubling is not None else {}
-    if rest in targets and doubling is not None:
-        if word == PASS_TEXT:
-            return f"do not double {targets[rest]}"
-        if word in doubling.steps:
-            return f"{word.replace('_', ' ')}: {targets[rest]}"
-    return None
+    return {} if bonuses is None else {bonus.id: bonus.name for bonus in bonuses.table}
+
+
+def _target_names(ruleset: Ruleset) -> dict[str, str]:
+    doubling = ruleset.doubling
+    return {} if doubling is None else {t.id: t.name for t in doubling.targets}
+
+
+def _doubles(ruleset: Ruleset, action: Double) -> bool:
+    """Whether a doubling names a target and a step (or none: declined) of the ruleset."""
+    doubling = ruleset.doubling
+    return (
+        doubling is not None
+        and action.target in _target_names(ruleset)
+        and (action.step is None or action.step in doubling.steps)
+    )
+
+
+def _declaration(ruleset: Ruleset, declaration_id: str) -> Declaration | None:
+    return next((d for d in ruleset.declarations if d.id == declaration_id), None)
+
+
+#: the kinds of decision a choice's text may answer, tried in this order when it is not told
+_KINDS_BY_FORM = (
+    DecisionKind.DECLARE,
+    DecisionKind.DOUBLE,
+    DecisionKind.ANNOUNCE,
+    DecisionKind.PACKET,
+)
+
+
+def _names_known(ruleset: Ruleset, action: Action) -> bool:
+    """Whether an action read from a text names what the ruleset has (a declaration, a
+    doubling's target and step, a bonus) or a packet of the talon."""
+    if isinstance(action, Declare | NoDeclaration):
+        return _declaration(ruleset, action.declaration) is not None
+    if isinstance(action, Double):
+        return _doubles(ruleset, action)
+    if isinstance(action, Announce):
+        return action.announcement in _bonus_names(ruleset)
+    return isinstance(action, TakePacket)
+
+
+def _kind_of(ruleset: Ruleset, choice: str) -> DecisionKind:
+    """The kind of decision a choice's text answers, as its form and the ruleset's names tell
+    it: a card's id is played; a bid (as written) when no other kind names the ruleset's."""
+    if choice in ruleset.deck.by_id:
+        return DecisionKind.PLAY
+    for kind in _KINDS_BY_FORM:
+        try:
+            action = read_action(kind, choice, ruleset.deck)
+        except ValueError:
+            continue
+        if _names_known(ruleset, action):
+            return kind
+    return DecisionKind.BID
 
 
 def chosen_line(ruleset: Ruleset, kind: str, choice: str, forced: bool = False) -> str:
     """What the seat just did, in the second person (`forced`: it had no other choice)."""
-    label = choice_label(ruleset, choice)
+    label = choice_label(ruleset, choice, kind=kind)
     if choice in ruleset.deck.by_id:
         line = f"You {kind.replace('_', ' ')} {label}"
     else:
@@ -364,7 +433,10 @@ def decision_lines(view: SeatView) -> list[str]:
     lines += hand_lines(view)
     values = decision.level_values
     lines.append(f"Choose ({decision.kind.replace('_', ' ')}):")
-    lines += [f"  [{n}] {choice_label(ruleset, c, values)}" for n, c in enumerate(numbered, 1)]
+    lines += [
+        f"  [{n}] {choice_label(ruleset, c, values, decision.kind)}"
+        for n, c in enumerate(numbered, 1)
+    ]
     lines.append(f"Type the [number] of your choice (1 to {len(numbered)}); ? for help.")
     return lines
 
@@ -409,8 +481,9 @@ def resolve(view: SeatView, answer: str) -> tuple[str | None, str]:
         shown = n if n is not None else f"a {len(text)}-digit number"
         return None, f"there is no choice [{shown}]: choose 1 to {len(numbered)}"
     wanted = _normal(text)
+    kind = _facing(view).kind
     for choice in numbered:
-        if wanted in (_normal(choice), _normal(choice_label(view.ruleset, choice))):
+        if wanted in (_normal(choice), _normal(choice_label(view.ruleset, choice, kind=kind))):
             return choice, ""
     card = _named_card(view, text)
     if card is not None:

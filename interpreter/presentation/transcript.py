@@ -15,7 +15,20 @@ from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from tarot.core.actions import ANNOUNCE_TEXT, HOLD_TEXT, JOIN_TEXT, PASS_TEXT, DecisionKind
+from tarot.core.actions import (
+    Action,
+    Announce,
+    Answer,
+    DecisionKind,
+    Declare,
+    Double,
+    Hold,
+    Join,
+    Pass,
+    TakePacket,
+    action_text,
+    read_action,
+)
 from tarot.core.ruleset import Ruleset
 from tarot.engine import tricks as trick_rules
 from tarot.engine.events import (
@@ -173,20 +186,22 @@ def _play_lines(state: HandState) -> list[str]:
     out += _discard_lines(state)
     out += _late_call_lines(state)
     shown = {(seat, decl): cards for seat, decl, cards in state.shown}
-    declared = [(seat, choice, " (by the rules)") for seat, choice in state.declared_by_rule]
-    declared += [
-        (d["seat"], d["choice"], "")
-        for d in state.decisions
-        if d["kind"] == "declare" and not d["choice"].endswith(":none")
+    by_rules = [
+        (seat, read_action(DecisionKind.DECLARE, choice, ruleset.deck), " (by the rules)")
+        for seat, choice in state.declared_by_rule
     ]
+    chosen = [
+        (seat, action, "") for seat, kind, action in _taken(state) if kind == DecisionKind.DECLARE
+    ]
+    declared = [(s, a, how) for s, a, how in by_rules + chosen if isinstance(a, Declare)]
     if declared:
         out.append("Declarations:")
-        for seat, choice, how in declared:
-            decl = choice.partition(":")[0]
-            cards = shown.get((seat, decl), [])
+        for seat, action, how in declared:
+            cards = shown.get((seat, action.declaration), [])
             display = f" showing {_cards(ruleset, cards)}" if cards else ""
-            out.append(f"  Seat {seat}: {ruleset.rule_label(choice)}{how}{display}")
-            out += _handed_over(state, seat, decl)
+            label = ruleset.rule_label(action_text(action, ruleset.deck))  # as payments name it
+            out.append(f"  Seat {seat}: {label}{how}{display}")
+            out += _handed_over(state, seat, action.declaration)
         out += _payments_at(state, AT_DECLARATIONS)
     out += _announcement_lines(state)
     out += _doubling_lines(state)
@@ -218,6 +233,7 @@ def _play_lines(state: HandState) -> list[str]:
         out.append(f"Play stops: the play rules end it ({unplayed} cards not played)")
     points = state.card_points()
     out.append("Card points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(points)))
+    out += _side_points_line(state)
     if state.claimed:
         claimed = ", ".join(f"seat {s}" for s in state.claimed)
         out.append(f"The game is claimed during play by {claimed}")
@@ -293,11 +309,10 @@ def _handed_over(state: HandState, seat: int, declaration: str) -> list[str]:
     received = [c for s, w, cards in state.shown if s == seat and w == what for c in cards]
     if not received:
         return []
-    by_id = ruleset.deck.by_id
     back = [
-        by_id[d["choice"]]
-        for d in state.decisions
-        if d["kind"] == DecisionKind.GIVE and d["seat"] == seat
+        card
+        for s, kind, card in _taken(state)
+        if kind == DecisionKind.GIVE and s == seat and isinstance(card, int)
     ]
     return [f"    handed over: {_cards(ruleset, received)}; given back: {_cards(ruleset, back)}"]
 
@@ -315,9 +330,9 @@ def _discard_lines(state: HandState) -> list[str]:
     that is told to all, and the payments for them."""
     ruleset = state.ruleset
     chosen: list[list[int]] = [[] for _ in range(ruleset.players)]
-    for decision in state.decisions:
-        if decision["kind"] == "discard":
-            chosen[decision["seat"]].append(ruleset.deck.by_id[decision["choice"]])
+    for seat, kind, card in _taken(state):
+        if kind == DecisionKind.DISCARD and isinstance(card, int):
+            chosen[seat].append(card)
     if not any(chosen):
         return []
     out = ["Discards:"]
@@ -353,6 +368,22 @@ def _sides_line(state: HandState) -> str:
     return " sides " + " against ".join("+".join(map(str, side)) for side in sides)
 
 
+def _side_points_line(state: HandState) -> list[str]:
+    """Where seats pool their tricks (a taker's side, the play rules' sides), the card points
+    of each side's pooled piles, as the rules count them: counted in groups, a side's points
+    are not the sum of its seats'."""
+    sides = list(dict.fromkeys(state.side_of(seat) for seat in range(state.ruleset.players)))
+    if all(len(side) == 1 for side in sides):
+        return []
+    said = ", ".join(
+        f"seats {'+'.join(map(str, side))} {state.side_points(side[0])}"
+        if len(side) > 1
+        else f"seat {side[0]} {state.side_points(side[0])}"
+        for side in sides
+    )
+    return [f"Card points by side: {said}"]
+
+
 def _calls_after_discards(state: HandState) -> bool:
     call = state.ruleset.partner_call
     return call is not None and call.after_discards
@@ -368,11 +399,20 @@ def _late_call_lines(state: HandState) -> list[str]:
     return ["Call:", *calls] if calls else []
 
 
-def _answer_text(state: HandState, choice: str) -> str:
+def _taken(state: HandState) -> list[tuple[int, DecisionKind, Action]]:
+    """Every decision of the hand as (seat, kind, action): the typed actions of the texts the
+    hand's log keeps for its record."""
+    deck = state.ruleset.deck
+    return [
+        (d["seat"], DecisionKind(d["kind"]), read_action(d["kind"], d["choice"], deck))
+        for d in state.decisions
+    ]
+
+
+def _answer_text(state: HandState, answer: Answer) -> str:
     """An answer to a question of the flow, as `question: yes`."""
-    question_id, _, answer = choice.rpartition(":")
     names = {s.question.id: s.question.name for s in state.ruleset.flow if s.question}
-    return f"{names.get(question_id, question_id)}: {answer}"
+    return f"{names.get(answer.question, answer.question)}: {'yes' if answer.yes else 'no'}"
 
 
 def _before_play(state: HandState) -> list[str]:
@@ -381,17 +421,19 @@ def _before_play(state: HandState) -> list[str]:
     labels = {"redeal": "asks", "bid": "bids", "call": "calls"}
     if _calls_after_discards(state):
         del labels["call"]  # told after the discards (`_late_call_lines`)
-    for d in state.decisions:
-        if d["kind"] in labels:
-            verb, choice = labels[d["kind"]], d["choice"]
-            if choice.startswith(HOLD_TEXT + ":"):
-                verb, choice = "holds", choice.partition(":")[2]
-            out.append(f"  Seat {d['seat']} {verb} {choice.replace(':', ' ').replace('_', ' ')}")
-        elif d["kind"] == DecisionKind.JOIN:
-            joins = "joins the taker" if d["choice"] == JOIN_TEXT else "stays out"
-            out.append(f"  Seat {d['seat']} {joins}")
-        elif d["kind"] == DecisionKind.ASK:
-            out.append(f"  Seat {d['seat']} answers {_answer_text(state, d['choice'])}")
+    deck = state.ruleset.deck
+    for seat, kind, action in _taken(state):
+        if kind in labels:
+            verb = labels[kind]
+            if isinstance(action, Hold):
+                verb, said = "holds", action.contract
+            else:  # a bid, a pass, a card called, a redeal's answer (`RULE redeal`)
+                said = action_text(action, deck).replace(":", " ")
+            out.append(f"  Seat {seat} {verb} {said.replace('_', ' ')}")
+        elif isinstance(action, Join):
+            out.append(f"  Seat {seat} {'joins the taker' if action.joins else 'stays out'}")
+        elif isinstance(action, Answer):
+            out.append(f"  Seat {seat} answers {_answer_text(state, action)}")
     if state.taker is not None:
         partner = (
             f", partner seat {state.partner} (the holder of the called card)"
@@ -432,9 +474,9 @@ def _packet_lines(state: HandState) -> list[str]:
     laid = [state.talon_dealt[i : i + size] for i in range(0, len(state.talon_dealt), size)]
     shown = "; ".join(f"[{n}] {_cards(ruleset, p)}" for n, p in enumerate(laid, 1))
     out = [f"  The talon is laid out in {packets.count} packets: {shown}"]
-    for d in state.decisions:
-        if d["kind"] == DecisionKind.PACKET:
-            out.append(f"  Seat {d['seat']} takes {d['choice'].replace(':', ' ')}")
+    for seat, _kind, action in _taken(state):
+        if isinstance(action, TakePacket):
+            out.append(f"  Seat {seat} takes packet {action.number}")
     rest = [(seat, cards) for seat, what, cards in state.shown if what == REST_SHOWN]
     for seat, cards in rest:
         out.append(f"  The packets left ({_cards(ruleset, cards)}) go to seat {seat}'s tricks")
@@ -466,14 +508,15 @@ def _announcement_lines(state: HandState) -> list[str]:
     names = {bonus.id: bonus.name for bonus in section.table}
     kept = {(seat, what): cards for seat, what, cards in state.shown}
     out = ["Announcements:"]
-    for d in state.decisions:
-        word, _, said = d["choice"].partition(":")
-        if d["kind"] != DecisionKind.ANNOUNCE or word == PASS_TEXT:
+    for seat, kind, action in _taken(state):
+        if kind != DecisionKind.ANNOUNCE or isinstance(action, Pass):
             continue
-        seat = d["seat"]
-        if word != ANNOUNCE_TEXT:
-            out.append(_doubling_line(state, seat, d["choice"]))
+        if isinstance(action, Double):  # doubled in the round of announcements
+            if action.step is not None:
+                out.append(_doubling_line(state, seat, action))
             continue
+        assert isinstance(action, Announce)  # an announcement's other actions
+        said = action.announcement
         cards = kept.get((seat, f"{KEPT_SHOWN}:{said}"))
         keeping = f", keeping {_cards(state.ruleset, cards)} for the last trick" if cards else ""
         out.append(f"  Seat {seat} announces {names.get(said, said)}{keeping}")
@@ -485,25 +528,29 @@ def _doubled_with_announcements(state: HandState) -> bool:
     return doubling is not None and doubling.with_announcements and bool(state.doubled)
 
 
-def _doubling_line(state: HandState, seat: int, choice: str) -> str:
-    """A doubling (`STEP:TARGET`) or its refusal (`pass:TARGET`) as the transcript says it."""
+def _doubling_line(state: HandState, seat: int, action: Double) -> str:
+    """A doubling or its refusal (`pass`) as the transcript says it."""
     doubling = state.ruleset.doubling
     assert doubling is not None  # a doubling is made only in rulesets with `doubling`
     names = {target.id: target.name for target in doubling.targets}
-    step, _, target = choice.partition(":")
-    return f"  Seat {seat}: {step.replace('_', ' ')} ({names.get(target, target)})"
+    step = "pass" if action.step is None else action.step.replace("_", " ")
+    return f"  Seat {seat}: {step} ({names.get(action.target, action.target)})"
 
 
 def _doubling_lines(state: HandState) -> list[str]:
     """Each doubling and each refusal, then what each target doubled stands at."""
     doubling = state.ruleset.doubling
-    asked = [d for d in state.decisions if d["kind"] == DecisionKind.DOUBLE]
+    asked = [
+        (seat, action)
+        for seat, kind, action in _taken(state)
+        if kind == DecisionKind.DOUBLE and isinstance(action, Double)
+    ]
     if doubling is None or not (asked or _doubled_with_announcements(state)):
         return []
     names = {target.id: target.name for target in doubling.targets}
     out = ["Doublings:"]
-    for d in asked:
-        out.append(_doubling_line(state, d["seat"], d["choice"]))
+    for seat, action in asked:
+        out.append(_doubling_line(state, seat, action))
     for target, times in state.doubled.items():
         factor = doubling.factor**times
         out.append(f"  {names.get(target, target)}: doubled {times} time(s), x{tidy(factor)}")

@@ -1,8 +1,12 @@
 """Game records: a played game as JSON that another program can check card by card.
 
-The shape is `schemas/game-record.schema.json`. `game_record` builds one from finished hand
-states (`tarot.records.record_json.record_text` writes it as strict JSON); `tarot.records.replay`
-reads one back, plays it again and checks everything it says.
+The shape is `schemas/game-record.schema.json`. A record tells everything the hand's players
+were told: beside the decisions and their results, the sides (those the auction made, and those
+the play rules give, `play.sides`), in rulesets with declarations every declaration made with
+its worth (those made by the rules and those worth nothing too), in rulesets that tell how many
+cards of a kind each seat laid away (`discard.told`) those counts. `game_record` builds one
+from finished hand states (`tarot.records.record_json.record_text` writes it as strict JSON);
+`tarot.records.replay` reads one back, plays it again and checks everything it says.
 """
 
 from __future__ import annotations
@@ -10,11 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from tarot.core.actions import DecisionKind, Declare, read_action
 from tarot.core.ruleset import Ruleset
 from tarot.engine.chosen_deal import deal_of
 from tarot.engine.game import game_winners
 from tarot.engine.lasting import record_of as lasting_record
 from tarot.engine.state import HandState
+from tarot.engine.values import tidy
 
 FORMAT = "tarot-game-record/1"
 RULESET_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")  # as the schema's $.ruleset.id pattern
@@ -59,11 +65,15 @@ def hand_record(state: HandState) -> dict:
         "talon": [cards[c].id for c in state.talon_dealt],
         "thrown_in": state.thrown_in,
         "decisions": list(state.decisions),
+        # only in the records of rulesets with declarations
+        **({"declarations": declarations(state)} if state.ruleset.declarations else {}),
         "sides": _sides(state),
         "shown": [
             {"seat": seat, "what": what, "cards": [cards[c].id for c in shown]}
             for seat, what, shown in state.shown
         ],
+        # only in the records of rulesets that tell counts of discards (`discard.told`)
+        **({"told": list(state.told) or None} if state.ruleset.discard_told else {}),
         "excuse_exchanges": list(state.exchanges),
         "claimed": list(state.claimed),
         "tricks": list(state.tricks),
@@ -77,11 +87,13 @@ def hand_record(state: HandState) -> dict:
 
 
 def _sides(state: HandState) -> dict | None:
-    """Who played with whom, once the auction made a taker (None in an every-man game)."""
-    if state.taker is None:
+    """Who played with whom: the taker's side and the defenders once the auction made a
+    taker, and the sides the play rules give (`play_sides`) where they give them; None in a
+    game where every player is for himself."""
+    if state.taker is None and state.side_table is None:
         return None
     cards = state.ruleset.deck.cards
-    return {
+    sides: dict = {
         "taker": state.taker,
         "contract": state.contract,
         "called_card": None if state.called_card is None else cards[state.called_card].id,
@@ -90,6 +102,36 @@ def _sides(state: HandState) -> dict | None:
         "attackers": list(state.attackers()),
         "defenders": list(state.defenders()),
     }
+    if state.side_table is not None:
+        sides["play_sides"] = [list(side) for side in dict.fromkeys(state.side_table)]
+    return sides
+
+
+def declarations(state: HandState) -> list[dict]:
+    """Every declaration made in the hand, seat by seat in the order each made them: the
+    level declared, its worth (0 included) and whether the rules made it (`compulsory`)."""
+    deck = state.ruleset.deck
+    made: dict[tuple[int, str], tuple[str, bool]] = {}
+    for seat, text in state.declared_by_rule:
+        action = read_action(DecisionKind.DECLARE, text, deck)
+        assert isinstance(action, Declare)  # the rules declare a level
+        made[seat, action.declaration] = (action.level, True)
+    for decision in state.decisions:
+        if decision["kind"] == DecisionKind.DECLARE:
+            action = read_action(DecisionKind.DECLARE, decision["choice"], deck)
+            if isinstance(action, Declare):
+                made[decision["seat"], action.declaration] = (action.level, False)
+    return [
+        {
+            "seat": seat,
+            "declaration": declaration,
+            "level": made[seat, declaration][0],
+            "value": tidy(value),
+            "by_rules": made[seat, declaration][1],
+        }
+        for seat, values in enumerate(state.declared_values)
+        for declaration, value in values.items()
+    ]
 
 
 def game_record(

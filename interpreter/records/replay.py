@@ -13,6 +13,10 @@ its one pack checked against that deal instead), every decision (in turn and leg
 that follows from them (cards dealt, tricks, payments, net result); then the totals and the
 game's winners (those at the first hand after which the game had ended). `ReplayMismatch`
 names the first difference as a JSON path, with what was recorded and what the replay found.
+
+A record written before records told everything (the sides the play rules give, every
+declaration, the counts of discards told to all) replays: what it does not say is not checked,
+and `replay_record` returns a note saying so (`OLDER_RECORDS`).
 """
 
 from __future__ import annotations
@@ -44,8 +48,10 @@ _RESULTS = (
     "piles_dealt",
     "talon",
     "thrown_in",
+    "declarations",  # in the records of rulesets with declarations only
     "sides",
     "shown",
+    "told",  # in the records of rulesets that tell counts of discards only
     "excuse_exchanges",
     "claimed",
     "tricks",
@@ -54,6 +60,19 @@ _RESULTS = (
     "net",
     "lasting",  # in the records of rulesets with lasting state only
 )
+#: the keys only some rulesets' records have, and what the ruleset has that gives them
+_ONLY_IN_SOME = {
+    "declarations": "declarations",
+    "told": "counts of discards told to all (`discard.told`)",
+    "lasting": "lasting state",
+}
+#: what records have told since a later version of the format 1, in words: a record written
+#: before leaves it out (the sides the play rules give: null, or no `play_sides`)
+OLDER_RECORDS = {
+    "declarations": "every declaration with its worth",
+    "told": "the counts of discards told to all",
+    "play_sides": "the sides the play rules give",
+}
 
 
 class ReplayMismatch(RecordError):
@@ -120,25 +139,55 @@ def record_ruleset(record: Mapping, ruleset_file: str | None = None) -> Ruleset:
     return load_ruleset(builtin, options)
 
 
-def replay_record(record: Mapping, ruleset: Ruleset) -> None:
-    """Raise ReplayMismatch at the first thing the record says that a replay does not."""
+def replay_record(record: Mapping, ruleset: Ruleset) -> list[str]:
+    """Raise ReplayMismatch at the first thing the record says that a replay does not; return
+    a note for each thing an older record does not say and so was not checked (none for a
+    record of this version)."""
     _check_ruleset(record["ruleset"], ruleset)
     _check_seats(record["seats"], ruleset)
     hands = record["hands"]
     totals: list[float] = [0] * ruleset.players
+    unsaid: dict[str, list[int]] = {}  # what older hands leave out -> the hands' numbers
     lasting: LastingValues | None = None  # what the hand before left (the start values first)
     winners: list[int] = []  # as first_game_winners gives them, without keeping every hand
     for index, hand in enumerate(hands):
         where = f"$.hands[{index}]"
         _check_number(hand["number"], index, len(hands), where)
-        state = _replay_hand(
+        state, older = _replay_hand(
             hand, ruleset, record["seed"], where, totals, lasting, record.get("backend", "scalar")
         )
+        for key in older:
+            unsaid.setdefault(key, []).append(hand["number"])
         totals = [t + n for t, n in zip(totals, state.returns(), strict=True)]
         lasting = state.lasting
         winners = winners or first_game_winners([state])
     compare(record["totals"], totals, "$.totals")
     compare(record["game_winners"], winners, "$.game_winners")
+    return [
+        f"hand(s) {', '.join(map(str, numbers))}: the record was written before records told "
+        f"{OLDER_RECORDS[key]}; not checked"
+        for key, numbers in unsaid.items()
+    ]
+
+
+def _left_out(hand: Mapping, replayed: Mapping) -> list[str]:
+    """What a hand's record, written before records told all, leaves out of what the replay
+    tells (`OLDER_RECORDS`)."""
+    left = [key for key in ("declarations", "told") if key in replayed and key not in hand]
+    if _older_sides(hand["sides"], replayed["sides"]):
+        left.append("play_sides")
+    return left
+
+
+def _older_sides(recorded: object, replayed: object) -> bool:
+    """Whether the recorded sides are the replayed ones as a record written before the play
+    rules' sides were told gives them: without `play_sides`, or null without a taker."""
+    if not isinstance(replayed, dict) or "play_sides" not in replayed:
+        return False
+    if isinstance(recorded, dict) and "play_sides" in recorded:
+        return False
+    older = {key: value for key, value in replayed.items() if key != "play_sides"}
+    return recorded == (None if older["taker"] is None else older)
 
 
 def _check_ruleset(recorded: Mapping, ruleset: Ruleset) -> None:
@@ -209,7 +258,9 @@ def _replay_hand(
     totals_before: list,
     lasting: LastingValues | None,
     backend: str = "scalar",
-) -> HandState:
+) -> tuple[HandState, list[str]]:
+    """The hand replayed and checked, and what its record, written before records told all,
+    leaves out (`OLDER_RECORDS`) and so was not checked."""
     if "deal" in hand:
         state = _chosen_hand(hand, ruleset, where, totals_before, lasting)
     else:
@@ -227,17 +278,23 @@ def _replay_hand(
     if "deal" in hand:
         compare(hand["deal"], replayed["deal"], f"{where}.deal")
     compare(hand["abandoned_deals"], replayed["abandoned_deals"], f"{where}.abandoned_deals")
+    older = _left_out(hand, replayed)
     for key in _RESULTS:
+        if key == "sides" and "play_sides" in older:
+            continue  # written before the play rules' sides were told: not checked
         if key in hand and key in replayed:
             compare(hand[key], replayed[key], f"{where}.{key}")
-        elif key in hand or key in replayed:  # only `lasting` may be left out
+        elif key in older:
+            continue  # written before records told it: not checked
+        elif key in hand or key in replayed:  # a key of some rulesets' records only
+            has = _ONLY_IN_SOME[key]
             raise ReplayMismatch(
                 f"{where}.{key}",
-                "missing from the record: the ruleset has lasting state"
+                f"missing from the record: the ruleset has {has}"
                 if key in replayed
-                else "not in the replay: the ruleset has no lasting state",
+                else f"not in the replay: the ruleset has no {has}",
             )
-    return state
+    return state, older
 
 
 def _seeded_hand(

@@ -86,6 +86,9 @@ class Page:
     sources: list[tuple[str, str, str]]  # key, citation, url
 
 
+_PENDING = "\x00"  # around a part's assumption not numbered yet, in a line of a rule
+
+
 def explain_page(ruleset: Ruleset) -> Page:
     """The rules page of a loaded ruleset (with the readings it was loaded with)."""
     return _PageBuilder(ruleset).build()
@@ -99,6 +102,19 @@ def _cited(sources: list[object]) -> list[str]:
     return keys
 
 
+def _cited_parts(node: object, path: tuple) -> Iterator[tuple[tuple, Mapping]]:
+    """Every mapping at or under `node` (written at `path`) that has a `source` or an
+    `assumption`, with its path, in the order written."""
+    if isinstance(node, Mapping):
+        if "source" in node or "assumption" in node:
+            yield path, node
+        for key, value in node.items():
+            yield from _cited_parts(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _cited_parts(value, (*path, index))
+
+
 def source_keys(source: str | Iterable[object] | None) -> list[str]:
     if source is None:
         return []
@@ -110,6 +126,8 @@ class _PageBuilder:
         self.ruleset = ruleset
         self.doc: Mapping = ruleset.document
         self.assumptions: list[Assumption] = []
+        self.parts_said: set[tuple] = set()  # parts whose source a rule's line has said
+        self.pending: list[tuple[str, object]] = []  # parts' assumptions the next rule numbers
 
     def build(self) -> Page:
         doc = self.doc
@@ -176,7 +194,53 @@ class _PageBuilder:
         sources = source_keys(node.get("source")) or source_keys(inherit)
         rule = Rule(title, lines, sources, path, inner)
         rule.assumption = self.assume(title, node.get("assumption"))
+        rule.lines += self._unsaid_parts(rule)
+        for index, (where, text) in enumerate(self.pending):
+            marker = f"{_PENDING}{index}{_PENDING}"
+            number = str(self.assume(where, text))
+            rule.lines = [line.replace(marker, number) for line in rule.lines]
+        self.pending.clear()
         return rule
+
+    def part(self, line: str, node: Mapping, path: tuple, where: str) -> str:
+        """`line`, a sentence about a part of a rule written at `path` (a contract's talon, an
+        entry of a table), with the part's own source and assumption said before its last
+        full stop: `... (source: KEY; assumption 3).`"""
+        self.parts_said.add(path)
+        notes = []
+        keys = source_keys(node.get("source"))
+        if keys:
+            notes.append(f"source: {', '.join(keys)}")
+        if node.get("assumption"):  # numbered by `rule`, after the rule's own
+            notes.append(f"assumption {_PENDING}{len(self.pending)}{_PENDING}")
+            self.pending.append((where, node["assumption"]))
+        if not notes:
+            return line
+        body, stop = (line[:-1], line[-1]) if line[-1:] in (".", ":") else (line, "")
+        return f"{body} ({'; '.join(notes)}){stop}"
+
+    def _unsaid_parts(self, rule: Rule) -> list[str]:
+        """A line for each part under the rule's place (not a rule of its own) that has a
+        source or an assumption no line of the rule has said, so that every citation and
+        assumption a ruleset writes appears with its rule."""
+        node: object = self.doc
+        for key in rule.path:
+            try:
+                node = node[key]  # type: ignore[index]
+            except (KeyError, IndexError, TypeError):
+                return []
+        lines = []
+        for path, part in _cited_parts(node, rule.path):
+            if path == rule.path or path in self.parts_said:
+                continue
+            if any(path[: len(skip)] == skip for skip in rule.inner):
+                continue
+            name = ", ".join(
+                f"entry {key + 1}" if isinstance(key, int) else key.replace("_", " ")
+                for key in path[len(rule.path) :]
+            )
+            lines.append(self.part(f"Its part {name}.", part, path, f"{rule.title}, {name}"))
+        return lines
 
     def assume(self, where: str, text: object) -> int | None:
         if not text:
@@ -291,6 +355,9 @@ class _PageBuilder:
             for entry in written or []
             if isinstance(entry, Mapping) and isinstance(entry[next(iter(entry))], Mapping)
         ]
+        for i, entry in enumerate(written or []):
+            if isinstance(entry, Mapping):
+                self.parts_said.add(("flow", i, next(iter(entry))))
         rule = self.rule("The hand, step by step", lines, ("flow",), {}, _cited(sources))
         for i, entry in enumerate(written or []):
             settings = entry[next(iter(entry))] if isinstance(entry, Mapping) else None
@@ -386,19 +453,15 @@ class _PageBuilder:
             lines.append(
                 "The last player left keeps his bid or names a higher contract; he may not pass."
             )
-        forced = spec.get("all_passed")
-        if forced is None:
-            lines.append("If every player passes, the deal is thrown in.")
-        else:
-            taker = f" with {code(forced['taker'])} as taker" if "taker" in forced else ""
-            alone = "" if taker else ", every player for himself"
-            lines.append(f"If every player passes, {forced['contract']} is played{taker}{alone}.")
-        for compulsory in spec.get("compulsory", []):
+        lines += self._all_passed(spec)
+        for i, compulsory in enumerate(spec.get("compulsory", [])):
             taker = f" with {code(compulsory['taker'])} as taker" if "taker" in compulsory else ""
-            lines.append(
+            line = (
                 f"When {code(compulsory['when'])}, {compulsory['contract']} is played{taker},"
                 " without an auction."
             )
+            where = ("bidding", "compulsory", i)
+            lines.append(self.part(line, compulsory, where, "The auction, a compulsory contract"))
         yield self.rule("The auction", lines, ("bidding",), spec, inner=(("bidding", "contracts"),))
         for i, contract in enumerate(spec.get("contracts", [])):
             lines = []
@@ -411,15 +474,79 @@ class _PageBuilder:
                 lines.append("Offered in turn only once every player has passed.")
             if "join" in contract:
                 lines.append(f"{code(contract['join'])} may each join the taker's side.")
-            if "talon" in contract:
-                lines.append(f"The talon goes {words.talon_use(contract['talon'])}.")
-            if "play" in contract:
-                lines.append("Its own play rules:")
-                lines += words.play_rules(contract["play"])
             where = ("bidding", "contracts", i)
-            yield self.rule(
-                contract.get("name", contract["id"]), lines, where, contract, spec.get("source")
+            name = contract.get("name", contract["id"])
+            if "talon" in contract:
+                line = f"The talon goes {words.talon_use(contract['talon'])}."
+                lines.append(
+                    self.part(line, contract["talon"], (*where, "talon"), f"{name}, talon")
+                )
+            if "play" in contract:
+                play = contract["play"]
+                lines.append(
+                    self.part("Its own play rules:", play, (*where, "play"), f"{name}, play")
+                )
+                lines += words.play_rules(play)
+                lines += self._sides(play, (*where, "play"), name)
+            yield self.rule(name, lines, where, contract, spec.get("source"))
+
+    def _all_passed(self, spec: Mapping) -> list[str]:
+        """What happens when every seat passes, said only where it can happen. A seat that
+        speaks when every other has passed with no bid standing has the last word at once
+        (`winner_may_raise`, in an auction round and round) where the ruleset names nothing
+        played when all pass: it names a contract open to it, passing only when none is; with
+        a contract open to every seat, nobody passes the deal out."""
+        contracts = spec.get("contracts", [])
+        forced = spec.get("all_passed")
+        offered = [c.get("name", c["id"]) for c in contracts if c.get("only_when_all_passed")]
+        at_once = (
+            spec.get("rounds") == "until_one_left"
+            and bool(spec.get("winner_may_raise"))
+            and forced is None
+            and not offered
+        )
+        if at_once:
+            lines = [
+                "A player who speaks when every other has passed with no bid standing has the"
+                " last word at once: he names a contract open to him, and may pass only when"
+                " none is."
+            ]
+            open_to_all = [c.get("name", c["id"]) for c in contracts if "open_to" not in c]
+            if open_to_all:
+                listed = words.listing(open_to_all, "or")
+                return [*lines, f"So the deal is never passed out: {listed} is open to him."]
+            return [
+                *lines,
+                "If every player passes (the last to speak only with no contract open to him),"
+                " the deal is thrown in.",
+            ]
+        if forced is None:
+            outcome = "the deal is thrown in"
+        else:
+            taker = f" with {code(forced['taker'])} as taker" if "taker" in forced else ""
+            alone = "" if taker else ", every player for himself"
+            outcome = f"{forced['contract']} is played{taker}{alone}"
+        if offered:
+            line = (
+                f"If every player passes, {words.listing(offered)} is offered in turn to each"
+                f" player it is open to; the first to take it plays it; if nobody does, {outcome}."
             )
+        else:
+            line = f"If every player passes, {outcome}."
+        if forced is not None:
+            line = self.part(line, forced, ("bidding", "all_passed"), "The auction, all passed")
+        return [line]
+
+    def _sides(self, play: Mapping, path: tuple, title: str) -> list[str]:
+        """The sides a hand's play rules give (`sides`), with their source and assumption."""
+        sides = play.get("sides")
+        if not isinstance(sides, Mapping):
+            return []
+        line = (
+            f"The seats that share their tricks, for each seat {sides.get('of_seat')}:"
+            f" {code(sides.get('value'))}."
+        )
+        return [self.part(line, sides, (*path, "sides"), f"{title}, sides")]
 
     def _doubling(self) -> Iterator[Rule]:
         spec = self.doc.get("doubling")
@@ -436,12 +563,10 @@ class _PageBuilder:
             f"{moment} ({steps}), the two sides taking turns;"
             f" each doubling multiplies the target by {factor}."
         ]
-        for target in spec["targets"]:
-            when = f", when {code(target['when'])}" if "when" in target else ""
-            by = code(target["by"]) if "by" in target else "the seats not on the announcer's side"
-            if "announcement" in target:
-                when += f", once {target['announcement']} is announced"
-            lines.append(f"{target.get('name', target['id'])}: first doubled by {by}{when}.")
+        for i, target in enumerate(spec["targets"]):
+            name = target.get("name", target["id"])
+            line = f"{name}: {_who_doubles(target)}."
+            lines.append(self.part(line, target, ("doubling", "targets", i), f"Doublings, {name}"))
         yield self.rule("Doublings", lines, ("doubling",), spec)
 
     def _announcements(self) -> Iterator[Rule]:
@@ -459,7 +584,7 @@ class _PageBuilder:
                 "The turn comes round again until every player has passed in turn since the"
                 " last thing said."
             )
-        for bonus in spec["table"]:
+        for i, bonus in enumerate(spec["table"]):
             parts = [bonus.get("name", bonus["id"])]
             if "by" in bonus:
                 parts.append(f"by {code(bonus['by'])}")
@@ -469,7 +594,10 @@ class _PageBuilder:
                 parts.append(
                     f"the announcer shows and keeps {code(bonus['keeps'])} for the last trick"
                 )
-            lines.append("; ".join(parts) + ".")
+            where = ("announcements", "table", i)
+            lines.append(
+                self.part("; ".join(parts) + ".", bonus, where, f"Announcements, {parts[0]}")
+            )
         yield self.rule("Announcements", lines, ("announcements",), spec)
 
     def _partner_call(self) -> Iterator[Rule]:
@@ -545,12 +673,16 @@ class _PageBuilder:
             " trick holds when he can.",
             "The highest trump wins the trick, or without trumps the highest card of the suit led.",
             *words.play_rules(spec, with_leader=False),
+            *self._sides(spec, ("play",), "Tricks"),
         ]
-        for exception in spec.get("winner_exceptions", []):
-            lines.append(
-                f"{exception.get('name', exception['id'])}: when {code(exception['when'])},"
+        for i, exception in enumerate(spec.get("winner_exceptions", [])):
+            name = exception.get("name", exception["id"])
+            line = (
+                f"{name}: when {code(exception['when'])},"
                 f" the first card of {code(exception['wins'])} played to the trick wins it."
             )
+            where = ("play", "winner_exceptions", i)
+            lines.append(self.part(line, exception, where, f"Tricks, {name}"))
         yield self.rule("Tricks", lines, ("play",), spec, inner=(("play", "excuse"),))
         excuse = spec.get("excuse")
         if not excuse:
@@ -717,3 +849,24 @@ class _PageBuilder:
                 sources=source_keys(spec.get("source")),
                 assumption=self.assume(f"parameter {name}", spec.get("assumption")),
             )
+
+
+def _who_doubles(target: Mapping) -> str:
+    """Who may double a doubling target and who answers, and when it is open."""
+    announced = "announcement" in target
+    if "by" in target:
+        by = code(target["by"])
+    else:  # an announcement's target: the other side doubles first
+        by = "the seats not on the side of its first announcer"
+    if "against" in target:
+        against = code(target["against"])
+    elif "by" in target:
+        against = "every seat not among them"
+    else:
+        against = "the announcer's side"
+    text = f"first doubled by {by}, answered by {against}, and so on in turn"
+    if "when" in target:
+        text += f", when {code(target['when'])}"
+    if announced:
+        text += f", once {target['announcement']} is announced"
+    return text

@@ -210,7 +210,7 @@ def leader(value: object) -> str:
 
 def play_rules(spec: Mapping, with_leader: bool = True) -> list[str]:
     """The play rules beyond following and trumping, in words (a contract's own, or the
-    ruleset's, whose leader is told with the trick rules)."""
+    ruleset's, whose leader is told with the trick rules); their `sides` the page says."""
     lines = []
     if with_leader and "first_leader" in spec:
         lines.append(f"{leader(spec['first_leader'])} leads to the first trick.")
@@ -223,7 +223,4 @@ def play_rules(spec: Mapping, with_leader: bool = True) -> list[str]:
     lines += [
         f"{text}: {code(spec[key])}." for key, text in _PLAY_EXPRESSIONS.items() if key in spec
     ]
-    sides = spec.get("sides")
-    if isinstance(sides, Mapping):
-        lines.append(f"The side of each seat {sides.get('of_seat')}: {code(sides.get('value'))}.")
-    return lines
+    return lines  # the sides they give: `page`, with their source
