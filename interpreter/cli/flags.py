@@ -165,6 +165,12 @@ def add_run_flags(parser: argparse.ArgumentParser, plot: bool = True) -> None:
         help="keep every hand played in this SQLite file and reuse the hands it holds "
         "(made if missing); results do not depend on it",
     )
+    parser.add_argument(
+        "--trust-store",
+        action="store_true",
+        help="vouch for the hands of a --store not sealed by you (one of yours from another "
+        "machine or an older tarot, or from someone you trust): they are sealed as yours",
+    )
     if plot:
         parser.add_argument(
             "--plot",

@@ -153,7 +153,15 @@ def drive_run(
     and the --store the user named (the cluster reached first, then the store opened: a
     cluster or store refused leaves the rows file untouched)."""
     with _players(args) as (jobs, ran):
-        store = ResultStore(args.store) if getattr(args, "store", None) else None
+        store = None
+        if getattr(args, "store", None):
+            store = ResultStore(args.store, trust=args.trust_store)
+            if store.resealed:
+                print(
+                    f"--store {args.store}: {store.resealed} hand(s) sealed as yours "
+                    "(--trust-store)",
+                    file=sys.stderr,
+                )
         try:
             rows = RowWriter(args.out, rulesets, plan.keys(rulesets)) if args.out else None
         except BaseException:

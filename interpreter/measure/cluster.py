@@ -127,7 +127,7 @@ def cluster_address(text: str) -> ClusterAddress:
         found_at = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
         raise argparse.ArgumentTypeError(f"{shown}: no host {host!r} is known") from None
-    if found["scheme"] not in ENCRYPTED and not all(_loopback(at[4][0]) for at in found_at):
+    if found["scheme"] not in ENCRYPTED and not all(_loopback(str(at[4][0])) for at in found_at):
         raise argparse.ArgumentTypeError(
             f"{shown}: a scheduler on another machine is reached over TLS only "
             f"(tls://{found['host']}:{port}, with Dask's TLS settings: docs/comparing/"

@@ -1,0 +1,64 @@
+"""Seals on a results store's hands: which hands this user's tool played and kept.
+
+Where it sits: under `measure.store`, which seals every hand it keeps and checks the seal of
+every hand it reads. A store's checks (`store_check`) refuse what cannot be a hand; a made-up
+hand that fits the ruleset would pass them. The seal tells it apart: an HMAC-SHA256, made
+with the user's store key (`user_cache.store_key`, 32 random bytes readable by the user
+alone), over the run's key as the store writes it (ruleset hash, options, agents, seed,
+results version, back end), the hand's number and its summary text. A hand copied under
+another run or number, edited, or written with another key fails. The store itself says
+whose it is (`owner`: a digest of the key that names no secret), so a store sealed by
+someone else is recognised when it is opened, before a hand is read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Sequence
+
+from tarot.user_cache import keys_folder, store_key
+
+_HAND = b"tarot-store-hand\0"
+_OWNER = b"tarot-store-owner"
+
+
+class NoKey(Exception):
+    """There is no private folder to keep the user's store key in."""
+
+
+class Sealer:
+    """Seals made and checked with the user's store key."""
+
+    def __init__(self) -> None:
+        key = store_key()
+        if key is None:
+            raise NoKey(
+                f"a store's hands are sealed with a key of yours, kept in {keys_folder_name()}, "
+                "and that folder cannot be made private to you"
+            )
+        self._key = key
+        self.owner = hmac.new(key, _OWNER, hashlib.sha256).hexdigest()[:32]
+
+    def seal(self, run: str, number: int, summary: str) -> str:
+        """The seal of hand `number` (its summary text `summary`) of the run whose key
+        `run_text` wrote as `run`."""
+        message = _HAND + run.encode() + b"\0" + str(number).encode() + b"\0" + summary.encode()
+        return hmac.new(self._key, message, hashlib.sha256).hexdigest()
+
+    def fits(self, seal: object, run: str, number: int, summary: str) -> bool:
+        """Whether `seal` is this user's for that hand."""
+        if not isinstance(seal, str):
+            return False
+        return hmac.compare_digest(seal, self.seal(run, number, summary))
+
+
+def run_text(values: Sequence[object]) -> str:
+    """A run's key as the seal covers it: the values of its row in the store's `runs`."""
+    return json.dumps(list(values), separators=(",", ":"))
+
+
+def keys_folder_name() -> str:
+    folder = keys_folder()
+    return str(folder) if folder is not None else "$XDG_DATA_HOME/tarot/keys"
