@@ -7,6 +7,7 @@ See SECURITY.md, "The web table"."""
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import socket
 import subprocess
@@ -331,3 +332,64 @@ def _swallow(call: object) -> None:
         call()  # type: ignore[operator]
     except httpx2.TransportError:
         pass
+
+
+def _bytes(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+
+
+def _finished_table(server: str) -> str:
+    """A table whose first hand is played to its end (its record in its folder)."""
+    view = _create(server, {"ruleset": "marolles-1637", "agents": "random", "seed": 1}).json()
+    while not view["over"]:
+        choice = view["decision"]["choices"][0]["text"]
+        answer = httpx2.post(
+            f"{server}/api/tables/{view['table']}/actions",
+            json={"seat": view["seat"], "action": choice},
+            timeout=30,
+        )
+        assert answer.status_code == 200, answer.text
+        view = answer.json()
+    return str(view["table"])
+
+
+@pytest.mark.slow
+def test_a_flood_of_tables_stays_under_the_cap_and_keeps_finished_ones(tmp_path: Path) -> None:
+    folder = tmp_path / "tables"
+    cap = 120_000
+    limits = dataclasses.replace(LIMITS, tables_bytes=cap)
+    with serving(
+        server_config(create_app(folder, limits), "127.0.0.1", free_port(), limits), WAIT
+    ) as server:
+        kept = _finished_table(server)
+        flood = [_create(server, {"ruleset": "marolles-1637", "seed": n}) for n in range(24)]
+        assert {answer.status_code for answer in flood} == {201}
+        assert _bytes(folder) <= cap
+        assert (folder / kept / "record.json").is_file()
+        record = httpx2.get(f"{server}/api/tables/{kept}/record", timeout=30)
+        assert record.status_code == 200
+        first = httpx2.get(f"{server}/api/tables/{flood[0].json()['table']}", timeout=30)
+        assert first.status_code == 404  # opened, left, and removed for the newer ones
+        last = httpx2.get(f"{server}/api/tables/{flood[-1].json()['table']}", timeout=30)
+        assert last.status_code == 200
+
+
+@pytest.mark.slow
+def test_when_finished_tables_fill_the_cap_new_tables_are_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "tables"
+    limits = dataclasses.replace(LIMITS, tables_bytes=10**9)
+    with serving(
+        server_config(create_app(folder, limits), "127.0.0.1", free_port(), limits), WAIT
+    ) as server:
+        kept = _finished_table(server)
+    limits = dataclasses.replace(LIMITS, tables_bytes=_bytes(folder) + 40_000)
+    with serving(
+        server_config(create_app(folder, limits), "127.0.0.1", free_port(), limits), WAIT
+    ) as server:
+        answers = [_create(server, {"ruleset": "marolles-1637", "seed": n}) for n in range(6)]
+        refused = [answer for answer in answers if answer.status_code != 201]
+        assert refused and {answer.status_code for answer in refused} == {507}
+        message = refused[0].json()["error"]
+        assert "--tables-cap" in message
+        _no_server_detail(message, folder)
+        assert httpx2.get(f"{server}/api/tables/{kept}/record", timeout=30).status_code == 200

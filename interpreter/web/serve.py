@@ -41,7 +41,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     allowed = tuple(args.allow_host or ())
     if args.host not in ("0.0.0.0", "::", ""):
         allowed += (args.host,)
-    limits = ServeLimits(allowed_hosts=allowed, think_seconds=float(args.think_seconds))
+    limits = ServeLimits(
+        allowed_hosts=allowed,
+        think_seconds=float(args.think_seconds),
+        tables_bytes=args.tables_cap * 1_000_000,
+    )
     address = f"http://{_shown_host(args.host)}:{args.port}/"
     print(f"tarot: the table is at {address} (tables kept in {folder}); Ctrl-C stops")
     _note_shadowed()
