@@ -23,6 +23,7 @@ Every value of the result keeps its provenance: the position in the file that su
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from tarot.errors import (
     json_path,
     nearest_position,
 )
+from tarot.load.paths import schemas_dir
 from tarot.load.yaml_source import (
     DocPath,
     SourceDocument,
@@ -53,6 +55,16 @@ MAX_NAME_LENGTH = 255
 #: Variants of variants: at most this many files in one `extends` chain.
 MAX_EXTENDS_DEPTH = 20
 _PATH_SUFFIXES = (".yaml", ".yml")
+
+
+def _ruleset_sections() -> frozenset[str]:
+    """The top-level keys of a ruleset, as the schema states them."""
+    schema = json.loads((schemas_dir() / "ruleset.schema.json").read_text(encoding="utf-8"))
+    return frozenset(schema["properties"])
+
+
+#: What a base found as a file must look like to be read as a ruleset (`resolve`).
+RULESET_SECTIONS = _ruleset_sections()
 
 FindBuiltin = Callable[[str], "Path | None"]
 ListBuiltins = Callable[[], "list[str]"]
@@ -118,14 +130,18 @@ def resolve(
     list_builtins: ListBuiltins | None = None,
     read: ReadFile = read_ruleset_file,
     names_only: bool = False,
+    sections: frozenset[str] | None = RULESET_SECTIONS,
 ) -> MergedDocument:
     """Load ``path``, follow its ``extends`` chain and merge; raise :class:`RulesetError`.
 
     ``read`` turns each file of the chain into a document (by default with positions).
     ``names_only``: ``extends`` in ``path`` may only name a ruleset ``find_builtin`` knows (no
-    path, no file beside it), and the messages name no folder (a file sent to a server)."""
+    path, no file beside it), and the messages name no folder (a file sent to a server).
+    ``sections``: the top-level keys a base found as a file (not a built-in ruleset) may
+    have, or slips of them; a base with another is refused unread (None: any, for tests of
+    merging alone)."""
     path = Path(path)
-    resolver = _Resolver(path, find_builtin, list_builtins, read, names_only)
+    resolver = _Resolver(path, find_builtin, list_builtins, read, names_only, sections)
     node, chain = resolver.load(path, [])
     if resolver.problems:
         raise RulesetError(resolver.problems)
@@ -142,6 +158,7 @@ class _Resolver:
         list_builtins: ListBuiltins | None,
         read: ReadFile,
         names_only: bool = False,
+        sections: frozenset[str] | None = None,
     ) -> None:
         self.root = root
         self.names_only = names_only
@@ -149,6 +166,8 @@ class _Resolver:
         self.find_builtin = find_builtin
         self.list_builtins = list_builtins
         self.read = read
+        self.sections = sections
+        self.by_path: set[Path] = set()  # bases found as files, not as built-in rulesets
         self.problems: list[Problem] = []
 
     def display(self, path: Path) -> str:
@@ -157,9 +176,13 @@ class _Resolver:
         except ValueError:  # different drives on Windows
             return str(path)
 
-    def load(self, path: Path, stack: list[Path]) -> tuple[_Node, list[Path]]:
+    def load(
+        self, path: Path, stack: list[Path], extended_at: Position | None = None
+    ) -> tuple[_Node, list[Path]]:
         doc = self.read(path)
         _check_root(doc)
+        if path in self.by_path:
+            self.check_is_ruleset(doc, path, extended_at)
         node = _annotate(doc, doc.data, ())
         chain = [path]
         if EXTENDS_KEY not in node.value:
@@ -189,9 +212,35 @@ class _Resolver:
             raise RulesetError(
                 [Problem(where, json_path([EXTENDS_KEY]), "extends cycle: " + " -> ".join(loop))]
             )
-        base, base_chain = self.load(base_path, here)
+        base, base_chain = self.load(base_path, here, where)
         merged = self.merge(base, node)
         return merged, chain + base_chain
+
+    def check_is_ruleset(self, doc: SourceDocument, path: Path, where: Position | None) -> None:
+        """A base read by its path (not a built-in ruleset) is used only when it is a ruleset:
+        every top-level key a ruleset's section (or a slip of one, which the schema check then
+        names). Any other YAML file (a configuration, a file of keys) is refused naming
+        neither its keys nor its values: nothing in it is used or shown."""
+        if self.sections is None:
+            return
+        foreign = [
+            key
+            for key in doc.data
+            if not isinstance(key, str)
+            or (key not in self.sections and not closest_names(key, self.sections, 1, 0.8))
+        ]
+        if foreign:
+            shown = self.display(path)
+            some = (
+                "1 of its top-level keys is"
+                if len(foreign) == 1
+                else (f"{len(foreign)} of its top-level keys are")
+            )
+            message = (
+                f"{shown} is not a ruleset: {some} no section of one, so nothing in it is used "
+                f"or shown here (`tarot validate {shown}` names them)"
+            )
+            raise RulesetError([Problem(where, json_path([EXTENDS_KEY]), message)])
 
     def find_base(self, path: Path, name: str, where: Position | None) -> Path:
         if len(name) > MAX_NAME_LENGTH or "\0" in name:
@@ -214,19 +263,18 @@ class _Resolver:
         if name.lower().endswith(_PATH_SUFFIXES):
             candidate = folder / name
             if candidate.is_file():
+                self.by_path.add(candidate)
                 return candidate
-            known = (
-                sorted(p.name for p in candidate.parent.glob("*.y*ml"))
-                if (candidate.parent.is_dir())
-                else []
-            )
             message = f"base ruleset file {name!r} not found (looked for {candidate})"
-            raise RulesetError(
-                [Problem(where, json_path([EXTENDS_KEY]), message + _suggest(name, known))]
-            )
+            if candidate.parent.resolve() == folder.resolve():
+                # the files beside the extending one are suggested; another folder's never
+                known = sorted(p.name for p in folder.glob("*.y*ml"))
+                message += _suggest(name, known)
+            raise RulesetError([Problem(where, json_path([EXTENDS_KEY]), message)])
         for suffix in _PATH_SUFFIXES:
             candidate = folder / f"{name}{suffix}"
             if candidate.is_file() and candidate.resolve() != path.resolve():
+                self.by_path.add(candidate)
                 return candidate
         found = self.find_builtin(name)
         if found is not None:
