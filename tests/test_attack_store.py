@@ -300,3 +300,43 @@ def test_the_commands_refuse_a_strangers_store_and_take_it_when_trusted(
     status, out, err = run(capsys, *args, "--trust-store")
     assert status == 0 and out == played
     assert "4 hand(s) sealed as yours" in err and "4 hand(s) read from it, 0 played" in err
+
+
+def test_a_store_naming_the_user_as_its_owner_still_needs_their_seals(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _as_user(monkeypatch, tmp_path, "me")
+    (tmp_path / "mine").mkdir()
+    mine = _store(tmp_path / "mine")
+    with sqlite3.connect(mine) as db:
+        (owner,) = db.execute("SELECT value FROM store WHERE key = 'owner'").fetchone()
+    db.close()
+    _as_user(monkeypatch, tmp_path, "stranger")
+    forged = _store(tmp_path)  # a stranger's store, its owner copied from one of mine
+    _tamper(forged, "UPDATE store SET value = ? WHERE key = 'owner'", values=(owner,))
+    _as_user(monkeypatch, tmp_path, "me")
+    with pytest.raises(StoreError, match="hand 1 of run 1 is not sealed by you"):
+        _lookup(forged)
+    store = ResultStore(str(forged), trust=True)  # vouched for: every hand sealed again
+    assert store.resealed == 3
+    store.close()
+    assert len(_lookup(forged)) == 3
+
+
+def test_runs_of_other_types_or_huge_keys_are_passed_over_when_vouched_for(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _as_user(monkeypatch, tmp_path, "stranger")
+    path = _store(tmp_path)
+    _tamper(
+        path,
+        "INSERT INTO runs VALUES (2, 'h', ?, '[]', 1, 'v', 'scalar', 'r')",
+        "INSERT INTO runs VALUES (3, X'00', '{}', '[]', 1, 'v', 'scalar', 'r')",
+        "INSERT INTO hands SELECT 2, hand, summary FROM hands WHERE run = 1",
+        "INSERT INTO hands SELECT 3, hand, summary FROM hands WHERE run = 1",
+        values=("x" * 2_000_000,),
+    )
+    _as_user(monkeypatch, tmp_path, "me")
+    store = ResultStore(str(path), trust=True)
+    assert store.resealed == 3  # run 1's hands; runs 2 and 3 can match no key of this program
+    store.close()

@@ -393,3 +393,18 @@ def test_when_finished_tables_fill_the_cap_new_tables_are_refused(tmp_path: Path
         assert "--tables-cap" in message
         _no_server_detail(message, folder)
         assert httpx2.get(f"{server}/api/tables/{kept}/record", timeout=30).status_code == 200
+
+
+def test_json_nested_too_deeply_or_a_flood_of_options_is_refused_at_once(server: str) -> None:
+    started = time.monotonic()
+    deep = httpx2.post(
+        f"{server}/api/tables",
+        content="[" * 40_000 + "]" * 40_000,  # within the body limit of LIMITS
+        headers={"Content-Type": "application/json"},
+        timeout=30,
+    )
+    assert deep.status_code == 400 and "nested too deeply" in deep.json()["error"]
+    options = {f"o{n}": "x" for n in range(5_000)}
+    flood = _create(server, {"ruleset": "marolles-1637", "options": options})
+    assert flood.status_code == 400 and "at most 1000" in flood.json()["error"]
+    assert time.monotonic() - started < 5

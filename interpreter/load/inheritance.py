@@ -416,7 +416,7 @@ def _suggest(name: str, known: list[str], show_all: bool = True) -> str:
     if close:
         text += "; did you mean " + " or ".join(repr(c) for c in close) + "?"
     if show_all and known:
-        text += " Known: " + ", ".join(known)
+        text += (" Known: " if close else "; known: ") + ", ".join(known)
     return text
 
 

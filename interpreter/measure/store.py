@@ -52,6 +52,7 @@ from tarot.measure.store_seal import NoKey, Sealer, run_text
 FORMAT = "tarot-results-store"
 FORMAT_VERSION = "2"  # 1: before hands were sealed (taken with `trust`, then sealed)
 BUSY_WAIT = 60.0  # seconds to wait for another run writing to the same store
+MAX_RUN_KEY = 100_000  # characters of a run's key (a ruleset's options and agents: a few kB)
 
 _SCHEMA = """
 CREATE TABLE store (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -162,16 +163,16 @@ class ResultStore:
                 f"this version of tarot does not read (it reads {', '.join(_SCHEMAS)}); it is "
                 "left as it is: give a new file name"
             )
-        if version != FORMAT_VERSION or found.get("owner") != self._sealer.owner:
-            if not self.trust:
-                raise StoreError(
-                    f"--store {self.path}: its hands are not sealed by you (a store written "
-                    "by someone else, by you on another machine, or by tarot before stores "
-                    "were sealed), and tarot counts only hands it can tell you played; it is "
-                    "left as it is. If you trust whoever wrote it, add --trust-store once to "
-                    "seal its hands as yours; else give a new file name to play them again"
-                )
+        if self.trust:  # every hand, even in a store that names the user (anyone can)
             self._adopt(version)
+        elif version != FORMAT_VERSION or found.get("owner") != self._sealer.owner:
+            raise StoreError(
+                f"--store {self.path}: its hands are not sealed by you (a store written "
+                "by someone else, by you on another machine, or by tarot before stores "
+                "were sealed), and tarot counts only hands it can tell you played; it is "
+                "left as it is. If you trust whoever wrote it, add --trust-store once to "
+                "seal its hands as yours; else give a new file name to play them again"
+            )
         self._set_journal()
 
     def _adopt(self, version: str | None) -> None:
@@ -182,10 +183,17 @@ class ResultStore:
             try:
                 if version != FORMAT_VERSION:
                     self._db.execute(_SEALS)
-                runs = {
+                store_check.begin(self._db)
+                runs = {  # only runs a key of this program can match: of its types, small
                     int(run): run_text(values)
                     for run, *values in self._db.execute(
-                        "SELECT id, ruleset_hash, options, agents, seed, version, backend FROM runs"
+                        "SELECT id, ruleset_hash, options, agents, seed, version, backend "
+                        "FROM runs WHERE typeof(id) = 'integer' AND typeof(seed) = 'integer' "
+                        "AND typeof(ruleset_hash) = 'text' AND typeof(options) = 'text' "
+                        "AND typeof(agents) = 'text' AND typeof(version) = 'text' "
+                        "AND typeof(backend) = 'text' AND length(ruleset_hash) "
+                        "+ length(options) + length(agents) + length(version) "
+                        f"+ length(backend) <= {MAX_RUN_KEY}"
                     )
                 }
                 self._db.execute("DELETE FROM seals")
