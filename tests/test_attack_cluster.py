@@ -169,7 +169,10 @@ def test_a_plain_address_of_another_machine_is_refused_at_once(
     "address", ["tcp://127.0.0.1:8786", "tcp://localhost:8786", "tcp://[::1]:8786"]
 )
 def test_a_plain_address_on_this_machine_is_taken(address: str) -> None:
-    assert cluster.cluster_address(address).text == address
+    taken = cluster.cluster_address(address)
+    assert taken.text == address
+    # the address it resolved to is the one connected to (no second look-up of the name)
+    assert taken.connect in ("tcp://127.0.0.1:8786", "tcp://[::1]:8786")
 
 
 def test_tls_without_dask_tls_settings_says_which_are_missing(

@@ -100,6 +100,9 @@ class ClusterAddress:
 
     text: str
     local_workers: int | None = None
+    #: what to connect to when it is not `text`: a plain address's host as it resolved when
+    #: it was found on the loopback (a name that resolves elsewhere later is not followed)
+    connect: str | None = None
 
 
 def cluster_address(text: str) -> ClusterAddress:
@@ -127,14 +130,18 @@ def cluster_address(text: str) -> ClusterAddress:
         found_at = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
         raise argparse.ArgumentTypeError(f"{shown}: no host {host!r} is known") from None
-    if found["scheme"] not in ENCRYPTED and not all(_loopback(str(at[4][0])) for at in found_at):
+    if found["scheme"] in ENCRYPTED:
+        return ClusterAddress(written)
+    if not all(_loopback(str(at[4][0])) for at in found_at):
         raise argparse.ArgumentTypeError(
             f"{shown}: a scheduler on another machine is reached over TLS only "
             f"(tls://{found['host']}:{port}, with Dask's TLS settings: docs/comparing/"
             "cluster.md): over plain tcp, whoever reaches the scheduler runs code on its "
             "machines and sees or changes the hands"
         )
-    return ClusterAddress(written)
+    loopback = str(found_at[0][4][0])
+    shown_host = f"[{loopback}]" if ":" in loopback else loopback
+    return ClusterAddress(written, connect=f"{found['scheme']}://{shown_host}:{port}")
 
 
 def _loopback(address: str) -> bool:
@@ -447,7 +454,7 @@ def dask_executor(address: ClusterAddress) -> Iterator[DaskExecutor]:
         try:
             if not local:
                 client = distributed.Client(
-                    address.text,
+                    address.connect or address.text,
                     timeout=CONNECT_TIMEOUT,
                     set_as_default=False,
                     security=security,
