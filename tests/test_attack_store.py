@@ -340,3 +340,17 @@ def test_runs_of_other_types_or_huge_keys_are_passed_over_when_vouched_for(
     store = ResultStore(str(path), trust=True)
     assert store.resealed == 3  # run 1's hands; runs 2 and 3 can match no key of this program
     store.close()
+
+
+@pytest.mark.parametrize(("mode", "data"), [(0o644, b"k" * 32), (0o600, b"short")])
+def test_a_store_key_open_to_others_or_damaged_is_refused_never_replaced(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, mode: int, data: bytes
+) -> None:
+    _as_user(monkeypatch, tmp_path, "me")
+    path = _store(tmp_path)
+    key = tmp_path / "me" / "tarot" / "keys" / "store-key"
+    key.write_bytes(data)
+    key.chmod(mode)
+    with pytest.raises(StoreError, match="your store key .* cannot be used"):
+        ResultStore(str(path))
+    assert key.read_bytes() == data  # the user decides: chmod 600, or remove it

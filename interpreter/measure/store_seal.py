@@ -18,7 +18,7 @@ import hmac
 import json
 from collections.abc import Sequence
 
-from tarot.user_cache import keys_folder, store_key
+from tarot.user_cache import KEY_BYTES, STORE_KEY_FILE, keys_folder, store_key, unfit
 
 _HAND = b"tarot-store-hand\0"
 _OWNER = b"tarot-store-owner"
@@ -32,12 +32,25 @@ class Sealer:
     """Seals made and checked with the user's store key."""
 
     def __init__(self) -> None:
-        key = store_key()
-        if key is None:
+        folder = keys_folder()
+        if folder is None:
             raise NoKey(
                 f"a store's hands are sealed with a key of yours, kept in {keys_folder_name()}, "
                 "and that folder cannot be made private to you"
             )
+        path = folder / STORE_KEY_FILE
+        why = unfit(path, KEY_BYTES)
+        if why is None and path.exists() and path.stat().st_size != KEY_BYTES:
+            why = f"a key is {KEY_BYTES} bytes"
+        if why is not None:  # never replaced here: the user's stores are sealed with it
+            raise NoKey(
+                f"your store key {path} cannot be used ({why}): make it a file of yours "
+                "readable by you alone (chmod 600), or remove it to make a new one (your "
+                "stores would then need --trust-store once)"
+            )
+        key = store_key()
+        if key is None:
+            raise NoKey(f"your store key cannot be made in {folder}")
         self._key = key
         self.owner = hmac.new(key, _OWNER, hashlib.sha256).hexdigest()[:32]
 
