@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -408,3 +409,22 @@ def test_json_nested_too_deeply_or_a_flood_of_options_is_refused_at_once(server:
     flood = _create(server, {"ruleset": "marolles-1637", "options": options})
     assert flood.status_code == 400 and "at most 1000" in flood.json()["error"]
     assert time.monotonic() - started < 5
+
+
+def test_the_tables_folder_is_closed_to_other_users_of_the_machine(tmp_path: Path) -> None:
+    """It holds every table's seed and seat links, and lists the tables' addresses."""
+    from tarot.web.serve import private_folder
+
+    made = tmp_path / "made" / "tables"
+    assert private_folder(made) is None
+    assert stat.S_IMODE(made.stat().st_mode) == 0o700
+    opened = tmp_path / "opened"
+    opened.mkdir(mode=0o755)
+    opened.chmod(0o755)
+    note = private_folder(opened)
+    assert note is not None and "open to other users of this machine" in note
+    assert stat.S_IMODE(opened.stat().st_mode) == 0o700
+    app = create_app(made, LIMITS)
+    with serving(server_config(app, "127.0.0.1", free_port(), LIMITS), WAIT) as server:
+        table = _create(server, {"ruleset": "marolles-1637", "seed": 1}).json()["table"]
+    assert stat.S_IMODE((made / table).stat().st_mode) == 0o700

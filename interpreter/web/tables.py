@@ -90,7 +90,7 @@ class Tables:
         needed = NEW_TABLE + (len(upload[1].encode()) if upload is not None else 0)
         self.disk.make_room(needed, self.held)
         try:
-            home.mkdir(parents=True)
+            home.mkdir(mode=0o700, parents=True)
             if upload is not None:
                 ruleset = _save_upload(home, *upload).name
             setup = TableSetup(ruleset, dict(options), seat, agents, seed, [], seed_known)
