@@ -82,3 +82,23 @@ def test_a_base_that_is_a_ruleset_is_read_and_its_slips_named(
         file.write("payment: 5\n")
     status, _, err = run(capsys, "validate", str(variant))
     assert status == 1 and "unknown key 'payment'" in err and "did you mean 'payments'" in err
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'token: "{SECRET}\nother: [{SECRET}\n',  # a YAML error on the secret's line
+        f"{SECRET}: 1\n{SECRET}: 2\n",  # a duplicate key
+        f"!!python/object:os.system {SECRET}\n",  # a tag
+    ],
+    ids=["syntax", "duplicate-key", "tag"],
+)
+def test_a_private_file_that_is_not_even_yaml_of_a_ruleset_is_not_quoted(
+    capsys: pytest.CaptureFixture[str], stranger: Path, text: str
+) -> None:
+    (stranger.parent / ".config" / "service" / "credentials.yaml").write_text(text)
+    ruleset = stranger / "variant.yaml"
+    ruleset.write_text("extends: ../.config/service/credentials.yaml\n", encoding="utf-8")
+    status, out, err = run(capsys, "validate", str(ruleset))
+    assert status == 1 and "cannot be read as a ruleset" in err and "Traceback" not in err
+    assert SECRET not in out + err

@@ -179,7 +179,12 @@ class _Resolver:
     def load(
         self, path: Path, stack: list[Path], extended_at: Position | None = None
     ) -> tuple[_Node, list[Path]]:
-        doc = self.read(path)
+        try:
+            doc = self.read(path)
+        except RulesetError as error:
+            if path not in self.by_path:
+                raise
+            raise self.unreadable(path, error, extended_at) from None
         _check_root(doc)
         if path in self.by_path:
             self.check_is_ruleset(doc, path, extended_at)
@@ -215,6 +220,19 @@ class _Resolver:
         base, base_chain = self.load(base_path, here, where)
         merged = self.merge(base, node)
         return merged, chain + base_chain
+
+    def unreadable(self, path: Path, error: RulesetError, where: Position | None) -> RulesetError:
+        """A base read by its path that is not even YAML of a ruleset (bad YAML, not UTF-8, a
+        duplicate key...): said at the `extends` line with the first problem's line only,
+        since its messages may quote the file (a key, a piece of a line)."""
+        shown = self.display(path)
+        lines = [p.position.line for p in error.problems if p.position and p.position.line > 0]
+        at = f", the first at line {min(lines)}" if lines else ""
+        message = (
+            f"{shown} cannot be read as a ruleset ({len(error.problems)} problem(s){at}); "
+            f"nothing in it is shown here (`tarot validate {shown}` names them)"
+        )
+        return RulesetError([Problem(where, json_path([EXTENDS_KEY]), message)])
 
     def check_is_ruleset(self, doc: SourceDocument, path: Path, where: Position | None) -> None:
         """A base read by its path (not a built-in ruleset) is used only when it is a ruleset:
