@@ -247,3 +247,15 @@ def test_a_cluster_started_by_the_command_is_this_runs_alone() -> None:
         for security in (None, distributed.Security.temporary()):
             with pytest.raises((OSError, TypeError)):
                 distributed.Client(address, timeout=3, set_as_default=False, security=security)
+
+
+def test_a_local_cluster_without_cryptography_says_what_to_install(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def missing() -> None:
+        raise ImportError("No module named 'cryptography'")
+
+    monkeypatch.setattr(distributed.Security, "temporary", staticmethod(missing))
+    status, out, err = run(capsys, "simulate", BASE, "--hands", "3", "--cluster", "local:1")
+    assert status == 1 and out == "" and "Traceback" not in err
+    assert "needs the cryptography package" in err and cluster.INSTALL in err
