@@ -116,7 +116,7 @@ def cluster_address(text: str) -> ClusterAddress:
     found = _ADDRESS.fullmatch(written)
     if found is None:
         raise argparse.ArgumentTypeError(
-            f"wants local, local:N or a scheduler address such as tcp://HOST:8786, got {shown}"
+            f"wants local, local:N or a scheduler address such as tls://HOST:8786, got {shown}"
         )
     if found["scheme"] not in SCHEMES:
         raise argparse.ArgumentTypeError(
