@@ -259,3 +259,21 @@ def test_a_local_cluster_without_cryptography_says_what_to_install(
     status, out, err = run(capsys, "simulate", BASE, "--hands", "3", "--cluster", "local:1")
     assert status == 1 and out == "" and "Traceback" not in err
     assert "needs the cryptography package" in err and cluster.INSTALL in err
+
+
+def test_a_worker_that_changes_a_batch_result_is_caught() -> None:
+    """The client's own replay of a hand covers the batch back end too (a hand played alone
+    is the hand played in a chunk)."""
+    ruleset = load_ruleset(BASE)
+    plan = RunPlan((RulesetSpec(BASE),), 1, 4, ("random",) * 3, 1, "batch")
+    work: Work = [(number, (0,)) for number in range(1, 5)]
+
+    def lying(job: Any, work: Work) -> str:
+        hands = cluster._table(job).play(work)
+        first = hands[0][0]
+        net = (first.net[0] + 10, first.net[1] - 10, *first.net[2:])
+        return _text([(dataclasses.replace(first, net=net),), *hands[1:]])
+
+    executor = cluster.DaskExecutor(_HostileClient(lying), "tcp://worker:8786")  # type: ignore[arg-type]
+    with pytest.raises(cluster.ClusterError, match="is not the one this machine plays"):
+        list(executor.play(plan, [ruleset], iter([work])))

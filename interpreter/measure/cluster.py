@@ -22,7 +22,7 @@ store writes them), and the client takes results from the cluster only in msgpac
 plain format (`deserializers`), never as a pickle. The client checks every answer before it
 counts (`checked_answer`): its size, a summary for every hand and ruleset asked for, each the
 hand of its number, finite and bounded, every seat one of the ruleset's; and it plays the
-first hand of every `SPOT_CHECK`-th chunk again itself (scalar back end), so a worker that
+first hand of every `SPOT_CHECK`-th chunk again itself (on the run's back end), so a worker that
 plays other seeds, other players or other rules is caught. Dask's own messages (tasks,
 errors) still travel as pickles between the machines of a cluster, so a scheduler on another
 machine is reached over TLS only (`cluster_address` refuses a plain one, `client_security`
@@ -328,7 +328,7 @@ class DaskExecutor:
                     break
                 future, work = in_flight.popleft()
                 answer = self._checked(self._answer(future, work), work, rulesets)
-                if chunk % SPOT_CHECK == 0 and work and plan.backend == "scalar":
+                if chunk % SPOT_CHECK == 0 and work:  # either back end: a hand alone is the same
                     self._spot_check(here, work, answer)
                 submit()
                 yield answer
