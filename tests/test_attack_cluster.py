@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import pickle
+import socket
 import time
 import urllib.error
 import urllib.request
@@ -170,9 +171,21 @@ def test_a_plain_address_of_another_machine_is_refused_at_once(
 )
 def test_a_plain_address_on_this_machine_is_taken(address: str) -> None:
     taken = cluster.cluster_address(address)
-    assert taken.text == address
-    # the address it resolved to is the one connected to (no second look-up of the name)
-    assert taken.connect in ("tcp://127.0.0.1:8786", "tcp://[::1]:8786")
+    assert taken.text == address and taken.connect is None
+
+
+def test_a_plain_name_is_connected_to_as_it_resolved_when_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A name whose owner makes it resolve to the loopback, then elsewhere (DNS rebinding),
+    is not looked up a second time when the client connects."""
+    answers = [
+        (socket.AF_INET6, 1, 6, "", ("::1", 8786, 0, 0)),
+        (socket.AF_INET, 1, 6, "", ("127.0.0.1", 8786)),
+    ]
+    monkeypatch.setattr(cluster.socket, "getaddrinfo", lambda *args, **kwargs: answers)
+    taken = cluster.cluster_address("tcp://scheduler.example:8786")
+    assert taken.connect == "tcp://127.0.0.1:8786"
 
 
 def test_tls_without_dask_tls_settings_says_which_are_missing(

@@ -100,8 +100,8 @@ class ClusterAddress:
 
     text: str
     local_workers: int | None = None
-    #: what to connect to when it is not `text`: a plain address's host as it resolved when
-    #: it was found on the loopback (a name that resolves elsewhere later is not followed)
+    #: what to connect to when it is not `text`: a plain address's host name as it resolved
+    #: when it was found on the loopback (a name that resolves elsewhere later is not followed)
     connect: str | None = None
 
 
@@ -139,7 +139,10 @@ def cluster_address(text: str) -> ClusterAddress:
             "cluster.md): over plain tcp, whoever reaches the scheduler runs code on its "
             "machines and sees or changes the hands"
         )
-    loopback = str(found_at[0][4][0])
+    if host == "localhost" or _loopback(host):  # an address, or the machine's own name
+        return ClusterAddress(written)
+    # any other name is connected to as it resolved now (IPv4 first), not looked up again
+    loopback = str(min(found_at, key=lambda at: at[0] != socket.AF_INET)[4][0])
     shown_host = f"[{loopback}]" if ":" in loopback else loopback
     return ClusterAddress(written, connect=f"{found['scheme']}://{shown_host}:{port}")
 
