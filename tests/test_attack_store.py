@@ -354,3 +354,23 @@ def test_a_store_key_open_to_others_or_damaged_is_refused_never_replaced(
     with pytest.raises(StoreError, match="your store key .* cannot be used"):
         ResultStore(str(path))
     assert key.read_bytes() == data  # the user decides: chmod 600, or remove it
+
+
+@pytest.mark.slow
+def test_a_stores_words_reach_the_terminal_with_control_characters_escaped(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _as_user(monkeypatch, tmp_path, "me")
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as db:
+        db.execute('CREATE TABLE "\x1b[2J\x1b[31mgone\x07" (x)')
+    db.close()
+    args = ("simulate", "marolles-1637", "--hands", "2", "--jobs", "1", "--store")
+    status, _, err = run(capsys, *args, str(other))
+    assert status == 1 and "\\u001b[2J" in err and "\x1b" not in err and "\x07" not in err
+    mine = tmp_path / "mine.sqlite"
+    assert run(capsys, *args, str(mine))[0] == 0
+    summary = {**TWO, "number": 1, "fired": {"\x1b[2Jrule": "x"}}
+    _tamper(mine, "UPDATE hands SET summary = ? WHERE hand = 1", values=(json.dumps(summary),))
+    status, _, err = run(capsys, *args, str(mine))
+    assert status == 1 and "hand 1 of run 1 is damaged" in err and "\x1b" not in err

@@ -29,7 +29,7 @@ from tarot.core.output_files import OutputError, check_output_path
 from tarot.core.ruleset import Ruleset
 from tarot.core.stopping import exit_status
 from tarot.engine.game import plays_sittings
-from tarot.errors import UsageError
+from tarot.errors import UsageError, shown_text
 from tarot.load import paths
 from tarot.measure.cluster import ClusterAddress
 from tarot.measure.comparison import Comparison
@@ -173,7 +173,7 @@ def drive_run(
 
 def nothing_finished(end: RunEnd) -> int:
     if end.failure:
-        print(f"tarot: {end.failure}", file=sys.stderr)
+        print(shown_text(f"tarot: {end.failure}"), file=sys.stderr)
         return 1
     print("interrupted before any hand finished", file=sys.stderr)
     return exit_status()
@@ -181,7 +181,7 @@ def nothing_finished(end: RunEnd) -> int:
 
 def finish_run(end: RunEnd, args: argparse.Namespace) -> int:
     if end.failure:
-        print(f"tarot: {end.failure}", file=sys.stderr)
+        print(shown_text(f"tarot: {end.failure}"), file=sys.stderr)
         print("stopped: the report covers the hands that finished", file=sys.stderr)
         return 1
     if args.out:
