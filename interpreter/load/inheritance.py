@@ -27,6 +27,7 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -57,14 +58,13 @@ MAX_EXTENDS_DEPTH = 20
 _PATH_SUFFIXES = (".yaml", ".yml")
 
 
-def _ruleset_sections() -> frozenset[str]:
-    """The top-level keys of a ruleset, as the schema states them."""
+@cache
+def ruleset_sections() -> frozenset[str]:
+    """The top-level keys of a ruleset, as the schema states them: what a base found as a
+    file must have to be read as a ruleset (`resolve`)."""
     schema = json.loads((schemas_dir() / "ruleset.schema.json").read_text(encoding="utf-8"))
     return frozenset(schema["properties"])
 
-
-#: What a base found as a file must look like to be read as a ruleset (`resolve`).
-RULESET_SECTIONS = _ruleset_sections()
 
 FindBuiltin = Callable[[str], "Path | None"]
 ListBuiltins = Callable[[], "list[str]"]
@@ -130,18 +130,18 @@ def resolve(
     list_builtins: ListBuiltins | None = None,
     read: ReadFile = read_ruleset_file,
     names_only: bool = False,
-    sections: frozenset[str] | None = RULESET_SECTIONS,
+    any_base: bool = False,
 ) -> MergedDocument:
     """Load ``path``, follow its ``extends`` chain and merge; raise :class:`RulesetError`.
 
     ``read`` turns each file of the chain into a document (by default with positions).
     ``names_only``: ``extends`` in ``path`` may only name a ruleset ``find_builtin`` knows (no
     path, no file beside it), and the messages name no folder (a file sent to a server).
-    ``sections``: the top-level keys a base found as a file (not a built-in ruleset) may
-    have, or slips of them; a base with another is refused unread (None: any, for tests of
-    merging alone)."""
+    A base found as a file (not a built-in ruleset) is read only when its top-level keys
+    are `ruleset_sections` or slips of them, and refused unquoted otherwise (`any_base`:
+    any keys, for tests of merging alone)."""
     path = Path(path)
-    resolver = _Resolver(path, find_builtin, list_builtins, read, names_only, sections)
+    resolver = _Resolver(path, find_builtin, list_builtins, read, names_only, any_base)
     node, chain = resolver.load(path, [])
     if resolver.problems:
         raise RulesetError(resolver.problems)
@@ -158,7 +158,7 @@ class _Resolver:
         list_builtins: ListBuiltins | None,
         read: ReadFile,
         names_only: bool = False,
-        sections: frozenset[str] | None = None,
+        any_base: bool = False,
     ) -> None:
         self.root = root
         self.names_only = names_only
@@ -166,7 +166,7 @@ class _Resolver:
         self.find_builtin = find_builtin
         self.list_builtins = list_builtins
         self.read = read
-        self.sections = sections
+        self.any_base = any_base
         self.by_path: set[Path] = set()  # bases found as files, not as built-in rulesets
         self.problems: list[Problem] = []
 
@@ -239,13 +239,14 @@ class _Resolver:
         every top-level key a ruleset's section (or a slip of one, which the schema check then
         names). Any other YAML file (a configuration, a file of keys) is refused naming
         neither its keys nor its values: nothing in it is used or shown."""
-        if self.sections is None:
+        if self.any_base:
             return
+        sections = ruleset_sections()
         foreign = [
             key
             for key in doc.data
             if not isinstance(key, str)
-            or (key not in self.sections and not closest_names(key, self.sections, 1, 0.8))
+            or (key not in sections and not closest_names(key, sections, 1, 0.8))
         ]
         if foreign:
             shown = self.display(path)
