@@ -213,15 +213,20 @@ def _invent(net: list[float]) -> str:
             "INSERT INTO hands VALUES (1, 2, ?)",
         ),
         ("UPDATE seals SET seal = ? WHERE hand = 2",),
+        ("UPDATE seals SET seal = ? WHERE hand = 2",),
     ],
-    ids=["edited", "edited-unsealed", "added", "seal-replaced"],
+    ids=["edited", "edited-unsealed", "added", "seal-replaced", "seal-not-ascii"],
 )
 def test_a_hand_made_up_in_the_users_store_is_refused(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, statements: tuple[str, ...]
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    statements: tuple[str, ...],
+    request: pytest.FixtureRequest,
 ) -> None:
+    seal = "é" * 64 if request.node.callspec.id.endswith("seal-not-ascii") else "0" * 64
     _as_user(monkeypatch, tmp_path, "me")
     path = _store(tmp_path)
-    value = _invent([9.0, -4.5, -4.5]) if "seal =" not in statements[0] else "0" * 64
+    value = _invent([9.0, -4.5, -4.5]) if "seal =" not in statements[0] else seal
     _tamper(path, *statements, values=(value,))
     before = path.read_bytes()
     with pytest.raises(StoreError, match="hand 2 of run 1 is not sealed by you"):

@@ -25,7 +25,7 @@ _OWNER = b"tarot-store-owner"
 
 
 class NoKey(Exception):
-    """There is no private folder to keep the user's store key in."""
+    """The user's store key cannot be used or made: what is wrong, and what to do."""
 
 
 class Sealer:
@@ -35,8 +35,9 @@ class Sealer:
         folder = keys_folder()
         if folder is None:
             raise NoKey(
-                f"a store's hands are sealed with a key of yours, kept in {keys_folder_name()}, "
-                "and that folder cannot be made private to you"
+                "a store's hands are sealed with a key of yours, kept in "
+                "~/.local/share/tarot/keys (or $XDG_DATA_HOME/tarot/keys), and that folder "
+                "cannot be made private to you"
             )
         path = folder / STORE_KEY_FILE
         why = unfit(path, KEY_BYTES)
@@ -64,14 +65,10 @@ class Sealer:
         """Whether `seal` is this user's for that hand."""
         if not isinstance(seal, str):
             return False
-        return hmac.compare_digest(seal, self.seal(run, number, summary))
+        expected = self.seal(run, number, summary).encode()
+        return hmac.compare_digest(seal.encode(errors="replace"), expected)
 
 
 def run_text(values: Sequence[object]) -> str:
     """A run's key as the seal covers it: the values of its row in the store's `runs`."""
     return json.dumps(list(values), separators=(",", ":"))
-
-
-def keys_folder_name() -> str:
-    folder = keys_folder()
-    return str(folder) if folder is not None else "$XDG_DATA_HOME/tarot/keys"
