@@ -47,12 +47,6 @@ class TablesDisk:
         self._kept: dict[str, _Kept] | None = None  # read from the folder on first use
         self._lock = threading.Lock()
 
-    @property
-    def used(self) -> int:
-        """Bytes the tables take now."""
-        with self._lock:
-            return sum(kept.size for kept in self._tables().values())
-
     def make_room(self, needed: int, held: Callable[[str], bool]) -> None:
         """Make sure a new table of `needed` bytes fits under the cap: remove tables with no
         finished hand that are not `held` in memory, the longest untouched first; 507 when
@@ -77,8 +71,9 @@ class TablesDisk:
                 raise Refused(
                     507,
                     "the server keeps no more tables: they fill the "
-                    f"{self.cap / 1e6:,.0f} MB it keeps for them, most with finished hands; "
-                    "whoever runs it may remove old tables or raise --tables-cap",
+                    f"{self.cap / 1e6:,.0f} MB it keeps for them, and those with a finished "
+                    "hand or in play are kept; whoever runs it may remove old tables or raise "
+                    "--tables-cap",
                 )
             for table_id in chosen:
                 shutil.rmtree(self.folder / table_id, ignore_errors=True)
