@@ -18,13 +18,14 @@ import hmac
 import json
 from collections.abc import Sequence
 
+from tarot.errors import TarotError
 from tarot.user_cache import KEY_BYTES, STORE_KEY_FILE, keys_folder, store_key, unfit
 
 _HAND = b"tarot-store-hand\0"
 _OWNER = b"tarot-store-owner"
 
 
-class NoKey(Exception):
+class NoKey(TarotError):
     """The user's store key cannot be used or made: what is wrong, and what to do."""
 
 
