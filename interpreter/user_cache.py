@@ -15,6 +15,10 @@ ignored. The folder is used only when it is a real folder (not a link), the user
 closed to everyone else; a file in it only when it is a regular file of the user's, of a
 bounded size. A folder or file that fails is passed over with a note on standard error
 (once a process), and the cache rebuilt where it can be.
+
+One key lives elsewhere, since a cache may be emptied at any time: the key that seals the
+hands of the user's results stores (`store_key`, in ``$XDG_DATA_HOME/tarot/keys`` or
+``~/.local/share/tarot/keys``, made and checked the same way).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from functools import cache
 from pathlib import Path
 
 KEY_FILE = "signing-key"
+STORE_KEY_FILE = "store-key"
 KEY_BYTES = 32
 MAC_BYTES = 32  # SHA-256
 _noted: set[str] = set()
@@ -49,17 +54,29 @@ def _private(info: os.stat_result, kind: int) -> bool:
 def cache_folder() -> Path | None:
     """The private cache folder, made if need be; None when there is no safe place."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "tarot"
+    return _private_folder(
+        Path(base) / "tarot", "the cache folder", "nothing is cached (loading is slower)"
+    )
+
+
+def keys_folder() -> Path | None:
+    """The private folder of the keys that must outlive the cache (`store_key`):
+    ``$XDG_DATA_HOME/tarot/keys`` or ``~/.local/share/tarot/keys``; None when there is no
+    safe place."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
+    return _private_folder(Path(base) / "tarot" / "keys", "the keys folder", "no key is kept")
+
+
+def _private_folder(folder: Path, what: str, otherwise: str) -> Path | None:
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = folder.lstat()
     except (OSError, RuntimeError):  # no home, read-only file system...
         return None
     if not _private(info, stat.S_IFDIR):
-        note(
-            f"the cache folder {folder} is not a folder of yours closed to others: nothing is "
-            "cached (loading is slower)"
-        )
+        note(f"{what} {folder} is not a folder of yours closed to others: {otherwise}")
         return None
     return folder
 
@@ -148,9 +165,17 @@ def signing_key() -> bytes | None:
     return None if folder is None else _key_in(folder)
 
 
+def store_key() -> bytes | None:
+    """The user's key that seals the hands of results stores (made on first use), kept in
+    the keys folder rather than the cache: emptying the cache must not make the user's own
+    stores look like someone else's. None without a private folder for it."""
+    folder = keys_folder()
+    return None if folder is None else _key_in(folder, STORE_KEY_FILE)
+
+
 @cache
-def _key_in(folder: Path) -> bytes | None:
-    path = folder / KEY_FILE
+def _key_in(folder: Path, name: str = KEY_FILE) -> bytes | None:
+    path = folder / name
     key = read_private(path, KEY_BYTES)
     if key is not None and len(key) == KEY_BYTES:
         return key

@@ -9,11 +9,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import pickle
+import socket
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import dask
+import distributed
 import pytest
 from test_simulation_cli import run  # tarot ARGS in this process: status, out, err
 
@@ -150,10 +155,138 @@ def test_a_worker_answering_a_pickle_is_refused(played: tuple) -> None:
         _run(lambda job, work: pickle.dumps(cluster._table(job).play(work)), played)
 
 
+@pytest.mark.parametrize(
+    "address", ["tcp://192.0.2.1:8786", "ws://192.0.2.1:8786", "tcp://0.0.0.0:8786"]
+)
+def test_a_plain_address_of_another_machine_is_refused_at_once(
+    capsys: pytest.CaptureFixture[str], address: str
+) -> None:
+    status, _, err = run(capsys, "simulate", BASE, "--hands", "3", "--cluster", address)
+    assert status == 2 and "is reached over TLS only (tls://" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "address", ["tcp://127.0.0.1:8786", "tcp://localhost:8786", "tcp://[::1]:8786"]
+)
+def test_a_plain_address_on_this_machine_is_taken(address: str) -> None:
+    taken = cluster.cluster_address(address)
+    assert taken.text == address and taken.connect is None
+
+
+def test_a_plain_name_is_connected_to_as_it_resolved_when_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A name whose owner makes it resolve to the loopback, then elsewhere (DNS rebinding),
+    is not looked up a second time when the client connects."""
+    answers = [
+        (socket.AF_INET6, 1, 6, "", ("::1", 8786, 0, 0)),
+        (socket.AF_INET, 1, 6, "", ("127.0.0.1", 8786)),
+    ]
+    monkeypatch.setattr(cluster.socket, "getaddrinfo", lambda *args, **kwargs: answers)
+    taken = cluster.cluster_address("tcp://scheduler.example:8786")
+    assert taken.connect == "tcp://127.0.0.1:8786"
+
+
+def test_tls_without_dask_tls_settings_says_which_are_missing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with dask.config.set({"distributed.comm.tls.ca-file": None}):
+        started = time.monotonic()
+        status, _, err = run(
+            capsys, "simulate", BASE, "--hands", "3", "--cluster", "tls://192.0.2.1:8786"
+        )
+    assert status == 1 and "distributed.comm.tls.ca-file" in err and "Traceback" not in err
+    assert time.monotonic() - started < 5
+
+
+def _files(security: Any, folder: Path) -> dict[str, str]:
+    """Dask's TLS settings naming files that hold `security`'s certificate and key."""
+    (folder / "ca.pem").write_text(security.tls_ca_file)
+    (folder / "me.pem").write_text(security.tls_client_cert)
+    (folder / "me.key").write_text(security.tls_client_key)
+    return {
+        "distributed.comm.tls.ca-file": str(folder / "ca.pem"),
+        "distributed.comm.tls.client.cert": str(folder / "me.pem"),
+        "distributed.comm.tls.client.key": str(folder / "me.key"),
+    }
+
+
 @pytest.mark.slow
-def test_a_cluster_started_by_the_command_listens_on_this_machine_only() -> None:
+def test_a_tls_scheduler_is_used_with_dask_settings_and_refused_with_others(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    ours = distributed.Security.temporary()
+    theirs = distributed.Security.temporary()
+    (tmp_path / "ours").mkdir()
+    (tmp_path / "theirs").mkdir()
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        host="127.0.0.1",
+        protocol="tls://",
+        security=ours,
+        dashboard_address=None,
+    ) as scheduled:
+        address = scheduled.scheduler_address
+        args = ("simulate", BASE, "--hands", "4", "--cluster", address)
+        with dask.config.set(_files(ours, tmp_path / "ours")):
+            status, out, err = run(capsys, *args)
+        assert status == 0 and f"on cluster {address}" in out, err
+        with dask.config.set(_files(theirs, tmp_path / "theirs")):
+            status, out, err = run(capsys, *args)
+        assert status == 1 and "cannot reach the scheduler" in err and out == ""
+
+
+@pytest.mark.slow
+def test_a_cluster_started_by_the_command_is_this_runs_alone() -> None:
+    """On 127.0.0.1, over TLS with certificates made for the run: a client of another user
+    of this machine (plain, or with certificates of its own) cannot connect; no dashboard."""
     with cluster.dask_executor(cluster.ClusterAddress("local:1", 1)) as executor:
         client = executor._client
-        assert client.scheduler.address.startswith("tcp://127.0.0.1:")
-        assert all(address.startswith("tcp://127.0.0.1:") for address in client.nthreads())
-        assert "127.0.0.1" in (client.dashboard_link or "127.0.0.1")
+        address = client.scheduler.address
+        assert address.startswith("tls://127.0.0.1:")
+        assert all(worker.startswith("tls://127.0.0.1:") for worker in client.nthreads())
+        http = client.cluster.scheduler.http_server  # type: ignore[union-attr]
+        assert http.address == "127.0.0.1"
+        pages = {"health": 200, "status": 404, "info/main/workers.html": 404, "metrics": 404}
+        for page, status in pages.items():
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{http.port}/{page}") as answer:
+                    found = answer.status
+            except urllib.error.HTTPError as error:
+                found = error.code
+            assert found == status, page
+        for security in (None, distributed.Security.temporary()):
+            with pytest.raises((OSError, TypeError)):
+                distributed.Client(address, timeout=3, set_as_default=False, security=security)
+
+
+def test_a_local_cluster_without_cryptography_says_what_to_install(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def missing() -> None:
+        raise ImportError("No module named 'cryptography'")
+
+    monkeypatch.setattr(distributed.Security, "temporary", staticmethod(missing))
+    status, out, err = run(capsys, "simulate", BASE, "--hands", "3", "--cluster", "local:1")
+    assert status == 1 and out == "" and "Traceback" not in err
+    assert "needs the cryptography package" in err and cluster.INSTALL in err
+
+
+def test_a_worker_that_changes_a_batch_result_is_caught() -> None:
+    """The client's own replay of a hand covers the batch back end too (a hand played alone
+    is the hand played in a chunk)."""
+    ruleset = load_ruleset(BASE)
+    plan = RunPlan((RulesetSpec(BASE),), 1, 4, ("random",) * 3, 1, "batch")
+    work: Work = [(number, (0,)) for number in range(1, 5)]
+
+    def lying(job: Any, work: Work) -> str:
+        hands = cluster._table(job).play(work)
+        first = hands[0][0]
+        net = (first.net[0] + 10, first.net[1] - 10, *first.net[2:])
+        return _text([(dataclasses.replace(first, net=net),), *hands[1:]])
+
+    executor = cluster.DaskExecutor(_HostileClient(lying), "tcp://worker:8786")  # type: ignore[arg-type]
+    with pytest.raises(cluster.ClusterError, match="is not the one this machine plays"):
+        list(executor.play(plan, [ruleset], iter([work])))

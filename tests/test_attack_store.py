@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_simulation_cli import run  # tarot ARGS in this process: status, out, err
 
 from tarot.core.stopping import Stopped, signals_stop_the_run
 from tarot.core.summary import HandSummary
@@ -164,3 +165,217 @@ def test_a_good_store_is_read_and_written_as_before(tmp_path: Path) -> None:
     path = _store(tmp_path)
     found = _lookup(path)
     assert [hands[0].number for hands in found] == [1, 2, 3]
+
+
+# --- hands that fit the ruleset but were not played by this user: the seals ----------------
+
+
+def _as_user(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, who: str) -> None:
+    """The user whose store key seals and checks hands from now on (their data folder)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / who))
+
+
+def test_a_strangers_store_is_refused_unless_trusted(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _as_user(monkeypatch, tmp_path, "stranger")
+    path = _store(tmp_path)
+    _as_user(monkeypatch, tmp_path, "me")
+    _unchanged_after_refusal(path, "its hands are not sealed by you .* --trust-store")
+    store = ResultStore(str(path), trust=True)
+    assert store.resealed == 3
+    store.close()
+    assert [hands[0].number for hands in _lookup(path)] == [1, 2, 3]
+
+
+def test_emptying_the_cache_keeps_the_users_stores_theirs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _as_user(monkeypatch, tmp_path, "me")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-1"))
+    path = _store(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-2"))
+    assert [hands[0].number for hands in _lookup(path)] == [1, 2, 3]
+
+
+def _invent(net: list[float]) -> str:
+    return json.dumps({**TWO, "net": net})
+
+
+@pytest.mark.parametrize(
+    "statements",
+    [
+        ("UPDATE hands SET summary = ? WHERE hand = 2",),
+        ("DELETE FROM seals WHERE hand = 2", "UPDATE hands SET summary = ? WHERE hand = 2"),
+        (
+            "DELETE FROM hands WHERE hand = 2",
+            "DELETE FROM seals WHERE hand = 2",
+            "INSERT INTO hands VALUES (1, 2, ?)",
+        ),
+        ("UPDATE seals SET seal = ? WHERE hand = 2",),
+        ("UPDATE seals SET seal = ? WHERE hand = 2",),
+    ],
+    ids=["edited", "edited-unsealed", "added", "seal-replaced", "seal-not-ascii"],
+)
+def test_a_hand_made_up_in_the_users_store_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    statements: tuple[str, ...],
+    request: pytest.FixtureRequest,
+) -> None:
+    seal = "é" * 64 if request.node.callspec.id.endswith("seal-not-ascii") else "0" * 64
+    _as_user(monkeypatch, tmp_path, "me")
+    path = _store(tmp_path)
+    value = _invent([9.0, -4.5, -4.5]) if "seal =" not in statements[0] else seal
+    _tamper(path, *statements, values=(value,))
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="hand 2 of run 1 is not sealed by you"):
+        _lookup(path)
+    assert len(path.read_bytes()) == len(before)
+
+
+def test_a_genuine_hand_moved_to_another_run_or_number_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _as_user(monkeypatch, tmp_path, "me")
+    path = _store(tmp_path)
+    other = dataclasses.replace(KEY, seed=2)
+    store = ResultStore(str(path))
+    assert store.run_id(other) == 2
+    store.close()
+    _tamper(
+        path, "UPDATE hands SET run = 2 WHERE hand = 2", "UPDATE seals SET run = 2 WHERE hand = 2"
+    )
+    store = ResultStore(str(path))
+    try:
+        with pytest.raises(StoreError, match="hand 2 of run 2 is not sealed by you"):
+            PlanStore(store, [other]).lookup(range(1, 4))
+    finally:
+        store.close()
+
+
+def _format_1(path: Path, hands: int) -> None:
+    """A store as tarot wrote it before hands were sealed."""
+    from tarot.measure import store as store_module
+
+    with sqlite3.connect(path) as db:
+        db.executescript(store_module._SCHEMAS["1"])
+        db.execute(
+            "INSERT INTO store VALUES ('format', ?), ('format_version', '1')",
+            (store_module.FORMAT,),
+        )
+        values = ("hash", '{"o": "r"}', json.dumps(list(KEY.agents)), 1, "v1", "scalar")
+        db.execute("INSERT INTO runs VALUES (1, ?, ?, ?, ?, ?, ?, 'mine')", values)
+        for number in range(1, hands + 1):
+            summary = dataclasses.asdict(dataclasses.replace(HAND, number=number))
+            db.execute("INSERT INTO hands VALUES (1, ?, ?)", (number, json.dumps(summary)))
+    db.close()
+
+
+def test_a_store_from_before_seals_is_the_users_once_they_vouch_for_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _as_user(monkeypatch, tmp_path, "me")
+    path = tmp_path / "old.sqlite"
+    _format_1(path, 3)
+    _unchanged_after_refusal(path, "before stores were sealed")
+    store = ResultStore(str(path), trust=True)
+    assert store.resealed == 3
+    store.close()
+    assert [hands[0].number for hands in _lookup(path)] == [1, 2, 3]
+    store = ResultStore(str(path))  # the user's now: no --trust-store needed again
+    assert store.resealed == 0
+    store.close()
+
+
+@pytest.mark.slow
+def test_the_commands_refuse_a_strangers_store_and_take_it_when_trusted(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "sent.sqlite"
+    args = ("simulate", "marolles-1637", "--hands", "4", "--jobs", "1", "--store", str(path))
+    _as_user(monkeypatch, tmp_path, "stranger")
+    status, played, _ = run(capsys, *args)
+    assert status == 0
+    _as_user(monkeypatch, tmp_path, "me")
+    before = path.read_bytes()
+    status, out, err = run(capsys, *args)
+    assert status == 1 and out == "" and "not sealed by you" in err and "Traceback" not in err
+    assert path.read_bytes() == before
+    status, out, err = run(capsys, *args, "--trust-store")
+    assert status == 0 and out == played
+    assert "4 hand(s) sealed as yours" in err and "4 hand(s) read from it, 0 played" in err
+
+
+def test_a_store_naming_the_user_as_its_owner_still_needs_their_seals(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _as_user(monkeypatch, tmp_path, "me")
+    (tmp_path / "mine").mkdir()
+    mine = _store(tmp_path / "mine")
+    with sqlite3.connect(mine) as db:
+        (owner,) = db.execute("SELECT value FROM store WHERE key = 'owner'").fetchone()
+    db.close()
+    _as_user(monkeypatch, tmp_path, "stranger")
+    forged = _store(tmp_path)  # a stranger's store, its owner copied from one of mine
+    _tamper(forged, "UPDATE store SET value = ? WHERE key = 'owner'", values=(owner,))
+    _as_user(monkeypatch, tmp_path, "me")
+    with pytest.raises(StoreError, match="hand 1 of run 1 is not sealed by you"):
+        _lookup(forged)
+    store = ResultStore(str(forged), trust=True)  # vouched for: every hand sealed again
+    assert store.resealed == 3
+    store.close()
+    assert len(_lookup(forged)) == 3
+
+
+def test_runs_of_other_types_or_huge_keys_are_passed_over_when_vouched_for(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _as_user(monkeypatch, tmp_path, "stranger")
+    path = _store(tmp_path)
+    _tamper(
+        path,
+        "INSERT INTO runs VALUES (2, 'h', ?, '[]', 1, 'v', 'scalar', 'r')",
+        "INSERT INTO runs VALUES (3, X'00', '{}', '[]', 1, 'v', 'scalar', 'r')",
+        "INSERT INTO hands SELECT 2, hand, summary FROM hands WHERE run = 1",
+        "INSERT INTO hands SELECT 3, hand, summary FROM hands WHERE run = 1",
+        values=("x" * 2_000_000,),
+    )
+    _as_user(monkeypatch, tmp_path, "me")
+    store = ResultStore(str(path), trust=True)
+    assert store.resealed == 3  # run 1's hands; runs 2 and 3 can match no key of this program
+    store.close()
+
+
+@pytest.mark.parametrize(("mode", "data"), [(0o644, b"k" * 32), (0o600, b"short")])
+def test_a_store_key_open_to_others_or_damaged_is_refused_never_replaced(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, mode: int, data: bytes
+) -> None:
+    _as_user(monkeypatch, tmp_path, "me")
+    path = _store(tmp_path)
+    key = tmp_path / "me" / "tarot" / "keys" / "store-key"
+    key.write_bytes(data)
+    key.chmod(mode)
+    with pytest.raises(StoreError, match="your store key .* cannot be used"):
+        ResultStore(str(path))
+    assert key.read_bytes() == data  # the user decides: chmod 600, or remove it
+
+
+@pytest.mark.slow
+def test_a_stores_words_reach_the_terminal_with_control_characters_escaped(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _as_user(monkeypatch, tmp_path, "me")
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as db:
+        db.execute('CREATE TABLE "\x1b[2J\x1b[31mgone\x07" (x)')
+    db.close()
+    args = ("simulate", "marolles-1637", "--hands", "2", "--jobs", "1", "--store")
+    status, _, err = run(capsys, *args, str(other))
+    assert status == 1 and "\\u001b[2J" in err and "\x1b" not in err and "\x07" not in err
+    mine = tmp_path / "mine.sqlite"
+    assert run(capsys, *args, str(mine))[0] == 0
+    summary = {**TWO, "number": 1, "fired": {"\x1b[2Jrule": "x"}}
+    _tamper(mine, "UPDATE hands SET summary = ? WHERE hand = 1", values=(json.dumps(summary),))
+    status, _, err = run(capsys, *args, str(mine))
+    assert status == 1 and "hand 1 of run 1 is damaged" in err and "\x1b" not in err

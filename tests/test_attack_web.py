@@ -7,8 +7,10 @@ See SECURITY.md, "The web table"."""
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -331,3 +333,98 @@ def _swallow(call: object) -> None:
         call()  # type: ignore[operator]
     except httpx2.TransportError:
         pass
+
+
+def _bytes(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+
+
+def _finished_table(server: str) -> str:
+    """A table whose first hand is played to its end (its record in its folder)."""
+    view = _create(server, {"ruleset": "marolles-1637", "agents": "random", "seed": 1}).json()
+    while not view["over"]:
+        choice = view["decision"]["choices"][0]["text"]
+        answer = httpx2.post(
+            f"{server}/api/tables/{view['table']}/actions",
+            json={"seat": view["seat"], "action": choice},
+            timeout=30,
+        )
+        assert answer.status_code == 200, answer.text
+        view = answer.json()
+    return str(view["table"])
+
+
+@pytest.mark.slow
+def test_a_flood_of_tables_stays_under_the_cap_and_keeps_finished_ones(tmp_path: Path) -> None:
+    folder = tmp_path / "tables"
+    cap = 120_000
+    limits = dataclasses.replace(LIMITS, tables_bytes=cap)
+    with serving(
+        server_config(create_app(folder, limits), "127.0.0.1", free_port(), limits), WAIT
+    ) as server:
+        kept = _finished_table(server)
+        flood = [_create(server, {"ruleset": "marolles-1637", "seed": n}) for n in range(24)]
+        assert {answer.status_code for answer in flood} == {201}
+        assert _bytes(folder) <= cap
+        assert (folder / kept / "record.json").is_file()
+        record = httpx2.get(f"{server}/api/tables/{kept}/record", timeout=30)
+        assert record.status_code == 200
+        first = httpx2.get(f"{server}/api/tables/{flood[0].json()['table']}", timeout=30)
+        assert first.status_code == 404  # opened, left, and removed for the newer ones
+        last = httpx2.get(f"{server}/api/tables/{flood[-1].json()['table']}", timeout=30)
+        assert last.status_code == 200
+
+
+@pytest.mark.slow
+def test_when_finished_tables_fill_the_cap_new_tables_are_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "tables"
+    limits = dataclasses.replace(LIMITS, tables_bytes=10**9)
+    with serving(
+        server_config(create_app(folder, limits), "127.0.0.1", free_port(), limits), WAIT
+    ) as server:
+        kept = _finished_table(server)
+    limits = dataclasses.replace(LIMITS, tables_bytes=_bytes(folder) + 40_000)
+    with serving(
+        server_config(create_app(folder, limits), "127.0.0.1", free_port(), limits), WAIT
+    ) as server:
+        answers = [_create(server, {"ruleset": "marolles-1637", "seed": n}) for n in range(6)]
+        refused = [answer for answer in answers if answer.status_code != 201]
+        assert refused and {answer.status_code for answer in refused} == {507}
+        message = refused[0].json()["error"]
+        assert "--tables-cap" in message
+        _no_server_detail(message, folder)
+        assert httpx2.get(f"{server}/api/tables/{kept}/record", timeout=30).status_code == 200
+
+
+def test_json_nested_too_deeply_or_a_flood_of_options_is_refused_at_once(server: str) -> None:
+    started = time.monotonic()
+    deep = httpx2.post(
+        f"{server}/api/tables",
+        content="[" * 40_000 + "]" * 40_000,  # within the body limit of LIMITS
+        headers={"Content-Type": "application/json"},
+        timeout=30,
+    )
+    assert deep.status_code == 400 and "nested too deeply" in deep.json()["error"]
+    options = {f"o{n}": "x" for n in range(5_000)}
+    flood = _create(server, {"ruleset": "marolles-1637", "options": options})
+    assert flood.status_code == 400 and "at most 1000" in flood.json()["error"]
+    assert time.monotonic() - started < 5
+
+
+def test_the_tables_folder_is_closed_to_other_users_of_the_machine(tmp_path: Path) -> None:
+    """It holds every table's seed and seat links, and lists the tables' addresses."""
+    from tarot.web.serve import private_folder
+
+    made = tmp_path / "made" / "tables"
+    assert private_folder(made) is None
+    assert stat.S_IMODE(made.stat().st_mode) == 0o700
+    opened = tmp_path / "opened"
+    opened.mkdir(mode=0o755)
+    opened.chmod(0o755)
+    note = private_folder(opened)
+    assert note is not None and "open to other users of this machine" in note
+    assert stat.S_IMODE(opened.stat().st_mode) == 0o700
+    app = create_app(made, LIMITS)
+    with serving(server_config(app, "127.0.0.1", free_port(), LIMITS), WAIT) as server:
+        table = _create(server, {"ruleset": "marolles-1637", "seed": 1}).json()["table"]
+    assert stat.S_IMODE((made / table).stat().st_mode) == 0o700

@@ -212,7 +212,7 @@ def test_extends_override_merge_append_remove(tmp_path: Path) -> None:
         tags: [c]
         """,
     )
-    merged = resolve(child, no_builtins)
+    merged = resolve(child, no_builtins, any_base=True)
     assert merged.data == {
         "title": "Child",
         "players": {"count": 4, "direction": "anticlockwise"},
@@ -252,7 +252,7 @@ def test_remove_unknown_id(tmp_path: Path) -> None:
         """,
     )
     with pytest.raises(RulesetError) as exc:
-        resolve(child, no_builtins)
+        resolve(child, no_builtins, any_base=True)
     [problem] = problems_of(exc)
     assert problem.position == Position(str(child), 3, 9)
     assert "cannot remove id 'ultimoo'" in problem.message
@@ -280,7 +280,7 @@ def test_id_list_merge_is_recursive_and_other_lists_replace(tmp_path: Path) -> N
         "child.yaml",
         "extends: base\nlevels:\n  - id: a\n    pay: {y: 5}\n    ids: [3]\nmixed: [{id: b}]\n",
     )
-    merged = resolve(child, no_builtins)
+    merged = resolve(child, no_builtins, any_base=True)
     assert merged.data == {
         "levels": [{"id": "a", "pay": {"x": 1, "y": 5}, "ids": [3]}],
         "mixed": [{"id": "b"}],
@@ -340,7 +340,7 @@ def test_relative_path_base_and_builtin_chain(tmp_path: Path) -> None:
 def test_merged_position_in_scalar(tmp_path: Path) -> None:
     write(tmp_path, "base.yaml", "rules:\n  - id: r\n    when: 'a and b'\n")
     child = write(tmp_path, "child.yaml", "extends: base\nrules:\n  - id: s\n    when: c\n")
-    merged = resolve(child, no_builtins)
+    merged = resolve(child, no_builtins, any_base=True)
     assert merged.position_in_scalar(("rules", 0, "when"), 1, 3) == Position(
         str(tmp_path / "base.yaml"), 3, 14
     )

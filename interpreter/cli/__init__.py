@@ -27,7 +27,7 @@ from typing import Any
 from tarot.cli.flags import add_rulesets_flag
 from tarot.cli.usage import TarotParser, unknown_arguments, usage_message
 from tarot.core.stopping import exit_status, signals_stop_the_run
-from tarot.errors import RulesetError, UsageError
+from tarot.errors import RulesetError, UsageError, shown_text
 
 
 def build_parser(command: str | None = None) -> TarotParser:
@@ -197,12 +197,14 @@ def _search_path(args: argparse.Namespace) -> None:
 
 def _refusal(error: Exception) -> int | None:
     """Print why a command stopped on a user's mistake and return its exit status; None for
-    an error that is no user's mistake."""
+    an error that is no user's mistake. Whatever a message quotes (a store's table names,
+    a scheduler's or a worker's words) reaches the terminal with its control characters
+    escaped."""
     if isinstance(error, UsageError):  # --agents, --option, a ruleset name, a flag
-        print(f"tarot: error: {usage_message(error)}", file=sys.stderr)
+        _say(f"tarot: error: {usage_message(error)}")
         return 2
     if isinstance(error, RulesetError):
-        print(error, file=sys.stderr)
+        _say(str(error))
         return 1
     from tarot.core.output_files import OutputError
     from tarot.expressions import EvaluationError
@@ -222,16 +224,20 @@ def _refusal(error: Exception) -> int | None:
         | ClusterError
         | DesignUnavailable,
     ):
-        print(f"tarot: {error}", file=sys.stderr)
+        _say(f"tarot: {error}")
         return 1
     if isinstance(error, EvaluationError):  # rows already written are kept
-        print(f"{error}\nthe run was stopped", file=sys.stderr)
+        _say(f"{error}\nthe run was stopped")
         return 1
     if isinstance(error, OSError):  # a path the command line named that cannot be used at all
         where = f"{error.filename}: " if error.filename else ""
-        print(f"tarot: {where}{error.strerror or error}", file=sys.stderr)
+        _say(f"tarot: {where}{error.strerror or error}")
         return 1
     return None
+
+
+def _say(message: str) -> None:
+    print(shown_text(message), file=sys.stderr)
 
 
 if __name__ == "__main__":

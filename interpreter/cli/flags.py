@@ -152,9 +152,9 @@ def add_run_flags(parser: argparse.ArgumentParser, plot: bool = True) -> None:
         "--cluster",
         type=cluster_address,
         metavar="ADDRESS",
-        help="play the hands on a Dask cluster: a scheduler's address tcp://HOST:PORT, or "
-        "local[:N] to start one here with N workers (needs the [cluster] extra); results do "
-        "not depend on it",
+        help="play the hands on a Dask cluster: a scheduler's address tls://HOST:PORT "
+        "(tcp:// on this machine only), or local[:N] to start one here with N workers (needs "
+        "the [cluster] extra); results do not depend on it",
     )
     parser.add_argument(
         "--out", metavar="FILE", help="write one row per hand and ruleset (.jsonl or .csv)"
@@ -164,6 +164,12 @@ def add_run_flags(parser: argparse.ArgumentParser, plot: bool = True) -> None:
         metavar="FILE",
         help="keep every hand played in this SQLite file and reuse the hands it holds "
         "(made if missing); results do not depend on it",
+    )
+    parser.add_argument(
+        "--trust-store",
+        action="store_true",
+        help="vouch for the hands of a --store not sealed by you (one of yours from another "
+        "machine or an older tarot, or from someone you trust): they are sealed as yours",
     )
     if plot:
         parser.add_argument(

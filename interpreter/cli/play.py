@@ -35,7 +35,7 @@ from tarot.engine.chosen_deal import ChosenDeal, DealError, chosen_deal
 from tarot.engine.game import dealer_of, game_winners, play_hand, play_hands
 from tarot.engine.score_sheet import running_lines
 from tarot.engine.state import HandState
-from tarot.errors import UsageError
+from tarot.errors import UsageError, shown_text
 from tarot.expressions import EvaluationError
 from tarot.players.lineup import LEVELS, parse_agents, seat_agents
 from tarot.presentation.human_seat import HumanAgent, LeftTable
@@ -212,7 +212,7 @@ def _close_record(record: RecordFile, out: TextIO, failure: OutputError | None) 
     except OutputError as error:
         failure = failure or error
     if failure is not None:
-        print(f"tarot: {failure}", file=sys.stderr)
+        print(shown_text(f"tarot: {failure}"), file=sys.stderr)
         return 1
     if not record.hands:
         print("no hand finished: no record written", file=sys.stderr)

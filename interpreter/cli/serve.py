@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from tarot.core import whole_numbers
+from tarot.web.limits import TABLES_MB
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,6 +30,15 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
         "--tables",
         metavar="DIR",
         help="keep each table's actions and record here (default ~/.local/share/tarot/tables)",
+    )
+    serve.add_argument(
+        "--tables-cap",
+        type=whole_numbers.count,
+        metavar="MB",
+        default=TABLES_MB,
+        help=f"the tables' folders take at most this many megabytes on disk (default {TABLES_MB}); "
+        "past it, tables with no finished hand are removed, the longest untouched first, "
+        "else new tables are refused",
     )
     serve.add_argument(
         "--allow-host",

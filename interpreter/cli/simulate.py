@@ -29,7 +29,7 @@ from tarot.core.output_files import OutputError, check_output_path
 from tarot.core.ruleset import Ruleset
 from tarot.core.stopping import exit_status
 from tarot.engine.game import plays_sittings
-from tarot.errors import UsageError
+from tarot.errors import UsageError, shown_text
 from tarot.load import paths
 from tarot.measure.cluster import ClusterAddress
 from tarot.measure.comparison import Comparison
@@ -153,7 +153,15 @@ def drive_run(
     and the --store the user named (the cluster reached first, then the store opened: a
     cluster or store refused leaves the rows file untouched)."""
     with _players(args) as (jobs, ran):
-        store = ResultStore(args.store) if getattr(args, "store", None) else None
+        store = None
+        if getattr(args, "store", None):
+            store = ResultStore(args.store, trust=args.trust_store)
+            if store.resealed:
+                print(
+                    f"--store {args.store}: {store.resealed} hand(s) sealed as yours "
+                    "(--trust-store)",
+                    file=sys.stderr,
+                )
         try:
             rows = RowWriter(args.out, rulesets, plan.keys(rulesets)) if args.out else None
         except BaseException:
@@ -165,7 +173,7 @@ def drive_run(
 
 def nothing_finished(end: RunEnd) -> int:
     if end.failure:
-        print(f"tarot: {end.failure}", file=sys.stderr)
+        print(shown_text(f"tarot: {end.failure}"), file=sys.stderr)
         return 1
     print("interrupted before any hand finished", file=sys.stderr)
     return exit_status()
@@ -173,7 +181,7 @@ def nothing_finished(end: RunEnd) -> int:
 
 def finish_run(end: RunEnd, args: argparse.Namespace) -> int:
     if end.failure:
-        print(f"tarot: {end.failure}", file=sys.stderr)
+        print(shown_text(f"tarot: {end.failure}"), file=sys.stderr)
         print("stopped: the report covers the hands that finished", file=sys.stderr)
         return 1
     if args.out:

@@ -23,9 +23,11 @@ Every value of the result keeps its provenance: the position in the file that su
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,7 @@ from tarot.errors import (
     nearest_position,
     quote_lines,
 )
+from tarot.load.paths import schemas_dir
 from tarot.load.yaml_source import (
     DocPath,
     SourceDocument,
@@ -54,6 +57,15 @@ MAX_NAME_LENGTH = 255
 #: Variants of variants: at most this many files in one `extends` chain.
 MAX_EXTENDS_DEPTH = 20
 _PATH_SUFFIXES = (".yaml", ".yml")
+
+
+@cache
+def ruleset_sections() -> frozenset[str]:
+    """The top-level keys of a ruleset, as the schema states them: what a base found as a
+    file must have to be read as a ruleset (`resolve`)."""
+    schema = json.loads((schemas_dir() / "ruleset.schema.json").read_text(encoding="utf-8"))
+    return frozenset(schema["properties"])
+
 
 FindBuiltin = Callable[[str], "Path | None"]
 ListBuiltins = Callable[[], "list[str]"]
@@ -122,15 +134,22 @@ def resolve(
     list_builtins: ListBuiltins | None = None,
     read: ReadFile = read_ruleset_file,
     names_only: bool = False,
+    any_base: bool = False,
 ) -> MergedDocument:
     """Load ``path``, follow its ``extends`` chain and merge; raise :class:`RulesetError`.
 
     ``read`` turns each file of the chain into a document (by default with positions).
     ``names_only``: ``extends`` in ``path`` may only name a ruleset ``find_builtin`` knows (no
-    path, no file beside it), and the messages name no folder (a file sent to a server)."""
+    path, no file beside it), and the messages name no folder (a file sent to a server).
+    A base found as a file (not a built-in ruleset) is read only when its top-level keys
+    are `ruleset_sections` or slips of them, and refused unquoted otherwise (`any_base`:
+    any keys, for tests of merging alone)."""
     path = Path(path)
-    resolver = _Resolver(path, find_builtin, list_builtins, read, names_only)
-    node, chain = resolver.load(path, [])
+    resolver = _Resolver(path, find_builtin, list_builtins, read, names_only, any_base)
+    try:
+        node, chain = resolver.load(path, [])
+    except RulesetError as error:  # a base refused as a whole: its line in the file naming it
+        raise RulesetError(quote_lines(error.problems, resolver.texts)) from None
     if resolver.problems:
         raise RulesetError(quote_lines(resolver.problems, resolver.texts))
     merged = MergedDocument(data=None, provenance={}, chain=chain, texts=resolver.texts)
@@ -146,6 +165,7 @@ class _Resolver:
         list_builtins: ListBuiltins | None,
         read: ReadFile,
         names_only: bool = False,
+        any_base: bool = False,
     ) -> None:
         self.root = root
         self.names_only = names_only
@@ -153,6 +173,8 @@ class _Resolver:
         self.find_builtin = find_builtin
         self.list_builtins = list_builtins
         self.read = read
+        self.any_base = any_base
+        self.by_path: set[Path] = set()  # bases found as files, not as built-in rulesets
         self.problems: list[Problem] = []
         self.texts: dict[str, str] = {}
 
@@ -162,10 +184,19 @@ class _Resolver:
         except ValueError:  # different drives on Windows
             return str(path)
 
-    def load(self, path: Path, stack: list[Path]) -> tuple[_Node, list[Path]]:
-        doc = self.read(path)
-        self.texts[doc.file] = doc.text
+    def load(
+        self, path: Path, stack: list[Path], extended_at: Position | None = None
+    ) -> tuple[_Node, list[Path]]:
+        try:
+            doc = self.read(path)
+        except RulesetError as error:
+            if path not in self.by_path:
+                raise
+            raise self.unreadable(path, error, extended_at) from None
         _check_root(doc)
+        if path in self.by_path:
+            self.check_is_ruleset(doc, path, extended_at)
+        self.texts[doc.file] = doc.text  # quoted under its problems (a base once it is one)
         node = _annotate(doc, doc.data, ())
         chain = [path]
         if EXTENDS_KEY not in node.value:
@@ -195,9 +226,49 @@ class _Resolver:
             raise RulesetError(
                 [Problem(where, json_path([EXTENDS_KEY]), "extends cycle: " + " -> ".join(loop))]
             )
-        base, base_chain = self.load(base_path, here)
+        base, base_chain = self.load(base_path, here, where)
         merged = self.merge(base, node)
         return merged, chain + base_chain
+
+    def unreadable(self, path: Path, error: RulesetError, where: Position | None) -> RulesetError:
+        """A base read by its path that is not even YAML of a ruleset (bad YAML, not UTF-8, a
+        duplicate key...): said at the `extends` line with the first problem's line only,
+        since its messages may quote the file (a key, a piece of a line)."""
+        shown = self.display(path)
+        lines = [p.position.line for p in error.problems if p.position and p.position.line > 0]
+        at = f", the first at line {min(lines)}" if lines else ""
+        message = (
+            f"{shown} cannot be read as a ruleset ({len(error.problems)} problem(s){at}); "
+            f"nothing in it is shown here (`tarot validate {shown}` names them)"
+        )
+        return RulesetError([Problem(where, json_path([EXTENDS_KEY]), message)])
+
+    def check_is_ruleset(self, doc: SourceDocument, path: Path, where: Position | None) -> None:
+        """A base read by its path (not a built-in ruleset) is used only when it is a ruleset:
+        every top-level key a ruleset's section (or a slip of one, which the schema check then
+        names). Any other YAML file (a configuration, a file of keys) is refused naming
+        neither its keys nor its values: nothing in it is used or shown."""
+        if self.any_base:
+            return
+        sections = ruleset_sections()
+        foreign = [
+            key
+            for key in doc.data
+            if not isinstance(key, str)
+            or (key not in sections and not closest_names(key, sections, 1, 0.8))
+        ]
+        if foreign:
+            shown = self.display(path)
+            some = (
+                "1 of its top-level keys is"
+                if len(foreign) == 1
+                else (f"{len(foreign)} of its top-level keys are")
+            )
+            message = (
+                f"{shown} is not a ruleset: {some} no section of one, so nothing in it is used "
+                f"or shown here (`tarot validate {shown}` names them)"
+            )
+            raise RulesetError([Problem(where, json_path([EXTENDS_KEY]), message)])
 
     def find_base(self, path: Path, name: str, where: Position | None) -> Path:
         if len(name) > MAX_NAME_LENGTH or "\0" in name:
@@ -220,19 +291,18 @@ class _Resolver:
         if name.lower().endswith(_PATH_SUFFIXES):
             candidate = folder / name
             if candidate.is_file():
+                self.by_path.add(candidate)
                 return candidate
-            known = (
-                sorted(p.name for p in candidate.parent.glob("*.y*ml"))
-                if (candidate.parent.is_dir())
-                else []
-            )
             message = f"base ruleset file {name!r} not found (looked for {candidate})"
-            raise RulesetError(
-                [Problem(where, json_path([EXTENDS_KEY]), message + _suggest(name, known))]
-            )
+            if candidate.parent.resolve() == folder.resolve():
+                # the files beside the extending one are suggested; another folder's never
+                known = sorted(p.name for p in folder.glob("*.y*ml"))
+                message += _suggest(name, known)
+            raise RulesetError([Problem(where, json_path([EXTENDS_KEY]), message)])
         for suffix in _PATH_SUFFIXES:
             candidate = folder / f"{name}{suffix}"
             if candidate.is_file() and candidate.resolve() != path.resolve():
+                self.by_path.add(candidate)
                 return candidate
         found = self.find_builtin(name)
         if found is not None:
@@ -374,7 +444,7 @@ def _suggest(name: str, known: list[str], show_all: bool = True) -> str:
     if close:
         text += "; did you mean " + " or ".join(repr(c) for c in close) + "?"
     if show_all and known:
-        text += " Known: " + ", ".join(known)
+        text += (" Known: " if close else "; known: ") + ", ".join(known)
     return text
 
 

@@ -22,10 +22,13 @@ store writes them), and the client takes results from the cluster only in msgpac
 plain format (`deserializers`), never as a pickle. The client checks every answer before it
 counts (`checked_answer`): its size, a summary for every hand and ruleset asked for, each the
 hand of its number, finite and bounded, every seat one of the ruleset's; and it plays the
-first hand of every `SPOT_CHECK`-th chunk again itself (scalar back end), so a worker that
+first hand of every `SPOT_CHECK`-th chunk again itself (on the run's back end), so a worker that
 plays other seeds, other players or other rules is caught. Dask's own messages (tasks,
-errors) still travel as pickles between the machines of a cluster: a cluster is for
-machines the user trusts, with TLS where the network is shared (SECURITY.md, README).
+errors) still travel as pickles between the machines of a cluster, so a scheduler on another
+machine is reached over TLS only (`cluster_address` refuses a plain one, `client_security`
+takes the certificate from Dask's TLS settings), and a cluster started here for `local:N`
+listens on 127.0.0.1 over TLS with certificates made for the run, with no dashboard
+(SECURITY.md, docs/comparing/cluster.md).
 
 `distributed` is an optional extra and is imported only here, when a run asks for a cluster.
 """
@@ -33,6 +36,7 @@ machines the user trusts, with TLS where the network is shared (SECURITY.md, REA
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import itertools
 import json
 import re
@@ -77,6 +81,7 @@ AHEAD = 4  # chunks in flight per worker thread
 SPOT_CHECK = 8  # the first hand of every this many chunks is played again by the client
 MAX_ANSWER = 64 * 2**20  # characters of one chunk's answer
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # Dask's network protocols
+ENCRYPTED = ("tls", "wss")  # those over TLS: the only ones to reach another machine
 
 _ADDRESS = re.compile(
     r"(?P<scheme>[a-z]+)://(?P<host>\[[0-9a-fA-F:.]+\]|[^\s/:\[\]@]+):(?P<port>[0-9]{1,5})"
@@ -95,6 +100,9 @@ class ClusterAddress:
 
     text: str
     local_workers: int | None = None
+    #: what to connect to when it is not `text`: a plain address's host name as it resolved
+    #: when it was found on the loopback (a name that resolves elsewhere later is not followed)
+    connect: str | None = None
 
 
 def cluster_address(text: str) -> ClusterAddress:
@@ -108,7 +116,7 @@ def cluster_address(text: str) -> ClusterAddress:
     found = _ADDRESS.fullmatch(written)
     if found is None:
         raise argparse.ArgumentTypeError(
-            f"wants local, local:N or a scheduler address such as tcp://HOST:8786, got {shown}"
+            f"wants local, local:N or a scheduler address such as tls://HOST:8786, got {shown}"
         )
     if found["scheme"] not in SCHEMES:
         raise argparse.ArgumentTypeError(
@@ -119,10 +127,62 @@ def cluster_address(text: str) -> ClusterAddress:
         raise argparse.ArgumentTypeError(f"{shown}: a port is from 1 to 65535, not {port}")
     host = found["host"].strip("[]")
     try:
-        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        found_at = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
         raise argparse.ArgumentTypeError(f"{shown}: no host {host!r} is known") from None
-    return ClusterAddress(written)
+    if found["scheme"] in ENCRYPTED:
+        return ClusterAddress(written)
+    if not all(_loopback(str(at[4][0])) for at in found_at):
+        raise argparse.ArgumentTypeError(
+            f"{shown}: a scheduler on another machine is reached over TLS only "
+            f"(tls://{found['host']}:{port}, with Dask's TLS settings: docs/comparing/"
+            "cluster.md): over plain tcp, whoever reaches the scheduler runs code on its "
+            "machines and sees or changes the hands"
+        )
+    if host == "localhost" or _loopback(host):  # an address, or the machine's own name
+        return ClusterAddress(written)
+    # any other name is connected to as it resolved now (IPv4 first), not looked up again
+    loopback = str(min(found_at, key=lambda at: at[0] != socket.AF_INET)[4][0])
+    shown_host = f"[{loopback}]" if ":" in loopback else loopback
+    return ClusterAddress(written, connect=f"{found['scheme']}://{shown_host}:{port}")
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def client_security(address: ClusterAddress) -> Any:
+    """Dask's `Security` for reaching the scheduler at `address` (a `tls://` or `wss://`
+    one): Dask's own TLS settings (its configuration file or `DASK_DISTRIBUTED__COMM__TLS__*`
+    variables), with encryption required; `ClusterError` naming the settings that are
+    missing. None for a plain address (on this machine's loopback only, `cluster_address`)."""
+    if address.text.split("://")[0] not in ENCRYPTED:
+        return None
+    try:
+        security = _distributed().Security(require_encryption=True)
+    except (OSError, ValueError) as error:
+        raise ClusterError(f"--cluster {address.text}: Dask's TLS settings: {error}") from None
+    missing = [
+        setting
+        for setting, value in (
+            ("ca-file", security.tls_ca_file),
+            ("client.cert", security.tls_client_cert),
+        )
+        if not value
+    ]
+    if missing:
+        raise ClusterError(
+            f"--cluster {address.text}: TLS needs the certificate authority and this "
+            "machine's certificate and key, from Dask's settings: "
+            + ", ".join(f"distributed.comm.tls.{name}" for name in missing)
+            + " not set (in ~/.config/dask/distributed.yaml, or the variables "
+            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE, DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT "
+            "and DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY): see docs/comparing/cluster.md"
+        )
+    return security
 
 
 def _distributed() -> Any:
@@ -271,7 +331,7 @@ class DaskExecutor:
                     break
                 future, work = in_flight.popleft()
                 answer = self._checked(self._answer(future, work), work, rulesets)
-                if chunk % SPOT_CHECK == 0 and work and plan.backend == "scalar":
+                if chunk % SPOT_CHECK == 0 and work:  # either back end: a hand alone is the same
                     self._spot_check(here, work, answer)
                 submit()
                 yield answer
@@ -354,6 +414,32 @@ def dask_setup(worker: object) -> None:
             signal.signal(getattr(signal, name), signal.SIG_IGN)
 
 
+def _quiet_http() -> Any:
+    """Dask's settings while a local cluster starts: its scheduler and workers, which always
+    run an HTTP server, serve only the health check on it (no pages of tasks and workers,
+    no metrics: another user of this machine or a web page could read them)."""
+    import dask
+
+    return dask.config.set(
+        {
+            "distributed.scheduler.http.routes": ["distributed.http.health"],
+            "distributed.worker.http.routes": ["distributed.http.health"],
+        }
+    )
+
+
+def _run_security(distributed: Any) -> Any:
+    """Certificates made for one local cluster, kept in memory: the scheduler, its workers
+    and this client alone hold them, so no other user of this machine can connect."""
+    try:
+        return distributed.Security.temporary()
+    except ImportError:
+        raise ClusterError(
+            "--cluster local needs the cryptography package to make the cluster's "
+            "certificates, part of the extra: " + INSTALL
+        ) from None
+
+
 def _hands(work: Work) -> str:
     numbers = [number for number, _ in work]
     return f"{numbers[0]}-{numbers[-1]}" if numbers else "(none)"
@@ -365,28 +451,34 @@ def dask_executor(address: ClusterAddress) -> Iterator[DaskExecutor]:
     machine for `local[:N]` (its worker processes never receive Ctrl-C: this process stops
     them); closed at the end."""
     distributed = _distributed()
+    local = address.local_workers is not None
+    security = _run_security(distributed) if local else client_security(address)
     with ExitStack() as stack:
         try:
-            if address.local_workers is None:
+            if not local:
                 client = distributed.Client(
-                    address.text,
+                    address.connect or address.text,
                     timeout=CONNECT_TIMEOUT,
                     set_as_default=False,
+                    security=security,
                     deserializers=["msgpack"],  # answers are data: never a pickle
                 )
             else:
-                with deaf_children():
+                with deaf_children(), _quiet_http():
                     cluster = distributed.LocalCluster(
                         n_workers=address.local_workers,
                         threads_per_worker=1,
                         processes=True,
                         host="127.0.0.1",  # this machine's alone: nothing listens outside
-                        dashboard_address="127.0.0.1:0",  # any free port: several runs at once
+                        protocol="tls://",
+                        security=security,  # and only this run may connect
+                        dashboard_address="127.0.0.1:0",  # Dask's HTTP server: loopback,
+                        scheduler_kwargs={"dashboard": False},  # no dashboard (_quiet_http)
                         preload=[__name__],  # dask_setup: deaf to Ctrl-C
                     )
                 stack.callback(cluster.close)
                 client = distributed.Client(
-                    cluster, set_as_default=False, deserializers=["msgpack"]
+                    cluster, set_as_default=False, security=security, deserializers=["msgpack"]
                 )
         except (OSError, TimeoutError) as error:
             raise ClusterError(

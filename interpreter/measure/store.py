@@ -24,6 +24,12 @@ each field of its type, every number finite and bounded, every seat one of the r
 a hand that fails is refused with its run and number, and nothing in the store is changed.
 Every query runs under a progress handler that lets Ctrl-C and SIGTERM stop it and stops
 one that runs past `store_check.QUERY_SECONDS`.
+
+A hand that passes those checks may still be made up: every hand is kept with a seal made
+with the user's store key (`store_seal`, in the `seals` table of format version 2), and one
+without the user's seal is never counted. A store sealed by someone else, or of format 1
+(written before seals), is refused when it is opened unless the user vouches for it
+(`trust`, `--trust-store`), which seals its hands as theirs.
 """
 
 from __future__ import annotations
@@ -41,10 +47,12 @@ from tarot.core.output_files import OutputError, held_signals
 from tarot.core.summary import HandSummary
 from tarot.measure import store_check
 from tarot.measure.provenance import RunKey
+from tarot.measure.store_seal import NoKey, Sealer, run_text
 
 FORMAT = "tarot-results-store"
-FORMAT_VERSION = "1"
+FORMAT_VERSION = "2"  # 1: before hands were sealed (taken with `trust`, then sealed)
 BUSY_WAIT = 60.0  # seconds to wait for another run writing to the same store
+MAX_RUN_KEY = 100_000  # characters of a run's key (a ruleset's options and agents: a few kB)
 
 _SCHEMA = """
 CREATE TABLE store (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -66,6 +74,16 @@ CREATE TABLE hands (
     PRIMARY KEY (run, hand)
 ) WITHOUT ROWID;
 """
+_SEALS = """
+CREATE TABLE seals (
+    run INTEGER NOT NULL,
+    hand INTEGER NOT NULL,
+    seal TEXT NOT NULL,
+    PRIMARY KEY (run, hand)
+) WITHOUT ROWID;
+"""
+#: the tables of each format version this program reads
+_SCHEMAS = {"1": _SCHEMA, "2": _SCHEMA + _SEALS}
 
 
 class StoreError(OutputError):
@@ -73,10 +91,18 @@ class StoreError(OutputError):
 
 
 class ResultStore:
-    """One store file, open for reading and writing."""
+    """One store file, open for reading and writing (`trust`: the user vouches for the
+    hands of a store not sealed by them, which are sealed as theirs)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, trust: bool = False) -> None:
         self.path = path
+        self.trust = trust
+        self.resealed = 0  # hands sealed as the user's because of `trust`
+        self._runs: dict[int, str] = {}  # run id: its key as the seals cover it
+        try:
+            self._sealer = Sealer()
+        except NoKey as error:
+            raise StoreError(f"--store {path}: cannot be used: {error}") from None
         where = Path(path)
         try:
             if where.is_dir():
@@ -87,7 +113,7 @@ class ResultStore:
             raise StoreError(f"--store {path}: cannot use it: {error.strerror}") from None
         try:
             if where.is_file() and where.stat().st_size > 0:
-                store_check.accept(path, _SCHEMA)  # read-only: refused before any write
+                store_check.accept(path, _SCHEMAS)  # read-only: refused before any write
         except OSError as error:
             raise StoreError(f"--store {path}: cannot use it: {error.strerror}") from None
         except OutputError as error:
@@ -130,13 +156,70 @@ class ResultStore:
                 f"store (tables: {', '.join(sorted(tables))}); it is left as it is: give a "
                 "new file name or a store written by tarot"
             )
-        if found.get("format_version") != FORMAT_VERSION:
+        version = found.get("format_version")
+        if version not in _SCHEMAS:
             raise StoreError(
-                f"--store {self.path}: a results store of format version "
-                f"{found.get('format_version')}, which this version of tarot does not read "
-                f"(it reads {FORMAT_VERSION}); it is left as it is: give a new file name"
+                f"--store {self.path}: a results store of format version {version}, which "
+                f"this version of tarot does not read (it reads {', '.join(_SCHEMAS)}); it is "
+                "left as it is: give a new file name"
+            )
+        if self.trust:  # every hand, even in a store that names the user (anyone can)
+            self._adopt(version)
+        elif version != FORMAT_VERSION or found.get("owner") != self._sealer.owner:
+            raise StoreError(
+                f"--store {self.path}: its hands are not sealed by you (a store written "
+                "by someone else, by you on another machine, or by tarot before stores "
+                "were sealed), and tarot counts only hands it can tell you played; it is "
+                "left as it is. If you trust whoever wrote it, add --trust-store once to "
+                "seal its hands as yours; else give a new file name to play them again"
             )
         self._set_journal()
+
+    def _adopt(self, version: str | None) -> None:
+        """Seal every hand of the store as the user's (they vouch for them: `trust`), in
+        one transaction, and name the user its owner."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if version != FORMAT_VERSION:
+                    self._db.execute(_SEALS)
+                store_check.begin(self._db)
+                runs = {  # only runs a key of this program can match: of its types, small
+                    int(run): run_text(values)
+                    for run, *values in self._db.execute(
+                        "SELECT id, ruleset_hash, options, agents, seed, version, backend "
+                        "FROM runs WHERE typeof(id) = 'integer' AND typeof(seed) = 'integer' "
+                        "AND typeof(ruleset_hash) = 'text' AND typeof(options) = 'text' "
+                        "AND typeof(agents) = 'text' AND typeof(version) = 'text' "
+                        "AND typeof(backend) = 'text' AND length(ruleset_hash) "
+                        "+ length(options) + length(agents) + length(version) "
+                        f"+ length(backend) <= {MAX_RUN_KEY}"
+                    )
+                }
+                self._db.execute("DELETE FROM seals")
+                store_check.begin(self._db)
+                hands = self._db.execute("SELECT run, hand, summary FROM hands")
+                self._db.executemany(
+                    "INSERT INTO seals VALUES (?, ?, ?)",
+                    (
+                        (run, hand, self._sealer.seal(runs[run], hand, summary))
+                        for run, hand, summary in hands
+                        if run in runs  # a hand of no run is never read
+                    ),
+                )
+                self.resealed = self._db.execute("SELECT count(*) FROM seals").fetchone()[0]
+                self._db.execute(
+                    "INSERT OR REPLACE INTO store VALUES ('format_version', ?), ('owner', ?)",
+                    (FORMAT_VERSION, self._sealer.owner),
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as error:
+            raise self._error(
+                "cannot seal its hands", store_check.interrupted(self._db, error)
+            ) from None
 
     def _create(self) -> None:
         try:
@@ -146,12 +229,12 @@ class ResultStore:
                     self._db.execute("ROLLBACK")  # another run created it meanwhile
                     self._check_or_create()
                     return
-                for statement in _SCHEMA.split(";"):
+                for statement in _SCHEMAS[FORMAT_VERSION].split(";"):
                     if statement.strip():
                         self._db.execute(statement)
                 self._db.execute(
-                    "INSERT INTO store VALUES ('format', ?), ('format_version', ?)",
-                    (FORMAT, FORMAT_VERSION),
+                    "INSERT INTO store VALUES ('format', ?), ('format_version', ?), ('owner', ?)",
+                    (FORMAT, FORMAT_VERSION, self._sealer.owner),
                 )
                 self._db.execute("COMMIT")
         except sqlite3.Error as error:
@@ -190,7 +273,9 @@ class ResultStore:
             ).fetchone()
         except sqlite3.Error as error:
             raise self._error("cannot read or write it", error) from None
-        return int(row[0])
+        run = int(row[0])
+        self._runs[run] = run_text(values)
+        return run
 
     def _select(self, columns: str, run: int, numbers: range) -> list[tuple]:
         """`columns` of the run's hands of these numbers."""
@@ -210,14 +295,21 @@ class ResultStore:
     def hands(self, run: int, numbers: range, players: int | None = None) -> dict[int, HandSummary]:
         """The hands of these numbers that the store holds for the run (`players`: the
         ruleset's seats, which every seat a hand names must be one of)."""
-        rows = self._select(
-            f"hand, CASE WHEN typeof(summary) = 'text' AND length(CAST(summary AS BLOB)) <= "
-            f"{store_check.MAX_SUMMARY} THEN summary END",
-            run,
-            numbers,
-        )
+        store_check.begin(self._db)
+        try:
+            rows = self._db.execute(
+                "SELECT h.hand, CASE WHEN typeof(h.summary) = 'text' AND "
+                f"length(CAST(h.summary AS BLOB)) <= {store_check.MAX_SUMMARY} THEN h.summary "
+                "END, CASE WHEN typeof(s.seal) = 'text' AND length(s.seal) = 64 THEN s.seal "
+                "END FROM hands AS h LEFT JOIN seals AS s "
+                "ON s.run = h.run AND s.hand = h.hand "
+                "WHERE h.run = ? AND h.hand BETWEEN ? AND ?",
+                (run, numbers.start, numbers.stop - 1),
+            ).fetchall()
+        except sqlite3.Error as error:
+            raise self._error("cannot read it", store_check.interrupted(self._db, error)) from None
         found = {}
-        for number, text in rows:
+        for number, text, seal in rows:
             try:
                 if type(number) is not int or not isinstance(text, str):
                     raise ValueError(
@@ -233,6 +325,13 @@ class ResultStore:
                     f"--store {self.path}: hand {number} of run {run} is damaged ({error}); "
                     "nothing was changed in the store"
                 ) from None
+            if not self._sealer.fits(seal, self._runs[run], number, text):
+                raise StoreError(
+                    f"--store {self.path}: hand {number} of run {run} is not sealed by you "
+                    "(added or changed by someone else since you kept it); nothing was "
+                    "changed in the store. If you trust whoever changed it, add --trust-store "
+                    "to seal its hands as yours; else give a new file name"
+                )
             found[number] = summary
         return found
 
@@ -241,11 +340,16 @@ class ResultStore:
         rows = [(run, summary.number, summary_to_json(summary)) for run, summary in hands]
         if not rows:
             return
+        seals = [
+            (run, number, self._sealer.seal(self._runs[run], number, text))
+            for run, number, text in rows
+        ]
         try:
             with held_signals():  # the batch is in the store, or none of it
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
                     self._db.executemany("INSERT OR IGNORE INTO hands VALUES (?, ?, ?)", rows)
+                    self._db.executemany("INSERT OR IGNORE INTO seals VALUES (?, ?, ?)", seals)
                     self._db.execute("COMMIT")
                 except BaseException:
                     self._db.execute("ROLLBACK")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import sqlite3
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from tarot.core.output_files import OutputError
@@ -104,13 +105,13 @@ def _expected(schema: str) -> set[tuple[str, str, str]]:
         made.close()
 
 
-def accept(path: str, schema: str) -> None:
+def accept(path: str, schemas: Mapping[str, str]) -> None:
     """Check an existing store file opened read-only (nothing in it is changed): no view or
-    trigger; a store of this format holds exactly the tables of `schema`, passes SQLite's
-    check of its pages, and no hand's summary passes `MAX_SUMMARY` bytes or is not text.
-    Raise `OutputError` naming what is wrong. A file that is not a store of this format
-    version at all is left to the caller to name."""
-    from tarot.measure.store import FORMAT, FORMAT_VERSION  # the store imports this module
+    trigger; a store of a format version this program reads holds exactly the tables of its
+    `schemas[version]`, passes SQLite's check of its pages, and no hand's summary passes
+    `MAX_SUMMARY` bytes or is not text. Raise `OutputError` naming what is wrong. A file
+    that is not a store of a version it reads at all is left to the caller to name."""
+    from tarot.measure.store import FORMAT  # the store imports this module
 
     where = f"--store {path}"
     file = Path(path).resolve()
@@ -139,11 +140,10 @@ def accept(path: str, schema: str) -> None:
             format_rows = dict(db.execute("SELECT key, value FROM store").fetchall())
         except sqlite3.Error:
             return  # another program's database: the caller says so
-        if format_rows.get("format") != FORMAT or format_rows.get("format_version") != (
-            FORMAT_VERSION
-        ):
+        version = str(format_rows.get("format_version"))
+        if format_rows.get("format") != FORMAT or version not in schemas:
             return
-        expected = _expected(schema)
+        expected = _expected(schemas[version])
         if found != expected:
             differing = sorted(f"{kind} {name}" for kind, name, _ in found ^ expected)
             raise OutputError(

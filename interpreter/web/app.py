@@ -58,6 +58,7 @@ from tarot.web.view import table_json
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 2_000_000  # bytes of a request's JSON (an uploaded ruleset is at most half)
+MAX_OPTIONS = 1000  # options chosen in one request (a ruleset has a few dozen at most)
 DEFAULT_AGENTS = "heuristic"
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -231,6 +232,8 @@ async def _body(request: Request) -> dict:
         body = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError) as error:
         raise Refused(400, f"the request is not JSON: {error}") from None
+    except RecursionError:
+        raise Refused(400, "the request is JSON nested too deeply") from None
     if not isinstance(body, dict):
         raise Refused(400, "the request is a JSON object")
     return body
@@ -255,6 +258,8 @@ def _whole(body: dict, key: str, default: int) -> int:
 def _options(value: object) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         raise Refused(400, "options: an object of OPTION: READING texts expected")
+    if len(value) > MAX_OPTIONS:
+        raise Refused(400, f"options: {len(value):,} given; a table takes at most {MAX_OPTIONS}")
     return {str(name): reading for name, reading in value.items()}
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 THINK_SECONDS = 10.0
 #: `tarot serve --think-seconds` may raise it to at most this.
 MAX_THINK_SECONDS = 600.0
+#: Megabytes the tables' folders may take on disk, by default (`--tables-cap`).
+TABLES_MB = 1000
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,8 @@ class ServeLimits:
     open_tables: int = 32
     #: uploaded tables among them (an uploaded ruleset compiles to a few MB)
     open_uploaded: int = 8
+    #: bytes the tables' folders take on disk (`tarot.web.tables_disk`: `--tables-cap`)
+    tables_bytes: int = TABLES_MB * 1_000_000
     #: seconds a computer player may think per decision at a table
     think_seconds: float = THINK_SECONDS
     #: decisions of computer players run at once, and waiting to run, over all tables

@@ -12,6 +12,8 @@ so play the user's).
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
 import threading
 import webbrowser
@@ -34,14 +36,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     folder = Path(args.tables) if args.tables else default_folder()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        note = private_folder(folder)
     except OSError as error:
         print(f"tarot: --tables {folder}: {error.strerror or error}", file=sys.stderr)
         return 1
+    if note:
+        print(f"tarot: {note}", file=sys.stderr)
     allowed = tuple(args.allow_host or ())
     if args.host not in ("0.0.0.0", "::", ""):
         allowed += (args.host,)
-    limits = ServeLimits(allowed_hosts=allowed, think_seconds=float(args.think_seconds))
+    limits = ServeLimits(
+        allowed_hosts=allowed,
+        think_seconds=float(args.think_seconds),
+        tables_bytes=args.tables_cap * 1_000_000,
+    )
     address = f"http://{_shown_host(args.host)}:{args.port}/"
     print(f"tarot: the table is at {address} (tables kept in {folder}); Ctrl-C stops")
     _note_shadowed()
@@ -50,6 +58,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     server = uvicorn.Server(server_config(create_app(folder, limits), args.host, args.port, limits))
     server.run()
     return 0
+
+
+def private_folder(folder: Path) -> str | None:
+    """Make the tables' folder, readable by this user alone: it holds every table's seed and
+    seat links, and its list of folders is the list of tables' addresses. A folder that was
+    open to others is closed, and a note says so (None when nothing was changed)."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    mode = stat.S_IMODE(folder.stat().st_mode)
+    if os.name != "posix" or not mode & 0o077:
+        return None
+    folder.chmod(mode & 0o700)
+    return (
+        f"the tables' folder {folder} was open to other users of this machine (mode "
+        f"{mode:o}), who could read the tables' seeds and seat links: it is now yours alone"
+    )
 
 
 def _note_shadowed() -> None:

@@ -38,13 +38,12 @@ from tarot.players.lineup import LineupError
 from tarot.records.record_json import RecordError, record_text
 from tarot.web.limits import ServeLimits
 from tarot.web.table import Refused, Table, TableSetup
+from tarot.web.tables_disk import NEW_TABLE, RECORD_FILE, SETUP_FILE, TABLE_ID, TablesDisk
 from tarot.web.thinking import check_agents
 
-TABLE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 UPLOAD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}\.ya?ml")
 MAX_UPLOAD = 1_000_000  # characters of an uploaded ruleset
 MAX_SEED = 10**9
-SETUP_FILE, RECORD_FILE = "table.json", "record.json"
 BUSY_WAIT = 2.0  # seconds a request waits for a table whose players are thinking
 
 Result = TypeVar("Result")
@@ -65,6 +64,7 @@ class Tables:
         self._tables: OrderedDict[str, Table] = OrderedDict()  # the least recently used first
         self._recorded: dict[str, int] = {}  # per table, the finished hands its record holds
         self._lock = threading.Lock()
+        self.disk = TablesDisk(folder, self.limits.tables_bytes)
 
     def create(
         self,
@@ -87,8 +87,10 @@ class Tables:
             raise Refused(400, f"seed {seed}: a seed is a whole number from 0 to {MAX_SEED - 1}")
         if upload is None:
             _builtin_file(ruleset)  # a name the server knows, before anything is written
+        needed = NEW_TABLE + (len(upload[1].encode()) if upload is not None else 0)
+        self.disk.make_room(needed, self.held)
         try:
-            home.mkdir(parents=True)
+            home.mkdir(mode=0o700, parents=True)
             if upload is not None:
                 ruleset = _save_upload(home, *upload).name
             setup = TableSetup(ruleset, dict(options), seat, agents, seed, [], seed_known)
@@ -96,6 +98,7 @@ class Tables:
             table = self._open(table_id, setup, checked=True)
         except BaseException:
             shutil.rmtree(home, ignore_errors=True)
+            self.disk.forget(table_id)
             raise
         self.save(table)
         self._hold(table)
@@ -157,6 +160,7 @@ class Tables:
             except RecordError as error:
                 raise Refused(500, f"the record could not be written: {error}") from None
             self._recorded[table.id] = len(table.finished)
+        self.disk.measure(table.id)
 
     def _open(self, table_id: str, setup: TableSetup, checked: bool = False) -> Table:
         """The table set up by `setup` (`checked`: its agents are checked against the limits,
