@@ -387,7 +387,13 @@ class _PageBuilder:
                 "The last player left keeps his bid or names a higher contract; he may not pass."
             )
         forced = spec.get("all_passed")
-        if forced is None:
+        after = any(c.get("only_when_all_passed") for c in spec.get("contracts", []))
+        if forced is None and spec.get("winner_may_raise") and not after:
+            lines.append(
+                "A player left when all others have passed with no bid names a contract open to"
+                " him; only if none is may he pass, and the deal is thrown in."
+            )
+        elif forced is None:
             lines.append("If every player passes, the deal is thrown in.")
         else:
             taker = f" with {code(forced['taker'])} as taker" if "taker" in forced else ""
