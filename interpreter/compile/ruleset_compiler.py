@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from tarot.check.draft import Draft
+from tarot.check.fact_ids import known_ids, rule_of, unknown_ids
 from tarot.check.options import Readings
 from tarot.check.semantic_checks import CheckedParts
 from tarot.compile import source_text
@@ -155,6 +156,8 @@ class Compiler:
         self.left_out_names: set[str] = set()
         self.facts: dict[str, FactFunction] = FACTS
         self.hand_steps: list[tuple[int, int, tuple]] = []  # (steps, times a hand, where)
+        #: the ids a fact's text argument may name (`declared(seat, 'ID')`...)
+        self.known_ids = known_ids(draft.data, draft.merged.removed)
 
     def at(self, parts: tuple) -> Position | None:
         return self.draft.at(parts)
@@ -337,12 +340,10 @@ class Compiler:
             compiled = compile_expression(value, self.environment(event, amount, extra), expected)
         except ExpressionError as error:
             if not any(f"'{name}'" in error.message for name in self.left_out_names):
-                inside = self._inside(parts, error)
-                for path, said, origin in value_origins(self.draft, self.readings, value, inside):
-                    reader = f"{json_path(parts)} (at {inside})"
-                    self.problem(path, f"{said}, read by {reader}: {error.message}", origin)
-                self.problem(parts, error.message, inside)
+                self._expression_problem(parts, value, error)
             return _Constant(None)
+        for error in unknown_ids(value, self.known_ids, rule_of(self.data, parts)):
+            self._expression_problem(parts, value, error)
         if compiled.options:
             self.option_reads[parts] = self.option_reads.get(parts, frozenset()) | compiled.options
         if parts[0] != "definitions":  # a definition is counted in the rules using it
@@ -382,6 +383,15 @@ class Compiler:
         if kind is not None and kind not in (Type.SEAT, Type.SEATS):
             self.problem(parts, f"expected a seat or seats, got {kind.name}")
         return compiled
+
+    def _expression_problem(self, parts: tuple, value: str, error: ExpressionError) -> None:
+        """A problem at its place inside the expression, and at each option reading that put
+        the text there."""
+        inside = self._inside(parts, error)
+        for path, said, origin in value_origins(self.draft, self.readings, value, inside):
+            reader = f"{json_path(parts)} (at {inside})"
+            self.problem(path, f"{said}, read by {reader}: {error.message}", origin)
+        self.problem(parts, error.message, inside)
 
     def _inside(self, parts: tuple, error: ExpressionError) -> Position | None:
         """The file position of a point inside an expression string."""
