@@ -111,7 +111,7 @@ def unknown_ids(
         return []
     problems = []
     for fact, token in _written_ids(tree):
-        place, kind = ID_ARGUMENTS[fact]
+        _place, kind = ID_ARGUMENTS[fact]
         word, names = _word(token), known[kind]
         if word in names:
             continue
@@ -147,7 +147,8 @@ def _written_ids(tree: Tree) -> Iterator[tuple[str, Token]]:
             arg = args[place]
             if isinstance(arg, Tree) and arg.data == "string":
                 (token,) = arg.children
-                yield str(name), token
+                if isinstance(token, Token):
+                    yield str(name), token
 
 
 def rule_of(data: Mapping, parts: tuple) -> str | None:

@@ -342,8 +342,8 @@ class Compiler:
             if not any(f"'{name}'" in error.message for name in self.left_out_names):
                 self._expression_problem(parts, value, error)
             return _Constant(None)
-        for error in unknown_ids(value, self.known_ids, rule_of(self.data, parts)):
-            self._expression_problem(parts, value, error)
+        for unknown in unknown_ids(value, self.known_ids, rule_of(self.data, parts)):
+            self._expression_problem(parts, value, unknown)
         if compiled.options:
             self.option_reads[parts] = self.option_reads.get(parts, frozenset()) | compiled.options
         if parts[0] != "definitions":  # a definition is counted in the rules using it
