@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tarot.compile.loader import load_ruleset
 from tests.small_games import edited, problems
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "announcements.yaml"
@@ -60,16 +59,18 @@ def test_every_mistyped_id_is_reported_at_its_place_with_the_closest(tmp_path):
     assert "(here: 'game', 'ultimo')" in said
 
 
-def test_an_id_a_variant_removes_may_still_be_read(tmp_path):
-    # the base's settlement reads announced_by('honours'); the variant removes the bonus
+def test_a_variant_that_removes_an_item_its_base_reads_is_told_which_rule(tmp_path):
+    # the base's settlement reads announced_by('honours'); the variant removes the bonus and
+    # must give those rules its own value
     variant = tmp_path / "no-honours.yaml"
-    variant.write_text(
+    text = (
         f"extends: {GAME}\n"
         "title: Without the honours announced\n"
         "announcements:\n"
         "  table:\n"
-        "    - {id: honours, remove: true}\n",
-        encoding="utf-8",
+        "    - {id: honours, remove: true}\n"
     )
-    ruleset = load_ruleset(variant)
-    assert [bonus.id for bonus in ruleset.announcements.table] == ["ultimo"]
+    variant.write_text(text, encoding="utf-8")
+    said = problems(variant)
+    assert "in 'honours_made', announced_by() names no announcement 'honours'" in said
+    assert "(here: 'ultimo')" in said

@@ -157,7 +157,7 @@ class Compiler:
         self.facts: dict[str, FactFunction] = FACTS
         self.hand_steps: list[tuple[int, int, tuple]] = []  # (steps, times a hand, where)
         #: the ids a fact's text argument may name (`declared(seat, 'ID')`...)
-        self.known_ids = known_ids(draft.data, draft.merged.removed)
+        self.known_ids = known_ids(draft.data)
 
     def at(self, parts: tuple) -> Position | None:
         return self.draft.at(parts)
