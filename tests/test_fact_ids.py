@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tarot.compile.loader import load_ruleset
+from tarot.measure.runner import Written
 from tests.small_games import edited, problems
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "announcements.yaml"
@@ -59,9 +61,10 @@ def test_every_mistyped_id_is_reported_at_its_place_with_the_closest(tmp_path):
     assert "(here: 'game', 'ultimo')" in said
 
 
-def test_a_variant_that_removes_an_item_its_base_reads_is_told_which_rule(tmp_path):
-    # the base's settlement reads announced_by('honours'); the variant removes the bonus and
-    # must give those rules its own value
+def test_an_id_a_variant_removes_may_still_be_read(tmp_path):
+    # the base's settlement reads announced_by('honours'); the variant removes the bonus (as
+    # a test's variant of french-tarot removes the declarations its definitions read); a
+    # worker process builds it again from what it was built from
     variant = tmp_path / "no-honours.yaml"
     text = (
         f"extends: {GAME}\n"
@@ -71,6 +74,11 @@ def test_a_variant_that_removes_an_item_its_base_reads_is_told_which_rule(tmp_pa
         "    - {id: honours, remove: true}\n"
     )
     variant.write_text(text, encoding="utf-8")
-    said = problems(variant)
-    assert "in 'honours_made', announced_by() names no announcement 'honours'" in said
-    assert "(here: 'ultimo')" in said
+    ruleset = load_ruleset(variant)
+    assert [bonus.id for bonus in ruleset.announcements.table] == ["ultimo"]
+    assert (("announcements", "table"), "honours") in ruleset.removed
+    again = Written.of(ruleset).build()
+    assert again.content_hash == ruleset.content_hash
+    # the same document with the bonus gone, written whole, names nothing: refused
+    plain = edited(GAME, tmp_path, lambda d: d["announcements"]["table"].pop(0))
+    assert "in 'honours_made', announced_by() names no announcement 'honours'" in problems(plain)

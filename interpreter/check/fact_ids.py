@@ -10,7 +10,7 @@ looked at: an id worked out by the expression is left to the game.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from lark import Token, Tree
@@ -55,8 +55,15 @@ SHOWN = 8  # ids listed in a message at most
 ALL_PASSED = "all_passed"  # what thrown_in() calls a deal thrown in because every seat passed
 
 
-def known_ids(data: Mapping) -> dict[IdKind, frozenset[str]]:
-    """The ids of each kind that the document (its readings in place) defines."""
+def known_ids(
+    data: Mapping, removed: Iterable[tuple[tuple, str]] = ()
+) -> dict[IdKind, frozenset[str]]:
+    """The ids of each kind that the document (its readings in place) defines, or that a
+    ruleset extending another removed (`removed`: the list's path and the id; the base's
+    rules that read such an id find it false or 0, as the variant means)."""
+    gone: dict[tuple, set[str]] = {}
+    for path, item_id in removed:
+        gone.setdefault(tuple(path), set()).add(item_id)
 
     def ids(entries: object) -> set[str]:
         if not isinstance(entries, list):
@@ -65,10 +72,11 @@ def known_ids(data: Mapping) -> dict[IdKind, frozenset[str]]:
 
     def table(section: str, key: str) -> set[str]:
         spec = data.get(section)
-        return ids(spec.get(key)) if isinstance(spec, Mapping) else set()
+        found = ids(spec.get(key)) if isinstance(spec, Mapping) else set()
+        return found | gone.get((section, key), set())
 
     declarations = table("declarations", "table")
-    redeals = ids(data.get("redeal"))
+    redeals = ids(data.get("redeal")) | gone.get(("redeal",), set())
     flow = data.get("flow")
     asks = (
         [step.get("ask") for step in flow if isinstance(step, Mapping)]

@@ -157,7 +157,7 @@ class Compiler:
         self.facts: dict[str, FactFunction] = FACTS
         self.hand_steps: list[tuple[int, int, tuple]] = []  # (steps, times a hand, where)
         #: the ids a fact's text argument may name (`declared(seat, 'ID')`...)
-        self.known_ids = known_ids(draft.data)
+        self.known_ids = known_ids(draft.data, draft.merged.removed)
 
     def at(self, parts: tuple) -> Position | None:
         return self.draft.at(parts)
@@ -256,6 +256,7 @@ class Compiler:
             sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
             document=data,
             written=self.draft.written,
+            removed=self.draft.merged.removed,
         )
 
     def _discard_conditions(self) -> tuple:

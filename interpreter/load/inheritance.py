@@ -73,6 +73,9 @@ class MergedDocument:
     key_provenance: dict[DocPath, Position] = field(default_factory=dict)
     #: For every value: the source document that supplied it and its path there.
     origins: dict[DocPath, tuple[SourceDocument, DocPath]] = field(default_factory=dict)
+    #: The ids of list items a ruleset of the chain removed (`remove: true`), by the list's
+    #: path: rules the base wrote about them may still name them.
+    removed: frozenset[tuple[DocPath, str]] = frozenset()
 
     def position(self, path: DocPath) -> Position | None:
         """Provenance of ``path``, or of its nearest ancestor that has one."""
@@ -129,7 +132,9 @@ def resolve(
     node, chain = resolver.load(path, [])
     if resolver.problems:
         raise RulesetError(resolver.problems)
-    merged = MergedDocument(data=None, provenance={}, chain=chain)
+    merged = MergedDocument(
+        data=None, provenance={}, chain=chain, removed=frozenset(resolver.removed)
+    )
     merged.data = _flatten(node, (), merged)
     return merged
 
@@ -150,6 +155,7 @@ class _Resolver:
         self.list_builtins = list_builtins
         self.read = read
         self.problems: list[Problem] = []
+        self.removed: set[tuple[DocPath, str]] = set()  # (list's path, id)
 
     def display(self, path: Path) -> str:
         try:
@@ -287,6 +293,7 @@ class _Resolver:
                     self.unknown_removal(child_item, item_id, [items[j] for j in index.values()])
                 else:
                     removed.add(i)
+                    self.removed.add((tuple(child.path), str(item_id)))
                 continue
             i = index.get(item_id)
             if i is not None and i not in removed:
