@@ -153,6 +153,7 @@ _KNOWN_RULESET_FIELDS = frozenset(
         "sources",
         "document",
         "written",
+        "removed",  # ids a variant removed: read by the load-time id check only
         "definitions",
         "option_values",
         "params",
