@@ -18,6 +18,7 @@ from tarot.engine.state import HandState, IllegalAction
 from tarot.players.heuristic_agent import HeuristicAgent
 from tarot.players.random_agent import RandomAgent
 from tarot.players.search_agent import SearchAgent
+from tarot.presentation.explain import explain_page, render
 from tarot.presentation.transcript import hand_transcript
 from tarot.records.record import game_record
 from tarot.records.replay import replay_record
@@ -308,3 +309,27 @@ def test_a_seat_left_with_no_bid_standing_has_its_last_word_at_once():
     say(state, (1, "two"))
     assert (state.taker, state.contract) == (1, "two")
     assert state.decision.kind != "bid"
+
+
+LAST_WORD = Path(__file__).parent / "data" / "rulesets" / "last-word.yaml"
+
+
+def test_the_last_word_at_once_names_a_contract_where_a_pass_would_throw_the_deal_in():
+    # no contract is named for a hand all pass: the dealer, left with no bid standing, must
+    # name one open to him (high), and his word ends the auction
+    ruleset = load_ruleset(LAST_WORD)
+    state = HandState(ruleset, 0, list(range(len(ruleset.deck))))
+    say(state, (1, "pass"), (2, "pass"))
+    assert state.current_player() == 0 and state.legal_actions() == ["high"]
+    say(state, (0, "high"))
+    assert (state.taker, state.contract) == (0, "high") and state.decision.kind != "bid"
+    assert "names a contract open to him" in render(explain_page(ruleset), "text")
+
+
+def test_the_last_word_at_once_is_a_pass_when_no_contract_is_open():
+    ruleset = load_ruleset(LAST_WORD, choices={"dealer_bids": "no"})
+    state = HandState(ruleset, 0, list(range(len(ruleset.deck))))
+    say(state, (1, "pass"), (2, "pass"))
+    assert state.legal_actions() == ["pass"]
+    say(state, (0, "pass"))
+    assert state.contract is None and state.is_terminal()  # thrown in

@@ -266,15 +266,15 @@ def test_the_record_written_hand_by_hand_is_the_record_of_the_game(
     assert path.read_text(encoding="utf-8") == whole + "\n"
 
 
-def test_a_record_of_hands_played_past_the_game_end_names_the_first_winners(
-    tmp_path: Path,
-) -> None:
-    # with seed 3, seat 1 of early-french-6 passes the target (50) in hand 1; the record of
-    # three hands names the winner of that first end, as a whole record does, and replays
+def test_play_stops_at_the_game_end_and_its_record_names_the_winners(tmp_path: Path) -> None:
+    # with seed 3, seat 1 of early-french-6 passes the target (50) in hand 1: --hands 3 plays
+    # that hand only, says why, and the record of that one game names its winner and replays
     path = tmp_path / "game.json"
     done = tarot("play", "early-french-6", "--seed", "3", "--hands", "3", "--record", str(path))
     assert done.returncode == 0, done.stderr
-    assert json.loads(path.read_text(encoding="utf-8"))["game_winners"] == [1]
+    assert "is over after hand 1" in done.stderr
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["game_winners"] == [1] and len(record["hands"]) == 1
     replayed = tarot("replay", str(path))
     assert replayed.returncode == 0, replayed.stderr
 

@@ -8,10 +8,12 @@ import random
 from pathlib import Path
 
 import pytest
+from batch_checks import replayed
 
 from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
 from tarot.engine.state import HandState, IllegalAction
+from tarot.players.lineup import seat_agents
 from tarot.players.random_agent import RandomAgent
 from tarot.records.record import game_record
 from tarot.records.replay import replay_record
@@ -210,3 +212,57 @@ def _shuffled(ruleset, seed: int) -> list[int]:
     pack = list(range(len(ruleset.deck)))
     random.Random(seed).shuffle(pack)
     return pack
+
+
+TWO = Path(__file__).parent / "data" / "rulesets" / "two-handed-over.yaml"
+TWO_BY_RULE = TWO.with_name("two-handed-over-compulsory.yaml")
+
+
+def test_two_cards_handed_over_are_never_given_back():
+    # seat 1 holds no King and asks for both; he has one plain card: he gives it for the first
+    # King, then any card of his own for the second, never a King he was just handed
+    ruleset = load_ruleset(TWO)
+    state = deal(
+        ruleset,
+        ["swords-2", "trump-1", "trump-2", "trump-3", "fool"],
+        ["swords-K", "cups-K", "swords-4", "cups-4", "trump-6"],
+        PLAIN_TALON,
+    )
+    state.apply_action("no_king:one")
+    assert {"swords-K", "cups-K"} <= set(ids(ruleset, state.hands[1]))
+    assert state.decision.kind == "give" and state.legal_actions() == ["swords-2"]
+    state.apply_action("swords-2")
+    assert state.decision.kind == "give" and state.current_player() == 1
+    assert sorted(state.legal_actions()) == ["fool", "trump-1", "trump-2", "trump-3"]
+    state.apply_action("trump-3")
+    assert sorted(ids(ruleset, state.hands[1])) == sorted(
+        ["cups-K", "swords-K", "trump-1", "trump-2", "fool"]
+    )
+    assert sorted(ids(ruleset, state.hands[0])) == sorted(
+        ["swords-2", "trump-3", "swords-4", "cups-4", "trump-6"]
+    )
+
+
+@pytest.mark.parametrize("kind", ["random", "heuristic", "search"])
+@pytest.mark.parametrize("path", [TWO, TWO_BY_RULE], ids=["chosen", "compulsory"])
+def test_every_player_plays_hands_with_two_cards_handed_over(kind, path):
+    # each kind of player, with the declaration chosen or made by the rules: every hand plays
+    # out with every card played once, and the records replay
+    ruleset = load_ruleset(path)
+    hands = 4 if kind == "search" else 12
+    agents = seat_agents((kind,), 3, 1, 2)
+    states = play_game(ruleset, 3, agents, hands=hands)
+    twice = 0
+    for state in states:
+        handed = [c for _seat, w, cards in state.shown if w.endswith("handed_over") for c in cards]
+        twice += len(handed) == 2
+        played = [c["card"] for t in state.tricks for c in t["cards"]]
+        assert len(played) == len(set(played)) == 10  # every card once, five from each seat
+        assert not set(played) & set(ids(ruleset, state.talon))
+    assert twice
+    replay_record(game_record(ruleset, 3, [a.name for a in agents], states), ruleset)
+
+
+def test_the_batch_back_end_gives_back_as_the_engine_does():
+    _records, kinds, _fired = replayed(load_ruleset(TWO), 5, 40)
+    assert kinds["give"] > 0

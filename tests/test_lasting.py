@@ -173,6 +173,33 @@ def test_the_transcript_shows_every_mechanism() -> None:
     assert "Game over after" in text
 
 
+def test_play_stops_at_the_end_of_the_sitting_and_says_so(tmp_path: Path) -> None:
+    # seed 1 ends the sitting after hand 6: --hands 40 plays those six, says why it stops,
+    # and the record of that one game replays; hands after the end are refused by replay
+    record = tmp_path / "sitting.json"
+    played = tarot(
+        "play", str(GAME), "--seed", "1", "--hands", "40", "--quiet", "--record", str(record)
+    )
+    assert played.returncode == 0, played.stderr
+    assert (
+        "Totals after 6 hand(s)" in played.stdout and "Game over after 6 hand(s)" in played.stdout
+    )
+    assert (
+        "the game of lasting-state is over after hand 6 (its rules end it there); the 34 other"
+        " hand(s) --hands 40 asked for are not played" in played.stderr
+    )
+    kept = json.loads(record.read_text(encoding="utf-8"))
+    assert len(kept["hands"]) == 6
+    ruleset = load_ruleset(GAME)
+    replay_record(kept, ruleset)
+    agents = [RandomAgent(seat) for seat in range(3)]
+    states = play_game(ruleset, 1, agents, hands=8)
+    assert game_winners(states[5]) and not any(game_winners(s) for s in states[:5])
+    past = json.loads(json.dumps(game_record(ruleset, 1, [a.name for a in agents], states)))
+    with pytest.raises(RecordError, match=r"^\$\.hands\[6\]: the game is over after hand 6"):
+        replay_record(past, ruleset)
+
+
 def _ruleset_with(tmp_path: Path, old: str, new: str) -> str:
     text = GAME.read_text(encoding="utf-8")
     assert old in text

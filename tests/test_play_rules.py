@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
+from tarot.engine.phases.play import restricted
 from tarot.engine.state import HandState
 from tarot.engine.tricks import legal_cards, trick_winner
 from tarot.players.random_agent import RandomAgent
@@ -20,6 +21,7 @@ from tests.sides import arranged_pack
 DATA = Path(__file__).parent / "data" / "rulesets"
 PARTNERS = DATA / "partners-trump-order.yaml"
 CONTRACTS = DATA / "contract-play-rules.yaml"
+FORCED_HELD_BACK = DATA / "forced-and-held-back.yaml"
 
 #: the partners game, dealer 0: seat 2 leads (the rule: the dealer's partner)
 PARTNER_HANDS = {
@@ -92,6 +94,29 @@ def test_a_forced_card_must_be_played():
     play(state2, "trump-10", "trump-4", "trump-19", "trump-22")  # seat 2 wins with 22
     play(state2, "trump-23", "fool")
     assert state2.current_player() == 0 and state2.legal_actions() == ["trump-1"]
+
+
+def test_a_card_held_back_is_held_back_among_forced_cards():
+    # a trump is forced whenever the trick allows one; trump 1 is still held back while its
+    # holder has another trump, and falls when it is his last
+    ruleset = load_ruleset(FORCED_HELD_BACK)
+    state = HandState(ruleset, 0, arranged_pack(ruleset, PARTNER_HANDS))
+    play(state, "swords-K", "swords-1", "swords-2", "swords-3", "cups-K")
+    assert state.current_player() == 3 and "cups-1" not in state.legal_actions()
+    play(state, "trump-10")
+    assert state.current_player() == 0
+    assert state.legal_actions() == [
+        "trump-3",
+        "trump-4",
+        "trump-16",
+        "trump-17",
+        "trump-18",
+        "trump-9",
+    ]
+    last = [ruleset.deck.by_id[c] for c in ("trump-1", "swords-2")]
+    state.zones.hands[0][:] = last
+    state._changed()
+    assert restricted(state, 0, last[:1]) == last[:1]  # his only trump: forced, not held back
 
 
 def test_a_contract_to_lose_every_trick():

@@ -151,14 +151,20 @@ def test_a_deal_thrown_in_that_the_record_leaves_out_is_found(redeals):
     assert "(what seed 3 deals in hand 2)" in refusal
 
 
-def test_a_game_that_ended_before_its_last_hand_has_the_winners_of_that_hand():
-    # early-french-6, seed 3: seat 1 reaches the target after hand 1; after hand 3 nobody is
-    # at it, so the winners the last hand's totals would give are none
+def test_a_record_that_goes_on_past_the_end_of_its_game_is_refused():
+    # early-french-6, seed 3: seat 1 reaches the target after hand 1, and the game is over;
+    # hands played after it (as `tarot play --hands 3` once did) are not part of the game
     record = _record("early-french-6", 3, 3, agents="random")
-    assert record["game_winners"] == [1]
-    replay_record(record, load_ruleset("early-french-6"))
-    record["game_winners"] = []
-    assert _refusal(record).startswith("$.game_winners: recorded 0 entries, replayed 1")
+    refusal = _refusal(record)
+    assert refusal.startswith(
+        "$.hands[1]: the game is over after hand 1 (seat 1 won: the rules of early-french-6"
+        " end it there), but the record goes on with 2 more hand(s)"
+    ), refusal
+    ended = _record("early-french-6", 3, 1, agents="random")
+    assert ended["game_winners"] == [1]
+    replay_record(ended, load_ruleset("early-french-6"))
+    ended["game_winners"] = []
+    assert _refusal(ended).startswith("$.game_winners: recorded 0 entries, replayed 1")
 
 
 @pytest.mark.parametrize(

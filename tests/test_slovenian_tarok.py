@@ -89,7 +89,7 @@ def expected_scores(state: HandState) -> list[float]:
             "solo_brez": counted([c for s in attack for c in piles[s]]) > 35,
         }[state.contract]
         score = HIGHER[state.contract] * (1 if won else -1)
-        mond = mond_losses(state) if state.contract == "solo_brez" else [0] * n
+        mond = mond_losses(state, exchange=False) if state.contract == "solo_brez" else [0] * n
         return [(score if s in attack else 0) - mond[s] for s in range(n)]
     attack_pile = [c for s in attack for c in piles[s]]
     defence_pile = [c for s in defence for c in piles[s]]
@@ -132,9 +132,10 @@ def expected_scores(state: HandState) -> list[float]:
 SUITS = ("hearts", "diamonds", "spades", "clubs")
 
 
-def mond_losses(state: HandState, went_round: bool = False) -> list[float]:
+def mond_losses(state: HandState, went_round: bool = False, exchange: bool = True) -> list[float]:
     """20 from the Mond's player when a trick won by the Skis or the Pagat takes it; 20 from
-    the declarer when it stays in the talon he left."""
+    the declarer when it stays in the part of the talon he left, in a contract where he took
+    part of it (`exchange`; not Solo without: G, and O's talon exchange)."""
     ruleset, n = state.ruleset, state.ruleset.players
     loss = [0.0] * n
     for _number, _leader, trick, winner in state.trick_log:
@@ -150,7 +151,7 @@ def mond_losses(state: HandState, went_round: bool = False) -> list[float]:
         for seat, c in trick
         if seat == state.taker
     }
-    if "trump-21" in talon and "trump-21" not in taker_cards and not went_round:
+    if exchange and "trump-21" in talon and "trump-21" not in taker_cards and not went_round:
         loss[state.taker] += 20
     return loss
 
@@ -306,6 +307,23 @@ def test_mond_captured_by_the_skis_costs_its_player_twenty():
     scores = written(state)
     assert scores == expected_scores(state)
     assert scores[1] < 0 or scores[1] % 5 == 0  # the mond penalty beside a rounded score
+
+
+def test_a_mond_in_the_talon_of_a_solo_without_costs_nothing():
+    """Solo without (three players): the talon is never looked at, and the Mond lying in it
+    is left by nobody; the declarer writes the contract's 80, won or lost, and no penalty
+    (O charges a Mond left only at its talon exchange; G only in three, two or one)."""
+    ruleset = load_ruleset("slovenian-tarok-3", {**PLAIN, "bidding_start": "after_forehand"})
+    rest = [c for c in ruleset.deck.by_id if c != "trump-21"]
+    talon = ["trump-21", *rest[:5]]
+    hands = {seat: rest[5 + i :: 3] for i, seat in enumerate((1, 2, 0))}  # taroks to each
+    state = HandState(ruleset, 0, pack_for(ruleset, hands, talon))
+    say(state, (2, "pass"), (0, "pass"), (1, "solo_brez"))
+    assert (state.taker, state.contract) == (1, "solo_brez")
+    play_out(state, 3)
+    scores = written(state)
+    assert abs(scores[1]) == 80 and scores == expected_scores(state)
+    assert "trump-21" in ids(ruleset, state.talon_dealt)
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -122,14 +122,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         human.hand_over(state)
         if sitting:
             print("", *sitting, sep="\n", file=out)
-        if numbers:
-            more = state.number != numbers[-1]
-        else:  # a whole game: one hand for a ruleset without a game end
-            more = ruleset.game is not None and not game_winners(state)
+        more = ruleset.game is not None and not game_winners(state)
+        if numbers:  # the hands asked for, up to the game's end
+            more = state.number != numbers[-1] and (ruleset.game is None or more)
         if more:
             human.wait("Press Enter to deal the next hand (q to leave): ")
 
     hands = play_hands(ruleset, args.seed, agents, numbers)
+    if numbers and len(numbers) > 1:
+        hands = _to_the_game_end(hands, numbers[-1])
     if deal is not None:
         hands = _chosen_hand(ruleset, deal, numbers[0], agents)
     if args.backend == "batch":
@@ -164,6 +165,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     if record is not None:
         status = _close_record(record, out, failure) or status
     return status
+
+
+def _to_the_game_end(hands: Iterator[HandState], asked: int) -> Iterator[HandState]:
+    """The hands of `--hands N` up to the end of the game, where the ruleset's game ends
+    sooner (its `game.ends_when`, or a claim): a record holds one game, and the hands after
+    its end would go on from a sitting already closed. Says so on standard error."""
+    for state in hands:
+        yield state
+        if state.number < asked and game_winners(state):
+            print(
+                f"tarot: note: the game of {state.ruleset.id} is over after hand {state.number}"
+                f" (its rules end it there); the {asked - state.number} other hand(s) --hands"
+                f" {asked} asked for are not played. For another game, give another --seed",
+                file=sys.stderr,
+            )
+            return
 
 
 def _batch_hands(
@@ -254,7 +271,8 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     which.add_argument(
         "--hands",
         type=whole_numbers.count,
-        help="number of hands (default: one hand, or a whole game for a ruleset played to a score)",
+        help="number of hands (default: one hand, or a whole game for a ruleset played to a "
+        "score); play stops sooner where the game ends by its rules",
     )
     which.add_argument(
         "--hand",

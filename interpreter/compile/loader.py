@@ -102,11 +102,18 @@ def load_confined(path: Path, choices: Mapping[str, str] | None = None) -> Rules
         tree_store.STORE.save()
 
 
-def build_ruleset(path: str | Path, written: dict, choices: Mapping[str, str]) -> Ruleset:
-    """The ruleset `load_ruleset` made from the document it read (`Ruleset.written`), made
-    again without reading any file (in a worker process, for one)."""
+def build_ruleset(
+    path: str | Path,
+    written: dict,
+    choices: Mapping[str, str],
+    removed: frozenset[tuple[tuple, str]] = frozenset(),
+) -> Ruleset:
+    """The ruleset `load_ruleset` made from the document it read (`Ruleset.written`, and the
+    ids its chain removed, `Ruleset.removed`), made again without reading any file (in a
+    worker process, for one)."""
     path = Path(path)
-    return _build(path, MergedDocument(copy.deepcopy(written), {}, [path]), choices)
+    merged = MergedDocument(copy.deepcopy(written), {}, [path], removed=removed)
+    return _build(path, merged, choices)
 
 
 def _build(path: Path, merged: MergedDocument, choices: Mapping[str, str] | None) -> Ruleset:

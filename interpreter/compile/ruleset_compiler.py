@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from tarot.check.draft import Draft
+from tarot.check.fact_ids import known_ids, rule_of, unknown_ids
 from tarot.check.options import Readings
 from tarot.check.semantic_checks import CheckedParts
 from tarot.compile import source_text
@@ -153,6 +154,8 @@ class Compiler:
         #: Definitions that cannot be used: an expression naming one is told so, once.
         self.broken_definitions = BrokenDefinitions()
         self.facts: dict[str, FactFunction] = FACTS
+        #: the ids a fact's text argument may name (`declared(seat, 'ID')`...)
+        self.known_ids = known_ids(draft.data, draft.merged.removed)
 
     def at(self, parts: tuple) -> Position | None:
         return self.draft.at(parts)
@@ -250,6 +253,7 @@ class Compiler:
             sources={k: v.get("citation", "") for k, v in data.get("sources", {}).items()},
             document=data,
             written=self.draft.written,
+            removed=self.draft.merged.removed,
         )
 
     def _discard_conditions(self) -> tuple:
@@ -334,15 +338,10 @@ class Compiler:
         try:
             compiled = compile_expression(value, environment, expected)
         except ExpressionError as error:
-            inside = self._inside(parts, error.line, error.column)
-            origins = value_origins(
-                self.draft, self.readings, value, inside, error.line, error.column
-            )
-            for path, said, origin in origins:
-                reader = f"{json_path(parts)} (at {inside})"
-                self.problem(path, f"{said}, read by {reader}: {error.message}", origin)
-            self.problem(parts, error.message, inside)
+            self._expression_problem(parts, value, error)
             return _Constant(None)
+        for unknown in unknown_ids(value, self.known_ids, rule_of(self.data, parts)):
+            self._expression_problem(parts, value, unknown)
         if compiled.options:
             self.option_reads[parts] = self.option_reads.get(parts, frozenset()) | compiled.options
         position = self.at(parts)
@@ -375,6 +374,16 @@ class Compiler:
         if kind is not None and kind not in (Type.SEAT, Type.SEATS):
             self.problem(parts, f"expected a seat or seats, got {kind.name}")
         return compiled
+
+    def _expression_problem(self, parts: tuple, value: str, error: ExpressionError) -> None:
+        """A problem at its place inside the expression, and at each option reading that put
+        the text there."""
+        inside = self._inside(parts, error.line, error.column)
+        origins = value_origins(self.draft, self.readings, value, inside, error.line, error.column)
+        for path, said, origin in origins:
+            reader = f"{json_path(parts)} (at {inside})"
+            self.problem(path, f"{said}, read by {reader}: {error.message}", origin)
+        self.problem(parts, error.message, inside)
 
     def _inside(self, parts: tuple, line: int, column: int) -> Position | None:
         """The file position of a point (`line`, `column`) inside an expression string."""

@@ -493,6 +493,9 @@ class Ruleset:
     #: The document as read (after `extends`, before the options' readings are substituted):
     #: `ruleset_loader.build_ruleset` makes the same ruleset from it without reading a file.
     written: dict = field(default_factory=dict, repr=False)
+    #: The ids of items a ruleset of the `extends` chain removed, by the list's path: with
+    #: `written`, what `build_ruleset` needs to check the ids facts name as loading did.
+    removed: frozenset[tuple[tuple, str]] = field(default_factory=frozenset, repr=False)
 
     @cached_property
     def rule_index(self) -> RuleIndex:

@@ -89,6 +89,9 @@ class MergedDocument:
     #: The text of every file of the chain, by the name positions give it (for the source
     #: line a problem quotes).
     texts: dict[str, str] = field(default_factory=dict)
+    #: The ids of list items a ruleset of the chain removed (`remove: true`), by the list's
+    #: path: rules the base wrote about them may still name them.
+    removed: frozenset[tuple[DocPath, str]] = frozenset()
 
     def position(self, path: DocPath) -> Position | None:
         """Provenance of ``path``, or of its nearest ancestor that has one."""
@@ -152,7 +155,13 @@ def resolve(
         raise RulesetError(quote_lines(error.problems, resolver.texts)) from None
     if resolver.problems:
         raise RulesetError(quote_lines(resolver.problems, resolver.texts))
-    merged = MergedDocument(data=None, provenance={}, chain=chain, texts=resolver.texts)
+    merged = MergedDocument(
+        data=None,
+        provenance={},
+        chain=chain,
+        texts=resolver.texts,
+        removed=frozenset(resolver.removed),
+    )
     merged.data = _flatten(node, (), merged)
     return merged
 
@@ -177,6 +186,7 @@ class _Resolver:
         self.by_path: set[Path] = set()  # bases found as files, not as built-in rulesets
         self.problems: list[Problem] = []
         self.texts: dict[str, str] = {}
+        self.removed: set[tuple[DocPath, str]] = set()  # (list's path, id)
 
     def display(self, path: Path) -> str:
         try:
@@ -363,6 +373,7 @@ class _Resolver:
                     self.unknown_removal(child_item, item_id, [items[j] for j in index.values()])
                 else:
                     removed.add(i)
+                    self.removed.add((tuple(child.path), str(item_id)))
                 continue
             i = index.get(item_id)
             if i is not None and i not in removed:

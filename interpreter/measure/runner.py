@@ -245,14 +245,21 @@ class Written:
     document: dict
     options: dict[str, str]
     content_hash: str
+    removed: frozenset[tuple[tuple, str]] = frozenset()  # `Ruleset.removed`
 
     @staticmethod
     def of(ruleset: Ruleset) -> Written:
-        return Written(ruleset.path, ruleset.written, dict(ruleset.options), ruleset.content_hash)
+        return Written(
+            ruleset.path,
+            ruleset.written,
+            dict(ruleset.options),
+            ruleset.content_hash,
+            ruleset.removed,
+        )
 
     def build(self) -> Ruleset:
         try:
-            ruleset = build_ruleset(self.path, self.document, self.options)
+            ruleset = build_ruleset(self.path, self.document, self.options, self.removed)
         except RulesetError as error:
             raise RulesetMismatch(
                 f"{self.path}: a worker could not build it again:\n{error}"

@@ -11,7 +11,8 @@ dealer (the ruleset's rotation), every pack, the abandoned deals' and the played
 seed and the hand number give each one; a hand that asserts a chosen `deal` has its dealer and
 its one pack checked against that deal instead), every decision (in turn and legal), and everything
 that follows from them (cards dealt, tricks, payments, net result); then the totals and the
-game's winners (those at the first hand after which the game had ended). `ReplayMismatch`
+game's winners (those at the hand after which the game ended; a record that goes on past that
+hand is refused). `ReplayMismatch`
 names the first difference as a JSON path, with what was recorded and what the replay found.
 
 A record written before records told everything (the sides the play rules give, every
@@ -161,6 +162,8 @@ def replay_record(record: Mapping, ruleset: Ruleset) -> list[str]:
         totals = [t + n for t, n in zip(totals, state.returns(), strict=True)]
         lasting = state.lasting
         winners = winners or first_game_winners([state])
+        if winners and index + 1 < len(hands):
+            _past_the_end(state, winners, len(hands) - index - 1, f"$.hands[{index + 1}]")
     compare(record["totals"], totals, "$.totals")
     compare(record["game_winners"], winners, "$.game_winners")
     return [
@@ -188,6 +191,19 @@ def _older_sides(recorded: object, replayed: object) -> bool:
         return False
     older = {key: value for key, value in replayed.items() if key != "play_sides"}
     return recorded == (None if older["taker"] is None else older)
+
+
+def _past_the_end(state: HandState, winners: list[int], more: int, where: str) -> None:
+    """Refuse the hands of a record after the end of its game: the game's rules (or a
+    claim) ended it with the hand before, and a record holds one game."""
+    seats = ", ".join(f"seat {s}" for s in winners)
+    raise ReplayMismatch(
+        where,
+        f"the game is over after hand {state.number} ({seats} won: the rules of"
+        f" {state.ruleset.id} end it there), but the record goes on with {more} more hand(s);"
+        " a record holds one game, and a hand after its end would start from a sitting"
+        " already closed",
+    )
 
 
 def _check_ruleset(recorded: Mapping, ruleset: Ruleset) -> None:

@@ -103,11 +103,14 @@ def _decide(
 
 def _hand_over(state: BatchState, rule: ArrayHandOver, rows: Ints, seats: Ints) -> None:
     """Each card asked for moves from another player's hand (the first seat holding it) to
-    the declarer's, who then gives one back for each (`declare._hand_over`, `pick_card`)."""
+    the declarer's, who then gives one back for each: one of `in_return` in his hand, or any
+    when he has none of them, never a card handed to him (`declare._hand_over`,
+    `give_back_choices`)."""
     layout = state.tables.layout
     ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
     asked = np.broadcast_to(rule.cards.fn(ctx).union(), (len(rows), layout.words))
-    owed = []  # (rows, declarers, holders, candidates), in the order the cards are asked
+    received = np.zeros((len(rows), layout.words), dtype=state.hands.dtype)
+    owed = []  # (positions in rows, holders), in the order the cards are asked
     for card in np.flatnonzero(layout.to_bools(asked).any(axis=0)).tolist():
         bit = layout.card_masks[card]
         others = state.hands[rows] & bit
@@ -120,13 +123,19 @@ def _hand_over(state: BatchState, rule: ArrayHandOver, rows: Ints, seats: Ints) 
         holder = np.argmax(held[moving], axis=1)
         state.hands[where, holder] &= ~bit
         state.hands[where, seat] |= bit
-        sub = Ctx(state, where, {**state.names(where), "player": seat})
-        hand = state.hands[where, seat] & ~bit
-        offered = hand & rule.in_return.fn(sub).union()
+        received[moving] |= bit
+        owed.append((np.flatnonzero(moving), holder))
+    if not owed:
+        return
+    after = Ctx(state, rows, {**state.names(rows), "player": seats})  # the hands as they are now
+    offered_all = np.broadcast_to(rule.in_return.fn(after).union(), received.shape)
+    for at, holder in owed:
+        where, seat = rows[at], seats[at]
+        hand = state.hands[where, seat] & ~received[at]
+        offered = hand & offered_all[at]
         candidates = np.where(any_card(offered)[:, None], offered, hand)
         keep = any_card(candidates)  # a declarer with no other card gives nothing back
-        owed.append((where[keep], seat[keep], holder[keep], candidates[keep]))
-    for where, seat, holder, candidates in owed:
+        where, seat, holder, candidates = where[keep], seat[keep], holder[keep], candidates[keep]
         given, counts = choose_card(state, where, seat, candidates, "give")
         bits = layout.from_cards(given)
         state.hands[where, seat] &= ~bits

@@ -170,6 +170,22 @@ def _last_word(state: HandState, bidding: Bidding, seat: int) -> bool:
     return bidding.winner_may_raise and len(state.bidders) == 1 and seat == state.taker
 
 
+def _last_word_at_once(state: HandState, bidding: Bidding) -> bool:
+    """Whether the seat about to speak has the last word at once: every other seat has
+    passed with no bid standing (`winner_may_raise`), and a pass would throw the deal in,
+    the ruleset naming nothing to play when all pass (`all_passed`, contracts offered only
+    then), so that it must name a contract open to it."""
+    return (
+        bidding.winner_may_raise
+        and bidding.rounds == UNTIL_ONE_LEFT
+        and state.auction_stage == AuctionStage.BIDDING
+        and state.contract is None
+        and len(state.bidders) == 1
+        and bidding.all_passed is None
+        and not bidding.after_all_passed
+    )
+
+
 def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
     """Every contract above the highest bid that is open to `seat` (in the stage after all
     passed, those offered only then), a hold of the highest bid where `seat` may hold it,
@@ -198,7 +214,7 @@ def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
     start = len(bids)  # a hold is the lowest bid: it leaps over nothing
     state.bid_jumps = {c.id: start + i for i, c in enumerate(offered)}
     bids += [Bid(c.id) for i, c in enumerate(offered) if _open(state, c, seat, start + i)]
-    if last_word:
+    if last_word or (bids and _last_word_at_once(state, bidding)):
         return bids
     if bids and bidding.must_bid is not None:
         if seat in selected_seats(bidding.must_bid(state._scope(_highest(state)))):

@@ -36,7 +36,9 @@ BEFORE_PLAY, BEFORE_OWN_FIRST_CARD = "before_play", "before_own_first_card"  # t
 @dataclass
 class CardChoice:
     """Cards a seat is still to pick after a declaration: `count` of `candidates` to show,
-    or one to give back to `to` for a card handed over."""
+    or one to give back to `to` for a card handed over. For a card given back, `candidates`
+    are the cards `in_return` offers, and `received` the cards the declaration handed him:
+    what he may give is worked out when he gives it (`give_back_choices`)."""
 
     seat: int
     kind: DecisionKind  # SHOW or GIVE
@@ -45,6 +47,7 @@ class CardChoice:
     count: int
     to: int | None = None
     chosen: list[int] = field(default_factory=list)
+    received: tuple[int, ...] = ()
 
     def copy(self) -> CardChoice:
         return replace(self, chosen=list(self.chosen))
@@ -59,11 +62,18 @@ def decide(state: HandState) -> bool:
 
 def decide_card_choice(state: HandState) -> bool:
     """The next card to show or give back, if a declaration left one to pick."""
-    if not state.card_choices:
+    while state.card_choices:
+        pending = state.card_choices[0]
+        if pending.kind == DecisionKind.SHOW:
+            left = [c for c in pending.candidates if c not in pending.chosen]
+        else:
+            left = give_back_choices(state, pending)
+        if left:
+            break
+        state.card_choices.pop(0)  # nothing left to give back: he keeps the card
+    else:
         return False
-    pending = state.card_choices[0]
     ids = state.ruleset.deck.cards.ids
-    left = [c for c in pending.candidates if c not in pending.chosen]
     choices = [ids[c] for c in left]
     state.decision = Decision(pending.seat, pending.kind, left, choices)
     return True
@@ -171,10 +181,11 @@ def _show(state: HandState, decision: Decision, level_id: str, scope: Scope) -> 
 
 def _hand_over(state: HandState, seat: int, declaration: Declaration, scope: Scope) -> None:
     """Move each card asked for from another player's hand to the declarer's, and queue the
-    declarer's choice of a card to give back for it."""
+    declarer's choice of a card to give back for each."""
     rule = declaration.hands_over
     assert rule is not None  # called only for a declaration that hands cards over
     hands = state.zones.hands
+    received: list[tuple[int, int]] = []  # (card, who handed it)
     for card in rule.cards(scope):
         holder = state.zones.holder(card, leaving_out=seat)
         if holder is None:
@@ -182,14 +193,24 @@ def _hand_over(state: HandState, seat: int, declaration: Declaration, scope: Sco
         hands[holder].remove(card)
         hands[seat].append(card)
         state.shown.append((seat, f"{declaration.id}:{HANDED_OVER}", [card]))
-        offered = set(rule.in_return(scope))
-        candidates = [c for c in hands[seat] if c != card and c in offered]
-        if not candidates:
-            candidates = [c for c in hands[seat] if c != card]
-        if candidates:  # a declarer with no other card keeps it and gives nothing back
-            state.card_choices.append(
-                CardChoice(seat, DecisionKind.GIVE, declaration.id, tuple(candidates), 1, holder)
-            )
+        received.append((card, holder))
+    if not received:
+        return
+    offered = tuple(rule.in_return(scope))
+    cards = tuple(card for card, _holder in received)
+    for _card, holder in received:
+        state.card_choices.append(
+            CardChoice(seat, DecisionKind.GIVE, declaration.id, offered, 1, holder, received=cards)
+        )
+
+
+def give_back_choices(state: HandState, pending: CardChoice) -> list[int]:
+    """The cards the declarer may give back for a card handed over: those of `in_return` in
+    his hand, or any card of his hand when he has none of them; never a card the declaration
+    handed him. Empty when he has no other card (he keeps the one handed over)."""
+    kept = [c for c in state.zones.hands[pending.seat] if c not in pending.received]
+    offered = [c for c in kept if c in pending.candidates]
+    return offered or kept
 
 
 def pick_card(state: HandState, _decision: Decision, card: int) -> None:

@@ -101,8 +101,8 @@ def to_play(state: HandState) -> int:
 
 def restricted(state: HandState, seat: int, legal: list[int]) -> list[int]:
     """The legal cards narrowed by the hand's card rules: a `forced` card the trick rules
-    allow must be played; else a card `lead_forbidden` (when leading) or `held_back` is
-    played only when nothing else may be."""
+    allow must be played; then, of the cards left, one `lead_forbidden` (when leading) or
+    `held_back` is played only when nothing else may be (LANGUAGE.md, play rules)."""
     rules, trick = state.play_rules, state.zones.trick
     variables = {
         "player": seat,
@@ -113,9 +113,7 @@ def restricted(state: HandState, seat: int, legal: list[int]) -> list[int]:
     }
     if rules.forced is not None:
         forced = frozenset(state.evaluate(rules.forced, variables))
-        chosen = [c for c in legal if c in forced]
-        if chosen:
-            return chosen
+        legal = [c for c in legal if c in forced] or legal
     for rule in (rules.lead_forbidden if not trick else None, rules.held_back):
         if rule is not None:
             refused = frozenset(state.evaluate(rule, dict(variables)))
