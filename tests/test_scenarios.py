@@ -31,6 +31,7 @@ SCENARIO_KEYS = {
     "source",
     "note",
 }
+#: what a scenario may expect, at its end or after a decision (`expect:` in a step)
 EXPECT_KEYS = {
     "net",
     "payments",
@@ -38,11 +39,18 @@ EXPECT_KEYS = {
     "paid_for",
     "card_points",
     "thrown_in",
-    *"""
-    taker contract partner called_card shown hand_sizes hands discards""".split(),
+    "transcript",
+    "taker",
+    "contract",
+    "partner",
+    "called_card",
+    "shown",
+    "hand_sizes",
+    "hands",
+    "discards",
 }
 #: what only a finished hand has
-AT_THE_END = {"card_points", "thrown_in"}
+AT_THE_END = {"card_points", "thrown_in", "transcript"}
 #: a decision written as a mapping: who is asked, what about, what is legal, what is taken or
 #: refused, and what holds afterwards
 STEP_KEYS = {"seat", "kind", "legal", "take", "refused", "because", "expect"}
@@ -184,6 +192,10 @@ def check_expect(expect: Mapping, state: tarot.State, where: str) -> None:
         compare(expect["card_points"], state.card_points(), f"{where}.card_points")
     if "thrown_in" in expect:
         compare(expect["thrown_in"], state.record()["hands"][0]["thrown_in"], f"{where}.thrown_in")
+    text = state.transcript() if "transcript" in expect else ""
+    for words in expect.get("transcript", []):  # lines the transcript must hold
+        if words not in text:
+            raise ScenarioFailure(f"{where}.transcript: no {words!r} in:\n{text}")
     seen = state.observation(0)  # what is public: known to every seat alike
     for key in ("taker", "contract", "hand_sizes"):
         if key in expect:
