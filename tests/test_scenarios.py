@@ -200,14 +200,14 @@ def check_expect(expect: Mapping, state: tarot.State, where: str) -> None:
     for key in ("taker", "contract", "hand_sizes"):
         if key in expect:
             compare(expect[key], getattr(seen, key), f"{where}.{key}")
-    if "partner" in expect or "called_card" in expect:
-        # as the taker knows them (another seat may not know the partner yet)
-        knows = state.observation(seen.taker if seen.taker is not None else 0)
-        if "partner" in expect:
-            compare(expect["partner"], knows.partner, f"{where}.partner")
-        if "called_card" in expect:
-            card = None if knows.called_card is None else str(knows.called_card)
-            compare(expect["called_card"], card, f"{where}.called_card")
+    if "partner" in expect:  # as the seats that know him know him (the taker may not yet)
+        known = [state.observation(s).partner for s in range(len(seen.hand_sizes))]
+        compare(
+            expect["partner"], next((p for p in known if p is not None), None), f"{where}.partner"
+        )
+    if "called_card" in expect:
+        card = None if seen.called_card is None else str(seen.called_card)
+        compare(expect["called_card"], card, f"{where}.called_card")
     for key in ("hands", "discards"):  # each seat's own cards, as it sees them
         for seat, cards in expect.get(key, {}).items():
             seen_by = state.observation(int(seat))
