@@ -316,3 +316,19 @@ def test_a_hand_left_unfinished_is_a_failure() -> None:
     scenario["decisions"] = scenario["decisions"][:-1]
     with pytest.raises(ScenarioFailure, match="the hand is not over after 27 decisions: seat 3"):
         run(scenario)
+
+
+def test_a_refusal_expected_must_happen_and_leave_the_hand_as_it_was() -> None:
+    path = SCENARIOS / "contract-play-rules.yaml"
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    scenario = {**document, **document["scenarios"][0]}
+    del scenario["scenarios"]
+    state = run(scenario)  # swords-1 refused, then the hand goes on as written
+    assert state.returns() == [3, -6, 3]
+    steps = list(scenario["decisions"])
+    steps[4] = {"seat": 2, "refused": "swords-K"}  # the one card seat 2 may play
+    with pytest.raises(ScenarioFailure, match=r"^decisions\[4\]: 'swords-K' was taken"):
+        run({**scenario, "decisions": steps})
+    steps[4] = {"seat": 2, "refused": "swords-1", "because": "must beat"}
+    with pytest.raises(ScenarioFailure, match="refused with .* not for 'must beat'"):
+        run({**scenario, "decisions": steps})
