@@ -1,8 +1,9 @@
 """Hand scenarios written as YAML (`tests/scenarios/*.yaml`, described in the README there),
 each run through the public API alone (`import tarot`): the ruleset loaded with its options,
-the hand dealt from its chosen deal or its seed, the decisions taken in order, and what the
-scenario expects compared with what the hand did. A failure names the file, the scenario and
-the first difference."""
+the hand dealt from its chosen deal or its seed, the decisions taken in order (each a text, or
+a step that also checks the seat asked, the legal actions, a refusal, or what holds after it),
+and what the scenario expects compared with what the hand did. A failure names the file, the
+scenario and the first difference."""
 
 from __future__ import annotations
 
