@@ -1,4 +1,5 @@
-"""Helpers shared by the engine and Marolles tests: seeded Marolles hands and agents."""
+"""Helpers shared by the engine and Marolles tests: seeded Marolles hands and agents (a hand
+built for one rule is a scenario: tests/scenarios/)."""
 
 from __future__ import annotations
 
@@ -50,71 +51,6 @@ def play_checking(state: HandState, agents) -> list[str]:
 
 def played_hand(ruleset, seed: int) -> HandState:
     return play_hand(new_hand(ruleset, seed), agents_for(seed))
-
-
-def built_pack(ruleset, hands: dict[int, list[str]], talon: list[str] = ()) -> list[int]:
-    """A pack that deals seat `s` (seat 0 deals) the cards `hands[s]` and the talon `talon`,
-    in the ruleset's own packets; every other card goes where it falls, with an empty card
-    at the bottom so that the cut card is not a Tarot."""
-    deck = ruleset.deck
-    n = len(deck)
-    where = HandState(ruleset, 0, list(range(n)))  # the identity pack: card = position
-    positions = {s: sorted(where.hands_dealt[s]) for s in range(ruleset.players)}
-    positions["talon"] = sorted(where.talon_dealt)
-    wanted = {**hands, "talon": list(talon)}
-    pack: list[int | None] = [None] * n
-    for key, cards in wanted.items():
-        for position, card in zip(positions[key], cards, strict=False):
-            pack[position] = deck.by_id[card]
-    placed = {c for c in pack if c is not None}
-    rest = [c for c in range(n) if c not in placed]
-    plain = [c for c in rest if c not in deck.sets["tarots"]]
-    bottom = next((c for c in plain if isinstance(deck.cards[c].rank, int)), plain[0])
-    if pack[n - 1] is None:
-        rest.remove(bottom)
-        rest.append(bottom)
-    others = iter(rest)
-    return [c if c is not None else next(others) for c in pack]
-
-
-def empties(ruleset, count: int, avoid: tuple[str, ...] = ("coins-1",)) -> list[str]:
-    """Numeral cards, which make no declaration (la Belle left out)."""
-    cards = [c.id for c in ruleset.deck.cards if isinstance(c.rank, int) and c.id not in avoid]
-    return cards[:count]
-
-
-def discard_plainly(state: HandState) -> None:
-    """The dealer lays away the first numeral cards offered."""
-    cards = state.ruleset.deck.cards
-    while state.phase == "discard":
-        legal = state.legal_actions()
-        plain = [c for c in legal if isinstance(cards[state.ruleset.deck.by_id[c]].rank, int)]
-        state.apply_action((plain or legal)[0])
-
-
-def offers(state: HandState, seat: int) -> dict[str, float]:
-    """Every declaration offered to `seat` with its value; everyone declares nothing."""
-    discard_plainly(state)
-    offered = {}
-    while state.phase == "declare":
-        decision = state.decision
-        if decision.seat == seat:
-            offered.update(
-                {f"{decision.declaration.id}:{k}": v for k, v in decision.level_values.items()}
-            )
-        state.apply_action(next(c for c in decision.choices if c.endswith(":none")))
-    return offered
-
-
-def declare_all(state: HandState, seat: int) -> None:
-    """`seat` declares every combination offered (at its highest level); others nothing."""
-    discard_plainly(state)
-    while state.phase == "declare":
-        choices = state.legal_actions()
-        if state.current_player() == seat:
-            state.apply_action(choices[0])
-        else:
-            state.apply_action(next(c for c in choices if c.endswith(":none")))
 
 
 # Marolles extended to four players: a different player count on the same pack, for the

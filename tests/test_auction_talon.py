@@ -1,7 +1,9 @@
 """An auction's facts and a hand ended by the talon: `talon.ends_hand` (the hand settled at
 once when its condition holds once the talon's seat has its cards) and a last-resort bid open
 only to the last to speak when nobody has bid, on a small game written for these tests
-(tests/data/rulesets/auction-talon.yaml)."""
+(tests/data/rulesets/auction-talon.yaml). The hands played decision by decision are
+scenarios (tests/scenarios/auction-talon.yaml); this file keeps the auction's facts, on the
+game edited to leap and hold, and the records replayed."""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ from pathlib import Path
 from tarot.compile.contexts import FACTS
 from tarot.compile.loader import load_ruleset
 from tarot.engine.state import HandState
-from tarot.presentation.transcript import hand_transcript
 from tests.small_games import compiled, edited, pack_for, replayed_games, say
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "auction-talon.yaml"
@@ -25,67 +26,6 @@ HANDS = {
     3: ["cups-4", "cups-3", "cups-2", "trump-1", "trump-2", "trump-3"],
 }
 TALON = ["coins-3", "coins-2", "batons-4", "batons-1"]
-
-
-def new_hand(hands: dict[int, list[str]] = HANDS, talon: list[str] = TALON) -> HandState:
-    return HandState(RULESET, 0, pack_for(RULESET, hands, talon))
-
-
-def without_top_trump() -> dict[int, list[str]]:
-    """The deal with the top trump moved into the talon's third card (nobody may bid but
-    the last try)."""
-    hands = {seat: list(cards) for seat, cards in HANDS.items()}
-    hands[1][5] = "batons-4"
-    return hands
-
-
-def test_the_last_try_is_open_only_to_the_last_seat_once_all_have_passed():
-    state = new_hand(without_top_trump(), ["coins-3", "coins-2", "trump-8", "batons-1"])
-    for seat in (1, 2, 3, 0):
-        assert state.legal_actions() == ["pass"]
-        say(state, (seat, "pass"))
-    assert state.legal_actions() == ["last_try", "pass"]
-    # with a bid before him, the last seat may not try
-    state = new_hand()
-    say(state, (1, "low"), (2, "pass"), (3, "pass"))
-    assert state.legal_actions() == ["pass"]
-
-
-def test_the_hand_ends_when_the_taker_draws_no_top_trump_and_is_settled_at_once():
-    state = new_hand(without_top_trump(), ["coins-3", "coins-2", "trump-8", "batons-1"])
-    say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"), (0, "last_try"))
-    # the taker's two cards hold no top trump: the others take none, nobody discards or plays
-    assert state.is_terminal() and state.ended_in_talon and state.thrown_in is None
-    assert state.talon_shared == [(0, [BY_ID["coins-3"], BY_ID["coins-2"]])]
-    assert state.talon == [BY_ID["trump-8"], BY_ID["batons-1"]]
-    assert state.trick_log == [] and len(state.hands[0]) == 8
-    assert [(p.rule, p.payer, p.payee, p.amount) for p in state.payments] == [
-        ("ended_with_the_talon", 0, 1, 1),
-        ("ended_with_the_talon", 0, 2, 1),
-        ("ended_with_the_talon", 0, 3, 1),
-    ]
-    assert state.returns() == [-3, 1, 1, 1]
-    assert "The hand ends with the talon" in hand_transcript(state)
-
-
-def test_a_top_trump_drawn_from_the_talon_plays_the_hand_on():
-    state = new_hand(without_top_trump(), ["coins-3", "trump-8", "batons-1", "coins-2"])
-    say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"), (0, "last_try"))
-    assert not state.is_terminal() and not state.ended_in_talon
-    assert [seat for seat, _cards in state.talon_shared] == [0, 1, 2]
-    assert state.decision.kind == "discard"
-
-
-def test_a_talon_taken_whole_ends_the_hand_on_its_contents():
-    state = new_hand()  # the talon holds no trump: "high" ends once it is taken
-    say(state, (1, "high"), (2, "pass"), (3, "pass"), (0, "pass"))
-    assert state.ended_in_talon and len(state.hands[1]) == 10
-    assert state.returns() == [2, -6, 2, 2]
-    hands = {seat: list(cards) for seat, cards in HANDS.items()}
-    hands[0][3] = "coins-3"
-    trumped = new_hand(hands, ["trump-4", "coins-2", "batons-4", "batons-1"])
-    say(trumped, (1, "high"), (2, "pass"), (3, "pass"), (0, "pass"))
-    assert not trumped.ended_in_talon and trumped.decision.kind == "discard"
 
 
 def test_random_and_mixed_players_play_and_replay():

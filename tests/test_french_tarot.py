@@ -10,7 +10,6 @@ import pytest
 from sides import (
     DEFENDER,
     TAKER,
-    arranged_pack,
     each_defender_pays,
     ended_by_hand,
     ids,
@@ -406,57 +405,6 @@ def test_an_excuse_never_paid_for_by_each_reading(reading, fool_to):
     state = played_out(ruleset, ["spades-K", "hearts-K"], [EXCUSE_LOST, AFTER_IT], "garde")
     assert state.exchanges == []
     assert ruleset.deck.by_id["fool"] in state.won[fool_to]
-
-
-def _poignee_offered(**choices: str) -> HandState:
-    """Seat 2 holds trumps 2 to 13 and the Excuse; seat 1 takes a garde sans; play runs
-    until seat 2 is asked about its poignée before its first card."""
-    ruleset = french(le_petit="not_played", **choices)
-    plain = [f"spades-{n}" for n in range(1, 6)]
-    wanted = {2: [f"trump-{n}" for n in range(2, 14)] + ["fool"] + plain}
-    state = HandState(ruleset, 0, arranged_pack(ruleset, wanted))
-    state.apply_action("garde_sans")
-    for _ in range(3):
-        state.apply_action("pass")
-    while not (
-        state.decision.kind == "declare"
-        and state.decision.seat == 2
-        and state.decision.declaration.id == "poignee"
-    ):
-        none = [a for a in state.legal_actions() if a.endswith(":none")]
-        state.apply_action(none[0] if none else state.legal_actions()[0])
-    return state
-
-
-def _shown_poignee(state: HandState) -> list[str]:
-    cards = state.ruleset.deck.cards
-    return sorted(
-        cards[c].id for seat, what, shown in state.shown for c in shown if what == "poignee"
-    )
-
-
-def test_a_poignee_reached_with_the_excuse_shows_it():
-    # 12 trumps and the Excuse make 13, a double poignée (4 players: 10/13/15): the Excuse is
-    # shown with the twelve trumps, thirteen cards for thirteen declared
-    state = _poignee_offered()
-    assert state.legal_actions() == ["poignee:double", "poignee:none"]
-    state.apply_action("poignee:double")
-    assert state.declared_values[2]["poignee"] == 30
-    assert _shown_poignee(state) == sorted([f"trump-{n}" for n in range(2, 14)] + ["fool"])
-
-
-def test_a_poignee_below_the_highest_by_the_any_level_reading():
-    state = _poignee_offered(poignee_level="any_level")
-    assert state.legal_actions() == ["poignee:single", "poignee:double", "poignee:none"]
-    state.apply_action("poignee:single")  # ten needed, twelve trumps: the Excuse stays hidden
-    assert state.declared_values[2]["poignee"] == 20
-    # 003: the number declared is shown, so the declarer picks ten of his twelve trumps
-    assert state.decision.kind == "show"
-    assert sorted(state.legal_actions()) == sorted(f"trump-{n}" for n in range(2, 14))
-    picked = [f"trump-{n}" for n in range(4, 14)]
-    for card in picked:
-        state.apply_action(card)
-    assert _shown_poignee(state) == sorted(picked)
 
 
 def _excuse_chelem(second_last_winner_card: str) -> HandState:

@@ -153,44 +153,7 @@ def test_the_declarer_leads_to_the_first_trick():
     assert state.decision.kind == "play" and state.decision.seat == 1 == state.taker
 
 
-def test_all_passing_throws_the_hand_in():
-    ruleset = jeu()
-    state = HandState(ruleset, 0, arranged_pack(ruleset, TRUMPS_FOR_EVERYONE))
-    for _ in range(4):
-        state.apply_action("pass")
-    assert state.thrown_in == "all_passed" and state.returns() == [0, 0, 0, 0]
-
-
 # --- Brass Balls ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("cards", "redealt"),
-    [
-        (["trump-1"], True),  # the Magician the only trump
-        (["trump-1", "fool"], True),  # the Fool is not one of the 21 trumps
-        (["trump-1", "trump-2"], False),
-        (["trump-2"], False),
-    ],
-)
-def test_brass_balls_has_the_hand_dealt_again(cards, redealt):
-    ruleset = jeu()
-    wanted = {seat: list(trumps) for seat, trumps in TRUMPS_FOR_EVERYONE.items()}
-    wanted[2] = cards + [f"spades-{n}" for n in range(1, 11)] + ["hearts-1", "hearts-2"]
-    for seat in (0, 1, 3):
-        wanted[seat] = [t for t in wanted[seat] if t not in cards]
-    state = HandState(ruleset, 0, arranged_pack(ruleset, wanted))
-    trumps = ruleset.deck.sets["trumps"]
-    assert [c for c in state.hands_dealt[2] if c in trumps] == [
-        c for c in ids(ruleset, cards) if c in trumps
-    ]
-    offered = state.decision is not None and state.decision.kind == "redeal"
-    assert offered is redealt
-    if redealt:
-        assert state.decision.seat == 2
-        assert state.legal_actions() == ["brass_balls:redeal", "brass_balls:play_on"]
-        state.apply_action("brass_balls:redeal")
-        assert state.thrown_in == "brass_balls" and state.is_terminal() and state.payments == []
 
 
 def test_brass_balls_played_on_makes_the_magician_a_second_fool():

@@ -11,12 +11,7 @@ import pytest
 from hands import (
     SEATS,
     agents_for,
-    built_pack,
-    declare_all,
-    discard_plainly,
-    empties,
     new_hand,
-    offers,
     played_hand,
     ruleset_with,
 )
@@ -262,71 +257,9 @@ def test_settlement_at_the_end_of_a_hand_uses_the_card_points(marolles):
 
 # --- declarations --------------------------------------------------------------------------
 
-SEAT1_HAND = ["swords-K", "batons-K", "trump-1", "trump-21", "fool"]
-
-
-def example_pack(ruleset) -> list[int]:
-    """A pack dealt by seat 0 so that seat 1 gets two Kings, I, XXI, the Fool and 16
-    numeral cards (no other declarable combination)."""
-    deck = ruleset.deck
-    empties = [c.id for c in deck.cards if isinstance(c.rank, int)]
-    seat1 = SEAT1_HAND + empties[:16]
-    rest = [c.id for c in deck.cards if c.id not in seat1]
-    # keep a numeral card at the bottom of the pack so the cut card is not a Tarot
-    rest.remove(empties[16])
-    rest.append(empties[16])
-    # seat 1 is dealt pack[0:5], [15:20], [30:35], [45:50] and [60]
-    seat1_positions = [p for r in range(4) for p in range(15 * r, 15 * r + 5)] + [60]
-    pack: list[str | None] = [None] * 66
-    for position, card in zip(seat1_positions, seat1, strict=True):
-        pack[position] = card
-    others = iter(rest)
-    pack = [card if card is not None else next(others) for card in pack]
-    return [deck.by_id[c] for c in pack]
-
-
-def discard_empties(state: HandState, keep: tuple[str, ...] = ()) -> None:
-    """Discard, deterministically, the first card offered that is not a trump or Tarot
-    (nor one of `keep`)."""
-    protected = state.ruleset.deck.sets["not_discardable"]
-    by_id = state.ruleset.deck.by_id
-    while state.phase == "discard":
-        choice = next(
-            c for c in state.legal_actions() if by_id[c] not in protected and c not in keep
-        )
-        state.apply_action(choice)
-
 
 # the source's example of declarations (two Kings, the I, the XXI and the Fool: 6 marques from
-# each opponent) is tests/scenarios/marolles-1637-declarations.yaml
-
-
-def test_maximal_and_free_declarations(marolles):
-    # Declarations are assumed maximal ("players will always try to declare the maximum
-    # they are entitled to"); the free reading lets a smaller combination be declared.
-    free = ruleset_with(declarations_maximal="free")
-    for ruleset, expected in (
-        (marolles, ["tarots:five", "tarots:none"]),
-        (free, ["tarots:four", "tarots:five", "tarots:none"]),
-    ):
-        state = HandState(ruleset, 0, example_pack(ruleset))
-        discard_empties(state)
-        assert state.current_player() == 1
-        assert state.legal_actions() == expected
-        if ruleset is free:
-            state.apply_action("tarots:four")
-            assert transfers(state.payments) == Counter(
-                {("tarots:four", 0, 1, 1): 1, ("tarots:four", 2, 1, 1): 1}
-            )
-
-
-def test_declarations_are_voluntary(marolles):
-    # "The declarations are voluntary and will only be paid if declared in advance"
-    state = HandState(marolles, 0, example_pack(marolles))
-    discard_empties(state)
-    while state.phase == "declare":
-        state.apply_action(next(c for c in state.legal_actions() if c.endswith(":none")))
-    assert [p for p in state.payments if p.at == "declarations"] == []
+# each opponent), and what may be declared from it: tests/scenarios/marolles-1637-declarations.yaml
 
 
 # --- payments during play ------------------------------------------------------------------
@@ -435,43 +368,6 @@ def test_illegal_discard_per_discard_reading(marolles):
                 for o in opponents(seat):
                     expected[("illegal_discard_once", seat, o, 2)] += 1
         assert transfers([p for p in state.payments if p.at == "discard"]) == expected
-
-
-def test_la_belle_declared_with_seven_tarots_is_not_paid_again():
-    # Marolles' 7 Tarots with la Belle for 5M (option): la Belle then is not paid when played.
-    ruleset = ruleset_with(belle_declared="declared_with_tarots")
-    deck = ruleset.deck
-    seven = [deck.cards[c].id for c in sorted(deck.sets["tarots"])] + ["coins-1"]
-    empties = [c.id for c in deck.cards if isinstance(c.rank, int) and c.id != "coins-1"]
-    seat1 = seven + empties[: 21 - len(seven)]
-    rest = [c.id for c in deck.cards if c.id not in seat1]
-    positions = [p for r in range(4) for p in range(15 * r, 15 * r + 5)] + [60]
-    pack: list[str | None] = [None] * 66
-    for position, card in zip(positions, seat1, strict=True):
-        pack[position] = card
-    others = iter(rest)
-    state = HandState(ruleset, 0, [deck.by_id[c or next(others)] for c in pack])
-    discard_empties(state, keep=("coins-1",))
-    assert deck.by_id["coins-1"] in state.hands[1]
-    while state.phase == "declare":
-        choices = state.legal_actions()
-        if state.current_player() == 1 and choices[0].split(":")[0] in (
-            "tarots",
-            "belle_with_tarots",
-        ):
-            state.apply_action(choices[0])
-        else:
-            state.apply_action(next(c for c in choices if c.endswith(":none")))
-    assert transfers([p for p in state.payments if p.at == "declarations"]) == Counter(
-        {
-            ("tarots:seven", 0, 1, 4): 1,
-            ("tarots:seven", 2, 1, 4): 1,
-            ("belle_with_tarots:belle", 0, 1, 1): 1,
-            ("belle_with_tarots:belle", 2, 1, 1): 1,
-        }
-    )
-    play_hand(state, agents_for(1))
-    assert not [p for p in state.payments if p.rule == "belle_played"]
 
 
 class FoolHoarder(RandomAgent):
@@ -616,142 +512,8 @@ def test_declarations_offered_in_random_hands(marolles):
     assert seen["who_has_the_third"] and seen["all_three"]
 
 
-# --- Marolles' own figures for the Kings and the Fool (000, "Variations") ------------------
-
-KINGS = ["swords-K", "batons-K", "cups-K", "coins-K"]
-
-
-@pytest.mark.parametrize(
-    ("cards", "expected"),
-    [
-        # "four Kings are worth 4M, (3M for four Kings plus 1M for four Tarots)": 4 in all
-        (KINGS, {"kings_and_fool:four_kings": 4}),
-        # "four Kings with the Fool are worth 6M (4M for Kings and Fool plus 2M for five
-        # tarots)": 6 in all
-        ([*KINGS, "fool"], {"kings_and_fool:four_kings_fool": 6}),
-        # "he gives 2 M for 'Trois Roys & le Math'" (the four Tarots not included): 2 + 1
-        (KINGS[:3] + ["fool"], {"kings_and_fool:three_kings_fool": 2, "tarots:four": 1}),
-        # with the Pagat besides, the five Tarots are declared apart and the Kings are 3
-        ([*KINGS, "trump-1"], {"kings_and_fool:four_kings": 3, "tarots:five": 2}),
-    ],
-)
-def test_marolles_figures_for_kings_include_the_tarots(cards, expected):
-    ruleset = ruleset_with(kings_values="marolles_figures")
-    hand = cards + empties(ruleset, 21 - len(cards))
-    state = HandState(ruleset, 0, built_pack(ruleset, {1: hand}))
-    assert offers(state, 1) == expected
-    # McLeod's table, for comparison: the Tarots always apart (four Kings 3 + four Tarots 1)
-    mcleod = HandState(ruleset_with(), 0, built_pack(ruleset_with(), {1: hand}))
-    offered = offers(mcleod, 1)
-    assert offered.get("kings_and_fool:four_kings", 3) == 3
-    assert any(k.startswith("tarots:") for k in offered)
-
-
-def test_four_kings_at_marolles_figures_pay_four_in_all(marolles):
-    # The hand the issue names: four Kings at Marolles' figures are paid 4 by each
-    # opponent, not 4 plus the Tarots' 1.
-    ruleset = ruleset_with(kings_values="marolles_figures")
-    hand = KINGS + empties(ruleset, 17)
-    state = HandState(ruleset, 0, built_pack(ruleset, {1: hand}))
-    declare_all(state, 1)
-    paid = [p for p in state.payments if p.at == "declarations"]
-    assert {p.payer: sum(q.amount for q in paid if q.payer == p.payer) for p in paid} == {
-        0: 4,
-        2: 4,
-    }
-
-
-# --- "Who has the third?" when each declares before his own first card ----------------------
-
-
-def test_who_has_the_third_is_not_paid_by_a_player_who_played_the_third():
-    # Seat 1 leads the Pagat to the first trick; seat 2, holding the World and the Fool,
-    # declares just before his own first card: seat 1 had the third (he played it), so only
-    # seat 0, who never had any of the three, pays the asker.
-    ruleset = ruleset_with(declaration_timing="before_own_first_card")
-    hand1 = ["trump-1", *empties(ruleset, 10)]
-    hand2 = ["trump-21", "fool", *empties(ruleset, 10, avoid=("coins-1", *hand1))]
-    state = HandState(ruleset, 0, built_pack(ruleset, {1: hand1, 2: hand2}))
-    discard_plainly(state)
-    while state.current_player() == 1 and state.decision.kind == "declare":
-        state.apply_action(state.legal_actions()[-1])  # seat 1 declares nothing
-    assert state.phase == "play" and state.current_player() == 1
-    state.apply_action("trump-1")
-    asked = False
-    while state.current_player() == 2 and state.decision.kind == "declare":
-        choices = state.legal_actions()
-        asked |= choices[0] == "who_has_the_third:two_of_three"
-        state.apply_action(choices[0] if choices[0].startswith("who_has") else choices[-1])
-    assert asked
-    assert transfers(state.payments, "who_has_the_third:two_of_three") == Counter(
-        {("who_has_the_third:two_of_three", 0, 2, 1): 1}
-    )
-
-
-# --- what a declarer shows ------------------------------------------------------------------
-
-
-def test_triomphes_the_declarer_shows_ten_of_his_choosing():
-    # "showing any 10 of 13 trumps"
-    ruleset = ruleset_with()
-    trumps = [f"trump-{n}" for n in range(7, 20)]  # 13 trumps, no Brizigole, no Tarot
-    state = HandState(ruleset, 0, built_pack(ruleset, {1: trumps + empties(ruleset, 8)}))
-    discard_plainly(state)
-    assert state.legal_actions() == ["triomphes:ten", "triomphes:none"]
-    state.apply_action("triomphes:ten")
-    chosen = []
-    while state.decision.kind == "show":
-        assert state.current_player() == 1
-        assert set(state.legal_actions()) == set(trumps) - set(chosen)
-        chosen.append(state.legal_actions()[0])
-        state.apply_action(chosen[-1])
-    assert len(chosen) == 10
-    shown = [ids_of(ruleset, cards) for seat, what, cards in state.shown if what == "triomphes"]
-    assert shown == [chosen]
-    assert transfers(state.payments, "triomphes:ten") == Counter(
-        {("triomphes:ten", 0, 1, 1): 1, ("triomphes:ten", 2, 1, 1): 1}
-    )
-
-
-def test_brizigole_shows_only_the_sequence():
-    # "An uninterrupted sequence of the four ... highest ... trumps": XXI, XX, XIX, XVIII
-    # are shown, not the XVI also held (XVII missing)
-    ruleset = ruleset_with()
-    trumps = ["trump-21", "trump-20", "trump-19", "trump-18", "trump-16", "trump-10"]
-    state = HandState(ruleset, 0, built_pack(ruleset, {1: trumps + empties(ruleset, 15)}))
-    discard_plainly(state)
-    while state.phase == "declare":
-        choices = state.legal_actions()
-        wanted = state.current_player() == 1 and choices[0] == "brizigole_top:four"
-        state.apply_action(choices[0] if wanted else choices[-1])
-    shown = [ids_of(ruleset, c) for s, what, c in state.shown if what == "brizigole_top"]
-    assert shown == [["trump-18", "trump-19", "trump-20", "trump-21"]]
-
-
-def ids_of(ruleset, cards) -> list[str]:
-    return [ruleset.deck.cards[c].id for c in cards]
-
-
-# --- 000's other worked example: two Imperials on the same cards ---------------------------
-
-
-def test_all_the_cups_courts_and_all_the_queens_collect_two_from_each():
-    # "a player who has all courts in the suit of Cups and all the Queens collects 2M from
-    # each opponent"
-    ruleset = ruleset_with()
-    courts = ["cups-K", "cups-Q", "cups-C", "cups-J", "swords-Q", "batons-Q", "coins-Q"]
-    state = HandState(ruleset, 0, built_pack(ruleset, {1: courts + empties(ruleset, 14)}))
-    assert offers(state.clone(), 1) == {
-        "imperial_cups:all_courts": 1,
-        "imperial_queens:all_four": 1,
-    }
-    declare_all(state, 1)
-    paid = [p for p in state.payments if p.at == "declarations"]
-    for payer in (0, 2):
-        assert sum(p.amount for p in paid if p.payer == payer and p.payee == 1) == 2
-
-
 # --- doubts made options --------------------------------------------------------------------
+# (hands built for one declaration or one doubt each: tests/scenarios/marolles-1637-*.yaml)
 
 
 @pytest.mark.parametrize(("reading", "extra"), [("penalty_only", 0), ("penalty_and_capture", 1)])
@@ -774,18 +536,3 @@ def test_unexcused_fool_taken_in_the_last_trick(reading, extra):
         assert sorted(captured) == [(other, 1) for other in opponents(holder)] * extra
         checked += 1
     assert checked > 10
-
-
-@pytest.mark.parametrize("reading", ["not_paid", "paid_when_discarded"])
-def test_a_discarded_la_belle(reading):
-    ruleset = ruleset_with(belle_discarded=reading)
-    state = HandState(ruleset, 0, built_pack(ruleset, {1: ["coins-1", *empties(ruleset, 20)]}))
-    assert state.current_player() == 1
-    state.apply_action("coins-1")
-    paid = transfers(state.payments, "belle_discarded")
-    if reading == "not_paid":
-        assert paid == Counter()
-    else:
-        assert paid == Counter({("belle_discarded", 0, 1, 1): 1, ("belle_discarded", 2, 1, 1): 1})
-    play_hand(state, agents_for(3))
-    assert not [p for p in state.payments if p.rule == "belle_played"]

@@ -1,22 +1,23 @@
 """Play rules as data, per contract: who leads (by a word or an expression), must beat the
 trick, trumps played as a plain suit, cards not to be led, held back or forced, and play
 that stops early (negative contracts). On two small games written for these tests
-(tests/data/rulesets/partners-trump-order.yaml and contract-play-rules.yaml)."""
+(tests/data/rulesets/partners-trump-order.yaml and contract-play-rules.yaml); the hands
+played card by card are scenarios (tests/scenarios/ of the same names), and this file keeps
+what is not a hand: the trick rules asked directly, a refusal's words, records replayed."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import tarot
 from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
 from tarot.engine.phases.play import restricted
 from tarot.engine.state import HandState
 from tarot.engine.tricks import legal_cards, trick_winner
 from tarot.players.random_agent import RandomAgent
-from tarot.presentation.transcript import hand_transcript
 from tarot.records.record import game_record
 from tarot.records.replay import replay_record
-from tests.sides import arranged_pack
 
 DATA = Path(__file__).parent / "data" / "rulesets"
 PARTNERS = DATA / "partners-trump-order.yaml"
@@ -38,15 +39,19 @@ CONTRACT_HANDS = {
 }
 
 
+def dealt(path: Path, hands: dict[int, list[str]]) -> HandState:
+    """The engine's hand of `hands` dealt by seat 0, through the API's chosen deal."""
+    deal = {"dealer": 0, "hands": [hands[seat] for seat in sorted(hands)], "talon": []}
+    return tarot.load(str(path)).new_hand(deal=deal).engine
+
+
 def partners_hand() -> HandState:
-    ruleset = load_ruleset(PARTNERS)
-    return HandState(ruleset, 0, arranged_pack(ruleset, PARTNER_HANDS))
+    return dealt(PARTNERS, PARTNER_HANDS)
 
 
 def contract_hand(contract: str) -> HandState:
     """Seat 1 bids `contract`, the others pass."""
-    ruleset = load_ruleset(CONTRACTS)
-    state = HandState(ruleset, 0, arranged_pack(ruleset, CONTRACT_HANDS))
+    state = dealt(CONTRACTS, CONTRACT_HANDS)
     for action in (contract, "pass", "pass"):
         state.apply_action(action)
     assert state.taker == 1 and state.contract == contract
@@ -58,49 +63,11 @@ def play(state: HandState, *cards: str) -> None:
         state.apply_action(card)
 
 
-def test_the_leader_lead_restriction_held_back_and_forced_cards():
-    state = partners_hand()
-    assert state.current_player() == 2  # first_leader: next_seat(next_seat(dealer))
-    # no trump has fallen: trumps may not be led while another card may
-    assert state.legal_actions() == ["swords-K", "cups-K"]
-    play(state, "swords-K", "swords-1", "swords-2", "swords-3")
-    assert state.current_player() == 2 and state.legal_actions() == ["cups-K"]
-    play(state, "cups-K", "fool")
-    # void in cups, seat 0 trumps; trump 1 is held back while he has another trump
-    assert "trump-1" not in state.legal_actions() and "trump-3" in state.legal_actions()
-    play(state, "trump-3", "cups-1")
-    assert state.trick_log[-1][3] == 3  # the Fool, the highest trump, wins
-    assert state.current_player() == 3 and "trump-10" in state.legal_actions()  # trumps fell
-    play(state, "trump-10", "trump-4", "trump-2", "trump-22")
-    # trump 23 and the Fool lie in the trick: trump 1 is forced out
-    play(state, "trump-23")
-    assert state.current_player() == 3
-    play(state, "trump-11")  # the Fool is gone: seat 3 plays a trump; no force yet
-    assert state.current_player() == 0 and "trump-1" not in state.legal_actions()
-
-
-def test_a_forced_card_must_be_played():
-    state = partners_hand()
-    play(state, "swords-K", "swords-1", "swords-2", "swords-3")
-    play(state, "cups-K", "trump-10", "trump-3", "cups-1")  # seat 3 wins with trump 10
-    play(state, "fool", "trump-4", "trump-2", "trump-23")  # the Fool wins: seat 3 leads
-    assert state.current_player() == 3
-    # seat 3 leads a low trump; seat 0 holds trump 1 among others: held back
-    play(state, "trump-11")
-    assert "trump-1" not in state.legal_actions()
-    state2 = partners_hand()
-    play(state2, "swords-K", "swords-1", "swords-2", "swords-3")
-    play(state2, "cups-K", "trump-15", "trump-3", "cups-1")  # seat 3 wins
-    play(state2, "trump-10", "trump-4", "trump-19", "trump-22")  # seat 2 wins with 22
-    play(state2, "trump-23", "fool")
-    assert state2.current_player() == 0 and state2.legal_actions() == ["trump-1"]
-
-
 def test_a_card_held_back_is_held_back_among_forced_cards():
     # a trump is forced whenever the trick allows one; trump 1 is still held back while its
     # holder has another trump, and falls when it is his last
-    ruleset = load_ruleset(FORCED_HELD_BACK)
-    state = HandState(ruleset, 0, arranged_pack(ruleset, PARTNER_HANDS))
+    state = dealt(FORCED_HELD_BACK, PARTNER_HANDS)
+    ruleset = state.ruleset
     play(state, "swords-K", "swords-1", "swords-2", "swords-3", "cups-K")
     assert state.current_player() == 3 and "cups-1" not in state.legal_actions()
     play(state, "trump-10")
@@ -117,24 +84,6 @@ def test_a_card_held_back_is_held_back_among_forced_cards():
     state.zones.hands[0][:] = last
     state._changed()
     assert restricted(state, 0, last[:1]) == last[:1]  # his only trump: forced, not held back
-
-
-def test_a_contract_to_lose_every_trick():
-    state = contract_hand("misere")
-    assert state.current_player() == 1  # the contract's first_leader: taker
-    play(state, "swords-2")
-    # must beat the trick: of swords-1 and swords-K only the King beats the 2
-    assert state.legal_actions() == ["swords-K"]
-    play(state, "swords-K")
-    assert state.legal_actions() == ["swords-4", "fool"]  # none beats the King: any sword
-    play(state, "swords-4")
-    assert state.trick_log[-1][3] == 2 and not state.is_terminal()
-    play(state, "cups-2", "cups-3", "cups-K")  # seat 1 must beat with the King: he wins it
-    assert state.trick_log[-1][3] == 1
-    # play stops at the taker's first trick; the cards still held are never played
-    assert state.is_terminal() and sum(map(len, state.hands)) == 15
-    assert state.returns() == [3, -6, 3]
-    assert "Play stops: the play rules end it (15 cards not played)" in hand_transcript(state)
 
 
 def test_trumps_played_as_a_plain_suit():
@@ -169,14 +118,6 @@ def test_a_person_is_told_why_a_card_is_refused():
     partners = partners_hand()
     play(partners, "swords-K", "swords-1", "swords-2", "swords-3", "cups-K", "fool")
     assert refusal(partners, "trump-1").endswith("the rules keep it back for now")
-
-
-def test_other_contracts_keep_the_rulesets_play():
-    state = contract_hand("plain")
-    assert state.play_rules is state.ruleset.play
-    assert state.current_player() == 1 and not state.play_rules.must_beat
-    play(state, "swords-2")
-    assert state.legal_actions() == ["swords-1", "swords-K"]
 
 
 def test_games_with_play_rules_replay_from_their_records():

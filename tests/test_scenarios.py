@@ -1,8 +1,9 @@
 """Hand scenarios written as YAML (`tests/scenarios/*.yaml`, described in the README there),
 each run through the public API alone (`import tarot`): the ruleset loaded with its options,
-the hand dealt from its chosen deal or its seed, the decisions taken in order, and what the
-scenario expects compared with what the hand did. A failure names the file, the scenario and
-the first difference."""
+the hand dealt from its chosen deal or its seed, the decisions taken in order (each a text, or
+a step that also checks the seat asked, the legal actions, a refusal, or what holds after it),
+and what the scenario expects compared with what the hand did. A failure names the file, the
+scenario and the first difference."""
 
 from __future__ import annotations
 
@@ -31,7 +32,29 @@ SCENARIO_KEYS = {
     "source",
     "note",
 }
-EXPECT_KEYS = {"net", "payments", "paid_at", "card_points", "thrown_in"}
+#: what a scenario may expect, at its end or after a decision (`expect:` in a step)
+EXPECT_KEYS = {
+    "net",
+    "payments",
+    "paid_at",
+    "paid_for",
+    "card_points",
+    "thrown_in",
+    "transcript",
+    "taker",
+    "contract",
+    "partner",
+    "called_card",
+    "shown",
+    "hand_sizes",
+    "hands",
+    "discards",
+}
+#: what only a finished hand has
+AT_THE_END = {"card_points", "thrown_in", "transcript"}
+#: a decision written as a mapping: who is asked, what about, what is legal, what is taken or
+#: refused, and what holds afterwards
+STEP_KEYS = {"seat", "kind", "legal", "take", "refused", "because", "expect"}
 
 
 class ScenarioFailure(AssertionError):
@@ -76,12 +99,7 @@ def run(scenario: Mapping) -> tarot.State:
     except tarot.DealError as error:
         raise ScenarioFailure(f"deal: {error}") from None
     for index, decision in enumerate(scenario["decisions"]):
-        if state.is_terminal():
-            raise ScenarioFailure(f"decisions[{index}] {decision!r}: the hand is already over")
-        try:
-            state.apply(str(decision))
-        except tarot.IllegalAction as error:
-            raise ScenarioFailure(f"decisions[{index}] {decision!r}: {error}") from None
+        step(state, decision, f"decisions[{index}]")
     play_out = scenario.get("play_out")
     if play_out not in (None, "first"):
         raise ScenarioFailure(f"play_out: 'first' or nothing, not {play_out!r}")
@@ -93,21 +111,7 @@ def run(scenario: Mapping) -> tarot.State:
             f"decisions: the hand is not over after {len(scenario['decisions'])} decisions: "
             f"seat {state.current_player} is to {state.decision_kind} ({legal}...)"
         )
-    expect = scenario.get("expect", {})
-    unknown = set(expect) - EXPECT_KEYS
-    if unknown:
-        raise ScenarioFailure(f"expect: unknown key(s) {sorted(unknown)}")
-    if "payments" in expect:
-        compare_payments(expect["payments"], state.payments, "expect.payments")
-    for moment, payments in expect.get("paid_at", {}).items():
-        made_then = [p for p in state.payments if p.at == moment]
-        compare_payments(payments, made_then, f"expect.paid_at[{moment!r}]")
-    if "net" in expect:
-        compare(expect["net"], state.returns(), "expect.net")
-    if "card_points" in expect:
-        compare(expect["card_points"], state.card_points(), "expect.card_points")
-    if "thrown_in" in expect:
-        compare(expect["thrown_in"], state.record()["hands"][0]["thrown_in"], "expect.thrown_in")
+    check_expect(scenario.get("expect", {}), state, "expect")
     made = list(state.payments)
     for index, row in enumerate(scenario.get("settlements", [])):
         at = f"settlements[{index}] (card points {row['card_points']})"
@@ -119,6 +123,116 @@ def run(scenario: Mapping) -> tarot.State:
         if state.payments != made:
             raise ScenarioFailure(f"{at}: asking for the settlement changed the hand's payments")
     return state
+
+
+def step(state: tarot.State, decision: object, where: str) -> None:
+    """One decision: a text, taken; or a mapping whose `seat`, `kind` and `legal` say the
+    decision asked, whose `take` is taken or `refused` refused (`because`: words of the
+    refusal), and whose `expect` holds afterwards."""
+    if not isinstance(decision, Mapping):
+        decision = {"take": decision}
+    unknown = set(decision) - STEP_KEYS
+    if unknown:
+        known = ", ".join(sorted(STEP_KEYS))
+        raise ScenarioFailure(f"{where}: unknown key(s) {sorted(unknown)}; a step has {known}")
+    taken = decision.get("take")
+    shown = f"{where} {taken!r}" if taken is not None else where
+    if state.is_terminal() and taken is not None:
+        raise ScenarioFailure(f"{shown}: the hand is already over")
+    if "seat" in decision:
+        compare(decision["seat"], state.current_player, f"{shown}.seat")
+    if "kind" in decision:
+        compare(decision["kind"], state.decision_kind, f"{shown}.kind")
+    if "legal" in decision:
+        legal = [str(action) for action in state.legal_actions()]
+        compare([str(a) for a in decision["legal"]], legal, f"{shown}.legal")
+    if "refused" in decision:
+        refused = str(decision["refused"])
+        before = [str(a) for a in state.legal_actions()], len(state.payments)
+        try:
+            state.apply(refused)
+        except tarot.IllegalAction as error:
+            if str(decision.get("because", "")) not in str(error):
+                raise ScenarioFailure(
+                    f"{where}: {refused!r} refused with {str(error)!r}, "
+                    f"not for {decision['because']!r}"
+                ) from None
+        else:
+            raise ScenarioFailure(f"{where}: {refused!r} was taken, not refused")
+        after = [str(a) for a in state.legal_actions()], len(state.payments)
+        if after != before:
+            raise ScenarioFailure(f"{where}: refusing {refused!r} changed the hand")
+    if taken is not None:
+        try:
+            state.apply(str(taken))
+        except tarot.IllegalAction as error:
+            raise ScenarioFailure(f"{shown}: {error}") from None
+    if "expect" in decision:
+        check_expect(decision["expect"], state, f"{shown}.expect")
+
+
+def check_expect(expect: Mapping, state: tarot.State, where: str) -> None:
+    """Compare what `expect` names with the hand as it stands."""
+    unknown = set(expect) - EXPECT_KEYS
+    if unknown:
+        raise ScenarioFailure(f"{where}: unknown key(s) {sorted(unknown)}")
+    early = set(expect) & AT_THE_END
+    if early and not state.is_terminal():
+        raise ScenarioFailure(f"{where}: {sorted(early)} only once the hand is over")
+    if "payments" in expect:
+        compare_payments(expect["payments"], state.payments, f"{where}.payments")
+    for moment, payments in expect.get("paid_at", {}).items():
+        made_then = [p for p in state.payments if p.at == moment]
+        compare_payments(payments, made_then, f"{where}.paid_at[{moment!r}]")
+    for rule, payments in expect.get("paid_for", {}).items():
+        made_for = [p for p in state.payments if p.rule == rule]
+        compare_payments(payments, made_for, f"{where}.paid_for[{rule!r}]")
+    if "net" in expect:
+        compare(expect["net"], state.returns(), f"{where}.net")
+    if "card_points" in expect:
+        compare(expect["card_points"], state.card_points(), f"{where}.card_points")
+    if "thrown_in" in expect:
+        compare(expect["thrown_in"], state.record()["hands"][0]["thrown_in"], f"{where}.thrown_in")
+    text = state.transcript() if "transcript" in expect else ""
+    for words in expect.get("transcript", []):  # lines the transcript must hold
+        if words not in text:
+            raise ScenarioFailure(f"{where}.transcript: no {words!r} in:\n{text}")
+    seen = state.observation(0)  # what is public: known to every seat alike
+    for key in ("taker", "contract", "hand_sizes"):
+        if key in expect:
+            compare(expect[key], getattr(seen, key), f"{where}.{key}")
+    if "partner" in expect:  # as the seats that know him know him (the taker may not yet)
+        known = [state.observation(s).partner for s in range(len(seen.hand_sizes))]
+        compare(
+            expect["partner"], next((p for p in known if p is not None), None), f"{where}.partner"
+        )
+    if "called_card" in expect:
+        card = None if seen.called_card is None else str(seen.called_card)
+        compare(expect["called_card"], card, f"{where}.called_card")
+    for key in ("hands", "discards"):  # each seat's own cards, as it sees them
+        for seat, cards in expect.get(key, {}).items():
+            seen_by = state.observation(int(seat))
+            held = sorted(str(c) for c in (seen_by.hand if key == "hands" else seen_by.discards))
+            compare(sorted(map(str, cards)), held, f"{where}.{key}[{seat}]")
+    if "shown" in expect:
+        shown = [
+            {"seat": s.seat, "what": s.what, "cards": [str(c) for c in s.cards]} for s in seen.shown
+        ]
+        compare_shown(expect["shown"], shown, f"{where}.shown")
+
+
+def compare_shown(expected: list[Mapping], shown: list[dict], where: str) -> None:
+    """Every showing in order, each on the keys given; `cards` compared as a set."""
+    if len(expected) != len(shown):
+        raise ScenarioFailure(f"{where}: expected {expected!r}, got {shown!r}")
+    for index, (wanted, made) in enumerate(zip(expected, shown, strict=True)):
+        for key, value in wanted.items():
+            if key not in made:
+                raise ScenarioFailure(f"{where}[{index}]: a showing has no {key!r}")
+            if key == "cards":
+                compare(sorted(map(str, value)), sorted(made[key]), f"{where}[{index}].cards")
+            else:
+                compare(value, made[key], f"{where}[{index}].{key}")
 
 
 def net_of(payments: list[tarot.Payment], players: int) -> list[float]:
@@ -203,3 +317,19 @@ def test_a_hand_left_unfinished_is_a_failure() -> None:
     scenario["decisions"] = scenario["decisions"][:-1]
     with pytest.raises(ScenarioFailure, match="the hand is not over after 27 decisions: seat 3"):
         run(scenario)
+
+
+def test_a_refusal_expected_must_happen_and_leave_the_hand_as_it_was() -> None:
+    path = SCENARIOS / "contract-play-rules.yaml"
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    scenario = {**document, **document["scenarios"][0]}
+    del scenario["scenarios"]
+    state = run(scenario)  # swords-1 refused, then the hand goes on as written
+    assert state.returns() == [3, -6, 3]
+    steps = list(scenario["decisions"])
+    steps[4] = {"seat": 2, "refused": "swords-K"}  # the one card seat 2 may play
+    with pytest.raises(ScenarioFailure, match=r"^decisions\[4\]: 'swords-K' was taken"):
+        run({**scenario, "decisions": steps})
+    steps[4] = {"seat": 2, "refused": "swords-1", "because": "must beat"}
+    with pytest.raises(ScenarioFailure, match="refused with .* not for 'must beat'"):
+        run({**scenario, "decisions": steps})

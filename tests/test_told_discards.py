@@ -1,7 +1,9 @@
 """How many cards of a kind each seat laid away, told to all once the discards are done
 (`discard.told`, the fact `told_discards(seat)`): the count, the rules reading it, the
 transcript, a seat's screen and news, the search player's guesses and the load-time checks,
-on a small game written for these tests (tests/data/rulesets/told-discards.yaml)."""
+on a small game written for these tests (tests/data/rulesets/told-discards.yaml). The call
+and the payment that read the count, with the transcript that tells it, are scenarios
+(tests/scenarios/told-discards.yaml)."""
 
 from __future__ import annotations
 
@@ -60,34 +62,6 @@ def test_the_count_is_told_only_once_every_discard_is_made():
     assert state.evaluate(compiled(RULESET, "told_discards(taker)")) == 1
     # no seat (-1 before any trick is finished) reads 0
     assert state.evaluate(compiled(RULESET, "told_discards(last_trick_winner())")) == 0
-
-
-def test_the_call_reads_the_count_told():
-    # a trump laid away by another seat opens every trump the taker lacks to the call
-    state = discarded(trumps=True)
-    say(state, (3, "trump-1"))
-    assert state.decision.kind == "call"
-    assert state.legal_actions() == [f"trump-{n}" for n in (1, 2, 3, 4, 5, 6, 8)]
-    # none laid away: only the high trumps the taker lacks
-    state = discarded(trumps=False)
-    say(state, (3, "batons-1"))
-    assert state.told == (0, 0, 0, 0)
-    assert state.legal_actions() == ["trump-6", "trump-8"]
-
-
-def test_a_payment_reads_the_count_and_the_transcript_tells_it():
-    state = discarded(trumps=True)
-    say(state, (3, "trump-1"), (1, "trump-8"))
-    finished(state)
-    paid = [(p.payer, p.payee, p.amount) for p in state.payments if p.rule == "trumps_laid_away"]
-    assert sorted(paid) == [(1, 0, 1), (1, 3, 1)]  # seat 2 holds the trump called: a partner
-    text = hand_transcript(state)
-    discards = text.split("Discards:\n", 1)[1]
-    assert discards.startswith(
-        "  Seat 1: swords-3, trump-7\n  Seat 2: batons-4\n  Seat 3: trump-1\n"
-        "  Told to all: seat 1 laid away 1 of trumps, seat 2 laid away 0, seat 3 laid away 1\n"
-        "Call:\n"
-    )
 
 
 def test_a_ruleset_that_tells_nothing_reads_zero_and_prints_nothing():
