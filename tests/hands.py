@@ -59,8 +59,8 @@ def built_pack(ruleset, hands: dict[int, list[str]], talon: list[str] = ()) -> l
     deck = ruleset.deck
     n = len(deck)
     where = HandState(ruleset, 0, list(range(n)))  # the identity pack: card = position
-    positions = {s: sorted(where.hands_dealt[s]) for s in range(ruleset.players)}
-    positions["talon"] = sorted(where.talon_dealt)
+    positions = {s: sorted(where.deal.hands_dealt[s]) for s in range(ruleset.players)}
+    positions["talon"] = sorted(where.deal.talon_dealt)
     wanted = {**hands, "talon": list(talon)}
     pack: list[int | None] = [None] * n
     for key, cards in wanted.items():

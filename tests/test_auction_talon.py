@@ -55,10 +55,10 @@ def test_the_hand_ends_when_the_taker_draws_no_top_trump_and_is_settled_at_once(
     state = new_hand(without_top_trump(), ["coins-3", "coins-2", "trump-8", "batons-1"])
     say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"), (0, "last_try"))
     # the taker's two cards hold no top trump: the others take none, nobody discards or plays
-    assert state.is_terminal() and state.ended_in_talon and state.thrown_in is None
-    assert state.talon_shared == [(0, [BY_ID["coins-3"], BY_ID["coins-2"]])]
+    assert state.is_terminal() and state.talon_phase.ended_hand and state.thrown_in is None
+    assert state.talon_phase.shared == [(0, [BY_ID["coins-3"], BY_ID["coins-2"]])]
     assert state.talon == [BY_ID["trump-8"], BY_ID["batons-1"]]
-    assert state.trick_log == [] and len(state.hands[0]) == 8
+    assert state.play.trick_log == [] and len(state.hands[0]) == 8
     assert [(p.rule, p.payer, p.payee, p.amount) for p in state.payments] == [
         ("ended_with_the_talon", 0, 1, 1),
         ("ended_with_the_talon", 0, 2, 1),
@@ -71,21 +71,21 @@ def test_the_hand_ends_when_the_taker_draws_no_top_trump_and_is_settled_at_once(
 def test_a_top_trump_drawn_from_the_talon_plays_the_hand_on():
     state = new_hand(without_top_trump(), ["coins-3", "trump-8", "batons-1", "coins-2"])
     say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"), (0, "last_try"))
-    assert not state.is_terminal() and not state.ended_in_talon
-    assert [seat for seat, _cards in state.talon_shared] == [0, 1, 2]
+    assert not state.is_terminal() and not state.talon_phase.ended_hand
+    assert [seat for seat, _cards in state.talon_phase.shared] == [0, 1, 2]
     assert state.decision.kind == "discard"
 
 
 def test_a_talon_taken_whole_ends_the_hand_on_its_contents():
     state = new_hand()  # the talon holds no trump: "high" ends once it is taken
     say(state, (1, "high"), (2, "pass"), (3, "pass"), (0, "pass"))
-    assert state.ended_in_talon and len(state.hands[1]) == 10
+    assert state.talon_phase.ended_hand and len(state.hands[1]) == 10
     assert state.returns() == [2, -6, 2, 2]
     hands = {seat: list(cards) for seat, cards in HANDS.items()}
     hands[0][3] = "coins-3"
     trumped = new_hand(hands, ["trump-4", "coins-2", "batons-4", "batons-1"])
     say(trumped, (1, "high"), (2, "pass"), (3, "pass"), (0, "pass"))
-    assert not trumped.ended_in_talon and trumped.decision.kind == "discard"
+    assert not trumped.talon_phase.ended_hand and trumped.decision.kind == "discard"
 
 
 def test_random_and_mixed_players_play_and_replay():
@@ -138,7 +138,7 @@ def test_the_auction_facts_and_a_seat_kept_from_passing(tmp_path):
     say(state, (1, "hold:high"))
     assert state.legal_actions() == ["pass"]  # nothing left to seat 2: it may pass
     say(state, (2, "pass"))
-    assert (state.taker, state.contract) == (1, "high")
+    assert (state.auction.taker, state.auction.contract) == (1, "high")
     # each seat's latest bid and pass, by their place among the auction's words
     assert [fact(state, "bid_number", s) for s in range(4)] == [0, 5, 2, 0]
     assert [fact(state, "pass_number", s) for s in range(4)] == [4, 0, 6, 3]

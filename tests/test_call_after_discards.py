@@ -33,20 +33,20 @@ def test_only_a_seat_that_has_bid_holds_and_never_over_a_hold():
     # seat 2 has bid, but the highest bid is a hold: nothing is left for it but to pass
     assert state.legal_actions() == ["pass"]
     say(state, (2, "pass"))
-    assert (state.taker, state.contract) == (1, "high")
+    assert (state.auction.taker, state.auction.contract) == (1, "high")
 
 
 def test_the_call_comes_after_the_talon_and_the_discards():
     state = new_hand()
     say(state, (1, "low"), (2, "pass"), (3, "pass"), (0, "pass"))
     assert state.decision.kind == "discard"
-    assert state.called_card is None
+    assert state.auction.called_card is None
     say(state, (1, "coins-3"), (1, "swords-3"), (2, "batons-4"), (3, "batons-1"))
     # the taker laid away no trump and holds the 7: he may call any other trump
     assert state.decision.kind == "call"
     assert sorted(state.legal_actions()) == [f"trump-{n}" for n in (1, 2, 3, 4, 5, 6, 8)]
     say(state, (1, "trump-8"))
-    assert state.partner == 2 and state.attackers() == (1, 2)
+    assert state.auction.partner == 2 and state.attackers() == (1, 2)
     assert state.decision.kind == "play"
 
 

@@ -48,7 +48,7 @@ def to_the_announcements(ruleset=RULESET) -> HandState:
     say(state, (1, "hearts-Q"), (1, "trump-6"), (1, "trump-5"))
     say(state, (2, "trump-4"), (3, "trump-3"), (0, "trump-2"))
     say(state, (1, "trump-20"))
-    assert state.partner == 3
+    assert state.auction.partner == 3
     return state
 
 
@@ -102,7 +102,7 @@ def test_five_bonuses_made_by_one_side_with_their_cards_bound():
         ],
     )
     assert state.is_terminal()
-    assert [winner for _n, _l, _t, winner in state.trick_log] == [1, 1, 1, 1, 3, 1, 1, 1, 1]
+    assert [winner for _n, _l, _t, winner in state.play.trick_log] == [1, 1, 1, 1, 3, 1, 1, 1, 1]
     # by hand, per pair of opponents (four pairs, each amount x 1/2 for a side of two):
     # centrum, kismadar, nagymadar 10 each, pagat uhu 20, king ultimo 15; the silent volat
     # 3 x the game of Three cancels the game, trull and four Kings (basic rules)
@@ -138,7 +138,7 @@ def test_king_uhu_made_and_a_kontrad_centrum_lost_frees_the_xx():
     assert "announce:kiraly_ultimo_hearts" not in state.legal_actions()
     say(state, (3, "pass"), (0, "kontra:attackers_centrum"), (0, "pass"))
     say(state, (1, "pass"), (2, "pass"), (3, "pass"))
-    assert state.doubled == {"attackers_centrum": 1}
+    assert state.double.doubled == {"attackers_centrum": 1}
     play(state, SECOND_HAND[:1])  # seat 2 takes the first trick: the centrum is lost
     say(state, (2, "trump-12"))
     assert "trump-20" in state.legal_actions()  # the XX is free again
@@ -178,7 +178,7 @@ def test_both_sides_announce_the_king_uhu_and_only_the_attackers_is_kontrad():
         "pass",
     ]
     say(state, (3, "pass"), (0, "pass"), (1, "pass"))
-    assert state.doubled == {"attackers_kiraly_uhu_hearts": 1}
+    assert state.double.doubled == {"attackers_kiraly_uhu_hearts": 1}
     play(state, SECOND_HAND)
     assert state.is_terminal()
     # by hand, for each attacker (each defender pays it; x 1/2 per pair of opponents):

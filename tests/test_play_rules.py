@@ -47,7 +47,7 @@ def contract_hand(contract: str) -> HandState:
     state = HandState(ruleset, 0, arranged_pack(ruleset, CONTRACT_HANDS))
     for action in (contract, "pass", "pass"):
         state.apply_action(action)
-    assert state.taker == 1 and state.contract == contract
+    assert state.auction.taker == 1 and state.auction.contract == contract
     return state
 
 
@@ -67,7 +67,7 @@ def test_the_leader_lead_restriction_held_back_and_forced_cards():
     # void in cups, seat 0 trumps; trump 1 is held back while he has another trump
     assert "trump-1" not in state.legal_actions() and "trump-3" in state.legal_actions()
     play(state, "trump-3", "cups-1")
-    assert state.trick_log[-1][3] == 3  # the Fool, the highest trump, wins
+    assert state.play.trick_log[-1][3] == 3  # the Fool, the highest trump, wins
     assert state.current_player() == 3 and "trump-10" in state.legal_actions()  # trumps fell
     play(state, "trump-10", "trump-4", "trump-2", "trump-22")
     # trump 23 and the Fool lie in the trick: trump 1 is forced out
@@ -103,9 +103,9 @@ def test_a_contract_to_lose_every_trick():
     play(state, "swords-K")
     assert state.legal_actions() == ["swords-4", "fool"]  # none beats the King: any sword
     play(state, "swords-4")
-    assert state.trick_log[-1][3] == 2 and not state.is_terminal()
+    assert state.play.trick_log[-1][3] == 2 and not state.is_terminal()
     play(state, "cups-2", "cups-3", "cups-K")  # seat 1 must beat with the King: he wins it
-    assert state.trick_log[-1][3] == 1
+    assert state.play.trick_log[-1][3] == 1
     # play stops at the taker's first trick; the cards still held are never played
     assert state.is_terminal() and sum(map(len, state.hands)) == 15
     assert state.returns() == [3, -6, 3]
@@ -114,20 +114,20 @@ def test_a_contract_to_lose_every_trick():
 
 def test_trumps_played_as_a_plain_suit():
     state = contract_hand("colour")
-    assert state.trick_pack is state.ruleset.deck.cards.plain_trumps
+    assert state.play.trick_pack is state.ruleset.deck.cards.plain_trumps
     play(state, "swords-2", "swords-K")
     # seat 0 follows swords; then trumps win only when led
-    plain = state.trick_pack
+    plain = state.play.trick_pack
     ids = state.ruleset.deck.by_id
     hand = [ids["trump-8"], ids["cups-3"]]
     led = [(1, ids["swords-2"])]
-    assert legal_cards(state.play_rules, plain, hand, led) == hand  # nothing obliges a trump
+    assert legal_cards(state.play.rules, plain, hand, led) == hand  # nothing obliges a trump
     deck = state.ruleset.deck.cards
     assert legal_cards(state.ruleset.play, deck, hand, led) == [ids["trump-8"]]
     assert trick_winner(plain, [*led, (2, ids["trump-8"])]) == 1
     assert trick_winner(plain, [(1, ids["trump-2"]), (2, ids["trump-8"])]) == 2
     play(state, "swords-4")
-    assert state.trick_log[-1][3] == 2
+    assert state.play.trick_log[-1][3] == 2
 
 
 def test_a_person_is_told_why_a_card_is_refused():
@@ -148,8 +148,8 @@ def test_a_person_is_told_why_a_card_is_refused():
 
 def test_other_contracts_keep_the_rulesets_play():
     state = contract_hand("plain")
-    assert state.play_rules is state.ruleset.play
-    assert state.current_player() == 1 and not state.play_rules.must_beat
+    assert state.play.rules is state.ruleset.play
+    assert state.current_player() == 1 and not state.play.rules.must_beat
     play(state, "swords-2")
     assert state.legal_actions() == ["swords-1", "swords-K"]
 

@@ -52,19 +52,19 @@ def test_seats_earlier_in_the_bidding_than_the_highest_bidder_may_hold():
     # seat 2 bid after seat 1: it may not hold back
     assert state.current_player() == 2 and state.legal_actions() == ["pass"]
     say(state, (2, "pass"))
-    assert (state.taker, state.contract) == (1, "alone")
+    assert (state.auction.taker, state.auction.contract) == (1, "alone")
     assert state.evaluate(compiled(RULESET, "bid_position(dealer)")) == 4
 
 
 def test_the_talon_is_shared_out_the_taker_first_then_one_card_each():
     state = new_hand()
     say(state, (1, "shared"), (2, "pass"), (3, "pass"), (0, "pass"))
-    assert state.talon_shared == [
+    assert state.talon_phase.shared == [
         (1, [BY_ID["coins-3"], BY_ID["coins-2"]]),
         (2, [BY_ID["batons-4"]]),
         (3, [BY_ID["batons-1"]]),
     ]
-    assert state.discard_left == {1: 2, 2: 1, 3: 1, 0: 0}
+    assert state.discard.left == {1: 2, 2: 1, 3: 1, 0: 0}
     # each lays away as many as he took, in order of play
     say(state, (1, "coins-3"), (1, "coins-2"), (2, "batons-4"), (3, "batons-1"))
     assert state.decision.kind == "play"
@@ -78,11 +78,11 @@ def test_the_talon_is_shared_out_the_taker_first_then_one_card_each():
 def test_every_player_alone_the_talon_goes_to_the_first_trick_winners():
     state = new_hand()
     say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"))
-    assert state.contract == "each_alone" and state.taker is None
+    assert state.auction.contract == "each_alone" and state.auction.taker is None
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
-    for number, _leader, _trick, winner in state.trick_log[:4]:
-        talon_card = state.talon_dealt[number - 1]
+    for number, _leader, _trick, winner in state.play.trick_log[:4]:
+        talon_card = state.deal.talon_dealt[number - 1]
         assert talon_card in state.won[winner]
         assert (winner, "trick_winners", [talon_card]) in state.shown
     assert state.talon == []
@@ -96,7 +96,11 @@ def test_a_deal_thrown_in_makes_the_next_deal_a_compulsory_contract():
     state = new_hand(no_trump, talon, repack=lambda _k: pack_for(RULESET, HANDS, TALON))
     assert [deal["thrown_in"] for deal in state.abandoned] == ["no_trumps"]
     # no auction: every player for himself, and play begins
-    assert state.compulsory and state.contract == "each_alone" and state.taker is None
+    assert (
+        state.auction.compulsory
+        and state.auction.contract == "each_alone"
+        and state.auction.taker is None
+    )
     assert state.decision.kind == "play" and not state.decisions
     assert state.evaluate(compiled(RULESET, "thrown_in('no_trumps')")) == 1
     # a deal that stands is bid as usual
@@ -110,7 +114,7 @@ def test_the_lowest_trump_takes_a_trick_in_which_the_two_highest_fall():
     assert state.evaluate(compiled(RULESET, "position_in_trick(top_two)")) == 1
     assert state.evaluate(compiled(RULESET, "position_in_trick(little)")) == 0
     say(state, (3, "trump-1"), (0, "trump-4"))
-    assert state.trick_log[0][3] == 3
+    assert state.play.trick_log[0][3] == 3
     assert state.evaluate(compiled(RULESET, "taken_by(top_two)")) == 3
     assert [(p.rule, p.payee, p.amount) for p in state.payments] == [
         ("emperor", 3, 1),
@@ -126,14 +130,14 @@ def test_without_all_its_cards_the_trick_rules_decide():
     state = new_hand(hands)
     say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"))
     say(state, (1, "trump-7"), (2, "trump-5"), (3, "trump-1"), (0, "trump-4"))
-    assert state.trick_log[0][3] == 1 and not state.payments
+    assert state.play.trick_log[0][3] == 1 and not state.payments
 
 
 @pytest.mark.parametrize("seed", range(1, 5))
 def test_games_of_random_players_replay(seed: int):
     states = replayed_games(RULESET, seed, hands=3, mixed=False)
     for state in states:  # the exception holds in every trick that holds its cards
-        for _number, _leader, trick, winner in state.trick_log:
+        for _number, _leader, trick, winner in state.play.trick_log:
             cards = {card: seat for seat, card in trick}
             if {BY_ID["trump-7"], BY_ID["trump-8"], BY_ID["trump-1"]} <= set(cards):
                 assert winner == cards[BY_ID["trump-1"]]
@@ -153,9 +157,9 @@ def test_random_deals_reach_every_mechanism():
         agent = RandomAgent(seed)
         while not state.is_terminal():
             state.apply_action(agent.choose(state, state.current_player()))
-        seen.add(state.contract)
-        seen |= {"compulsory"} if state.compulsory else set()
-        seen |= {"shared out"} if state.talon_shared else set()
+        seen.add(state.auction.contract)
+        seen |= {"compulsory"} if state.auction.compulsory else set()
+        seen |= {"shared out"} if state.talon_phase.shared else set()
     assert {"each_alone", "shared", "alone", "compulsory", "shared out"} <= seen
 
 

@@ -51,12 +51,12 @@ def hand_record(state: HandState) -> dict:
         # pack against it instead of the seed
         **({"deal": deal_of(state.ruleset, state.dealer, state.pack)} if state.chosen else {}),
         "abandoned_deals": list(state.abandoned),
-        "cut_card": None if state.cut_card is None else cards[state.cut_card].id,
-        "hands_dealt": [[cards[c].id for c in hand] for hand in state.hands_dealt],
+        "cut_card": None if state.deal.cut_card is None else cards[state.deal.cut_card].id,
+        "hands_dealt": [[cards[c].id for c in hand] for hand in state.deal.hands_dealt],
         "piles_dealt": [
-            [[cards[c].id for c in pile] for pile in piles] for piles in state.piles_dealt
+            [[cards[c].id for c in pile] for pile in piles] for piles in state.deal.piles_dealt
         ],
-        "talon": [cards[c].id for c in state.talon_dealt],
+        "talon": [cards[c].id for c in state.deal.talon_dealt],
         "thrown_in": state.thrown_in,
         "decisions": list(state.decisions),
         "sides": _sides(state),
@@ -64,8 +64,8 @@ def hand_record(state: HandState) -> dict:
             {"seat": seat, "what": what, "cards": [cards[c].id for c in shown]}
             for seat, what, shown in state.shown
         ],
-        "excuse_exchanges": list(state.exchanges),
-        "claimed": list(state.claimed),
+        "excuse_exchanges": list(state.play.exchanges),
+        "claimed": list(state.play.claimed),
         "tricks": list(state.tricks),
         "payments": [payment.as_record() for payment in state.payments],
         "card_points": list(state.card_points()),
@@ -78,15 +78,17 @@ def hand_record(state: HandState) -> dict:
 
 def _sides(state: HandState) -> dict | None:
     """Who played with whom, once the auction made a taker (None in an every-man game)."""
-    if state.taker is None:
+    if state.auction.taker is None:
         return None
     cards = state.ruleset.deck.cards
     return {
-        "taker": state.taker,
-        "contract": state.contract,
-        "called_card": None if state.called_card is None else cards[state.called_card].id,
-        "partner": state.partner,
-        "partner_shown_at_trick": state.partner_shown_at,
+        "taker": state.auction.taker,
+        "contract": state.auction.contract,
+        "called_card": None
+        if state.auction.called_card is None
+        else cards[state.auction.called_card].id,
+        "partner": state.auction.partner,
+        "partner_shown_at_trick": state.play.partner_shown_at,
         "attackers": list(state.attackers()),
         "defenders": list(state.defenders()),
     }

@@ -31,22 +31,22 @@ def enter(state: HandState) -> None:
     if question.seats is not None:
         asked = selected_seats(state.evaluate(question.seats))
         order = [seat for seat in order if seat in asked]
-    state.ask_queue = order
+    state.ask.queue = order
 
 
 def decide(state: HandState) -> bool:
     """The next seat's answer, while any seat is left to ask."""
-    if not state.ask_queue:
+    if not state.ask.queue:
         return False
     question = _question(state)
     answers: list[Action] = [Answer(question.id, True), Answer(question.id, False)]
     texts = [action_text(a, state.ruleset.deck) for a in answers]
-    state.decision = Decision(state.ask_queue[0], DecisionKind.ASK, answers, texts)
+    state.decision = Decision(state.ask.queue[0], DecisionKind.ASK, answers, texts)
     return True
 
 
 def answer(state: HandState, decision: Decision, action: Answer) -> None:
-    state.ask_queue = state.ask_queue[1:]  # a new list: clones share the old one
+    state.ask.queue = state.ask.queue[1:]  # a new list: clones share the old one
     if action.yes:
-        state.declared[decision.seat].add(action.question)
+        state.declare.declared[decision.seat].add(action.question)
     state._changed()

@@ -30,29 +30,31 @@ def deal(state: HandState) -> None:
     step = flow[state.step]
     steps = state.ruleset.packets
     packets = [steps[i] for i in step.packets]
-    dealt = deal_packets(packets, state.pack, state.seat_order, state.dealer, state.dealt_so_far)
-    state.dealt_so_far = dealt.position
+    dealt = deal_packets(
+        packets, state.pack, state.seat_order, state.dealer, state.deal.dealt_so_far
+    )
+    state.deal.dealt_so_far = dealt.position
     if step.packets and step.packets[0] == 0:
-        state.packets_dealt = dealt.packets
+        state.deal.packets_dealt = dealt.packets
         zones.piles = dealt.piles  # face-down piles whose top card is face up and playable
         zones.talon = list(dealt.talon)
     else:
         # new lists: a clone made between the deal's steps shares the ones dealt before
-        state.packets_dealt = [
+        state.deal.packets_dealt = [
             [*before, *received]
-            for before, received in zip(state.packets_dealt, dealt.packets, strict=True)
+            for before, received in zip(state.deal.packets_dealt, dealt.packets, strict=True)
         ]
         for seat, piles in enumerate(dealt.piles):
             _add_piles(zones.piles[seat], piles)
         zones.talon.extend(dealt.talon)
     for seat, received in enumerate(dealt.packets):
         zones.hands[seat].extend(card for packet in received for card in packet)
-    state.piles_dealt = [[list(p) for p in piles] for piles in zones.piles]
-    state.talon_dealt = list(zones.talon)
-    state.hands_dealt = [list(hand) for hand in zones.hands]
+    state.deal.piles_dealt = [[list(p) for p in piles] for piles in zones.piles]
+    state.deal.talon_dealt = list(zones.talon)
+    state.deal.hands_dealt = [list(hand) for hand in zones.hands]
     state._changed()
-    if step.completes_deal and state.cut_card is not None:
-        state._fire("cut", {"cut_card": state.cut_card}, AT_CUT)
+    if step.completes_deal and state.deal.cut_card is not None:
+        state._fire("cut", {"cut_card": state.deal.cut_card}, AT_CUT)
     following = flow[state.step + 1] if state.step + 1 < len(flow) else None
     if following is not None and following.phase == Phase.REDEAL:
         _queue_redeals(state, following.rules)
@@ -78,20 +80,24 @@ def _queue_redeals(state: HandState, rules: tuple[str, ...] | None) -> None:
         scope = state._scope({"player": seat})
         for rule in state.ruleset.redeals:
             if (rules is None or rule.id in rules) and rule.when(scope):
-                state.redeal_queue.append((seat, rule))
+                state.deal.redeal_queue.append((seat, rule))
 
 
 def decide(state: HandState) -> bool:
     """Ask the next player who may have the deal cancelled, or the next seat whose agreement
     a redeal needs; throw the deal in when a rule cancels it by itself. False when nobody is
     left to ask."""
-    if not state.redeal_queue:
+    if not state.deal.redeal_queue:
         return False
-    seat, rule = state.redeal_queue[0]
-    if not rule.choice and not state.redeal_agreement and not _put_to_agreement(state, seat, rule):
+    seat, rule = state.deal.redeal_queue[0]
+    if (
+        not rule.choice
+        and not state.deal.redeal_agreement
+        and not _put_to_agreement(state, seat, rule)
+    ):
         throw_in(state, rule.id)
         return True
-    asked = state.redeal_agreement[0] if state.redeal_agreement else seat
+    asked = state.deal.redeal_agreement[0] if state.deal.redeal_agreement else seat
     answers: list[Action] = [Redeal(rule.id, True), Redeal(rule.id, False)]
     deck = state.ruleset.deck
     state.decision = Decision(
@@ -108,27 +114,27 @@ def _put_to_agreement(state: HandState, seat: int, rule: RedealRule) -> bool:
     asked = selected_seats(rule.agreed_by(state._scope({"player": seat})))
     players = state.ruleset.players
     following = [(seat + i) % players for i in range(1, players)]
-    state.redeal_agreement = [s for s in following if s in asked]
-    return bool(state.redeal_agreement)
+    state.deal.redeal_agreement = [s for s in following if s in asked]
+    return bool(state.deal.redeal_agreement)
 
 
 def answer_redeal(state: HandState, decision: Decision, answer: Redeal) -> None:
-    seat, rule = state.redeal_queue[0]
-    if state.redeal_agreement:  # a seat asked to agree: one refusal and the deal stands
-        state.redeal_agreement.pop(0)
+    seat, rule = state.deal.redeal_queue[0]
+    if state.deal.redeal_agreement:  # a seat asked to agree: one refusal and the deal stands
+        state.deal.redeal_agreement.pop(0)
         if not answer.redeal:
-            state.redeal_agreement.clear()
-            state.redeal_queue.pop(0)
-        elif not state.redeal_agreement:
-            state.redeal_queue.pop(0)
+            state.deal.redeal_agreement.clear()
+            state.deal.redeal_queue.pop(0)
+        elif not state.deal.redeal_agreement:
+            state.deal.redeal_queue.pop(0)
             throw_in(state, answer.rule)
     elif (
         not answer.redeal
     ):  # playing on is itself declared: rules may ask declared(seat, 'rule id')
-        state.redeal_queue.pop(0)
-        state.declared[decision.seat].add(answer.rule)
+        state.deal.redeal_queue.pop(0)
+        state.declare.declared[decision.seat].add(answer.rule)
     elif not _put_to_agreement(state, seat, rule):
-        state.redeal_queue.pop(0)
+        state.deal.redeal_queue.pop(0)
         throw_in(state, answer.rule)
 
 

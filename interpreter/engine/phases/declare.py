@@ -1,6 +1,6 @@
 """Declarations: each seat's declarations at their time (before play, or before its own first
 card), cards shown for them, and cards handed over and given back. A compulsory declaration
-is made by the rules at the seat's turn, without asking (`state.declared_by_rule`).
+is made by the rules at the seat's turn, without asking (`state.declare.by_rule`).
 
 Where it sits: a phase of the hand (`tarot.engine.phases`) before play; play asks for
 the declarations made before a seat's first card (`next_declaration`). Cards still to be
@@ -53,15 +53,15 @@ class CardChoice:
 def decide(state: HandState) -> bool:
     """The next declaration before play, seats in order from the leader."""
     players = state.ruleset.players
-    order = [(state.leader + i) % players for i in range(players)]
+    order = [(state.play.leader + i) % players for i in range(players)]
     return any(next_declaration(state, seat, BEFORE_PLAY) for seat in order)
 
 
 def decide_card_choice(state: HandState) -> bool:
     """The next card to show or give back, if a declaration left one to pick."""
-    if not state.card_choices:
+    if not state.declare.card_choices:
         return False
-    pending = state.card_choices[0]
+    pending = state.declare.card_choices[0]
     ids = state.ruleset.deck.cards.ids
     left = [c for c in pending.candidates if c not in pending.chosen]
     choices = [ids[c] for c in left]
@@ -72,11 +72,11 @@ def decide_card_choice(state: HandState) -> bool:
 def next_declaration(state: HandState, seat: int, timing: str) -> bool:
     """Set the next declaration decision of `timing` for `seat`; False when it has none
     left."""
-    if (seat, timing) not in state.declared_seats:
-        state.declared_seats.add((seat, timing))
-        state.declare_queue = _declarations_for(state, seat, timing)
-    if state.declare_queue and state.declare_queue[0].seat == seat:
-        state.decision = state.declare_queue.pop(0)
+    if (seat, timing) not in state.declare.asked:
+        state.declare.asked.add((seat, timing))
+        state.declare.queue = _declarations_for(state, seat, timing)
+    if state.declare.queue and state.declare.queue[0].seat == seat:
+        state.decision = state.declare.queue.pop(0)
         return True
     return False
 
@@ -116,7 +116,7 @@ def _work_out(state: HandState, seat: int, timing: str) -> list[Decision]:
         if declaration.compulsory:  # declared by the rules: the level of most value
             best = max(values.values())
             level = [lvl for lvl, v in values.items() if v == best][-1]
-            state.declared_by_rule.append((seat, f"{declaration.id}:{level}"))
+            state.declare.by_rule.append((seat, f"{declaration.id}:{level}"))
             declare(state, decision, Declare(declaration.id, level))
         else:
             pending.append(decision)
@@ -129,9 +129,9 @@ def declare(state: HandState, decision: Decision, action: Declare | NoDeclaratio
     declaration, level = decision.declaration, action.level
     assert declaration is not None  # a DECLARE decision is about a declaration
     seat = decision.seat
-    state.declared[seat].add(declaration.id)
+    state.declare.declared[seat].add(declaration.id)
     value = decision.level_values[level]
-    state.declared_values[seat][declaration.id] = value
+    state.declare.values[seat][declaration.id] = value
     scope = state._scope({"player": seat})
     _show(state, decision, level, state._scope({"player": seat, "level": level}))
     key = action_text(action, state.ruleset.deck)
@@ -164,7 +164,7 @@ def _show(state: HandState, decision: Decision, level_id: str, scope: Scope) -> 
     if count >= len(cards):
         state.shown.append((seat, declaration.id, cards))
     elif count > 0:
-        state.card_choices.append(
+        state.declare.card_choices.append(
             CardChoice(seat, DecisionKind.SHOW, declaration.id, tuple(cards), count)
         )
 
@@ -187,14 +187,14 @@ def _hand_over(state: HandState, seat: int, declaration: Declaration, scope: Sco
         if not candidates:
             candidates = [c for c in hands[seat] if c != card]
         if candidates:  # a declarer with no other card keeps it and gives nothing back
-            state.card_choices.append(
+            state.declare.card_choices.append(
                 CardChoice(seat, DecisionKind.GIVE, declaration.id, tuple(candidates), 1, holder)
             )
 
 
 def pick_card(state: HandState, _decision: Decision, card: int) -> None:
     """A card picked to show, or given back for one handed over."""
-    pending = state.card_choices[0]
+    pending = state.declare.card_choices[0]
     pending.chosen.append(card)
     if pending.kind == DecisionKind.GIVE:
         assert pending.to is not None  # a card given back goes to whom it was taken from
@@ -202,7 +202,7 @@ def pick_card(state: HandState, _decision: Decision, card: int) -> None:
         state.zones.hands[pending.to].append(card)
     if len(pending.chosen) < pending.count:
         return
-    state.card_choices.pop(0)
+    state.declare.card_choices.pop(0)
     if pending.kind == DecisionKind.SHOW:
         state.shown.append((pending.seat, pending.declaration, list(pending.chosen)))
     state._changed()
