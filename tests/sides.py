@@ -82,8 +82,15 @@ def ended_by_hand(
     state.won[DEFENDER] = [c for c in range(len(ruleset.deck)) if c not in mine]
     winner, cards = last_trick
     # one trick to each side before the last, so no slam unless asked for
-    state.trick_cards = tricks or [(TAKER, []), (DEFENDER, []), (winner, ids(ruleset, cards))]
+    won = tricks or [(TAKER, []), (DEFENDER, []), (winner, ids(ruleset, cards))]
+    state.play.trick_log = trick_log(won)
     return state
+
+
+def trick_log(won: Sequence[tuple[int, Sequence[int]]]) -> list:
+    """Finished tricks given as (winner, cards) as the hand logs them: each card put to the
+    winner, who leads."""
+    return [(i + 1, w, [(w, c) for c in cards], w) for i, (w, cards) in enumerate(won)]
 
 
 def each_defender_pays(state: HandState) -> float:
@@ -140,7 +147,6 @@ def played_out(
     state.won = [[] for _ in range(n)]
     state.won[TAKER] = mine
     state.won[DEFENDER] = [c for c in range(size) if c not in set(mine) | set(final)]
-    state.trick_cards = [(w, []) for w in winners]
     # each earlier trick as (number, leader, plays, winner)
     state.play.trick_log = [(i + 1, w, [], w) for i, w in enumerate(winners)]
     for seat, values in (declared or {}).items():

@@ -18,7 +18,14 @@ from tarot.load.listing import builtin_listings
 
 #: read by a state and its clones alike, never changed: the compiled ruleset and its tables,
 #: the pack dealt, the function that deals a new pack, and the shared memo of declarations
-NOT_THE_HANDS = ("ruleset", "pack", "_repack", "declarations_seen", "play_rules", "trick_pack")
+NOT_THE_HANDS = (
+    "ruleset",
+    "pack",
+    "_repack",
+    "declarations_seen",
+    "play.rules",
+    "play.trick_pack",
+)
 FLOW_GAMES = sorted((Path(__file__).parent / "data" / "rulesets").glob("flow-*.yaml"))
 BUILT_IN = sorted(builtin_listings())
 FAST = ("marolles-1637", "french-tarot-5", "hungarian-tarokk", "slovenian-tarok", "minchiate")
@@ -45,13 +52,10 @@ def _mutables(state: HandState) -> dict[int, str]:
             for item in value:
                 walk(item, path if isinstance(value, tuple) else path + "[]")
         else:
-            names = getattr(value, "__dict__", None) or {
-                name: getattr(value, name) for name in getattr(value, "__slots__", ())
-            }
-            for name, item in names.items():
-                if path == "" and name in NOT_THE_HANDS:
-                    continue
-                walk(item, f"{path}.{name}" if path else name)
+            for name, item in _attributes(value).items():
+                inner = f"{path}.{name}" if path else name
+                if inner not in NOT_THE_HANDS:
+                    walk(item, inner)
 
     walk(state, "")
     return found
@@ -65,7 +69,7 @@ def _declared_shared(path: str) -> bool:
     return False
 
 
-def _plain(value: object, depth: int = 0) -> object:
+def _plain(value: object, path: str = "", depth: int = 0) -> object:
     """A value as plain data (lists, dicts, numbers, text), for comparing a state before and
     after: objects by their attributes, functions left out."""
     if isinstance(value, _IMMUTABLE):
@@ -73,14 +77,23 @@ def _plain(value: object, depth: int = 0) -> object:
     if callable(value) or depth > 12:
         return "<callable>"
     if isinstance(value, Mapping):
-        return {repr(k): _plain(v, depth + 1) for k, v in value.items()}
+        return {repr(k): _plain(v, path + "[]", depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple | set):
-        items = [_plain(v, depth + 1) for v in value]
+        items = [_plain(v, path + "[]", depth + 1) for v in value]
         return sorted(items, key=repr) if isinstance(value, set) else items
-    names = getattr(value, "__dict__", None) or {
+    plain = {}
+    for name, item in _attributes(value).items():
+        inner = f"{path}.{name}" if path else name
+        if inner not in NOT_THE_HANDS:
+            plain[name] = _plain(item, inner, depth + 1)
+    return plain
+
+
+def _attributes(value: object) -> dict[str, object]:
+    """An object's attributes by name, whether it keeps them in a `__dict__` or in slots."""
+    return getattr(value, "__dict__", None) or {
         name: getattr(value, name) for name in getattr(value, "__slots__", ())
     }
-    return {k: _plain(v, depth + 1) for k, v in names.items() if k not in NOT_THE_HANDS}
 
 
 def _snapshot(state: HandState) -> object:

@@ -30,7 +30,7 @@ def test_twelve_cards_each_and_the_rest_set_aside(players, aside):
     assert len(state.deal.talon_dealt) == aside
     agents = [RandomAgent(f"ef/{s}") for s in range(players)]
     play_hand(state, agents)
-    assert len(state.trick_cards) == 12
+    assert len(state.play.trick_log) == 12
     assert sorted(state.talon) == sorted(state.deal.talon_dealt)  # never played, never counted
 
 
@@ -60,7 +60,7 @@ def test_the_excuse_comes_back_for_a_card_or_is_surrendered():
         if holder is None:
             continue
         play_hand(state, [RandomAgent(f"{number}/{s}") for s in range(4)])
-        took_tricks = any(winner == holder for winner, _ in state.trick_cards)
+        took_tricks = any(winner == holder for *_, winner in state.play.trick_log)
         if took_tricks:
             assert fool in state.won[holder]
             exchanged += any(e["from"] == holder for e in state.play.exchanges)

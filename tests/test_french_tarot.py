@@ -16,6 +16,7 @@ from sides import (
     ids,
     offered_announcement,
     played_out,
+    trick_log,
 )
 from sides import net as _net
 from sides import pile_of as sides_pile_of
@@ -364,7 +365,7 @@ def test_two_players_hands_of_21_and_six_piles_of_three_with_playable_tops():
     assert state.play.total_tricks == 39
     agents = [RandomAgent(f"2p/{s}") for s in range(2)]
     play_hand(state, agents)
-    assert len(state.trick_cards) == 39
+    assert len(state.play.trick_log) == 39
     assert not any(map(any, state.piles))
     assert sum(state.count(state.pile(s)) for s in range(2)) == 91
 
@@ -377,7 +378,7 @@ def test_two_players_the_winner_scores_25_and_his_excess(bouts, points, won):
     state.hands, state.piles = [[], []], [[], []]
     state.won[0] = pile_of(ruleset, names, points)
     state.won[1] = [c for c in range(78) if c not in set(state.won[0])]
-    state.trick_cards = [(1, ids(ruleset, LAST_WITHOUT_PETIT[:2]))]
+    state.play.trick_log = trick_log([(1, ids(ruleset, LAST_WITHOUT_PETIT[:2]))])
     payments = settlement_with(state)
     net = _net(payments, 2)
     if won:

@@ -103,21 +103,21 @@ def _side_points(state: HandState, seat: int) -> Number:
 
 
 def _tricks_won(state: HandState, seat: int) -> int:
-    return sum(1 for winner, _cards in state.zones.trick_cards if winner == seat)
+    return sum(1 for *_, winner in state.play.trick_log if winner == seat)
 
 
 def _tricks_played(state: HandState) -> int:
-    return len(state.zones.trick_cards)
+    return len(state.play.trick_log)
 
 
 def _last_trick_cards(state: HandState) -> tuple[int, ...]:
-    trick_cards = state.zones.trick_cards
-    return tuple(trick_cards[-1][1]) if trick_cards else ()
+    log = state.play.trick_log
+    return tuple(card for _seat, card in log[-1][2]) if log else ()
 
 
 def _last_trick_winner(state: HandState) -> int:
-    trick_cards = state.zones.trick_cards
-    return trick_cards[-1][0] if trick_cards else -1
+    log = state.play.trick_log
+    return log[-1][3] if log else -1
 
 
 def _declared_value(state: HandState, seat: int, declaration_id: str) -> Number:

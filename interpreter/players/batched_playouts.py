@@ -263,7 +263,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         tricks_won=tricks_won,
         last_trick=_masks(
             layout,
-            [s.zones.trick_cards[-1][1] if s.zones.trick_cards else [] for s in states],
+            [[c for _s, c in s.play.trick_log[-1][2]] if s.play.trick_log else [] for s in states],
         ),
         last_winner=last_winner,
         talon=_masks(layout, [s.zones.talon for s in states]),

@@ -402,10 +402,9 @@ def _before_play(state: HandState) -> list[str]:
             if state.auction.partner is not None
             else (" alone" if state.auction.called_card is not None else "")
         )
-        assert state.auction.contract is not None  # set with the taker, by the winning bid
-        out.append(
-            f"Taker: seat {state.auction.taker}, {state.auction.contract.replace('_', ' ')}{partner}"
-        )
+        contract = state.auction.contract
+        assert contract is not None  # set with the taker, by the winning bid
+        out.append(f"Taker: seat {state.auction.taker}, {contract.replace('_', ' ')}{partner}")
         if state.auction.joined:
             out.append(
                 "  Joined the taker: " + ", ".join(f"seat {s}" for s in state.auction.joined)

@@ -15,6 +15,7 @@ held back by play until the last trick (`keep_back`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import (
@@ -36,6 +37,24 @@ if TYPE_CHECKING:
 
 KEPT_SHOWN = "kept"  # how `shown` names the cards an announcer keeps: `kept:ID`
 UNTIL_ALL_PASS = "until_all_pass"  # `rounds`: the turn comes round until all pass in a row
+
+
+@dataclass(slots=True)
+class AnnounceState:
+    """The announcements' part of a hand's state (`state.announce`): what was announced, as
+    (seat, bonus), the seats still to speak, and the cards each announcer keeps back for the
+    last trick."""
+
+    announced: list[tuple[int, str]]
+    queue: list[int]
+    kept_back: dict[int, frozenset[int]]
+
+    @classmethod
+    def new(cls) -> AnnounceState:
+        return cls([], [], {})
+
+    def copy(self) -> AnnounceState:
+        return AnnounceState(list(self.announced), list(self.queue), dict(self.kept_back))
 
 
 def enter(state: HandState) -> None:

@@ -8,6 +8,7 @@ puts an `ask` step; e.g. before an auction among those who answered yes (the `bi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import Action, Answer, Decision, DecisionKind, action_text
@@ -16,6 +17,16 @@ from tarot.engine.values import selected_seats
 if TYPE_CHECKING:
     from tarot.core.flow import Question
     from tarot.engine.state import HandState
+
+
+@dataclass(slots=True)
+class AskState:
+    """A question's part of a hand's state (`state.ask`)."""
+
+    queue: list[int]  # seats still to answer the flow's question, in order
+
+    def copy(self) -> AskState:
+        return AskState(list(self.queue))
 
 
 def _question(state: HandState) -> Question:

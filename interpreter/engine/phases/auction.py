@@ -12,6 +12,7 @@ holds the seats still to speak in the current stage, in order; `state.auction.ta
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -56,6 +57,73 @@ class AuctionEntry(NamedTuple):
     bid: bool  # a bid or a hold (False: a pass)
     jump: int  # how many bids it leapt over (0 for the lowest the seat might make)
     standing: str  # the highest bid before it, as records write it ('' if none)
+
+
+@dataclass(slots=True)
+class AuctionState:
+    """The auction's and the call's part of a hand's state (`state.auction`): the stage, the
+    seats still to speak, every word said, the highest bid and its bidder (once the auction
+    is over, the contract and its taker), the seats that joined him, the card called and its
+    holder. `bid_jumps` is replaced whole at each bid asked for, so a copy shares it."""
+
+    stage: AuctionStage
+    bid_order: tuple[int, ...]  # the seats in the order they bid
+    bidders: list[int]  # the seats still to speak in the current stage, in order
+    bids_made: list[int]  # bids and holds each seat has made
+    bid_held: bool  # whether the highest bid so far was a hold
+    bid_jumps: dict[str, int]  # the jump of each contract the bidder may bid
+    last_word_spoken: bool  # the seat left has spoken its last word
+    log: list[AuctionEntry]  # every bid, hold and pass, in order
+    compulsory: bool  # the contract was compulsory: no auction was held
+    taker: int | None
+    contract: str | None
+    joined: list[int]  # seats that joined the taker's side
+    called_card: int | None
+    partner: int | None  # the called card's holder, when not the taker
+
+    @classmethod
+    def new(cls, players: int) -> AuctionState:
+        """Before anyone speaks (`start` gives the order they speak in)."""
+        return cls(
+            AuctionStage.BIDDING,
+            (),
+            [],
+            [0] * players,
+            False,
+            {},
+            False,
+            [],
+            False,
+            None,
+            None,
+            [],
+            None,
+            None,
+        )
+
+    def copy(self) -> AuctionState:
+        return AuctionState(
+            self.stage,
+            self.bid_order,
+            list(self.bidders),
+            list(self.bids_made),
+            self.bid_held,
+            self.bid_jumps,
+            self.last_word_spoken,
+            list(self.log),
+            self.compulsory,
+            self.taker,
+            self.contract,
+            list(self.joined),
+            self.called_card,
+            self.partner,
+        )
+
+
+def start(state: HandState) -> None:
+    """The order the seats speak in, all of them still to speak."""
+    order = state.auction.bid_order = tuple(bid_order(state))
+    state.auction.bidders = list(order) if state.ruleset.bidding else []
 
 
 def bid_order(state: HandState) -> list[int]:

@@ -6,6 +6,7 @@ Where it sits: the first phase of every hand (`tarot.engine.phases`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import Action, Decision, DecisionKind, Redeal, action_text
@@ -20,6 +21,41 @@ from tarot.engine.values import selected_seats
 if TYPE_CHECKING:
     from tarot.core.ruleset import RedealRule
     from tarot.engine.state import HandState
+
+
+@dataclass(slots=True)
+class DealState:
+    """The deal's part of a hand's state (`state.deal`): what the deal steps handed out and
+    the redeals still to ask about. What was dealt is replaced whole, never changed in
+    place, so a copy shares it."""
+
+    dealt_so_far: int  # cards of the pack dealt out by the flow's deal steps so far
+    cut_card: int | None  # the pack's bottom card, shown where the ruleset says so
+    hands_dealt: list[list[int]]  # each seat's cards once the deal steps so far were dealt
+    packets_dealt: list[list[list[int]]]  # per seat, the packets it received, in order
+    piles_dealt: list[list[list[int]]]  # per seat, its piles on the table as dealt
+    talon_dealt: list[int]
+    redeal_queue: list[tuple[int, RedealRule]]  # (seat, rule) still to ask about
+    redeal_agreement: list[int]  # seats still to agree to the redeal asked for
+
+    @classmethod
+    def new(cls, players: int, cut_card: int | None) -> DealState:
+        """Nothing dealt yet."""
+        return cls(
+            0, cut_card, [[] for _ in range(players)], [[] for _ in range(players)], [], [], [], []
+        )
+
+    def copy(self) -> DealState:
+        return DealState(
+            self.dealt_so_far,
+            self.cut_card,
+            self.hands_dealt,
+            self.packets_dealt,
+            self.piles_dealt,
+            self.talon_dealt,
+            list(self.redeal_queue),
+            list(self.redeal_agreement),
+        )
 
 
 def deal(state: HandState) -> None:

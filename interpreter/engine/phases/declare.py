@@ -25,6 +25,7 @@ from tarot.core.actions import (
 from tarot.core.ruleset import Declaration
 from tarot.engine.events import AT_DECLARATIONS
 from tarot.expressions import Scope
+from tarot.expressions.builtins import Number
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
@@ -48,6 +49,36 @@ class CardChoice:
 
     def copy(self) -> CardChoice:
         return replace(self, chosen=list(self.chosen))
+
+
+@dataclass(slots=True)
+class DeclareState:
+    """The declarations' part of a hand's state (`state.declare`): per seat what it declared
+    (with the answers to questions and redeals turned down, which rules read alike) and the
+    value of each, those the rules made for it, the declaration decisions still to ask, the
+    cards still to pick for a declaration, and the (seat, timing) already worked out. The
+    decisions queued are never changed, so a copy shares them."""
+
+    declared: list[set[str]]
+    values: list[dict[str, Number]]
+    by_rule: list[tuple[int, str]]  # (seat, `id:level`), compulsory, in order
+    queue: list[Decision]
+    card_choices: list[CardChoice]  # shows and gives still to pick
+    asked: set[tuple[int, str]]
+
+    @classmethod
+    def new(cls, players: int) -> DeclareState:
+        return cls([set() for _ in range(players)], [{} for _ in range(players)], [], [], [], set())
+
+    def copy(self) -> DeclareState:
+        return DeclareState(
+            [set(made) for made in self.declared],
+            [dict(values) for values in self.values],
+            list(self.by_rule),
+            list(self.queue),
+            [choice.copy() for choice in self.card_choices],
+            set(self.asked),
+        )
 
 
 def decide(state: HandState) -> bool:

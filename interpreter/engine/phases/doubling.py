@@ -17,6 +17,7 @@ With `doubling.with_announcements` there is no such phase: the round of announce
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import Action, Decision, DecisionKind, Double, action_text
@@ -25,6 +26,23 @@ from tarot.engine.values import selected_seats
 if TYPE_CHECKING:
     from tarot.core.ruleset import DoubleTarget
     from tarot.engine.state import HandState
+
+
+@dataclass(slots=True)
+class DoubleState:
+    """The doublings' part of a hand's state (`state.double`): per target how many times it
+    was doubled, the targets still open, and the seats still to ask about the first."""
+
+    doubled: dict[str, int]
+    targets: list[DoubleTarget]
+    queue: list[int]
+
+    @classmethod
+    def new(cls) -> DoubleState:
+        return cls({}, [], [])
+
+    def copy(self) -> DoubleState:
+        return DoubleState(dict(self.doubled), list(self.targets), list(self.queue))
 
 
 def enter(state: HandState) -> None:

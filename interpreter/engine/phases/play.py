@@ -10,6 +10,7 @@ and the call are over (`settle_rules`): the contract's own, the first leader and
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import Decision, DecisionKind
@@ -22,11 +23,60 @@ from tarot.engine.values import selected_seats
 from tarot.expressions import EvaluationError
 
 if TYPE_CHECKING:
-    from tarot.core.ruleset import Evaluator
+    from tarot.core.cards import Pack
+    from tarot.core.ruleset import Evaluator, PlayRules
     from tarot.engine.state import HandState
 
 CARD_PLAYED, TRICK_END = "card_played", "trick_end"  # the events of trick play
 PLAY = DecisionKind.PLAY
+
+#: a finished trick: its number, its leader, its (seat, card) in play order, its winner
+Trick = tuple[int, int, list[tuple[int, int]], int]
+
+
+@dataclass(slots=True)
+class PlayState:
+    """Trick play's part of a hand's state (`state.play`): the hand's play rules (its
+    contract's, once the auction is over), the pack as they play it and the sides they give
+    (None: from the auction), see `settle_rules`; who leads, the trick being played and how
+    many there are, the cards that play as the Fool; the hand's one trick history
+    (`trick_log`); the Fool's debts and the cards handed over for them; when the called card
+    fell, and the seats that claimed the game. The tricks logged and the exchanges made are
+    never changed once written, so a copy shares them."""
+
+    rules: PlayRules
+    trick_pack: Pack
+    side_table: tuple[tuple[int, ...], ...] | None
+    leader: int
+    trick_number: int
+    total_tricks: int
+    excuses: frozenset[int]
+    trick_log: list[Trick]
+    excuse_debts: list[tuple[int, int]]  # (the Fool's holder, the trick's winner)
+    exchanges: list[dict]  # cards handed over for the Fool
+    partner_shown_at: int | None  # the trick in which the called card fell
+    claimed: tuple[int, ...]  # seats that claimed the game during play
+
+    @classmethod
+    def new(cls, rules: PlayRules, pack: Pack, leader: int, excuses: frozenset[int]) -> PlayState:
+        """Before play: the ruleset's own play rules, no trick played yet."""
+        return cls(rules, pack, None, leader, 0, 0, excuses, [], [], [], None, ())
+
+    def copy(self) -> PlayState:
+        return PlayState(
+            self.rules,
+            self.trick_pack,
+            self.side_table,
+            self.leader,
+            self.trick_number,
+            self.total_tricks,
+            self.excuses,
+            list(self.trick_log),
+            list(self.excuse_debts),
+            list(self.exchanges),
+            self.partner_shown_at,
+            self.claimed,
+        )
 
 
 def settle_rules(state: HandState) -> None:
@@ -167,7 +217,7 @@ def _end_trick(state: HandState) -> None:
         last
         and play_rules.fool_wins_last_trick_after_all
         and first_card in excuses
-        and all(w in state.side_of(first_seat) for w, _c in zones.trick_cards)
+        and all(w in state.side_of(first_seat) for *_, w in state.play.trick_log)
     ):
         winner = first_seat
     if play_rules.winner_exceptions:
@@ -187,7 +237,6 @@ def _end_trick(state: HandState) -> None:
             trick_vars.update(winner=winner, keeper=keeper)
             state._fire_rules(rules, trick_vars, at)
     state.play.trick_log.append((state.play.trick_number, state.play.leader, trick, winner))
-    zones.trick_cards.append((winner, [c for _s, c in trick]))
     zones.trick = []
     state.play.leader = winner
     if state.talon_phase.drawing:

@@ -10,6 +10,7 @@ call in rulesets that have them, else right after the deal.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
@@ -30,13 +31,57 @@ TO_TRICK_WINNERS = "trick_winners"  # the talon's top cards to each trick's winn
 TAKEN_BY_KIND = "talon_taken"  # how `shown` names cards of a kind taken from the talon
 
 
+@dataclass(slots=True)
+class TalonState:
+    """The talon's part of a hand's state (`state.talon_phase`; the cards themselves lie in
+    the zone `state.talon`): what became of the talon and the packets still to take.
+    `shared` is replaced whole when it grows, so a copy shares it."""
+
+    drawing: bool  # the talon is a stock drawn from after each trick
+    per_trick: int  # the talon's top cards each trick's winner takes
+    shared: list[tuple[int, list[int]]]  # (seat, cards) of a talon shared or taken by kind
+    ended_hand: bool  # the talon's `ends_hand` ended the hand before play
+    packet_taker: int | None  # the seat taking packets of a talon laid out in packets
+    packets_to_take: int  # how many more it takes
+
+    @classmethod
+    def new(cls) -> TalonState:
+        return cls(False, 0, [], False, None, 0)
+
+    def copy(self) -> TalonState:
+        return TalonState(
+            self.drawing,
+            self.per_trick,
+            self.shared,
+            self.ended_hand,
+            self.packet_taker,
+            self.packets_to_take,
+        )
+
+
+@dataclass(slots=True)
+class DiscardState:
+    """The discard's part of a hand's state (`state.discard`): how many cards each seat has
+    still to lay away and, once the discards are done (`discard.told`), the cards told of and
+    per seat how many of them it laid away (empty before)."""
+
+    left: dict[int, int]
+    told_cards: frozenset[int]
+    told: tuple[int, ...]
+
+    @classmethod
+    def new(cls, left: dict[int, int]) -> DiscardState:
+        return cls(left, frozenset(), ())
+
+    def copy(self) -> DiscardState:
+        return DiscardState(dict(self.left), self.told_cards, self.told)
+
+
 def talon_use(state: HandState) -> TalonUse | None:
     """What becomes of the talon: the contract's word, or without an auction the ruleset's."""
-    bidding = state.ruleset.bidding
+    bidding, contract = state.ruleset.bidding, state.auction.contract
     # with an auction, the talon is placed once a contract is won
-    return (
-        state.ruleset.talon if bidding is None else bidding.contract(state.auction.contract).talon
-    )  # type: ignore[arg-type]
+    return state.ruleset.talon if bidding is None else bidding.contract(contract).talon  # type: ignore[arg-type]
 
 
 def enter(state: HandState) -> None:
