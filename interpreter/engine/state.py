@@ -10,7 +10,15 @@ one, every player is a side alone.
 This module keeps the state, its public surface and the firing of payment rules; each phase
 of the hand (the deal, the auction, the talon, the declarations, play, the settlement) is a
 module of `tarot.engine.phases`, which also dispatches decisions and moves the hand
-from phase to phase in the order the ruleset gives (`phases`). Cards lie in `zones`.
+from phase to phase in the order the ruleset gives (`phases`).
+
+The state is the cards (`zones`), one small object per kind of phase, kept by its module
+(`deal`, `ask`, `auction`, `talon_phase`, `discard`, `declare`, `announce`, `double`,
+`play`: the auction's taker and contract are `state.auction.taker` and
+`state.auction.contract`, the one trick history `state.play.trick_log`), and the values of
+the whole hand (the game before it, the pack, the step of the flow, the decision asked, what
+was shown, decided, paid and scored). `clone()` copies the zones and each phase's object by
+their own `copy()`, and names every hand-wide value it copies or shares.
 
 The ruleset's definitions (and each seat's `total()`) are computed once per state and kept in
 `memo` until the state changes: every change calls `_changed()`, which forgets them.
@@ -165,7 +173,7 @@ class HandState(ZoneAttributes):
         # each phase's own part of the state
         cut_card = self.pack[-1] if ruleset.cut_shown and self.pack else None
         self.deal = DealState.new(n, cut_card)
-        self.ask = AskState([])
+        self.ask = AskState.new()
         self.auction = AuctionState.new(n)
         self.talon_phase = TalonState.new()
         self.discard = DiscardState.new(
@@ -343,15 +351,13 @@ class HandState(ZoneAttributes):
     def attackers(self) -> tuple[int, ...]:
         """The taker, his partner (when there is one) and the seats that joined him; empty
         without an auction, or under a contract without a taker."""
-        if self.auction.taker is None:
+        auction = self.auction
+        if auction.taker is None:
             return ()
-        attack: tuple[int, ...] = (
-            (self.auction.taker,)
-            if self.auction.partner is None
-            else (self.auction.taker, self.auction.partner)
-        )
-        if self.auction.joined:
-            attack += tuple(seat for seat in self.auction.joined if seat not in attack)
+        partner = auction.partner
+        attack = (auction.taker,) if partner is None else (auction.taker, partner)
+        if auction.joined:
+            attack += tuple(seat for seat in auction.joined if seat not in attack)
         return attack
 
     def defenders(self) -> tuple[int, ...]:
@@ -462,20 +468,16 @@ class HandState(ZoneAttributes):
 
     def _scope(self, variables: dict) -> Scope:
         base = self._base_vars
-        if self.auction.contract is not None:  # a contract forced on all has no taker: -1, no seat
-            sides = (
-                self.auction.taker,
-                self.auction.partner,
-                self.auction.contract,
-                len(self.auction.joined),
-            )
+        auction = self.auction
+        if auction.contract is not None:  # a contract forced on all has no taker: -1, no seat
+            sides = (auction.taker, auction.partner, auction.contract, len(auction.joined))
             if self._sides_vars[0] != sides:  # worked out again only when the sides change
                 self._sides_vars = (
                     sides,
                     {
                         **base,
-                        "taker": -1 if self.auction.taker is None else self.auction.taker,
-                        "contract": self.auction.contract,
+                        "taker": -1 if auction.taker is None else auction.taker,
+                        "contract": auction.contract,
                         "attackers": self.attackers(),
                         "defenders": self.defenders(),
                     },

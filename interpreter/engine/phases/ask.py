@@ -25,6 +25,10 @@ class AskState:
 
     queue: list[int]  # seats still to answer the flow's question, in order
 
+    @classmethod
+    def new(cls) -> AskState:
+        return cls([])
+
     def copy(self) -> AskState:
         return AskState(list(self.queue))
 
@@ -57,7 +61,7 @@ def decide(state: HandState) -> bool:
 
 
 def answer(state: HandState, decision: Decision, action: Answer) -> None:
-    state.ask.queue = state.ask.queue[1:]  # a new list: clones share the old one
+    state.ask.queue.pop(0)
     if action.yes:
         state.declare.declared[decision.seat].add(action.question)
     state._changed()
