@@ -355,7 +355,7 @@ class HandState(ZoneAttributes):
         if auction.taker is None:
             return ()
         partner = auction.partner
-        attack = (auction.taker,) if partner is None else (auction.taker, partner)
+        attack: tuple[int, ...] = (auction.taker,) if partner is None else (auction.taker, partner)
         if auction.joined:
             attack += tuple(seat for seat in auction.joined if seat not in attack)
         return attack
