@@ -53,13 +53,17 @@ _OPENSPIEL = "announcements and kontra are options not played by default"
 _THIRD = "the third card is handed over only with `who_has_the_third: third_given_up`"
 _NO_CALL = "no King is called with three players (`partner_call.when`)"
 _RARE_SHOW = "a handful with trumps to spare, to pick which to show: too rare a deal"
+_RARE_REDEAL = "the Magician as one's only trump, with three hands: too rare a deal"
 NEVER_ASKED = {
     "french-tarot": {"redeal": _FRENCH_REDEAL, "show": _RARE_SHOW},
     "french-tarot-2": {"redeal": _FRENCH_REDEAL},
-    "french-tarot-3": {"redeal": _FRENCH_REDEAL},
+    "french-tarot-3": {"redeal": _FRENCH_REDEAL, "show": _RARE_SHOW},
     "french-tarot-5": {"redeal": _FRENCH_REDEAL},
-    "french-tarot-round-10": {"redeal": _FRENCH_REDEAL},
+    "french-tarot-round-10": {"redeal": _FRENCH_REDEAL, "show": _RARE_SHOW},
     "jeu-de-tarot": {"show": _RARE_SHOW},
+    "jeu-de-tarot-3": {"redeal": _RARE_REDEAL, "show": _RARE_SHOW},
+    "jeu-de-tarot-5": {"show": _RARE_SHOW},
+    "jeu-de-tarot-abundance-to-winner": {"show": _RARE_SHOW},
     "marolles-1637-wickson": {"give": _THIRD},
     "marolles-1637-wickson-2p": {"give": _THIRD},
     "marolles-1637-wickson-2p-le-mort": {"give": _THIRD},
