@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import Action, Decision, DecisionKind, Redeal, action_text
+from tarot.core.ruleset import RedealRule  # at run time: the compiled build reads field types
 from tarot.core.vocabulary import MAX_REDEALS
 from tarot.engine.dealing import deal_packets
 from tarot.engine.events import AT_CUT, ThrownIn
@@ -19,7 +20,6 @@ from tarot.engine.showing import show_cards
 from tarot.engine.values import selected_seats
 
 if TYPE_CHECKING:
-    from tarot.core.ruleset import RedealRule
     from tarot.engine.state import HandState
 
 

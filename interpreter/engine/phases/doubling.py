@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import Action, Decision, DecisionKind, Double, action_text
+from tarot.core.ruleset import DoubleTarget  # at run time: the compiled build reads field types
 from tarot.engine.values import selected_seats
 
 if TYPE_CHECKING:
-    from tarot.core.ruleset import DoubleTarget
     from tarot.engine.state import HandState
 
 

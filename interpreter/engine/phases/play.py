@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import Decision, DecisionKind
+from tarot.core.cards import Pack
+from tarot.core.ruleset import PlayRules  # at run time: the compiled build reads field types
 from tarot.engine import sides
 from tarot.engine import tricks as trick_rules
 from tarot.engine.events import at_trick
@@ -23,8 +25,7 @@ from tarot.engine.values import selected_seats
 from tarot.expressions import EvaluationError
 
 if TYPE_CHECKING:
-    from tarot.core.cards import Pack
-    from tarot.core.ruleset import Evaluator, PlayRules
+    from tarot.core.ruleset import Evaluator
     from tarot.engine.state import HandState
 
 CARD_PLAYED, TRICK_END = "card_played", "trick_end"  # the events of trick play
