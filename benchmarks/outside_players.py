@@ -98,9 +98,9 @@ class MagmacrunchAgent:
         return {self.card(state, i).id: ids[i] for i in range(len(ids))}
 
     def _bid(self, state: HandState, seat: int, choices: list[str]) -> str:
-        current = "PASSE" if state.contract is None else CONTRACTS[state.contract]
+        current = "PASSE" if state.auction.contract is None else CONTRACTS[state.auction.contract]
         wanted = self.rules.ai_bid(
-            self._hand(state, seat), current, state.taker == seat, self.rng.random
+            self._hand(state, seat), current, state.auction.taker == seat, self.rng.random
         )
         ours = {bid: contract for contract, bid in CONTRACTS.items()}
         chosen = ours.get(wanted, "pass")

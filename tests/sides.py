@@ -23,7 +23,7 @@ def arranged_pack(ruleset, wanted: dict[int, list[str]], dealer: int = 0) -> lis
     pack: list[int | None] = [None] * len(ruleset.deck)
     placed = set()
     for seat, cards in wanted.items():
-        positions = sorted(probe.hands_dealt[seat])
+        positions = sorted(probe.deal.hands_dealt[seat])
         for position, card in zip(positions, ids(ruleset, cards), strict=False):
             pack[position] = card
             placed.add(card)
@@ -71,7 +71,7 @@ def ended_by_hand(
     """A hand brought to its end by hand: the taker's cards (and any talon set aside for
     him), the last trick as given, every other card with the first defender."""
     state = HandState(ruleset, 3, list(range(len(ruleset.deck))))
-    state.taker, state.contract, state.partner = TAKER, contract, partner
+    state.auction.taker, state.auction.contract, state.auction.partner = TAKER, contract, partner
     state.hands = [[] for _ in range(ruleset.players)]
     state.talon = []
     state.won = [[] for _ in range(ruleset.players)]
@@ -82,8 +82,15 @@ def ended_by_hand(
     state.won[DEFENDER] = [c for c in range(len(ruleset.deck)) if c not in mine]
     winner, cards = last_trick
     # one trick to each side before the last, so no slam unless asked for
-    state.trick_cards = tricks or [(TAKER, []), (DEFENDER, []), (winner, ids(ruleset, cards))]
+    won = tricks or [(TAKER, []), (DEFENDER, []), (winner, ids(ruleset, cards))]
+    state.play.trick_log = trick_log(won)
     return state
+
+
+def trick_log(won: Sequence[tuple[int, Sequence[int]]]) -> list:
+    """Finished tricks given as (winner, cards) as the hand logs them: each card put to the
+    winner, who leads."""
+    return [(i + 1, w, [(w, c) for c in cards], w) for i, (w, cards) in enumerate(won)]
 
 
 def each_defender_pays(state: HandState) -> float:
@@ -124,13 +131,13 @@ def played_out(
     mine = [c if isinstance(c, int) else ruleset.deck.by_id[c] for c in taker_pile]
     assert not set(mine) & set(final), "the taker's pile holds a card of the final tricks"
     state = HandState(ruleset, n - 1, list(range(size)))
-    tricks = len(state.hands_dealt[0])
+    tricks = len(state.deal.hands_dealt[0])
     earlier_count = tricks - len(final_tricks)
     winners = list(earlier_winners or [TAKER, DEFENDER] + [DEFENDER] * (earlier_count - 2))
     assert len(winners) == earlier_count
-    state.thrown_in, state.redeal_queue, state.abandoned = None, [], []
-    state.taker = None if contract is None else TAKER  # no contract: every seat for itself
-    state.contract, state.partner = contract, partner
+    state.thrown_in, state.deal.redeal_queue, state.abandoned = None, [], []
+    state.auction.taker = None if contract is None else TAKER  # no contract: every seat for itself
+    state.auction.contract, state.auction.partner = contract, partner
     state.hands = [[] for _ in range(n)]
     for trick in final_tricks:
         for seat, card in trick:
@@ -140,18 +147,17 @@ def played_out(
     state.won = [[] for _ in range(n)]
     state.won[TAKER] = mine
     state.won[DEFENDER] = [c for c in range(size) if c not in set(mine) | set(final)]
-    state.trick_cards = [(w, []) for w in winners]
     # each earlier trick as (number, leader, plays, winner)
-    state.trick_log = [(i + 1, w, [], w) for i, w in enumerate(winners)]
+    state.play.trick_log = [(i + 1, w, [], w) for i, w in enumerate(winners)]
     for seat, values in (declared or {}).items():
         for name, value in values.items():
-            state.declared[seat].add(name)
-            state.declared_values[seat][name] = value
+            state.declare.declared[seat].add(name)
+            state.declare.values[seat][name] = value
     state.phase, state.decision = "play", None
     state.step = next(i for i, step in enumerate(ruleset.flow) if step.word == "play")
-    state.trick_number, state.total_tricks = earlier_count + 1, tricks
-    state.leader = final_tricks[0][0][0]
-    state.excuses = (
+    state.play.trick_number, state.play.total_tricks = earlier_count + 1, tricks
+    state.play.leader = final_tricks[0][0][0]
+    state.play.excuses = (
         play.excuse_cards(state) if excuses is None else frozenset(ids(ruleset, excuses))
     )
     state._advance()

@@ -29,7 +29,7 @@ def pack_for(ruleset: Ruleset, hands: dict[int, list[str]], talon: list[str]) ->
     """The pack that deals seat `s` the cards `hands[s]` (by id) and the talon `talon` when
     seat 0 deals, in the ruleset's own packets; every card must be placed."""
     where = HandState(ruleset, 0, list(range(len(ruleset.deck))))  # card index = position
-    places = [*(where.hands_dealt[s] for s in range(ruleset.players)), where.talon_dealt]
+    places = [*(where.deal.hands_dealt[s] for s in range(ruleset.players)), where.deal.talon_dealt]
     wanted = [*(hands[s] for s in range(ruleset.players)), talon]
     pack = dict.fromkeys(range(len(ruleset.deck)), -1)
     for positions, cards in zip(places, wanted, strict=True):

@@ -57,8 +57,8 @@ def to_announcements(state: HandState) -> HandState:
 def test_a_compulsory_declaration_is_made_by_the_rules_without_asking():
     state = to_announcements(new_hand())
     # seat 3 holds four trumps: declared and paid for, and no seat was asked about it
-    assert state.declared_by_rule == [(3, "many_trumps:four")]
-    assert "many_trumps" in state.declared[3]
+    assert state.declare.by_rule == [(3, "many_trumps:four")]
+    assert "many_trumps" in state.declare.declared[3]
     assert [(p.payer, p.payee, p.amount) for p in state.payments] == [
         (0, 3, 1),
         (1, 3, 1),
@@ -108,7 +108,7 @@ def test_a_redeal_asked_for_needs_every_other_players_agreement():
     # each other seat is asked in order of play; one refusal and the deal stands
     say(state, (3, "no_trumps:redeal"), (0, "no_trumps:play_on"))
     assert state.decision.kind == "bid" and not state.abandoned
-    assert "no_trumps" not in state.declared[0]  # a refusal is not the asker's play-on
+    assert "no_trumps" not in state.declare.declared[0]  # a refusal is not the asker's play-on
 
 
 def test_a_redeal_every_player_agrees_to_is_dealt_again():
@@ -136,7 +136,7 @@ def test_announcements_start_with_the_taker_and_close_a_bonus_to_his_side():
     say(state, (2, "pass"), (3, "announce:honours"))
     # a seat with nothing left open to it is not asked: seat 0's side announced the honours
     assert state.current_player() == 2 and state.decision.kind == "double"
-    assert state.announced == [(1, "honours"), (3, "honours")]
+    assert state.announce.announced == [(1, "honours"), (3, "honours")]
     assert state.evaluate(compiled(RULESET, "announced_by('honours')")) == (1, 3)
     assert state.evaluate(compiled(RULESET, "announced(taker, 'honours')"))
     assert not state.evaluate(compiled(RULESET, "announced(dealer, 'honours')"))
@@ -158,7 +158,7 @@ def test_an_announced_ultimo_keeps_its_card_for_the_last_trick_and_may_be_double
     while not state.is_terminal():
         seat = state.current_player()
         legal = state.legal_actions()
-        if seat == 1 and state.trick_number < state.total_tricks:
+        if seat == 1 and state.play.trick_number < state.play.total_tricks:
             # kept back while another card may go; played early only when it is the only one
             assert "trump-1" not in legal or legal == ["trump-1"]
             held_back += little in state.hands[1] and "trump-1" not in legal
@@ -166,7 +166,7 @@ def test_an_announced_ultimo_keeps_its_card_for_the_last_trick_and_may_be_double
         state.apply_action(legal[0])
     assert held_back >= 3
     fell = state.evaluate(compiled(RULESET, "trick_of(little)"))
-    assert fell == state.total_tricks or forced
+    assert fell == state.play.total_tricks or forced
     assert state.evaluate(compiled(RULESET, "played_by(little)")) == 1
 
 
@@ -174,7 +174,7 @@ def test_without_an_announcement_its_target_is_not_asked_about():
     state = to_announcements(new_hand())
     say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"))
     say(state, (2, "pass:game"), (3, "pass:game"))
-    assert state.doubled == {}
+    assert state.double.doubled == {}
     assert state.decision.kind == "play"
 
 
@@ -293,8 +293,8 @@ def test_the_round_comes_back_until_every_seat_passed_since_the_last_thing_said(
     say(state, (0, "pass"), (1, "pass"))
     # four passes in a row since seat 2's doubling: play begins without a doubling phase
     assert state.decision.kind == "play"
-    assert state.doubled == {"game": 2, "ultimo": 1}
-    assert state.announced == [(1, "ultimo")]
+    assert state.double.doubled == {"game": 2, "ultimo": 1}
+    assert state.announce.announced == [(1, "ultimo")]
     assert state.evaluate(compiled(ROUNDS, "doubling_factor('game')")) == 4
     assert all(d["kind"] != "double" for d in state.decisions)
 
@@ -302,7 +302,7 @@ def test_the_round_comes_back_until_every_seat_passed_since_the_last_thing_said(
 def test_a_round_where_nobody_speaks_asks_each_seat_once():
     state = rounds_hand()
     say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"))
-    assert state.decision.kind == "play" and state.doubled == {}
+    assert state.decision.kind == "play" and state.double.doubled == {}
 
 
 @pytest.mark.parametrize("mixed", [False, True])

@@ -220,7 +220,7 @@ def test_an_observation_shows_only_what_the_seat_may_see(marolles: tarot.Ruleset
         text = repr(seen)
         for other in range(3):
             hidden = set(engine.hands[other]) | set(engine.discards[other])
-            shown = {c for _s, _what, cards in engine.shown for c in cards} | {engine.cut_card}
+            shown = {c for _s, _what, cards in engine.shown for c in cards} | {engine.deal.cut_card}
             secret = {marolles.cards[c] for c in hidden - shown}
             if other != seat:
                 assert secret and not secret & set(_cards_in(seen))

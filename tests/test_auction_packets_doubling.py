@@ -55,7 +55,7 @@ def finish(state: HandState, seed: int = 1) -> HandState:
 
 def test_the_bidding_goes_round_until_one_is_left_and_a_pass_is_final():
     state = new_hand()
-    assert ids(state.talon_dealt) == TALON
+    assert ids(state.deal.talon_dealt) == TALON
     # `first` is the dealer's next but one; a contract open to the dealer's next is not
     # offered to the others, and those offered only once all passed are not offered yet
     assert state.current_player() == 2
@@ -65,12 +65,12 @@ def test_the_bidding_goes_round_until_one_is_left_and_a_pass_is_final():
     assert state.current_player() == 1
     assert state.legal_actions() == ["hold:one", "forehand_only", "pass"]
     say(state, (1, "hold:one"))
-    assert (state.taker, state.contract) == (1, "one")
+    assert (state.auction.taker, state.auction.contract) == (1, "one")
     # seat 3 passed and is not asked again; seat 2 and seat 0 have nothing above "one"
     say(state, (2, "pass"))
     assert state.current_player() == 0 and state.legal_actions() == ["pass"]
     say(state, (0, "pass"))
-    assert (state.taker, state.contract) == (1, "one")
+    assert (state.auction.taker, state.auction.contract) == (1, "one")
     assert state.decision.kind == "packet" and state.current_player() == 1
     auction = [d["choice"] for d in state.decisions]
     assert auction == ["two", "pass", "one", "hold:one", "pass", "pass"]
@@ -89,7 +89,10 @@ def test_a_hold_is_only_for_the_seats_named_and_never_by_the_highest_bidder():
     say(state, (2, "two"), (3, "pass"), (0, "pass"))
     assert "hold:two" in state.legal_actions()  # seat 1, the dealer's next
     say(state, (1, "pass"))
-    assert state.is_terminal() is False and (state.taker, state.contract) == (2, "two")
+    assert state.is_terminal() is False and (state.auction.taker, state.auction.contract) == (
+        2,
+        "two",
+    )
 
 
 def test_when_all_pass_the_contracts_offered_then_and_else_the_forced_one():
@@ -98,7 +101,7 @@ def test_when_all_pass_the_contracts_offered_then_and_else_the_forced_one():
     # only the dealer is offered the contract kept for when all passed
     assert state.current_player() == 0 and state.legal_actions() == ["last_chance", "pass"]
     say(state, (0, "pass"))
-    assert state.taker is None and state.contract == "each_alone"
+    assert state.auction.taker is None and state.auction.contract == "each_alone"
     assert state.attackers() == () and state.side_of(2) == (2,)
     assert state.evaluate(compiled(RULESET, "taker")) == -1
     finish(state)
@@ -109,7 +112,7 @@ def test_when_all_pass_the_contracts_offered_then_and_else_the_forced_one():
 def test_a_contract_offered_once_all_passed_is_taken_by_the_first_who_wants_it():
     state = new_hand()
     say(state, (2, "pass"), (3, "pass"), (0, "pass"), (1, "pass"), (0, "last_chance"))
-    assert (state.taker, state.contract) == (0, "last_chance")
+    assert (state.auction.taker, state.auction.contract) == (0, "last_chance")
     # no packet is taken (choose 0): the whole talon goes to the first defender's tricks
     assert state.decision.kind != "packet"
     assert sorted(ids(state.won[1])) == sorted(TALON)
@@ -145,7 +148,7 @@ def test_the_taker_takes_packets_whole_and_the_rest_go_to_the_defence():
         state.apply_action("packet:3")
     say(state, (2, "packet:2"))
     assert set(TALON[2:]) <= set(ids(state.hands[2]))
-    assert state.discard_left[2] == 2  # as many cards to lay away as were taken
+    assert state.discard.left[2] == 2  # as many cards to lay away as were taken
     assert ids(state.won[0]) == TALON[:2]  # the first of the defenders: seat 0
     assert state.zones.packets == [[], []]
     # seat 0 knows where the packet it saw taken lies: in seat 2's hand or discards
@@ -167,7 +170,7 @@ def test_how_many_packets_and_how_many_taken_depend_on_the_contract():
     say(state, (1, "packet:1"))
     # the two packets left stay face up on the table, out of play
     assert [ids(p) for p in state.zones.packets] == [[], [TALON[1]], [], [TALON[3]]]
-    assert state.discard_left[1] == 2 and not any(state.won)
+    assert state.discard.left[1] == 2 and not any(state.won)
 
 
 def test_doublings_alternate_between_the_sides_and_reach_the_payments():
@@ -183,7 +186,7 @@ def test_doublings_alternate_between_the_sides_and_reach_the_payments():
     # then the attackers may answer, and the defenders again, up to the last step
     assert state.legal_actions() == ["redouble:game", "pass:game"]
     say(state, (2, "pass:game"), (3, "redouble:game"), (1, "double_again:game"))
-    assert state.doubled == {"game": 3}
+    assert state.double.doubled == {"game": 3}
     assert state.evaluate(compiled(RULESET, "doubling_factor('game')")) == 8
     assert state.evaluate(compiled(RULESET, "doublings('game')")) == 3
     # the bonus is not open to doubling under this contract: play begins
@@ -201,7 +204,7 @@ def test_a_target_is_closed_when_its_side_declines():
     say(state, (1, "pass:game"), (2, "pass:game"), (0, "pass:game"))
     # the bonus, doubled only under this contract, is asked about next
     say(state, (1, "pass:last_king"), (2, "double:last_king"), (3, "pass:last_king"))
-    assert state.doubled == {"last_king": 1}
+    assert state.double.doubled == {"last_king": 1}
     assert state.evaluate(compiled(RULESET, "doubling_factor('game')")) == 1
     assert state.decision.kind == "play"
 
@@ -298,7 +301,7 @@ def test_the_seat_left_keeps_or_raises_its_bid_and_may_not_pass():
     assert state.current_player() == 2
     assert state.legal_actions() == ["hold:two", "one"]
     say(state, (2, "one"))
-    assert (state.taker, state.contract) == (2, "one")
+    assert (state.auction.taker, state.auction.contract) == (2, "one")
     assert state.decision.kind == "packet"  # asked once only
 
 
@@ -307,7 +310,7 @@ def test_a_seat_left_with_no_bid_standing_has_its_last_word_at_once():
     say(state, (2, "pass"), (3, "pass"), (0, "pass"))
     assert state.current_player() == 1 and "pass" in state.legal_actions()
     say(state, (1, "two"))
-    assert (state.taker, state.contract) == (1, "two")
+    assert (state.auction.taker, state.auction.contract) == (1, "two")
     assert state.decision.kind != "bid"
 
 
@@ -322,7 +325,10 @@ def test_the_last_word_at_once_names_a_contract_where_a_pass_would_throw_the_dea
     say(state, (1, "pass"), (2, "pass"))
     assert state.current_player() == 0 and state.legal_actions() == ["high"]
     say(state, (0, "high"))
-    assert (state.taker, state.contract) == (0, "high") and state.decision.kind != "bid"
+    assert (state.auction.taker, state.auction.contract) == (
+        0,
+        "high",
+    ) and state.decision.kind != "bid"
     assert "names a contract open to him" in render(explain_page(ruleset), "text")
 
 
@@ -332,4 +338,4 @@ def test_the_last_word_at_once_is_a_pass_when_no_contract_is_open():
     say(state, (1, "pass"), (2, "pass"))
     assert state.legal_actions() == ["pass"]
     say(state, (0, "pass"))
-    assert state.contract is None and state.is_terminal()  # thrown in
+    assert state.auction.contract is None and state.is_terminal()  # thrown in

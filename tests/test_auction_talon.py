@@ -78,7 +78,7 @@ def test_the_auction_facts_and_a_seat_kept_from_passing(tmp_path):
     say(state, (1, "hold:high"))
     assert state.legal_actions() == ["pass"]  # nothing left to seat 2: it may pass
     say(state, (2, "pass"))
-    assert (state.taker, state.contract) == (1, "high")
+    assert (state.auction.taker, state.auction.contract) == (1, "high")
     # each seat's latest bid and pass, by their place among the auction's words
     assert [fact(state, "bid_number", s) for s in range(4)] == [0, 5, 2, 0]
     assert [fact(state, "pass_number", s) for s in range(4)] == [4, 0, 6, 3]

@@ -62,7 +62,7 @@ def test_all_passed_the_talon_set_aside_and_the_fool_paid_for():
     for record in records:
         record["fired"] = dict(sorted(record["fired"].items()))
         state = replay(ruleset, record)
-        exchanged += bool(state.exchanges)
+        exchanged += bool(state.play.exchanges)
         set_aside += any(state.zones.set_aside)
     fired = Counter(key for r in records for key in r["fired"])
     assert fired["thrown_in:all_passed"] > 0
@@ -116,7 +116,7 @@ def test_deals_dealt_again_by_the_same_dealer_and_a_second_fool():
         record["fired"] = dict(sorted(record["fired"].items()))
         state = replay(ruleset, record)
         assert len(state.abandoned) == len(record["packs"]) - 1
-    assert any(len(replay(ruleset, r).excuses) == 2 for r in played_on)
+    assert any(len(replay(ruleset, r).play.excuses) == 2 for r in played_on)
 
 
 def test_jeu_de_tarot_means_agree_in_distribution():

@@ -32,7 +32,7 @@ def _moment(ruleset_id: str, number: int, trick: int, on_table: int) -> HandStat
     while (decision := state.decision) is not None:
         if (
             decision.kind is DecisionKind.PLAY
-            and (state.trick_number, len(state.zones.trick)) >= (trick, on_table)
+            and (state.play.trick_number, len(state.zones.trick)) >= (trick, on_table)
             and len(decision.actions) > 1
         ):
             return state
@@ -133,7 +133,7 @@ def test_what_the_batch_cannot_take_up_is_played_by_the_scalar_engine() -> None:
     assert not runs(load_ruleset("french-tarot-2"))  # piles on the table
     # a declaration still to come before a seat's first card: not taken up in trick 1
     french = _moment("french-tarot", 1, 1, 0)
-    assert french.trick_number == 1 and not batchable(french)
+    assert french.play.trick_number == 1 and not batchable(french)
     assert batchable(_moment("french-tarot", 1, 2, 0))
 
 

@@ -89,7 +89,7 @@ def test_the_taker_is_told_how_many_cards_of_the_talon_are_left_to_lay_away() ->
     while state.decision.kind != "discard":
         decision = state.decision
         state.apply_action(bid if decision.kind == "bid" and decision.seat == TAKER else "pass")
-    talon = len(state.ruleset.deck.cards) - sum(map(len, state.hands_dealt))
+    talon = len(state.ruleset.deck.cards) - sum(map(len, state.deal.hands_dealt))
     first = decision_lines(SeatView(state, TAKER))[0]
     assert first.startswith(f"--- Hand 1, discard 1 of {talon}: you are seat {TAKER}")
     state.apply_action(state.decision.choices[0])

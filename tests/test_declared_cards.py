@@ -167,12 +167,12 @@ def test_the_stock_is_drawn_from_after_each_trick(talon_use, tricks):
     )
     while state.phase == "declare":
         state.apply_action(state.legal_actions()[-1])
-    assert state.total_tricks == tricks
+    assert state.play.total_tricks == tricks
     by_id = ruleset.deck.by_id
     while not state.is_terminal():
         before = [list(h) for h in state.hands]
         stock = list(state.talon)
-        number = state.trick_number
+        number = state.play.trick_number
         for _ in range(2):
             state.apply_action(state.legal_actions()[0])
         if state.is_terminal():
@@ -188,7 +188,7 @@ def test_the_stock_is_drawn_from_after_each_trick(talon_use, tricks):
                 assert drawn == []
     assert len(state.tricks) == tricks
     assert len(state.talon) == (1 if talon_use == "stock" else 7)
-    assert state.tricks[-1]["number"] == state.total_tricks
+    assert state.tricks[-1]["number"] == state.play.total_tricks
 
 
 def test_played_cards_are_known_per_seat_and_records_replay():

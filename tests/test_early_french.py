@@ -26,12 +26,12 @@ def test_twelve_cards_each_and_the_rest_set_aside(players, aside):
     ruleset = early(name)
     assert ruleset.players == players
     state = deal_hand(ruleset, 1, 1)
-    assert [len(h) for h in state.hands_dealt] == [12] * players
-    assert len(state.talon_dealt) == aside
+    assert [len(h) for h in state.deal.hands_dealt] == [12] * players
+    assert len(state.deal.talon_dealt) == aside
     agents = [RandomAgent(f"ef/{s}") for s in range(players)]
     play_hand(state, agents)
-    assert len(state.trick_cards) == 12
-    assert sorted(state.talon) == sorted(state.talon_dealt)  # never played, never counted
+    assert len(state.play.trick_log) == 12
+    assert sorted(state.talon) == sorted(state.deal.talon_dealt)  # never played, never counted
 
 
 def _ids(ruleset, names):
@@ -60,10 +60,10 @@ def test_the_excuse_comes_back_for_a_card_or_is_surrendered():
         if holder is None:
             continue
         play_hand(state, [RandomAgent(f"{number}/{s}") for s in range(4)])
-        took_tricks = any(winner == holder for winner, _ in state.trick_cards)
+        took_tricks = any(winner == holder for *_, winner in state.play.trick_log)
         if took_tricks:
             assert fool in state.won[holder]
-            exchanged += any(e["from"] == holder for e in state.exchanges)
+            exchanged += any(e["from"] == holder for e in state.play.exchanges)
         else:
             assert fool not in state.won[holder]
             surrendered += 1
@@ -115,9 +115,9 @@ def test_a_claim_ends_the_hand_and_the_game_during_play():
     for number in range(1, 40):
         state = deal_hand(ruleset, 2, number, [49, 0, 0, 0])
         play_hand(state, [RandomAgent(f"c/{number}/{s}") for s in range(4)])
-        if state.claimed:
+        if state.play.claimed:
             claimed += 1
-            assert state.claimed == (0,) and state.is_terminal()
+            assert state.play.claimed == (0,) and state.is_terminal()
             assert state.total(0) >= 50
             assert game_winners(state) == (0,)
     assert claimed > 0
@@ -132,8 +132,8 @@ def test_the_fool_in_the_last_trick_by_each_reading(reading, fool_to, handed):
     state = played_out(ruleset, ["cups-2", "cups-K"], [last], None)
     assert state.tricks[-1]["winner"] == 3
     assert ruleset.deck.by_id["fool"] in state.won[fool_to]
-    assert len(state.exchanges) == handed  # taken back: a card of his tricks goes for it
-    assert [e["card"] for e in state.exchanges] == ["cups-2"][:handed]
+    assert len(state.play.exchanges) == handed  # taken back: a card of his tricks goes for it
+    assert [e["card"] for e in state.play.exchanges] == ["cups-2"][:handed]
 
 
 def test_the_direction_of_play_is_an_option():

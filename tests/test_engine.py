@@ -276,7 +276,7 @@ def test_legal_cards_follow_the_rules_of_play(marolles):
                 hand = state.hands[seat]
                 legal = {deck.by_id[c] for c in state.legal_actions()}
                 assert legal == expected_legal(deck, hand, state.trick, True), (
-                    f"seed {seed} trick {state.trick_number}: hand "
+                    f"seed {seed} trick {state.play.trick_number}: hand "
                     f"{[deck.cards[c].id for c in hand]}, trick "
                     f"{[deck.cards[c].id for _s, c in state.trick]}"
                 )

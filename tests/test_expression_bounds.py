@@ -93,7 +93,7 @@ def test_a_chain_of_definitions_is_worked_out_once_per_state(tmp_path: Path) -> 
     state = Counting(ruleset, 0, pack)
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
-    cards_played = len(ruleset.deck) - len(state.talon_dealt)
+    cards_played = len(ruleset.deck) - len(state.deal.talon_dealt)
     # each definition once for each card played (the state changes with every card)
     assert len(computed) == 30 * cards_played
 

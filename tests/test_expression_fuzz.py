@@ -63,7 +63,7 @@ def _state() -> HandState:
     pack = list(range(len(ruleset.deck)))
     rng.shuffle(pack)
     state = HandState(ruleset, 0, pack)
-    while state.taker is None or state.trick_number < 4:
+    while state.auction.taker is None or state.play.trick_number < 4:
         choices = state.legal_actions()
         bids = [c for c in choices if c != "pass"]
         state.apply_action(
@@ -225,7 +225,7 @@ def test_random_trees_compile_or_are_refused_and_run_or_stop_cleanly(text: str) 
 def test_the_sample_state_is_a_hand_in_play() -> None:
     """The properties above evaluate on a real hand: after the auction, cards in hand."""
     compiled = compile_expression("count(v0 in trumps: v0 in hand(player))", ENV)
-    assert STATE.phase == "play" and STATE.taker is not None
+    assert STATE.phase == "play" and STATE.auction.taker is not None
     assert STATE.evaluate(compiled, dict(MOMENT)) == len(
         [c for c in STATE.hands[1] if c in ENV.card_sets["trumps"]]
     )

@@ -66,9 +66,9 @@ def test_discards_before_the_auction_come_before_any_bid() -> None:
         assert kinds.count("discard") == 3 and "bid" not in kinds
         decide_until(state, lambda s: False)
         taker_discards = [d for d in state.decisions if d["kind"] == "discard"]
-        if state.taker is not None:  # the taker then lays the talon's two cards away
+        if state.auction.taker is not None:  # the taker then lays the talon's two cards away
             assert len(taker_discards) == 5
-            assert len(state.zones.discards[state.taker]) == 3
+            assert len(state.zones.discards[state.auction.taker]) == 3
 
 
 def test_a_blind_exchange_lays_cards_away_before_the_talon_is_seen() -> None:
@@ -76,11 +76,11 @@ def test_a_blind_exchange_lays_cards_away_before_the_talon_is_seen() -> None:
     checked = 0
     for seed in range(1, 10):
         state = deal_hand(ruleset, seed, 1)
-        talon = list(state.talon_dealt)
+        talon = list(state.deal.talon_dealt)
         decide_until(state, lambda s: s.phase == Phase.DISCARD)
         if state.is_terminal():
             continue
-        taker = state.taker
+        taker = state.auction.taker
         assert state.decision is not None and state.decision.seat == taker
         assert not set(talon) & set(state.zones.hands[taker])  # not yet in his hand
         decide_until(state, lambda s: s.phase == Phase.PLAY)
@@ -130,7 +130,7 @@ def test_only_those_who_answered_yes_bid() -> None:
         decide_until(state, lambda s: s.phase != Phase.BID)
         bidders |= {d["seat"] for d in state.decisions if d["kind"] == "bid"}
         assert bidders == {1}
-        assert state.taker == 1
+        assert state.auction.taker == 1
 
 
 def test_when_nobody_answers_yes_the_deal_is_thrown_in() -> None:
@@ -159,14 +159,16 @@ def test_a_step_with_when_is_skipped_when_it_does_not_hold(tmp_path: Path) -> No
         state = deal_hand(ruleset, seed, 1)
         rng = random.Random(seed)
         decide_until(state, lambda s: False, lambda s, rng=rng: rng.choice(s.legal_actions()))
-        if state.contract is None:
+        if state.auction.contract is None:
             continue
-        taken = set(state.talon_dealt) <= set(state.zones.discards[state.taker]) | set(
+        taken = set(state.deal.talon_dealt) <= set(state.zones.discards[state.auction.taker]) | set(
             card for won in state.zones.won for card in won
         )
-        assert taken == (state.contract == "high"), seed
-        assert state.zones.talon == ([] if state.contract == "high" else state.talon_dealt)
-        seen.add(state.contract)
+        assert taken == (state.auction.contract == "high"), seed
+        assert state.zones.talon == (
+            [] if state.auction.contract == "high" else state.deal.talon_dealt
+        )
+        seen.add(state.auction.contract)
     assert seen == {"low", "high"}
 
 

@@ -15,6 +15,7 @@ from sides import (
     ids,
     offered_announcement,
     played_out,
+    trick_log,
 )
 from sides import net as _net
 from sides import pile_of as sides_pile_of
@@ -49,9 +50,9 @@ def settled(
     """A hand brought to its end by hand, with the declarations as given."""
     state = ended_by_hand(ruleset, taker_pile, last_trick, contract, tricks, partner)
     for seat, value in (poignees or {}).items():
-        state.declared_values[seat]["poignee"] = value
+        state.declare.values[seat]["poignee"] = value
     if chelem_announced:
-        state.declared[TAKER].add("chelem")
+        state.declare.declared[TAKER].add("chelem")
     return state
 
 
@@ -194,9 +195,9 @@ def test_deal_gives_18_each_and_a_chien_of_6_never_first_or_last_three():
     ruleset = french(le_petit="not_played")
     pack = list(range(78))
     state = HandState(ruleset, 0, pack)
-    assert [len(h) for h in state.hands_dealt] == [18, 18, 18, 18]
-    assert len(state.talon_dealt) == 6
-    assert not set(state.talon_dealt) & set(pack[:3] + pack[-3:])
+    assert [len(h) for h in state.deal.hands_dealt] == [18, 18, 18, 18]
+    assert len(state.deal.talon_dealt) == 6
+    assert not set(state.deal.talon_dealt) & set(pack[:3] + pack[-3:])
 
 
 def test_le_petit_in_the_first_packet_throws_the_deal_in():
@@ -228,21 +229,23 @@ def test_random_hands_keep_the_chien_rules_and_count_91():
         played += 1
         assert sum(state.count(state.pile(s)) for s in range(4)) == 91
         discards = [c for d in state.discards for c in d]
-        if state.contract in ("petite", "garde"):
-            assert len(state.discards[state.taker]) == 6 and len(discards) == 6
+        if state.auction.contract in ("petite", "garde"):
+            assert len(state.discards[state.auction.taker]) == 6 and len(discards) == 6
             assert not set(discards) & kings_and_bouts
             shown = [c for seat, what, cs in state.shown if what == "discard" for c in cs]
             assert sorted(shown) == sorted(c for c in discards if cards[c].is_trump)
         else:
             assert discards == []
-            side = state.attackers() if state.contract == "garde_sans" else state.defenders()
+            side = (
+                state.attackers() if state.auction.contract == "garde_sans" else state.defenders()
+            )
             aside = {c for seat in side for c in state.set_aside[seat]}
-            handed = {ruleset.deck.by_id[e["card"]] for e in state.exchanges}
-            assert aside <= set(state.talon_dealt)
-            assert set(state.talon_dealt) - aside <= handed  # only a card given for the Fool
+            handed = {ruleset.deck.by_id[e["card"]] for e in state.play.exchanges}
+            assert aside <= set(state.deal.talon_dealt)
+            assert set(state.deal.talon_dealt) - aside <= handed  # only a card given for the Fool
         for payment in state.payments:
             assert payment.rule == "contract"
-            assert {payment.payer, payment.payee} & {state.taker}
+            assert {payment.payer, payment.payee} & {state.auction.taker}
     assert played > 30
 
 
@@ -254,7 +257,7 @@ def test_every_bid_must_rise_and_all_passing_throws_the_deal_in():
     assert state.legal_actions() == ["garde_sans", "garde_contre", "pass"]
     for _ in range(3):
         state.apply_action("pass")
-    assert (state.taker, state.contract) == (1, "garde")
+    assert (state.auction.taker, state.auction.contract) == (1, "garde")
     passing = HandState(ruleset, 0, list(range(78)))
     for _ in range(4):
         passing.apply_action("pass")
@@ -278,8 +281,8 @@ def test_the_excuse_is_kept_and_paid_for_with_a_half_point_card():
             assert fool in [c for s in state.side_of(holder) for c in state.won[s]]
             if winner not in state.side_of(holder):
                 seen += 1
-                handed = [e for e in state.exchanges if e["to"] == winner]
-                assert handed or (holder, winner) in state.excuse_debts
+                handed = [e for e in state.play.exchanges if e["to"] == winner]
+                assert handed or (holder, winner) in state.play.excuse_debts
                 assert all(ruleset.deck.by_id[e["card"]] in low for e in handed)
                 assert all(e["from"] in state.side_of(holder) for e in handed)
     assert seen > 5
@@ -325,7 +328,7 @@ def test_five_players_the_called_king_makes_the_hidden_partner():
             state.apply_action(state.legal_actions()[0])  # the first bids, the rest must rise
         if state.decision is None or state.decision.kind != "call":
             continue
-        taker = state.taker
+        taker = state.auction.taker
         kings = ruleset.deck.sets["kings"]
         assert {ruleset.deck.by_id[c] for c in state.legal_actions()} >= kings
         called = next(
@@ -333,14 +336,14 @@ def test_five_players_the_called_king_makes_the_hidden_partner():
         )
         holder = next((s for s in range(5) if ruleset.deck.by_id[called] in state.hands[s]), None)
         state.apply_action(called)
-        assert state.partner == holder
+        assert state.auction.partner == holder
         if holder is None:  # the called card lies in the chien: the taker plays alone
             continue
         assert state.attackers() == (taker, holder)
         assert len(state.defenders()) == 3
         agents = [RandomAgent(f"call/{seed}/{s}") for s in range(5)]
         play_hand(state, agents)
-        assert state.partner_shown_at is not None
+        assert state.play.partner_shown_at is not None
         return
     pytest.fail("no hand reached a call")
 
@@ -348,8 +351,8 @@ def test_five_players_the_called_king_makes_the_hidden_partner():
 def test_two_players_hands_of_21_and_six_piles_of_three_with_playable_tops():
     ruleset = french("french-tarot-2")
     state = deal_hand(ruleset, 4, 1)
-    assert [len(h) for h in state.hands_dealt] == [21, 21]
-    assert [[len(p) for p in piles] for piles in state.piles_dealt] == [[3] * 6, [3] * 6]
+    assert [len(h) for h in state.deal.hands_dealt] == [21, 21]
+    assert [[len(p) for p in piles] for piles in state.deal.piles_dealt] == [[3] * 6, [3] * 6]
     assert state.decision.kind == "play" and state.decision.seat == 1  # the non-dealer leads
     tops = {pile[-1] for pile in state.piles[1]}
     legal = {ruleset.deck.by_id[c] for c in state.legal_actions()}
@@ -358,10 +361,10 @@ def test_two_players_hands_of_21_and_six_piles_of_three_with_playable_tops():
     beneath = state.piles[1][0][-2]
     state.apply_action(ruleset.deck.cards[top].id)
     assert state.piles[1][0][-1] == beneath  # the next card is now the face-up top
-    assert state.total_tricks == 39
+    assert state.play.total_tricks == 39
     agents = [RandomAgent(f"2p/{s}") for s in range(2)]
     play_hand(state, agents)
-    assert len(state.trick_cards) == 39
+    assert len(state.play.trick_log) == 39
     assert not any(map(any, state.piles))
     assert sum(state.count(state.pile(s)) for s in range(2)) == 91
 
@@ -374,7 +377,7 @@ def test_two_players_the_winner_scores_25_and_his_excess(bouts, points, won):
     state.hands, state.piles = [[], []], [[], []]
     state.won[0] = pile_of(ruleset, names, points)
     state.won[1] = [c for c in range(78) if c not in set(state.won[0])]
-    state.trick_cards = [(1, ids(ruleset, LAST_WITHOUT_PETIT[:2]))]
+    state.play.trick_log = trick_log([(1, ids(ruleset, LAST_WITHOUT_PETIT[:2]))])
     payments = settlement_with(state)
     net = _net(payments, 2)
     if won:
@@ -394,16 +397,16 @@ def test_the_excuse_may_be_paid_for_with_a_trump_worth_half_a_point():
     # count 0.5 as the low suit cards do. The taker's tricks hold a King and the 5 of trumps.
     ruleset = french()
     state = played_out(ruleset, ["spades-K", "trump-5"], [EXCUSE_LOST, AFTER_IT], "garde")
-    assert state.exchanges == [{"from": 0, "to": 3, "card": "trump-5", "after_trick": 17}]
+    assert state.play.exchanges == [{"from": 0, "to": 3, "card": "trump-5", "after_trick": 17}]
     assert ruleset.deck.by_id["fool"] in state.won[TAKER]
-    assert state.excuse_debts == []
+    assert state.play.excuse_debts == []
 
 
 @pytest.mark.parametrize(("reading", "fool_to"), [("lapses", TAKER), ("fool_surrendered", 3)])
 def test_an_excuse_never_paid_for_by_each_reading(reading, fool_to):
     ruleset = french(excuse_debt=reading)
     state = played_out(ruleset, ["spades-K", "hearts-K"], [EXCUSE_LOST, AFTER_IT], "garde")
-    assert state.exchanges == []
+    assert state.play.exchanges == []
     assert ruleset.deck.by_id["fool"] in state.won[fool_to]
 
 
@@ -460,10 +463,10 @@ def test_a_chelem_announced_by_the_defence(reading, offered):
     defence_made = settled(
         ruleset, [], (DEFENDER, LAST_WITHOUT_PETIT), tricks=_slam_tricks(DEFENDER)
     )
-    defence_made.declared[DEFENDER].add("chelem")
+    defence_made.declare.declared[DEFENDER].add("chelem")
     assert each_defender_pays(defence_made) == -(25 + 56) * 2 - 400
     defence_failed = settled(ruleset, pile_of(ruleset, ["trump-21", "fool"], 56), (TAKER, []))
-    defence_failed.declared[DEFENDER].add("chelem")
+    defence_failed.declare.declared[DEFENDER].add("chelem")
     assert each_defender_pays(defence_failed) == (25 + 15) * 2 + 200
 
 
@@ -481,7 +484,7 @@ def test_le_petit_with_three_players_dealt_in_fours(reading, position, thrown):
     pack = [c for c in range(78) if c != petit]
     pack.insert(position, petit)  # in seat 1's first packet of four (pack[0:4])
     state = HandState(ruleset, 0, pack)
-    assert state.packets_dealt[1][0] == pack[:4]
+    assert state.deal.packets_dealt[1][0] == pack[:4]
     assert (state.thrown_in == "le_petit") is thrown
 
 
@@ -490,9 +493,9 @@ def test_le_petit_with_two_players(reading, thrown):
     ruleset = french("french-tarot-2", le_petit=reading)
     petit = ruleset.deck.by_id["trump-1"]
     probe = HandState(ruleset, 0, list(range(78)))
-    first = probe.packets_dealt[1][0][0]  # the position of seat 1's first card in hand
+    first = probe.deal.packets_dealt[1][0][0]  # the position of seat 1's first card in hand
     pack = [c for c in range(78) if c != petit]
     pack.insert(first, petit)
     state = HandState(ruleset, 0, pack)
-    assert petit in state.packets_dealt[1][0]
+    assert petit in state.deal.packets_dealt[1][0]
     assert (state.thrown_in == "le_petit") is thrown

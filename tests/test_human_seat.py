@@ -276,7 +276,7 @@ def _forbidden(state: HandState, me: int) -> dict[str, str]:
     """Labels and ids of the cards other seats hold or discarded and have not shown."""
     deck = state.ruleset.deck
     public = {card for _seat, _d, cards in state.shown for card in cards}
-    public.add(state.cut_card)
+    public.add(state.deal.cut_card)
     hidden = {}
     for seat in range(state.ruleset.players):
         if seat != me:

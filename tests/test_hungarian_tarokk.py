@@ -92,8 +92,8 @@ def to_the_call(state: HandState) -> None:
     say(state, (1, "harom"))
     assert state.legal_actions() == ["pass"]  # seat 2 holds no honour
     say(state, (2, "pass"), (3, "pass"), (0, "pass"))
-    assert (state.taker, state.contract) == (1, "harom")
-    assert state.talon_shared == [
+    assert (state.auction.taker, state.auction.contract) == (1, "harom")
+    assert state.talon_phase.shared == [
         (1, cards("trump-7", "trump-6", "trump-5")),
         (2, cards("trump-4")),
         (3, cards("trump-3")),
@@ -133,7 +133,7 @@ def test_a_hand_played_by_fixed_decisions():
     # the call comes after the discards: seat 1 lacks the XX, the highest tarokk it may call
     assert state.decision.kind == "call" and state.legal_actions() == ["trump-20"]
     say(state, (1, "trump-20"))
-    assert state.partner == 3 and state.attackers() == (1, 3)
+    assert state.auction.partner == 3 and state.attackers() == (1, 3)
     # announcements from the taker: the Pagat ultimo, its holder binding himself to keep it
     assert "announce:pagat_ultimo" in state.legal_actions()
     say(state, (1, "announce:pagat_ultimo"), (1, "pass"))
@@ -144,13 +144,13 @@ def test_a_hand_played_by_fixed_decisions():
     assert state.legal_actions()[-2:] == ["rekontra:pagat_ultimo", "pass"]
     say(state, (3, "pass"), (0, "pass"), (1, "pass"))
     assert state.decision.kind == "play"
-    assert state.doubled == {"pagat_ultimo": 1}
+    assert state.double.doubled == {"pagat_ultimo": 1}
     for number, trick in enumerate(PLAYED_OUT, 1):
         if number < 9:  # the Pagat is held back while seat 1 has another card to play
             assert "trump-1" not in state.legal_actions() or state.current_player() != 1
         say(state, *zip([1, 2, 3, 0], trick, strict=True))
     assert state.is_terminal()
-    assert [winner for _n, _l, _t, winner in state.trick_log] == [1] * 9
+    assert [winner for _n, _l, _t, winner in state.play.trick_log] == [1] * 9
     # the partner's discard counts for the opponents: 94 less the three one-point discards
     assert definition(state, "declarer_points") == 91
     assert state.side_points(1) == 92
@@ -183,7 +183,7 @@ def test_the_round_of_announcements_comes_round_until_three_pass_after_the_last_
     say(state, (2, "pass"))
     # three passed after seat 3 (and seat 3 itself before them): the round is over
     assert state.decision.kind == "play"
-    assert state.doubled == {"game": 2} and state.announced == [(3, "volat")]
+    assert state.double.doubled == {"game": 2} and state.announce.announced == [(3, "volat")]
     for trick in PLAYED_OUT:
         say(state, *zip([1, 2, 3, 0], trick, strict=True))
     paid: dict[str, float] = {}
@@ -217,7 +217,7 @@ def test_each_sides_announcement_of_one_bonus_is_kontrad_on_its_own_count():
     say(state, (0, "rekontra:defenders_trull"), (0, "pass"))
     say(state, (1, "pass"), (2, "pass"), (3, "pass"))
     assert state.decision.kind == "play"
-    assert state.doubled == {"defenders_trull": 2}
+    assert state.double.doubled == {"defenders_trull": 2}
     for trick in PLAYED_OUT:
         say(state, *zip([1, 2, 3, 0], trick, strict=True))
     paid: dict[str, float] = {}
@@ -253,8 +253,8 @@ def test_a_hold_only_by_a_seat_that_bid_and_never_over_a_hold():
     # invite the XIX, which seat 2 does not hold
     assert state.legal_actions() == ["egy", "pass"]
     say(state, (2, "egy"), (1, "hold:egy"), (2, "pass"))
-    assert (state.taker, state.contract) == (1, "egy")
-    assert state.talon_shared[0] == (1, cards("trump-7"))
+    assert (state.auction.taker, state.auction.contract) == (1, "egy")
+    assert state.talon_phase.shared[0] == (1, cards("trump-7"))
 
 
 def test_a_declarer_holding_the_xx_calls_the_highest_tarokk_he_lacks_or_himself():
@@ -266,14 +266,14 @@ def test_a_declarer_holding_the_xx_calls_the_highest_tarokk_he_lacks_or_himself(
     say(state, (2, "trump-4"), (3, "trump-3"), (0, "trump-2"))
     assert sorted(state.legal_actions()) == ["trump-19", "trump-20"]
     say(state, (1, "trump-20"))
-    assert state.partner is None and state.attackers() == (1,)
+    assert state.auction.partner is None and state.attackers() == (1,)
 
 
 def test_the_number_of_tarokks_each_player_laid_away_is_told_to_all():
     state = new_hand()
     to_the_call(state)
     # seat 1 laid away two tarokks (VI, V), each other player one (HT-14)
-    assert state.told == (1, 2, 1, 1)
+    assert state.discard.told == (1, 2, 1, 1)
     assert SeatView(state, 2).told == (1, 2, 1, 1)
     # by default (S) the call is unchanged: the XX, the highest tarokk seat 1 lacks
     assert state.legal_actions() == ["trump-20"]
@@ -297,7 +297,7 @@ def test_with_xs_reading_a_tarokk_laid_away_by_another_opens_the_call():
     say(state, (1, "harom"), (2, "pass"), (3, "pass"), (0, "pass"))
     say(state, (1, "hearts-Q"), (1, "trump-6"), (1, "trump-5"), (2, "hearts-1"))
     say(state, (3, "clubs-Q"), (0, "clubs-10"))
-    assert state.told == (0, 2, 0, 0)
+    assert state.discard.told == (0, 2, 0, 0)
     assert state.legal_actions() == ["trump-20"]
 
 
@@ -340,8 +340,8 @@ def test_trial_three_without_an_honour_from_the_talon_ends_the_hand():
     assert state.legal_actions() == ["proba", "pass"]
     say(state, (0, "proba"))
     # he takes three cards, none an honour: the hand ends; he pays 3 to each (X)
-    assert state.is_terminal() and state.ended_in_talon
-    assert state.talon_shared == [(0, cards("trump-4", "trump-3", "trump-2"))]
+    assert state.is_terminal() and state.talon_phase.ended_hand
+    assert state.talon_phase.shared == [(0, cards("trump-4", "trump-3", "trump-2"))]
     assert {p.rule for p in state.payments} == {"trial_three_failed"}
     assert state.returns() == [-9, 3, 3, 3]
 
@@ -350,8 +350,8 @@ def test_trial_three_with_an_honour_from_the_talon_is_played_as_a_three():
     state = honours_in_the_talon(["trump-4", "fool", "trump-3", "trump-2", "trump-21", "trump-1"])
     say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"), (0, "proba"))
     assert not state.is_terminal() and state.decision.kind == "discard"
-    assert state.talon_shared[0] == (0, cards("trump-4", "fool", "trump-3"))
-    assert [seat for seat, _ in state.talon_shared] == [0, 1, 2, 3]
+    assert state.talon_phase.shared[0] == (0, cards("trump-4", "fool", "trump-3"))
+    assert [seat for seat, _ in state.talon_phase.shared] == [0, 1, 2, 3]
     assert state.contract_value("game") == 1
 
 
@@ -394,11 +394,11 @@ def test_an_invitation_accepted_binds_the_declarer_to_call_the_invited_card():
     # the inviter speaks no more
     assert state.legal_actions() == ["pass"]
     say(state, (1, "pass"))
-    assert (state.taker, state.contract) == (3, "egy")
+    assert (state.auction.taker, state.auction.contract) == (3, "egy")
     discard_all(state, {1: {"trump-19"}})  # the invited card is never laid away
     assert state.decision.kind == "call" and state.legal_actions() == ["trump-19"]
     say(state, (3, "trump-19"))
-    assert state.partner == 1
+    assert state.auction.partner == 1
 
 
 def test_an_invitation_needs_the_card_it_names():
@@ -417,9 +417,9 @@ def test_a_player_holding_the_xx_may_yield_the_game_and_the_xx_is_called():
     # holding the XX and an honour above it, seat 1 may pass over the Two: it yields
     assert state.legal_actions() == ["hold:ketto", "szolo", "pass"]
     say(state, (1, "pass"))
-    assert (state.taker, state.contract) == (3, "ketto")
+    assert (state.auction.taker, state.auction.contract) == (3, "ketto")
     assert definition(state, "yielder") == (1,)
     discard_all(state, {1: {"trump-20"}})
     assert state.legal_actions() == ["trump-20"]
     say(state, (3, "trump-20"))
-    assert state.partner == 1
+    assert state.auction.partner == 1

@@ -70,8 +70,10 @@ def test_random_hands_share_91_between_the_sides(name):
         if state.thrown_in is not None:
             continue
         played += 1
-        assert state.side_points(state.taker) + state.side_points(state.defenders()[0]) == 91
-        assert state.tricks[0]["leader"] == state.taker  # the declarer leads
+        assert (
+            state.side_points(state.auction.taker) + state.side_points(state.defenders()[0]) == 91
+        )
+        assert state.tricks[0]["leader"] == state.auction.taker  # the declarer leads
     assert played > 10
 
 
@@ -86,9 +88,9 @@ def test_the_deal_and_the_stock_never_first_or_last(name, each, stock, kept_off)
     ruleset = jeu(name)
     pack = list(range(78))
     state = HandState(ruleset, 0, pack)
-    assert [len(h) for h in state.hands_dealt] == [each] * ruleset.players
-    assert len(state.talon_dealt) == stock
-    assert not set(state.talon_dealt) & set(pack[:kept_off] + pack[-1:])
+    assert [len(h) for h in state.deal.hands_dealt] == [each] * ruleset.players
+    assert len(state.deal.talon_dealt) == stock
+    assert not set(state.deal.talon_dealt) & set(pack[:kept_off] + pack[-1:])
 
 
 TRUMPS_FOR_EVERYONE = {
@@ -111,14 +113,14 @@ def auctioned(contract: str) -> HandState:
     state.apply_action(contract)
     for _ in range(3):
         state.apply_action("pass")
-    assert (state.taker, state.contract) == (1, contract)
+    assert (state.auction.taker, state.auction.contract) == (1, contract)
     return state
 
 
 @pytest.mark.parametrize("contract", ["ill_play", "solo"])
 def test_ill_play_and_solo_show_the_stock_take_it_up_and_discard(contract):
     state = auctioned(contract)
-    stock = state.talon_dealt
+    stock = state.deal.talon_dealt
     assert (1, "talon", stock) in state.shown
     assert set(stock) <= set(state.hands[1]) and len(state.hands[1]) == 24
     ruleset = state.ruleset
@@ -133,7 +135,7 @@ def test_ill_play_and_solo_show_the_stock_take_it_up_and_discard(contract):
 
 def test_solo_with_the_stock_puts_it_unseen_to_the_declarer():
     state = auctioned("solo_with_stock")
-    assert state.set_aside[1] == state.talon_dealt
+    assert state.set_aside[1] == state.deal.talon_dealt
     assert not any(what == "talon" for _s, what, _c in state.shown)
     assert len(state.hands[1]) == 18 and state.decision.kind != "discard"
 
@@ -142,7 +144,7 @@ def test_solo_against_the_stock_puts_it_unseen_to_the_defenders():
     state = auctioned("solo_against_stock")
     holders = [s for s in range(4) if state.set_aside[s]]
     assert len(holders) == 1 and holders[0] in state.defenders()
-    assert state.set_aside[holders[0]] == state.talon_dealt
+    assert state.set_aside[holders[0]] == state.deal.talon_dealt
     assert not any(what == "talon" for _s, what, _c in state.shown)
 
 
@@ -150,7 +152,7 @@ def test_the_declarer_leads_to_the_first_trick():
     state = auctioned("solo_with_stock")
     while state.decision.kind == "declare":
         state.apply_action(state.legal_actions()[-1])  # declare nothing
-    assert state.decision.kind == "play" and state.decision.seat == 1 == state.taker
+    assert state.decision.kind == "play" and state.decision.seat == 1 == state.auction.taker
 
 
 # --- Brass Balls ---------------------------------------------------------------------------
@@ -165,10 +167,10 @@ def test_brass_balls_played_on_makes_the_magician_a_second_fool():
         wanted[seat] = [t for t in wanted[seat] if t != "trump-1"]
     state = HandState(ruleset, 0, arranged_pack(ruleset, wanted))
     state.apply_action("brass_balls:play_on")
-    assert state.thrown_in is None and "brass_balls" in state.declared[2]
+    assert state.thrown_in is None and "brass_balls" in state.declare.declared[2]
     while state.decision.kind != "play":  # each bids the lowest bid open to him
         state.apply_action(state.legal_actions()[0])
-    assert state.excuses == {magician, fool}
+    assert state.play.excuses == {magician, fool}
     agents = [RandomAgent(f"bb/{s}") for s in range(4)]
     play_hand(state, agents)
     trick = next(t for t in state.tricks if any(c["card"] == "trump-1" for c in t["cards"]))
@@ -205,10 +207,10 @@ def settled(
         ruleset, taker_pile, last_trick, contract, tricks, partner, stock_to_taker or ()
     )
     for seat, names in (declared or {}).items():
-        state.declared[seat].update(names)
+        state.declare.declared[seat].update(names)
     for seat, value in (abundances or {}).items():
-        state.declared_values[seat]["abundance"] = value
-        state.declared[seat].add("abundance")
+        state.declare.values[seat]["abundance"] = value
+        state.declare.declared[seat].add("abundance")
     return state
 
 
@@ -323,9 +325,9 @@ def test_a_magician_playing_as_the_fool_under_brass_balls_wins_no_sparrow():
     brass = {TAKER: {"brass_balls": 0}}
     state = _last_trick_hand(TAKERS_MAGICIAN_WINS, ALL_HONOURS, 46, brass)
     magician = state.ruleset.deck.by_id["trump-1"]
-    assert state.excuses == {magician, state.ruleset.deck.by_id["fool"]}
+    assert state.play.excuses == {magician, state.ruleset.deck.by_id["fool"]}
     assert state.tricks[-1]["winner"] == 3 and magician in state.won[TAKER]
-    assert len(state.exchanges) == 1 and state.exchanges[0]["to"] == 3
+    assert len(state.play.exchanges) == 1 and state.play.exchanges[0]["to"] == 3
     assert state.side_points(TAKER) == 45.5  # 46 less the empty card handed over
     assert each_defender_pays(state) == (25 + 10) * 2  # ceil(9.5) = 10; no Sparrow
 
@@ -362,7 +364,7 @@ def test_only_the_declarer_may_announce_the_slam_and_only_the_magicians_holder_t
         state.apply_action(state.legal_actions()[-1])
     magician = state.ruleset.deck.by_id["trump-1"]
     holder = next(s for s in range(4) if magician in state.hands[s])
-    assert [s for s, acts in offered.items() if "slam:announced" in acts] == [state.taker]
+    assert [s for s, acts in offered.items() if "slam:announced" in acts] == [state.auction.taker]
     assert [s for s, acts in offered.items() if "sparrow:announced" in acts] == [holder]
 
 
@@ -397,7 +399,7 @@ def test_abundance_may_be_declared_below_what_is_held():
     state, trumps = _abundance_offered(ruleset)
     assert state.legal_actions() == ["abundance:single", "abundance:double", "abundance:none"]
     state.apply_action("abundance:single")
-    assert state.declared_values[1]["abundance"] == 20
+    assert state.declare.values[1]["abundance"] == 20
     shown = [cards for seat, what, cards in state.shown if what == "abundance"]
     assert sorted(shown[0]) == sorted(ids(ruleset, trumps))  # every trump, by default
     assert state.payments == []  # paid only in the settlement
@@ -472,14 +474,14 @@ def test_five_players_the_declarer_calls_a_king_he_does_not_hold():
             state.apply_action(state.legal_actions()[0])
         if state.decision is None or state.decision.kind != "call":
             continue
-        taker = state.taker
+        taker = state.auction.taker
         offered = {ruleset.deck.by_id[c] for c in state.legal_actions()}
         assert offered == kings - set(state.hands[taker])
         called = state.legal_actions()[0]
         card = ruleset.deck.by_id[called]
         holder = next((s for s in range(5) if card in state.hands[s]), None)
         state.apply_action(called)
-        assert state.partner == holder
+        assert state.auction.partner == holder
         if holder is not None:
             assert state.attackers() == (taker, holder) and len(state.defenders()) == 3
             return
@@ -581,5 +583,5 @@ def test_who_may_announce_the_slam(reading, offered):
     asked = offered_announcement(state, "solo_with_stock", "slam:announced")
     assert asked == offered
     made = settled(ruleset, [], (DEFENDER, NO_MAGICIAN), tricks=[(DEFENDER, [])] * 18)
-    made.declared[DEFENDER].add("slam")
+    made.declare.declared[DEFENDER].add("slam")
     assert each_defender_pays(made) == -(25 + 56) * 2 - 400

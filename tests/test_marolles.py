@@ -186,11 +186,11 @@ def test_deal_in_packets(marolles):
         expected[seat] += pack[position : position + count]
         position += count
     assert position == 66
-    assert [sorted(h) for h in state.hands_dealt] == [sorted(expected[s]) for s in range(3)]
+    assert [sorted(h) for h in state.deal.hands_dealt] == [sorted(expected[s]) for s in range(3)]
     # the dealer ends with 24 cards, the others with 21
-    assert [len(h) for h in state.hands_dealt] == [24, 21, 21]
+    assert [len(h) for h in state.deal.hands_dealt] == [24, 21, 21]
     # "The player to dealer's right leads the first card" (the first to be dealt to)
-    assert state.leader == 1
+    assert state.play.leader == 1
 
 
 def test_deal_sizes_and_cut_card(marolles):
@@ -200,10 +200,10 @@ def test_deal_sizes_and_cut_card(marolles):
             state = new_hand(marolles, seed, number)
             dealer = state.dealer
             assert dealer == (number - 1) % 3
-            sizes = [len(h) for h in state.hands_dealt]
+            sizes = [len(h) for h in state.deal.hands_dealt]
             assert sizes == [24 if s == dealer else 21 for s in range(3)]
-            assert state.cut_card == state.pack[-1]
-            assert state.cut_card in state.hands_dealt[dealer]
+            assert state.deal.cut_card == state.pack[-1]
+            assert state.deal.cut_card in state.deal.hands_dealt[dealer]
 
 
 def test_cut_tarot_pays_the_dealer(marolles):
@@ -214,7 +214,7 @@ def test_cut_tarot_pays_the_dealer(marolles):
     for seed in range(300):
         state = new_hand(marolles, seed)
         cut = [p for p in state.payments if p.at == "cut"]
-        if state.cut_card in tarots:
+        if state.deal.cut_card in tarots:
             assert transfers(cut) == Counter(
                 ("cut_tarot", other, state.dealer, 1) for other in opponents(state.dealer)
             )

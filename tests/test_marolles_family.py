@@ -93,9 +93,13 @@ def test_old_game_deals_25_25_28_and_the_dealer_discards_3(packets):
     for number in (1, 2, 3):
         state = deal_hand(ruleset, 5, number)
         dealer = state.dealer
-        assert [len(h) for h in state.hands_dealt] == [28 if s == dealer else 25 for s in range(3)]
-        assert state.cut_card in state.hands_dealt[dealer]  # the cut card goes to the dealer
-        assert state.talon_dealt == []
+        assert [len(h) for h in state.deal.hands_dealt] == [
+            28 if s == dealer else 25 for s in range(3)
+        ]
+        assert (
+            state.deal.cut_card in state.deal.hands_dealt[dealer]
+        )  # the cut card goes to the dealer
+        assert state.deal.talon_dealt == []
         assert state.current_player() == dealer  # only the dealer discards
         for _ in range(3):
             assert state.current_player() == dealer
@@ -139,10 +143,12 @@ def test_wickson_deals_24_each_and_a_talon_of_6_for_the_dealer(packets):
     assert len(ruleset.deck) == 78
     state = deal_hand(ruleset, 2, 1)
     dealer = state.dealer
-    assert [len(h) for h in state.hands_dealt] == [24, 24, 24]
-    assert len(state.talon_dealt) == 6
-    assert state.cut_card in state.hands_dealt[dealer]
-    assert set(state.talon_dealt) <= set(state.hands[dealer]) and len(state.hands[dealer]) == 30
+    assert [len(h) for h in state.deal.hands_dealt] == [24, 24, 24]
+    assert len(state.deal.talon_dealt) == 6
+    assert state.deal.cut_card in state.deal.hands_dealt[dealer]
+    assert (
+        set(state.deal.talon_dealt) <= set(state.hands[dealer]) and len(state.hands[dealer]) == 30
+    )
     assert not [what for _seat, what, _cards in state.shown if what == "talon"]
     for _ in range(6):
         assert state.current_player() == dealer and state.decision.kind == "discard"
@@ -185,11 +191,11 @@ def test_wickson_the_excuse_is_paid_for_with_an_empty_card():
         for holder, winner in excused:
             seen += 1
             assert fool in state.won[holder]
-            handed = [e for e in state.exchanges if e["to"] == winner and e["from"] == holder]
-            assert len(handed) == 1 or (holder, winner) in state.excuse_debts
-        for exchange in state.exchanges:
+            handed = [e for e in state.play.exchanges if e["to"] == winner and e["from"] == holder]
+            assert len(handed) == 1 or (holder, winner) in state.play.excuse_debts
+        for exchange in state.play.exchanges:
             assert ruleset.deck.by_id[exchange["card"]] in empty
-        if excused and not state.excuse_debts:
+        if excused and not state.play.excuse_debts:
             # each pile back to whole tricks: the discards (6) and tricks of three
             assert all(len(state.pile(s)) % 3 == 0 for s in range(3))
     assert seen > 10
@@ -234,12 +240,14 @@ def test_two_players_get_24_each_and_18_are_out_of_play(packets):
     ruleset = game(TWO, deal_packets=packets)
     assert ruleset.players == 2
     for state in random_hands(ruleset, 6, seed=4):
-        assert [len(h) for h in state.hands_dealt] == [24, 24]
-        assert len(state.talon_dealt) == 18 and sorted(state.talon) == sorted(state.talon_dealt)
-        assert state.cut_card in state.hands_dealt[state.dealer]
+        assert [len(h) for h in state.deal.hands_dealt] == [24, 24]
+        assert len(state.deal.talon_dealt) == 18 and sorted(state.talon) == sorted(
+            state.deal.talon_dealt
+        )
+        assert state.deal.cut_card in state.deal.hands_dealt[state.dealer]
         assert state.discards == [[], []]
         assert sum(len(state.pile(s)) for s in range(2)) == 48
-        aside = state.count(state.talon_dealt)
+        aside = state.count(state.deal.talon_dealt)
         assert sum(state.card_points()) + aside in (73, 74, 75)
 
 
@@ -332,4 +340,4 @@ def test_two_players_draw_from_le_mort_after_each_trick():
         assert len(state.tricks) == 24 + 9 and state.talon == []
         assert sum(len(state.pile(s)) for s in range(2)) == 66
         assert sum(state.card_points()) in (73, 74, 75)
-        assert state.tricks[-1]["number"] == state.total_tricks
+        assert state.tricks[-1]["number"] == state.play.total_tricks

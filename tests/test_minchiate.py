@@ -29,13 +29,13 @@ def dealt(hands: dict[int, list[str]], talon: list[str] | None = None) -> HandSt
     ruleset = minchiate()
     deck = ruleset.deck
     where = HandState(ruleset, 0, list(range(len(deck))))  # the identity pack: card = position
-    positions = {s: sorted(where.hands_dealt[s]) for s in range(ruleset.players)}
+    positions = {s: sorted(where.deal.hands_dealt[s]) for s in range(ruleset.players)}
     pack: list[int | None] = [None] * len(deck)
     for seat, cards in hands.items():
         assert len(cards) == 21
         for position, card in zip(positions[seat], cards, strict=True):
             pack[position] = deck.by_id[card]
-    ends = list(where.talon_dealt)
+    ends = list(where.deal.talon_dealt)
     for position, card in zip(ends, talon or [], strict=False):
         pack[position] = deck.by_id[card]
     left = sorted(
@@ -87,7 +87,7 @@ def shown(state: HandState, seat: int) -> set[str]:
 def test_runs_of_three_and_three_kings_are_shown_by_the_rules() -> None:
     """28-29-30 is a verzicola, 33-34 alone is not; three Kings are one."""
     state = showing([28, 29, 30, 33, 34, 2, 4], kings=3)
-    assert (1, "verzicole:shown") in state.declared_by_rule
+    assert (1, "verzicole:shown") in state.declare.by_rule
     assert shown(state, 1) == {"trump-28", "trump-29", "trump-30", "swords-K", "batons-K", "cups-K"}
 
 
@@ -98,7 +98,7 @@ def test_minuccis_run_32_to_35_is_shown_whole() -> None:
 
 def test_a_hand_without_a_verzicola_declares_nothing() -> None:
     state = showing([1, 2, 4, 5, 28, 30, 32, 34, 36, 38, 40], kings=2)
-    assert (1, "verzicole:shown") not in state.declared_by_rule
+    assert (1, "verzicole:shown") not in state.declare.by_rule
     assert shown(state, 1) == set()
 
 
@@ -296,7 +296,7 @@ def test_the_cutter_robs_the_bottom_and_the_dealer_the_top_of_the_cards_left() -
     talon += ["cups-8", "cups-9", "trump-6", "coins-4", "fool", "trump-40"]
     state = dealt({}, talon)
     ids = state.ruleset.deck.cards.ids
-    robbed = [(seat, [ids[c] for c in cards]) for seat, cards in state.talon_shared]
+    robbed = [(seat, [ids[c] for c in cards]) for seat, cards in state.talon_phase.shared]
     assert robbed == [(3, ["trump-40", "fool"]), (0, ["trump-21", "trump-1"])]
     assert len(state.zones.talon) == 9  # left out of play
     assert state.current_player() == 3

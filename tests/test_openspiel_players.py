@@ -147,7 +147,7 @@ def test_a_forced_klop_maps_our_pass_to_openspiels_klop_bid() -> None:
         klop = klop_for_pass(legal)
         assert sorted(to_openspiel(decision.kind, c, klop) for c in decision.choices) == legal
         state.apply_action("pass")
-    assert state.contract == "klop"
+    assert state.auction.contract == "klop"
 
 
 def test_the_ismcts_face_keys_a_seats_information_alike_in_every_guess() -> None:

@@ -54,7 +54,7 @@ def contract_hand(contract: str) -> HandState:
     state = dealt(CONTRACTS, CONTRACT_HANDS)
     for action in (contract, "pass", "pass"):
         state.apply_action(action)
-    assert state.taker == 1 and state.contract == contract
+    assert state.auction.taker == 1 and state.auction.contract == contract
     return state
 
 
@@ -88,20 +88,20 @@ def test_a_card_held_back_is_held_back_among_forced_cards():
 
 def test_trumps_played_as_a_plain_suit():
     state = contract_hand("colour")
-    assert state.trick_pack is state.ruleset.deck.cards.plain_trumps
+    assert state.play.trick_pack is state.ruleset.deck.cards.plain_trumps
     play(state, "swords-2", "swords-K")
     # seat 0 follows swords; then trumps win only when led
-    plain = state.trick_pack
+    plain = state.play.trick_pack
     ids = state.ruleset.deck.by_id
     hand = [ids["trump-8"], ids["cups-3"]]
     led = [(1, ids["swords-2"])]
-    assert legal_cards(state.play_rules, plain, hand, led) == hand  # nothing obliges a trump
+    assert legal_cards(state.play.rules, plain, hand, led) == hand  # nothing obliges a trump
     deck = state.ruleset.deck.cards
     assert legal_cards(state.ruleset.play, deck, hand, led) == [ids["trump-8"]]
     assert trick_winner(plain, [*led, (2, ids["trump-8"])]) == 1
     assert trick_winner(plain, [(1, ids["trump-2"]), (2, ids["trump-8"])]) == 2
     play(state, "swords-4")
-    assert state.trick_log[-1][3] == 2
+    assert state.play.trick_log[-1][3] == 2
 
 
 def test_a_person_is_told_why_a_card_is_refused():

@@ -85,7 +85,7 @@ def test_chosen_declarations_are_recorded_with_their_worth() -> None:
         made = [(d["seat"], f"{d['declaration']}:{d['level']}") for d in hand["declarations"]]
         assert sorted(made) == sorted(chosen)
         for d in hand["declarations"]:
-            assert d["value"] == state.declared_values[d["seat"]][d["declaration"]]
+            assert d["value"] == state.declare.values[d["seat"]][d["declaration"]]
             assert d["by_rules"] is False
     assert any(hand["declarations"] for hand in record["hands"])
 
@@ -95,7 +95,7 @@ def test_the_counts_told_to_all_are_recorded() -> None:
     ruleset = load_ruleset("hungarian-tarokk")
     states, record = _played(ruleset, 3, 4)
     told = [hand["told"] for hand in record["hands"]]
-    assert told == [list(state.told) or None for state in states]
+    assert told == [list(state.discard.told) or None for state in states]
     assert any(counts and len(counts) == ruleset.players for counts in told)
     assert replay_record(record, ruleset) == []
 

@@ -113,7 +113,7 @@ def test_the_fool_ranked_as_a_trump_runs_on_from_the_last_trump() -> None:
 
 def test_the_seat_before_the_dealer_takes_the_trumps_in_a_row_at_the_bottom_shown() -> None:
     state = new_hand()
-    taken = [(seat, ids(RULESET, tuple(cards))) for seat, cards in state.talon_shared]
+    taken = [(seat, ids(RULESET, tuple(cards))) for seat, cards in state.talon_phase.shared]
     # from the bottom: 8, 6, 4, then the cups 4 stops the row; then the dealer's King
     assert taken == [(3, ["trump-8", "trump-6", "trump-4"]), (0, ["cups-K"])]
     assert [(seat, what) for seat, what, _cards in state.shown] == [(3, "talon_taken")]
@@ -129,7 +129,7 @@ def test_a_run_is_shown_by_the_rules_with_the_cards_taken() -> None:
     """The 4, 6 and 8 taken join the 7 in seat 3's hand: 6-7-8 is shown (not the 4)."""
     state = new_hand()
     say(state, (3, "cups-3"), (3, "cups-2"), (3, "swords-1"), (0, "cups-K"))
-    assert {seat for seat, declared in state.declared_by_rule} == {0, 1, 2, 3}
+    assert {seat for seat, declared in state.declare.by_rule} == {0, 1, 2, 3}
     shown = {
         seat: sorted(ids(RULESET, tuple(cards)))
         for seat, what, cards in state.shown
@@ -153,10 +153,10 @@ def test_taking_every_card_of_the_kind_or_only_a_row(tmp_path: Path) -> None:
 
     row = load_ruleset(edited(GAME, tmp_path, from_the_top(every=False)))
     state = HandState(row, 0, pack_for(row, HANDS, TALON))
-    assert [seat for seat, _cards in state.talon_shared] == [0]  # the top card is the cups K
+    assert [seat for seat, _cards in state.talon_phase.shared] == [0]  # the top card is the cups K
     every = load_ruleset(edited(GAME, tmp_path, from_the_top(every=True)))
     state = HandState(every, 0, pack_for(every, HANDS, TALON))
-    assert ids(every, tuple(state.talon_shared[0][1])) == ["trump-4", "trump-6", "trump-8"]
+    assert ids(every, tuple(state.talon_phase.shared[0][1])) == ["trump-4", "trump-6", "trump-8"]
 
 
 def test_cards_taken_by_kind_and_packets_do_not_go_together(tmp_path: Path) -> None:

@@ -140,8 +140,8 @@ def test_shown_cards_stay_with_their_holder() -> None:
 def test_cut_card_stays_with_its_holder() -> None:
     state = advanced(5, 0)
     seat = state.current_player()
-    cut = state.cut_card
-    holder = next(s for s, hand in enumerate(state.hands_dealt) if cut in hand)
+    cut = state.deal.cut_card
+    holder = next(s for s, hand in enumerate(state.deal.hands_dealt) if cut in hand)
     if holder == seat:
         seat = (seat + 1) % SEATS
     rng = random.Random(5)
@@ -234,11 +234,13 @@ def test_samples_of_talon_side_and_pile_games_keep_every_zone(name):
         assert [[p[-1] for p in piles if p] for piles in sample.piles] == [
             [p[-1] for p in piles if p] for piles in state.piles
         ]  # the face-up tops are seen by all
-        if state.called_card is not None and state.partner_shown_at is None:
+        if state.auction.called_card is not None and state.play.partner_shown_at is None:
             holder = [
-                s for s in range(5) if s != state.taker and state.called_card in sample.hands[s]
+                s
+                for s in range(5)
+                if s != state.auction.taker and state.auction.called_card in sample.hands[s]
             ]
-            assert sample.partner == (holder[0] if holder else None)
+            assert sample.auction.partner == (holder[0] if holder else None)
         moved |= sample.hands != state.hands or sample.piles != state.piles
         assert _all_cards(state) == before and state.hands[seat] == sample.hands[seat]
     assert moved
@@ -253,7 +255,7 @@ def test_a_shown_talon_stays_with_the_taker_in_every_sample():
     state.apply_action("garde")  # the first to speak takes; the others pass
     for _ in range(3):
         state.apply_action("pass")
-    taker = state.taker
+    taker = state.auction.taker
     (cards,) = [cards for s, what, cards in state.shown if what == "talon" and s == taker]
     agents = [RandomAgent(f"t/{s}") for s in range(4)]
     for _ in range(6 + 10):  # the discard, then some cards

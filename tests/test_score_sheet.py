@@ -58,19 +58,19 @@ def test_the_terms_are_what_the_settlement_reads_with_their_values() -> None:
     state = _played("french-tarot")
     terms = {term.name: term for term in score_sheet(state).terms}
     ruleset = state.ruleset
-    contract = ruleset.bidding.contract(state.contract)
+    contract = ruleset.bidding.contract(state.auction.contract)
     assert terms["contract"].value.startswith(contract.name)
     assert terms["game"].kind == "parameter" and terms["game"].value == str(ruleset.params["game"])
     multiplier = terms["contract multiplier"]
     assert multiplier.value == str(contract.values["multiplier"])
     # reached through other definitions: the score reads the margin, which reads these
-    made = state.side_points(state.taker)
+    made = state.side_points(state.auction.taker)
     assert float(terms["points made"].value) == made
     assert terms["target"].description == "The card points the taker needs, by bouts taken."
     margin = float(terms["margin"].value)
     assert margin == made - float(terms["target"].value)
     assert float(terms["score"].value) == abs(state.payments[-1].amount) * (
-        1 if state.payments[-1].payee == state.taker else -1
+        1 if state.payments[-1].payee == state.auction.taker else -1
     )
 
 

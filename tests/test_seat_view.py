@@ -58,8 +58,8 @@ def may_see(state: HandState, seat: int) -> set[int]:
     seen |= {card for _seat, _what, cards in state.shown for card in cards}
     seen |= {card for played in state.played for card in played}
     seen |= {card for _seat, card in state.trick}
-    if state.cut_card is not None:
-        seen.add(state.cut_card)
+    if state.deal.cut_card is not None:
+        seen.add(state.deal.cut_card)
     return seen
 
 
@@ -99,8 +99,8 @@ def hidden_swapped(state: HandState, seat: int, rng: random.Random) -> HandState
     for (a, i, place_a), (b, j, place_b) in zip(spots, spots[1:], strict=False):
         if place_a != place_b:
             a[i], b[j] = b[j], a[i]
-            if other.called_card is not None and other.partner_shown_at is None:
-                other.partner = other.called_card_holder()
+            if other.auction.called_card is not None and other.play.partner_shown_at is None:
+                other.auction.partner = other.called_card_holder()
             return other
     return None
 
@@ -170,11 +170,14 @@ def test_a_called_partner_is_unknown_even_to_the_taker_until_the_card_falls() ->
     found = 0
     for seed in range(1, 12):
         for state in moments("french-tarot-5", seed):
-            partner = state.partner
-            if partner is None or state.taker is None:
+            partner = state.auction.partner
+            if partner is None or state.auction.taker is None:
                 continue
-            taker_view, partner_view = SeatView(state, state.taker), SeatView(state, partner)
-            if state.partner_shown_at is None:
+            taker_view, partner_view = (
+                SeatView(state, state.auction.taker),
+                SeatView(state, partner),
+            )
+            if state.play.partner_shown_at is None:
                 assert (taker_view.partner, taker_view.partner_known) == (None, False)
                 assert "with the holder of the" in (sides_line(taker_view) or "")
                 assert (partner_view.partner, partner_view.partner_known) == (partner, True)

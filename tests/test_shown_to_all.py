@@ -41,7 +41,7 @@ def after_first_trick(seed: int, contract: str) -> HandState:
     card of the second trick is to be played."""
     state = deal_hand(RULESET, seed, 1)
     bid(state, contract)
-    while state.trick_number < 2:
+    while state.play.trick_number < 2:
         seat = state.current_player()
         assert seat is not None
         state.apply_action(AGENTS[seat].choose(state, seat))
@@ -57,15 +57,17 @@ def test_the_dealers_first_card_is_shown_after_the_deal() -> None:
         state = deal_hand(RULESET, seed, 1)
         dealer = state.dealer
         assert shown_by(state, "dealers_first_card") == {
-            dealer: [state.packets_dealt[dealer][0][0]]
+            dealer: [state.deal.packets_dealt[dealer][0][0]]
         }
 
 
 def test_the_takers_hand_is_shown_after_the_first_trick_under_the_open_contract_only() -> None:
     for seed in range(1, 10):
         state = after_first_trick(seed, "open")
-        assert state.taker is not None
-        assert shown_by(state, "open_hand") == {state.taker: state.hands[state.taker]}
+        assert state.auction.taker is not None
+        assert shown_by(state, "open_hand") == {
+            state.auction.taker: state.hands[state.auction.taker]
+        }
         closed = after_first_trick(seed, "closed")
         assert shown_by(closed, "open_hand") == {}
 
@@ -81,9 +83,11 @@ def test_a_hand_shown_when_play_begins_is_seen_before_the_first_card(tmp_path: P
         state = deal_hand(ruleset, seed, 1)
         bid(state, "open")
         assert state.decision is not None and state.decision.kind == DecisionKind.PLAY
-        assert state.taker is not None and not state.zones.trick
-        assert shown_by(state, "open_hand") == {state.taker: state.hands[state.taker]}
-        assert len(state.hands[state.taker]) == 6  # the whole hand, before the first lead
+        assert state.auction.taker is not None and not state.zones.trick
+        assert shown_by(state, "open_hand") == {
+            state.auction.taker: state.hands[state.auction.taker]
+        }
+        assert len(state.hands[state.auction.taker]) == 6  # the whole hand, before the first lead
         closed = deal_hand(ruleset, seed, 1)
         bid(closed, "closed")
         assert shown_by(closed, "open_hand") == {}
@@ -98,7 +102,7 @@ def test_sampled_deals_keep_every_shown_card_with_its_holder() -> None:
     moved = 0
     for seed in range(1, 8):
         state = after_first_trick(seed, "open")
-        taker = state.taker
+        taker = state.auction.taker
         assert taker is not None
         seat = (taker + 1) % RULESET.players
         shown = {card for _s, _w, cards in state.shown for card in cards}
@@ -114,7 +118,7 @@ def test_sampled_deals_keep_every_shown_card_with_its_holder() -> None:
                     assert card in sample.hands[holder] or card not in view.unseen
         # under the closed contract the same cards are not pinned: some guess moves one
         closed = after_first_trick(seed, "closed")
-        closed_taker = closed.taker
+        closed_taker = closed.auction.taker
         assert closed_taker is not None
         other = (closed_taker + 1) % RULESET.players
         closed_sampler = Sampler(closed, other)
@@ -126,7 +130,7 @@ def test_sampled_deals_keep_every_shown_card_with_its_holder() -> None:
 
 def test_the_human_seat_sees_the_shown_hand() -> None:
     state = after_first_trick(1, "open")
-    taker = state.taker
+    taker = state.auction.taker
     assert taker is not None
     seat = state.current_player()
     assert seat is not None and seat != taker

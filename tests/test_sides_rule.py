@@ -29,8 +29,8 @@ def test_every_player_for_himself_under_one_contract_and_the_excuse_follows():
     for contract, debts in (("one_trick", [(0, 2)]), ("plain", [])):
         state = contract_hand(contract)
         play(state, "swords-2", "swords-K", "fool")
-        assert state.trick_log[-1][3] == 2
-        assert state.excuse_debts == debts, contract
+        assert state.play.trick_log[-1][3] == 2
+        assert state.play.excuse_debts == debts, contract
     alone = contract_hand("one_trick")
     assert [alone.side_of(s) for s in range(3)] == [(0,), (1,), (2,)]
     assert contract_hand("plain").side_of(0) == (0, 2)
@@ -39,7 +39,7 @@ def test_every_player_for_himself_under_one_contract_and_the_excuse_follows():
 def test_a_contract_to_take_exactly_one_trick_stops_at_the_second():
     state = contract_hand("one_trick")
     play(state, "cups-K", "cups-1", "cups-3")  # the taker's first trick: play goes on
-    assert state.trick_log[-1][3] == 1 and not state.is_terminal()
+    assert state.play.trick_log[-1][3] == 1 and not state.is_terminal()
     play(state, "trump-4", "trump-5", "trump-8")  # seat 0
     play(state, "swords-4", "swords-3", "swords-K")  # seat 2
     play(state, "swords-1", "trump-9", "swords-2")  # seat 0

@@ -68,8 +68,8 @@ def expected_scores(state: HandState) -> list[float]:
     readings and without announcements, kontra or radli."""
     ruleset, n = state.ruleset, state.ruleset.players
     piles = [ids(ruleset, state.pile(s)) for s in range(n)]
-    tricks = state.trick_log
-    if state.contract == "klop":
+    tricks = state.play.trick_log
+    if state.auction.contract == "klop":
         points = [counted(p) for p in piles]
         full = [p > 35 for p in points]
         empty = [not any(w == s for *_, w in tricks) for s in range(n)]
@@ -80,21 +80,27 @@ def expected_scores(state: HandState) -> list[float]:
     defence = [s for s in range(n) if s not in attack]
     attack_won = sum(1 for *_, w in tricks if w in attack)
     defence_won = len(tricks) - attack_won
-    if state.contract in HIGHER:
+    if state.auction.contract in HIGHER:
         won = {
             "berac": attack_won == 0,
             "odprti_berac": attack_won == 0,
             "barvni_valat": defence_won == 0,
             "valat": defence_won == 0,
             "solo_brez": counted([c for s in attack for c in piles[s]]) > 35,
-        }[state.contract]
-        score = HIGHER[state.contract] * (1 if won else -1)
-        mond = mond_losses(state, exchange=False) if state.contract == "solo_brez" else [0] * n
+        }[state.auction.contract]
+        score = HIGHER[state.auction.contract] * (1 if won else -1)
+        mond = (
+            mond_losses(state, exchange=False) if state.auction.contract == "solo_brez" else [0] * n
+        )
         return [(score if s in attack else 0) - mond[s] for s in range(n)]
     attack_pile = [c for s in attack for c in piles[s]]
     defence_pile = [c for s in defence for c in piles[s]]
-    called = None if state.called_card is None else ruleset.deck.cards[state.called_card].id
-    talon = ids(ruleset, state.talon_dealt)
+    called = (
+        None
+        if state.auction.called_card is None
+        else ruleset.deck.cards[state.auction.called_card].id
+    )
+    talon = ids(ruleset, state.deal.talon_dealt)
     went_round = False  # the called King, taken from the talon, won a trick itself
     if called in talon:
         for _number, _leader, trick, winner in tricks:
@@ -107,7 +113,7 @@ def expected_scores(state: HandState) -> list[float]:
         defence_pile = [c for c in defence_pile if c not in rest]
     points = counted(attack_pile)
     won = points > 35
-    game = (VALUES[state.contract] + abs(round5(points - 35))) * (1 if won else -1)
+    game = (VALUES[state.auction.contract] + abs(round5(points - 35))) * (1 if won else -1)
     if defence_won == 0 or attack_won == 0:
         total = 250 if defence_won == 0 else -250
     else:
@@ -138,21 +144,21 @@ def mond_losses(state: HandState, went_round: bool = False, exchange: bool = Tru
     part of it (`exchange`; not Solo without: G, and O's talon exchange)."""
     ruleset, n = state.ruleset, state.ruleset.players
     loss = [0.0] * n
-    for _number, _leader, trick, winner in state.trick_log:
+    for _number, _leader, trick, winner in state.play.trick_log:
         cards = {ruleset.deck.cards[c].id: seat for seat, c in trick}
         if "trump-21" in cards:
             won_with = [cid for cid, seat in cards.items() if seat == winner][0]
             if won_with in ("fool", "trump-1"):
                 loss[cards["trump-21"]] += 20
-    talon = ids(ruleset, state.talon_dealt)
-    taker_cards = set(ids(ruleset, state.zones.discards[state.taker])) | {
+    talon = ids(ruleset, state.deal.talon_dealt)
+    taker_cards = set(ids(ruleset, state.zones.discards[state.auction.taker])) | {
         ruleset.deck.cards[c].id
-        for _n, _l, trick, _w in state.trick_log
+        for _n, _l, trick, _w in state.play.trick_log
         for seat, c in trick
-        if seat == state.taker
+        if seat == state.auction.taker
     }
     if exchange and "trump-21" in talon and "trump-21" not in taker_cards and not went_round:
-        loss[state.taker] += 20
+        loss[state.auction.taker] += 20
     return loss
 
 
@@ -231,7 +237,7 @@ def test_all_pass_and_forehand_chooses_among_every_contract():
         "solo_brez", "odprti_berac", "barvni_valat", "valat", "pass",
     ]  # fmt: skip
     say(state, (1, "pass"))  # forehand's pass is Klop
-    assert state.contract == "klop" and state.taker is None
+    assert state.auction.contract == "klop" and state.auction.taker is None
     assert state.decision.kind == "play" and state.current_player() == 1
 
 
@@ -245,7 +251,7 @@ def test_forehand_holds_and_the_last_left_keeps_or_raises():
     assert state.current_player() == 1 and "pass" not in state.legal_actions()
     assert state.legal_actions()[:3] == ["hold:ena", "solo_tri", "solo_dva"]
     say(state, (1, "hold:ena"))
-    assert (state.taker, state.contract) == (1, "ena")
+    assert (state.auction.taker, state.auction.contract) == (1, "ena")
     assert state.decision.kind == "call"
 
 
@@ -257,7 +263,7 @@ def test_a_later_bidder_cannot_hold_an_earlier_ones_bid_and_the_winner_raises():
     say(state, (0, "solo_dva"), (1, "pass"))
     assert "hold:solo_dva" in state.legal_actions()  # seat 2 speaks before seat 0
     say(state, (2, "pass"), (0, "solo_ena"))
-    assert (state.taker, state.contract) == (0, "solo_ena")
+    assert (state.auction.taker, state.auction.contract) == (0, "solo_ena")
     assert state.decision.kind == "packet"
 
 
@@ -267,7 +273,7 @@ def test_the_highest_bid_is_kept_when_nothing_is_higher():
     say(state, (2, "pass"), (3, "pass"))
     assert state.current_player() == 0 and state.legal_actions() == ["hold:valat"]
     say(state, (0, "hold:valat"))
-    assert state.leader == 0  # the declarer leads in the higher contracts
+    assert state.play.leader == 0  # the declarer leads in the higher contracts
 
 
 def test_three_players_have_no_solos_and_forehand_speaks_first():
@@ -275,8 +281,8 @@ def test_three_players_have_no_solos_and_forehand_speaks_first():
     assert state.current_player() == 1
     assert "tri" in state.legal_actions() and "solo_tri" not in state.legal_actions()
     say(state, (1, "pass"), (2, "pass"), (0, "pass"))
-    assert state.contract == "klop"
-    assert [len(h) for h in state.hands_dealt] == [16, 16, 16]
+    assert state.auction.contract == "klop"
+    assert [len(h) for h in state.deal.hands_dealt] == [16, 16, 16]
 
 
 # --- a hand played by fixed decisions, then by random players, checked against the rules -----
@@ -298,11 +304,11 @@ def test_mond_captured_by_the_skis_costs_its_player_twenty():
     talon = others[30:36]
     state = HandState(ruleset, 0, pack_for(ruleset, hands, talon))
     say(state, (2, "pass"), (0, "pass"), (1, "ena"))  # the last left: his word is final
-    assert (state.taker, state.contract) == (1, "ena")
+    assert (state.auction.taker, state.auction.contract) == (1, "ena")
     say(state, (1, "packet:1"))
     state.apply_action(state.legal_actions()[-1])  # lay a card away
     say(state, (1, "trump-21"), (2, "fool"), (0, "trump-6"))
-    assert state.trick_log[0][3] == 2
+    assert state.play.trick_log[0][3] == 2
     play_out(state, 1)
     scores = written(state)
     assert scores == expected_scores(state)
@@ -319,11 +325,11 @@ def test_a_mond_in_the_talon_of_a_solo_without_costs_nothing():
     hands = {seat: rest[5 + i :: 3] for i, seat in enumerate((1, 2, 0))}  # taroks to each
     state = HandState(ruleset, 0, pack_for(ruleset, hands, talon))
     say(state, (2, "pass"), (0, "pass"), (1, "solo_brez"))
-    assert (state.taker, state.contract) == (1, "solo_brez")
+    assert (state.auction.taker, state.auction.contract) == (1, "solo_brez")
     play_out(state, 3)
     scores = written(state)
     assert abs(scores[1]) == 80 and scores == expected_scores(state)
-    assert "trump-21" in ids(ruleset, state.talon_dealt)
+    assert "trump-21" in ids(ruleset, state.deal.talon_dealt)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -359,13 +365,13 @@ def test_random_hands_are_scored_as_the_rules_say(seed):
 def test_each_contract_family_is_played_and_scored_as_the_rules_say(bids, contract, seed):
     state = four_hand(FOUR_PLAIN, seed)
     say(state, *bids)
-    assert state.contract == contract
+    assert state.auction.contract == contract
     play_out(state, seed)
     assert written(state) == expected_scores(state)
     if contract == "klop":
         assert sum(len(ids(FOUR, state.pile(s))) for s in range(4)) == 54  # talon dealt out
     if contract in ("berac", "odprti_berac"):
-        won = [w for *_, w in state.trick_log]
+        won = [w for *_, w in state.play.trick_log]
         assert won.count(2) <= 1 and (2 not in won or won[-1] == 2)  # ends at his first
 
 
@@ -392,7 +398,7 @@ def test_negative_contracts_keep_the_pagat_back_unless_it_must_fall():
 def test_the_called_king_partner_shares_the_score():
     state = four_hand(FOUR_PLAIN, 3)
     say(state, (2, "pass"), (3, "pass"), (0, "pass"), (1, "tri"))  # forehand's Three
-    assert state.decision.kind == "call" and state.taker == 1
+    assert state.decision.kind == "call" and state.auction.taker == 1
     assert all(c.endswith("-K") or c.endswith("-Q") for c in state.legal_actions())
     king = next(c for c in state.legal_actions() if c not in ids(FOUR, state.zones.hands[1]))
     say(state, (1, king))
@@ -424,12 +430,12 @@ def test_kontra_doubles_the_game_alone():
     say(doubled, *bids)
     for move in moves:
         while doubled.decision.kind == "double":  # kontra by the first defender asked
-            doubled.apply_action("kontra:game" if not doubled.doubled else "pass:game")
+            doubled.apply_action("kontra:game" if not doubled.double.doubled else "pass:game")
         doubled.apply_action(move)
-    assert doubled.doubled == {"game": 1}
+    assert doubled.double.doubled == {"game": 1}
     points = counted([c for s in plain.attackers() for c in ids(FOUR, plain.pile(s))])
     game = (60 + abs(round5(points - 35))) * (1 if points > 35 else -1)
-    if 0 < sum(1 for *_, w in plain.trick_log if w == 2) < 12:
+    if 0 < sum(1 for *_, w in plain.play.trick_log if w == 2) < 12:
         assert written(doubled)[2] - written(plain)[2] == game
 
 
@@ -443,7 +449,7 @@ def test_an_announced_bonus_scores_double_and_a_failed_one_costs():
         while not state.is_terminal():
             if state.decision.kind == "announce":  # trula announced, nothing else
                 legal = state.legal_actions()
-                mine = "announce:trula" in legal and state.current_player() == state.taker
+                mine = "announce:trula" in legal and state.current_player() == state.auction.taker
                 announced = announced or mine
                 choice = "announce:trula" if mine else None
                 state.apply_action(choice or next(a for a in legal if "announce" not in a))
@@ -454,7 +460,7 @@ def test_an_announced_bonus_scores_double_and_a_failed_one_costs():
         plain = expected_scores(state)  # silent trula counted once
         attack = set(state.attackers())
         pile = [c for s in attack for c in ids(ruleset, state.pile(s))]
-        assert [bonus for _s, bonus in state.announced] == ["trula"]
+        assert [bonus for _s, bonus in state.announce.announced] == ["trula"]
         made = all(c in pile for c in ("fool", "trump-21", "trump-1"))
         defence_made = not made and all(
             c in [c for s in range(4) if s not in attack for c in ids(ruleset, state.pile(s))]
@@ -462,7 +468,7 @@ def test_an_announced_bonus_scores_double_and_a_failed_one_costs():
         )
         silent = 10 if made else -10 if defence_made else 0
         extra = (20 if made else -20) - silent
-        tricks_split = 0 < sum(1 for *_, w in state.trick_log if w in attack) < 12
+        tricks_split = 0 < sum(1 for *_, w in state.play.trick_log if w in attack) < 12
         if tricks_split:
             assert written(state)[2] == plain[2] + extra
         return
@@ -501,7 +507,7 @@ def test_the_open_beggar_is_laid_open_from_the_start_or_after_the_first_trick(se
     later = four_hand(FOUR_PLAIN)
     say(later, *OPEN_BEGGAR)
     assert later.shown == []  # B: only once the first trick is over
-    while len(later.trick_log) < 1:
+    while len(later.play.trick_log) < 1:
         later.apply_action(RandomAgent(seed).choose(later, later.current_player()))
     if not later.is_terminal():
         assert shown_by(later, "odprti_berac") == {2: ids(FOUR, later.zones.hands[2])}
@@ -535,11 +541,11 @@ def test_a_klop_may_be_doubled_in_that_reading_and_every_score_is_multiplied():
     for seed in range(6):
         state = four_hand(ruleset, seed)
         say(state, (2, "pass"), (3, "pass"), (0, "pass"), (1, "pass"))
-        assert state.contract == "klop" and state.decision.kind == "double"
+        assert state.auction.contract == "klop" and state.decision.kind == "double"
         assert state.current_player() == 1 and "kontra:klop" in state.legal_actions()
         say(state, (1, "kontra:klop"))  # forehand, the dealer's next, is asked first
         assert state.decision.kind == "play"  # every player alone: nobody to answer re
-        assert state.doubled == {"klop": 1}
+        assert state.double.doubled == {"klop": 1}
         play_out(state, seed)
         plain = expected_scores(state)
         assert written(state) == [2 * x for x in plain]
@@ -565,16 +571,16 @@ def test_a_simulated_sitting_measures_each_hand_taker_and_the_scores_written():
     summary = play_sitting_summarized(FOUR, 5, 1, agents)
     played = play_game(FOUR, sitting_seed(5, 1), agents, hands=None)
     assert [(d.taker, d.partner, d.contract) for d in summary.deals] == [
-        (s.taker, s.partner, s.contract) for s in played
+        (s.auction.taker, s.auction.partner, s.auction.contract) for s in played
     ]
     assert summary.paid["hand_score"] == sum(abs(x) for s in played for x in s.scores) > 0
     measures = RulesetMeasures.of(FOUR)
     measures.add(summary)
     auction = measures.report()["auction"]
-    taken = [s for s in played if s.taker is not None]
+    taken = [s for s in played if s.auction.taker is not None]
     assert auction["taken"]["n"] == len(played) and auction["taken"]["hits"] == len(taken)
     if taken:
-        mean = sum(s.returns()[s.taker] for s in taken) / len(taken)  # radli left too
+        mean = sum(s.returns()[s.auction.taker] for s in taken) / len(taken)  # radli left too
         assert auction["taker"]["mean"] == pytest.approx(mean)
 
 
@@ -621,7 +627,7 @@ def test_three_players_random_hands_are_scored_as_the_rules_say():
         if state.is_terminal():
             continue
         play_out(state, seed)
-        assert state.called_card is None
+        assert state.auction.called_card is None
         assert written(state) == expected_scores(state)
 
 
@@ -641,7 +647,7 @@ def play_declarer_first(state: HandState, order: list[str]) -> None:
     agent = RandomAgent(1)
     while not state.is_terminal():
         seat, legal = state.current_player(), state.legal_actions()
-        if seat == state.taker:
+        if seat == state.auction.taker:
             state.apply_action(next(c for c in order if c in legal))
         else:
             state.apply_action(agent.choose(state, seat))
@@ -659,10 +665,10 @@ def test_a_silent_valat_is_raised_by_the_kontra_on_the_game():
     say(state, (2, "pass"), (3, "pass"), (0, "pass"), (1, "solo_ena"), (1, "packet:1"))
     say(state, (1, "spades-7"))  # the card taken goes back
     while state.decision.kind == "double":
-        state.apply_action("kontra:game" if not state.doubled else "pass:game")
-    assert state.doubled == {"game": 1}
+        state.apply_action("kontra:game" if not state.double.doubled else "pass:game")
+    assert state.double.doubled == {"game": 1}
     play_declarer_first(state, TAROKS_DOWN)
-    assert all(w == 1 for *_, w in state.trick_log) and len(state.trick_log) == 12
+    assert all(w == 1 for *_, w in state.play.trick_log) and len(state.play.trick_log) == 12
     assert written(state) == [0, 500, 0, 0]  # 250, doubled by the kontra
 
 
@@ -682,7 +688,7 @@ def test_announcing_valat_cancels_the_other_announcements():
     play_declarer_first(state, ["hearts-4", *[c for c in TAROKS_DOWN if c != "trump-1"], "trump-1"])
     attack = [c for c in ids(ruleset, state.pile(1))]
     assert all(c in attack for c in ("fool", "trump-21", "trump-1"))  # trula made
-    assert sum(1 for *_, w in state.trick_log if w != 1) == 1  # valat failed
+    assert sum(1 for *_, w in state.play.trick_log if w != 1) == 1  # valat failed
     game = 60 + abs(round5(counted(attack) - 35))
     defence = [c for s in (0, 2, 3) for c in ids(ruleset, state.pile(s))]
     kings = [f"{s}-K" for s in SUITS]

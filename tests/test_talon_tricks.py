@@ -52,12 +52,12 @@ def test_the_bid_position_counts_the_seats_that_bid():
 def test_the_talon_is_shared_out_the_taker_first_then_one_card_each():
     state = new_hand()
     say(state, (1, "shared"), (2, "pass"), (3, "pass"), (0, "pass"))
-    assert state.talon_shared == [
+    assert state.talon_phase.shared == [
         (1, [BY_ID["coins-3"], BY_ID["coins-2"]]),
         (2, [BY_ID["batons-4"]]),
         (3, [BY_ID["batons-1"]]),
     ]
-    assert state.discard_left == {1: 2, 2: 1, 3: 1, 0: 0}
+    assert state.discard.left == {1: 2, 2: 1, 3: 1, 0: 0}
     # each lays away as many as he took, in order of play
     say(state, (1, "coins-3"), (1, "coins-2"), (2, "batons-4"), (3, "batons-1"))
     assert state.decision.kind == "play"
@@ -71,11 +71,11 @@ def test_the_talon_is_shared_out_the_taker_first_then_one_card_each():
 def test_every_player_alone_the_talon_goes_to_the_first_trick_winners():
     state = new_hand()
     say(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"))
-    assert state.contract == "each_alone" and state.taker is None
+    assert state.auction.contract == "each_alone" and state.auction.taker is None
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
-    for number, _leader, _trick, winner in state.trick_log[:4]:
-        talon_card = state.talon_dealt[number - 1]
+    for number, _leader, _trick, winner in state.play.trick_log[:4]:
+        talon_card = state.deal.talon_dealt[number - 1]
         assert talon_card in state.won[winner]
         assert (winner, "trick_winners", [talon_card]) in state.shown
     assert state.talon == []
@@ -89,7 +89,11 @@ def test_a_deal_thrown_in_makes_the_next_deal_a_compulsory_contract():
     state = new_hand(no_trump, talon, repack=lambda _k: pack_for(RULESET, HANDS, TALON))
     assert [deal["thrown_in"] for deal in state.abandoned] == ["no_trumps"]
     # no auction: every player for himself, and play begins
-    assert state.compulsory and state.contract == "each_alone" and state.taker is None
+    assert (
+        state.auction.compulsory
+        and state.auction.contract == "each_alone"
+        and state.auction.taker is None
+    )
     assert state.decision.kind == "play" and not state.decisions
     assert state.evaluate(compiled(RULESET, "thrown_in('no_trumps')")) == 1
     # a deal that stands is bid as usual
@@ -111,7 +115,7 @@ def test_the_facts_of_the_lowest_trump_and_the_two_highest():
 def test_games_of_random_players_replay(seed: int):
     states = replayed_games(RULESET, seed, hands=3, mixed=False)
     for state in states:  # the exception holds in every trick that holds its cards
-        for _number, _leader, trick, winner in state.trick_log:
+        for _number, _leader, trick, winner in state.play.trick_log:
             cards = {card: seat for seat, card in trick}
             if {BY_ID["trump-7"], BY_ID["trump-8"], BY_ID["trump-1"]} <= set(cards):
                 assert winner == cards[BY_ID["trump-1"]]
@@ -131,9 +135,9 @@ def test_random_deals_reach_every_mechanism():
         agent = RandomAgent(seed)
         while not state.is_terminal():
             state.apply_action(agent.choose(state, state.current_player()))
-        seen.add(state.contract)
-        seen |= {"compulsory"} if state.compulsory else set()
-        seen |= {"shared out"} if state.talon_shared else set()
+        seen.add(state.auction.contract)
+        seen |= {"compulsory"} if state.auction.compulsory else set()
+        seen |= {"shared out"} if state.talon_phase.shared else set()
     assert {"each_alone", "shared", "alone", "compulsory", "shared out"} <= seen
 
 

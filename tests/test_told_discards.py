@@ -54,10 +54,10 @@ def test_the_count_is_told_only_once_every_discard_is_made():
     state = discarded(trumps=True)
     assert state.decision.seat == 3 and state.decision.kind == "discard"
     # seat 1 has laid a trump away, but nothing is told while a seat still discards
-    assert state.evaluate(TOLD) == () and state.told == ()
+    assert state.evaluate(TOLD) == () and state.discard.told == ()
     assert SeatView(state, 0).told == ()
     say(state, (3, "trump-1"))
-    assert state.told == (0, 1, 0, 1)
+    assert state.discard.told == (0, 1, 0, 1)
     assert state.evaluate(TOLD) == (1, 3)
     assert state.evaluate(compiled(RULESET, "told_discards(taker)")) == 1
     # no seat (-1 before any trick is finished) reads 0
@@ -69,7 +69,7 @@ def test_a_ruleset_that_tells_nothing_reads_zero_and_prints_nothing():
     state = HandState(quiet, 0, pack_for(quiet, HANDS, TALON))
     say(state, (1, "low"), (2, "pass"), (3, "pass"), (0, "pass"))
     say(state, (1, "trump-7"), (1, "swords-3"), (2, "batons-4"), (3, "trump-1"))
-    assert state.told == ()
+    assert state.discard.told == ()
     assert state.evaluate(compiled(quiet, "sum(s in seats: told_discards(s))")) == 0
     assert SeatView(state, 1).told == ()
     assert "Told to all" not in hand_transcript(finished(state))
@@ -104,7 +104,7 @@ def test_every_guessed_deal_keeps_each_seats_count_told():
         sample = sampler.sample(rng)
         for seat in (1, 2, 3):
             assert len(sample.discards[seat]) == len(state.discards[seat])
-            assert sum(card in TRUMPS for card in sample.discards[seat]) == state.told[seat]
+            assert sum(card in TRUMPS for card in sample.discards[seat]) == state.discard.told[seat]
         assert sorted(sample.hands[0]) == sorted(state.hands[0])
         laid_by_3 |= {card for card in sample.discards[3] if card in TRUMPS}
     # the trump itself is guessed: any trump seat 0 does not see may be the one

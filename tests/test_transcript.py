@@ -33,7 +33,7 @@ def _discard_line(text: str, seat: int) -> str:
 
 def test_a_discard_handed_over_for_the_fool_is_still_shown() -> None:
     (state,) = _hands("french-tarot", 112, 1)  # `tarot play french-tarot --seed 112`
-    (exchange,) = state.exchanges
+    (exchange,) = state.play.exchanges
     giver, card = exchange["from"], exchange["card"]
     discarded = [d["choice"] for d in state.decisions if d["kind"] == "discard"]
     assert card in discarded

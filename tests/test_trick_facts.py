@@ -116,7 +116,7 @@ def test_first_cards_are_the_first_dealt_to_the_seat(small_game, position, throw
     pack = [c for c in range(12) if c != fool]
     pack.insert(position, fool)  # dealt one at a time from seat 1: its 1st, 2nd, 3rd card
     state = HandState(ruleset, 0, pack)
-    assert fool in state.hands_dealt[1]
+    assert fool in state.deal.hands_dealt[1]
     assert (state.thrown_in == "fool_second") is thrown
 
 

@@ -430,5 +430,5 @@ def test_the_taker_is_told_how_many_cards_of_the_talon_to_lay_away(client: TestC
         view = client.post(f"/api/tables/{table}/actions", json={"action": action}).json()
     assert view["decision"] is not None, "the hand ended before a discard"
     held = _tables(client).find(table)
-    talon = len(held.ruleset.deck.cards) - sum(map(len, held.state.hands_dealt))  # the chien
+    talon = len(held.ruleset.deck.cards) - sum(map(len, held.state.deal.hands_dealt))  # the chien
     assert view["decision"]["notes"][0] == f"Lay away {talon} cards, one at a time."

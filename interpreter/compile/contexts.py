@@ -34,7 +34,7 @@ def _discards(state: HandState, seat: int) -> list[int]:
 def _told_discards(state: HandState, seat: int) -> int:
     """How many cards of `discard.told` the seat laid away, as told to all once the discards
     are done (0 before, and when the ruleset tells nothing)."""
-    told = state.told
+    told = state.discard.told
     return told[seat] if 0 <= seat < len(told) else 0
 
 
@@ -79,7 +79,7 @@ def _others(players: int) -> tuple[tuple[int, ...], ...]:
 
 
 def _declared(state: HandState, seat: int, declaration_id: str) -> bool:
-    return declaration_id in state.declared[seat]
+    return declaration_id in state.declare.declared[seat]
 
 
 def _trump_number(state: HandState, card: int) -> int:
@@ -103,34 +103,34 @@ def _side_points(state: HandState, seat: int) -> Number:
 
 
 def _tricks_won(state: HandState, seat: int) -> int:
-    return sum(1 for winner, _cards in state.zones.trick_cards if winner == seat)
+    return sum(1 for *_, winner in state.play.trick_log if winner == seat)
 
 
 def _tricks_played(state: HandState) -> int:
-    return len(state.zones.trick_cards)
+    return len(state.play.trick_log)
 
 
 def _last_trick_cards(state: HandState) -> tuple[int, ...]:
-    trick_cards = state.zones.trick_cards
-    return tuple(trick_cards[-1][1]) if trick_cards else ()
+    log = state.play.trick_log
+    return tuple(card for _seat, card in log[-1][2]) if log else ()
 
 
 def _last_trick_winner(state: HandState) -> int:
-    trick_cards = state.zones.trick_cards
-    return trick_cards[-1][0] if trick_cards else -1
+    log = state.play.trick_log
+    return log[-1][3] if log else -1
 
 
 def _declared_value(state: HandState, seat: int, declaration_id: str) -> Number:
-    return state.declared_values[seat].get(declaration_id, 0)
+    return state.declare.values[seat].get(declaration_id, 0)
 
 
 def _winning_card(state: HandState, number: Number) -> tuple[int, ...]:
     """The card with which the `number`-th finished trick was won (from 1), as a group of
     one; empty when there is no such trick."""
     index = int(number) - 1
-    if not 0 <= index < len(state.trick_log):
+    if not 0 <= index < len(state.play.trick_log):
         return ()
-    _number, _leader, trick, winner = state.trick_log[index]
+    _number, _leader, trick, winner = state.play.trick_log[index]
     return tuple(card for seat, card in trick if seat == winner)
 
 
@@ -139,12 +139,12 @@ def _hand_number(state: HandState) -> int:
 
 
 def _first_cards(state: HandState, seat: int, number: Number) -> tuple[int, ...]:
-    dealt = [card for packet in state.packets_dealt[seat] for card in packet]
+    dealt = [card for packet in state.deal.packets_dealt[seat] for card in packet]
     return tuple(dealt[: max(int(number), 0)])
 
 
 def _talon(state: HandState) -> tuple[int, ...]:
-    return tuple(state.talon_dealt)
+    return tuple(state.deal.talon_dealt)
 
 
 def _total(state: HandState, seat: int) -> Number:
@@ -152,22 +152,22 @@ def _total(state: HandState, seat: int) -> Number:
 
 
 def _packet(state: HandState, seat: int, number: Number) -> tuple[int, ...]:
-    packets = state.packets_dealt[seat]
+    packets = state.deal.packets_dealt[seat]
     return tuple(packets[int(number) - 1]) if 1 <= number <= len(packets) else ()
 
 
 def _doublings(state: HandState, target: str) -> int:
-    return state.doubled.get(target, 0)
+    return state.double.doubled.get(target, 0)
 
 
 def _doubling_factor(state: HandState, target: str) -> Number:
     doubling = state.ruleset.doubling
-    level = state.doubled.get(target, 0)
+    level = state.double.doubled.get(target, 0)
     return doubling.factor**level if doubling is not None and level else 1
 
 
 def _called_card(state: HandState) -> tuple[int, ...]:
-    called = state.called_card
+    called = state.auction.called_card
     return () if called is None else (called,)
 
 
@@ -175,7 +175,7 @@ def _fallen(state: HandState, cards: tuple[int, ...]) -> tuple[int, int, int] | 
     """(trick number, seat that played it, trick winner) of the first finished trick in
     which a card of `cards` fell; None when none has."""
     wanted = set(cards)
-    for number, _leader, trick, winner in state.trick_log:
+    for number, _leader, trick, winner in state.play.trick_log:
         for seat, card in trick:
             if card in wanted:
                 return number, seat, winner
@@ -207,25 +207,25 @@ def _position_in_trick(state: HandState, cards: tuple[int, ...]) -> int:
 
 
 def _announced(state: HandState, seat: int, bonus: str) -> bool:
-    return (seat, bonus) in state.announced
+    return (seat, bonus) in state.announce.announced
 
 
 def _announced_by(state: HandState, bonus: str) -> tuple[int, ...]:
-    return tuple(sorted({seat for seat, made in state.announced if made == bonus}))
+    return tuple(sorted({seat for seat, made in state.announce.announced if made == bonus}))
 
 
 def _bids_made(state: HandState, seat: int) -> int:
-    return state.bids_made[seat] if 0 <= seat < len(state.bids_made) else 0
+    return state.auction.bids_made[seat] if 0 <= seat < len(state.auction.bids_made) else 0
 
 
 def _bid_held(state: HandState) -> bool:
-    return state.bid_held
+    return state.auction.bid_held
 
 
 def _latest(state: HandState, seat: int, bid: bool) -> int:
     """The place in the auction's log of the seat's latest bid or hold (`bid`) or pass
     (-1 if none)."""
-    log = state.auction_log
+    log = state.auction.log
     return next(
         (i for i in range(len(log) - 1, -1, -1) if log[i].seat == seat and log[i].bid == bid), -1
     )
@@ -233,7 +233,7 @@ def _latest(state: HandState, seat: int, bid: bool) -> int:
 
 def _bid_jump(state: HandState, seat: int) -> int:
     latest = _latest(state, seat, True)
-    return 0 if latest < 0 else state.auction_log[latest].jump
+    return 0 if latest < 0 else state.auction.log[latest].jump
 
 
 def _bid_number(state: HandState, seat: int) -> int:
@@ -246,7 +246,7 @@ def _pass_number(state: HandState, seat: int) -> int:
 
 def _passed_over(state: HandState, seat: int) -> str:
     latest = _latest(state, seat, False)
-    return "" if latest < 0 else state.auction_log[latest].standing
+    return "" if latest < 0 else state.auction.log[latest].standing
 
 
 def _thrown_in(state: HandState, reason: str) -> int:
@@ -254,7 +254,7 @@ def _thrown_in(state: HandState, reason: str) -> int:
 
 
 def _bid_position(state: HandState, seat: int) -> int:
-    order = state.bid_order
+    order = state.auction.bid_order
     return order.index(seat) + 1 if seat in order else 0
 
 

@@ -140,8 +140,8 @@ def game_winners(last: HandState) -> tuple[int, ...]:
     game = last.ruleset.game
     if game is None:
         return ()
-    if last.claimed:
-        return last.claimed
+    if last.play.claimed:
+        return last.play.claimed
     over = last.sitting_over  # worked out at the end of the hand when its end pays
     if not (last.evaluate(game.ends_when) if over is None else over):
         return ()

@@ -92,12 +92,12 @@ def _terms(state: HandState) -> Iterable[Term]:
     described = ruleset.document.get("definitions", {})
     bidding = ruleset.bidding
     contract = (
-        bidding.contract(state.contract)
-        if bidding is not None and state.contract in {c.id for c in bidding.contracts}
+        bidding.contract(state.auction.contract)
+        if bidding is not None and state.auction.contract in {c.id for c in bidding.contracts}
         else None
     )
     if contract is not None:
-        taker = "" if state.taker is None else f", taken by seat {state.taker}"
+        taker = "" if state.auction.taker is None else f", taken by seat {state.auction.taker}"
         yield Term("contract", "The contract played.", contract.name + taker, kind="contract")
     params = ruleset.document.get("parameters", {})
     for name in _names_in(PARAM, texts):

@@ -167,11 +167,11 @@ class SeatView:
         done = state.is_terminal()
         hidden, unseen = _hidden_places(state, seat)
         holders = _known_holders(state, hidden, unseen)
-        called = state.called_card
+        called = state.auction.called_card
         # the called card's holder is known once it falls, or to whoever sees where it lies
         known = (
             called is None
-            or state.partner_shown_at is not None
+            or state.play.partner_shown_at is not None
             or called not in unseen
             or called in holders
         )
@@ -183,13 +183,13 @@ class SeatView:
             "hand": tuple(state.hands[seat]),
             "playable": tuple(state.playable(seat)),
             "discards": tuple(state.discards[seat]),
-            "to_discard": state.discard_left.get(seat, 0),
+            "to_discard": state.discard.left.get(seat, 0),
             "pile_tops": tuple(tuple(p[-1] for p in piles if p) for piles in state.piles),
             "hand_sizes": tuple(len(hand) for hand in state.hands),
             "discard_sizes": tuple(len(pile) for pile in state.discards),
             "talon_size": len(state.talon),
             "packets": tuple(tuple(packet) for packet in state.zones.packets),
-            "cut_card": state.cut_card,
+            "cut_card": state.deal.cut_card,
             "shown": tuple((s, what, tuple(cards)) for s, what, cards in state.shown),
             "decisions": _seen_decisions(state.decisions, seat),
             "thrown_in_deals": tuple(
@@ -205,19 +205,19 @@ class SeatView:
                 for t in state.tricks
             ),
             "trick": tuple(state.trick),
-            "trick_number": state.trick_number,
-            "leader": state.leader,
-            "taker": state.taker,
-            "contract": state.contract,
-            "called_card": state.called_card,
-            "partner": state.partner if known else None,
+            "trick_number": state.play.trick_number,
+            "leader": state.play.leader,
+            "taker": state.auction.taker,
+            "contract": state.auction.contract,
+            "called_card": state.auction.called_card,
+            "partner": state.auction.partner if known else None,
             "partner_known": known,
-            "joined": tuple(state.joined),
-            "doubled": dict(state.doubled),
-            "announced": tuple(state.announced),
-            "declared_by_rule": tuple(state.declared_by_rule),
-            "told_cards": state.told_cards,
-            "told": state.told,
+            "joined": tuple(state.auction.joined),
+            "doubled": dict(state.double.doubled),
+            "announced": tuple(state.announce.announced),
+            "declared_by_rule": tuple(state.declare.by_rule),
+            "told_cards": state.discard.told_cards,
+            "told": state.discard.told,
             "told_left": _told_left(state),
             "payments": tuple(state.payments),
             "returns": tuple(state.returns()),
@@ -233,9 +233,9 @@ class SeatView:
             "unseen": unseen,
             "hidden": hidden,
             "known_holders": holders,
-            "drawing": state.drawing,
-            "play_rules": state.play_rules,
-            "trick_pack": state.trick_pack,
+            "drawing": state.talon_phase.drawing,
+            "play_rules": state.play.rules,
+            "trick_pack": state.play.trick_pack,
         }
         for name, value in fields.items():
             object.__setattr__(self, name, value)
@@ -321,7 +321,7 @@ def _told_left(state: HandState) -> tuple[int, ...]:
     """Per seat, how many of the cards told of (`discard.told`) still lie among its discards:
     the count told, less those since handed over from them for the Fool (an exchange every
     seat sees, from a giver whose tricks every seat saw), so the seat may know it."""
-    return told_counts(state.told_cards, state.discards) if state.told else ()
+    return told_counts(state.discard.told_cards, state.discards) if state.discard.told else ()
 
 
 def _seen_decisions(decisions: Iterable[dict], seat: int) -> tuple[SeenDecision, ...]:
@@ -370,9 +370,9 @@ def _known_holders(
     def places_of(holder: int, piles: tuple[str, ...]) -> tuple[int, ...]:
         return tuple(i for i, p in enumerate(hidden) if p.owner == holder and p.pile in piles)
 
-    cut = state.cut_card
+    cut = state.deal.cut_card
     if cut is not None and cut in unseen:
-        holder = next((s for s, hand in enumerate(state.hands_dealt) if cut in hand), None)
+        holder = next((s for s, hand in enumerate(state.deal.hands_dealt) if cut in hand), None)
         if holder is not None:
             where[cut] = places_of(holder, HIDDEN_PILES)
     shown_by_rule = {rule.id for rule in state.ruleset.shows}

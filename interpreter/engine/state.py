@@ -10,7 +10,15 @@ one, every player is a side alone.
 This module keeps the state, its public surface and the firing of payment rules; each phase
 of the hand (the deal, the auction, the talon, the declarations, play, the settlement) is a
 module of `tarot.engine.phases`, which also dispatches decisions and moves the hand
-from phase to phase in the order the ruleset gives (`phases`). Cards lie in `zones`.
+from phase to phase in the order the ruleset gives (`phases`).
+
+The state is the cards (`zones`), one small object per kind of phase, kept by its module
+(`deal`, `ask`, `auction`, `talon_phase`, `discard`, `declare`, `announce`, `double`,
+`play`: the auction's taker and contract are `state.auction.taker` and
+`state.auction.contract`, the one trick history `state.play.trick_log`), and the values of
+the whole hand (the game before it, the pack, the step of the flow, the decision asked, what
+was shown, decided, paid and scored). `clone()` copies the zones and each phase's object by
+their own `copy()`, and names every hand-wide value it copies or shares.
 
 The ruleset's definitions (and each seat's `total()`) are computed once per state and kept in
 `memo` until the state changes: every change calls `_changed()`, which forgets them.
@@ -23,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from tarot.core.actions import Action, Decision, DecisionKind, IllegalAction
-from tarot.core.ruleset import DoubleTarget, Evaluator, PaymentRule, RedealRule, Ruleset
+from tarot.core.ruleset import Evaluator, PaymentRule, Ruleset
 from tarot.core.vocabulary import MAX_REDEALS, TOTAL_MEMO
 from tarot.engine.events import At, Payment
 from tarot.engine.lasting import (
@@ -32,10 +40,16 @@ from tarot.engine.lasting import (
     starting_values,
 )
 from tarot.engine.phases import APPLY, Phase, advance, auction, enter_first_step
-from tarot.engine.phases.auction import AuctionEntry, AuctionStage
-from tarot.engine.phases.declare import HANDED_OVER, CardChoice
+from tarot.engine.phases.announce import AnnounceState
+from tarot.engine.phases.ask import AskState
+from tarot.engine.phases.auction import AuctionState
+from tarot.engine.phases.deal import DealState
+from tarot.engine.phases.declare import HANDED_OVER, DeclareState
+from tarot.engine.phases.doubling import DoubleState
 from tarot.engine.phases.phase import MOMENTS
+from tarot.engine.phases.play import PlayState
 from tarot.engine.phases.settle import count_points
+from tarot.engine.phases.talon import DiscardState, TalonState
 from tarot.engine.values import magnitude as _magnitude
 from tarot.engine.values import selected_seats as _seats
 from tarot.engine.values import tidy as _tidy
@@ -58,30 +72,6 @@ __all__ = [
 ]
 _TRICK_EVENTS = ("card_played", "trick_end")
 _KIND_TEXT = {kind: kind.value for kind in DecisionKind}  # as records write each kind
-#: the lists of the state that `clone` copies (beside the zones and the per-seat containers)
-_COPIED_LISTS = (
-    "shown",
-    "decisions",
-    "payments",
-    "trick_log",
-    "excuse_debts",
-    "exchanges",
-    "abandoned",
-    "declare_queue",
-    "redeal_queue",
-    "redeal_agreement",
-    "bidders",
-    "bids_made",
-    "auction_log",
-    "joined",
-    "double_targets",
-    "double_queue",
-    "transfers",
-    "announced",
-    "announce_queue",
-    "declared_by_rule",
-    "ask_queue",
-)
 #: what a clone shares with its state, each set afresh and never changed in place: the game before
 #: the hand, the deal as dealt, values worked out once a deal or a decision, the decision asked (and
 #: those queued); and, inside the lists `clone` copies, the log entries, never changed once written
@@ -90,34 +80,39 @@ SHARED_WITH_CLONES = (
     "totals_before",
     "lasting_before",
     "seat_order",
-    "bid_order",
     "_base_vars",
     "_sides_vars",
-    "hands_dealt",
-    "packets_dealt",
-    "piles_dealt",
-    "talon_dealt",
-    "talon_shared",
-    "bid_jumps",
     "decision",
-    "declare_queue[]",
     "decisions[]",
     "payments[]",
-    "trick_log[]",
     "shown[]",
-    "exchanges[]",
-    "zones.trick_cards[]",
+    "abandoned[]",
+    "deal.hands_dealt",
+    "deal.packets_dealt",
+    "deal.piles_dealt",
+    "deal.talon_dealt",
+    "auction.bid_order",
+    "auction.bid_jumps",
+    "talon_phase.shared",
+    "declare.queue[]",
+    "play.trick_log[]",
+    "play.exchanges[]",
 )
 
 
 class HandState(ZoneAttributes):
     """A hand from the deal to the settlement."""
 
-    # what the deal handed out, as dealt (set by phases/deal.py)
-    packets_dealt: list[list[list[int]]]
-    piles_dealt: list[list[list[int]]]
-    talon_dealt: list[int]
-    hands_dealt: list[list[int]]
+    # each phase's own part of the state, kept and copied by its phase module
+    deal: DealState
+    ask: AskState
+    auction: AuctionState
+    talon_phase: TalonState  # named so beside the zone `talon`
+    discard: DiscardState
+    declare: DeclareState
+    announce: AnnounceState
+    double: DoubleState
+    play: PlayState
 
     def __init__(
         self,
@@ -165,116 +160,85 @@ class HandState(ZoneAttributes):
         self.pack = list(pack)
         self.seat_order = [(dealer + 1 + i) % n for i in range(n)]  # dealing and bidding order
         self.zones = Zones.empty(n)
-        self.drawing = False  # the talon is a stock drawn from after each trick
-        self.talon_per_trick = 0  # the talon's top cards each trick's winner takes
-        self.talon_shared: list[tuple[int, list[int]]] = []  # (seat, cards) of a talon shared
-        self.ended_in_talon = False  # the talon's `ends_hand` ended the hand before play
-        # once the discards are done (`discard.told`): the cards told of, and per seat how
-        # many of them it laid away (empty before)
-        self.told_cards: frozenset[int] = frozenset()
-        self.told: tuple[int, ...] = ()
-        self.declared: list[set[str]] = [set() for _ in range(n)]
-        self.declared_values: list[dict[str, Number]] = [{} for _ in range(n)]
-        self.declared_by_rule: list[tuple[int, str]] = []  # (seat, `id:level`), compulsory
         self.shown: list[tuple[int, str, list[int]]] = []  # (seat, what, cards shown)
         self.decisions: list[dict] = []
         self.payments: list[Payment] = []
-        # each finished trick: (number, leader, its (seat, card) in play order, winner)
-        self.trick_log: list[tuple[int, int, list[tuple[int, int]], int]] = []
-        self.trick_number = 0
-        self.total_tricks = 0
-        self.leader = dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n
-        # the hand's play rules (its contract's, once the auction is over), the pack as they
-        # play it, and the sides they give (None: from the auction); see `play.settle_rules`
-        self.play_rules = ruleset.play
-        self.trick_pack = ruleset.deck.cards
-        self.side_table: tuple[tuple[int, ...], ...] | None = None
-        self.cut_card: int | None = self.pack[-1] if ruleset.cut_shown and self.pack else None
-        self.taker: int | None = None
-        self.contract: str | None = None
-        self.called_card: int | None = None
-        self.partner: int | None = None  # the called card's holder, when not the taker
-        self.partner_shown_at: int | None = None  # the trick in which the called card fell
-        self.thrown_in: str | None = None  # why the deal was abandoned, if it was
-        self.excuse_debts: list[tuple[int, int]] = []  # (the Fool's holder, the trick's winner)
-        self.exchanges: list[dict] = []  # cards handed over for the Fool
         self.scores: list[Number] = [0] * n  # points scored in the hand (rulesets that score)
-        self.claimed: tuple[int, ...] = ()  # seats that claimed the game during play
         self._points: list[Number] | None = None
         self._base_vars = {"seats": tuple(range(n)), "dealer": dealer, "players": n}
-        self.discard_left = {s: ruleset.discard_count(s, dealer) for s in self.seat_order}
-        self.declare_queue: list[Decision] = []
-        self.card_choices: list[CardChoice] = []  # shows and gives still to pick
-        self.declared_seats: set[tuple[int, str]] = set()
-        self.redeal_queue: list[tuple[int, RedealRule]] = []
-        self.redeal_agreement: list[int] = []  # seats still to agree to the redeal asked for
-        # the auction (`phases/auction.py`): seats still to speak, its stage, who joined
-        self.auction_stage = AuctionStage.BIDDING
-        self.joined: list[int] = []  # seats that joined the taker's side
-        self.compulsory = False  # the contract was compulsory: no auction was held
-        self.last_word_spoken = False  # the seat left has spoken its last word
-        self.bid_order = tuple(auction.bid_order(self))  # the seats in the order they bid
-        self.bidders = list(self.bid_order) if ruleset.bidding else []
-        self.bids_made = [0] * n  # bids and holds each seat has made in the auction
-        self.bid_held = False  # whether the highest bid so far was a hold
-        self.auction_log: list[AuctionEntry] = []  # every bid, hold and pass, in order
-        self.bid_jumps: dict[str, int] = {}  # the jump of each contract the bidder may bid
-        # the talon laid out in packets (`phases/talon.py`): who takes, how many more
-        self.packet_taker: int | None = None
-        self.packets_to_take = 0
-        # doublings (`phases/doubling.py`): per target how many; what is still to be asked
-        self.doubled: dict[str, int] = {}
-        self.double_targets: list[DoubleTarget] = []
-        self.double_queue: list[int] = []
-        # announcements (`phases/announce.py`): (seat, bonus) made, seats still to speak,
-        # the cards each announcer keeps for the last trick
-        self.announced: list[tuple[int, str]] = []
-        self.announce_queue: list[int] = []
-        self.kept_back: dict[int, frozenset[int]] = {}
+        self.thrown_in: str | None = None  # why the deal was abandoned, if it was
         self.step = 0  # where the hand is in the ruleset's flow (`Ruleset.flow`)
         self.phase = Phase.DEAL  # the phase of that step
-        self.dealt_so_far = 0  # cards of the pack dealt out by the flow's deal steps so far
-        self.ask_queue: list[int] = []  # seats still to answer the flow's question
-        self.excuses = ruleset.deck.fools
         self.decision: Decision | None = None
         self.lasting = self.lasting_before.copy()  # as it stands: a new deal starts again
         self.transfers: list[TransferMade] = []  # into and out of the accounts
-        self.hands_dealt = [[] for _ in range(n)]
-        self.packets_dealt = [[] for _ in range(n)]
+        # each phase's own part of the state
+        cut_card = self.pack[-1] if ruleset.cut_shown and self.pack else None
+        self.deal = DealState.new(n, cut_card)
+        self.ask = AskState.new()
+        self.auction = AuctionState.new(n)
+        self.talon_phase = TalonState.new()
+        self.discard = DiscardState.new(
+            {s: ruleset.discard_count(s, dealer) for s in self.seat_order}
+        )
+        self.declare = DeclareState.new(n)
+        self.announce = AnnounceState.new()
+        self.double = DoubleState.new()
+        leader = dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n
+        self.play = PlayState.new(ruleset.play, ruleset.deck.cards, leader, ruleset.deck.fools)
+        auction.start(self)
         enter_first_step(self)
 
     # --- the Game/State interface --------------------------------------------------------
 
     def clone(self) -> HandState:
-        """An independent copy to try actions on (the ruleset and the dealt pack are shared,
-        being never changed)."""
+        """An independent copy to try actions on: the zones and each phase's part copied by
+        their own `copy()`, the hand-wide lists copied, the rest shared (the ruleset, the
+        dealt pack, values never changed in place; see `SHARED_WITH_CLONES`). Each attribute
+        is named here, so one left out is missing from the clone, never shared with it."""
         other: HandState = _Unfilled()
-        mine = getattr(self, "__dict__", None)
-        if mine is not None:  # plain Python: every attribute at once
-            theirs = other.__dict__
-            theirs.update(mine)
-            for name in _COPIED_LISTS:
-                theirs[name] = list(mine[name])
-        else:  # compiled (mypyc): no `__dict__`, but the class lists the attributes it has
-            for name in _COMPILED_ATTRIBUTES:
-                value = getattr(self, name, _UNSET)
-                if value is not _UNSET:
-                    setattr(other, name, value)
-            for name in _COPIED_LISTS:
-                setattr(other, name, list(getattr(self, name)))
-        other.zones = self.zones.copy()
-        other.declared = [set(d) for d in self.declared]
-        other.declared_values = [dict(d) for d in self.declared_values]
-        other.scores = list(self.scores)
-        other.lasting = self.lasting.copy()
-        other.fired = dict(self.fired)
-        other.doubled = dict(self.doubled)
-        other.kept_back = dict(self.kept_back)
-        other.card_choices = [choice.copy() for choice in self.card_choices]
+        # the game, the hand and the deal, as they were given or dealt
+        other.ruleset = self.ruleset
+        other.chosen = self.chosen
+        other.number = self.number
+        other.dealer = self.dealer
+        other.totals_before = self.totals_before
+        other._repack = self._repack
+        other.lasting_before = self.lasting_before
+        other.keeps_log = self.keeps_log
+        other.pack = self.pack
+        other.seat_order = self.seat_order
+        other._base_vars = self._base_vars
+        other.declarations_seen = self.declarations_seen  # shared on purpose: see __init__
+        # where the hand stands
+        other.step = self.step
+        other.phase = self.phase
+        other.decision = self.decision
+        other.thrown_in = self.thrown_in
+        other.sitting_over = self.sitting_over
+        other._sides_vars = self._sides_vars
+        other._points = self._points
         other.memo = {}
         other.meter = self.meter.copy()
-        other.discard_left = dict(self.discard_left)
-        other.declared_seats = set(self.declared_seats)
+        other.zones = self.zones.copy()
+        other.deal = self.deal.copy()
+        other.ask = self.ask.copy()
+        other.auction = self.auction.copy()
+        other.talon_phase = self.talon_phase.copy()
+        other.discard = self.discard.copy()
+        other.declare = self.declare.copy()
+        other.announce = self.announce.copy()
+        other.double = self.double.copy()
+        other.play = self.play.copy()
+        # what the hand has said, paid and scored so far
+        other.shown = list(self.shown)
+        other.decisions = list(self.decisions)
+        other.payments = list(self.payments)
+        other.fired = dict(self.fired)
+        other.scores = list(self.scores)
+        other.lasting = self.lasting.copy()
+        other.transfers = list(self.transfers)
+        other.abandoned = list(self.abandoned)
         return other
 
     @property
@@ -289,7 +253,7 @@ class HandState(ZoneAttributes):
                 "cards": [{"seat": seat, "card": ids[card]} for seat, card in trick],
                 "winner": winner,
             }
-            for number, leader, trick, winner in self.trick_log
+            for number, leader, trick, winner in self.play.trick_log
         ]
 
     def forget_future_deals(self) -> None:
@@ -380,7 +344,7 @@ class HandState(ZoneAttributes):
         if error.hand is None:
             error.hand = self.number
             if self.phase == Phase.PLAY:
-                error.moment = f"during trick {self.trick_number}"
+                error.moment = f"during trick {self.play.trick_number}"
             else:
                 error.moment = MOMENTS[self.phase]
         return error
@@ -390,13 +354,13 @@ class HandState(ZoneAttributes):
     def attackers(self) -> tuple[int, ...]:
         """The taker, his partner (when there is one) and the seats that joined him; empty
         without an auction, or under a contract without a taker."""
-        if self.taker is None:
+        auction = self.auction
+        if auction.taker is None:
             return ()
-        attack: tuple[int, ...] = (
-            (self.taker,) if self.partner is None else (self.taker, self.partner)
-        )
-        if self.joined:
-            attack += tuple(seat for seat in self.joined if seat not in attack)
+        partner = auction.partner
+        attack: tuple[int, ...] = (auction.taker,) if partner is None else (auction.taker, partner)
+        if auction.joined:
+            attack += tuple(seat for seat in auction.joined if seat not in attack)
         return attack
 
     def defenders(self) -> tuple[int, ...]:
@@ -408,8 +372,8 @@ class HandState(ZoneAttributes):
     def side_of(self, seat: int) -> tuple[int, ...]:
         """The seats that share `seat`'s tricks: its side as the play rules' `sides` give it,
         else the taker's side or the defenders' after an auction, else the seat alone."""
-        if self.side_table is not None:
-            return self.side_table[seat]
+        if self.play.side_table is not None:
+            return self.play.side_table[seat]
         attack = self.attackers()
         if not attack:
             return (seat,)
@@ -417,9 +381,9 @@ class HandState(ZoneAttributes):
 
     def contract_value(self, name: str) -> Number:
         bidding = self.ruleset.bidding
-        if bidding is None or self.contract is None:
+        if bidding is None or self.auction.contract is None:
             return 0
-        return bidding.contract(self.contract).values.get(name, 0)
+        return bidding.contract(self.auction.contract).values.get(name, 0)
 
     # --- moving from decision to decision, and play --------------------------------------
 
@@ -429,7 +393,7 @@ class HandState(ZoneAttributes):
 
     def called_card_holder(self) -> int | None:
         """The player other than the taker holding the called card in hand, if any."""
-        return self.zones.holder(self.called_card, leaving_out=self.taker)
+        return self.zones.holder(self.auction.called_card, leaving_out=self.auction.taker)
 
     def playable(self, seat: int) -> list[int]:
         """The cards `seat` may play from: its hand and the face-up tops of its piles."""
@@ -447,9 +411,9 @@ class HandState(ZoneAttributes):
             "player": seat,
             "card": card,
             "trick": tuple(c for _s, c in self.zones.trick),
-            "trick_number": self.trick_number,
-            "last_trick": self.trick_number == self.total_tricks,
-            "leader": self.leader,
+            "trick_number": self.play.trick_number,
+            "last_trick": self.play.trick_number == self.play.total_tricks,
+            "leader": self.play.leader,
         }
 
     # --- the end of the hand -------------------------------------------------------------
@@ -507,15 +471,16 @@ class HandState(ZoneAttributes):
 
     def _scope(self, variables: dict) -> Scope:
         base = self._base_vars
-        if self.contract is not None:  # a contract forced on all has no taker: -1, no seat
-            sides = (self.taker, self.partner, self.contract, len(self.joined))
+        auction = self.auction
+        if auction.contract is not None:  # a contract forced on all has no taker: -1, no seat
+            sides = (auction.taker, auction.partner, auction.contract, len(auction.joined))
             if self._sides_vars[0] != sides:  # worked out again only when the sides change
                 self._sides_vars = (
                     sides,
                     {
                         **base,
-                        "taker": -1 if self.taker is None else self.taker,
-                        "contract": self.contract,
+                        "taker": -1 if auction.taker is None else auction.taker,
+                        "contract": auction.contract,
                         "attackers": self.attackers(),
                         "defenders": self.defenders(),
                     },
@@ -560,16 +525,3 @@ class _Unfilled(HandState):
 
     def __init__(self) -> None:
         pass
-
-
-_UNSET = object()  # an attribute a state has not set (yet)
-
-
-def _compiled_attributes(cls: type) -> tuple[str, ...]:
-    """The attributes of a class compiled by mypyc and of its bases, from the
-    `__mypyc_attrs__` mypyc gives each."""
-    names = (name for base in cls.__mro__ for name in getattr(base, "__mypyc_attrs__", ()))
-    return tuple(dict.fromkeys(name for name in names if name != "__dict__"))
-
-
-_COMPILED_ATTRIBUTES = _compiled_attributes(HandState)  # empty in plain Python

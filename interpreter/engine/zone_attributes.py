@@ -86,12 +86,3 @@ class ZoneAttributes:
     @trick.setter
     def trick(self, cards: list[tuple[int, int]]) -> None:
         self.zones.trick = cards
-
-    @property
-    def trick_cards(self) -> list[tuple[int, list[int]]]:
-        """The state's `zones.trick_cards`."""
-        return self.zones.trick_cards
-
-    @trick_cards.setter
-    def trick_cards(self, cards: list[tuple[int, list[int]]]) -> None:
-        self.zones.trick_cards = cards

@@ -1,4 +1,5 @@
 """Where every card of a hand lies: hands, discards, tricks won, piles, the talon, the trick.
+(Finished tricks, in the order they were played, are trick play's: `PlayState.trick_log`.)
 
 Where it sits: one `Zones` value per hand state (`tarot.engine.state`), changed by the
 phases as cards move and copied whole by `copy()` when the state is cloned for a search.
@@ -25,7 +26,6 @@ class Zones:
     piles: list[list[list[int]]]  # per seat, piles on the table, bottom card first
     talon: list[int]  # the talon, or a stock drawn from the top after each trick
     trick: list[tuple[int, int]]  # (seat, card) on the table, in the order played
-    trick_cards: list[tuple[int, list[int]]]  # (winner, cards) of each finished trick
     packets: list[list[int]]  # the talon laid out face up in packets, one emptied when taken
 
     @classmethod
@@ -33,10 +33,10 @@ class Zones:
         def per_seat() -> list[list[int]]:
             return [[] for _ in range(players)]
 
-        return cls(per_seat(), per_seat(), per_seat(), per_seat(), per_seat(), [], [], [], [], [])
+        return cls(per_seat(), per_seat(), per_seat(), per_seat(), per_seat(), [], [], [], [])
 
     def copy(self) -> Zones:
-        """An independent copy (a finished trick's cards are never changed, so shared)."""
+        """An independent copy."""
         return Zones(
             [list(hand) for hand in self.hands],
             [list(pile) for pile in self.discards],
@@ -46,7 +46,6 @@ class Zones:
             [[list(pile) for pile in piles] for piles in self.piles],
             list(self.talon),
             list(self.trick),
-            list(self.trick_cards),
             [list(packet) for packet in self.packets],
         )
 

@@ -57,9 +57,9 @@ def summarized(
         running.summary(number, state.dealer, tuple(state.returns()), sides),
         fired=fired,
         paid=paid,
-        taker=state.taker,
-        partner=state.partner,
-        contract=state.contract,
+        taker=state.auction.taker,
+        partner=state.auction.partner,
+        contract=state.auction.contract,
     )
 
 
@@ -83,7 +83,15 @@ def play_sitting_summarized(
             fired[rule] = fired.get(rule, 0) + times
         for rule, amount in hand_paid.items():
             paid[rule] = paid.get(rule, 0.0) + amount
-        deals.append(Deal(state.dealer, tuple(returns), state.taker, state.partner, state.contract))
+        deals.append(
+            Deal(
+                state.dealer,
+                tuple(returns),
+                state.auction.taker,
+                state.auction.partner,
+                state.auction.contract,
+            )
+        )
     assert deals  # a sitting has at least one hand
     summary = running.summary(number, deals[0].dealer, tuple(tidy(n) for n in net))
     return replace(summary, fired=fired, paid=paid, deals=tuple(deals))

@@ -79,14 +79,19 @@ def batchable(state: HandState) -> bool:
     zones = state.zones
     return (
         runs(ruleset)
-        and state.play_rules is ruleset.play
-        and state.trick_pack is ruleset.deck.cards
-        and state.side_table is None
-        and not (state.joined or state.kept_back or state.drawing or state.talon_per_trick)
+        and state.play.rules is ruleset.play
+        and state.play.trick_pack is ruleset.deck.cards
+        and state.play.side_table is None
+        and not (
+            state.auction.joined
+            or state.announce.kept_back
+            or state.talon_phase.drawing
+            or state.talon_phase.per_trick
+        )
         and not any(map(any, zones.piles))
         and not any(state.scores)
-        and not state.declare_queue
-        and not (state.trick_number == 1 and _declares_before_first_card(ruleset))
+        and not state.declare.queue
+        and not (state.play.trick_number == 1 and _declares_before_first_card(ruleset))
     )
 
 
@@ -144,7 +149,7 @@ def prepare(
                 if trial.decision is None:
                     results[index][sample] = trial.returns()[seat]
                 else:
-                    moment = (trial.trick_number, len(trial.zones.trick))
+                    moment = (trial.play.trick_number, len(trial.zones.trick))
                     waiting[moment].append((trial, index, sample, 0))
     if waiting:
         # each guessed deal's random stream, shared by its actions and keyed by the
@@ -193,8 +198,8 @@ def play_states(
     first = states[0]
     batch = from_states(program, states, logging)
     resume = Resume(
-        trick_number=first.trick_number,
-        total_tricks=first.total_tricks,
+        trick_number=first.play.trick_number,
+        total_tricks=first.play.total_tricks,
         trick=_table(states, first.ruleset.players),
         played=len(first.zones.trick),
     )
@@ -222,7 +227,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
     creditors = debtors.copy()
     winning_cards, tricks_won, last_winner = _trick_logs(states, cards // n + 1, n)
     for row, state in enumerate(states):
-        for seat, made in enumerate(state.declared):
+        for seat, made in enumerate(state.declare.declared):
             for what in made:
                 if what in declarations:
                     declared[row, seat, declarations[what]] = True
@@ -230,10 +235,10 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
                     declared_redeals[row, seat, redeals[what]] = True
                 if what in questions:
                     answered[row, seat, questions[what]] = True
-        for seat, values in enumerate(state.declared_values):
+        for seat, values in enumerate(state.declare.values):
             for what, value in values.items():
                 declared_values[row, seat, declarations[what]] = value
-        for slot, (debtor, creditor) in enumerate(state.excuse_debts):
+        for slot, (debtor, creditor) in enumerate(state.play.excuse_debts):
             debtors[row, slot], creditors[row, slot] = debtor, creditor
     net = np.array([s.net() for s in states], dtype=np.float64)
     net += np.array([s.totals_before for s in states], dtype=np.float64)
@@ -254,15 +259,15 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         fired=np.zeros((size, len(program.keys)), dtype=np.int32),
         paid=np.zeros((size, len(program.keys))),
         rule_keys=program.keys,
-        leader=np.array([s.leader for s in states], dtype=np.int64),
+        leader=np.array([s.play.leader for s in states], dtype=np.int64),
         tricks_won=tricks_won,
         last_trick=_masks(
             layout,
-            [s.zones.trick_cards[-1][1] if s.zones.trick_cards else [] for s in states],
+            [[c for _s, c in s.play.trick_log[-1][2]] if s.play.trick_log else [] for s in states],
         ),
         last_winner=last_winner,
         talon=_masks(layout, [s.zones.talon for s in states]),
-        talon_dealt=_masks(layout, [s.talon_dealt for s in states]),
+        talon_dealt=_masks(layout, [s.deal.talon_dealt for s in states]),
         set_aside=_seat_masks(layout, states, lambda s: s.zones.set_aside),
         discard_left=np.zeros((size, n), dtype=np.int64),
         declared_redeals=declared_redeals,
@@ -270,15 +275,22 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         winning_cards=winning_cards,
         debtors=debtors,
         creditors=creditors,
-        taker=np.array([-1 if s.taker is None else s.taker for s in states], dtype=np.int64),
-        partner=np.array([-1 if s.partner is None else s.partner for s in states], dtype=np.int64),
+        taker=np.array(
+            [-1 if s.auction.taker is None else s.auction.taker for s in states], dtype=np.int64
+        ),
+        partner=np.array(
+            [-1 if s.auction.partner is None else s.auction.partner for s in states], dtype=np.int64
+        ),
         contract=np.array(
-            [-1 if s.contract is None else contracts.index(s.contract) for s in states],
+            [
+                -1 if s.auction.contract is None else contracts.index(s.auction.contract)
+                for s in states
+            ],
             dtype=np.int64,
         ),
         thrown=np.zeros(size, dtype=np.bool_),
         deals=np.ones(size, dtype=np.int64),
-        excuses=_masks(layout, [s.excuses for s in states]),
+        excuses=_masks(layout, [s.play.excuses for s in states]),
         decisions=np.zeros(size, dtype=np.int64),
         choices=np.zeros(size, dtype=np.int64),
         leaders=np.full((size, 1), -1, dtype=np.int8),  # not kept: `summarised` is False
@@ -305,7 +317,7 @@ def _trick_logs(states: Sequence[HandState], tricks: int, players: int) -> tuple
     winning_cards = np.full((size, tricks), -1, dtype=np.int64)
     tricks_won = np.zeros((size, players), dtype=np.int64)
     last_winner = np.full(size, -1, dtype=np.int64)
-    logs = [state.trick_log for state in states]
+    logs = [state.play.trick_log for state in states]
     lengths = np.fromiter(map(len, logs), dtype=np.int64, count=size)
     entries = list(chain.from_iterable(logs))
     if not entries:

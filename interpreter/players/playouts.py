@@ -101,7 +101,9 @@ def card_scores(state: HandState, seat: int, cards: Sequence[int]) -> list[Numbe
     values = state.ruleset.counting.values
     strengths = deck.cards.strength
     trick = state.zones.trick
-    excuses = state.excuses if state.trick_number < state.total_tricks else frozenset()
+    excuses = (
+        state.play.excuses if state.play.trick_number < state.play.total_tricks else frozenset()
+    )
     least = min(values) if not excuses.isdisjoint(cards) else 0.0  # what an excuse gives
     if not trick:
         trumps = deck.cards.trumps
@@ -111,7 +113,7 @@ def card_scores(state: HandState, seat: int, cards: Sequence[int]) -> list[Numbe
             - (1.0 if card in trumps else 0.0)
             for card in cards
         ]
-    wins = trick_rules.winning(state.trick_pack, trick, state.excuses, seat, cards)
+    wins = trick_rules.winning(state.play.trick_pack, trick, state.play.excuses, seat, cards)
     on_table = sum(values[c] for _s, c in trick if c not in excuses)
     scores = []
     for card, won in zip(cards, wins, strict=True):

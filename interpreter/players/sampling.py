@@ -103,8 +103,8 @@ class Sampler:
 def _rebind_partner(sample: HandState) -> None:
     """The called card's holder in the sample is the taker's partner (None if the card lies
     where no other player holds it)."""
-    if sample.called_card is not None and sample.partner_shown_at is None:
-        sample.partner = sample.called_card_holder()
+    if sample.auction.called_card is not None and sample.play.partner_shown_at is None:
+        sample.auction.partner = sample.called_card_holder()
 
 
 def hidden_zones(view: SeatView) -> list[Zone]:

@@ -135,16 +135,16 @@ def _hand_transcript(state: HandState) -> str:
     deck = ruleset.deck.cards
     out = [f"=== Hand {state.number} of {ruleset.title}: seat {state.dealer} deals ==="]
     out += values_line(ruleset, state.lasting_before, "before the hand")
-    if state.cut_card is not None:
-        out.append(f"Cut card (to the dealer): {deck[state.cut_card].label()}")
+    if state.deal.cut_card is not None:
+        out.append(f"Cut card (to the dealer): {deck[state.deal.cut_card].label()}")
         out += _payments_at(state, AT_CUT)
     for deal in state.abandoned:
         reason = ruleset.rule_label("thrown_in:" + deal["thrown_in"])
         out.append(f"A deal is thrown in ({reason}); the same dealer deals again.")
     out.append(f"Deal ({table_order(ruleset)}):")
-    for seat, hand in enumerate(state.hands_dealt):
+    for seat, hand in enumerate(state.deal.hands_dealt):
         out.append(f"  {seat_name(state, seat)} [{len(hand)}]: {_cards(ruleset, hand)}")
-    for seat, piles in enumerate(state.piles_dealt):
+    for seat, piles in enumerate(state.deal.piles_dealt):
         if piles:
             faces = "; ".join(
                 " ".join(card_text(ruleset, c) for c in pile[:-1])
@@ -152,8 +152,10 @@ def _hand_transcript(state: HandState) -> str:
                 for pile in piles
             )
             out.append(f"  {seat_name(state, seat)} piles (bottom first, [top] face up): {faces}")
-    if state.talon_dealt:
-        out.append(f"  Talon [{len(state.talon_dealt)}]: {_cards(ruleset, state.talon_dealt)}")
+    if state.deal.talon_dealt:
+        out.append(
+            f"  Talon [{len(state.deal.talon_dealt)}]: {_cards(ruleset, state.deal.talon_dealt)}"
+        )
     out += transfer_lines(ruleset, state.transfers, DEAL)
     out += _shown_by_rules(state, None, "  ")
     out += _before_play(state)
@@ -161,7 +163,7 @@ def _hand_transcript(state: HandState) -> str:
         reason = ruleset.rule_label("thrown_in:" + state.thrown_in)
         out.append(f"The deal is thrown in: {reason}")
         return "\n".join(out)
-    if state.ended_in_talon:
+    if state.talon_phase.ended_hand:
         out.append("The hand ends with the talon (its `ends_hand` holds): no card is played")
     else:
         out += _play_lines(state)
@@ -188,7 +190,7 @@ def _play_lines(state: HandState) -> list[str]:
     shown = {(seat, decl): cards for seat, decl, cards in state.shown}
     by_rules = [
         (seat, read_action(DecisionKind.DECLARE, choice, ruleset.deck), " (by the rules)")
-        for seat, choice in state.declared_by_rule
+        for seat, choice in state.declare.by_rule
     ]
     chosen = [
         (seat, action, "") for seat, kind, action in _taken(state) if kind == DecisionKind.DECLARE
@@ -210,10 +212,10 @@ def _play_lines(state: HandState) -> list[str]:
     out += _play_rules_lines(state)
     given = _talon_to_winners(state)
     exchanges: dict[int, list[dict]] = {}
-    for exchange in state.exchanges:
+    for exchange in state.play.exchanges:
         exchanges.setdefault(exchange["after_trick"], []).append(exchange)
     for trick, (_n, _leader, seat_cards, _winner) in zip(
-        state.tricks, state.trick_log, strict=True
+        state.tricks, state.play.trick_log, strict=True
     ):
         played = ", ".join(_played(ruleset, c["seat"], c["card"]) for c in trick["cards"])
         exception = _exception_note(state, seat_cards, trick["winner"], trick["number"])
@@ -229,13 +231,13 @@ def _play_lines(state: HandState) -> list[str]:
             )
         out += _shown_by_rules(state, trick["number"], "    ")
     unplayed = sum(map(len, state.hands))
-    if unplayed and not state.claimed:
+    if unplayed and not state.play.claimed:
         out.append(f"Play stops: the play rules end it ({unplayed} cards not played)")
     points = state.card_points()
     out.append("Card points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(points)))
     out += _side_points_line(state)
-    if state.claimed:
-        claimed = ", ".join(f"seat {s}" for s in state.claimed)
+    if state.play.claimed:
+        claimed = ", ".join(f"seat {s}" for s in state.play.claimed)
         out.append(f"The game is claimed during play by {claimed}")
     if state.ruleset.hand_score is not None:
         scored = ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores))
@@ -265,7 +267,7 @@ def _play_rules_lines(state: HandState) -> list[str]:
     """The play rules in force beyond following suit and trumping, from the hand's `play`
     (its contract's own, when it gives one), so that a transcript tells why a card had to
     fall or why play stopped early."""
-    rules = state.play_rules
+    rules = state.play.rules
     said = [
         text
         for present, text in (
@@ -281,8 +283,8 @@ def _play_rules_lines(state: HandState) -> list[str]:
     said += [f"winner exception: {exception.name}" for exception in rules.winner_exceptions]
     if not said:
         return []
-    contract = state.contract
-    own = contract is not None and state.play_rules is not state.ruleset.play
+    contract = state.auction.contract
+    own = contract is not None and state.play.rules is not state.ruleset.play
     whose = f" of {contract.replace('_', ' ')}" if own and contract else ""
     return [f"  Play rules{whose}: " + "; ".join(said)]
 
@@ -292,12 +294,12 @@ def _exception_note(
 ) -> str:
     """ " (by NAME)" when a winner exception gave the trick to another seat than the trick
     rules would (a Fool winning the last trick after all is not one)."""
-    rules = state.play_rules
+    rules = state.play.rules
     if not rules.winner_exceptions:
         return ""
-    if rules.fool_wins_last_trick_after_all and number == state.total_tricks:
+    if rules.fool_wins_last_trick_after_all and number == state.play.total_tricks:
         return ""
-    if trick_rules.trick_winner(state.trick_pack, list(trick), state.excuses) == winner:
+    if trick_rules.trick_winner(state.play.trick_pack, list(trick), state.play.excuses) == winner:
         return ""
     return " (by " + " or ".join(e.name for e in rules.winner_exceptions) + ")"
 
@@ -341,7 +343,7 @@ def _discard_lines(state: HandState) -> list[str]:
             continue
         out.append(f"  {seat_name(state, seat)}: {_cards(ruleset, cards)}")
         gone = [card for card in cards if card not in state.discards[seat]]
-        for exchange in state.exchanges:
+        for exchange in state.play.exchanges:
             card = ruleset.deck.by_id[exchange["card"]]
             if exchange["from"] == seat and card in gone:
                 gone.remove(card)
@@ -355,16 +357,18 @@ def _discard_lines(state: HandState) -> list[str]:
 
 def _told_line(state: HandState, discarders: list[int]) -> list[str]:
     """How many cards of `discard.told` each seat that discarded laid away, as told to all."""
-    if not state.told or not discarders:
+    if not state.discard.told or not discarders:
         return []
-    return ["  " + told_text(state.ruleset, [(f"seat {s}", state.told[s]) for s in discarders])]
+    return [
+        "  " + told_text(state.ruleset, [(f"seat {s}", state.discard.told[s]) for s in discarders])
+    ]
 
 
 def _sides_line(state: HandState) -> str:
     """The sides, when the play rules give them: " sides 0+2 against 1+3"."""
-    if state.side_table is None:
+    if state.play.side_table is None:
         return ""
-    sides = sorted(set(state.side_table))
+    sides = sorted(set(state.play.side_table))
     return " sides " + " against ".join("+".join(map(str, side)) for side in sides)
 
 
@@ -434,26 +438,29 @@ def _before_play(state: HandState) -> list[str]:
             out.append(f"  Seat {seat} {'joins the taker' if action.joins else 'stays out'}")
         elif isinstance(action, Answer):
             out.append(f"  Seat {seat} answers {_answer_text(state, action)}")
-    if state.taker is not None:
+    if state.auction.taker is not None:
         partner = (
-            f", partner seat {state.partner} (the holder of the called card)"
-            if state.partner is not None
-            else (" alone" if state.called_card is not None else "")
+            f", partner seat {state.auction.partner} (the holder of the called card)"
+            if state.auction.partner is not None
+            else (" alone" if state.auction.called_card is not None else "")
         )
-        assert state.contract is not None  # set with the taker, by the winning bid
-        out.append(f"Taker: seat {state.taker}, {state.contract.replace('_', ' ')}{partner}")
-        if state.joined:
-            out.append("  Joined the taker: " + ", ".join(f"seat {s}" for s in state.joined))
-    elif state.contract is not None:
-        out.append(f"Contract: {state.contract.replace('_', ' ')}, with no taker")
-    if state.compulsory:
+        contract = state.auction.contract
+        assert contract is not None  # set with the taker, by the winning bid
+        out.append(f"Taker: seat {state.auction.taker}, {contract.replace('_', ' ')}{partner}")
+        if state.auction.joined:
+            out.append(
+                "  Joined the taker: " + ", ".join(f"seat {s}" for s in state.auction.joined)
+            )
+    elif state.auction.contract is not None:
+        out.append(f"Contract: {state.auction.contract.replace('_', ' ')}, with no taker")
+    if state.auction.compulsory:
         out.append("  The contract is compulsory: there is no auction")
     packets = _packet_lines(state)
     out += packets
     for seat, what, _shown in [] if packets else state.shown:
         if what == "talon":
             out.append(f"  The talon is shown and goes to seat {seat}")
-    for seat, taken in state.talon_shared:
+    for seat, taken in state.talon_phase.shared:
         out.append(f"  Seat {seat} takes from the talon: {_cards(state.ruleset, taken)}")
     for seat, aside in enumerate(state.set_aside):
         if aside:
@@ -465,13 +472,15 @@ def _before_play(state: HandState) -> list[str]:
 
 def _packet_lines(state: HandState) -> list[str]:
     """The talon laid out in packets, the packets taken and where the rest went."""
-    if not state.talon_dealt or state.packet_taker is None:
+    if not state.deal.talon_dealt or state.talon_phase.packet_taker is None:
         return []
     use = talon_use(state)
     assert use is not None and use.packets is not None  # a packet taker is set only then
     ruleset, packets = state.ruleset, use.packets
-    size = len(state.talon_dealt) // packets.count
-    laid = [state.talon_dealt[i : i + size] for i in range(0, len(state.talon_dealt), size)]
+    size = len(state.deal.talon_dealt) // packets.count
+    laid = [
+        state.deal.talon_dealt[i : i + size] for i in range(0, len(state.deal.talon_dealt), size)
+    ]
     shown = "; ".join(f"[{n}] {_cards(ruleset, p)}" for n, p in enumerate(laid, 1))
     out = [f"  The talon is laid out in {packets.count} packets: {shown}"]
     for seat, _kind, action in _taken(state):
@@ -488,13 +497,17 @@ def _packet_lines(state: HandState) -> list[str]:
 def _talon_to_winners(state: HandState) -> dict[int, list[list[int]]]:
     """By trick number, the talon's cards its winner took, when the talon goes to the trick
     winners (the first trick's winner the top cards, and so on)."""
-    use = talon_use(state) if state.contract is not None or not state.ruleset.bidding else None
+    use = (
+        talon_use(state)
+        if state.auction.contract is not None or not state.ruleset.bidding
+        else None
+    )
     if use is None or use.to != TO_TRICK_WINNERS:
         return {}
-    talon, step = state.talon_dealt, use.per_trick
+    talon, step = state.deal.talon_dealt, use.per_trick
     return {
         number: [talon[(number - 1) * step : number * step]]
-        for number in range(1, len(state.trick_log) + 1)
+        for number in range(1, len(state.play.trick_log) + 1)
         if talon[(number - 1) * step : number * step]
     }
 
@@ -503,7 +516,7 @@ def _announcement_lines(state: HandState) -> list[str]:
     """Each bonus announced, by whom, and the cards its announcer keeps for the last trick,
     with the doublings made among them (`doubling.with_announcements`), in the order said."""
     section = state.ruleset.announcements
-    if section is None or not (state.announced or _doubled_with_announcements(state)):
+    if section is None or not (state.announce.announced or _doubled_with_announcements(state)):
         return []
     names = {bonus.id: bonus.name for bonus in section.table}
     kept = {(seat, what): cards for seat, what, cards in state.shown}
@@ -525,7 +538,7 @@ def _announcement_lines(state: HandState) -> list[str]:
 
 def _doubled_with_announcements(state: HandState) -> bool:
     doubling = state.ruleset.doubling
-    return doubling is not None and doubling.with_announcements and bool(state.doubled)
+    return doubling is not None and doubling.with_announcements and bool(state.double.doubled)
 
 
 def _doubling_line(state: HandState, seat: int, action: Double) -> str:
@@ -551,7 +564,7 @@ def _doubling_lines(state: HandState) -> list[str]:
     out = ["Doublings:"]
     for seat, action in asked:
         out.append(_doubling_line(state, seat, action))
-    for target, times in state.doubled.items():
+    for target, times in state.double.doubled.items():
         factor = doubling.factor**times
         out.append(f"  {names.get(target, target)}: doubled {times} time(s), x{tidy(factor)}")
     return out

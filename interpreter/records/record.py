@@ -57,12 +57,12 @@ def hand_record(state: HandState) -> dict:
         # pack against it instead of the seed
         **({"deal": deal_of(state.ruleset, state.dealer, state.pack)} if state.chosen else {}),
         "abandoned_deals": list(state.abandoned),
-        "cut_card": None if state.cut_card is None else cards[state.cut_card].id,
-        "hands_dealt": [[cards[c].id for c in hand] for hand in state.hands_dealt],
+        "cut_card": None if state.deal.cut_card is None else cards[state.deal.cut_card].id,
+        "hands_dealt": [[cards[c].id for c in hand] for hand in state.deal.hands_dealt],
         "piles_dealt": [
-            [[cards[c].id for c in pile] for pile in piles] for piles in state.piles_dealt
+            [[cards[c].id for c in pile] for pile in piles] for piles in state.deal.piles_dealt
         ],
-        "talon": [cards[c].id for c in state.talon_dealt],
+        "talon": [cards[c].id for c in state.deal.talon_dealt],
         "thrown_in": state.thrown_in,
         "decisions": list(state.decisions),
         # only in the records of rulesets with declarations
@@ -73,9 +73,9 @@ def hand_record(state: HandState) -> dict:
             for seat, what, shown in state.shown
         ],
         # only in the records of rulesets that tell counts of discards (`discard.told`)
-        **({"told": list(state.told) or None} if state.ruleset.discard_told else {}),
-        "excuse_exchanges": list(state.exchanges),
-        "claimed": list(state.claimed),
+        **({"told": list(state.discard.told) or None} if state.ruleset.discard_told else {}),
+        "excuse_exchanges": list(state.play.exchanges),
+        "claimed": list(state.play.claimed),
         "tricks": list(state.tricks),
         "payments": [payment.as_record() for payment in state.payments],
         "card_points": list(state.card_points()),
@@ -90,20 +90,22 @@ def _sides(state: HandState) -> dict | None:
     """Who played with whom: the taker's side and the defenders once the auction made a
     taker, and the sides the play rules give (`play_sides`) where they give them; None in a
     game where every player is for himself."""
-    if state.taker is None and state.side_table is None:
+    if state.auction.taker is None and state.play.side_table is None:
         return None
     cards = state.ruleset.deck.cards
     sides: dict = {
-        "taker": state.taker,
-        "contract": state.contract,
-        "called_card": None if state.called_card is None else cards[state.called_card].id,
-        "partner": state.partner,
-        "partner_shown_at_trick": state.partner_shown_at,
+        "taker": state.auction.taker,
+        "contract": state.auction.contract,
+        "called_card": None
+        if state.auction.called_card is None
+        else cards[state.auction.called_card].id,
+        "partner": state.auction.partner,
+        "partner_shown_at_trick": state.play.partner_shown_at,
         "attackers": list(state.attackers()),
         "defenders": list(state.defenders()),
     }
-    if state.side_table is not None:
-        sides["play_sides"] = [list(side) for side in dict.fromkeys(state.side_table)]
+    if state.play.side_table is not None:
+        sides["play_sides"] = [list(side) for side in dict.fromkeys(state.play.side_table)]
     return sides
 
 
@@ -112,7 +114,7 @@ def declarations(state: HandState) -> list[dict]:
     level declared, its worth (0 included) and whether the rules made it (`compulsory`)."""
     deck = state.ruleset.deck
     made: dict[tuple[int, str], tuple[str, bool]] = {}
-    for seat, text in state.declared_by_rule:
+    for seat, text in state.declare.by_rule:
         action = read_action(DecisionKind.DECLARE, text, deck)
         assert isinstance(action, Declare)  # the rules declare a level
         made[seat, action.declaration] = (action.level, True)
@@ -129,7 +131,7 @@ def declarations(state: HandState) -> list[dict]:
             "value": tidy(value),
             "by_rules": made[seat, declaration][1],
         }
-        for seat, values in enumerate(state.declared_values)
+        for seat, values in enumerate(state.declare.values)
         for declaration, value in values.items()
     ]
 

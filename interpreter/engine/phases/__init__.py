@@ -122,7 +122,7 @@ def _next_step(state: HandState) -> None:
 
 def advance(state: HandState) -> None:
     """Move the hand on to its next decision (None once it is over)."""
-    if state.card_choices and declare.decide_card_choice(state):
+    if state.declare.card_choices and declare.decide_card_choice(state):
         return
     while True:
         phase = state.phase

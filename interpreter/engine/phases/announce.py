@@ -3,18 +3,19 @@
 Where it sits: a phase of the hand (`tarot.engine.phases`) after the declarations and
 before the doublings and play, in rulesets with `announcements`. The seats speak in order of
 play from the section's `first` (by default the taker, or without one the dealer's next);
-`state.announce_queue` holds the seats still to pass before the round ends: each seat once,
+`state.announce.queue` holds the seats still to pass before the round ends: each seat once,
 or, with `rounds: until_all_pass`, every seat again after each thing said, from the one who
 said it. A seat is offered every bonus open to it (its `when` holds, the seat is among its
 `by`, and nobody of the seat's side has announced it yet) and, with
 `doubling.with_announcements`, the doublings open to it (`tarot.engine.phases.doubling`);
 it says them one at a time (`announce:ID`, `STEP:TARGET`) and passes when done. What was
-announced is kept in `state.announced` as (seat, id); a bonus's `keeps` cards are shown and
+announced is kept in `state.announce.announced` as (seat, id); a bonus's `keeps` cards are shown and
 held back by play until the last trick (`keep_back`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import (
@@ -38,25 +39,43 @@ KEPT_SHOWN = "kept"  # how `shown` names the cards an announcer keeps: `kept:ID`
 UNTIL_ALL_PASS = "until_all_pass"  # `rounds`: the turn comes round until all pass in a row
 
 
+@dataclass(slots=True)
+class AnnounceState:
+    """The announcements' part of a hand's state (`state.announce`): what was announced, as
+    (seat, bonus), the seats still to speak, and the cards each announcer keeps back for the
+    last trick."""
+
+    announced: list[tuple[int, str]]
+    queue: list[int]
+    kept_back: dict[int, frozenset[int]]
+
+    @classmethod
+    def new(cls) -> AnnounceState:
+        return cls([], [], {})
+
+    def copy(self) -> AnnounceState:
+        return AnnounceState(list(self.announced), list(self.queue), dict(self.kept_back))
+
+
 def enter(state: HandState) -> None:
     """The seats to speak, in order of play from the first."""
     section = state.ruleset.announcements
     assert section is not None  # the phase is in the hand only with `announcements`
     if section.first is not None:
         first = first_seat(state, section.first, "the announcements' `first`")
-    elif state.taker is not None:
-        first = state.taker
+    elif state.auction.taker is not None:
+        first = state.auction.taker
     else:
         first = state.seat_order[0]
     players = state.ruleset.players
-    state.announce_queue = [(first + i) % players for i in range(players)]
+    state.announce.queue = [(first + i) % players for i in range(players)]
 
 
 def decide(state: HandState) -> bool:
     """The next seat's choice of a bonus to announce, or its pass; False once every seat
     has spoken."""
-    while state.announce_queue:
-        seat = state.announce_queue[0]
+    while state.announce.queue:
+        seat = state.announce.queue[0]
         actions: list[Action] = [Announce(a.id) for a in open_to(state, seat)]
         actions += doubling.offered_in_announcements(state, seat)
         if actions:
@@ -64,7 +83,7 @@ def decide(state: HandState) -> bool:
             choices = [action_text(a, state.ruleset.deck) for a in actions]
             state.decision = Decision(seat, DecisionKind.ANNOUNCE, actions, choices)
             return True
-        state.announce_queue.pop(0)
+        state.announce.queue.pop(0)
     return False
 
 
@@ -75,7 +94,7 @@ def open_to(state: HandState, seat: int) -> list[Announcement]:
     assert section is not None  # asked only in rulesets with `announcements`
     scope = state._scope({"player": seat})
     side = state.side_of(seat)
-    made = {bonus for who, bonus in state.announced if who in side}
+    made = {bonus for who, bonus in state.announce.announced if who in side}
     return [
         bonus
         for bonus in section.table
@@ -87,24 +106,26 @@ def open_to(state: HandState, seat: int) -> list[Announcement]:
 
 def announce(state: HandState, decision: Decision, action: Announce | Double | Pass) -> None:
     if isinstance(action, Pass):
-        state.announce_queue.pop(0)
+        state.announce.queue.pop(0)
         return
     seat = decision.seat
     section = state.ruleset.announcements
     assert section is not None  # asked only in rulesets with `announcements`
     if section.rounds == UNTIL_ALL_PASS:  # every seat, this one first, must pass again
         players = state.ruleset.players
-        state.announce_queue = [(seat + i) % players for i in range(players)]
+        state.announce.queue = [(seat + i) % players for i in range(players)]
     if isinstance(action, Double):
         doubling.record(state, action.target)
         return
-    state.announced.append((seat, action.announcement))
+    state.announce.announced.append((seat, action.announcement))
     bonus = next(b for b in section.table if b.id == action.announcement)
     if bonus.keeps is not None:
         kept = set(bonus.keeps(state._scope({"player": seat})))
         held = [card for card in state.zones.hands[seat] if card in kept]
         if held:
-            state.kept_back[seat] = state.kept_back.get(seat, frozenset()) | frozenset(held)
+            state.announce.kept_back[seat] = state.announce.kept_back.get(
+                seat, frozenset()
+            ) | frozenset(held)
             state.shown.append((seat, f"{KEPT_SHOWN}:{bonus.id}", held))
     state._changed()
 
@@ -112,8 +133,8 @@ def announce(state: HandState, decision: Decision, action: Announce | Double | P
 def keep_back(state: HandState, seat: int, legal: list[int]) -> list[int]:
     """The legal cards without those `seat` bound itself to keep, before the last trick and
     while it has another legal card."""
-    kept = state.kept_back.get(seat)
-    if not kept or state.trick_number >= state.total_tricks:
+    kept = state.announce.kept_back.get(seat)
+    if not kept or state.play.trick_number >= state.play.total_tricks:
         return legal
     free = [card for card in legal if card not in kept]
     return free or legal

@@ -8,6 +8,7 @@ puts an `ask` step; e.g. before an auction among those who answered yes (the `bi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import Action, Answer, Decision, DecisionKind, action_text
@@ -16,6 +17,20 @@ from tarot.engine.values import selected_seats
 if TYPE_CHECKING:
     from tarot.core.flow import Question
     from tarot.engine.state import HandState
+
+
+@dataclass(slots=True)
+class AskState:
+    """A question's part of a hand's state (`state.ask`)."""
+
+    queue: list[int]  # seats still to answer the flow's question, in order
+
+    @classmethod
+    def new(cls) -> AskState:
+        return cls([])
+
+    def copy(self) -> AskState:
+        return AskState(list(self.queue))
 
 
 def _question(state: HandState) -> Question:
@@ -31,22 +46,22 @@ def enter(state: HandState) -> None:
     if question.seats is not None:
         asked = selected_seats(state.evaluate(question.seats))
         order = [seat for seat in order if seat in asked]
-    state.ask_queue = order
+    state.ask.queue = order
 
 
 def decide(state: HandState) -> bool:
     """The next seat's answer, while any seat is left to ask."""
-    if not state.ask_queue:
+    if not state.ask.queue:
         return False
     question = _question(state)
     answers: list[Action] = [Answer(question.id, True), Answer(question.id, False)]
     texts = [action_text(a, state.ruleset.deck) for a in answers]
-    state.decision = Decision(state.ask_queue[0], DecisionKind.ASK, answers, texts)
+    state.decision = Decision(state.ask.queue[0], DecisionKind.ASK, answers, texts)
     return True
 
 
 def answer(state: HandState, decision: Decision, action: Answer) -> None:
-    state.ask_queue = state.ask_queue[1:]  # a new list: clones share the old one
+    state.ask.queue.pop(0)
     if action.yes:
-        state.declared[decision.seat].add(action.question)
+        state.declare.declared[decision.seat].add(action.question)
     state._changed()

@@ -5,13 +5,14 @@ Where it sits: phases of the hand (`tarot.engine.phases`) in rulesets with `bidd
 The auction goes in stages (`AuctionStage`): the bidding itself (each seat once, or round
 and round until all but one have passed); when every seat passed, the contracts offered only
 then, to each seat they are open to; then a forced contract, or the deal thrown in; once
-there is a taker, the seats the contract lets join him are asked in turn. `state.bidders`
-holds the seats still to speak in the current stage, in order; `state.taker` and
-`state.contract` the highest bid so far.
+there is a taker, the seats the contract lets join him are asked in turn. `state.auction.bidders`
+holds the seats still to speak in the current stage, in order; `state.auction.taker` and
+`state.auction.contract` the highest bid so far.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -58,6 +59,73 @@ class AuctionEntry(NamedTuple):
     standing: str  # the highest bid before it, as records write it ('' if none)
 
 
+@dataclass(slots=True)
+class AuctionState:
+    """The auction's and the call's part of a hand's state (`state.auction`): the stage, the
+    seats still to speak, every word said, the highest bid and its bidder (once the auction
+    is over, the contract and its taker), the seats that joined him, the card called and its
+    holder. `bid_jumps` is replaced whole at each bid asked for, so a copy shares it."""
+
+    stage: AuctionStage
+    bid_order: tuple[int, ...]  # the seats in the order they bid
+    bidders: list[int]  # the seats still to speak in the current stage, in order
+    bids_made: list[int]  # bids and holds each seat has made
+    bid_held: bool  # whether the highest bid so far was a hold
+    bid_jumps: dict[str, int]  # the jump of each contract the bidder may bid
+    last_word_spoken: bool  # the seat left has spoken its last word
+    log: list[AuctionEntry]  # every bid, hold and pass, in order
+    compulsory: bool  # the contract was compulsory: no auction was held
+    taker: int | None
+    contract: str | None
+    joined: list[int]  # seats that joined the taker's side
+    called_card: int | None
+    partner: int | None  # the called card's holder, when not the taker
+
+    @classmethod
+    def new(cls, players: int) -> AuctionState:
+        """Before anyone speaks (`start` gives the order they speak in)."""
+        return cls(
+            AuctionStage.BIDDING,
+            (),
+            [],
+            [0] * players,
+            False,
+            {},
+            False,
+            [],
+            False,
+            None,
+            None,
+            [],
+            None,
+            None,
+        )
+
+    def copy(self) -> AuctionState:
+        return AuctionState(
+            self.stage,
+            self.bid_order,
+            list(self.bidders),
+            list(self.bids_made),
+            self.bid_held,
+            self.bid_jumps,
+            self.last_word_spoken,
+            list(self.log),
+            self.compulsory,
+            self.taker,
+            self.contract,
+            list(self.joined),
+            self.called_card,
+            self.partner,
+        )
+
+
+def start(state: HandState) -> None:
+    """The order the seats speak in, all of them still to speak."""
+    order = state.auction.bid_order = tuple(bid_order(state))
+    state.auction.bidders = list(order) if state.ruleset.bidding else []
+
+
 def bid_order(state: HandState) -> list[int]:
     """The seats in the order they first speak: from the ruleset's `first`, or the dealer's
     next, in order of play."""
@@ -76,17 +144,17 @@ def enter(state: HandState) -> None:
     bidders = state.ruleset.flow[state.step].bidders
     if bidders is not None:  # only these seats take part (e.g. those who answered yes)
         taking_part = selected_seats(state.evaluate(bidders))
-        state.bidders = [seat for seat in state.bidders if seat in taking_part]
+        state.auction.bidders = [seat for seat in state.auction.bidders if seat in taking_part]
         state._changed()
     scope = state._scope({})
     forced = next((entry for entry in bidding.compulsory if entry.when(scope)), None)
     if forced is None:
         return
-    state.bidders.clear()
-    state.contract = forced.contract
+    state.auction.bidders.clear()
+    state.auction.contract = forced.contract
     if forced.taker is not None:
-        state.taker = first_seat(state, forced.taker, "the compulsory contract's `taker`")
-    state.compulsory = True
+        state.auction.taker = first_seat(state, forced.taker, "the compulsory contract's `taker`")
+    state.auction.compulsory = True
     state._changed()
 
 
@@ -96,23 +164,23 @@ def decide_bid(state: HandState) -> bool:
     contract is played); else the taker leads where the ruleset says so."""
     bidding = state.ruleset.bidding
     assert bidding is not None  # only a ruleset with an auction has this phase
-    if state.auction_stage == AuctionStage.JOINING:
+    if state.auction.stage == AuctionStage.JOINING:
         return _decide_join(state)
-    if state.bidders and not _won(state, bidding):
-        if len(state.auction_log) >= MAX_AUCTION_WORDS:
+    if state.auction.bidders and not _won(state, bidding):
+        if len(state.auction.log) >= MAX_AUCTION_WORDS:
             raise state._reported(_endless(bidding))
-        seat = state.bidders[0]
+        seat = state.auction.bidders[0]
         bids = _legal_bids(state, bidding, seat)
         choices = [action_text(b, state.ruleset.deck) for b in bids]
         state.decision = Decision(seat, DecisionKind.BID, bids, choices)
         return True
-    state.bidders.clear()
-    if state.contract is None:
-        if state.auction_stage == AuctionStage.BIDDING and bidding.after_all_passed:
-            state.auction_stage = AuctionStage.ALL_PASSED
-            state.bidders = [
+    state.auction.bidders.clear()
+    if state.auction.contract is None:
+        if state.auction.stage == AuctionStage.BIDDING and bidding.after_all_passed:
+            state.auction.stage = AuctionStage.ALL_PASSED
+            state.auction.bidders = [
                 seat
-                for seat in state.bid_order
+                for seat in state.auction.bid_order
                 if any(_open(state, c, seat) for c in bidding.after_all_passed)
             ]
             return decide_bid(state)
@@ -120,12 +188,14 @@ def decide_bid(state: HandState) -> bool:
             deal.throw_in(state, ThrownIn.ALL_PASSED)
             return True
         _force(state, bidding)
-    if state.taker is not None and state.auction_stage < AuctionStage.JOINING:
-        state.auction_stage = AuctionStage.JOINING
-        join = bidding.contract(state.contract).join  # type: ignore[arg-type]
+    if state.auction.taker is not None and state.auction.stage < AuctionStage.JOINING:
+        state.auction.stage = AuctionStage.JOINING
+        join = bidding.contract(state.auction.contract).join  # type: ignore[arg-type]
         if join is not None:
             asked = selected_seats(join(state._scope({})))
-            state.bidders = [s for s in state.bid_order if s in asked and s != state.taker]
+            state.auction.bidders = [
+                s for s in state.auction.bid_order if s in asked and s != state.auction.taker
+            ]
         return _decide_join(state)
     return False
 
@@ -144,12 +214,12 @@ def _endless(bidding: Bidding) -> EvaluationError:
 
 
 def _decide_join(state: HandState) -> bool:
-    if state.bidders:
-        seat = state.bidders[0]
+    if state.auction.bidders:
+        seat = state.auction.bidders[0]
         choices = [action_text(a, state.ruleset.deck) for a in _JOIN_ANSWERS]
         state.decision = Decision(seat, DecisionKind.JOIN, _JOIN_ANSWERS, choices)
         return True
-    state.auction_stage = AuctionStage.OVER
+    state.auction.stage = AuctionStage.OVER
     return False
 
 
@@ -158,16 +228,18 @@ def _won(state: HandState, bidding: Bidding) -> bool:
     only seat left is the highest bidder."""
     return (
         bidding.rounds == UNTIL_ONE_LEFT
-        and len(state.bidders) == 1
-        and state.bidders[0] == state.taker
-        and (state.last_word_spoken or not bidding.winner_may_raise)
+        and len(state.auction.bidders) == 1
+        and state.auction.bidders[0] == state.auction.taker
+        and (state.auction.last_word_spoken or not bidding.winner_may_raise)
     )
 
 
 def _last_word(state: HandState, bidding: Bidding, seat: int) -> bool:
     """Whether `seat`, the highest bidder and the only seat left, is asked to keep or raise
     its bid (`winner_may_raise`)."""
-    return bidding.winner_may_raise and len(state.bidders) == 1 and seat == state.taker
+    return (
+        bidding.winner_may_raise and len(state.auction.bidders) == 1 and seat == state.auction.taker
+    )
 
 
 def _last_word_at_once(state: HandState, bidding: Bidding) -> bool:
@@ -178,9 +250,9 @@ def _last_word_at_once(state: HandState, bidding: Bidding) -> bool:
     return (
         bidding.winner_may_raise
         and bidding.rounds == UNTIL_ONE_LEFT
-        and state.auction_stage == AuctionStage.BIDDING
-        and state.contract is None
-        and len(state.bidders) == 1
+        and state.auction.stage == AuctionStage.BIDDING
+        and state.auction.contract is None
+        and len(state.auction.bidders) == 1
         and bidding.all_passed is None
         and not bidding.after_all_passed
     )
@@ -192,7 +264,7 @@ def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
     and a pass unless `must_bid` keeps `seat` from it. Each contract's `jump` counts the bids
     it leaps over: 0 for the lowest `seat` may make (the hold, where it may hold)."""
     contracts = bidding.contracts
-    if state.auction_stage == AuctionStage.ALL_PASSED:
+    if state.auction.stage == AuctionStage.ALL_PASSED:
         offered = bidding.after_all_passed
     elif bidding.after_all_passed:
         offered = tuple(c for c in contracts if not c.only_when_all_passed)
@@ -200,19 +272,19 @@ def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
         offered = contracts
     bids: list[Action] = []
     last_word = False
-    if state.contract is not None:
+    if state.auction.contract is not None:
         ranks = bidding.ranks
-        lowest = ranks[state.contract] + 1
+        lowest = ranks[state.auction.contract] + 1
         offered = tuple(c for c in offered if ranks[c.id] >= lowest)
         last_word = _last_word(state, bidding, seat)
         if last_word:  # keep the bid or raise it; no pass
-            bids.append(Hold(state.contract))
-        elif bidding.hold is not None and seat != state.taker:
+            bids.append(Hold(state.auction.contract))
+        elif bidding.hold is not None and seat != state.auction.taker:
             holders = selected_seats(bidding.hold(state._scope(_highest(state))))
-            if seat in holders and _open(state, bidding.contract(state.contract), seat):
-                bids.append(Hold(state.contract))
+            if seat in holders and _open(state, bidding.contract(state.auction.contract), seat):
+                bids.append(Hold(state.auction.contract))
     start = len(bids)  # a hold is the lowest bid: it leaps over nothing
-    state.bid_jumps = {c.id: start + i for i, c in enumerate(offered)}
+    state.auction.bid_jumps = {c.id: start + i for i, c in enumerate(offered)}
     bids += [Bid(c.id) for i, c in enumerate(offered) if _open(state, c, seat, start + i)]
     if last_word or (bids and _last_word_at_once(state, bidding)):
         return bids
@@ -225,7 +297,7 @@ def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
 
 def _highest(state: HandState) -> dict:
     """The names the hold and `must_bid` see: the highest bid and its bidder."""
-    return {"highest_bidder": state.taker, "highest_bid": state.contract}
+    return {"highest_bidder": state.auction.taker, "highest_bid": state.auction.contract}
 
 
 def _open(state: HandState, contract: Contract, seat: int, jump: int = 0) -> bool:
@@ -238,42 +310,43 @@ def _force(state: HandState, bidding: Bidding) -> None:
     """The contract played when every seat passed, with its taker if it names one."""
     forced = bidding.all_passed
     assert forced is not None  # asked for only where the ruleset names one
-    state.contract = forced.contract
+    state.auction.contract = forced.contract
     if forced.taker is not None:
-        state.taker = first_seat(state, forced.taker, "the forced contract's `taker`")
+        state.auction.taker = first_seat(state, forced.taker, "the forced contract's `taker`")
     state._changed()
 
 
 def bid(state: HandState, decision: Decision, action: Bid | Hold | Pass) -> None:
     bidding = state.ruleset.bidding
     assert bidding is not None  # only a ruleset with an auction asks for bids
-    if len(state.bidders) == 1 and bidding.rounds == UNTIL_ONE_LEFT:
-        state.last_word_spoken = True  # the only seat left has spoken
-    seat = state.bidders.pop(0)
+    if len(state.auction.bidders) == 1 and bidding.rounds == UNTIL_ONE_LEFT:
+        state.auction.last_word_spoken = True  # the only seat left has spoken
+    seat = state.auction.bidders.pop(0)
     standing = (
         ""
-        if state.contract is None
+        if state.auction.contract is None
         else action_text(
-            Hold(state.contract) if state.bid_held else Bid(state.contract), state.ruleset.deck
+            Hold(state.auction.contract) if state.auction.bid_held else Bid(state.auction.contract),
+            state.ruleset.deck,
         )
     )
-    jump = state.bid_jumps.get(action.contract, 0) if isinstance(action, Bid) else 0
-    state.auction_log.append(AuctionEntry(seat, not isinstance(action, Pass), jump, standing))
+    jump = state.auction.bid_jumps.get(action.contract, 0) if isinstance(action, Bid) else 0
+    state.auction.log.append(AuctionEntry(seat, not isinstance(action, Pass), jump, standing))
     if isinstance(action, Pass):
         return  # a seat that passed does not speak again
-    state.taker, state.contract = decision.seat, action.contract
-    state.bids_made[seat] += 1
-    state.bid_held = isinstance(action, Hold)
-    if state.auction_stage == AuctionStage.ALL_PASSED:
-        state.bidders.clear()  # the first to take a contract offered then has it
+    state.auction.taker, state.auction.contract = decision.seat, action.contract
+    state.auction.bids_made[seat] += 1
+    state.auction.bid_held = isinstance(action, Hold)
+    if state.auction.stage == AuctionStage.ALL_PASSED:
+        state.auction.bidders.clear()  # the first to take a contract offered then has it
     elif bidding.rounds == UNTIL_ONE_LEFT:
-        state.bidders.append(seat)
+        state.auction.bidders.append(seat)
 
 
 def join(state: HandState, decision: Decision, answer: Join) -> None:
-    state.bidders.pop(0)
+    state.auction.bidders.pop(0)
     if answer.joins:
-        state.joined.append(decision.seat)
+        state.auction.joined.append(decision.seat)
         state._changed()
 
 
@@ -281,7 +354,7 @@ def decide_call(state: HandState) -> bool:
     """The taker's call of a card whose holder becomes the partner, when the ruleset has one
     and its condition holds."""
     call = state.ruleset.partner_call
-    if call is None or state.called_card is not None or state.taker is None:
+    if call is None or state.auction.called_card is not None or state.auction.taker is None:
         return False
     scope = state._scope({})
     if not call.when(scope):
@@ -291,10 +364,10 @@ def decide_call(state: HandState) -> bool:
         return False
     cards = state.ruleset.deck.cards
     choices = [cards[c].id for c in callable_cards]
-    state.decision = Decision(state.taker, DecisionKind.CALL, callable_cards, choices)
+    state.decision = Decision(state.auction.taker, DecisionKind.CALL, callable_cards, choices)
     return True
 
 
 def call(state: HandState, _decision: Decision, card: int) -> None:
-    state.called_card = card
-    state.partner = state.called_card_holder()
+    state.auction.called_card = card
+    state.auction.partner = state.called_card_holder()

@@ -6,9 +6,11 @@ Where it sits: the first phase of every hand (`tarot.engine.phases`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import Action, Decision, DecisionKind, Redeal, action_text
+from tarot.core.ruleset import RedealRule  # at run time: the compiled build reads field types
 from tarot.core.vocabulary import MAX_REDEALS
 from tarot.engine.dealing import deal_packets
 from tarot.engine.events import AT_CUT, ThrownIn
@@ -18,8 +20,42 @@ from tarot.engine.showing import show_cards
 from tarot.engine.values import selected_seats
 
 if TYPE_CHECKING:
-    from tarot.core.ruleset import RedealRule
     from tarot.engine.state import HandState
+
+
+@dataclass(slots=True)
+class DealState:
+    """The deal's part of a hand's state (`state.deal`): what the deal steps handed out and
+    the redeals still to ask about. What was dealt is replaced whole, never changed in
+    place, so a copy shares it."""
+
+    dealt_so_far: int  # cards of the pack dealt out by the flow's deal steps so far
+    cut_card: int | None  # the pack's bottom card, shown where the ruleset says so
+    hands_dealt: list[list[int]]  # each seat's cards once the deal steps so far were dealt
+    packets_dealt: list[list[list[int]]]  # per seat, the packets it received, in order
+    piles_dealt: list[list[list[int]]]  # per seat, its piles on the table as dealt
+    talon_dealt: list[int]
+    redeal_queue: list[tuple[int, RedealRule]]  # (seat, rule) still to ask about
+    redeal_agreement: list[int]  # seats still to agree to the redeal asked for
+
+    @classmethod
+    def new(cls, players: int, cut_card: int | None) -> DealState:
+        """Nothing dealt yet."""
+        return cls(
+            0, cut_card, [[] for _ in range(players)], [[] for _ in range(players)], [], [], [], []
+        )
+
+    def copy(self) -> DealState:
+        return DealState(
+            self.dealt_so_far,
+            self.cut_card,
+            self.hands_dealt,
+            self.packets_dealt,
+            self.piles_dealt,
+            self.talon_dealt,
+            list(self.redeal_queue),
+            list(self.redeal_agreement),
+        )
 
 
 def deal(state: HandState) -> None:
@@ -30,29 +66,31 @@ def deal(state: HandState) -> None:
     step = flow[state.step]
     steps = state.ruleset.packets
     packets = [steps[i] for i in step.packets]
-    dealt = deal_packets(packets, state.pack, state.seat_order, state.dealer, state.dealt_so_far)
-    state.dealt_so_far = dealt.position
+    dealt = deal_packets(
+        packets, state.pack, state.seat_order, state.dealer, state.deal.dealt_so_far
+    )
+    state.deal.dealt_so_far = dealt.position
     if step.packets and step.packets[0] == 0:
-        state.packets_dealt = dealt.packets
+        state.deal.packets_dealt = dealt.packets
         zones.piles = dealt.piles  # face-down piles whose top card is face up and playable
         zones.talon = list(dealt.talon)
     else:
         # new lists: a clone made between the deal's steps shares the ones dealt before
-        state.packets_dealt = [
+        state.deal.packets_dealt = [
             [*before, *received]
-            for before, received in zip(state.packets_dealt, dealt.packets, strict=True)
+            for before, received in zip(state.deal.packets_dealt, dealt.packets, strict=True)
         ]
         for seat, piles in enumerate(dealt.piles):
             _add_piles(zones.piles[seat], piles)
         zones.talon.extend(dealt.talon)
     for seat, received in enumerate(dealt.packets):
         zones.hands[seat].extend(card for packet in received for card in packet)
-    state.piles_dealt = [[list(p) for p in piles] for piles in zones.piles]
-    state.talon_dealt = list(zones.talon)
-    state.hands_dealt = [list(hand) for hand in zones.hands]
+    state.deal.piles_dealt = [[list(p) for p in piles] for piles in zones.piles]
+    state.deal.talon_dealt = list(zones.talon)
+    state.deal.hands_dealt = [list(hand) for hand in zones.hands]
     state._changed()
-    if step.completes_deal and state.cut_card is not None:
-        state._fire("cut", {"cut_card": state.cut_card}, AT_CUT)
+    if step.completes_deal and state.deal.cut_card is not None:
+        state._fire("cut", {"cut_card": state.deal.cut_card}, AT_CUT)
     following = flow[state.step + 1] if state.step + 1 < len(flow) else None
     if following is not None and following.phase == Phase.REDEAL:
         _queue_redeals(state, following.rules)
@@ -78,20 +116,24 @@ def _queue_redeals(state: HandState, rules: tuple[str, ...] | None) -> None:
         scope = state._scope({"player": seat})
         for rule in state.ruleset.redeals:
             if (rules is None or rule.id in rules) and rule.when(scope):
-                state.redeal_queue.append((seat, rule))
+                state.deal.redeal_queue.append((seat, rule))
 
 
 def decide(state: HandState) -> bool:
     """Ask the next player who may have the deal cancelled, or the next seat whose agreement
     a redeal needs; throw the deal in when a rule cancels it by itself. False when nobody is
     left to ask."""
-    if not state.redeal_queue:
+    if not state.deal.redeal_queue:
         return False
-    seat, rule = state.redeal_queue[0]
-    if not rule.choice and not state.redeal_agreement and not _put_to_agreement(state, seat, rule):
+    seat, rule = state.deal.redeal_queue[0]
+    if (
+        not rule.choice
+        and not state.deal.redeal_agreement
+        and not _put_to_agreement(state, seat, rule)
+    ):
         throw_in(state, rule.id)
         return True
-    asked = state.redeal_agreement[0] if state.redeal_agreement else seat
+    asked = state.deal.redeal_agreement[0] if state.deal.redeal_agreement else seat
     answers: list[Action] = [Redeal(rule.id, True), Redeal(rule.id, False)]
     deck = state.ruleset.deck
     state.decision = Decision(
@@ -108,27 +150,27 @@ def _put_to_agreement(state: HandState, seat: int, rule: RedealRule) -> bool:
     asked = selected_seats(rule.agreed_by(state._scope({"player": seat})))
     players = state.ruleset.players
     following = [(seat + i) % players for i in range(1, players)]
-    state.redeal_agreement = [s for s in following if s in asked]
-    return bool(state.redeal_agreement)
+    state.deal.redeal_agreement = [s for s in following if s in asked]
+    return bool(state.deal.redeal_agreement)
 
 
 def answer_redeal(state: HandState, decision: Decision, answer: Redeal) -> None:
-    seat, rule = state.redeal_queue[0]
-    if state.redeal_agreement:  # a seat asked to agree: one refusal and the deal stands
-        state.redeal_agreement.pop(0)
+    seat, rule = state.deal.redeal_queue[0]
+    if state.deal.redeal_agreement:  # a seat asked to agree: one refusal and the deal stands
+        state.deal.redeal_agreement.pop(0)
         if not answer.redeal:
-            state.redeal_agreement.clear()
-            state.redeal_queue.pop(0)
-        elif not state.redeal_agreement:
-            state.redeal_queue.pop(0)
+            state.deal.redeal_agreement.clear()
+            state.deal.redeal_queue.pop(0)
+        elif not state.deal.redeal_agreement:
+            state.deal.redeal_queue.pop(0)
             throw_in(state, answer.rule)
     elif (
         not answer.redeal
     ):  # playing on is itself declared: rules may ask declared(seat, 'rule id')
-        state.redeal_queue.pop(0)
-        state.declared[decision.seat].add(answer.rule)
+        state.deal.redeal_queue.pop(0)
+        state.declare.declared[decision.seat].add(answer.rule)
     elif not _put_to_agreement(state, seat, rule):
-        state.redeal_queue.pop(0)
+        state.deal.redeal_queue.pop(0)
         throw_in(state, answer.rule)
 
 

@@ -1,6 +1,6 @@
 """Declarations: each seat's declarations at their time (before play, or before its own first
 card), cards shown for them, and cards handed over and given back. A compulsory declaration
-is made by the rules at the seat's turn, without asking (`state.declared_by_rule`).
+is made by the rules at the seat's turn, without asking (`state.declare.by_rule`).
 
 Where it sits: a phase of the hand (`tarot.engine.phases`) before play; play asks for
 the declarations made before a seat's first card (`next_declaration`). Cards still to be
@@ -25,6 +25,7 @@ from tarot.core.actions import (
 from tarot.core.ruleset import Declaration
 from tarot.engine.events import AT_DECLARATIONS
 from tarot.expressions import Scope
+from tarot.expressions.builtins import Number
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
@@ -53,24 +54,54 @@ class CardChoice:
         return replace(self, chosen=list(self.chosen))
 
 
+@dataclass(slots=True)
+class DeclareState:
+    """The declarations' part of a hand's state (`state.declare`): per seat what it declared
+    (with the answers to questions and redeals turned down, which rules read alike) and the
+    value of each, those the rules made for it, the declaration decisions still to ask, the
+    cards still to pick for a declaration, and the (seat, timing) already worked out. The
+    decisions queued are never changed, so a copy shares them."""
+
+    declared: list[set[str]]
+    values: list[dict[str, Number]]
+    by_rule: list[tuple[int, str]]  # (seat, `id:level`), compulsory, in order
+    queue: list[Decision]
+    card_choices: list[CardChoice]  # shows and gives still to pick
+    asked: set[tuple[int, str]]
+
+    @classmethod
+    def new(cls, players: int) -> DeclareState:
+        return cls([set() for _ in range(players)], [{} for _ in range(players)], [], [], [], set())
+
+    def copy(self) -> DeclareState:
+        return DeclareState(
+            [set(made) for made in self.declared],
+            [dict(values) for values in self.values],
+            list(self.by_rule),
+            list(self.queue),
+            [choice.copy() for choice in self.card_choices],
+            set(self.asked),
+        )
+
+
 def decide(state: HandState) -> bool:
     """The next declaration before play, seats in order from the leader."""
     players = state.ruleset.players
-    order = [(state.leader + i) % players for i in range(players)]
+    order = [(state.play.leader + i) % players for i in range(players)]
     return any(next_declaration(state, seat, BEFORE_PLAY) for seat in order)
 
 
 def decide_card_choice(state: HandState) -> bool:
     """The next card to show or give back, if a declaration left one to pick."""
-    while state.card_choices:
-        pending = state.card_choices[0]
+    while state.declare.card_choices:
+        pending = state.declare.card_choices[0]
         if pending.kind == DecisionKind.SHOW:
             left = [c for c in pending.candidates if c not in pending.chosen]
         else:
             left = give_back_choices(state, pending)
         if left:
             break
-        state.card_choices.pop(0)  # nothing left to give back: he keeps the card
+        state.declare.card_choices.pop(0)  # nothing left to give back: he keeps the card
     else:
         return False
     ids = state.ruleset.deck.cards.ids
@@ -82,11 +113,11 @@ def decide_card_choice(state: HandState) -> bool:
 def next_declaration(state: HandState, seat: int, timing: str) -> bool:
     """Set the next declaration decision of `timing` for `seat`; False when it has none
     left."""
-    if (seat, timing) not in state.declared_seats:
-        state.declared_seats.add((seat, timing))
-        state.declare_queue = _declarations_for(state, seat, timing)
-    if state.declare_queue and state.declare_queue[0].seat == seat:
-        state.decision = state.declare_queue.pop(0)
+    if (seat, timing) not in state.declare.asked:
+        state.declare.asked.add((seat, timing))
+        state.declare.queue = _declarations_for(state, seat, timing)
+    if state.declare.queue and state.declare.queue[0].seat == seat:
+        state.decision = state.declare.queue.pop(0)
         return True
     return False
 
@@ -126,7 +157,7 @@ def _work_out(state: HandState, seat: int, timing: str) -> list[Decision]:
         if declaration.compulsory:  # declared by the rules: the level of most value
             best = max(values.values())
             level = [lvl for lvl, v in values.items() if v == best][-1]
-            state.declared_by_rule.append((seat, f"{declaration.id}:{level}"))
+            state.declare.by_rule.append((seat, f"{declaration.id}:{level}"))
             declare(state, decision, Declare(declaration.id, level))
         else:
             pending.append(decision)
@@ -139,9 +170,9 @@ def declare(state: HandState, decision: Decision, action: Declare | NoDeclaratio
     declaration, level = decision.declaration, action.level
     assert declaration is not None  # a DECLARE decision is about a declaration
     seat = decision.seat
-    state.declared[seat].add(declaration.id)
+    state.declare.declared[seat].add(declaration.id)
     value = decision.level_values[level]
-    state.declared_values[seat][declaration.id] = value
+    state.declare.values[seat][declaration.id] = value
     scope = state._scope({"player": seat})
     _show(state, decision, level, state._scope({"player": seat, "level": level}))
     key = action_text(action, state.ruleset.deck)
@@ -174,7 +205,7 @@ def _show(state: HandState, decision: Decision, level_id: str, scope: Scope) -> 
     if count >= len(cards):
         state.shown.append((seat, declaration.id, cards))
     elif count > 0:
-        state.card_choices.append(
+        state.declare.card_choices.append(
             CardChoice(seat, DecisionKind.SHOW, declaration.id, tuple(cards), count)
         )
 
@@ -199,7 +230,7 @@ def _hand_over(state: HandState, seat: int, declaration: Declaration, scope: Sco
     offered = tuple(rule.in_return(scope))
     cards = tuple(card for card, _holder in received)
     for _card, holder in received:
-        state.card_choices.append(
+        state.declare.card_choices.append(
             CardChoice(seat, DecisionKind.GIVE, declaration.id, offered, 1, holder, received=cards)
         )
 
@@ -215,7 +246,7 @@ def give_back_choices(state: HandState, pending: CardChoice) -> list[int]:
 
 def pick_card(state: HandState, _decision: Decision, card: int) -> None:
     """A card picked to show, or given back for one handed over."""
-    pending = state.card_choices[0]
+    pending = state.declare.card_choices[0]
     pending.chosen.append(card)
     if pending.kind == DecisionKind.GIVE:
         assert pending.to is not None  # a card given back goes to whom it was taken from
@@ -223,7 +254,7 @@ def pick_card(state: HandState, _decision: Decision, card: int) -> None:
         state.zones.hands[pending.to].append(card)
     if len(pending.chosen) < pending.count:
         return
-    state.card_choices.pop(0)
+    state.declare.card_choices.pop(0)
     if pending.kind == DecisionKind.SHOW:
         state.shown.append((pending.seat, pending.declaration, list(pending.chosen)))
     state._changed()

@@ -3,11 +3,11 @@ doubled, the doubling answered, and so on, the two sides taking turns.
 
 Where it sits: a phase of the hand (`tarot.engine.phases`) after the declarations and
 before play, in rulesets with `doubling`. The targets that may be doubled in the hand are
-asked about one after the other (`state.double_targets`); for the first of them, the seats
+asked about one after the other (`state.double.targets`); for the first of them, the seats
 of the side whose turn it is (`by` before an even number of doublings, `against` after an
-odd one) are asked in order of play (`state.double_queue`). A doubling passes the turn to
+odd one) are asked in order of play (`state.double.queue`). A doubling passes the turn to
 the other side; when every seat of a side declines, or the last step is made, the target is
-closed. `state.doubled` counts the doublings of each target, read by `doublings('ID')` and
+closed. `state.double.doubled` counts the doublings of each target, read by `doublings('ID')` and
 `doubling_factor('ID')`. A target tied to an announcement is asked about only once it is
 announced, first by the seats not on its announcer's side unless its `by` says otherwise.
 With `doubling.with_announcements` there is no such phase: the round of announcements
@@ -17,19 +17,37 @@ With `doubling.with_announcements` there is no such phase: the round of announce
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import Action, Decision, DecisionKind, Double, action_text
+from tarot.core.ruleset import DoubleTarget  # at run time: the compiled build reads field types
 from tarot.engine.values import selected_seats
 
 if TYPE_CHECKING:
-    from tarot.core.ruleset import DoubleTarget
     from tarot.engine.state import HandState
+
+
+@dataclass(slots=True)
+class DoubleState:
+    """The doublings' part of a hand's state (`state.double`): per target how many times it
+    was doubled, the targets still open, and the seats still to ask about the first."""
+
+    doubled: dict[str, int]
+    targets: list[DoubleTarget]
+    queue: list[int]
+
+    @classmethod
+    def new(cls) -> DoubleState:
+        return cls({}, [], [])
+
+    def copy(self) -> DoubleState:
+        return DoubleState(dict(self.doubled), list(self.targets), list(self.queue))
 
 
 def enter(state: HandState) -> None:
     """The targets that may be doubled in this hand, the first one's askers."""
-    state.double_targets = _open_targets(state)
+    state.double.targets = _open_targets(state)
     _ask_next(state)
 
 
@@ -55,7 +73,7 @@ def offered_in_announcements(state: HandState, seat: int) -> list[Double]:
         return []
     offered = []
     for target in _open_targets(state):
-        made = state.doubled.get(target.id, 0)
+        made = state.double.doubled.get(target.id, 0)
         if made < len(doubling.steps) and seat in _side_to_speak(state, target):
             offered.append(Double(target.id, doubling.steps[made]))
     return offered
@@ -63,54 +81,54 @@ def offered_in_announcements(state: HandState, seat: int) -> list[Double]:
 
 def decide(state: HandState) -> bool:
     """The next seat's choice to double the open target or not; False once all are closed."""
-    if not state.double_queue:
+    if not state.double.queue:
         return False
     doubling = state.ruleset.doubling
     assert doubling is not None  # the phase is in the hand only with a `doubling` section
-    target = state.double_targets[0]
-    step = doubling.steps[state.doubled.get(target.id, 0)]
+    target = state.double.targets[0]
+    step = doubling.steps[state.double.doubled.get(target.id, 0)]
     actions: list[Action] = [Double(target.id, step), Double(target.id, None)]
     choices = [action_text(a, state.ruleset.deck) for a in actions]
-    state.decision = Decision(state.double_queue[0], DecisionKind.DOUBLE, actions, choices)
+    state.decision = Decision(state.double.queue[0], DecisionKind.DOUBLE, actions, choices)
     return True
 
 
 def double(state: HandState, _decision: Decision, action: Double) -> None:
     if action.step is None:
-        state.double_queue.pop(0)
-        if not state.double_queue:  # nobody of this side doubles: the target is closed
-            state.double_targets.pop(0)
+        state.double.queue.pop(0)
+        if not state.double.queue:  # nobody of this side doubles: the target is closed
+            state.double.targets.pop(0)
             _ask_next(state)
         return
     doubling = state.ruleset.doubling
     assert doubling is not None  # the phase is in the hand only with a `doubling` section
     level = record(state, action.target)
     if level == len(doubling.steps):
-        state.double_targets.pop(0)
+        state.double.targets.pop(0)
     _ask_next(state)
 
 
 def record(state: HandState, target: str) -> int:
     """One more doubling of `target`; how many it has had now."""
-    level = state.doubled[target] = state.doubled.get(target, 0) + 1
+    level = state.double.doubled[target] = state.double.doubled.get(target, 0) + 1
     state._changed()
     return level
 
 
 def announcers(state: HandState, bonus: str) -> tuple[int, ...]:
     """The seats that announced `bonus`, in the order they did."""
-    return tuple(seat for seat, made in state.announced if made == bonus)
+    return tuple(seat for seat, made in state.announce.announced if made == bonus)
 
 
 def _ask_next(state: HandState) -> None:
     """The seats to ask next: the side whose turn it is on the first open target, skipping
     targets that side has nobody for."""
-    while state.double_targets:
-        state.double_queue = _side_to_speak(state, state.double_targets[0])
-        if state.double_queue:
+    while state.double.targets:
+        state.double.queue = _side_to_speak(state, state.double.targets[0])
+        if state.double.queue:
             return
-        state.double_targets.pop(0)
-    state.double_queue = []
+        state.double.targets.pop(0)
+    state.double.queue = []
 
 
 def _side_to_speak(state: HandState, target: DoubleTarget) -> list[int]:
@@ -123,7 +141,7 @@ def _side_to_speak(state: HandState, target: DoubleTarget) -> list[int]:
         assert target.announcement is not None  # the checks ask for `by` otherwise
         announcer = state.side_of(announcers(state, target.announcement)[0])
         first = [s for s in range(state.ruleset.players) if s not in announcer]
-    if state.doubled.get(target.id, 0) % 2 == 0:
+    if state.double.doubled.get(target.id, 0) % 2 == 0:
         side = first
     elif target.against is not None:
         side = selected_seats(target.against(scope))

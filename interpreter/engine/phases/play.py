@@ -10,9 +10,12 @@ and the call are over (`settle_rules`): the contract's own, the first leader and
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tarot.core.actions import Decision, DecisionKind
+from tarot.core.cards import Pack
+from tarot.core.ruleset import PlayRules  # at run time: the compiled build reads field types
 from tarot.engine import sides
 from tarot.engine import tricks as trick_rules
 from tarot.engine.events import at_trick
@@ -28,22 +31,72 @@ if TYPE_CHECKING:
 CARD_PLAYED, TRICK_END = "card_played", "trick_end"  # the events of trick play
 PLAY = DecisionKind.PLAY
 
+#: a finished trick: its number, its leader, its (seat, card) in play order, its winner
+Trick = tuple[int, int, list[tuple[int, int]], int]
+
+
+@dataclass(slots=True)
+class PlayState:
+    """Trick play's part of a hand's state (`state.play`): the hand's play rules (its
+    contract's, once the auction is over), the pack as they play it and the sides they give
+    (None: from the auction), see `settle_rules`; who leads, the trick being played and how
+    many there are, the cards that play as the Fool; the hand's one trick history
+    (`trick_log`); the Fool's debts and the cards handed over for them; when the called card
+    fell, and the seats that claimed the game. The tricks logged and the exchanges made are
+    never changed once written, so a copy shares them."""
+
+    rules: PlayRules
+    trick_pack: Pack
+    side_table: tuple[tuple[int, ...], ...] | None
+    leader: int
+    trick_number: int
+    total_tricks: int
+    excuses: frozenset[int]
+    trick_log: list[Trick]
+    excuse_debts: list[tuple[int, int]]  # (the Fool's holder, the trick's winner)
+    exchanges: list[dict]  # cards handed over for the Fool
+    partner_shown_at: int | None  # the trick in which the called card fell
+    claimed: tuple[int, ...]  # seats that claimed the game during play
+
+    @classmethod
+    def new(cls, rules: PlayRules, pack: Pack, leader: int, excuses: frozenset[int]) -> PlayState:
+        """Before play: the ruleset's own play rules, no trick played yet."""
+        return cls(rules, pack, None, leader, 0, 0, excuses, [], [], [], None, ())
+
+    def copy(self) -> PlayState:
+        return PlayState(
+            self.rules,
+            self.trick_pack,
+            self.side_table,
+            self.leader,
+            self.trick_number,
+            self.total_tricks,
+            self.excuses,
+            list(self.trick_log),
+            list(self.excuse_debts),
+            list(self.exchanges),
+            self.partner_shown_at,
+            self.claimed,
+        )
+
 
 def settle_rules(state: HandState) -> None:
     """Once the auction and the call are over: the hand's play rules (its contract's own, if
     it has them), the pack as they play it, who leads to the first trick, and the sides."""
     ruleset = state.ruleset
-    rules = state.play_rules = ruleset.play_for(state.contract)
+    rules = state.play.rules = ruleset.play_for(state.auction.contract)
     cards = ruleset.deck.cards
-    state.trick_pack = cards.plain_trumps if rules.trumps_as_suit else cards
+    state.play.trick_pack = cards.plain_trumps if rules.trumps_as_suit else cards
     if rules.leader is not None:
-        state.leader = _first_leader(state, rules.leader)
-    elif rules.first_leader == "taker" and state.taker is not None:
-        state.leader = state.taker
+        state.play.leader = _first_leader(state, rules.leader)
+    elif rules.first_leader == "taker" and state.auction.taker is not None:
+        state.play.leader = state.auction.taker
     elif rules is not ruleset.play:  # a contract's own rules may name another leader
         dealer = state.dealer
-        state.leader = dealer if rules.first_leader == "dealer" else (dealer + 1) % ruleset.players
-    state.side_table = None if rules.sides is None else sides.side_table(state, rules.sides)
+        state.play.leader = (
+            dealer if rules.first_leader == "dealer" else (dealer + 1) % ruleset.players
+        )
+    state.play.side_table = None if rules.sides is None else sides.side_table(state, rules.sides)
     state._changed()
 
 
@@ -59,14 +112,14 @@ def _first_leader(state: HandState, rule: Evaluator) -> int:
 def enter(state: HandState) -> None:
     """The cards that play as the Fool in this hand, the number of tricks, and the cards
     shown when play begins (`show` rules with `after_trick: 0`)."""
-    state.excuses = excuse_cards(state)
+    state.play.excuses = excuse_cards(state)
     zones, players = state.zones, state.ruleset.players
-    state.total_tricks = (
-        len(zones.hands[state.leader])
-        + sum(map(len, zones.piles[state.leader]))
+    state.play.total_tricks = (
+        len(zones.hands[state.play.leader])
+        + sum(map(len, zones.piles[state.play.leader]))
         + len(stock(state)) // players
     )
-    state.trick_number = 1
+    state.play.trick_number = 1
     if state.ruleset.shows:
         show_cards(state, 0)  # the rules that show cards when play begins
 
@@ -78,17 +131,17 @@ def decide(state: HandState) -> bool:
     if not (any(zones.hands) or any(map(any, zones.piles))):  # `cards_left`
         return False
     ruleset = state.ruleset
-    seat = (state.leader + len(zones.trick)) % ruleset.players
-    if state.trick_number == 1 and declare.next_declaration(
+    seat = (state.play.leader + len(zones.trick)) % ruleset.players
+    if state.play.trick_number == 1 and declare.next_declaration(
         state, seat, declare.BEFORE_OWN_FIRST_CARD
     ):
         return True
-    rules, pack = state.play_rules, state.trick_pack
+    rules, pack = state.play.rules, state.play.trick_pack
     playable = state.playable(seat) if zones.piles[seat] else zones.hands[seat]
-    legal = trick_rules.legal_cards(rules, pack, playable, zones.trick, state.excuses)
+    legal = trick_rules.legal_cards(rules, pack, playable, zones.trick, state.play.excuses)
     if rules.restricts:
         legal = restricted(state, seat, legal)
-    if state.kept_back:
+    if state.announce.kept_back:
         legal = announce.keep_back(state, seat, legal)
     # the hand's pack has the deck's ids (only its suits and trumps may differ)
     state.decision = Decision(seat, PLAY, legal, list(map(pack.ids.__getitem__, legal)))
@@ -96,20 +149,20 @@ def decide(state: HandState) -> bool:
 
 
 def to_play(state: HandState) -> int:
-    return (state.leader + len(state.zones.trick)) % state.ruleset.players
+    return (state.play.leader + len(state.zones.trick)) % state.ruleset.players
 
 
 def restricted(state: HandState, seat: int, legal: list[int]) -> list[int]:
     """The legal cards narrowed by the hand's card rules: a `forced` card the trick rules
     allow must be played; then, of the cards left, one `lead_forbidden` (when leading) or
     `held_back` is played only when nothing else may be (LANGUAGE.md, play rules)."""
-    rules, trick = state.play_rules, state.zones.trick
+    rules, trick = state.play.rules, state.zones.trick
     variables = {
         "player": seat,
         "trick": tuple(c for _s, c in trick),
-        "trick_number": state.trick_number,
-        "last_trick": state.trick_number == state.total_tricks,
-        "leader": state.leader,
+        "trick_number": state.play.trick_number,
+        "last_trick": state.play.trick_number == state.play.total_tricks,
+        "leader": state.play.leader,
     }
     if rules.forced is not None:
         forced = frozenset(state.evaluate(rules.forced, variables))
@@ -124,7 +177,7 @@ def restricted(state: HandState, seat: int, legal: list[int]) -> list[int]:
 def excuse_cards(state: HandState) -> frozenset[int]:
     """The cards that play as the Fool in this hand: the Fool, unless the play rules'
     `excuse.cards` say otherwise for the hand as dealt and declared."""
-    rule = state.play_rules.excuse_cards
+    rule = state.play.rules.excuse_cards
     return state.ruleset.deck.fools if rule is None else frozenset(state.evaluate(rule))
 
 
@@ -142,11 +195,11 @@ def play(state: HandState, decision: Decision, card: int) -> None:
         next(pile for pile in zones.piles[seat] if pile and pile[-1] == card).pop()
     zones.trick.append((seat, card))
     zones.played[seat].append(card)
-    if card == state.called_card and state.partner_shown_at is None:
-        state.partner_shown_at = state.trick_number
+    if card == state.auction.called_card and state.play.partner_shown_at is None:
+        state.play.partner_shown_at = state.play.trick_number
     rules = state.ruleset.rule_index.by_card(CARD_PLAYED)[card]
     if rules:  # the event's variables are built only for a card that may fire a rule
-        at = at_trick(state.trick_number)
+        at = at_trick(state.play.trick_number)
         state._fire_rules(rules, state._trick_vars(seat, card), at)
     if len(zones.trick) == state.ruleset.players:
         _end_trick(state)
@@ -154,53 +207,52 @@ def play(state: HandState, decision: Decision, card: int) -> None:
 
 def _end_trick(state: HandState) -> None:
     zones, ruleset, memo = state.zones, state.ruleset, state.memo
-    play_rules = state.play_rules
-    trick, excuses = zones.trick, state.excuses
-    last = state.trick_number == state.total_tricks
-    winner = trick_rules.trick_winner(state.trick_pack, trick, excuses)
+    play_rules = state.play.rules
+    trick, excuses = zones.trick, state.play.excuses
+    last = state.play.trick_number == state.play.total_tricks
+    winner = trick_rules.trick_winner(state.play.trick_pack, trick, excuses)
     first_seat, first_card = trick[0]
     if (
         last
         and play_rules.fool_wins_last_trick_after_all
         and first_card in excuses
-        and all(w in state.side_of(first_seat) for w, _c in zones.trick_cards)
+        and all(w in state.side_of(first_seat) for *_, w in state.play.trick_log)
     ):
         winner = first_seat
     if play_rules.winner_exceptions:
         winner = _exceptional_winner(state, winner, last)
     fool_kept = not last or play_rules.fool_in_last_trick == "kept"
-    at = at_trick(state.trick_number)
+    at = at_trick(state.play.trick_number)
     won, by_card = zones.won, ruleset.rule_index.by_card(TRICK_END)
     for seat, card in trick:
         keeper = seat if card in excuses and fool_kept else winner
         won[keeper].append(card)
         if keeper != winner and play_rules.excuse_exchange and winner not in state.side_of(keeper):
-            state.excuse_debts.append((keeper, winner))
+            state.play.excuse_debts.append((keeper, winner))
         rules = by_card[card]
         if rules:
             memo.clear()  # `_changed`: the rule sees the cards taken so far
             trick_vars = state._trick_vars(seat, card)
             trick_vars.update(winner=winner, keeper=keeper)
             state._fire_rules(rules, trick_vars, at)
-    state.trick_log.append((state.trick_number, state.leader, trick, winner))
-    zones.trick_cards.append((winner, [c for _s, c in trick]))
+    state.play.trick_log.append((state.play.trick_number, state.play.leader, trick, winner))
     zones.trick = []
-    state.leader = winner
-    if state.drawing:
+    state.play.leader = winner
+    if state.talon_phase.drawing:
         _draw(state, winner)
-    elif state.talon_per_trick:
+    elif state.talon_phase.per_trick:
         talon.give_to_winner(state, winner)
     memo.clear()
-    if state.excuse_debts:
+    if state.play.excuse_debts:
         pay_excuse_debts(state)
     memo.clear()
     if ruleset.shows:
-        show_cards(state, state.trick_number)
-    state.trick_number += 1
+        show_cards(state, state.play.trick_number)
+    state.play.trick_number += 1
     game = ruleset.game
     if game is not None and game.claim is not None and cards_left(state):
-        state.claimed = tuple(selected_seats(game.claim(state._scope({}))))
-        if state.claimed:
+        state.play.claimed = tuple(selected_seats(game.claim(state._scope({}))))
+        if state.play.claimed:
             settle.finish(state)
             return
     ends_when = play_rules.ends_when
@@ -215,13 +267,13 @@ def _exceptional_winner(state: HandState, winner: int, last: bool) -> int:
     scope = state._scope(
         {
             "trick": tuple(card for _seat, card in trick),
-            "trick_number": state.trick_number,
+            "trick_number": state.play.trick_number,
             "last_trick": last,
-            "leader": state.leader,
+            "leader": state.play.leader,
             "winner": winner,
         }
     )
-    for exception in state.play_rules.winner_exceptions:
+    for exception in state.play.rules.winner_exceptions:
         if exception.when(scope):
             wins = set(exception.wins(scope))
             taker = next((seat for seat, card in trick if card in wins), None)
@@ -232,14 +284,14 @@ def _exceptional_winner(state: HandState, winner: int, last: bool) -> int:
 
 def stock(state: HandState) -> list[int]:
     """The cards still to be drawn, when the talon is a stock."""
-    return state.zones.talon if state.drawing else []
+    return state.zones.talon if state.talon_phase.drawing else []
 
 
 def _draw(state: HandState, winner: int) -> None:
     """After a trick: each player, the winner first, draws the top card of the stock, while
     it has a card for each."""
     n, zones = state.ruleset.players, state.zones
-    if state.drawing and len(zones.talon) >= n:
+    if state.talon_phase.drawing and len(zones.talon) >= n:
         for i in range(n):
             zones.hands[(winner + i) % n].append(zones.talon.pop(0))
 
@@ -247,15 +299,15 @@ def _draw(state: HandState, winner: int) -> None:
 def pay_excuse_debts(state: HandState, at_the_end: bool = False) -> None:
     """Hand over a card for each excused Fool as soon as its side has one to give. A talon
     set aside for a side is unseen until the hand is over, so it pays only `at_the_end`."""
-    exchange = state.play_rules.excuse_exchange
-    if exchange is None or not state.excuse_debts:
+    exchange = state.play.rules.excuse_exchange
+    if exchange is None or not state.play.excuse_debts:
         return
     zones = state.zones
-    after_trick = state.trick_number - 1 if at_the_end else state.trick_number
+    after_trick = state.play.trick_number - 1 if at_the_end else state.play.trick_number
     eligible = set(exchange.cards(state._scope({})))
     values = state.ruleset.counting.values
     still_owed = []
-    for debtor, creditor in state.excuse_debts:
+    for debtor, creditor in state.play.excuse_debts:
         # the side's least valuable eligible card, from its tricks before its discards
         offers = [
             (values[c], order, c, member, zone)
@@ -275,7 +327,7 @@ def pay_excuse_debts(state: HandState, at_the_end: bool = False) -> None:
         *_rank, card, giver, zone = min(offers, key=lambda offer: offer[:3])
         zone.remove(card)
         zones.won[creditor].append(card)
-        state.exchanges.append(
+        state.play.exchanges.append(
             {
                 "from": giver,
                 "to": creditor,
@@ -283,4 +335,4 @@ def pay_excuse_debts(state: HandState, at_the_end: bool = False) -> None:
                 "after_trick": after_trick,
             }
         )
-    state.excuse_debts = still_owed
+    state.play.excuse_debts = still_owed

@@ -35,11 +35,11 @@ def finish(state: HandState) -> None:
     from tarot.engine.phases import play  # play calls this on a claim
 
     play.pay_excuse_debts(state, at_the_end=True)
-    exchange = state.play_rules.excuse_exchange
+    exchange = state.play.rules.excuse_exchange
     won = state.zones.won
     if exchange is not None and exchange.unpaid == "fool_surrendered":
-        for debtor, creditor in state.excuse_debts:
-            for card in [c for c in won[debtor] if c in state.excuses]:
+        for debtor, creditor in state.play.excuse_debts:
+            for card in [c for c in won[debtor] if c in state.play.excuses]:
                 won[debtor].remove(card)
                 won[creditor].append(card)
     state.phase = Phase.DONE

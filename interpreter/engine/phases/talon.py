@@ -10,6 +10,7 @@ call in rulesets that have them, else right after the deal.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
@@ -30,11 +31,57 @@ TO_TRICK_WINNERS = "trick_winners"  # the talon's top cards to each trick's winn
 TAKEN_BY_KIND = "talon_taken"  # how `shown` names cards of a kind taken from the talon
 
 
+@dataclass(slots=True)
+class TalonState:
+    """The talon's part of a hand's state (`state.talon_phase`; the cards themselves lie in
+    the zone `state.talon`): what became of the talon and the packets still to take.
+    `shared` is replaced whole when it grows, so a copy shares it."""
+
+    drawing: bool  # the talon is a stock drawn from after each trick
+    per_trick: int  # the talon's top cards each trick's winner takes
+    shared: list[tuple[int, list[int]]]  # (seat, cards) of a talon shared or taken by kind
+    ended_hand: bool  # the talon's `ends_hand` ended the hand before play
+    packet_taker: int | None  # the seat taking packets of a talon laid out in packets
+    packets_to_take: int  # how many more it takes
+
+    @classmethod
+    def new(cls) -> TalonState:
+        return cls(False, 0, [], False, None, 0)
+
+    def copy(self) -> TalonState:
+        return TalonState(
+            self.drawing,
+            self.per_trick,
+            self.shared,
+            self.ended_hand,
+            self.packet_taker,
+            self.packets_to_take,
+        )
+
+
+@dataclass(slots=True)
+class DiscardState:
+    """The discard's part of a hand's state (`state.discard`): how many cards each seat has
+    still to lay away and, once the discards are done (`discard.told`), the cards told of and
+    per seat how many of them it laid away (empty before)."""
+
+    left: dict[int, int]
+    told_cards: frozenset[int]
+    told: tuple[int, ...]
+
+    @classmethod
+    def new(cls, left: dict[int, int]) -> DiscardState:
+        return cls(left, frozenset(), ())
+
+    def copy(self) -> DiscardState:
+        return DiscardState(dict(self.left), self.told_cards, self.told)
+
+
 def talon_use(state: HandState) -> TalonUse | None:
     """What becomes of the talon: the contract's word, or without an auction the ruleset's."""
-    bidding = state.ruleset.bidding
+    bidding, contract = state.ruleset.bidding, state.auction.contract
     # with an auction, the talon is placed once a contract is won
-    return state.ruleset.talon if bidding is None else bidding.contract(state.contract).talon  # type: ignore[arg-type]
+    return state.ruleset.talon if bidding is None else bidding.contract(contract).talon  # type: ignore[arg-type]
 
 
 def enter(state: HandState) -> None:
@@ -42,7 +89,7 @@ def enter(state: HandState) -> None:
     hand there if the talon's `ends_hand` holds once its seat has its cards."""
     use = talon_use(state)
     _place(state, use)
-    if use is not None and not state.packets_to_take:
+    if use is not None and not state.talon_phase.packets_to_take:
         _end_if_over(state, use)
 
 
@@ -53,10 +100,10 @@ def _place(state: HandState, use: TalonUse | None) -> None:
     if not zones.talon or use is None or use.to == "out_of_play":
         return
     if use.to == "stock":
-        state.drawing = True
+        state.talon_phase.drawing = True
         return
     if use.to == TO_TRICK_WINNERS:
-        state.talon_per_trick = use.per_trick
+        state.talon_phase.per_trick = use.per_trick
         return
     assert use.seat is not None  # the schema asks for a seat where the talon goes to one
     seat = first_seat(state, use.seat, "the talon's `seat`")
@@ -80,15 +127,15 @@ def _owe(state: HandState, seat: int, cards: int) -> None:
     """`seat` has taken `cards` from the talon into its hand: as many to lay away, unless
     the flow's talon step says they were laid away before (`owes_discards: false`)."""
     if state.ruleset.flow[state.step].owes_discards:
-        state.discard_left[seat] = state.discard_left.get(seat, 0) + cards
+        state.discard.left[seat] = state.discard.left.get(seat, 0) + cards
 
 
 def _end_if_over(state: HandState, use: TalonUse) -> None:
     """The hand ends at once, before any discard, when the talon's `ends_hand` holds: it is
     settled as it stands (no trick played)."""
     if use.ends_hand is not None and state.evaluate(use.ends_hand):
-        state.ended_in_talon = True
-        state.discard_left = dict.fromkeys(state.discard_left, 0)
+        state.talon_phase.ended_hand = True
+        state.discard.left = dict.fromkeys(state.discard.left, 0)
         settle.finish(state)
 
 
@@ -110,7 +157,10 @@ def _take_by_kind(state: HandState, takes: tuple[TalonTake, ...]) -> None:
         zones.talon = [card for card in zones.talon if card not in gone]
         zones.hands[seat].extend(taken)
         _owe(state, seat, len(taken))
-        state.talon_shared = [*state.talon_shared, (seat, taken)]  # a new list: clones share it
+        state.talon_phase.shared = [
+            *state.talon_phase.shared,
+            (seat, taken),
+        ]  # a new list: clones share it
         if take.shown:
             state.shown.append((seat, TAKEN_BY_KIND, list(taken)))
         state._changed()
@@ -151,7 +201,10 @@ def _give(state: HandState, given: list[tuple[int, list[int]]], shown: bool) -> 
     for receiver, cards in given:
         if not cards:
             continue
-        state.talon_shared = [*state.talon_shared, (receiver, cards)]  # clones share the list
+        state.talon_phase.shared = [
+            *state.talon_phase.shared,
+            (receiver, cards),
+        ]  # clones share the list
         state.zones.hands[receiver].extend(cards)
         _owe(state, receiver, len(cards))
         if shown:
@@ -163,7 +216,7 @@ def give_to_winner(state: HandState, winner: int) -> None:
     """After a trick, the talon's top cards onto its winner's tricks, face up, while any
     are left."""
     talon = state.zones.talon
-    cards = talon[: state.talon_per_trick]
+    cards = talon[: state.talon_phase.per_trick]
     if cards:
         del talon[: len(cards)]
         state.zones.won[winner].extend(cards)
@@ -176,7 +229,7 @@ def _lay_out(state: HandState, seat: int, packets: TalonPackets) -> None:
     size = len(zones.talon) // packets.count
     zones.packets = [zones.talon[i * size : (i + 1) * size] for i in range(packets.count)]
     zones.talon = []
-    state.packet_taker, state.packets_to_take = seat, packets.choose
+    state.talon_phase.packet_taker, state.talon_phase.packets_to_take = seat, packets.choose
     if not packets.choose:
         _leave_rest(state, packets)
     state._changed()
@@ -194,11 +247,11 @@ def take_packet(state: HandState, decision: Decision, action: TakePacket) -> Non
         _owe(state, seat, len(cards))
     else:
         zones.set_aside[seat].extend(cards)
-    state.packets_to_take -= 1
-    if not state.packets_to_take:
+    state.talon_phase.packets_to_take -= 1
+    if not state.talon_phase.packets_to_take:
         _leave_rest(state, use.packets)
     state._changed()
-    if not state.packets_to_take:
+    if not state.talon_phase.packets_to_take:
         _end_if_over(state, use)
 
 
@@ -218,7 +271,7 @@ def _leave_rest(state: HandState, packets: TalonPackets) -> None:
 
 def decide_packet(state: HandState) -> bool:
     """The next packet the talon's seat takes, while it has packets to take."""
-    return bool(state.packets_to_take) and _decide_packet(state)
+    return bool(state.talon_phase.packets_to_take) and _decide_packet(state)
 
 
 def enter_discard(state: HandState) -> None:
@@ -229,14 +282,14 @@ def enter_discard(state: HandState) -> None:
         return
     for seat in state.seat_order:
         wanted = int(state.evaluate(count, {"player": seat}))
-        state.discard_left[seat] = max(0, min(wanted, len(state.zones.hands[seat])))
+        state.discard.left[seat] = max(0, min(wanted, len(state.zones.hands[seat])))
     state._changed()
 
 
 def decide(state: HandState) -> bool:
     """The discard of the first seat, in dealing order, with cards still to lay away."""
     for seat in state.seat_order:
-        if state.discard_left[seat] > 0:
+        if state.discard.left[seat] > 0:
             allowed = discard_choices(state, seat)
             ids = state.ruleset.deck.cards.ids
             choices = [ids[c] for c in allowed]
@@ -269,8 +322,8 @@ def _tell(state: HandState) -> None:
     if rule is None:
         return
     cards = frozenset(state.evaluate(rule))
-    state.told_cards = cards
-    state.told = told_counts(cards, state.zones.discards)
+    state.discard.told_cards = cards
+    state.discard.told = told_counts(cards, state.zones.discards)
     state._changed()
 
 
@@ -278,8 +331,8 @@ def _decide_packet(state: HandState) -> bool:
     packets = state.zones.packets
     actions: list[Action] = [TakePacket(i + 1) for i, packet in enumerate(packets) if packet]
     choices = [action_text(a, state.ruleset.deck) for a in actions]
-    assert state.packet_taker is not None  # set with the packets to take
-    state.decision = Decision(state.packet_taker, DecisionKind.PACKET, actions, choices)
+    assert state.talon_phase.packet_taker is not None  # set with the packets to take
+    state.decision = Decision(state.talon_phase.packet_taker, DecisionKind.PACKET, actions, choices)
     return True
 
 
@@ -320,7 +373,7 @@ def _all_or_none(state: HandState, seat: int, allowed: list[int], rule: Evaluato
         return allowed
     if any(card in group for card in state.zones.discards[seat]):
         narrowed = [card for card in allowed if card in group]
-    elif held > state.discard_left[seat]:
+    elif held > state.discard.left[seat]:
         narrowed = [card for card in allowed if card not in group]
     else:
         return allowed
@@ -331,7 +384,7 @@ def discard(state: HandState, decision: Decision, card: int) -> None:
     seat, zones = decision.seat, state.zones
     zones.hands[seat].remove(card)
     zones.discards[seat].append(card)
-    state.discard_left[seat] -= 1
+    state.discard.left[seat] -= 1
     shown = state.ruleset.discard_shown
     if (
         shown is not None
@@ -340,5 +393,5 @@ def discard(state: HandState, decision: Decision, card: int) -> None:
     ):
         state.shown.append((seat, "discard", [card]))
     state._fire("discard", {"player": seat, "card": card}, AT_DISCARD)
-    if state.discard_left[seat] == 0:
+    if state.discard.left[seat] == 0:
         state._fire("discards_done", {"player": seat}, AT_DISCARD)
