@@ -165,7 +165,7 @@ class HandState(ZoneAttributes):
         self.zones = Zones.empty(n)
         self.drawing = False  # the talon is a stock drawn from after each trick
         self.talon_per_trick = 0  # the talon's top cards each trick's winner takes
-        self.talon_shared: list[tuple[int, list[int]]] = []  # (seat, cards) of a talon shared
+        self.talon_shared: list[tuple[int, list[int]]] = []  # (seat, cards) taken into hand
         self.ended_in_talon = False  # the talon's `ends_hand` ended the hand before play
         # once the discards are done (`discard.told`): the cards told of, and per seat how
         # many of them it laid away (empty before)

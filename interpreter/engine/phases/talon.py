@@ -68,6 +68,7 @@ def _place(state: HandState, use: TalonUse | None) -> None:
         return
     _show(state, seat, use)
     if use.to == "hand":
+        state.talon_shared = [*state.talon_shared, (seat, list(zones.talon))]  # a new list
         zones.hands[seat].extend(zones.talon)
         _owe(state, seat, len(zones.talon))
     else:
