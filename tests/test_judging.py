@@ -148,3 +148,21 @@ def test_the_play_outs_have_a_habit_for_every_kind_of_decision():
     from tarot.players.playouts import HABITS
 
     assert set(HABITS) == set(DecisionKind)
+
+
+@pytest.mark.slow
+def test_four_search_players_pass_out_at_most_about_a_third_of_french_deals() -> None:
+    """The auction alone, 60 deals (seed 1): a deal thrown in is common, not the rule."""
+    from tarot.players.lineup import seat_agents
+
+    passed = 0
+    for number in range(1, 61):
+        state = deal_hand(FRENCH, 1, number)
+        agents = seat_agents(["search"] * FRENCH.players, 1, number, FRENCH.players)
+        taken = False
+        while (decision := state.decision) is not None and decision.kind == DecisionKind.BID:
+            action = agents[decision.seat].choose(state, decision.seat)
+            taken = taken or action != "pass"
+            state.apply_action(action)
+        passed += not taken
+    assert passed <= 20
