@@ -94,3 +94,25 @@ def test_the_taker_is_told_how_many_cards_of_the_talon_are_left_to_lay_away() ->
     assert first.startswith(f"--- Hand 1, discard 1 of {talon}: you are seat {TAKER}")
     state.apply_action(state.decision.choices[0])
     assert f"discard 2 of {talon}:" in decision_lines(SeatView(state, TAKER))[0]
+
+
+def test_a_hidden_talon_taken_at_the_deal_is_told_by_card_to_its_taker_only() -> None:
+    """Marolles in Wickson's reading: the dealer takes the talon unseen. He is told its
+    cards before his first discard; the others only how many, before his discards."""
+    ruleset = load_ruleset("marolles-1637-wickson")
+    state = deal_hand(ruleset, 1, 1)
+    taker, talon = state.dealer, list(state.deal.talon_dealt)
+    names = [ruleset.deck.cards[card].label() for card in talon]
+    mine = _told(deal_hand(ruleset, 1, 1), taker, Seen(), None)
+    line = next(line for line in mine if line.startswith("You take the talon's"))
+    assert line.startswith(f"You take the talon's {len(talon)} cards into your hand: ")
+    assert all(name in line for name in names)
+    other = (taker + 1) % ruleset.players
+    theirs = _told(deal_hand(ruleset, 1, 1), other, Seen(), None)
+    told = next(n for n, line in enumerate(theirs) if "talon" in line)
+    assert theirs[told] == f"Seat {taker} takes the talon's {len(talon)} cards (not shown to you)."
+    laid = next(n for n, line in enumerate(theirs) if f"Seat {taker} chose" in line)
+    assert told < laid
+    assert not any(name in line for line in theirs[: laid + 1] for name in names)
+    assert SeatView(state, other).talon_taken == ((taker, len(talon), ()),)
+    assert SeatView(state, taker).talon_taken == ((taker, len(talon), tuple(talon)),)

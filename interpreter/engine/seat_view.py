@@ -122,6 +122,9 @@ class SeatView:
     packets: tuple[tuple[int, ...], ...]  # the talon laid out face up in packets (taken: empty)
     cut_card: int | None
     shown: tuple[tuple[int, str, tuple[int, ...]], ...]  # (seat, what, cards), in order
+    # (seat, how many, cards) of the talon taken into a hand, in order; the cards only for
+    # the seat's own takes and those shown to all (else empty)
+    talon_taken: tuple[tuple[int, int, tuple[int, ...]], ...]
     decisions: tuple[SeenDecision, ...]  # of the deal in play
     thrown_in_deals: tuple[ThrownInDeal, ...]
     tricks: tuple[SeenTrick, ...]
@@ -191,6 +194,7 @@ class SeatView:
             "packets": tuple(tuple(packet) for packet in state.zones.packets),
             "cut_card": state.deal.cut_card,
             "shown": tuple((s, what, tuple(cards)) for s, what, cards in state.shown),
+            "talon_taken": _talon_taken(state, seat),
             "decisions": _seen_decisions(state.decisions, seat),
             "thrown_in_deals": tuple(
                 ThrownInDeal(deal["thrown_in"], _seen_decisions(deal["decisions"], seat))
@@ -384,3 +388,15 @@ def _known_holders(
             if card in unseen:
                 where[card] = places_of(holder, piles)
     return where
+
+
+def _talon_taken(state: HandState, seat: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """The talon's cards taken into hands, as `seat` may know them: its own, and those shown
+    to all, by card; another seat's hidden take by its count."""
+    up = [set(cards) for _s, _what, cards in state.shown]
+    return tuple(
+        (taker, len(cards), tuple(cards))
+        if taker == seat or any(set(cards) <= shown for shown in up)
+        else (taker, len(cards), ())
+        for taker, cards in state.talon_phase.shared
+    )

@@ -15,6 +15,13 @@ action gave the seat on each guess. `pick` chooses among them:
     their paired differences. A bid judged on a handful of guessed deals looks good by luck
     now and then, and the best of several bids looks good by luck more often than any one:
     without this margin, the search player took weak hands, and lost on them.
+  - a bid, though, is made over a pass also when it came out ahead of the pass on at least
+    a share `BIDDING` of the guessed deals (its mean may then be below the pass's). By mean
+    and margin alone, four players of a game with a one-round auction and a lone taker
+    passed out most deals even with no margin at all: their play-outs judge most hands a
+    player would take as losing a little, where sources call a deal thrown in common, not
+    the rule. The share is the highest that has four search players pass out at most about
+    a third of such a game's deals (`docs/players/strength.md`, "How the players bid").
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from tarot.players.playouts import Policy, play_out
 from tarot.players.sampling import Sampler
 
 CONFIDENCE = 1.0  # standard errors by which an action must beat the conservative answer
+BIDDING = 0.3  # or a bid a pass: the share of deals on which it comes out ahead
 CONSERVATIVE = (Pass, NoDeclaration)  # the answers that commit a seat to nothing
 
 
@@ -68,15 +76,26 @@ def play_each(
 def pick(actions: Sequence[Action], results: list[list[Number]], rng: random.Random) -> int:
     """The index of the chosen action (see the module's docstring)."""
     means = [sum(kept) / len(kept) for kept in results]
-    best_mean = max(means)
     safe = conservative(actions)
-    if safe is not None and means[safe] == best_mean:
+    bidding = safe is not None and isinstance(actions[safe], Pass)
+    if safe is not None and not bidding and means[safe] == max(means):
         return safe
-    tied = [i for i, mean in enumerate(means) if mean == best_mean]
+    others = [i for i in range(len(actions)) if i != safe]
+    if not others:
+        return 0
+    best_mean = max(means[i] for i in others)
+    tied = [i for i in others if means[i] == best_mean]
     best = tied[0] if len(tied) == 1 else rng.choice(tied)
     if safe is None or clearly_better(results[best], results[safe]):
         return best
+    if bidding and ahead_share(results[best], results[safe]) >= BIDDING:
+        return best
     return safe
+
+
+def ahead_share(chosen: list[Number], safe: list[Number]) -> float:
+    """The share of the deals on which `chosen` gave more than `safe`."""
+    return sum(a > b for a, b in zip(chosen, safe, strict=True)) / len(chosen)
 
 
 def survivors(

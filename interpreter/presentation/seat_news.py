@@ -51,6 +51,7 @@ class Seen:
     tricks: int = 0
     told: bool = False  # how many cards of a kind each seat laid away (`discard.told`)
     shown: int = 0  # the talon's cards turned up so far (`SeatView.shown`) told
+    taken: int = 0  # the talon's takes into a hand so far (`SeatView.talon_taken`) told
 
 
 def news_lines(view: SeatView, seen: Seen) -> list[str]:
@@ -100,7 +101,8 @@ def _opening_lines(view: SeatView) -> list[str]:
 
 def _talon_lines(view: SeatView, seen: Seen) -> list[str]:
     """The talon's cards turned up for all since the seat was last told, with who takes them
-    (its taker told as `you`); `seen` moves on."""
+    (its taker told as `you`), then the talon taken into a hand unseen: its cards to their
+    taker, their count to the others; `seen` moves on."""
     deck, me = view.ruleset.deck, view.seat
     lines = []
     for seat, what, cards in view.shown[seen.shown :]:
@@ -109,6 +111,17 @@ def _talon_lines(view: SeatView, seen: Seen) -> list[str]:
             does = f"{who(seat, me)} {verb(seat, me, 'take')} {TALON_TURNED_UP[what]}"
             lines.append(f"The talon, shown to all: {shown} ({does}).")
     seen.shown = len(view.shown)
+    for seat, count, cards in view.talon_taken[seen.taken :]:
+        up = any(set(cards) <= set(shown) for _s, _what, shown in view.shown)
+        if cards and up:
+            continue  # told with the talon turned up
+        of = "the talon's card" if count == 1 else f"the talon's {count} cards"
+        if seat == me:
+            taken = card_list(deck, sorted_hand(deck, list(cards)))
+            lines.append(f"You take {of} into your hand: {taken}.")
+        else:
+            lines.append(f"{capital(who(seat, me))} takes {of} (not shown to you).")
+    seen.taken = len(view.talon_taken)
     return lines
 
 

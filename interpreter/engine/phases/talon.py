@@ -115,6 +115,10 @@ def _place(state: HandState, use: TalonUse | None) -> None:
         return
     _show(state, seat, use)
     if use.to == "hand":
+        state.talon_phase.shared = [
+            *state.talon_phase.shared,
+            (seat, list(zones.talon)),
+        ]  # a new list
         zones.hands[seat].extend(zones.talon)
         _owe(state, seat, len(zones.talon))
     else:
