@@ -148,6 +148,7 @@ def test_losing_every_worker_stops_the_run_naming_the_address_and_keeps_the_rows
             monkeypatch.setattr(RowWriter, "write", write_then_kill)
             rows = tmp_path / "rows.jsonl"
             args = ("simulate", BASE, "--hands", "100000", "--seed", "3", "--out", str(rows))
+            args += ("--backend", "scalar")  # compared below with the scalar engine's hands
             status, out, err = run(capsys, *args, "--cluster", address)
         finally:
             worker.kill()

@@ -94,7 +94,9 @@ def test_simulate_prints_the_measures(capsys) -> None:
 
 def test_simulate_json_agrees_with_the_hands_replayed(capsys) -> None:
     status, out, err = run(
-        capsys, "simulate", "marolles-1637", "--hands", "40", "--jobs", "1", "--format", "json"
+        capsys,
+        *("simulate", "marolles-1637", "--hands", "40", "--jobs", "1", "--format", "json"),
+        *("--backend", "scalar"),  # compared with the scalar engine's hands
     )
     assert status == 0, err
     report = json.loads(out)
@@ -167,6 +169,8 @@ def test_simulate_csv_rows_match_the_report(capsys, tmp_path: Path) -> None:
         capsys,
         "simulate",
         "marolles-1637",
+        "--backend",
+        "scalar",
         "--hands",
         "30",
         "--jobs",
@@ -203,6 +207,8 @@ def test_diff_jsonl_rows_one_per_hand_per_ruleset(capsys, tmp_path: Path) -> Non
         "diff",
         "marolles-1637",
         LITERAL,
+        "--backend",
+        "scalar",
         "--hands",
         "20",
         "--jobs",
@@ -431,6 +437,8 @@ def test_diff_most_different_hands_replay(capsys) -> None:
         "diff",
         "marolles-1637",
         LITERAL,
+        "--backend",
+        "scalar",
         "--hands",
         "100",
         "--jobs",
@@ -691,7 +699,7 @@ def interrupt_after(monkeypatch, hands: int) -> None:
 def test_interrupted_simulate_keeps_what_finished(capsys, tmp_path: Path, monkeypatch) -> None:
     interrupt_after(monkeypatch, 7)
     rows_file = tmp_path / "hands.csv"
-    common = ("simulate", "marolles-1637", "--hands", "50", "--jobs", "1")
+    common = ("simulate", "marolles-1637", "--hands", "50", "--jobs", "1", "--backend", "scalar")
     status, out, err = run(capsys, *common, "--out", str(rows_file))
     assert status == 130
     assert out.startswith("marolles-1637: 7 of 50 hands (interrupted)")

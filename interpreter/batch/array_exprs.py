@@ -33,7 +33,7 @@ from tarot.batch.values import (
 )
 from tarot.core.ruleset import Ruleset
 from tarot.core.vocabulary import TAKER, variables_for
-from tarot.expressions import Type
+from tarot.expressions import EvaluationError, Type
 from tarot.expressions.typed_tree import Typed
 
 Fn = Callable[[Ctx], Value]
@@ -148,9 +148,11 @@ class ArrayCompiler:
         saved = self.constants
         self.constants = fixed
         try:
-            return self.run(tree, self.names(event, amount))
+            node = self.run(tree, self.names(event, amount))
         finally:
             self.constants = saved
+        where = getattr(compiled, "where", "")
+        return node if node.const or not where else Node(node.type, _located(node.fn, where))
 
     def card_mask(self, compiled: object, event: str, var: str = "card") -> Fn:
         """A condition on the event's `var` as the mask of the cards for which it holds."""
@@ -291,7 +293,7 @@ class ArrayCompiler:
             return self.combine(Type.CARDS, lambda ctx: Cards(af(ctx).terms + bf(ctx).terms), a, b)
         op = _ARITH[tree.op]
         if tree.op != "mod":
-            return self.combine(Type.NUMBER, lambda ctx: checked(op(af(ctx), bf(ctx))), a, b)
+            return self.combine(Type.NUMBER, lambda ctx: checked(op(af(ctx), bf(ctx)), ctx), a, b)
         return self.combine(Type.NUMBER, lambda ctx: op(af(ctx), bf(ctx)), a, b)
 
     c_add = c_sub = c_mul = c_div = c_floordiv = c_mod = arith
@@ -508,6 +510,20 @@ class ArrayCompiler:
                 return None
             return lambda ctx: everything & ~inner(ctx)
         return None
+
+
+def _located(fn: Fn, where: str) -> Fn:
+    """`fn`, its errors told with the place of the expression in the ruleset."""
+
+    def evaluate(ctx: Ctx) -> Value:
+        try:
+            return fn(ctx)
+        except EvaluationError as error:
+            if not error.where:
+                error.where = where
+            raise
+
+    return evaluate
 
 
 def _base(ctx: Ctx) -> Ctx:

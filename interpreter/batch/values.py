@@ -97,8 +97,9 @@ def seat_mask(value: Value, size: int, players: int) -> Bools:
     return seats[:, None] == np.arange(players)[None, :]
 
 
-def checked(value: Value) -> Value:
-    """An arithmetic result, refused as the scalar engine refuses it when out of range."""
+def checked(value: Value, ctx: Ctx | None = None) -> Value:
+    """An arithmetic result, refused as the scalar engine refuses it when out of range,
+    naming (with `ctx`, the hands evaluated) the first hand it happened in and the moment."""
     array = np.asarray(value)
     if array.dtype.kind == "f":
         bad = ~np.isfinite(array) | (np.abs(array) > MAX_NUMBER)
@@ -106,7 +107,16 @@ def checked(value: Value) -> Value:
         bad = np.abs(array) > MAX_NUMBER
     if np.any(bad):
         first = array[bad].flat[0].item() if array.ndim else array.item()
-        raise EvaluationError(f"arithmetic gave {describe(first)}; {RANGE_RULE}")
+        error = EvaluationError(f"arithmetic gave {describe(first)}; {RANGE_RULE}")
+        if ctx is not None and array.ndim and array.shape[0] == ctx.size:
+            row = int(np.argmax(bad.reshape(len(bad), -1).any(axis=1)))
+            state = ctx.state
+            error.hand = int(state.numbers[ctx.rows[row]])
+            if 0 < state.trick_number <= state.total_tricks:
+                error.moment = f"during trick {state.trick_number}"
+            elif state.trick_number > state.total_tricks > 0:
+                error.moment = "at the end of the hand"
+        raise error
     return value
 
 

@@ -1,6 +1,6 @@
-"""Check stage: the ids an expression writes as text for a fact (`declared(seat, 'chelem')`,
-`announced_by('trula')`, `doubling_factor('game')`, `thrown_in('no_trump')`...) name
-something the ruleset defines.
+"""Check stage: the ids an expression writes as text for a fact (`declared(seat, 'ID')`,
+`announced_by('ID')`, `doubling_factor('ID')`, `thrown_in('ID')`...) name something the
+ruleset defines.
 
 Where it sits: called by the compile stage (:mod:`~tarot.compile.ruleset_compiler`) for each
 expression it compiled, with the ids the document defines (`known_ids`); a text that names

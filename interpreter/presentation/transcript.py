@@ -463,7 +463,7 @@ def _before_play(state: HandState) -> list[str]:
     turned_up = [set(cards) for _seat, what, cards in state.shown if what == "talon"]
     for seat, taken in state.talon_phase.shared:
         if any(set(taken) <= up for up in turned_up):
-            continue  # said with the talon shown
+            continue  # said where the talon was turned up
         out.append(f"  Seat {seat} takes from the talon: {_cards(state.ruleset, taken)}")
     for seat, aside in enumerate(state.set_aside):
         if aside:
