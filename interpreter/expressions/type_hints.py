@@ -109,16 +109,11 @@ def _written(item: Tree | Token) -> str:
     return f"{_operand(parts[0])} {_BINARY[kind]} {_operand(parts[1])}"
 
 
+#: the forms written as an operand without brackets
+_SIMPLE = frozenset(("name", "number", "string", "dotted", "call", "aggregate", "filter"))
+
+
 def _operand(item: Tree | Token) -> str:
     text = _written(item)
-    simple = isinstance(item, Token) or str(item.data) in (
-        "name",
-        "number",
-        "string",
-        "dotted",
-        "call",
-        "aggregate",
-        "filter",
-        *_WORDS,
-    )
+    simple = isinstance(item, Token) or str(item.data) in _SIMPLE or str(item.data) in _WORDS
     return text if simple else f"({text})"
