@@ -170,7 +170,7 @@ def _decision_json(view: SeatView, costs: Mapping[str, Sequence[Payment]]) -> di
         "choices": [
             {
                 "text": text,
-                "label": choice_label(ruleset, text, facing.level_values),
+                "label": choice_label(ruleset, text, facing.level_values, facing.kind),
                 "card": text in by_id,
                 "cost": cost.get(text),
             }
