@@ -50,7 +50,6 @@ RUNS = frozenset(
         "deal",
         "flow",  # its steps are checked one by one: see `_flow`
         "talon",
-        "talon.shown",
         "discard",
         "declarations",
         "bidding",  # each contract's talon is checked by compiling it

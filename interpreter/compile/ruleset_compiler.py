@@ -83,10 +83,10 @@ from tarot.expressions import (
     dependence,
 )
 from tarot.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
-from tarot.expressions.compiler import COST_BUDGET, HAND_BUDGET
+from tarot.expressions.compiler import COST_BUDGET
 from tarot.expressions.types import Scope
 
-__all__ = ["HAND_BUDGET", "HAND_SCORE_BUDGET", "Compiler", "compile_ruleset"]
+__all__ = ["HAND_SCORE_BUDGET", "Compiler", "compile_ruleset"]
 
 
 #: the most steps every seat's hand score may take in one state (see `hand_score_steps`): a

@@ -40,8 +40,10 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
     ),
     "deal.packets[].piles": ("piles dealt face down on the table", ("deal.packets[].piles",)),
     "flow": ("the order of the hand's steps", ("flow*",)),
-    "talon": ("the talon: where it goes, who sees it", ("talon", "talon.to", "talon.seat")),
-    "talon.shown": ("the talon turned up for all to see", ("talon.shown",)),
+    "talon": (
+        "the talon: where it goes, who sees it",
+        ("talon", "talon.to", "talon.seat", "talon.shown"),
+    ),
     "talon.packets": ("the talon laid out in packets", ("talon.packets*",)),
     "talon.per_trick": ("the talon as a stock drawn from after each trick", ("talon.per_trick",)),
     "talon.shares": ("the talon shared out", ("talon.shares*",)),

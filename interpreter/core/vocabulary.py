@@ -18,9 +18,6 @@ from tarot.expressions.types import Type
 #: deals thrown in and dealt again in one hand before it is given up
 MAX_REDEALS = 20
 
-#: the most bids (each with its contracts) counted for in the cost of a bid's condition
-BIDS_PER_HAND = 200
-
 COMMON = {"seats": Type.SEATS, "dealer": Type.SEAT, "players": Type.NUMBER}
 
 _PLAYER = {"player": Type.SEAT}
