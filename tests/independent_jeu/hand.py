@@ -108,9 +108,11 @@ def _check(hand: dict, options: dict[str, str]) -> str | None:
     announced: dict[str, set[int]] = {"sparrow": set(), "slam": set()}
     abundance: list[tuple[int, str]] = []
     for d in hand["decisions"]:
-        if d["kind"] != "declare":
+        if d["kind"] not in ("declare", "redeal"):
             continue
         what, _, choice = d["choice"].partition(":")
+        if d["kind"] == "redeal" and (what, choice) != ("brass_balls", "play_on"):
+            continue
         if what in announced and choice == "announced":
             announced[what].add(d["seat"])
         elif what == "brass_balls" and choice not in ("none", "no"):
