@@ -18,7 +18,13 @@ from tarot.batch.support import supports
 from tarot.cli import main
 from tarot.compile.loader import load_ruleset
 from tarot.load import paths
-from tarot.records.batch_agreement import BatchDisagreement, batch_records, check_sample, replay
+from tarot.records.batch_agreement import (
+    SAMPLE,
+    BatchDisagreement,
+    batch_records,
+    check_sample,
+    replay,
+)
 from tarot.records.replay import ReplayMismatch
 
 BASE = "marolles-1637"
@@ -193,14 +199,15 @@ def test_auto_falls_back_and_says_why(capsys):
     assert "200 hands" in out and "1 job(s), batch back end" in out
 
 
-def test_auto_replays_one_hand_in_a_hundred_and_stops_at_a_difference():
+def test_auto_replays_one_hand_in_sample_and_stops_at_a_difference():
     ruleset = loaded(BASE)
-    played = play_summaries(ruleset, 8, range(5, 255))
-    check_sample(ruleset, 8, played, 5)  # hands 5, 105 and 205 replayed: they agree
-    unchecked = [dataclasses.replace(h, net=(99, 0, 0)) if h.number == 106 else h for h in played]
-    check_sample(ruleset, 8, unchecked, 5)  # hand 106 is not in the sample
-    wrong = [dataclasses.replace(h, net=(99, 0, 0)) if h.number == 105 else h for h in played]
-    with pytest.raises(BatchDisagreement, match=r"hand 105 of marolles-1637 \(seed 8\).*net"):
+    played = play_summaries(ruleset, 8, range(5, 2 * SAMPLE + 55))
+    check_sample(ruleset, 8, played, 5)  # hands 5, 5 + SAMPLE and 5 + 2 SAMPLE: they agree
+    second = 5 + SAMPLE
+    unchecked = [dataclasses.replace(h, net=(99, 0, 0)) if h.number == 6 else h for h in played]
+    check_sample(ruleset, 8, unchecked, 5)  # hand 6 is not in the sample
+    wrong = [dataclasses.replace(h, net=(99, 0, 0)) if h.number == second else h for h in played]
+    with pytest.raises(BatchDisagreement, match=rf"hand {second} of marolles-1637 \(seed 8\).*net"):
         check_sample(ruleset, 8, wrong, 5)
 
 

@@ -141,8 +141,9 @@ def replay(ruleset: Ruleset, record: dict) -> HandState:
     return state
 
 
-#: one hand in this many of a run played with `--backend auto` is replayed
-SAMPLE = 100
+#: one hand in this many of a run played with `--backend auto` is replayed (a replay costs
+#: tens of batch hands, so that the check stays a small part of the run's time)
+SAMPLE = 1000
 
 
 class BatchDisagreement(TarotError, RuntimeError):
