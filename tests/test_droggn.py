@@ -116,7 +116,9 @@ def test_in_a_mord_the_gstiess_led_to_the_last_trick_loses_it():
     assert state.returns() == [40, -80, 40]
 
 
-@pytest.mark.parametrize(("contract", "may"), [("mord", True), ("super_mord", False), ("spiel", False)])
+@pytest.mark.parametrize(
+    ("contract", "may"), [("mord", True), ("super_mord", False), ("spiel", False)]
+)
 def test_the_gstiess_is_laid_off_only_in_a_mord(contract, may):
     state = tarot.load("droggn").new_hand(deal=WITH_GSTIESS)
     for action in [contract, "pass", "pass"]:

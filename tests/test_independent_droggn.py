@@ -35,31 +35,27 @@ def _record(agent: str, hands: int, seed: int, options: tuple[str, ...]) -> dict
     return recorded_game("droggn", seed, agent, hands, options)
 
 
-def _differences(record: dict) -> list[str]:
+def _assert_every_hand_agrees(game: tuple) -> None:
+    record = _record(*game)
+    assert len(record["hands"]) == game[1]
     options = record["ruleset"]["options"]
-    found = []
+    differences = []
     for hand in record["hands"]:
         difference = hand_difference(hand, options)
         if difference is not None:
-            found.append(f"hand {hand['number']}: {difference}")
-    return found
+            differences.append(f"hand {hand['number']}: {difference}")
+    assert not differences, f"{len(differences)} hands differ; {differences[0]}"
 
 
 @pytest.mark.parametrize("game", FAST, ids=_game_id)
 def test_every_hand_agrees_with_the_independent_reading(game):
-    record = _record(*game)
-    assert len(record["hands"]) == game[1]
-    differences = _differences(record)
-    assert not differences, f"{len(differences)} hands differ; {differences[0]}"
+    _assert_every_hand_agrees(game)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", SLOW, ids=_game_id)
 def test_every_hand_of_many_agrees_with_the_independent_reading(game):
-    record = _record(*game)
-    assert len(record["hands"]) == game[1]
-    differences = _differences(record)
-    assert not differences, f"{len(differences)} hands differ; {differences[0]}"
+    _assert_every_hand_agrees(game)
 
 
 @pytest.mark.slow

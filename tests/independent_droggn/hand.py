@@ -87,8 +87,8 @@ def _check(hand: dict, options: dict[str, str]) -> str | None:
         elif options["margin"] == "card_points":
             amount += abs(declarer_points - HALF)
     amount *= factor
-    sign = 1 if won_game else -1
-    net = [sign * amount * len(defenders) if s == declarer else -sign * amount for s in range(players)]
+    sign, seats = (1 if won_game else -1), range(players)
+    net = [sign * amount * len(defenders) if s == declarer else -sign * amount for s in seats]
     if hand["net"] != net:
         return f"net per seat: record {hand['net']}, reading {net}"
     return None
