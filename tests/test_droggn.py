@@ -166,3 +166,11 @@ def test_the_settlement_by_card_points_under_each_reading(options, declarer_poin
         assert paid == {(0, 1): amount, (2, 1): amount}
     else:
         assert paid == {(1, 0): -amount, (1, 2): -amount}
+
+
+def test_only_the_holder_of_the_gstiess_may_bid_a_super_mord():
+    # seat 1 lacks the Gstiess in the first deal and holds it in the second
+    for deal, may in [(ALL_TAROCKS, False), (WITH_GSTIESS, True)]:
+        state = tarot.load("droggn").new_hand(deal=deal)
+        assert state.current_player == 1
+        assert ("super_mord" in [str(a) for a in state.legal_actions()]) is may

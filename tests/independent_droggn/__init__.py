@@ -20,7 +20,8 @@ The reading, rule by rule (what the texts read give, then what the page marks as
   play), the dealer last.
 - The auction (assumed): from the dealer's next, round and round until one is left, each
   bidding Game, Solo, Mord or Super Mord above the standing bid, or passing for good; all
-  passing throws the hand in, nobody paying.
+  passing throws the hand in, nobody paying. Only the holder of the Gstiess may bid a Super
+  Mord (it is "declared in advance").
 - The talon (assumed): taken by the declarer in a Game, Mord and Super Mord, who lays away six
   cards (never a King or a trull card, but the Pagat and the Gstiess may go in a Mord) that
   count for him; in a Solo it counts for the defenders.

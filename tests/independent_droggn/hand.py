@@ -37,6 +37,8 @@ def _check(hand: dict, options: dict[str, str]) -> str | None:
     talon = [cards[c] for c in hand["talon"]]
     decisions = list(hand["decisions"])
     declarer, contract = _auction(decisions, dealer, players)
+    if contract == "super_mord" and not any(c.fool for c in held[declarer]):
+        raise Broken(f"a Super Mord bid by seat {declarer}, who lacks the Gstiess")
     if declarer is None:
         if hand["thrown_in"] != "all_passed":
             return f"thrown in: record {hand['thrown_in']!r}, reading all_passed"
