@@ -85,7 +85,7 @@ def test_every_mistake_typed_is_one_line_and_exit_2(capsys, args: tuple[str, ...
 def test_a_name_with_nothing_close_lists_the_names(capsys) -> None:
     line = usage_error(capsys, "play", "zzzz")
     assert "did you mean" not in line
-    assert "rulesets: early-french," in line and "marolles-1637" in line
+    assert "; rulesets: " in line and "early-french," in line and "marolles-1637" in line
 
 
 # --- a user's own folders --------------------------------------------------------------------
