@@ -182,3 +182,20 @@ def test_a_batch_division_that_does_not_come_out_even_stops_with_a_message() -> 
     with pytest.raises(EvaluationError, match="40 / 3 does not come out even"):
         quotient(a, b, rounded=False)
     assert quotient(a[1:], b[1:], rounded=False).tolist() == [4.5, 1.0]
+
+
+# --- the Python API -------------------------------------------------------------------------
+
+
+def test_the_api_gives_fractions_and_a_record_ready_for_json() -> None:
+    import tarot
+
+    game = tarot.load(str(GAME))
+    state = game.new_hand(seed=4)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    assert Fraction(40, 3) in [payment.amount for payment in state.payments]
+    assert sum(state.returns()) == 0
+    record = json.loads(json.dumps(state.record()))
+    assert "40/3" in [p["amount"] for p in record["hands"][0]["payments"]]
+    assert replay_record(record, RULESET) == []

@@ -21,7 +21,7 @@ from tarot.engine.phases.settle import settlement_with
 from tarot.engine.state import HandState
 from tarot.errors import TarotError
 from tarot.expressions.builtins import Number
-from tarot.expressions.numbers import exact
+from tarot.expressions.numbers import exact, jsonable
 from tarot.presentation.transcript import hand_transcript
 from tarot.records.record import game_record
 
@@ -153,10 +153,13 @@ class State:
         return State(self.ruleset, self.engine.clone(), self.seed, self._players)
 
     def record(self) -> dict:
-        """The finished hand as a game record (the JSON `tarot replay` checks); a seat played
+        """The finished hand as a game record (the JSON `tarot replay` checks, ready for
+        `json.dump`: a number that is not whole as a record writes it, `"40/3"`); a seat played
         by your own code is named `human` in it."""
         self._must_be_over("a record")
-        return game_record(self.engine.ruleset, self.seed, self._players, [self.engine])
+        record = jsonable(game_record(self.engine.ruleset, self.seed, self._players, [self.engine]))
+        assert isinstance(record, dict)
+        return record
 
     def transcript(self) -> str:
         """The finished hand as `tarot play` prints it: deal, discards, declarations, tricks,

@@ -243,7 +243,7 @@ def _play_lines(state: HandState) -> list[str]:
         claimed = ", ".join(f"seat {s}" for s in state.play.claimed)
         out.append(f"The game is claimed during play by {claimed}")
     if state.ruleset.hand_score is not None:
-        scored = ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores))
+        scored = ", ".join(f"seat {s} {signed(p)}" for s, p in enumerate(state.scores))
         out.append(f"Scored ({ruleset.unit.plural}): {scored}")
     return out
 
