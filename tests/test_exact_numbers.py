@@ -167,10 +167,19 @@ def test_the_batch_back_end_refuses_numbers_float64_cannot_hold(tmp_path: Path) 
     assert missing == ["counting: a card worth 0.1, which float64 arrays cannot hold exactly"]
 
 
-def test_a_batch_run_stops_at_a_division_that_does_not_come_out_even(tmp_path: Path) -> None:
+def test_a_batch_division_by_three_is_refused_and_one_by_a_fact_checked_as_it_runs(
+    tmp_path: Path,
+) -> None:
     document = yaml.safe_load(GAME.read_text())
-    settlement = [rule for rule in document["settlement"] if rule["id"] == "points_in_thirds"]
-    ruleset = batch_variant(tmp_path, settlement=settlement)
+    (by_three,) = [rule for rule in document["settlement"] if rule["id"] == "points_in_thirds"]
+    assert supports(batch_variant(tmp_path, settlement=[by_three])) == [
+        "payment rule points_in_thirds: a division by 3 not rounded at once (round, floor, "
+        "ceil, //), whose quotient float64 arrays may not hold exactly"
+    ]
+    rounded = {**by_three, "amount": "round(points(dealer) / 3)"}
+    assert supports(batch_variant(tmp_path, settlement=[rounded])) == []
+    by_count = {**by_three, "amount": "points(dealer) / tricks_won(dealer)"}
+    ruleset = batch_variant(tmp_path, settlement=[by_count])
     assert supports(ruleset) == []
     with pytest.raises(EvaluationError, match="does not come out even.*--backend scalar"):
         play_summaries(ruleset, 1, list(range(1, 41)))

@@ -305,6 +305,11 @@ class ArrayCompiler:
             return self.combine(
                 Type.NUMBER, lambda ctx: checked(_div(af(ctx), bf(ctx), True), ctx), a, b
             )
+        if tree.op == "div" and b.const and not isinstance(b.value, bool):
+            try:
+                exactness.constant_divisor(b.value)
+            except ValueError as error:
+                raise Unsupported(str(error)) from None
         if tree.op != "mod":
             return self.combine(Type.NUMBER, lambda ctx: checked(op(af(ctx), bf(ctx)), ctx), a, b)
         return self.combine(Type.NUMBER, lambda ctx: op(af(ctx), bf(ctx)), a, b)

@@ -9,11 +9,13 @@ as floats only where they are such numbers:
 - at load (`constant`, `inexact_values`): a number of the ruleset that is not binary (a card
   worth 1/3, a literal `0.1`, an option of 2/3) makes the batch back end refuse the ruleset,
   naming it, so that `--backend auto` plays it on the scalar engine;
-- while playing (`quotient`): a division whose quotient a float may not hold exactly (its
-  divisor is not a power of two and it does not come out even) stops the run with an
-  `EvaluationError` naming the hand and saying to play it on the scalar engine, unless the
-  quotient goes straight into `floor`, `ceil`, `round` or `//`: the whole number those give
-  of a binary numerator and a whole divisor is the same as of the exact quotient.
+- a division is left as it is where its quotient goes straight into `floor`, `ceil`, `round`
+  or `//`: the whole number those give of a binary numerator and a whole divisor is the same
+  as of the exact quotient. Elsewhere, a division by a constant other than a power of two
+  (`x / 3`) makes the batch back end refuse the ruleset at load (`constant_divisor`), and
+  while playing (`quotient`) a division by a value whose quotient a float may not hold
+  exactly (the divisor is not a power of two and it does not come out even) stops the run
+  with an `EvaluationError` naming the hand and saying to play it on the scalar engine.
 """
 
 from __future__ import annotations
@@ -48,6 +50,17 @@ def constant(value: object) -> object:
     if not binary(value):
         raise ValueError(f"the number {shown(value)}, which float64 arrays cannot hold exactly")
     return float(value)
+
+
+def constant_divisor(value: object) -> None:
+    """Refuse (ValueError) a constant divisor, not rounded at once, whose quotients float64
+    may not hold: one whose numerator is not a power of two (`3`, `5`, `2/3`)."""
+    top = abs(Fraction(value).numerator) if isinstance(value, int | Fraction) else 1
+    if top and top & (top - 1):
+        raise ValueError(
+            f"a division by {shown(value)} not rounded at once (round, floor, ceil, //), whose "
+            "quotient float64 arrays may not hold exactly"
+        )
 
 
 def inexact_values(ruleset: Ruleset) -> list[str]:
