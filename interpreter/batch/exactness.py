@@ -55,7 +55,9 @@ def constant(value: object) -> object:
 def constant_divisor(value: object) -> None:
     """Refuse (ValueError) a constant divisor, not rounded at once, whose quotients float64
     may not hold: one whose numerator is not a power of two (`3`, `5`, `2/3`)."""
-    top = abs(Fraction(value).numerator) if isinstance(value, int | Fraction) else 1
+    if not isinstance(value, int | Fraction):
+        return  # a float: a binary constant (`constant` refused any other)
+    top = abs(Fraction(value).numerator)
     if top and top & (top - 1):
         raise ValueError(
             f"a division by {shown(value)} not rounded at once (round, floor, ceil, //), whose "
