@@ -433,15 +433,7 @@ def test_card_points_asked_during_play_do_not_freeze_the_settlement(marolles):
     counting = marolles.counting
 
     def recount(state):
-        return [
-            count_points(
-                counting.values,
-                counting.group_size,
-                counting.partial_group_credit,
-                state.won[s] + state.discards[s],
-            )
-            for s in range(SEATS)
-        ]
+        return [count_points(counting, state.won[s] + state.discards[s]) for s in range(SEATS)]
 
     # seed 3: the final points are 24/32/18, so seat 2 owes seat 1 one marque
     state = new_hand(marolles, 3)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 # Let `pytest tests/...` work from a plain checkout (no install, no conftest).
@@ -134,22 +135,22 @@ def test_yaml_scalars_are_accepted() -> None:
 _OPS = ["+", "-", "*", "/", "//", "%"]
 
 
-def _apply(op: str, a: float, b: float) -> float:
+def _apply(op: str, a: Fraction | int, b: Fraction | int) -> Fraction | int:
     if op in ("/", "//", "%") and b == 0:
         return 0  # never compared: a constant divisor of 0 is refused
     return {
         "+": lambda: a + b,
         "-": lambda: a - b,
         "*": lambda: a * b,
-        "/": lambda: a / b,
+        "/": lambda: Fraction(a) / b,  # exact, as the language's `/`
         "//": lambda: a // b,
         "%": lambda: a % b,
     }[op]()
 
 
 @st.composite
-def arithmetic(draw: st.DrawFn, depth: int = 4) -> tuple[str, float]:
-    """A random arithmetic expression over integer literals and its Python value."""
+def arithmetic(draw: st.DrawFn, depth: int = 4) -> tuple[str, Fraction | int]:
+    """A random arithmetic expression over integer literals and its exact value."""
     if depth == 0 or draw(st.booleans()):
         n = draw(st.integers(min_value=0, max_value=50))
         return str(n), n
@@ -164,9 +165,9 @@ def arithmetic(draw: st.DrawFn, depth: int = 4) -> tuple[str, float]:
 
 @settings(max_examples=300, deadline=None)
 @given(arithmetic())
-def test_arithmetic_agrees_with_python(case: tuple[str, float]) -> None:
-    """Folded at compile time, within the range of numbers, or refused: by a divisor that
-    is always 0 or a result past 10^15."""
+def test_arithmetic_agrees_with_python(case: tuple[str, Fraction | int]) -> None:
+    """Folded at compile time to the exact value (an int when whole, else a Fraction), within
+    the range of numbers, or refused: by a divisor that is always 0 or a result past 10^15."""
     text, expected = case
     try:
         compiled = compile_expression(text, ENV, expected=Type.NUMBER)
@@ -174,7 +175,9 @@ def test_arithmetic_agrees_with_python(case: tuple[str, float]) -> None:
         assert "dividing by zero" in error.message or "10^15" in error.message, error.message
         return
     assert compiled.is_constant
-    assert compiled(Scope(None, {})) == expected
+    value = compiled(Scope(None, {}))
+    assert value == expected
+    assert type(value) is int or (isinstance(value, Fraction) and value.denominator != 1)
     assert abs(expected) <= 10**15
 
 

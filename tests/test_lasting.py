@@ -147,7 +147,7 @@ def test_a_corrupted_counter_in_a_record_is_named() -> None:
     assert refused.value.where == "$.hands[1].lasting.before.marked[2]"
     record["hands"][1]["lasting"]["before"]["marked"][2] = "seven"
     assert record_problems(record) == [
-        "$.hands[1].lasting.before.marked[2]: 'seven' is not of type 'number'"
+        "$.hands[1].lasting.before.marked[2]: 'seven' does not match '^-?[0-9]{1,20}/[0-9]{1,20}$'"
     ]
     del record["hands"][0]["lasting"]
     with pytest.raises(RecordError, match="missing from the record"):

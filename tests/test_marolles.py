@@ -38,7 +38,7 @@ def transfers(payments, rule: str | None = None) -> Counter:
 def points_of(ruleset, *ids: str):
     counting = ruleset.counting
     pile = [ruleset.deck.by_id[i] for i in ids]
-    return count_points(counting.values, counting.group_size, counting.partial_group_credit, pile)
+    return count_points(counting, pile)
 
 
 def test_counting_values(marolles):

@@ -43,7 +43,7 @@ def counted(cards: list[str]) -> int:
 def engine_count(ruleset: Ruleset, cards: list[str]) -> float:
     counting = ruleset.counting
     pile = [ruleset.deck.by_id[c] for c in cards]
-    return count_points(counting.values, counting.group_size, counting.partial_group_credit, pile)
+    return count_points(counting, pile)
 
 
 def ids(ruleset: Ruleset, cards) -> list[str]:

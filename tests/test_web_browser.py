@@ -222,6 +222,30 @@ def test_an_uploaded_ruleset_with_problems_shows_each_line_with_its_caret_in_col
     browser.save_screenshot(str(_shots_folder(tmp_path) / "problems.png"))
 
 
+def test_amounts_in_thirds_are_shown_as_games_write_them(
+    server: str, browser: WebDriver, tmp_path: Path
+) -> None:
+    """A game paying 40/3 each hand (tests/data/rulesets/exact-thirds.yaml): the payments,
+    the score sheet and the sitting show `13 1/3`, never a rounded decimal."""
+    thirds = Path(__file__).parent / "data" / "rulesets" / "exact-thirds.yaml"
+    browser.get(f"{server}/?pace=0")
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#options select"))
+    browser.find_element(By.ID, "upload").send_keys(str(thirds))
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda: _views(browser) == "1")
+    _click_to_the_end(browser, tmp_path / "during.png")
+    payments = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#payments tbody tr")]
+    assert any("13 1/3" in row for row in payments), payments
+    by_seat = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#sheet-seats tr")]
+    assert any("+13 1/3" in row and "-13 1/3" in row for row in by_seat), by_seat
+    sitting = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#sitting tr")]
+    assert "/3" in sitting[-1], sitting  # the total, added up exactly by the server
+    page = browser.find_element(By.TAG_NAME, "body").text
+    assert "13.33" not in page
+    browser.execute_script("document.getElementById('result').scrollIntoView()")
+    browser.save_screenshot(str(_shots_folder(tmp_path) / "result-thirds.png"))
+
+
 def test_the_computer_players_cards_are_followed_one_at_a_time(
     server: str, browser: WebDriver
 ) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from tarot.core.actions import Action as EngineAction
 from tarot.core.actions import DecisionKind, action_text
 from tarot.core.ruleset import Ruleset as CompiledRuleset
+from tarot.expressions.builtins import Number
 
 
 class Card(str):
@@ -27,7 +28,7 @@ class Card(str):
     rank: str | int | None
     trump: int | None
     fool: bool
-    points: float
+    points: Number  # an int, or a Fraction when not whole (4.5 is Fraction(9, 2))
     label: str
     _index: int
 
@@ -39,7 +40,7 @@ class Card(str):
         rank: str | int | None = None,
         trump: int | None = None,
         fool: bool = False,
-        points: float = 0,
+        points: Number = 0,
         label: str = "",
         index: int = -1,
     ) -> Card:

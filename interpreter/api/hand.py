@@ -8,7 +8,9 @@ from, `Card`s, `Payment`s, an `Observation` for one seat, and the hand as a game
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from tarot.api.cards import Action, Card, actions_of
@@ -18,6 +20,8 @@ from tarot.engine.chosen_deal import deal_of
 from tarot.engine.phases.settle import settlement_with
 from tarot.engine.state import HandState
 from tarot.errors import TarotError
+from tarot.expressions.builtins import Number
+from tarot.expressions.numbers import exact, jsonable
 from tarot.presentation.transcript import hand_transcript
 from tarot.records.record import game_record
 
@@ -94,8 +98,9 @@ class State:
     def is_terminal(self) -> bool:
         return self.engine.is_terminal()
 
-    def returns(self) -> list[float]:
-        """Net result per seat so far (final once the hand is over), in the ruleset's unit."""
+    def returns(self) -> list[Number]:
+        """Net result per seat so far (final once the hand is over), in the ruleset's unit: an
+        int, or a `fractions.Fraction` when not whole."""
         return self.engine.returns()
 
     @property
@@ -103,12 +108,15 @@ class State:
         """Every payment made so far, in order."""
         return payments_of(self.engine.ruleset, self.engine.payments)
 
-    def card_points(self) -> list[float]:
-        """The card points of each seat's pile (the hand must be over)."""
+    def card_points(self) -> list[Number]:
+        """The card points of each seat's pile (the hand must be over): ints, or Fractions
+        when not whole (`45.5` is `Fraction(91, 2)`)."""
         self._must_be_over("card points")
         return list(self.engine.card_points())
 
-    def settlement(self, card_points: Sequence[float] | None = None) -> list[Payment]:
+    def settlement(
+        self, card_points: Sequence[int | float | Fraction] | None = None
+    ) -> list[Payment]:
         """The settlement payments of the finished hand (those paid when the cards were
         counted), or with `card_points` (one number per seat), those the ruleset would pay on
         this hand were these each seat's card points: a settlement table checked row by row
@@ -118,13 +126,20 @@ class State:
         if card_points is not None:
             points = list(card_points)
             if len(points) != self.ruleset.players or not all(
-                isinstance(p, int | float) and not isinstance(p, bool) for p in points
+                isinstance(p, int | float | Fraction)
+                and not isinstance(p, bool)
+                and math.isfinite(p)
+                for p in points
             ):
                 raise ValueError(
                     f"card_points: one number per seat ({self.ruleset.players}), "
                     f"not {card_points!r}"
                 )
-        return payments_of(self.engine.ruleset, settlement_with(self.engine, points))
+            return payments_of(
+                self.engine.ruleset,
+                settlement_with(self.engine, [exact(p) for p in points]),  # 45.5 is 91/2
+            )
+        return payments_of(self.engine.ruleset, settlement_with(self.engine, None))
 
     def observation(self, seat: int) -> Observation:
         """What `seat` may know now: its own cards, what was shown and played, the decisions
@@ -138,10 +153,13 @@ class State:
         return State(self.ruleset, self.engine.clone(), self.seed, self._players)
 
     def record(self) -> dict:
-        """The finished hand as a game record (the JSON `tarot replay` checks); a seat played
+        """The finished hand as a game record (the JSON `tarot replay` checks, ready for
+        `json.dump`: a number that is not whole as a record writes it, `"40/3"`); a seat played
         by your own code is named `human` in it."""
         self._must_be_over("a record")
-        return game_record(self.engine.ruleset, self.seed, self._players, [self.engine])
+        record = jsonable(game_record(self.engine.ruleset, self.seed, self._players, [self.engine]))
+        assert isinstance(record, dict)
+        return record
 
     def transcript(self) -> str:
         """The finished hand as `tarot play` prints it: deal, discards, declarations, tricks,

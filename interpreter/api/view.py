@@ -26,6 +26,7 @@ from tarot.api.cards import Card, pack_cards
 from tarot.core.ruleset import Ruleset as CompiledRuleset
 from tarot.engine.events import Payment as EnginePayment
 from tarot.engine.seat_view import SeatView
+from tarot.expressions.builtins import Number
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
@@ -55,7 +56,7 @@ class Payment:
     name: str
     payer: int
     payee: int
-    amount: float
+    amount: Number
     at: str
     source: str
 
@@ -137,11 +138,11 @@ class Observation:
     called_card: Card | None
     partner: int | None  # None when there is none or the seat may not know him yet
     payments: tuple[Payment, ...]
-    returns: tuple[float, ...]  # net per seat so far
+    returns: tuple[Number, ...]  # net per seat so far
     to_decide: int | None  # the seat the hand waits for
     kind: str | None  # the kind of decision this seat faces (None: not its turn)
     over: bool
-    card_points: tuple[float, ...] | None  # once the hand is over
+    card_points: tuple[Number, ...] | None  # once the hand is over
 
 
 #: per observation (by id, while it lives), the hand its built-in players decide from: the

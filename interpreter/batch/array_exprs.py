@@ -5,7 +5,8 @@ Where it sits: the batch back end's runner of the typed tree
 expression of the ruleset: it never parses an expression nor works out a type again. It
 makes closures over a `Ctx` (the hands evaluated and their variables) that give arrays (see
 `tarot.batch.values`). Numbers behave as in the scalar engine: ints stay ints, `/` gives a
-float, a division by zero gives 0, a number past 10^15 stops the run with an
+float where a float holds the exact quotient (`tarot.batch.exactness`: else the ruleset is
+refused, or the run stops), a division by zero gives 0, a number past 10^15 stops the run with an
 EvaluationError; `X + Y` of cards keeps repeats. What it cannot run it refuses with
 `Unsupported` and the reason, and the caller names the rule.
 """
@@ -18,7 +19,7 @@ from itertools import zip_longest
 
 import numpy as np
 
-from tarot.batch import facts
+from tarot.batch import exactness, facts
 from tarot.batch.masks import count
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import (
@@ -58,8 +59,9 @@ def _safe(b: Value) -> Value:
     return np.where(np.asarray(b) == 0, 1, b)
 
 
-def _div(a: Value, b: Value) -> Value:
-    return np.where(np.asarray(b) == 0, 0, np.true_divide(a, _safe(b)))
+def _div(a: Value, b: Value, rounded: bool = False) -> Value:
+    """`a / b`, 0 where b is 0; `rounded`: the quotient goes straight into a rounding."""
+    return np.where(np.asarray(b) == 0, 0, exactness.quotient(a, _safe(b), rounded))
 
 
 def _floordiv(a: Value, b: Value) -> Value:
@@ -115,6 +117,8 @@ class ArrayCompiler:
         self.ruleset = ruleset
         self.tables = tables
         self.players = ruleset.players
+        #: the division being compiled straight under a rounding (`exactness.quotient`)
+        self._rounded: Typed | None = None
         self.definitions = {d.name: d for d in ruleset.definitions}
         self.bidding = ruleset.bidding is not None
         self.constants: dict[str, Node] = {}  # names fixed for one compilation (a level's id)
@@ -197,7 +201,10 @@ class ArrayCompiler:
             mask = np.zeros(self.players, dtype=np.bool_)
             mask[list(value)] = True
             return _const(Type.SEATS, mask)
-        return _const(tree.type, value)
+        try:
+            return _const(tree.type, exactness.constant(value))
+        except ValueError as error:
+            raise Unsupported(str(error)) from None
 
     def _cards(self, cards: Sequence[int]) -> Cards:
         """A constant collection of cards, its repeats (of `X + Y`) as further terms."""
@@ -287,11 +294,22 @@ class ArrayCompiler:
         return Node(type_, fn)
 
     def arith(self, tree: Typed, left: Typed, right: Typed) -> Node:
+        rounded = self._rounded is tree  # a quotient that goes straight into a rounding
+        self._rounded = left if tree.op == "floordiv" else None
         a, b = self.compile(left), self.compile(right)
         af, bf = a.fn, b.fn
         if tree.type == Type.CARDS:
             return self.combine(Type.CARDS, lambda ctx: Cards(af(ctx).terms + bf(ctx).terms), a, b)
         op = _ARITH[tree.op]
+        if tree.op == "div" and rounded:
+            return self.combine(
+                Type.NUMBER, lambda ctx: checked(_div(af(ctx), bf(ctx), True), ctx), a, b
+            )
+        if tree.op == "div" and b.const and not isinstance(b.value, bool):
+            try:
+                exactness.constant_divisor(b.value)
+            except ValueError as error:
+                raise Unsupported(str(error)) from None
         if tree.op != "mod":
             return self.combine(Type.NUMBER, lambda ctx: checked(op(af(ctx), bf(ctx)), ctx), a, b)
         return self.combine(Type.NUMBER, lambda ctx: op(af(ctx), bf(ctx)), a, b)
@@ -396,7 +414,9 @@ class ArrayCompiler:
 
     def c_builtin(self, tree: Typed, *arguments: Typed) -> Node:
         name = tree.name
+        self._rounded = arguments[0] if name in exactness.ROUNDING else None
         args = [self.compile(t) for t in arguments]
+        self._rounded = None
         fns = [a.fn for a in args]
         if name == "count":
             (f,) = fns

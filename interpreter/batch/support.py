@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from tarot.batch.exactness import inexact_values
 from tarot.batch.values import Unsupported
 from tarot.core.flow import Phase
 from tarot.core.mechanisms import PROSE, mechanism_of, written_paths
@@ -149,6 +150,7 @@ def _compiled(ruleset: Ruleset) -> list[str]:
         if timing not in _TIMINGS:
             found.append(f"declaration {declaration.id}: the timing {timing!r}")
     found += _flow(ruleset)
+    found += inexact_values(ruleset)  # exact numbers that float64 cannot hold
     if not _even_hands(ruleset):
         found.append("deal and discard: the seats do not start play with as many cards each")
     return found

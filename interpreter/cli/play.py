@@ -37,6 +37,7 @@ from tarot.engine.score_sheet import running_lines
 from tarot.engine.state import HandState
 from tarot.errors import UsageError, shown_text
 from tarot.expressions import EvaluationError
+from tarot.expressions.builtins import Number
 from tarot.players.lineup import LEVELS, parse_agents, seat_agents
 from tarot.presentation.human_seat import HumanAgent, LeftTable
 from tarot.presentation.transcript import (
@@ -243,9 +244,9 @@ class _Tally:
 
     def __init__(self, players: int) -> None:
         self.hands = 0
-        self.totals: list[float] = [0] * players
+        self.totals: list[Number] = [0] * players
         self.last: HandState | None = None
-        self.nets: list[list[float]] = []  # each hand's net per seat, in order
+        self.nets: list[list[Number]] = []  # each hand's net per seat, in order
 
     def add(self, state: HandState) -> None:
         self.hands += 1

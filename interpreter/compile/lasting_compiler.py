@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Protocol
 from tarot.compile import source_text
 from tarot.core.ruleset import Counter, CounterChange, Evaluator, LastingRules, Transfer
 from tarot.expressions import FactFunction, Type
+from tarot.expressions.builtins import Number
+from tarot.expressions.numbers import exact
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
@@ -35,11 +37,11 @@ def counters_of(data: dict) -> tuple[Counter, ...]:
     """The counters and accounts a document declares, in the order written."""
     section = data.get("lasting", {})
     counters = [
-        Counter(name, spec.get("per", "seat") == "seat", spec.get("start", 0))
+        Counter(name, spec.get("per", "seat") == "seat", exact(spec.get("start", 0)))
         for name, spec in section.get("counters", {}).items()
     ]
     counters += [
-        Counter(name, False, spec.get("start", 0), account=True)
+        Counter(name, False, exact(spec.get("start", 0)), account=True)
         for name, spec in section.get("accounts", {}).items()
     ]
     return tuple(counters)
@@ -56,15 +58,15 @@ def lasting_facts(data: dict) -> dict[str, FactFunction]:
     return facts
 
 
-def _per_seat(name: str) -> Callable[[HandState, int], float]:
-    def read(state: HandState, seat: int) -> float:
+def _per_seat(name: str) -> Callable[[HandState, int], Number]:
+    def read(state: HandState, seat: int) -> Number:
         return state.lasting.of_seat(name, seat)
 
     return read
 
 
-def _of_table(name: str) -> Callable[[HandState], float]:
-    def read(state: HandState) -> float:
+def _of_table(name: str) -> Callable[[HandState], Number]:
+    def read(state: HandState) -> Number:
         return state.lasting.table[name]
 
     return read

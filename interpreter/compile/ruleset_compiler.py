@@ -82,8 +82,9 @@ from tarot.expressions import (
     compile_expression,
     dependence,
 )
-from tarot.expressions.builtins import MAX_NUMBER, RANGE_RULE, describe
+from tarot.expressions.builtins import MAX_NUMBER, RANGE_RULE, Number, describe
 from tarot.expressions.compiler import COST_BUDGET
+from tarot.expressions.numbers import exact
 from tarot.expressions.types import Scope
 
 __all__ = ["HAND_SCORE_BUDGET", "Compiler", "compile_ruleset"]
@@ -321,7 +322,8 @@ class Compiler:
                 self.problem(parts, f"expected true, false or a condition, got {value!r}")
             elif not isinstance(value, bool) and not abs(value) <= MAX_NUMBER:  # nan too
                 self.problem(parts, f"the number {describe(value)} is out of range: {RANGE_RULE}")
-            return _Constant(value)
+                return _Constant(value)
+            return _Constant(value if isinstance(value, bool) else exact(value))
         if not isinstance(value, str):
             self.problem(parts, f"expected an expression, got {value!r}")
             return _Constant(None)
@@ -610,18 +612,18 @@ class Compiler:
 
     def _counting(self) -> Counting:
         counting = self.data["counting"]
-        values = [0.0] * len(self.deck)
+        values: list[Number] = [0] * len(self.deck)
         for entry in counting.get("values", []):
             members = self.deck.sets.get(entry["set"])
             if members is None:  # reported by the checks
                 continue
             for card in members:
                 if not values[card]:
-                    values[card] = entry["value"]
+                    values[card] = exact(entry["value"])  # 4.5 as written: 9/2
         group = counting.get("group_size", 1)
-        credit = tuple(counting.get("partial_group_credit", [0] * (group - 1)))
+        credit = tuple(exact(c) for c in counting.get("partial_group_credit", [0] * (group - 1)))
         method = counting.get("method", "groups")
-        return Counting(tuple(values), group, credit, method)
+        return Counting.of(tuple(values), group, credit, method)
 
     # --- talon, auction, partner, redeals, definitions ---------------------------------
 
@@ -712,7 +714,10 @@ class Compiler:
         return Contract(
             id=spec["id"],
             name=spec.get("name", spec["id"]),
-            values=dict(spec.get("values", {})),
+            values={  # 1.5 as written: 3/2
+                key: exact(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+                for key, v in spec.get("values", {}).items()
+            },
             talon=self._talon_use(where + ("talon",), spec.get("talon")),
             source=source_text(spec.get("source")),
             open_to=self._optional_condition(where + ("open_to",), open_to, "bid_check"),
@@ -740,7 +745,7 @@ class Compiler:
             return None
         return Doubling(
             steps=tuple(spec["steps"]),
-            factor=spec.get("factor", 2),
+            factor=exact(spec.get("factor", 2)),
             targets=tuple(
                 self._double_target(("doubling", "targets", i), target)
                 for i, target in enumerate(spec["targets"])

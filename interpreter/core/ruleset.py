@@ -7,8 +7,10 @@ engine reads these tables and never looks at YAML again.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
@@ -353,6 +355,34 @@ class Counting:
     group_size: int
     partial_group_credit: tuple[Number, ...]
     method: str = "groups"  # "groups" or "sum" (each card its value)
+    # the values and credits times `scale`, the least common denominator of them all, as ints:
+    # a pile is counted in ints and divided once (exact, and as fast as whole values)
+    scale: int = 1
+    scaled_values: tuple[int, ...] = ()
+    scaled_credit: tuple[int, ...] = ()
+    #: the values as floats, for the computer players' estimates (never for a score)
+    float_values: tuple[float, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        values: tuple[Number, ...],
+        group_size: int,
+        credit: tuple[Number, ...],
+        method: str = "groups",
+    ) -> Counting:
+        """The counting of these values and credits, with its scaled ints worked out."""
+        scale = math.lcm(*(Fraction(v).denominator for v in (*values, *credit)))
+        return cls(
+            values,
+            group_size,
+            credit,
+            method,
+            scale,
+            tuple(int(v * scale) for v in values),
+            tuple(int(v * scale) for v in credit),
+            tuple(float(v) for v in values),
+        )
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tarot.core.ruleset import Ruleset
     from tarot.engine.events import Payment
+    from tarot.expressions.builtins import Number
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ class HandSummary:
 Sides = Sequence[Sequence[int]]  # each seat's side, itself included
 
 
-def best_seats(net: Sequence[float]) -> tuple[int, ...]:
+def best_seats(net: Sequence[Number | float]) -> tuple[int, ...]:
     """The seats with the best result."""
     best = max(net)
     return tuple(seat for seat, value in enumerate(net) if value == best)
@@ -94,7 +95,7 @@ def leading_side(best: Sequence[int], sides: Sides | None = None) -> int | None:
     return min(side) if all(seat in side for seat in best) else None
 
 
-def sole_leader(net: Sequence[float], sides: Sides | None = None) -> int | None:
+def sole_leader(net: Sequence[Number | float], sides: Sides | None = None) -> int | None:
     """The first seat of the side alone in the lead (see `leading_side`)."""
     return leading_side(best_seats(net), sides)
 

@@ -96,7 +96,7 @@ def pay_transfers(state: HandState, at: str) -> None:
         made = _worked_out(state, transfer)
         for move in made:
             values = state.lasting.table
-            values[move.account] = in_range(values[move.account] + move.amount)
+            values[move.account] = tidy(in_range(values[move.account] + move.amount))
         state.transfers += made
         if made:
             state.fired[transfer.id] = state.fired.get(transfer.id, 0) + 1

@@ -17,10 +17,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from tarot.core.ruleset import Ruleset
 from tarot.engine.state import HandState
 from tarot.expressions import EvaluationError
+from tarot.expressions.builtins import Number
+from tarot.expressions.numbers import shown
 from tarot.expressions.types import CompiledExpression, Type
 
 PARAM = re.compile(r"\bparam\.([A-Za-z_]\w*)")
@@ -46,9 +49,9 @@ class Sheet:
     number: int
     thrown_in: str | None  # the reason a deal was thrown in (then nothing else is scored)
     terms: tuple[Term, ...]
-    card_points: tuple[float, ...] | None
-    paid: tuple[tuple[str, tuple[float, ...]], ...]  # per rule's label, the net for each seat
-    net: tuple[float, ...]
+    card_points: tuple[Number, ...] | None
+    paid: tuple[tuple[str, tuple[Number, ...]], ...]  # per rule's label, the net for each seat
+    net: tuple[Number, ...]
 
 
 def score_sheet(state: HandState) -> Sheet:
@@ -59,9 +62,9 @@ def score_sheet(state: HandState) -> Sheet:
         reason = ruleset.rule_label("thrown_in:" + state.thrown_in)
         return Sheet(state.number, reason, (), None, (), tuple(state.returns()))
     players = ruleset.players
-    by_rule: dict[str, list[float]] = {}
+    by_rule: dict[str, list[Number]] = {}
     for payment in state.payments:
-        net = by_rule.setdefault(ruleset.rule_label(payment.rule), [0.0] * players)
+        net = by_rule.setdefault(ruleset.rule_label(payment.rule), [0] * players)
         net[payment.payer] -= payment.amount
         net[payment.payee] += payment.amount
     return Sheet(
@@ -154,13 +157,13 @@ def _shown(value: object, kind: Type | None) -> str:
     if kind in (Type.CARDS, Type.CARD):
         count = len(list(value)) if isinstance(value, Iterable) else 1
         return f"{count} card{'s' if count != 1 else ''}"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    if isinstance(value, int | float | Fraction):
+        return shown(value)
     return str(value)
 
 
-def _number(value: float) -> str:
-    text = str(int(value)) if float(value).is_integer() else str(value)
+def _number(value: Number) -> str:
+    text = shown(value)
     return "+" + text if value > 0 else text
 
 
@@ -175,14 +178,14 @@ def sheet_lines(sheet: Sheet, names: Sequence[str], unit: str) -> list[str]:
     for term in sheet.terms:
         name = f"{term.name} (rule value)" if term.kind == "parameter" else term.name
         if term.per_seat is not None:
-            shown = ", ".join(f"{n} {v}" for n, v in zip(names, term.per_seat, strict=True))
+            text = ", ".join(f"{n} {v}" for n, v in zip(names, term.per_seat, strict=True))
         else:
-            shown = term.value or ""
-        lines.append(f"  {name:<{width}}  {shown}")
+            text = term.value or ""
+        lines.append(f"  {name:<{width}}  {text}")
     column = max(8, *(len(name) + 1 for name in names))
     label_width = min(max([len(label) for label, _net in sheet.paid] + [14]), 48)
     lines.append(f"  {'':<{label_width}}" + "".join(f"{n:>{column}}" for n in names))
-    rows: list[tuple[str, Sequence[float]]] = []
+    rows: list[tuple[str, Sequence[Number]]] = []
     if sheet.card_points is not None:
         rows.append(("card points", sheet.card_points))
     rows += list(sheet.paid)
@@ -199,11 +202,11 @@ def sheet_lines(sheet: Sheet, names: Sequence[str], unit: str) -> list[str]:
     return lines
 
 
-def running_lines(hands: Sequence[Sequence[float]], names: Sequence[str], unit: str) -> list[str]:
+def running_lines(hands: Sequence[Sequence[Number]], names: Sequence[str], unit: str) -> list[str]:
     """The sitting so far: each hand's net for each seat, and the running totals."""
     column = max(8, *(len(name) + 1 for name in names))
     lines = [f"The sitting, in {unit}:", "  hand    " + "".join(f"{n:>{column}}" for n in names)]
-    totals = [0.0] * len(names)
+    totals: list[Number] = [0] * len(names)
     for number, net in enumerate(hands, 1):
         totals = [t + n for t, n in zip(totals, net, strict=True)]
         lines.append(f"  {number:<8}" + "".join(f"{_number(v):>{column}}" for v in net))

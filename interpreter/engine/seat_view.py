@@ -32,6 +32,7 @@ from tarot.core.actions import DecisionKind
 from tarot.engine import tricks as trick_rules
 from tarot.engine.events import Payment
 from tarot.engine.phases.talon import told_counts
+from tarot.expressions.builtins import Number
 
 if TYPE_CHECKING:
     from tarot.core.cards import Pack
@@ -86,7 +87,7 @@ class Facing:
 
     kind: DecisionKind
     choices: tuple[str, ...]
-    level_values: Mapping[str, float]  # a declaration's levels and their worth
+    level_values: Mapping[str, Number]  # a declaration's levels and their worth
 
 
 @dataclass(frozen=True)
@@ -147,14 +148,14 @@ class SeatView:
     told: tuple[int, ...]
     told_left: tuple[int, ...]  # per seat, how many of them still lie among its discards
     payments: tuple[Payment, ...]
-    returns: tuple[float, ...]  # net per seat so far
+    returns: tuple[Number, ...]  # net per seat so far
     # the decision
     to_decide: int | None  # the seat whose decision the hand waits for
     facing: Facing | None  # the decision `seat` faces, when it is its turn
     # the end of the hand
     over: bool
     thrown_in: str | None
-    card_points: tuple[float, ...] | None  # once the hand is over
+    card_points: tuple[Number, ...] | None  # once the hand is over
     # for guessing the hidden cards
     unseen: frozenset[int]  # cards whose place the seat does not see
     hidden: tuple[HiddenPlace, ...]  # where they lie, with how many in each place

@@ -58,6 +58,7 @@ from tarot.engine.zones import Zones
 from tarot.expressions import EvaluationError, Scope
 from tarot.expressions.builtins import Number
 from tarot.expressions.compiler import HAND_BUDGET
+from tarot.expressions.numbers import ratio
 from tarot.expressions.types import StepMeter, Value
 
 __all__ = [
@@ -444,10 +445,10 @@ class HandState(ZoneAttributes):
     def count(self, pile: Sequence[int]) -> Number:
         counting = self.ruleset.counting
         if counting.method == "sum":
-            return _tidy(sum(counting.values[c] for c in pile))
-        return count_points(
-            counting.values, counting.group_size, counting.partial_group_credit, pile
-        )
+            if counting.scale == 1:
+                return sum(counting.scaled_values[c] for c in pile)
+            return ratio(sum(counting.scaled_values[c] for c in pile), counting.scale)
+        return count_points(counting, pile)
 
     def hand_score(self, seat: int) -> Number:
         """The points `seat` scores in this hand as it stands (0 in rulesets that pay)."""

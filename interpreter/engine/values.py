@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from tarot.expressions import EvaluationError
 from tarot.expressions.builtins import Number
+from tarot.expressions.numbers import exact
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
@@ -35,9 +36,10 @@ def first_seat(state: HandState, expression: Callable[..., Any], what: str) -> i
     return seats[0]
 
 
-def tidy(number: Number) -> Number:
-    """Whole numbers as ints, so records and reports read 3 rather than 3.0."""
-    return int(number) if float(number).is_integer() else number
+def tidy(number: Number | float) -> Number:
+    """The exact number (`expressions.numbers.exact`): an int when whole, else a Fraction, so
+    records and reports read 3 rather than 3.0 and a third stays a third."""
+    return number if type(number) is int else exact(number)
 
 
 def magnitude(number: Number) -> Number:

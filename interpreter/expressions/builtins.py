@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 from typing import Any
 
 from .errors import EvaluationError
+from .numbers import Exact, ratio, shown, whole
 
-Number = int | float
+#: a number of the language: an int, or a Fraction when not whole (`numbers.py`)
+Number = Exact
 
 #: the largest magnitude of a number in an expression, literal or computed
 MAX_NUMBER = 10**15
@@ -52,6 +55,12 @@ def in_range(value: Number) -> Number:
     return out_of_range(value)
 
 
+def checked(value: Number) -> Number:
+    """`value` made whole if it is a Fraction that came out whole (`numbers.whole`), checked
+    to be within MAX_NUMBER of zero (else EvaluationError)."""
+    return in_range(whole(value))
+
+
 def out_of_range(value: Number) -> Number:
     raise EvaluationError(f"arithmetic gave {describe(value)}; {RANGE_RULE}")
 
@@ -59,17 +68,20 @@ def out_of_range(value: Number) -> Number:
 RANGE_RULE = "numbers in expressions stay between -10^15 and 10^15 (never nan or inf)"
 
 
-def describe(value: Number) -> str:
+def describe(value: Number | float) -> str:
     """A number in a message, short even when it has a thousand digits."""
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
+    if isinstance(value, Fraction) and abs(value) >= 10**300:
+        value = math.floor(value)
     if isinstance(value, int) and abs(value) >= 10**300:  # too large for a float
         return f"10^{int((abs(value).bit_length() - 1) * math.log10(2))} or more"
-    return f"{float(value):.3g}" if abs(value) >= 10**6 else str(value)
+    return f"{float(value):.3g}" if abs(float(value)) >= 10**6 else shown(value)
 
 
 def div(a: Number, b: Number) -> Number:
-    return 0 if b == 0 else in_range(a / b)
+    """`a / b` exactly: an int when it comes out even, else a Fraction."""
+    return 0 if b == 0 else in_range(ratio(a, b))
 
 
 def floordiv(a: Number, b: Number) -> Number:
@@ -77,17 +89,26 @@ def floordiv(a: Number, b: Number) -> Number:
 
 
 def mod(a: Number, b: Number) -> Number:
-    return 0 if b == 0 else a % b
+    return 0 if b == 0 else whole(a % b)
+
+
+_HALF = Fraction(1, 2)
 
 
 def round_half_up(a: Number) -> int:
     """Nearest whole number, halves away from zero (2.5 -> 3, -2.5 -> -3)."""
-    return int(math.floor(abs(a) + 0.5)) * (1 if a >= 0 else -1)
+    if isinstance(a, int):
+        return a
+    return math.floor(abs(a) + _HALF) * (1 if a >= 0 else -1)
+
+
+def magnitude(a: Number) -> Number:
+    return -a if a < 0 else a
 
 
 #: the built-ins that take exactly one number
 ONE_NUMBER: dict[str, Callable[[Number], Number]] = {
-    "abs": abs,
+    "abs": magnitude,
     "ceil": math.ceil,
     "floor": math.floor,
     "round": round_half_up,
@@ -105,7 +126,7 @@ def min_or_zero(values: Iterable[Number]) -> Number:
 #: reducers for aggregates: (list of body results) -> result
 _REDUCERS: dict[str, Callable[[list], object]] = {
     "count": lambda rs: sum(1 for r in rs if r),
-    "sum": lambda rs: in_range(sum(rs)),
+    "sum": lambda rs: in_range(whole(sum(rs))),
     "max": max_or_zero,
     "min": min_or_zero,
 }

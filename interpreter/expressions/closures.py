@@ -152,11 +152,17 @@ class _Runner:
         if tree.op == "add" and tree.type == Type.CARDS:
             return lambda s: tuple(lf(s)) + tuple(rf(s))
         func = _ARITH[tree.op]
-        top, fail = bi.MAX_NUMBER, bi.out_of_range
+        top, checked = bi.MAX_NUMBER, bi.checked
+        # an int in range is the fast path; anything else (a Fraction, made whole again if
+        # it came out whole, or a number out of range) goes through `checked`
         if right.is_const:
             rv = right.value
-            return lambda s: v if -top <= (v := func(lf(s), rv)) <= top else fail(v)
-        return lambda s: v if -top <= (v := func(lf(s), rf(s))) <= top else fail(v)
+            return lambda s: (
+                v if type(v := func(lf(s), rv)) is int and -top <= v <= top else checked(v)
+            )
+        return lambda s: (
+            v if type(v := func(lf(s), rf(s))) is int and -top <= v <= top else checked(v)
+        )
 
     def r_neg(self, tree: Typed) -> Fn:
         f = self.build(tree.args[0])

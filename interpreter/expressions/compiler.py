@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from types import MappingProxyType
 
 from lark import Token, Tree
@@ -42,6 +43,7 @@ from . import builtins as bi
 from . import dependence, set_forms
 from .closures import closure, evaluate_constant, set_form_test
 from .errors import EvaluationError, ExpressionError
+from .numbers import exact
 from .parser import parse
 from .type_hints import instead
 from .typed_tree import Typed, constant
@@ -141,7 +143,7 @@ def _merged(parts: Iterable[Node]) -> tuple[dict[str, int], frozenset[str], froz
 
 
 def _check_number(value: object, at: Item) -> None:
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    if isinstance(value, int | float | Fraction) and not isinstance(value, bool):
         if not -bi.MAX_NUMBER <= value <= bi.MAX_NUMBER:
             raise _error(f"the number {bi.describe(value)} is out of range: {bi.RANGE_RULE}", at)
 
@@ -158,7 +160,7 @@ def _unknown(kind: str, name: str, candidates: Iterable[str], label: str, at: It
 def _value_type(value: object) -> Type | None:
     if isinstance(value, bool):
         return Type.BOOL
-    if isinstance(value, int | float):
+    if isinstance(value, int | float | Fraction):
         return Type.NUMBER
     if isinstance(value, str):
         return Type.STRING
@@ -281,7 +283,7 @@ class _Compiler:
 
     # -- literals and names ----------------------------------------------
     def c_number(self, tree: Tree, tok: Token) -> Node:
-        value = float(tok) if "." in tok else int(tok)
+        value = exact(Fraction(str(tok))) if "." in tok else int(tok)  # 2.5 is 5/2 exactly
         _check_number(value, tok)
         return _const(Type.NUMBER, value)
 
@@ -359,6 +361,8 @@ class _Compiler:
             self.options_read.add(str(attr))
         value = table[str(attr)]
         _check_number(value, attr)
+        if isinstance(value, float):  # as written in the YAML: 0.1 is 1/10
+            value = exact(value)
         type_ = _value_type(value)
         if type_ is None:
             raise _error(f"{head} '{attr}' has a value of unsupported kind", attr)

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 class Type(Enum):
     """Static type of an expression.  Cards and seats are ints at run time;
-    CARDS and SEATS are sequences of ints; NUMBER is an int or a float."""
+    CARDS and SEATS are sequences of ints; NUMBER is an int, or a Fraction when not whole
+    (`numbers.py`)."""
 
     NUMBER = "NUMBER"
     BOOL = "BOOL"
@@ -34,7 +35,7 @@ class Type(Enum):
         return self.value
 
 
-#: A value at run time: an int, float, bool, str or tuple of ints.  Which one is known from the
+#: A value at run time: an int, Fraction, bool, str or tuple of ints.  Which one is known from the
 #: expression's Type, checked by the compiler, not by Python's type checker.
 Value = Any
 

@@ -24,6 +24,7 @@ from tqdm import tqdm
 from tarot.core.ruleset import Ruleset
 from tarot.engine.collector import few_collections
 from tarot.engine.game import deal_hand, game_winners, play_hand
+from tarot.expressions.builtins import Number
 from tarot.measure.statistics import Rate, RunningMean
 from tarot.players.lineup import seat_agents
 
@@ -49,7 +50,7 @@ def play_game_summarized(
     """Game `number` of the run with `seed`, hand after hand with the totals carried over."""
     assert ruleset.game is not None  # only rulesets that play several hands have games
     own_seed = game_seed(seed, number)
-    totals = [0.0] * ruleset.players
+    totals: list[Number] = [0] * ruleset.players
     winners: tuple[int, ...] = ()
     hand = 0
     while hand < ruleset.game.max_hands and not winners:

@@ -33,7 +33,8 @@ from tarot.core.summary import (
 from tarot.engine.collector import few_collections
 from tarot.engine.game import deal_hand, play_hands, sitting_seed
 from tarot.engine.state import HandState
-from tarot.engine.values import tidy
+from tarot.expressions.builtins import Number, magnitude
+from tarot.expressions.numbers import approximate, measured
 from tarot.players.together import Playing, deciding, play_together
 
 
@@ -54,7 +55,7 @@ def summarized(
     sides = [state.side_of(seat) for seat in range(ruleset.players)]
     fired, paid = moved_by_rule(state)
     return replace(
-        running.summary(number, state.dealer, tuple(state.returns()), sides),
+        running.summary(number, state.dealer, measured(state.returns()), sides),
         fired=fired,
         paid=paid,
         taker=state.auction.taker,
@@ -71,7 +72,7 @@ def play_sitting_summarized(
     hands', its dealer the first hand's (`agents`: the agents for each hand number). Each seat
     is a side alone: sides may change from hand to hand."""
     running = _Running(ruleset.players)
-    net = [0.0] * ruleset.players
+    net: list[Number] = [0] * ruleset.players  # added up exactly, measured as floats
     fired: dict[str, int] = {}
     paid: dict[str, float] = {}
     deals: list[Deal] = []
@@ -86,14 +87,14 @@ def play_sitting_summarized(
         deals.append(
             Deal(
                 state.dealer,
-                tuple(returns),
+                measured(returns),
                 state.auction.taker,
                 state.auction.partner,
                 state.auction.contract,
             )
         )
     assert deals  # a sitting has at least one hand
-    summary = running.summary(number, deals[0].dealer, tuple(tidy(n) for n in net))
+    summary = running.summary(number, deals[0].dealer, measured(net))
     return replace(summary, fired=fired, paid=paid, deals=tuple(deals))
 
 
@@ -102,7 +103,7 @@ class _Running:
     measures make of it."""
 
     def __init__(self, players: int) -> None:
-        self.running = [0.0] * players
+        self.running: list[Number] = [0] * players  # exact, so that ties stay ties
         self.bests: list[tuple[int, ...]] = []  # the best seats after 0, 1, 2... decisions
         self.decisions = self.choices = 0
 
@@ -176,10 +177,10 @@ def moved_by_rule(state: HandState) -> tuple[dict[str, int], dict[str, float]]:
     fired = dict(state.fired)
     paid = paid_by_rule(state.payments)
     for move in state.transfers:
-        paid[move.rule] = paid.get(move.rule, 0.0) + abs(move.amount)
+        paid[move.rule] = paid.get(move.rule, 0.0) + approximate(magnitude(move.amount))
     if state.ruleset.hand_score is not None:
-        scored = [abs(score) for score in state.scores if score]
+        scored = [magnitude(score) for score in state.scores if score]
         if scored:
             fired[HAND_SCORE] = len(scored)
-            paid[HAND_SCORE] = tidy(sum(scored))
+            paid[HAND_SCORE] = approximate(sum(scored))
     return fired, paid

@@ -47,6 +47,7 @@ from tarot.core.ruleset import Ruleset
 from tarot.engine.collector import few_collections
 from tarot.engine.phases.phase import Phase
 from tarot.engine.state import HandState
+from tarot.expressions.numbers import approximate
 from tarot.players.playouts import Policy, play_out
 from tarot.players.sampling import Sampler
 
@@ -147,7 +148,7 @@ def prepare(
                     # (a play-out's stream is seeded only when it is drawn from)
                     play_out(trial, policy, random.Random(playout_seed), until=batchable)
                 if trial.decision is None:
-                    results[index][sample] = trial.returns()[seat]
+                    results[index][sample] = approximate(trial.returns()[seat])
                 else:
                     moment = (trial.play.trick_number, len(trial.zones.trick))
                     waiting[moment].append((trial, index, sample, 0))

@@ -24,7 +24,6 @@ import random
 
 from tarot.core.actions import Decision, DecisionKind
 from tarot.engine.state import HandState
-from tarot.expressions.builtins import Number
 from tarot.players.judging import pick, play_each
 from tarot.players.playouts import card_scores, greedy_policy
 
@@ -74,7 +73,7 @@ class HeuristicAgent:
         return choices[pick(state.legal_moves(), results, self.rng)]
 
 
-def _habits(state: HandState, seat: int) -> list[Number]:
+def _habits(state: HandState, seat: int) -> list[float]:
     """How good each legal action is by habit: a card played scored as the play-outs score
     it (`card_scores`), a card laid away or given back the less the more it is worth."""
     decision = state.decision
@@ -84,7 +83,7 @@ def _habits(state: HandState, seat: int) -> list[Number]:
     if kind == DecisionKind.PLAY:
         return card_scores(state, seat, cards)
     if kind in (DecisionKind.DISCARD, DecisionKind.GIVE):
-        values, pack = state.ruleset.counting.values, state.ruleset.deck.cards
+        values, pack = state.ruleset.counting.float_values, state.ruleset.deck.cards
         return [-values[card] - (1.0 if pack[card].is_trump else 0.0) for card in cards]
     return [0.0] * len(actions)
 

@@ -54,6 +54,7 @@ from tarot.core.agent import decision_deadline
 from tarot.engine.collector import few_collections
 from tarot.engine.seat_view import PRIVATE_KINDS, SeatView
 from tarot.engine.state import HandState
+from tarot.expressions.numbers import approximate
 from tarot.players.judging import CONFIDENCE, conservative
 from tarot.players.playouts import greedy_policy, play_out
 from tarot.players.sampling import Sampler
@@ -187,7 +188,7 @@ class IsmctsAgent:
                 child = edge.children.get(seen)
                 node = edge.children[seen] = child if child is not None else Node()
         play_out(guess, greedy_policy, rng)
-        result = guess.returns()[seat]
+        result = approximate(guess.returns()[seat])  # a float for the statistics
         for edge in taken:
             edge.visits += 1
             edge.total += result

@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from tarot.core.actions import Action, NoDeclaration, Pass
 from tarot.engine.collector import few_collections
 from tarot.engine.state import HandState
-from tarot.expressions.builtins import Number
+from tarot.expressions.numbers import approximate
 from tarot.players.playouts import Policy, play_out
 from tarot.players.sampling import Sampler
 
@@ -50,7 +50,7 @@ def play_each(
     more: Callable[[int], bool],
     only: Sequence[int] | None = None,
     sampler: Sampler | None = None,
-) -> list[list[Number]]:
+) -> list[list[float]]:
     """For each legal action (or each of the indexes `only`), the seat's result on each
     guessed deal (`more(done)`: whether to guess another, asked before each; at least one is
     played; `sampler`: the decision's, when its deals are guessed in more than one stage)."""
@@ -58,7 +58,7 @@ def play_each(
     assert decision is not None  # a decision is judged only while it is open
     actions = decision.actions if only is None else [decision.actions[i] for i in only]
     sampler = sampler or Sampler(state, seat)
-    results: list[list[Number]] = [[] for _ in actions]
+    results: list[list[float]] = [[] for _ in actions]
     done = 0
     with few_collections():
         while done == 0 or more(done):
@@ -68,12 +68,12 @@ def play_each(
                 trial = guessed.clone()
                 trial.apply_action(action)
                 play_out(trial, policy, random.Random(playout_seed))
-                kept.append(trial.returns()[seat])
+                kept.append(approximate(trial.returns()[seat]))
             done += 1
     return results
 
 
-def pick(actions: Sequence[Action], results: list[list[Number]], rng: random.Random) -> int:
+def pick(actions: Sequence[Action], results: list[list[float]], rng: random.Random) -> int:
     """The index of the chosen action (see the module's docstring)."""
     means = [sum(kept) / len(kept) for kept in results]
     safe = conservative(actions)
@@ -93,13 +93,13 @@ def pick(actions: Sequence[Action], results: list[list[Number]], rng: random.Ran
     return safe
 
 
-def ahead_share(chosen: list[Number], safe: list[Number]) -> float:
+def ahead_share(chosen: list[float], safe: list[float]) -> float:
     """The share of the deals on which `chosen` gave more than `safe`."""
     return sum(a > b for a, b in zip(chosen, safe, strict=True)) / len(chosen)
 
 
 def survivors(
-    actions: Sequence[Action], results: list[list[Number]], keep: int, rng: random.Random
+    actions: Sequence[Action], results: list[list[float]], keep: int, rng: random.Random
 ) -> list[int]:
     """The indexes, in listing order, of the `keep` actions of the best means (ties drawn
     from `rng`), and the conservative answer beside them if the decision has one (`pick`
@@ -118,7 +118,7 @@ def conservative(actions: Sequence[Action]) -> int | None:
     return next((i for i, a in enumerate(actions) if isinstance(a, CONSERVATIVE)), None)
 
 
-def clearly_better(chosen: list[Number], safe: list[Number], margin: float = CONFIDENCE) -> bool:
+def clearly_better(chosen: list[float], safe: list[float], margin: float = CONFIDENCE) -> bool:
     """Whether `chosen` beats `safe` on the same deals by more than `margin` standard
     errors of the paired differences (by anything, with one deal, or when every difference
     is the same)."""

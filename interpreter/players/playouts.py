@@ -90,7 +90,7 @@ def _best_card(state: HandState, cards: Sequence[int]) -> int:
     return cards[scores.index(max(scores))]
 
 
-def card_scores(state: HandState, seat: int, cards: Sequence[int]) -> list[Number]:
+def card_scores(state: HandState, seat: int, cards: Sequence[int]) -> list[float]:
     """How good each card is for `seat` to play now, by habit: a trick that holds card points
     won with the cheapest card that wins it, else as little given away as possible (the
     cards already on the table are looked at once). An excuse card, which stays with its
@@ -98,7 +98,7 @@ def card_scores(state: HandState, seat: int, cards: Sequence[int]) -> list[Numbe
     lead, with nothing on the table to win, gives away the least: the cheapest card, a trump
     kept, a high one of its value."""
     deck = state.ruleset.deck
-    values = state.ruleset.counting.values
+    values = state.ruleset.counting.float_values
     strengths = deck.cards.strength
     trick = state.zones.trick
     excuses = (
@@ -135,12 +135,12 @@ def _least_valuable(state: HandState, cards: Sequence[int]) -> int:
     return min(cards, key=lambda card: (worth[card], suits[suit[card]], strength[card]))
 
 
-def _discard_keys(ruleset: Ruleset) -> tuple[list[Number], list[str | None], list[int]]:
+def _discard_keys(ruleset: Ruleset) -> tuple[list[float], list[str | None], list[int]]:
     """Per card: its value (and 1 more for a trump), its suit, its strength; worked out
     once for the ruleset."""
     known = getattr(ruleset, "_discard_keys", None)
     if known is None:
-        values, deck = ruleset.counting.values, ruleset.deck.cards
+        values, deck = ruleset.counting.float_values, ruleset.deck.cards
         known = (
             [values[i] + (1.0 if c.is_trump else 0.0) for i, c in enumerate(deck)],
             [c.suit for c in deck],
@@ -176,7 +176,7 @@ def _call_another(state: HandState, cards: Sequence[int]) -> int:
     decision = state.decision
     assert decision is not None  # a habit is asked only while a decision is open
     hand = state.zones.hands[decision.seat]
-    values, deck = state.ruleset.counting.values, state.ruleset.deck.cards
+    values, deck = state.ruleset.counting.float_values, state.ruleset.deck.cards
     suits = Counter(deck[card].suit for card in hand)
     held = set(hand)
     elsewhere = [card for card in cards if card not in held] or list(cards)

@@ -65,7 +65,6 @@ from typing import TYPE_CHECKING, ClassVar
 from tarot.core.actions import DecisionKind
 from tarot.core.agent import decision_deadline
 from tarot.engine.state import HandState
-from tarot.expressions.builtins import Number
 from tarot.players.heuristic_agent import HeuristicAgent
 from tarot.players.judging import clearly_better, pick, play_each, survivors
 from tarot.players.playouts import Policy, greedy_policy, random_policy
@@ -204,7 +203,7 @@ class SearchAgent:
 
     def _race(
         self, sampler: Sampler, samples: int, deadline: float | None
-    ) -> Generator[Pending, None, tuple[list[int], list[list[Number]]]]:
+    ) -> Generator[Pending, None, tuple[list[int], list[list[float]]]]:
         """`samples` deals judged in stages of the agent's own count, the actions clearly
         beaten by the best so far (`RACE`) dropped after each stage: the actions left (their
         indexes) and their results on every deal of the stages."""
@@ -212,7 +211,7 @@ class SearchAgent:
         assert decision is not None  # a decision is judged only while it is open
         assert self.samples is not None  # racing is for a fixed number of deals
         left = list(range(len(decision.actions)))
-        results: list[list[Number]] = [[] for _ in left]
+        results: list[list[float]] = [[] for _ in left]
         judged = 0
         while judged < samples and len(left) > 1:
             stage = min(self.samples, samples - judged)
@@ -230,7 +229,7 @@ class SearchAgent:
         samples: int,
         only: list[int] | None,
         deadline: float | None,
-    ) -> Generator[Pending, None, list[list[Number]]]:
+    ) -> Generator[Pending, None, list[list[float]]]:
         """Each action's (or each of `only`'s) results on `samples` guessed deals: batched,
         its play-outs yielded to the caller until played."""
         state, seat = sampler.state, sampler.view.seat

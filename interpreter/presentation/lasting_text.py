@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from tarot.core.ruleset import Ruleset
 from tarot.engine.lasting import LastingValues, TransferMade
+from tarot.expressions.builtins import magnitude
+from tarot.expressions.numbers import shown
 
 
 def transfer_lines(ruleset: Ruleset, transfers: Sequence[TransferMade], at: str) -> list[str]:
@@ -25,8 +27,8 @@ def transfer_lines(ruleset: Ruleset, transfers: Sequence[TransferMade], at: str)
         if move.at != at:
             continue
         rule = rules[move.rule]
-        amount = abs(move.amount)
-        paid = f"{amount} {ruleset.unit.of(amount)}"
+        amount = magnitude(move.amount)
+        paid = f"{shown(amount)} {ruleset.unit.of(amount)}"
         route = (
             f"seat {move.seat} -> {move.account}"
             if move.amount > 0
@@ -44,8 +46,10 @@ def values_line(ruleset: Ruleset, values: LastingValues, when: str) -> list[str]
     parts = []
     for counter in ruleset.lasting.counters:
         if counter.per_seat:
-            each = ", ".join(f"seat {s} {v}" for s, v in enumerate(values.seats[counter.name]))
+            each = ", ".join(
+                f"seat {s} {shown(v)}" for s, v in enumerate(values.seats[counter.name])
+            )
             parts.append(f"{counter.name}: {each}")
         else:
-            parts.append(f"{counter.name} {values.table[counter.name]}")
+            parts.append(f"{counter.name} {shown(values.table[counter.name])}")
     return [f"Lasting {when}: " + "; ".join(parts)]

@@ -35,6 +35,8 @@ from tarot.engine.events import At, Payment, at_trick
 from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN, told_text
 from tarot.engine.score_sheet import Sheet, sheet_lines
 from tarot.engine.seat_view import Facing, SeatView
+from tarot.expressions.builtins import Number
+from tarot.expressions.numbers import shown
 
 PLAY, DISCARD = DecisionKind.PLAY, DecisionKind.DISCARD
 #: shown cards that went elsewhere than a hand: talon packets onto a pile or to tricks
@@ -62,16 +64,17 @@ def _and(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def amount(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
+def amount(value: Number | float) -> str:
+    """A number as people read it (`expressions.numbers.shown`: `3`, `45.5`, `13 1/3`)."""
+    return shown(value)
 
 
-def signed(value: float) -> str:
+def signed(value: Number) -> str:
     return ("+" if value > 0 else "") + amount(value) if value else "0"
 
 
-def quantity(ruleset: Ruleset, value: float) -> str:
-    """An amount with the ruleset's unit: "1 point", "2.5 points"."""
+def quantity(ruleset: Ruleset, value: Number) -> str:
+    """An amount with the ruleset's unit: "1 point", "2.5 points", "13 1/3 points"."""
     return f"{amount(value)} {ruleset.unit.of(value)}"
 
 
@@ -116,7 +119,7 @@ def card_list(deck: Deck, cards: Iterable[int]) -> str:
 def choice_label(
     ruleset: Ruleset,
     choice: str,
-    values: Mapping[str, float] | None = None,
+    values: Mapping[str, Number] | None = None,
     kind: DecisionKind | str | None = None,
 ) -> str:
     """A choice's text as a person reads it (`action_label` of the action it names); `kind`:
@@ -132,7 +135,7 @@ def choice_label(
 
 
 def action_label(
-    ruleset: Ruleset, action: Action, values: Mapping[str, float] | None = None
+    ruleset: Ruleset, action: Action, values: Mapping[str, Number] | None = None
 ) -> str:
     """An action as a person reads it: a card by its label, a declaration by its name and
     level (and worth, when `values` gives it), a hold, a packet, an announcement or a

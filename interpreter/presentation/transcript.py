@@ -44,7 +44,9 @@ from tarot.engine.phases.announce import KEPT_SHOWN
 from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use, told_text
 from tarot.engine.score_sheet import score_sheet, sheet_lines
 from tarot.engine.state import HANDED_OVER, HandState
-from tarot.engine.values import tidy
+from tarot.expressions.builtins import Number
+from tarot.expressions.numbers import shown as number_text
+from tarot.expressions.numbers import signed
 from tarot.presentation.lasting_text import transfer_lines, values_line
 
 
@@ -103,7 +105,7 @@ def _payments_at(state: HandState, at: At) -> list[str]:
             name = state.ruleset.rule_label(p.rule)
             citation = state.ruleset.citation(p.rule) if _view.get().sources else ""
             cite = f" [{citation}]" if citation else ""
-            paid = f"{p.amount} {state.ruleset.unit.of(p.amount)}"
+            paid = f"{number_text(p.amount)} {state.ruleset.unit.of(p.amount)}"
             lines.append(f"    pay: seat {p.payer} -> seat {p.payee}  {paid}  {name}{cite}")
     return lines
 
@@ -174,7 +176,7 @@ def _hand_transcript(state: HandState) -> str:
         out += transfer_lines(ruleset, state.transfers, SITTING_END)
     seats = [f"seat {s}" for s in range(ruleset.players)]
     out += sheet_lines(score_sheet(state), seats, ruleset.unit.plural)
-    net = ", ".join(f"seat {s} {n:+}" for s, n in enumerate(state.returns()))
+    net = ", ".join(f"seat {s} {signed(n)}" for s, n in enumerate(state.returns()))
     out.append(f"Net ({ruleset.unit.plural}): {net}")
     out += values_line(ruleset, state.lasting, "after the hand")
     return "\n".join(out)
@@ -234,13 +236,14 @@ def _play_lines(state: HandState) -> list[str]:
     if unplayed and not state.play.claimed:
         out.append(f"Play stops: the play rules end it ({unplayed} cards not played)")
     points = state.card_points()
-    out.append("Card points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(points)))
+    said = ", ".join(f"seat {s} {number_text(p)}" for s, p in enumerate(points))
+    out.append("Card points: " + said)
     out += _side_points_line(state)
     if state.play.claimed:
         claimed = ", ".join(f"seat {s}" for s in state.play.claimed)
         out.append(f"The game is claimed during play by {claimed}")
     if state.ruleset.hand_score is not None:
-        scored = ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores))
+        scored = ", ".join(f"seat {s} {signed(p)}" for s, p in enumerate(state.scores))
         out.append(f"Scored ({ruleset.unit.plural}): {scored}")
     return out
 
@@ -380,9 +383,9 @@ def _side_points_line(state: HandState) -> list[str]:
     if all(len(side) == 1 for side in sides):
         return []
     said = ", ".join(
-        f"seats {'+'.join(map(str, side))} {state.side_points(side[0])}"
+        f"seats {'+'.join(map(str, side))} {number_text(state.side_points(side[0]))}"
         if len(side) > 1
-        else f"seat {side[0]} {state.side_points(side[0])}"
+        else f"seat {side[0]} {number_text(state.side_points(side[0]))}"
         for side in sides
     )
     return [f"Card points by side: {said}"]
@@ -569,12 +572,13 @@ def _doubling_lines(state: HandState) -> list[str]:
         out.append(_doubling_line(state, seat, action))
     for target, times in state.double.doubled.items():
         factor = doubling.factor**times
-        out.append(f"  {names.get(target, target)}: doubled {times} time(s), x{tidy(factor)}")
+        target_name = names.get(target, target)
+        out.append(f"  {target_name}: doubled {times} time(s), x{number_text(factor)}")
     return out
 
 
-def totals_line(hands: int, totals: Sequence[float], unit: str) -> str:
+def totals_line(hands: int, totals: Sequence[Number], unit: str) -> str:
     """Each seat's total after `hands` hands, in `unit` (plural)."""
     return f"Totals after {hands} hand(s), in {unit}: " + ", ".join(
-        f"seat {s} {t:+}" for s, t in enumerate(totals)
+        f"seat {s} {signed(t)}" for s, t in enumerate(totals)
     )

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from tarot.errors import TarotError, json_path
+from tarot.expressions.numbers import jsonable
 
 MAX_BYTES = 64 * 1024**2  # about 3,000 hands of a 78-card game as the tool writes them
 MAX_DEPTH = 16  # a record's deepest value (a card of a pile of a seat of a hand) is 6 deep
@@ -119,7 +120,8 @@ def record_text(record: object) -> str:
     if bad is not None:
         path, value = bad
         raise RecordError(path, f"{value!r} is not a finite number: the record cannot be written")
-    return json.dumps(record, indent=1, allow_nan=False)
+    # an amount that is not whole: a JSON number when its decimal is exact, else "p/q"
+    return json.dumps(jsonable(record), indent=1, allow_nan=False)
 
 
 # --- numbers and tokens ----------------------------------------------------------------------

@@ -23,6 +23,7 @@ and `replay_record` returns a note saying so (`OLDER_RECORDS`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from functools import cache
 
 import jsonschema
@@ -34,6 +35,7 @@ from tarot.engine.game import dealer_of, shuffled_pack
 from tarot.engine.lasting import LastingValues
 from tarot.engine.state import HandState, IllegalAction
 from tarot.errors import json_path
+from tarot.expressions.numbers import from_json, jsonable
 from tarot.load import paths
 from tarot.players.lineup import AGENT_KINDS, LineupError, agent_settings
 from tarot.records.record import first_game_winners, hand_record, record_id
@@ -451,11 +453,25 @@ def _same(a: object, b: object) -> bool:
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, Fraction) or isinstance(b, Fraction):
+        return _same_number(a, b)
     if isinstance(a, int | float) and isinstance(b, int | float):
         return a == b
     return type(a) is type(b) and a == b
 
 
+def _same_number(a: object, b: object) -> bool:
+    """Whether a number the record holds (`numbers.to_json`'s form: an int, a decimal, a
+    "p/q") is the exact number the replay made; or, in a record written before numbers were
+    exact, the float nearest to it (`13.333333333333334` for 40/3)."""
+    exact_a, exact_b = from_json(a), from_json(b)
+    if exact_a is None or exact_b is None:
+        return False
+    return exact_a == exact_b or any(
+        isinstance(x, float) and x == float(y) for x, y in ((a, exact_b), (b, exact_a))
+    )
+
+
 def _shown(value: object) -> str:
     """A value in a message: repr (quotes and escapes text), cut short if long."""
-    return shortened(repr(value), 200)
+    return shortened(repr(jsonable(value)), 200)  # 40/3 as a record writes it: '40/3'

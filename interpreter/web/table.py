@@ -22,6 +22,7 @@ from tarot.engine.game import deal_hand, game_winners
 from tarot.engine.seat_view import SeatView
 from tarot.engine.state import HandState
 from tarot.errors import TarotError
+from tarot.expressions.builtins import Number
 from tarot.players.lineup import parse_agents, seat_agents
 from tarot.presentation.seat_news import Seen, news_lines
 from tarot.presentation.seat_screen import capital, refusal
@@ -125,9 +126,9 @@ class Table:
         return self._state
 
     @property
-    def totals_before(self) -> list[float]:
+    def totals_before(self) -> list[Number]:
         """The game totals before the hand in play."""
-        totals = [0.0] * self.ruleset.players
+        totals: list[Number] = [0] * self.ruleset.players
         for hand in self.finished:
             if hand is self._state:
                 break

@@ -23,6 +23,7 @@ from tarot.engine.events import Payment
 from tarot.engine.phases.talon import REST_SHOWN, TAKEN_BY_KIND, TAKEN_SHOWN
 from tarot.engine.score_sheet import Sheet, score_sheet
 from tarot.engine.seat_view import SeatView
+from tarot.expressions.numbers import jsonable
 from tarot.presentation.seat_screen import (
     announced_line,
     cards_in_hand,
@@ -87,7 +88,11 @@ def table_json(
         }
         for trick in view.tricks
     ]
-    return {
+    sitting = [list(hand.returns()) for hand in table.finished]
+    sitting_totals = [sum(column) for column in zip(*sitting, strict=True)] or [0] * ruleset.players
+    # numbers that are not whole as a record writes them: a decimal (45.5) or "p/q" ("40/3"),
+    # which the page shows as 13 1/3
+    seen = {
         "table": table.id,
         "ruleset": {
             "id": ruleset.id,
@@ -142,14 +147,18 @@ def table_json(
         "returns": list(view.returns),
         "result": result_lines(view, sheet) if sheet is not None else None,
         "sheet": None if sheet is None else _sheet_json(sheet),
-        "sitting": [list(hand.returns()) for hand in table.finished],
+        "sitting": sitting,
         "game": {
             "hands_finished": len(table.finished),
             "totals": totals,
+            "sitting_totals": sitting_totals,
             "winners": list(table.winners()),
             "may_deal": table.may_deal(),
         },
     }
+    made = jsonable(seen)
+    assert isinstance(made, dict)
+    return made
 
 
 def _decision_json(view: SeatView, costs: Mapping[str, Sequence[Payment]]) -> dict | None:

@@ -16,8 +16,10 @@ from tarot.engine.phases.phase import Phase
 from tarot.engine.values import tidy
 from tarot.expressions import EvaluationError
 from tarot.expressions.builtins import Number
+from tarot.expressions.numbers import ratio
 
 if TYPE_CHECKING:
+    from tarot.core.ruleset import Counting
     from tarot.engine.state import HandState
 
 
@@ -67,13 +69,12 @@ def settlement_with(state: HandState, points: Sequence[Number] | None = None) ->
     return trial.payments
 
 
-def count_points(
-    values: Sequence[Number], group_size: int, credit: Sequence[Number], pile: Sequence[int]
-) -> Number:
+def count_points(counting: Counting, pile: Sequence[int]) -> Number:
     """Card points of a pile counted in groups: each group scores the values of its counting
     cards less one for each counting card, plus one; a partial group of r cards scores the
-    same with `credit[r-1]` in place of the one."""
-    counting = [values[c] for c in pile if values[c]]
-    whole, leftover = divmod(len(pile), group_size)
-    total = sum(counting) - len(counting) + whole + (credit[leftover - 1] if leftover else 0)
-    return tidy(total)
+    same with `credit[r-1]` in place of the one. Counted in `counting.scale`ths, as ints."""
+    values, scale = counting.scaled_values, counting.scale
+    counted = [values[c] for c in pile if values[c]]
+    whole, leftover = divmod(len(pile), counting.group_size)
+    credit = counting.scaled_credit[leftover - 1] if leftover else 0
+    return ratio(sum(counted) + (whole - len(counted)) * scale + credit, scale)

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from tarot.core.ruleset import Ruleset
+from tarot.expressions.numbers import exact
 from tarot.presentation.explain import flow_words, words
 from tarot.presentation.explain.lasting_page import Written, lasting_rules, show_rules
 from tarot.presentation.explain.words import code, setting
@@ -763,7 +764,7 @@ class _PageBuilder:
         """An amount as written, with the ruleset's unit (singular for a literal one)."""
         unit = self.ruleset.unit
         if isinstance(amount, int | float) and not isinstance(amount, bool):
-            return f"{code(amount)} {unit.of(amount)}"
+            return f"{code(amount)} {unit.of(exact(amount))}"
         return f"{code(amount)} {unit.plural}"
 
     def _unit(self) -> Iterator[Rule]:

@@ -52,12 +52,22 @@ function seatUrl(path) {
   return token ? `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}` : path;
 }
 
+// A number as the server sends it: an integer, a decimal (45.5), or "p/q" for one with no
+// finite decimal ("40/3"), shown as games write it: 13 1/3.
 function amount(value) {
+  if (typeof value === "string") {
+    const [top, bottom] = value.split("/").map(BigInt);
+    const sign = top < 0n ? "-" : "";
+    const units = (top < 0n ? -top : top) / bottom;
+    const part = `${(top < 0n ? -top : top) % bottom}/${bottom}`;
+    return sign + (units ? `${units} ${part}` : part);
+  }
   return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
 }
 
 function signed(value) {
-  return value > 0 ? `+${amount(value)}` : amount(value);
+  const positive = typeof value === "string" ? !value.startsWith("-") : value > 0;
+  return positive ? `+${amount(value)}` : amount(value);
 }
 
 function plural(count, word) {
@@ -582,11 +592,8 @@ function drawResult(view) {
   }));
   const sitting = $("sitting");
   sitting.tHead.replaceChildren(head("hand"));
-  const totals = new Array(seats.length).fill(0);
-  const hands = view.sitting.map((net, n) => {
-    net.forEach((v, s) => { totals[s] += v; });
-    return row(String(n + 1), net, signed);
-  });
+  const hands = view.sitting.map((net, n) => row(String(n + 1), net, signed));
+  const totals = view.game.sitting_totals;  // added up exactly by the server
   sitting.tBodies[0].replaceChildren(...hands, row("total", totals, signed, "total"));
   $("game-over").textContent = view.game.winners.length
     ? `The game is over: ${view.game.winners.map((s) => who(s, view)).join(" and ")} won.` : "";
