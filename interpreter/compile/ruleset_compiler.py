@@ -114,6 +114,8 @@ _PLAY_FLAGS = (
 )
 #: the words `first_leader` takes; anything else is an expression giving the seat
 LEADER_WORDS = frozenset({"after_dealer", "dealer", "taker"})
+#: where the talon goes when some of it may still lie on the table as play ends
+SCORED_AT_THE_END = frozenset({"out_of_play", "stock"})
 
 
 def compile_ruleset(draft: Draft, readings: Readings, checked: CheckedParts) -> Ruleset | None:
@@ -182,6 +184,7 @@ class Compiler:
                 ("discard", "discard", self._discard_conditions),
                 ("all_or_none", "discard", self._discard_all_or_none),
                 ("told", "discard", self._discard_told),
+                ("scored_by", "discard", self._discard_scored_by),
                 ("declarations", "declarations", self._declarations),
                 ("play", "play", self._play),
                 ("payments", "payments", self._payments),
@@ -238,6 +241,7 @@ class Compiler:
             announcements=parts["announcements"],
             discard_all_or_none=parts["all_or_none"],
             discard_told=parts["told"],
+            discard_scored_by=parts["scored_by"],
             redeals=parts["redeals"],
             hand_score=parts["hand_score"],
             game=parts["game"],
@@ -274,6 +278,19 @@ class Compiler:
         group = self.data.get("discard", {}).get("told")
         where = ("discard", "told")
         return None if group is None else self.expression(where, group, "talon", Type.CARDS)
+
+    def _discard_scored_by(self) -> CompiledExpression | _Constant | None:
+        """The seat every discard scores for, named once play is over; never beside
+        `scores_for`, which says the discarder."""
+        discard = self.data.get("discard", {})
+        where = ("discard", "scored_by")
+        if "scored_by" in discard and "scores_for" in discard:
+            self.problem(
+                where,
+                "`scored_by` names who the discards score for once play is over, and "
+                "`scores_for` says they score for their discarder: keep one of the two",
+            )
+        return self._optional_seats(where, discard.get("scored_by"), "settlement")
 
     def _hash(self) -> str:
         content = json.dumps(
@@ -643,7 +660,23 @@ class Compiler:
             ends_hand=self._optional_condition(
                 where + ("ends_hand",), spec.get("ends_hand"), "talon"
             ),
+            scored_by=self._talon_scored_by(where, spec),
         )
+
+    def _talon_scored_by(self, where: tuple, spec: dict) -> CompiledExpression | _Constant | None:
+        """The seat the talon's cards left on the table score for, named once play is over:
+        only where the talon (or what is left of it) stays on the table."""
+        if "scored_by" not in spec:
+            return None
+        to = spec.get("to", "out_of_play")
+        if to not in SCORED_AT_THE_END:
+            self.problem(
+                where + ("scored_by",),
+                f"the talon goes to {to!r}, so none of it is left on the table when play "
+                "ends: `scored_by` is for `to: out_of_play` or `to: stock` (for the talon "
+                "on a seat's pile from the start, write `to: pile` with its `seat`)",
+            )
+        return self._seats(where + ("scored_by",), spec["scored_by"], "settlement")
 
     def _talon_take(self, where: tuple, spec: dict) -> TalonTake:
         return TalonTake(

@@ -123,6 +123,14 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         ("game", "game.ends_when", "game.winners", "game.max_hands"),
     ),
     "game.claim_during_play": ("a game claimed during play", ("game.claim_during_play",)),
+    "discard.scored_by": (
+        "the discards scoring, once play is over, for a seat an expression names",
+        ("discard.scored_by",),
+    ),
+    "talon.scored_by": (
+        "the talon left on the table scoring, once play is over, for a seat an expression names",
+        ("talon.scored_by",),
+    ),
 }
 
 #: the keys that are prose wherever they stand: said to the reader, never run

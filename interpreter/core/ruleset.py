@@ -79,6 +79,8 @@ class TalonUse:
     shares: TalonShares | None = None  # with "hand": shared out among the seats
     takes: tuple[TalonTake, ...] = ()  # cards of a kind taken first, in this order
     ends_hand: Evaluator | None = None  # once the seat has its cards: the hand ends, settled
+    # the seat the talon's cards left on the table score for, named once play is over
+    scored_by: Evaluator | None = None
 
 
 @dataclass(frozen=True)
@@ -474,6 +476,7 @@ class Ruleset:
     announcements: Announcements | None = None
     discard_all_or_none: Evaluator | None = None  # cards `player` discards all together or none
     discard_told: Evaluator | None = None  # cards whose count among each seat's discards is told
+    discard_scored_by: Evaluator | None = None  # the seat every discard scores for, once play ends
     redeals: tuple[RedealRule, ...] = ()
     hand_score: Evaluator | None = None  # points each `player` scores in a hand
     game: GameRules | None = None

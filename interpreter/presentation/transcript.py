@@ -41,7 +41,13 @@ from tarot.engine.events import (
 )
 from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
 from tarot.engine.phases.announce import KEPT_SHOWN
-from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use, told_text
+from tarot.engine.phases.talon import (
+    REST_SHOWN,
+    TO_TRICK_WINNERS,
+    talon_scored_by,
+    talon_use,
+    told_text,
+)
 from tarot.engine.score_sheet import score_sheet, sheet_lines
 from tarot.engine.state import HANDED_OVER, HandState
 from tarot.engine.values import tidy
@@ -233,6 +239,7 @@ def _play_lines(state: HandState) -> list[str]:
     unplayed = sum(map(len, state.hands))
     if unplayed and not state.play.claimed:
         out.append(f"Play stops: the play rules end it ({unplayed} cards not played)")
+    out += _scored_at_the_end(state)
     points = state.card_points()
     out.append("Card points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(points)))
     out += _side_points_line(state)
@@ -243,6 +250,39 @@ def _play_lines(state: HandState) -> list[str]:
         scored = ", ".join(f"seat {s} {p:+}" for s, p in enumerate(state.scores))
         out.append(f"Scored ({ruleset.unit.plural}): {scored}")
     return out
+
+
+def _scored_at_the_end(state: HandState) -> list[str]:
+    """Who the discards and the talon left on the table score for, where the ruleset names
+    the seat once play is over (`scored_by`)."""
+    discards = [card for own in state.discards for card in own]
+    named = (
+        (
+            "The discards",
+            "discard",
+            state.ruleset.discard_scored_by,
+            discards,
+            state.play.discards_to,
+        ),
+        (
+            "The talon left on the table",
+            "talon",
+            talon_scored_by(state),
+            state.talon,
+            state.play.talon_to,
+        ),
+    )
+    return [
+        f"{what} ({len(cards)} cards, {_card_points(state.count(cards))}) "
+        f"{'score' if key == 'discard' else 'scores'} for "
+        f"{'nobody' if seat is None else f'seat {seat}'} ({key}.scored_by)"
+        for what, key, rule, cards, seat in named
+        if rule is not None and cards
+    ]
+
+
+def _card_points(points: object) -> str:
+    return f"{points} card point" + ("" if points == 1 else "s")
 
 
 def _played(ruleset: Ruleset, seat: int, card: str) -> str:

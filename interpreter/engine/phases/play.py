@@ -42,8 +42,10 @@ class PlayState:
     (None: from the auction), see `settle_rules`; who leads, the trick being played and how
     many there are, the cards that play as the Fool; the hand's one trick history
     (`trick_log`); the Fool's debts and the cards handed over for them; when the called card
-    fell, and the seats that claimed the game. The tricks logged and the exchanges made are
-    never changed once written, so a copy shares them."""
+    fell, and the seats that claimed the game; once play is over, the seats the discards and
+    the talon left on the table score for where the ruleset names them then (`scored_by`;
+    None: nobody, or not yet). The tricks logged and the exchanges made are never changed
+    once written, so a copy shares them."""
 
     rules: PlayRules
     trick_pack: Pack
@@ -57,11 +59,13 @@ class PlayState:
     exchanges: list[dict]  # cards handed over for the Fool
     partner_shown_at: int | None  # the trick in which the called card fell
     claimed: tuple[int, ...]  # seats that claimed the game during play
+    discards_to: int | None  # the seat every discard scores for, named when play ends
+    talon_to: int | None  # the seat the talon left on the table scores for, named then
 
     @classmethod
     def new(cls, rules: PlayRules, pack: Pack, leader: int, excuses: frozenset[int]) -> PlayState:
         """Before play: the ruleset's own play rules, no trick played yet."""
-        return cls(rules, pack, None, leader, 0, 0, excuses, [], [], [], None, ())
+        return cls(rules, pack, None, leader, 0, 0, excuses, [], [], [], None, (), None, None)
 
     def copy(self) -> PlayState:
         return PlayState(
@@ -77,6 +81,8 @@ class PlayState:
             list(self.exchanges),
             self.partner_shown_at,
             self.claimed,
+            self.discards_to,
+            self.talon_to,
         )
 
 
@@ -306,6 +312,7 @@ def pay_excuse_debts(state: HandState, at_the_end: bool = False) -> None:
     after_trick = state.play.trick_number - 1 if at_the_end else state.play.trick_number
     eligible = set(exchange.cards(state._scope({})))
     values = state.ruleset.counting.values
+    scored_later = state.ruleset.discard_scored_by is not None
     still_owed = []
     for debtor, creditor in state.play.excuse_debts:
         # the side's least valuable eligible card, from its tricks before its discards
@@ -313,7 +320,8 @@ def pay_excuse_debts(state: HandState, at_the_end: bool = False) -> None:
             (values[c], order, c, member, zone)
             for member in state.side_of(debtor)
             for order, zone in enumerate(
-                (zones.won[member], zones.discards[member])
+                # discards named to score for a seat at the end are no member's own
+                (zones.won[member], [] if scored_later else zones.discards[member])
                 + ((zones.set_aside[member],) if at_the_end else ())
                 if exchange.taken_from == "pile"
                 else (zones.won[member],)

@@ -409,6 +409,11 @@ class _PageBuilder:
             lines.append("A player who takes the talon into his hand then discards as many cards.")
         if "scores_for" in spec:
             lines.append(f"The discards count for {setting(spec['scores_for'])}.")
+        if "scored_by" in spec:
+            lines.append(
+                "Every discard counts, once play is over, for the first seat of"
+                f" {code(spec['scored_by'])}, worked out then (for nobody before)."
+            )
         if "never" in spec:
             lines.append(f"Never discarded while another card can go: {code(spec['never'])}.")
         if "forbidden" in spec:

@@ -116,6 +116,11 @@ def talon_use(spec: Mapping) -> str:
         where = f"{where}, once {' and then '.join(takes)}"
     if "ends_hand" in spec:
         where += f"; the hand ends there, settled at once, when {code(spec['ends_hand'])}"
+    if "scored_by" in spec:
+        where += (
+            "; what of it is still on the table when play ends scores for the first seat of"
+            f" {code(spec['scored_by'])}, worked out then (for nobody before)"
+        )
     return where
 
 
@@ -165,7 +170,7 @@ def _talon_destination(spec: Mapping) -> str:
         return f"{shown}into the hand of {code(seat)}, who then discards as many cards"
     if to == "pile":
         return f"{shown}unseen onto the scoring pile of {code(seat)}"
-    return f"{shown}out of play, unseen"
+    return f"{shown}{'aside' if 'scored_by' in spec else 'out of play'}, unseen"
 
 
 def _cards(count: int) -> str:
