@@ -104,6 +104,7 @@ REFUSED: dict[str, str] = {
     "lasting": "counters and accounts from hand to hand (the batch plays hands alone)",
     "discard.scored_by": "discards scoring for a seat named when play ends (none in the batch)",
     "talon.scored_by": "a talon scoring for a seat named when play ends (none in the batch)",
+    "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES = {

@@ -50,6 +50,7 @@ from tarot.core.ruleset import (
     Doubling,
     Evaluator,
     ExcuseExchange,
+    FirstDealerDraw,
     ForcedContract,
     GameRules,
     HandOver,
@@ -68,7 +69,9 @@ from tarot.core.ruleset import (
     WinnerException,
 )
 from tarot.core.vocabulary import (
+    BEFORE_ANY_DEAL_FACTS,
     BEFORE_TAKER,
+    FIRST_DEALER_DRAW,
     PAYMENTS_READ_BY,
     variables_for,
 )
@@ -185,6 +188,7 @@ class Compiler:
                 ("all_or_none", "discard", self._discard_all_or_none),
                 ("told", "discard", self._discard_told),
                 ("scored_by", "discard", self._discard_scored_by),
+                ("first_dealer_draw", "deal", self._first_dealer_draw),
                 ("declarations", "declarations", self._declarations),
                 ("play", "play", self._play),
                 ("payments", "payments", self._payments),
@@ -242,6 +246,7 @@ class Compiler:
             discard_all_or_none=parts["all_or_none"],
             discard_told=parts["told"],
             discard_scored_by=parts["scored_by"],
+            first_dealer_draw=parts["first_dealer_draw"],
             redeals=parts["redeals"],
             hand_score=parts["hand_score"],
             game=parts["game"],
@@ -292,6 +297,26 @@ class Compiler:
             )
         return self._optional_seats(where, discard.get("scored_by"), "settlement")
 
+    def _first_dealer_draw(self) -> FirstDealerDraw | None:
+        """The draw for the first deal, in place of a fixed first dealer."""
+        deal = self.data.get("deal", {})
+        spec = deal.get("first_dealer_draw")
+        if spec is None:
+            return None
+        where = ("deal", "first_dealer_draw")
+        if "first_dealer" in deal:
+            self.problem(
+                where,
+                "`first_dealer_draw` draws for the first deal and `first_dealer` names a fixed "
+                "seat for it: keep one of the two",
+            )
+        rank = self.expression(where + ("rank",), spec["rank"], FIRST_DEALER_DRAW, Type.NUMBER)
+        return FirstDealerDraw(
+            rank=rank,
+            lowest=spec.get("deals", "highest") == "lowest",
+            source=source_text(spec.get("source")),
+        )
+
     def _hash(self) -> str:
         content = json.dumps(
             {"ruleset": self.data, "options": self.readings.chosen}, sort_keys=True
@@ -312,12 +337,19 @@ class Compiler:
             card_sets=self.deck.sets if self.deck else {},
             options=self.readings.values,
             params=self.readings.params,
-            facts={**self.facts, **self.seat_functions} if defined else self.facts,
+            facts=self._facts_at(event, defined),
             named=self.named if defined else {},
             contract_values=self.contract_values if event not in BEFORE_TAKER else frozenset(),
             cards=len(self.deck) if self.deck else 0,
             seats=self.seats,
         )
+
+    def _facts_at(self, event: str, defined: bool) -> dict[str, FactFunction]:
+        """The facts an expression at `event` may ask (with the definitions' seat functions
+        where it sees the definitions); before any deal, only those reading the ruleset."""
+        if event == FIRST_DEALER_DRAW:
+            return {name: self.facts[name] for name in BEFORE_ANY_DEAL_FACTS}
+        return {**self.facts, **self.seat_functions} if defined else self.facts
 
     def _sees_definitions(self, variables: Mapping[str, Type]) -> bool:
         """Whether an expression that sees `variables` sees the definitions (it sees at least

@@ -131,6 +131,10 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         "the talon left on the table scoring, once play is over, for a seat an expression names",
         ("talon.scored_by",),
     ),
+    "deal.first_dealer_draw": (
+        "the first dealer drawn for, by a rank an expression gives each card drawn",
+        ("deal.first_dealer_draw*",),
+    ),
 }
 
 #: the keys that are prose wherever they stand: said to the reader, never run

@@ -288,6 +288,16 @@ class Definition:
 
 
 @dataclass(frozen=True)
+class FirstDealerDraw:
+    """The first dealer drawn for: each seat draws a card, `rank` numbers it (seeing `player`
+    and `card`), and the highest (`lowest`: the lowest) deals; seats tied draw again."""
+
+    rank: Evaluator
+    lowest: bool
+    source: str
+
+
+@dataclass(frozen=True)
 class GameRules:
     """A game of several hands, scored by running totals, and how it ends."""
 
@@ -476,6 +486,7 @@ class Ruleset:
     announcements: Announcements | None = None
     discard_all_or_none: Evaluator | None = None  # cards `player` discards all together or none
     discard_told: Evaluator | None = None  # cards whose count among each seat's discards is told
+    first_dealer_draw: FirstDealerDraw | None = None  # the first dealer drawn for, not fixed
     discard_scored_by: Evaluator | None = None  # the seat every discard scores for, once play ends
     redeals: tuple[RedealRule, ...] = ()
     hand_score: Evaluator | None = None  # points each `player` scores in a hand

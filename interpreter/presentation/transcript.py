@@ -39,6 +39,7 @@ from tarot.engine.events import (
     At,
     at_trick,
 )
+from tarot.engine.first_dealer import dealer_draw
 from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
 from tarot.engine.phases.announce import KEPT_SHOWN
 from tarot.engine.phases.talon import (
@@ -134,6 +135,33 @@ def players_line(names: Sequence[str]) -> str:
             "--agents heuristic or search, or --level, seats better ones)"
         )
     return f"Players: {seats}{note}"
+
+
+def first_dealer_lines(ruleset: Ruleset, seed: int, view: View = SOURCES) -> list[str]:
+    """The draw for the first deal of the game with this seed, round by round, and who deals
+    first; [] where the ruleset names a fixed first dealer."""
+    draw = dealer_draw(ruleset, seed)
+    if draw is None:
+        return []
+    assert ruleset.first_dealer_draw is not None  # a draw is made only then
+    best = "lowest" if ruleset.first_dealer_draw.lowest else "highest"
+    token = _view.set(view)
+    try:
+        lines = []
+        for again, (drawn, ranks) in enumerate(zip(draw.rounds, draw.ranks, strict=True)):
+            cards = ", ".join(
+                f"seat {seat} {card_text(ruleset, card)} ({tidy(rank)})"  # type: ignore[arg-type]
+                for (seat, card), rank in zip(drawn, ranks, strict=True)
+            )
+            said = (
+                "Drawn again by the seats tied"
+                if again
+                else f"Drawn for the first deal, the {best} rank dealing"
+            )
+            lines.append(f"{said}: {cards}")
+    finally:
+        _view.reset(token)
+    return [*lines, f"Seat {draw.dealer} deals first (deal.first_dealer_draw)"]
 
 
 def _hand_transcript(state: HandState) -> str:

@@ -306,14 +306,27 @@ class _PageBuilder:
     def _deal(self) -> Iterator[Rule]:
         spec = self.doc["deal"]
         players = self.ruleset.players
-        lines = [
-            f"Seat {spec.get('first_dealer', 0) % players} deals first; "
-            + (
-                "the same player deals every hand."
-                if spec.get("next_dealer") == "same"
-                else "the deal passes to the next player each hand."
-            )
-        ]
+        passing = (
+            "the same player deals every hand."
+            if spec.get("next_dealer") == "same"
+            else "the deal passes to the next player each hand."
+        )
+        draw = spec.get("first_dealer_draw")
+        lines = (
+            [f"Seat {spec.get('first_dealer', 0) % players} deals first; {passing}"]
+            if draw is None
+            else [
+                self.part(
+                    "The first dealer is drawn for: each player, from seat 0, draws a card from"
+                    f" the shuffled pack; the {draw.get('deals', 'highest')} rank by"
+                    f" {code(draw['rank'])} deals first, and players tied for it draw again.",
+                    draw,
+                    ("deal", "first_dealer_draw"),
+                    "The first dealer drawn for",
+                ),
+                passing[0].upper() + passing[1:],
+            ]
+        )
         cut = spec.get("cut")
         if cut:
             shown = ", shown to all," if cut.get("shown") else ""
