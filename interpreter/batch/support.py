@@ -105,6 +105,7 @@ REFUSED: dict[str, str] = {
     "discard.scored_by": "discards scoring for a seat named when play ends (none in the batch)",
     "talon.scored_by": "a talon scoring for a seat named when play ends (none in the batch)",
     "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",
+    "play.rank_changes": "cards ranking otherwise for a hand (the batch ranks by the pack)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES = {

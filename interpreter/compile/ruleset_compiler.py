@@ -57,6 +57,7 @@ from tarot.core.ruleset import (
     PartnerCall,
     PaymentRule,
     PlayRules,
+    RankChange,
     RedealRule,
     Ruleset,
     ScoreUnit,
@@ -606,6 +607,17 @@ class Compiler:
             changes["winner_exceptions"] = tuple(
                 self._winner_exception(where + ("winner_exceptions", i), entry)
                 for i, entry in enumerate(spec["winner_exceptions"])
+            )
+        if "rank_changes" in spec:
+            changes["rank_changes"] = tuple(
+                RankChange(
+                    cards=self.expression(
+                        where + ("rank_changes", i, "cards"), entry["cards"], "play", Type.CARDS
+                    ),
+                    to=entry["to"],
+                    source=source_text(entry.get("source")),
+                )
+                for i, entry in enumerate(spec["rank_changes"])
             )
         excuse, inside = spec.get("excuse", {}), where + ("excuse",)
         if "may_lead" in excuse:

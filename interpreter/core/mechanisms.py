@@ -135,6 +135,7 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         "the first dealer drawn for, by a rank an expression gives each card drawn",
         ("deal.first_dealer_draw*",),
     ),
+    "play.rank_changes": ("cards ranking otherwise for one hand", ("play.rank_changes*",)),
 }
 
 #: the keys that are prose wherever they stand: said to the reader, never run

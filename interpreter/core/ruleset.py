@@ -329,6 +329,17 @@ class WinnerException:
 
 
 @dataclass(frozen=True)
+class RankChange:
+    """Cards that rank otherwise for one hand: `cards` (worked out when play begins) take
+    the place `to` names ("highest_trump", "lowest_trump", "highest_in_suit" or
+    "lowest_in_suit")."""
+
+    cards: Evaluator
+    to: str
+    source: str
+
+
+@dataclass(frozen=True)
 class PlayRules:
     """How tricks are played: the ruleset's `play`, or a contract's own (its `play` laid over
     the ruleset's). Every field added since the first rulesets defaults to the old behaviour."""
@@ -352,6 +363,7 @@ class PlayRules:
     ends_when: Evaluator | None = None  # checked after each trick: play stops when it holds
     sides: SideRule | None = None  # the seats sharing a seat's tricks (None: from the auction)
     winner_exceptions: tuple[WinnerException, ...] = ()  # tricks another card wins
+    rank_changes: tuple[RankChange, ...] = ()  # cards ranking otherwise in this hand
 
     @cached_property
     def restricts(self) -> bool:

@@ -349,12 +349,27 @@ def _play_rules_lines(state: HandState) -> list[str]:
         if present
     ]
     said += [f"winner exception: {exception.name}" for exception in rules.winner_exceptions]
+    said += [
+        f"{_cards(state.ruleset, cards)} {'ranks' if len(cards) == 1 else 'rank'}"
+        f" {_PLACE_WORDS[place]} (rank_changes)"
+        for cards, place in state.play.ranks_changed
+        if cards
+    ]
     if not said:
         return []
     contract = state.auction.contract
     own = contract is not None and state.play.rules is not state.ruleset.play
     whose = f" of {contract.replace('_', ' ')}" if own and contract else ""
     return [f"  Play rules{whose}: " + "; ".join(said)]
+
+
+#: where `rank_changes` put cards for the hand, in words
+_PLACE_WORDS = {
+    "highest_trump": "as trumps above every other",
+    "lowest_trump": "as trumps below every other",
+    "highest_in_suit": "above every other card of their suit",
+    "lowest_in_suit": "below every other card of their suit",
+}
 
 
 def _exception_note(

@@ -228,4 +228,18 @@ def play_rules(spec: Mapping, with_leader: bool = True) -> list[str]:
     lines += [
         f"{text}: {code(spec[key])}." for key, text in _PLAY_EXPRESSIONS.items() if key in spec
     ]
+    lines += [
+        f"For the hand, the cards of {code(change['cards'])} (worked out when play begins)"
+        f" rank {_RANK_PLACES[change['to']]}."
+        for change in spec.get("rank_changes", [])
+    ]
     return lines  # the sides they give: `page`, with their source
+
+
+#: where a play rule's `rank_changes` puts cards, in words
+_RANK_PLACES = {
+    "highest_trump": "as trumps, above every other trump",
+    "lowest_trump": "as trumps, below every other trump",
+    "highest_in_suit": "above every other card of their suit (or of the trumps)",
+    "lowest_in_suit": "below every other card of their suit (or of the trumps)",
+}
