@@ -106,6 +106,7 @@ REFUSED: dict[str, str] = {
     "talon.scored_by": "a talon scoring for a seat named when play ends (none in the batch)",
     "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",
     "play.rank_changes": "cards ranking otherwise for a hand (the batch ranks by the pack)",
+    "declarations.table[].hands_over.named": "a card named by the declarer (the batch names none)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES = {

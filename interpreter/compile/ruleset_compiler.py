@@ -540,6 +540,8 @@ class Compiler:
                             "declaration",
                             Type.CARDS,
                         ),
+                        named=bool(hands_over.get("named", False)),
+                        told=bool(hands_over.get("told", True)),
                     ),
                 )
             )

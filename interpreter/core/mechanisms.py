@@ -136,6 +136,10 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         ("deal.first_dealer_draw*",),
     ),
     "play.rank_changes": ("cards ranking otherwise for one hand", ("play.rank_changes*",)),
+    "declarations.table[].hands_over.named": (
+        "a card the declarer names, handed over by whoever holds it, told to all or not",
+        ("declarations.table[].hands_over.named", "declarations.table[].hands_over.told"),
+    ),
 }
 
 #: the keys that are prose wherever they stand: said to the reader, never run

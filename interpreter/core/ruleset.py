@@ -256,6 +256,8 @@ class HandOver:
 
     cards: Evaluator  # the cards asked for (those in another player's hand are handed over)
     in_return: Evaluator  # the declarer's cards he may give back for each
+    named: bool = False  # the declarer names one card of `cards` (a decision), not all of them
+    told: bool = True  # the cards handed over are shown to all
 
 
 @dataclass(frozen=True)
@@ -554,6 +556,10 @@ class Ruleset:
     @cached_property
     def _declarations_by_id(self) -> dict[str, Declaration]:
         return {declaration.id: declaration for declaration in self.declarations}
+
+    def declaration(self, declaration_id: str) -> Declaration:
+        """The declaration of this id (KeyError when there is none)."""
+        return self._declarations_by_id[declaration_id]
 
     def rule(self, payment_rule: str) -> PaymentRule | Declaration | None:
         """The rule a payment names: a payment or settlement rule's id, or `id:level` for a

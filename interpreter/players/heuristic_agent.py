@@ -38,6 +38,7 @@ LOCAL_KINDS = frozenset(
         DecisionKind.DECLARE,
         DecisionKind.SHOW,
         DecisionKind.GIVE,
+        DecisionKind.NAME,
     }
 )
 
@@ -86,6 +87,9 @@ def _habits(state: HandState, seat: int) -> list[Number]:
     if kind in (DecisionKind.DISCARD, DecisionKind.GIVE):
         values, pack = state.ruleset.counting.values, state.ruleset.deck.cards
         return [-values[card] - (1.0 if pack[card].is_trump else 0.0) for card in cards]
+    if kind == DecisionKind.NAME:  # the card of most worth, a trump before a plain card
+        values, pack = state.ruleset.counting.values, state.ruleset.deck.cards
+        return [values[card] + (1.0 if pack[card].is_trump else 0.0) for card in cards]
     return [0.0] * len(actions)
 
 

@@ -388,18 +388,39 @@ def _exception_note(
 
 
 def _handed_over(state: HandState, seat: int, declaration: str) -> list[str]:
-    """The cards handed to a declarer for his declaration, and those he gave back."""
+    """The card a declarer named for his declaration, the cards handed to him (and by whom,
+    where the others were not told), and those he gave back."""
     ruleset = state.ruleset
+    named = [
+        (card, holder)
+        for s, d, card, holder in state.declare.named
+        if (s, d) == (seat, declaration)
+    ]
+    out = [
+        f"    asks for {card_text(ruleset, card)}"
+        + ("; nobody holds it: nothing is handed over" if holder is None else "")
+        for card, holder in named
+    ]
     what = f"{declaration}:{HANDED_OVER}"
     received = [c for s, w, cards in state.shown if s == seat and w == what for c in cards]
-    if not received:
-        return []
+    unseen = [
+        (holder, card)
+        for s, holder, d, card in state.declare.handed_unseen
+        if (s, d) == (seat, declaration)
+    ]
+    if not received and not unseen:
+        return out
     back = [
         card
         for s, kind, card in _taken(state)
         if kind == DecisionKind.GIVE and s == seat and isinstance(card, int)
     ]
-    return [f"    handed over: {_cards(ruleset, received)}; given back: {_cards(ruleset, back)}"]
+    secretly = "".join(
+        f" ({card_text(ruleset, card)} by seat {holder}, not told to the others)"
+        for holder, card in unseen
+    )
+    cards = _cards(ruleset, received + [card for _holder, card in unseen])
+    return [*out, f"    handed over: {cards}{secretly}; given back: {_cards(ruleset, back)}"]
 
 
 def game_line(hands: int, winners: Sequence[int]) -> str:

@@ -189,8 +189,7 @@ def _change_ranks(state: HandState) -> None:
     """The cards the play rules' `rank_changes` move for this hand, moved in the pack the
     tricks play with; a card made a trump no longer plays as the Fool."""
     changes = tuple(
-        (tuple(state.evaluate(change.cards)), change.to)
-        for change in state.play.rules.rank_changes
+        (tuple(state.evaluate(change.cards)), change.to) for change in state.play.rules.rank_changes
     )
     state.play.ranks_changed = changes
     before = state.play.trick_pack

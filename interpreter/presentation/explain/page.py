@@ -672,6 +672,8 @@ class _PageBuilder:
                 lines.append(f"Declared {setting(entry['timing'])}.")
             if entry.get("compulsory"):
                 lines.append("Compulsory: declared by the rules whenever it holds, not chosen.")
+            if entry.get("hands_over"):
+                lines.append(words.hands_over(entry["hands_over"]))
             where = ("declarations", "table", i)
             yield self.rule(entry.get("name", entry["id"]), lines, where, entry, spec.get("source"))
 

@@ -108,6 +108,23 @@ def packet_step(step: Mapping, players: int) -> str:
     return f"{times}: {listing(parts)}"
 
 
+def hands_over(spec: Mapping) -> str:
+    """A declaration's cards handed over to the declarer, in words."""
+    asked = (
+        f"The declarer names one card of {code(spec['cards'])} he does not hold, aloud, and"
+        " whoever holds it hands it to him (nobody, when it lies elsewhere)"
+        if spec.get("named")
+        else f"Each card of {code(spec['cards'])} another player holds is handed to the declarer"
+    )
+    told = (
+        "; only the two know who held it" if spec.get("told", True) is False else ", shown to all"
+    )
+    return (
+        f"{asked}{told}; for each he gives back a card of {code(spec['in_return'])} of his"
+        " choosing (any card of his, when he has none of them)."
+    )
+
+
 def talon_use(spec: Mapping) -> str:
     """Where a talon goes, once any cards of a kind are taken from it."""
     takes = [_talon_take(take) for take in spec.get("takes", [])]
