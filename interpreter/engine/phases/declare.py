@@ -69,7 +69,7 @@ class DeclareState:
     values: list[dict[str, Number]]
     by_rule: list[tuple[int, str]]  # (seat, `id:level`), compulsory, in order
     queue: list[Decision]
-    card_choices: list[CardChoice]  # shows and gives still to pick
+    card_choices: list[CardChoice]  # shows, gives and names still to pick
     asked: set[tuple[int, str]]
     named: list[tuple[int, str, int, int | None]]  # (declarer, declaration, card, holder)
     handed_unseen: list[tuple[int, int, str, int]]  # (declarer, holder, declaration, card)
@@ -101,7 +101,7 @@ def decide(state: HandState) -> bool:
 
 
 def decide_card_choice(state: HandState) -> bool:
-    """The next card to show or give back, if a declaration left one to pick."""
+    """The next card to show, give back or name, if a declaration left one to pick."""
     while state.declare.card_choices:
         pending = state.declare.card_choices[0]
         if pending.kind in (DecisionKind.SHOW, DecisionKind.NAME):
