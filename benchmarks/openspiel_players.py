@@ -207,7 +207,7 @@ def openspiel_deal(pyspiel: ModuleType, game: Any, seed: int, number: int) -> tu
 def openspiel_hand(ruleset: Ruleset, openspiel: OpenSpiel, seed: int, number: int) -> HandState:
     """Hand `number` dealt by OpenSpiel, in our engine (the same cards in the same seats)."""
     _dealing, state = openspiel_deal(openspiel.pyspiel, openspiel.game(ruleset), seed, number)
-    dealer = dealer_of(ruleset, number)
+    dealer = dealer_of(ruleset, number, seed)
     hands = [state.player_cards(p) for p in range(ruleset.players)]
     return HandState(ruleset, dealer, our_pack(ruleset, dealer, state.talon(), hands), number)
 
@@ -289,7 +289,8 @@ class Mirror:
 
     def __init__(self, state: Any, ruleset: Ruleset, number: int) -> None:
         self.state = state  # OpenSpiel's, just dealt
-        dealer = dealer_of(ruleset, number)
+        # the rulesets OpenSpiel's tarok mirrors name a fixed first dealer: no seed draws it
+        dealer = dealer_of(ruleset, number, seed=0)
         self.player_of = {(dealer + 1 + p) % ruleset.players: p for p in range(ruleset.players)}
         self.applied = 0  # our decisions already applied
         self.parted: str | None = None  # the kind of decision at which the two parted

@@ -38,7 +38,11 @@ NOT_THE_HANDS = (
 )
 DATA = Path(__file__).parent / "data" / "rulesets"
 #: the games written for the tests of the flow, and the one with a seat joining the taker
-TEST_GAMES = [*sorted(DATA.glob("flow-*.yaml")), DATA / "auction-packets-doubling.yaml"]
+TEST_GAMES = [
+    *sorted(DATA.glob("flow-*.yaml")),
+    DATA / "auction-packets-doubling.yaml",
+    DATA / "named-card.yaml",  # the one game that names a card
+]
 BUILT_IN = sorted(builtin_listings())
 FAST = ("marolles-1637", "french-tarot-5", "hungarian-tarokk", "slovenian-tarok", "minchiate")
 RANDOM_HANDS = 1000  # at most, per game, played at random to meet every kind of decision
@@ -176,6 +180,8 @@ def kinds_asked(ruleset: Ruleset) -> set[str]:
             kinds.add("show")
         if any(d.hands_over is not None for d in declarations):
             kinds.add("give")
+        if any(d.hands_over is not None and d.hands_over.named for d in declarations):
+            kinds.add("name")
     if Phase.ANNOUNCE in phases and ruleset.announcements is not None:
         kinds.add("announce")
     doubling = ruleset.doubling

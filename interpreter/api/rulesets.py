@@ -92,7 +92,7 @@ class Ruleset:
         if deal is None:
             dealt = deal_hand(self.compiled, seed, hand)
         else:
-            chosen = chosen_deal(self.compiled, deal, dealer_of(self.compiled, hand))
+            chosen = chosen_deal(self.compiled, deal, dealer_of(self.compiled, hand, seed))
             dealt = HandState(self.compiled, chosen.dealer, chosen.pack, hand, chosen=True)
         return State(self, dealt, seed, [STEPPED] * self.players)
 

@@ -103,6 +103,11 @@ REFUSED: dict[str, str] = {
     "play.sides": "sides set by rule (the batch's sides come from the auction)",
     "redeal[].agreed_by": "a redeal the other seats agree to",
     "lasting": "counters and accounts from hand to hand (the batch plays hands alone)",
+    "discard.scored_by": "discards scoring for a seat named when play ends (none in the batch)",
+    "talon.scored_by": "a talon scoring for a seat named when play ends (none in the batch)",
+    "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",
+    "play.rank_changes": "cards ranking otherwise for a hand (the batch ranks by the pack)",
+    "declarations.table[].hands_over.named": "a card named by the declarer (the batch names none)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES = {

@@ -43,6 +43,7 @@ from tarot.presentation.human_seat import HumanAgent, LeftTable
 from tarot.presentation.transcript import (
     PLAYER,
     SOURCES,
+    first_dealer_lines,
     game_line,
     hand_transcript,
     players_line,
@@ -136,6 +137,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         hands = _chosen_hand(ruleset, deal, numbers[0], agents)
     if args.backend == "batch":
         hands = _batch_hands(args, ruleset, kinds, numbers)
+    if not args.quiet and deal is None:  # the game's first dealer, drawn for before any hand
+        for line in first_dealer_lines(ruleset, args.seed, view):
+            print(line, file=out)
     status, failure = 0, None
     try:
         for state in hands:
@@ -209,7 +213,7 @@ def _chosen(args: argparse.Namespace, ruleset: Ruleset) -> ChosenDeal:
     except yaml.YAMLError as error:
         raise UsageError(f"--deal {args.deal}: not YAML or JSON: {error}") from None
     try:
-        return chosen_deal(ruleset, data, dealer_of(ruleset, args.hand or 1))
+        return chosen_deal(ruleset, data, dealer_of(ruleset, args.hand or 1, args.seed))
     except DealError as error:
         lines = "".join(f"\n  {problem}" for problem in error.problems)
         raise UsageError(f"--deal {args.deal}: not a deal of {ruleset.id}:{lines}") from None

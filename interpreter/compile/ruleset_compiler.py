@@ -50,12 +50,14 @@ from tarot.core.ruleset import (
     Doubling,
     Evaluator,
     ExcuseExchange,
+    FirstDealerDraw,
     ForcedContract,
     GameRules,
     HandOver,
     PartnerCall,
     PaymentRule,
     PlayRules,
+    RankChange,
     RedealRule,
     Ruleset,
     ScoreUnit,
@@ -68,7 +70,9 @@ from tarot.core.ruleset import (
     WinnerException,
 )
 from tarot.core.vocabulary import (
+    BEFORE_ANY_DEAL_FACTS,
     BEFORE_TAKER,
+    FIRST_DEALER_DRAW,
     PAYMENTS_READ_BY,
     variables_for,
 )
@@ -115,6 +119,8 @@ _PLAY_FLAGS = (
 )
 #: the words `first_leader` takes; anything else is an expression giving the seat
 LEADER_WORDS = frozenset({"after_dealer", "dealer", "taker"})
+#: where the talon goes when some of it may still lie on the table as play ends
+SCORED_AT_THE_END = frozenset({"out_of_play", "stock"})
 
 
 def compile_ruleset(draft: Draft, readings: Readings, checked: CheckedParts) -> Ruleset | None:
@@ -183,6 +189,8 @@ class Compiler:
                 ("discard", "discard", self._discard_conditions),
                 ("all_or_none", "discard", self._discard_all_or_none),
                 ("told", "discard", self._discard_told),
+                ("scored_by", "discard", self._discard_scored_by),
+                ("first_dealer_draw", "deal", self._first_dealer_draw),
                 ("declarations", "declarations", self._declarations),
                 ("play", "play", self._play),
                 ("payments", "payments", self._payments),
@@ -239,6 +247,8 @@ class Compiler:
             announcements=parts["announcements"],
             discard_all_or_none=parts["all_or_none"],
             discard_told=parts["told"],
+            discard_scored_by=parts["scored_by"],
+            first_dealer_draw=parts["first_dealer_draw"],
             redeals=parts["redeals"],
             hand_score=parts["hand_score"],
             game=parts["game"],
@@ -276,6 +286,39 @@ class Compiler:
         where = ("discard", "told")
         return None if group is None else self.expression(where, group, "talon", Type.CARDS)
 
+    def _discard_scored_by(self) -> CompiledExpression | _Constant | None:
+        """The seat every discard scores for, named once play is over; never beside
+        `scores_for`, which says the discarder."""
+        discard = self.data.get("discard", {})
+        where = ("discard", "scored_by")
+        if "scored_by" in discard and "scores_for" in discard:
+            self.problem(
+                where,
+                "`scored_by` names who the discards score for once play is over, and "
+                "`scores_for` says they score for their discarder: keep one of the two",
+            )
+        return self._optional_seats(where, discard.get("scored_by"), "settlement")
+
+    def _first_dealer_draw(self) -> FirstDealerDraw | None:
+        """The draw for the first deal, in place of a fixed first dealer."""
+        deal = self.data.get("deal", {})
+        spec = deal.get("first_dealer_draw")
+        if spec is None:
+            return None
+        where = ("deal", "first_dealer_draw")
+        if "first_dealer" in deal:
+            self.problem(
+                where,
+                "`first_dealer_draw` draws for the first deal and `first_dealer` names a fixed "
+                "seat for it: keep one of the two",
+            )
+        rank = self.expression(where + ("rank",), spec["rank"], FIRST_DEALER_DRAW, Type.NUMBER)
+        return FirstDealerDraw(
+            rank=rank,
+            lowest=spec.get("deals", "highest") == "lowest",
+            source=source_text(spec.get("source")),
+        )
+
     def _hash(self) -> str:
         content = json.dumps(
             {"ruleset": self.data, "options": self.readings.chosen}, sort_keys=True
@@ -296,12 +339,19 @@ class Compiler:
             card_sets=self.deck.sets if self.deck else {},
             options=self.readings.values,
             params=self.readings.params,
-            facts={**self.facts, **self.seat_functions} if defined else self.facts,
+            facts=self._facts_at(event, defined),
             named=self.named if defined else {},
             contract_values=self.contract_values if event not in BEFORE_TAKER else frozenset(),
             cards=len(self.deck) if self.deck else 0,
             seats=self.seats,
         )
+
+    def _facts_at(self, event: str, defined: bool) -> dict[str, FactFunction]:
+        """The facts an expression at `event` may ask (with the definitions' seat functions
+        where it sees the definitions); before any deal, only those reading the ruleset."""
+        if event == FIRST_DEALER_DRAW:
+            return {name: self.facts[name] for name in BEFORE_ANY_DEAL_FACTS}
+        return {**self.facts, **self.seat_functions} if defined else self.facts
 
     def _sees_definitions(self, variables: Mapping[str, Type]) -> bool:
         """Whether an expression that sees `variables` sees the definitions (it sees at least
@@ -492,6 +542,8 @@ class Compiler:
                             "declaration",
                             Type.CARDS,
                         ),
+                        named=bool(hands_over.get("named", False)),
+                        told=bool(hands_over.get("told", True)),
                     ),
                 )
             )
@@ -559,6 +611,17 @@ class Compiler:
             changes["winner_exceptions"] = tuple(
                 self._winner_exception(where + ("winner_exceptions", i), entry)
                 for i, entry in enumerate(spec["winner_exceptions"])
+            )
+        if "rank_changes" in spec:
+            changes["rank_changes"] = tuple(
+                RankChange(
+                    cards=self.expression(
+                        where + ("rank_changes", i, "cards"), entry["cards"], "play", Type.CARDS
+                    ),
+                    to=entry["to"],
+                    source=source_text(entry.get("source")),
+                )
+                for i, entry in enumerate(spec["rank_changes"])
             )
         excuse, inside = spec.get("excuse", {}), where + ("excuse",)
         if "may_lead" in excuse:
@@ -645,7 +708,23 @@ class Compiler:
             ends_hand=self._optional_condition(
                 where + ("ends_hand",), spec.get("ends_hand"), "talon"
             ),
+            scored_by=self._talon_scored_by(where, spec),
         )
+
+    def _talon_scored_by(self, where: tuple, spec: dict) -> CompiledExpression | _Constant | None:
+        """The seat the talon's cards left on the table score for, named once play is over:
+        only where the talon (or what is left of it) stays on the table."""
+        if "scored_by" not in spec:
+            return None
+        to = spec.get("to", "out_of_play")
+        if to not in SCORED_AT_THE_END:
+            self.problem(
+                where + ("scored_by",),
+                f"the talon goes to {to!r}, so none of it is left on the table when play "
+                "ends: `scored_by` is for `to: out_of_play` or `to: stock` (for the talon "
+                "on a seat's pile from the start, write `to: pile` with its `seat`)",
+            )
+        return self._seats(where + ("scored_by",), spec["scored_by"], "settlement")
 
     def _talon_take(self, where: tuple, spec: dict) -> TalonTake:
         return TalonTake(

@@ -41,6 +41,7 @@ class DecisionKind(StrEnum):
     DECLARE = "declare"
     SHOW = "show"  # cards picked one at a time to show after a declaration
     GIVE = "give"  # a card given back for one handed over after a declaration
+    NAME = "name"  # a card named after a declaration, for whoever holds it to hand over
     PACKET = "packet"  # a packet of the talon laid out, taken
     JOIN = "join"  # whether to join the taker's side
     DOUBLE = "double"  # whether to double a target
@@ -57,6 +58,7 @@ _VERBS = {
     DecisionKind.REDEAL: "answer the offer of a new deal with",
     DecisionKind.ASK: "answer",
     DecisionKind.GIVE: "give back",
+    DecisionKind.NAME: "ask for",
     DecisionKind.PACKET: "take the talon's packet",
     DecisionKind.JOIN: "answer the call to join with",
 }
@@ -233,6 +235,7 @@ _CARD_KINDS = frozenset(
         DecisionKind.DISCARD,
         DecisionKind.SHOW,
         DecisionKind.GIVE,
+        DecisionKind.NAME,
         DecisionKind.PLAY,
     }
 )

@@ -123,6 +123,23 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         ("game", "game.ends_when", "game.winners", "game.max_hands"),
     ),
     "game.claim_during_play": ("a game claimed during play", ("game.claim_during_play",)),
+    "discard.scored_by": (
+        "the discards scoring, once play is over, for a seat an expression names",
+        ("discard.scored_by",),
+    ),
+    "talon.scored_by": (
+        "the talon left on the table scoring, once play is over, for a seat an expression names",
+        ("talon.scored_by",),
+    ),
+    "deal.first_dealer_draw": (
+        "the first dealer drawn for, by a rank an expression gives each card drawn",
+        ("deal.first_dealer_draw*",),
+    ),
+    "play.rank_changes": ("cards ranking otherwise for one hand", ("play.rank_changes*",)),
+    "declarations.table[].hands_over.named": (
+        "a card the declarer names, handed over by whoever holds it, told to all or not",
+        ("declarations.table[].hands_over.named", "declarations.table[].hands_over.told"),
+    ),
 }
 
 #: the keys that are prose wherever they stand: said to the reader, never run

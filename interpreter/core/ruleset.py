@@ -81,6 +81,8 @@ class TalonUse:
     shares: TalonShares | None = None  # with "hand": shared out among the seats
     takes: tuple[TalonTake, ...] = ()  # cards of a kind taken first, in this order
     ends_hand: Evaluator | None = None  # once the seat has its cards: the hand ends, settled
+    # the seat the talon's cards left on the table score for, named once play is over
+    scored_by: Evaluator | None = None
 
 
 @dataclass(frozen=True)
@@ -256,6 +258,8 @@ class HandOver:
 
     cards: Evaluator  # the cards asked for (those in another player's hand are handed over)
     in_return: Evaluator  # the declarer's cards he may give back for each
+    named: bool = False  # the declarer names one card of `cards` (a decision), not all of them
+    told: bool = True  # the cards handed over are shown to all
 
 
 @dataclass(frozen=True)
@@ -285,6 +289,16 @@ class Definition:
     name: str
     expression: CompiledExpression  # its value
     of_seat: str | None = None  # the seat variable's name, for a definition of a seat
+
+
+@dataclass(frozen=True)
+class FirstDealerDraw:
+    """The first dealer drawn for: each seat draws a card, `rank` numbers it (seeing `player`
+    and `card`), and the highest (`lowest`: the lowest) deals; seats tied draw again."""
+
+    rank: Evaluator
+    lowest: bool
+    source: str
 
 
 @dataclass(frozen=True)
@@ -319,6 +333,17 @@ class WinnerException:
 
 
 @dataclass(frozen=True)
+class RankChange:
+    """Cards that rank otherwise for one hand: `cards` (worked out when play begins) take
+    the place `to` names ("highest_trump", "lowest_trump", "highest_in_suit" or
+    "lowest_in_suit")."""
+
+    cards: Evaluator
+    to: str
+    source: str
+
+
+@dataclass(frozen=True)
 class PlayRules:
     """How tricks are played: the ruleset's `play`, or a contract's own (its `play` laid over
     the ruleset's). Every field added since the first rulesets defaults to the old behaviour."""
@@ -342,6 +367,7 @@ class PlayRules:
     ends_when: Evaluator | None = None  # checked after each trick: play stops when it holds
     sides: SideRule | None = None  # the seats sharing a seat's tricks (None: from the auction)
     winner_exceptions: tuple[WinnerException, ...] = ()  # tricks another card wins
+    rank_changes: tuple[RankChange, ...] = ()  # cards ranking otherwise in this hand
 
     @cached_property
     def restricts(self) -> bool:
@@ -504,6 +530,8 @@ class Ruleset:
     announcements: Announcements | None = None
     discard_all_or_none: Evaluator | None = None  # cards `player` discards all together or none
     discard_told: Evaluator | None = None  # cards whose count among each seat's discards is told
+    first_dealer_draw: FirstDealerDraw | None = None  # the first dealer drawn for, not fixed
+    discard_scored_by: Evaluator | None = None  # the seat every discard scores for, once play ends
     redeals: tuple[RedealRule, ...] = ()
     hand_score: Evaluator | None = None  # points each `player` scores in a hand
     game: GameRules | None = None
@@ -558,6 +586,10 @@ class Ruleset:
     @cached_property
     def _declarations_by_id(self) -> dict[str, Declaration]:
         return {declaration.id: declaration for declaration in self.declarations}
+
+    def declaration(self, declaration_id: str) -> Declaration:
+        """The declaration of this id (KeyError when there is none)."""
+        return self._declarations_by_id[declaration_id]
 
     def rule(self, payment_rule: str) -> PaymentRule | Declaration | None:
         """The rule a payment names: a payment or settlement rule's id, or `id:level` for a

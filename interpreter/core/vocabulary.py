@@ -31,6 +31,11 @@ _TRICK = {
     "leader": Type.SEAT,
 }
 
+#: the one event before any deal: there is no dealer yet (the draw for the first deal)
+FIRST_DEALER_DRAW = "first_dealer_draw"
+#: the facts an expression of that event may ask: they read the ruleset, not a hand
+BEFORE_ANY_DEAL_FACTS = ("trump_number", "next_seat")
+
 #: names known once an auction has a taker (in rulesets with `bidding`)
 TAKER = {
     "taker": Type.SEAT,
@@ -53,6 +58,7 @@ BEFORE_TAKER = frozenset(
         "show_deal",
         "step_before_taker",
         "step_seat_before_taker",
+        FIRST_DEALER_DRAW,
     }
 )
 
@@ -106,6 +112,8 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "step_seat": _PLAYER,
     "step_seat_before_taker": _PLAYER,
     "show_trick": {},
+    # the draw for the first deal: the card `player` drew
+    FIRST_DEALER_DRAW: _CARD_OF_PLAYER,
 }
 
 AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}
@@ -115,6 +123,8 @@ def variables_for(event: str, amount: bool = False, bidding: bool = False) -> di
     """The context names an expression may use at `event` (with `payer` and `payee` in a
     payment's amount, and the taker's names after an auction)."""
     names = dict(COMMON) if event != "static" else {}
+    if event == FIRST_DEALER_DRAW:
+        del names["dealer"]
     names.update(EVENT_VARIABLES[event])
     if bidding and event not in BEFORE_TAKER:
         names.update(TAKER)

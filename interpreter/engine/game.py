@@ -15,6 +15,7 @@ from tarot.core.agent import Agent
 from tarot.core.ruleset import Ruleset
 from tarot.engine import draws
 from tarot.engine.collector import few_collections
+from tarot.engine.first_dealer import first_dealer
 from tarot.engine.lasting import LastingValues
 from tarot.engine.state import HandState
 from tarot.expressions.builtins import Number
@@ -52,9 +53,11 @@ def plays_sittings(ruleset: Ruleset) -> bool:
     return ruleset.lasting is not None and ruleset.game is not None
 
 
-def dealer_of(ruleset: Ruleset, number: int) -> int:
+def dealer_of(ruleset: Ruleset, number: int, seed: int) -> int:
+    """The seat that deals hand `number` of the game with this seed: from the first dealer
+    (fixed, or drawn for from the seed), the deal passing as `next_dealer` says."""
     step = 1 if ruleset.next_dealer == "next" else 0
-    return (ruleset.first_dealer + step * (number - 1)) % ruleset.players
+    return (first_dealer(ruleset, seed) + step * (number - 1)) % ruleset.players
 
 
 def deal_hand(
@@ -70,7 +73,7 @@ def deal_hand(
     size = len(ruleset.deck)
     return HandState(
         ruleset,
-        dealer_of(ruleset, number),
+        dealer_of(ruleset, number, seed),
         shuffled_pack(size, seed, number),
         number,
         totals_before,

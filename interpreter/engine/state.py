@@ -420,8 +420,19 @@ class HandState(ZoneAttributes):
     # --- the end of the hand -------------------------------------------------------------
 
     def pile(self, seat: int) -> list[int]:
-        """The cards that score for `seat`: tricks won, own discards, any talon set aside."""
-        return self.zones.won[seat] + self.zones.discards[seat] + self.zones.set_aside[seat]
+        """The cards that score for `seat`: tricks won, own discards, any talon set aside;
+        where the ruleset names a seat for them once play is over (`scored_by`), every
+        discard and the talon left on the table score for that seat alone, and until then
+        for nobody."""
+        zones, play = self.zones, self.play
+        if self.ruleset.discard_scored_by is None:
+            discards = zones.discards[seat]
+        else:
+            discards = (
+                [c for own in zones.discards for c in own] if play.discards_to == seat else []
+            )
+        pile = zones.won[seat] + discards + zones.set_aside[seat]
+        return pile + zones.talon if play.talon_to == seat else pile
 
     def card_points(self) -> list[Number]:
         """Card points of each seat's scoring pile as it stands (fixed once the hand is over)."""

@@ -37,6 +37,7 @@ LOCAL_KINDS = frozenset(
         DecisionKind.DECLARE,
         DecisionKind.SHOW,
         DecisionKind.GIVE,
+        DecisionKind.NAME,
     }
 )
 
@@ -85,6 +86,9 @@ def _habits(state: HandState, seat: int) -> list[float]:
     if kind in (DecisionKind.DISCARD, DecisionKind.GIVE):
         values, pack = state.ruleset.counting.float_values, state.ruleset.deck.cards
         return [-values[card] - (1.0 if pack[card].is_trump else 0.0) for card in cards]
+    if kind == DecisionKind.NAME:  # the card of most worth, a trump before a plain card
+        values, pack = state.ruleset.counting.values, state.ruleset.deck.cards
+        return [values[card] + (1.0 if pack[card].is_trump else 0.0) for card in cards]
     return [0.0] * len(actions)
 
 

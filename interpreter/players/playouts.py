@@ -125,6 +125,13 @@ def card_scores(state: HandState, seat: int, cards: Sequence[int]) -> list[float
     return scores
 
 
+def _most_valuable(state: HandState, cards: Sequence[int]) -> int:
+    """The card of the most value (a card named for its holder to hand over): the first of
+    the highest worth."""
+    worth, _suit, _strength = _discard_keys(state.ruleset)
+    return max(cards, key=lambda card: worth[card])
+
+
 def _least_valuable(state: HandState, cards: Sequence[int]) -> int:
     """The card of the least value, trumps kept before other cards of the same; then one
     of the shortest suit in hand (towards a void), then the lowest."""
@@ -220,6 +227,7 @@ HABITS: dict[DecisionKind, Callable[[HandState, Sequence[Any]], Action]] = {
     DecisionKind.DISCARD: _least_valuable,
     DecisionKind.GIVE: _least_valuable,
     DecisionKind.SHOW: _least_valuable,
+    DecisionKind.NAME: _most_valuable,
     DecisionKind.DECLARE: _best_paid,
     DecisionKind.BID: _no_bid,
     DecisionKind.CALL: _call_another,

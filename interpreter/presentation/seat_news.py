@@ -155,8 +155,10 @@ def _decision_news(
             continue
         declared = isinstance(action, Declare) and ruleset.rule(choice) is not None
         label = ruleset.rule_label(choice) if declared else None  # the payment's name for it
+        verb = "asks for" if kind == DecisionKind.NAME else "chose"  # a card named aloud
         lines.append(
-            f"{capital(who(seat, me))} " + (label or f"chose {action_label(ruleset, action, None)}")
+            f"{capital(who(seat, me))} "
+            + (label or f"{verb} {action_label(ruleset, action, None)}")
         )
         shown = [
             cards

@@ -39,9 +39,16 @@ from tarot.engine.events import (
     At,
     at_trick,
 )
+from tarot.engine.first_dealer import dealer_draw
 from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
 from tarot.engine.phases.announce import KEPT_SHOWN
-from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use, told_text
+from tarot.engine.phases.talon import (
+    REST_SHOWN,
+    TO_TRICK_WINNERS,
+    talon_scored_by,
+    talon_use,
+    told_text,
+)
 from tarot.engine.score_sheet import score_sheet, sheet_lines
 from tarot.engine.state import HANDED_OVER, HandState
 from tarot.expressions.builtins import Number
@@ -130,6 +137,33 @@ def players_line(names: Sequence[str]) -> str:
             "--agents heuristic or search, or --level, seats better ones)"
         )
     return f"Players: {seats}{note}"
+
+
+def first_dealer_lines(ruleset: Ruleset, seed: int, view: View = SOURCES) -> list[str]:
+    """The draw for the first deal of the game with this seed, round by round, and who deals
+    first; [] where the ruleset names a fixed first dealer."""
+    draw = dealer_draw(ruleset, seed)
+    if draw is None:
+        return []
+    assert ruleset.first_dealer_draw is not None  # a draw is made only then
+    best = "lowest" if ruleset.first_dealer_draw.lowest else "highest"
+    token = _view.set(view)
+    try:
+        lines = []
+        for again, (drawn, ranks) in enumerate(zip(draw.rounds, draw.ranks, strict=True)):
+            cards = ", ".join(
+                f"seat {seat} {card_text(ruleset, card)} ({tidy(rank)})"  # type: ignore[arg-type]
+                for (seat, card), rank in zip(drawn, ranks, strict=True)
+            )
+            said = (
+                "Drawn again by the seats tied"
+                if again
+                else f"Drawn for the first deal, the {best} rank dealing"
+            )
+            lines.append(f"{said}: {cards}")
+    finally:
+        _view.reset(token)
+    return [*lines, f"Seat {draw.dealer} deals first (deal.first_dealer_draw)"]
 
 
 def _hand_transcript(state: HandState) -> str:
@@ -235,6 +269,7 @@ def _play_lines(state: HandState) -> list[str]:
     unplayed = sum(map(len, state.hands))
     if unplayed and not state.play.claimed:
         out.append(f"Play stops: the play rules end it ({unplayed} cards not played)")
+    out += _scored_at_the_end(state)
     points = state.card_points()
     said = ", ".join(f"seat {s} {number_text(p)}" for s, p in enumerate(points))
     out.append("Card points: " + said)
@@ -246,6 +281,39 @@ def _play_lines(state: HandState) -> list[str]:
         scored = ", ".join(f"seat {s} {signed(p)}" for s, p in enumerate(state.scores))
         out.append(f"Scored ({ruleset.unit.plural}): {scored}")
     return out
+
+
+def _scored_at_the_end(state: HandState) -> list[str]:
+    """Who the discards and the talon left on the table score for, where the ruleset names
+    the seat once play is over (`scored_by`)."""
+    discards = [card for own in state.discards for card in own]
+    named = (
+        (
+            "The discards",
+            "discard",
+            state.ruleset.discard_scored_by,
+            discards,
+            state.play.discards_to,
+        ),
+        (
+            "The talon left on the table",
+            "talon",
+            talon_scored_by(state),
+            state.talon,
+            state.play.talon_to,
+        ),
+    )
+    return [
+        f"{what} ({len(cards)} cards, {_card_points(state.count(cards))}) "
+        f"{'score' if key == 'discard' else 'scores'} for "
+        f"{'nobody' if seat is None else f'seat {seat}'} ({key}.scored_by)"
+        for what, key, rule, cards, seat in named
+        if rule is not None and cards
+    ]
+
+
+def _card_points(points: object) -> str:
+    return f"{points} card point" + ("" if points == 1 else "s")
 
 
 def _played(ruleset: Ruleset, seat: int, card: str) -> str:
@@ -284,12 +352,27 @@ def _play_rules_lines(state: HandState) -> list[str]:
         if present
     ]
     said += [f"winner exception: {exception.name}" for exception in rules.winner_exceptions]
+    said += [
+        f"{_cards(state.ruleset, cards)} {'ranks' if len(cards) == 1 else 'rank'}"
+        f" {_PLACE_WORDS[place]} (rank_changes)"
+        for cards, place in state.play.ranks_changed
+        if cards
+    ]
     if not said:
         return []
     contract = state.auction.contract
     own = contract is not None and state.play.rules is not state.ruleset.play
     whose = f" of {contract.replace('_', ' ')}" if own and contract else ""
     return [f"  Play rules{whose}: " + "; ".join(said)]
+
+
+#: where `rank_changes` put cards for the hand, in words
+_PLACE_WORDS = {
+    "highest_trump": "as trumps above every other",
+    "lowest_trump": "as trumps below every other",
+    "highest_in_suit": "above every other card of their suit",
+    "lowest_in_suit": "below every other card of their suit",
+}
 
 
 def _exception_note(
@@ -308,18 +391,39 @@ def _exception_note(
 
 
 def _handed_over(state: HandState, seat: int, declaration: str) -> list[str]:
-    """The cards handed to a declarer for his declaration, and those he gave back."""
+    """The card a declarer named for his declaration, the cards handed to him (and by whom,
+    where the others were not told), and those he gave back."""
     ruleset = state.ruleset
+    named = [
+        (card, holder)
+        for s, d, card, holder in state.declare.named
+        if (s, d) == (seat, declaration)
+    ]
+    out = [
+        f"    asks for {card_text(ruleset, card)}"
+        + ("; nobody holds it: nothing is handed over" if holder is None else "")
+        for card, holder in named
+    ]
     what = f"{declaration}:{HANDED_OVER}"
     received = [c for s, w, cards in state.shown if s == seat and w == what for c in cards]
-    if not received:
-        return []
+    unseen = [
+        (holder, card)
+        for s, holder, d, card in state.declare.handed_unseen
+        if (s, d) == (seat, declaration)
+    ]
+    if not received and not unseen:
+        return out
     back = [
         card
         for s, kind, card in _taken(state)
         if kind == DecisionKind.GIVE and s == seat and isinstance(card, int)
     ]
-    return [f"    handed over: {_cards(ruleset, received)}; given back: {_cards(ruleset, back)}"]
+    secretly = "".join(
+        f" ({card_text(ruleset, card)} by seat {holder}, not told to the others)"
+        for holder, card in unseen
+    )
+    cards = _cards(ruleset, received + [card for _holder, card in unseen])
+    return [*out, f"    handed over: {cards}{secretly}; given back: {_cards(ruleset, back)}"]
 
 
 def game_line(hands: int, winners: Sequence[int]) -> str:

@@ -328,12 +328,17 @@ def _seeded_hand(
     pack (the abandoned deals' and the played deal's) checked against the seed's."""
     number, size = hand["number"], len(ruleset.deck)
     on = "" if backend == "scalar" else f" on the {backend} back end"
-    dealer = dealer_of(ruleset, number)
+    dealer = dealer_of(ruleset, number, seed)
     if hand["dealer"] != dealer:
         raise ReplayMismatch(
             f"{where}.dealer",
             f"recorded seat {_shown(hand['dealer'])}, but the ruleset's rotation gives "
-            f"seat {dealer} the deal of hand {number}",
+            f"seat {dealer} the deal of hand {number}"
+            + (
+                f" (from the draw for the first deal that seed {seed} gives)"
+                if ruleset.first_dealer_draw is not None
+                else ""
+            ),
         )
     abandoned = hand["abandoned_deals"]
     cards = ruleset.deck.cards

@@ -78,6 +78,7 @@ APPLY: dict[DecisionKind, Callable[[HandState, Decision, Any], None]] = {
     DecisionKind.DECLARE: declare.declare,
     DecisionKind.SHOW: declare.pick_card,
     DecisionKind.GIVE: declare.pick_card,
+    DecisionKind.NAME: declare.pick_card,
     DecisionKind.PACKET: talon.take_packet,
     DecisionKind.JOIN: auction.join,
     DecisionKind.DOUBLE: doubling.double,

@@ -37,12 +37,13 @@ BEFORE_PLAY, BEFORE_OWN_FIRST_CARD = "before_play", "before_own_first_card"  # t
 @dataclass
 class CardChoice:
     """Cards a seat is still to pick after a declaration: `count` of `candidates` to show,
-    or one to give back to `to` for a card handed over. For a card given back, `candidates`
-    are the cards `in_return` offers, and `received` the cards the declaration handed him:
-    what he may give is worked out when he gives it (`give_back_choices`)."""
+    one to give back to `to` for a card handed over, or one to name for whoever holds it to
+    hand over. For a card given back, `candidates` are the cards `in_return` offers, and
+    `received` the cards the declaration handed him: what he may give is worked out when he
+    gives it (`give_back_choices`)."""
 
     seat: int
-    kind: DecisionKind  # SHOW or GIVE
+    kind: DecisionKind  # SHOW, GIVE or NAME
     declaration: str
     candidates: tuple[int, ...]
     count: int
@@ -59,19 +60,25 @@ class DeclareState:
     """The declarations' part of a hand's state (`state.declare`): per seat what it declared
     (with the answers to questions and redeals turned down, which rules read alike) and the
     value of each, those the rules made for it, the declaration decisions still to ask, the
-    cards still to pick for a declaration, and the (seat, timing) already worked out. The
-    decisions queued are never changed, so a copy shares them."""
+    cards still to pick for a declaration, the (seat, timing) already worked out, the cards
+    named for their holders to hand over (with who held each: None for nobody), and the
+    cards handed over unseen by the others (a `hands_over` not `told`). The decisions queued
+    are never changed, so a copy shares them."""
 
     declared: list[set[str]]
     values: list[dict[str, Number]]
     by_rule: list[tuple[int, str]]  # (seat, `id:level`), compulsory, in order
     queue: list[Decision]
-    card_choices: list[CardChoice]  # shows and gives still to pick
+    card_choices: list[CardChoice]  # shows, gives and names still to pick
     asked: set[tuple[int, str]]
+    named: list[tuple[int, str, int, int | None]]  # (declarer, declaration, card, holder)
+    handed_unseen: list[tuple[int, int, str, int]]  # (declarer, holder, declaration, card)
 
     @classmethod
     def new(cls, players: int) -> DeclareState:
-        return cls([set() for _ in range(players)], [{} for _ in range(players)], [], [], [], set())
+        return cls(
+            [set() for _ in range(players)], [{} for _ in range(players)], [], [], [], set(), [], []
+        )
 
     def copy(self) -> DeclareState:
         return DeclareState(
@@ -81,6 +88,8 @@ class DeclareState:
             list(self.queue),
             [choice.copy() for choice in self.card_choices],
             set(self.asked),
+            list(self.named),
+            list(self.handed_unseen),
         )
 
 
@@ -92,10 +101,10 @@ def decide(state: HandState) -> bool:
 
 
 def decide_card_choice(state: HandState) -> bool:
-    """The next card to show or give back, if a declaration left one to pick."""
+    """The next card to show, give back or name, if a declaration left one to pick."""
     while state.declare.card_choices:
         pending = state.declare.card_choices[0]
-        if pending.kind == DecisionKind.SHOW:
+        if pending.kind in (DecisionKind.SHOW, DecisionKind.NAME):
             left = [c for c in pending.candidates if c not in pending.chosen]
         else:
             left = give_back_choices(state, pending)
@@ -215,15 +224,36 @@ def _hand_over(state: HandState, seat: int, declaration: Declaration, scope: Sco
     declarer's choice of a card to give back for each."""
     rule = declaration.hands_over
     assert rule is not None  # called only for a declaration that hands cards over
+    asked = [card for card in rule.cards(scope) if card not in state.zones.hands[seat]]
+    if rule.named:  # he names one of them: whoever holds it hands it over once it is named
+        if asked:
+            state.declare.card_choices.append(
+                CardChoice(seat, DecisionKind.NAME, declaration.id, tuple(asked), 1)
+            )
+        return
+    _take_from_holders(state, seat, declaration, asked, scope)
+
+
+def _take_from_holders(
+    state: HandState, seat: int, declaration: Declaration, asked: list[int], scope: Scope
+) -> None:
+    """Move each card asked for from another player's hand to the declarer's (shown to all
+    unless the rule keeps it between the two), and queue his choice of a card to give back
+    for each."""
+    rule = declaration.hands_over
+    assert rule is not None  # called only for a declaration that hands cards over
     hands = state.zones.hands
     received: list[tuple[int, int]] = []  # (card, who handed it)
-    for card in rule.cards(scope):
+    for card in asked:
         holder = state.zones.holder(card, leaving_out=seat)
         if holder is None:
             continue
         hands[holder].remove(card)
         hands[seat].append(card)
-        state.shown.append((seat, f"{declaration.id}:{HANDED_OVER}", [card]))
+        if rule.told:
+            state.shown.append((seat, f"{declaration.id}:{HANDED_OVER}", [card]))
+        else:
+            state.declare.handed_unseen.append((seat, holder, declaration.id, card))
         received.append((card, holder))
     if not received:
         return
@@ -245,8 +275,18 @@ def give_back_choices(state: HandState, pending: CardChoice) -> list[int]:
 
 
 def pick_card(state: HandState, _decision: Decision, card: int) -> None:
-    """A card picked to show, or given back for one handed over."""
+    """A card picked to show, given back for one handed over, or named for its holder to
+    hand over."""
     pending = state.declare.card_choices[0]
+    if pending.kind == DecisionKind.NAME:
+        state.declare.card_choices.pop(0)
+        declaration = state.ruleset.declaration(pending.declaration)
+        scope = state._scope({"player": pending.seat})
+        holder = state.zones.holder(card, leaving_out=pending.seat)
+        state.declare.named.append((pending.seat, declaration.id, card, holder))
+        _take_from_holders(state, pending.seat, declaration, [card], scope)
+        state._changed()
+        return
     pending.chosen.append(card)
     if pending.kind == DecisionKind.GIVE:
         assert pending.to is not None  # a card given back goes to whom it was taken from

@@ -20,6 +20,7 @@ from tarot.engine import sides
 from tarot.engine import tricks as trick_rules
 from tarot.engine.events import at_trick
 from tarot.engine.phases import announce, declare, settle, talon
+from tarot.engine.rank_changes import changed_pack
 from tarot.engine.showing import show_cards
 from tarot.engine.values import selected_seats
 from tarot.expressions import EvaluationError
@@ -42,8 +43,10 @@ class PlayState:
     (None: from the auction), see `settle_rules`; who leads, the trick being played and how
     many there are, the cards that play as the Fool; the hand's one trick history
     (`trick_log`); the Fool's debts and the cards handed over for them; when the called card
-    fell, and the seats that claimed the game. The tricks logged and the exchanges made are
-    never changed once written, so a copy shares them."""
+    fell, and the seats that claimed the game; once play is over, the seats the discards and
+    the talon left on the table score for where the ruleset names them then (`scored_by`;
+    None: nobody, or not yet); the cards `rank_changes` moved for the hand. The tricks
+    logged and the exchanges made are never changed once written, so a copy shares them."""
 
     rules: PlayRules
     trick_pack: Pack
@@ -57,11 +60,14 @@ class PlayState:
     exchanges: list[dict]  # cards handed over for the Fool
     partner_shown_at: int | None  # the trick in which the called card fell
     claimed: tuple[int, ...]  # seats that claimed the game during play
+    discards_to: int | None  # the seat every discard scores for, named when play ends
+    talon_to: int | None  # the seat the talon left on the table scores for, named then
+    ranks_changed: tuple[tuple[tuple[int, ...], str], ...]  # (cards, place) moved for the hand
 
     @classmethod
     def new(cls, rules: PlayRules, pack: Pack, leader: int, excuses: frozenset[int]) -> PlayState:
         """Before play: the ruleset's own play rules, no trick played yet."""
-        return cls(rules, pack, None, leader, 0, 0, excuses, [], [], [], None, ())
+        return cls(rules, pack, None, leader, 0, 0, excuses, [], [], [], None, (), None, None, ())
 
     def copy(self) -> PlayState:
         return PlayState(
@@ -77,6 +83,9 @@ class PlayState:
             list(self.exchanges),
             self.partner_shown_at,
             self.claimed,
+            self.discards_to,
+            self.talon_to,
+            self.ranks_changed,
         )
 
 
@@ -113,6 +122,8 @@ def enter(state: HandState) -> None:
     """The cards that play as the Fool in this hand, the number of tricks, and the cards
     shown when play begins (`show` rules with `after_trick: 0`)."""
     state.play.excuses = excuse_cards(state)
+    if state.play.rules.rank_changes:
+        _change_ranks(state)
     zones, players = state.zones, state.ruleset.players
     state.play.total_tricks = (
         len(zones.hands[state.play.leader])
@@ -172,6 +183,23 @@ def restricted(state: HandState, seat: int, legal: list[int]) -> list[int]:
             refused = frozenset(state.evaluate(rule, dict(variables)))
             legal = [c for c in legal if c not in refused] or legal
     return legal
+
+
+def _change_ranks(state: HandState) -> None:
+    """The cards the play rules' `rank_changes` move for this hand, moved in the pack the
+    tricks play with; a card made a trump no longer plays as the Fool."""
+    changes = tuple(
+        (tuple(state.evaluate(change.cards)), change.to) for change in state.play.rules.rank_changes
+    )
+    state.play.ranks_changed = changes
+    before = state.play.trick_pack
+    pack = state.play.trick_pack = changed_pack(before, changes)
+    state.play.excuses = frozenset(
+        card
+        for card in state.play.excuses
+        if (card in pack.trumps) == (card in before.trumps) and pack.suit[card] == before.suit[card]
+    )
+    state._changed()
 
 
 def excuse_cards(state: HandState) -> frozenset[int]:
@@ -306,6 +334,7 @@ def pay_excuse_debts(state: HandState, at_the_end: bool = False) -> None:
     after_trick = state.play.trick_number - 1 if at_the_end else state.play.trick_number
     eligible = set(exchange.cards(state._scope({})))
     values = state.ruleset.counting.values
+    scored_later = state.ruleset.discard_scored_by is not None
     still_owed = []
     for debtor, creditor in state.play.excuse_debts:
         # the side's least valuable eligible card, from its tricks before its discards
@@ -313,7 +342,8 @@ def pay_excuse_debts(state: HandState, at_the_end: bool = False) -> None:
             (values[c], order, c, member, zone)
             for member in state.side_of(debtor)
             for order, zone in enumerate(
-                (zones.won[member], zones.discards[member])
+                # discards named to score for a seat at the end are no member's own
+                (zones.won[member], [] if scored_later else zones.discards[member])
                 + ((zones.set_aside[member],) if at_the_end else ())
                 if exchange.taken_from == "pile"
                 else (zones.won[member],)

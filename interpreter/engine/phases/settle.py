@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 from tarot.engine.events import AT_SETTLEMENT, Payment
 from tarot.engine.lasting import close_hand
 from tarot.engine.phases.phase import Phase
-from tarot.engine.values import tidy
+from tarot.engine.values import selected_seats, tidy
 from tarot.expressions import EvaluationError
 from tarot.expressions.builtins import Number
 from tarot.expressions.numbers import ratio
 
 if TYPE_CHECKING:
-    from tarot.core.ruleset import Counting
+    from tarot.core.ruleset import Counting, Evaluator
     from tarot.engine.state import HandState
 
 
@@ -44,6 +44,7 @@ def finish(state: HandState) -> None:
             for card in [c for c in won[debtor] if c in state.play.excuses]:
                 won[debtor].remove(card)
                 won[creditor].append(card)
+    _name_who_scores_what_is_left(state)
     state.phase = Phase.DONE
     state.decision = None
     state._changed()
@@ -51,6 +52,24 @@ def finish(state: HandState) -> None:
     state.scores = [tidy(state.hand_score(seat)) for seat in range(state.ruleset.players)]
     state._changed()
     close_hand(state)
+
+
+def _name_who_scores_what_is_left(state: HandState) -> None:
+    """Once play is over: the seat the discards score for and the seat the talon still on
+    the table scores for, where the ruleset names them only then (`scored_by`: the first
+    seat given, or nobody when it gives none)."""
+    from tarot.engine.phases.talon import talon_scored_by  # the talon phase ends hands here
+
+    if state.ruleset.discard_scored_by is not None:
+        state.play.discards_to = _first_or_none(state, state.ruleset.discard_scored_by)
+    talon_rule = talon_scored_by(state)
+    if talon_rule is not None:
+        state.play.talon_to = _first_or_none(state, talon_rule)
+
+
+def _first_or_none(state: HandState, rule: Evaluator) -> int | None:
+    seats = selected_seats(state.evaluate(rule))
+    return seats[0] if seats else None
 
 
 def settlement_with(state: HandState, points: Sequence[Number] | None = None) -> list[Payment]:

@@ -84,6 +84,15 @@ def talon_use(state: HandState) -> TalonUse | None:
     return state.ruleset.talon if bidding is None else bidding.contract(contract).talon  # type: ignore[arg-type]
 
 
+def talon_scored_by(state: HandState) -> Evaluator | None:
+    """The rule naming, once play is over, the seat the talon left on the table scores for
+    (`scored_by` of the hand's talon; None without one, or with no contract won)."""
+    if state.ruleset.bidding is not None and state.auction.contract is None:
+        return None
+    use = talon_use(state)
+    return None if use is None else use.scored_by
+
+
 def enter(state: HandState) -> None:
     """Place the talon as the contract (or, without an auction, the ruleset) says; end the
     hand there if the talon's `ends_hand` holds once its seat has its cards."""

@@ -307,14 +307,27 @@ class _PageBuilder:
     def _deal(self) -> Iterator[Rule]:
         spec = self.doc["deal"]
         players = self.ruleset.players
-        lines = [
-            f"Seat {spec.get('first_dealer', 0) % players} deals first; "
-            + (
-                "the same player deals every hand."
-                if spec.get("next_dealer") == "same"
-                else "the deal passes to the next player each hand."
-            )
-        ]
+        passing = (
+            "the same player deals every hand."
+            if spec.get("next_dealer") == "same"
+            else "the deal passes to the next player each hand."
+        )
+        draw = spec.get("first_dealer_draw")
+        lines = (
+            [f"Seat {spec.get('first_dealer', 0) % players} deals first; {passing}"]
+            if draw is None
+            else [
+                self.part(
+                    "The first dealer is drawn for: each player, from seat 0, draws a card from"
+                    f" the shuffled pack; the {draw.get('deals', 'highest')} rank by"
+                    f" {code(draw['rank'])} deals first, and players tied for it draw again.",
+                    draw,
+                    ("deal", "first_dealer_draw"),
+                    "The first dealer drawn for",
+                ),
+                passing[0].upper() + passing[1:],
+            ]
+        )
         cut = spec.get("cut")
         if cut:
             shown = ", shown to all," if cut.get("shown") else ""
@@ -410,6 +423,11 @@ class _PageBuilder:
             lines.append("A player who takes the talon into his hand then discards as many cards.")
         if "scores_for" in spec:
             lines.append(f"The discards count for {setting(spec['scores_for'])}.")
+        if "scored_by" in spec:
+            lines.append(
+                "Every discard counts, once play is over, for the first seat of"
+                f" {code(spec['scored_by'])}, worked out then (for nobody before)."
+            )
         if "never" in spec:
             lines.append(f"Never discarded while another card can go: {code(spec['never'])}.")
         if "forbidden" in spec:
@@ -655,6 +673,8 @@ class _PageBuilder:
                 lines.append(f"Declared {setting(entry['timing'])}.")
             if entry.get("compulsory"):
                 lines.append("Compulsory: declared by the rules whenever it holds, not chosen.")
+            if entry.get("hands_over"):
+                lines.append(words.hands_over(entry["hands_over"]))
             where = ("declarations", "table", i)
             yield self.rule(entry.get("name", entry["id"]), lines, where, entry, spec.get("source"))
 

@@ -108,6 +108,23 @@ def packet_step(step: Mapping, players: int) -> str:
     return f"{times}: {listing(parts)}"
 
 
+def hands_over(spec: Mapping) -> str:
+    """A declaration's cards handed over to the declarer, in words."""
+    asked = (
+        f"The declarer names one card of {code(spec['cards'])} he does not hold, aloud, and"
+        " whoever holds it hands it to him (nobody, when it lies elsewhere)"
+        if spec.get("named")
+        else f"Each card of {code(spec['cards'])} another player holds is handed to the declarer"
+    )
+    told = (
+        "; only the two know who held it" if spec.get("told", True) is False else ", shown to all"
+    )
+    return (
+        f"{asked}{told}; for each he gives back a card of {code(spec['in_return'])} of his"
+        " choosing (any card of his, when he has none of them)."
+    )
+
+
 def talon_use(spec: Mapping) -> str:
     """Where a talon goes, once any cards of a kind are taken from it."""
     takes = [_talon_take(take) for take in spec.get("takes", [])]
@@ -116,6 +133,11 @@ def talon_use(spec: Mapping) -> str:
         where = f"{where}, once {' and then '.join(takes)}"
     if "ends_hand" in spec:
         where += f"; the hand ends there, settled at once, when {code(spec['ends_hand'])}"
+    if "scored_by" in spec:
+        where += (
+            "; what of it is still on the table when play ends scores for the first seat of"
+            f" {code(spec['scored_by'])}, worked out then (for nobody before)"
+        )
     return where
 
 
@@ -165,7 +187,7 @@ def _talon_destination(spec: Mapping) -> str:
         return f"{shown}into the hand of {code(seat)}, who then discards as many cards"
     if to == "pile":
         return f"{shown}unseen onto the scoring pile of {code(seat)}"
-    return f"{shown}out of play, unseen"
+    return f"{shown}{'aside' if 'scored_by' in spec else 'out of play'}, unseen"
 
 
 def _cards(count: int) -> str:
@@ -223,4 +245,18 @@ def play_rules(spec: Mapping, with_leader: bool = True) -> list[str]:
     lines += [
         f"{text}: {code(spec[key])}." for key, text in _PLAY_EXPRESSIONS.items() if key in spec
     ]
+    lines += [
+        f"For the hand, the cards of {code(change['cards'])} (worked out when play begins)"
+        f" rank {_RANK_PLACES[change['to']]}."
+        for change in spec.get("rank_changes", [])
+    ]
     return lines  # the sides they give: `page`, with their source
+
+
+#: where a play rule's `rank_changes` puts cards, in words
+_RANK_PLACES = {
+    "highest_trump": "as trumps, above every other trump",
+    "lowest_trump": "as trumps, below every other trump",
+    "highest_in_suit": "above every other card of their suit (or of the trumps)",
+    "lowest_in_suit": "below every other card of their suit (or of the trumps)",
+}
