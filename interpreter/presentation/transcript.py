@@ -152,7 +152,7 @@ def first_dealer_lines(ruleset: Ruleset, seed: int, view: View = SOURCES) -> lis
         lines = []
         for again, (drawn, ranks) in enumerate(zip(draw.rounds, draw.ranks, strict=True)):
             cards = ", ".join(
-                f"seat {seat} {card_text(ruleset, card)} ({tidy(rank)})"  # type: ignore[arg-type]
+                f"seat {seat} {card_text(ruleset, card)} ({number_text(rank)})"  # type: ignore[arg-type]
                 for (seat, card), rank in zip(drawn, ranks, strict=True)
             )
             said = (
