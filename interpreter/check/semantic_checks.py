@@ -305,6 +305,19 @@ def _check_doubling(draft: Draft, bonuses: set[str] | None) -> None:
                 ("doubling", "steps", i),
                 f"a doubling cannot be named {PASS_TEXT!r}: that word declines one",
             )
+    repeat = spec.get("repeat")
+    if repeat is not None and repeat["step"] == PASS_TEXT:
+        draft.problem(
+            ("doubling", "repeat", "step"),
+            f"a doubling cannot be named {PASS_TEXT!r}: that word declines one",
+        )
+    if repeat is not None and "limit" not in repeat and spec.get("factor", 2) <= 1:
+        draft.problem(
+            ("doubling", "repeat"),
+            f"with a `factor` of {spec['factor']} the doublings would never reach the numbers'"
+            " range, which is all that ends them without a `limit`: give `limit` (the most"
+            " doublings a target may have)",
+        )
     if spec.get("with_announcements") and "announcements" not in draft.data:
         draft.problem(
             ("doubling", "with_announcements"),

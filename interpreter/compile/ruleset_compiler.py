@@ -747,7 +747,14 @@ class Compiler:
             ),
             source=source_text(spec.get("source")),
             with_announcements=spec.get("with_announcements", False),
+            repeat=spec.get("repeat", {}).get("step"),
+            limit=self._doubling_limit(spec.get("repeat", {}).get("limit")),
         )
+
+    def _doubling_limit(self, value: object) -> CompiledExpression | _Constant | None:
+        if value is None:
+            return None
+        return self.expression(("doubling", "repeat", "limit"), value, "doubling", Type.NUMBER)
 
     def _double_target(self, where: tuple, spec: dict) -> DoubleTarget:
         return DoubleTarget(

@@ -123,6 +123,7 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         ("game", "game.ends_when", "game.winners", "game.max_hands"),
     ),
     "game.claim_during_play": ("a game claimed during play", ("game.claim_during_play",)),
+    "doubling.repeat": ("a doubling repeated without a fixed end", ("doubling.repeat*",)),
 }
 
 #: the keys that are prose wherever they stand: said to the reader, never run

@@ -193,6 +193,11 @@ class Doubling:
     source: str
     #: the doublings are made in the round of announcements, not in a phase of their own
     with_announcements: bool = False
+    #: `repeat.step`: the name of each doubling past the last of `steps` (None: no more)
+    repeat: str | None = None
+    #: `repeat.limit`: the most doublings a target may have in all (None: no cap but the
+    #: numbers' range)
+    limit: Evaluator | None = None
 
 
 @dataclass(frozen=True)

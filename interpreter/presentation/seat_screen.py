@@ -180,7 +180,7 @@ def _doubles(ruleset: Ruleset, action: Double) -> bool:
     return (
         doubling is not None
         and action.target in _target_names(ruleset)
-        and (action.step is None or action.step in doubling.steps)
+        and (action.step is None or action.step in (*doubling.steps, doubling.repeat))
     )
 
 

@@ -524,12 +524,13 @@ def _announcement_lines(state: HandState) -> list[str]:
     names = {bonus.id: bonus.name for bonus in section.table}
     kept = {(seat, what): cards for seat, what, cards in state.shown}
     out = ["Announcements:"]
+    made: dict[str, int] = {}
     for seat, kind, action in _taken(state):
         if kind != DecisionKind.ANNOUNCE or isinstance(action, Pass):
             continue
         if isinstance(action, Double):  # doubled in the round of announcements
             if action.step is not None:
-                out.append(_doubling_line(state, seat, action))
+                out.append(_doubling_line(state, seat, action, made))
             continue
         assert isinstance(action, Announce)  # an announcement's other actions
         said = action.announcement
@@ -544,13 +545,21 @@ def _doubled_with_announcements(state: HandState) -> bool:
     return doubling is not None and doubling.with_announcements and bool(state.double.doubled)
 
 
-def _doubling_line(state: HandState, seat: int, action: Double) -> str:
-    """A doubling or its refusal (`pass`) as the transcript says it."""
+def _doubling_line(state: HandState, seat: int, action: Double, made: dict[str, int]) -> str:
+    """A doubling or its refusal (`pass`) as the transcript says it; a doubling past the
+    named `steps` (`doubling.repeat`) with its number and the multiplier it makes. `made`
+    counts the doublings told so far, target by target, and is updated."""
     doubling = state.ruleset.doubling
     assert doubling is not None  # a doubling is made only in rulesets with `doubling`
     names = {target.id: target.name for target in doubling.targets}
     step = "pass" if action.step is None else action.step.replace("_", " ")
-    return f"  Seat {seat}: {step} ({names.get(action.target, action.target)})"
+    line = f"  Seat {seat}: {step} ({names.get(action.target, action.target)})"
+    if action.step is None:
+        return line
+    times = made[action.target] = made.get(action.target, 0) + 1
+    if times <= len(doubling.steps):
+        return line
+    return f"{line}, doubling {times}, x{tidy(doubling.factor**times)}"
 
 
 def _doubling_lines(state: HandState) -> list[str]:
@@ -565,8 +574,9 @@ def _doubling_lines(state: HandState) -> list[str]:
         return []
     names = {target.id: target.name for target in doubling.targets}
     out = ["Doublings:"]
+    made: dict[str, int] = {}
     for seat, action in asked:
-        out.append(_doubling_line(state, seat, action))
+        out.append(_doubling_line(state, seat, action, made))
     for target, times in state.double.doubled.items():
         factor = doubling.factor**times
         out.append(f"  {names.get(target, target)}: doubled {times} time(s), x{tidy(factor)}")

@@ -563,6 +563,9 @@ class _PageBuilder:
             f"{moment} ({steps}), the two sides taking turns;"
             f" each doubling multiplies the target by {factor}."
         ]
+        repeat = spec.get("repeat")
+        if repeat is not None:
+            lines.append(self.part(_repeat_words(repeat), repeat, ("doubling", "repeat"), "Doublings, repeated"))
         for i, target in enumerate(spec["targets"]):
             name = target.get("name", target["id"])
             line = f"{name}: {_who_doubles(target)}."
@@ -849,6 +852,18 @@ class _PageBuilder:
                 sources=source_keys(spec.get("source")),
                 assumption=self.assume(f"parameter {name}", spec.get("assumption")),
             )
+
+
+def _repeat_words(repeat: Mapping) -> str:
+    """What `doubling.repeat` lets the sides do past the named steps."""
+    if "limit" in repeat:
+        end = f"until a target has had {code(repeat['limit'])} doublings in all (the named ones included)"
+    else:
+        end = "with no fixed end (only while the multiplier stays within 10^15)"
+    return (
+        f"After the last of these, the sides may go on doubling in turn, each further doubling"
+        f" called {repeat['step'].replace('_', ' ')}, {end}."
+    )
 
 
 def _who_doubles(target: Mapping) -> str:
