@@ -1,19 +1,19 @@
 """Doublings before play: each target of the ruleset's `doubling` (the contract, a bonus...)
 doubled, the doubling answered, and so on, the two sides taking turns.
 
-Where it sits: a phase of the hand (`tarot.engine.phases`) after the declarations and
-before play, in rulesets with `doubling`. The targets that may be doubled in the hand are
-asked about one after the other (`state.double.targets`); for the first of them, the seats
-of the side whose turn it is (`by` before an even number of doublings, `against` after an
-odd one) are asked in order of play (`state.double.queue`). A doubling passes the turn to
-the other side; when every seat of a side declines, or no further doubling may be made (the
-last of `steps`; with `doubling.repeat`, its `limit` or the numbers' range: `next_step`), the
-target is closed. `state.double.doubled` counts the doublings of each target, read by `doublings('ID')` and
-`doubling_factor('ID')`. A target tied to an announcement is asked about only once it is
-announced, first by the seats not on its announcer's side unless its `by` says otherwise.
-With `doubling.with_announcements` there is no such phase: the round of announcements
-(`tarot.engine.phases.announce`) offers each seat on its turn the doublings open to it here
-(`offered_in_announcements`), by the same turns of the sides.
+Where it sits: a phase of the hand (`tarot.engine.phases`) after the declarations and before
+play, in rulesets with `doubling`. The targets that may be doubled in the hand are asked
+about one after the other (`state.double.targets`); for the first of them, the seats of the
+side whose turn it is (`by` before an even number of doublings, `against` after an odd one)
+are asked in order of play (`state.double.queue`). A doubling passes the turn to the other
+side; when every seat of a side declines, or no further doubling may be made (the last of
+`steps`; with `doubling.repeat`, its `limit` or the numbers' range: `next_step`), the target
+is closed. `state.double.doubled` counts the doublings of each target, read by
+`doublings('ID')` and `doubling_factor('ID')`. A target tied to an announcement is asked
+about only once it is announced, first by the seats not on its announcer's side unless its
+`by` says otherwise. With `doubling.with_announcements` there is no such phase: the round of
+announcements (`tarot.engine.phases.announce`) offers each seat on its turn the doublings
+open to it here (`offered_in_announcements`), by the same turns of the sides.
 """
 
 from __future__ import annotations

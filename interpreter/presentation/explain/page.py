@@ -565,7 +565,8 @@ class _PageBuilder:
         ]
         repeat = spec.get("repeat")
         if repeat is not None:
-            lines.append(self.part(_repeat_words(repeat), repeat, ("doubling", "repeat"), "Doublings, repeated"))
+            where = ("doubling", "repeat")
+            lines.append(self.part(_repeat_words(repeat), repeat, where, "Doublings, repeated"))
         for i, target in enumerate(spec["targets"]):
             name = target.get("name", target["id"])
             line = f"{name}: {_who_doubles(target)}."
@@ -857,7 +858,8 @@ class _PageBuilder:
 def _repeat_words(repeat: Mapping) -> str:
     """What `doubling.repeat` lets the sides do past the named steps."""
     if "limit" in repeat:
-        end = f"until a target has had {code(repeat['limit'])} doublings in all (the named ones included)"
+        limit = code(repeat["limit"])
+        end = f"until a target has had {limit} doublings in all (the named ones included)"
     else:
         end = "with no fixed end (only while the multiplier stays within 10^15)"
     return (
