@@ -236,6 +236,7 @@ REFUSED_FACTS: dict[str, str] = {
     "bid_position": "the auction's order",
     "announced": "announcements",
     "announced_by": "announcements",
+    "announce_passes": "announcements",
     "thrown_in": "the deals thrown in",
     "bids_made": "the auction's history",
     "bid_held": "the auction's history",

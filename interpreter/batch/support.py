@@ -103,6 +103,7 @@ REFUSED: dict[str, str] = {
     "redeal[].agreed_by": "a redeal the other seats agree to",
     "lasting": "counters and accounts from hand to hand (the batch plays hands alone)",
     "doubling.repeat": "doublings repeated without a fixed end (no doubling phase in the batch)",
+    "announcements.reopen": "announcements reopened (no announcing phase in the batch)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES = {

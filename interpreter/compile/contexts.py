@@ -210,6 +210,10 @@ def _announced(state: HandState, seat: int, bonus: str) -> bool:
     return (seat, bonus) in state.announce.announced
 
 
+def _announce_passes(state: HandState, seat: int) -> int:
+    return state.announce.passes.count(seat)
+
+
 def _announced_by(state: HandState, bonus: str) -> tuple[int, ...]:
     return tuple(sorted({seat for seat, made in state.announce.announced if made == bonus}))
 
@@ -295,6 +299,7 @@ SCALAR_FACTS: dict[str, Callable[..., Value]] = {
     "bid_position": _bid_position,
     "announced": _announced,
     "announced_by": _announced_by,
+    "announce_passes": _announce_passes,
     "thrown_in": _thrown_in,
     "bids_made": _bids_made,
     "bid_held": _bid_held,

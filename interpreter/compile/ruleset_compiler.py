@@ -795,6 +795,9 @@ class Compiler:
             first=self._optional_seats(first, spec.get("first"), "talon"),
             source=source_text(spec.get("source")),
             rounds=spec.get("rounds", "once"),
+            reopen=self._optional_seats(
+                ("announcements", "reopen"), spec.get("reopen"), "announcement"
+            ),
         )
 
     def _partner_call(self) -> PartnerCall | None:

@@ -124,6 +124,10 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
     ),
     "game.claim_during_play": ("a game claimed during play", ("game.claim_during_play",)),
     "doubling.repeat": ("a doubling repeated without a fixed end", ("doubling.repeat*",)),
+    "announcements.reopen": (
+        "announcements reopened for some seats",
+        ("announcements.reopen",),
+    ),
 }
 
 #: the keys that are prose wherever they stand: said to the reader, never run

@@ -181,6 +181,8 @@ class Announcements:
     #: `once`: each seat speaks once; `until_all_pass`: the turn comes round again until every
     #: seat has passed in turn since the last announcement or doubling
     rounds: str = "once"
+    #: the seats that speak again once a bonus is announced (sees `player`, the announcer)
+    reopen: Evaluator | None = None
 
 
 @dataclass(frozen=True)

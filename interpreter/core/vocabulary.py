@@ -184,4 +184,5 @@ FACTS: dict[str, Fact] = {
     "pass_number": Fact((Type.SEAT,), Type.NUMBER, "seats"),
     "passed_over": Fact((Type.SEAT,), Type.STRING, "seats"),
     "runs": Fact((Type.CARDS, Type.NUMBER), Type.CARDS, "cards"),
+    "announce_passes": Fact((Type.SEAT,), Type.NUMBER, "seats"),
 }

@@ -525,6 +525,7 @@ def _announcement_lines(state: HandState) -> list[str]:
     kept = {(seat, what): cards for seat, what, cards in state.shown}
     out = ["Announcements:"]
     made: dict[str, int] = {}
+    told = 0  # bonuses announced so far
     for seat, kind, action in _taken(state):
         if kind != DecisionKind.ANNOUNCE or isinstance(action, Pass):
             continue
@@ -537,7 +538,18 @@ def _announcement_lines(state: HandState) -> list[str]:
         cards = kept.get((seat, f"{KEPT_SHOWN}:{said}"))
         keeping = f", keeping {_cards(state.ruleset, cards)} for the last trick" if cards else ""
         out.append(f"  Seat {seat} announces {names.get(said, said)}{keeping}")
+        told += 1
+        for after, seats in state.announce.reopened:
+            if after == told:
+                out.append(f"  The announcements reopen for {_seats_named(seats)}")
     return out
+
+
+def _seats_named(seats: Sequence[int]) -> str:
+    """`seat 3`, `seats 0 and 2`."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
 
 
 def _doubled_with_announcements(state: HandState) -> bool:

@@ -588,6 +588,12 @@ class _PageBuilder:
                 "The turn comes round again until every player has passed in turn since the"
                 " last thing said."
             )
+        if "reopen" in spec:
+            lines.append(
+                f"Once a player announces a bonus, the announcements reopen to"
+                f" {code(spec['reopen'])} (`player` is the announcer): each of them not already"
+                " waiting to speak speaks again after him."
+            )
         for i, bonus in enumerate(spec["table"]):
             parts = [bonus.get("name", bonus["id"])]
             if "by" in bonus:
