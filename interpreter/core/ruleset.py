@@ -414,7 +414,7 @@ class Transfer:
     id: str
     name: str
     account: str
-    at: str  # "deal", "settlement" or "sitting_end"
+    at: str  # "deal", "trick", "settlement" or "sitting_end"
     seats: Evaluator
     pays_in: bool
     when: Evaluator | None

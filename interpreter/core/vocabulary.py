@@ -56,6 +56,15 @@ BEFORE_TAKER = frozenset(
     }
 )
 
+#: a finished trick: its cards in the order played, its number, who led and who wins it
+_FINISHED_TRICK = {
+    "trick": Type.CARDS,
+    "trick_number": Type.NUMBER,
+    "last_trick": Type.BOOL,
+    "leader": Type.SEAT,
+    "winner": Type.SEAT,
+}
+
 EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "cut": {"cut_card": Type.CARD},
     "redeal": _PLAYER,
@@ -79,13 +88,7 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "sides": {},  # the play rules' `sides`, with the seat under its own name
     "trick_end": {**_TRICK, "winner": Type.SEAT, "keeper": Type.SEAT},
     # a finished trick, before it is taken: who wins it by the trick rules
-    "trick_won": {
-        "trick": Type.CARDS,
-        "trick_number": Type.NUMBER,
-        "last_trick": Type.BOOL,
-        "leader": Type.SEAT,
-        "winner": Type.SEAT,
-    },
+    "trick_won": _FINISHED_TRICK,
     "settlement": {},
     "declaration": _PLAYER,
     "declaration_shown": {**_PLAYER, "level": Type.STRING},
@@ -97,6 +100,8 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "lasting_deal_seat": _PLAYER,
     "lasting": {},
     "lasting_seat": _PLAYER,
+    "lasting_trick": _FINISHED_TRICK,  # a transfer `at: trick`, once the trick is taken
+    "lasting_trick_seat": {**_FINISHED_TRICK, **_PLAYER},
     # cards shown to all: after the deal, after a trick
     "show_deal": {},
     # a flow step's settings (`when`, an `ask`'s seats, a `bid`'s bidders; a discard's

@@ -14,15 +14,18 @@ from tarot.core.ruleset import Ruleset
 from tarot.engine.lasting import LastingValues, TransferMade
 
 
-def transfer_lines(ruleset: Ruleset, transfers: Sequence[TransferMade], at: str) -> list[str]:
-    """Each transfer made at `at`, as `    pay: seat 0 -> pot  1 point  Ante [source]`."""
+def transfer_lines(
+    ruleset: Ruleset, transfers: Sequence[TransferMade], at: str, trick: int = 0
+) -> list[str]:
+    """Each transfer made at `at` (at a trick: after trick number `trick`), as
+    `    pay: seat 0 -> pot  1 point  Ante [source]`."""
     lasting = ruleset.lasting
     if lasting is None:
         return []
     rules = {transfer.id: transfer for transfer in lasting.transfers}
     lines = []
     for move in transfers:
-        if move.at != at:
+        if move.at != at or move.trick != trick:
             continue
         rule = rules[move.rule]
         amount = abs(move.amount)

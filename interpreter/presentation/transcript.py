@@ -39,7 +39,7 @@ from tarot.engine.events import (
     At,
     at_trick,
 )
-from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
+from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END, TRICK
 from tarot.engine.phases.announce import KEPT_SHOWN
 from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use, told_text
 from tarot.engine.score_sheet import score_sheet, sheet_lines
@@ -223,6 +223,7 @@ def _play_lines(state: HandState) -> list[str]:
         for cards in given.get(trick["number"], []):
             out.append(f"    from the talon to seat {trick['winner']}: {_cards(ruleset, cards)}")
         out += _payments_at(state, at_trick(trick["number"]))
+        out += transfer_lines(ruleset, state.transfers, TRICK, trick["number"])
         for exchange in exchanges.get(trick["number"], []):
             out.append(
                 f"    for the Fool: seat {exchange['from']} gives "
