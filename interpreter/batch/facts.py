@@ -237,6 +237,8 @@ REFUSED_FACTS: dict[str, str] = {
     "announced": "announcements",
     "announced_by": "announcements",
     "announce_passes": "announcements",
+    "answer": "questions during play",
+    "asker": "questions during play",
     "thrown_in": "the deals thrown in",
     "bids_made": "the auction's history",
     "bid_held": "the auction's history",

@@ -104,6 +104,7 @@ REFUSED: dict[str, str] = {
     "lasting": "counters and accounts from hand to hand (the batch plays hands alone)",
     "doubling.repeat": "doublings repeated without a fixed end (no doubling phase in the batch)",
     "announcements.reopen": "announcements reopened (no announcing phase in the batch)",
+    "questions": "questions during play (no such decision in the batch)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES = {

@@ -78,7 +78,18 @@ def check_document(draft: Draft) -> CheckedParts | None:
     _check_option_names(draft)
     checked.refused_definitions = _check_definition_names(draft, deck)
     check_lasting(draft, lambda name: _taken(name, "", deck))
+    if not draft.broken.whole("questions"):
+        _check_questions(draft)
     return checked
+
+
+def _check_questions(draft: Draft) -> None:
+    """Questions asked during play have distinct ids (their answers are read by id)."""
+    seen: set[str] = set()
+    for i, question in enumerate(draft.data.get("questions", [])):
+        if question["id"] in seen:
+            draft.problem(("questions", i, "id"), f"a second question named {question['id']!r}")
+        seen.add(question["id"])
 
 
 # --- sources -------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ from tarot.core.ruleset import (
     HandOver,
     PartnerCall,
     PaymentRule,
+    PlayQuestion,
     PlayRules,
     RedealRule,
     Ruleset,
@@ -196,6 +197,7 @@ class Compiler:
                 ("game", "game", self._game),
                 ("lasting", "lasting", lambda: compile_lasting(self, data)),
                 ("shows", "show", self._shows),
+                ("questions", "questions", self._questions),
             ]
         }
         bidding = self._contract_play(bidding, parts["play"])
@@ -243,6 +245,7 @@ class Compiler:
             game=parts["game"],
             lasting=parts["lasting"],
             shows=parts["shows"] or (),
+            questions=parts["questions"] or (),
             flow=flow,
             unit=ScoreUnit.from_spec(data.get("unit")),
             definitions=tuple(self.definitions),
@@ -896,6 +899,23 @@ class Compiler:
                 )
             )
         return tuple(rules)
+
+    def _questions(self) -> tuple[PlayQuestion, ...]:
+        questions = []
+        for i, spec in enumerate(self.data.get("questions", [])):
+            where = ("questions", i)
+            questions.append(
+                PlayQuestion(
+                    id=spec["id"],
+                    name=spec.get("name", spec["id"]),
+                    before_trick=spec["before_trick"],
+                    by=self._seats(where + ("by",), spec["by"], "play"),
+                    cards=self.expression(where + ("cards",), spec["cards"], "play", Type.CARDS),
+                    when=self._optional_condition(where + ("when",), spec.get("when"), "play"),
+                    source=source_text(spec.get("source")),
+                )
+            )
+        return tuple(questions)
 
     def _definitions(self) -> None:
         """Named values, each compiled where the settlement is and usable by the ones after

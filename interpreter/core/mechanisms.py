@@ -128,6 +128,7 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         "announcements reopened for some seats",
         ("announcements.reopen",),
     ),
+    "questions": ("questions asked during play, answered to all", ("questions*",)),
 }
 
 #: the keys that are prose wherever they stand: said to the reader, never run

@@ -447,6 +447,20 @@ class ShowRule:
     source: str
 
 
+@dataclass(frozen=True)
+class PlayQuestion:
+    """A question a seat may ask before a trick is led (who holds some cards), answered to
+    all."""
+
+    id: str
+    name: str
+    before_trick: int  # asked before this trick (from 1) is led
+    by: Evaluator  # the seats that may ask it, in order of play from the leader
+    cards: Evaluator  # the cards asked about
+    when: Evaluator | None  # whether it may be asked in this hand
+    source: str
+
+
 @dataclass
 class Ruleset:
     """Everything the engine needs, precomputed."""
@@ -486,6 +500,7 @@ class Ruleset:
     game: GameRules | None = None
     lasting: LastingRules | None = None  # counters and accounts carried from hand to hand
     shows: tuple[ShowRule, ...] = ()  # cards shown to all after the deal or a trick
+    questions: tuple[PlayQuestion, ...] = ()  # asked during play, answered to all
     flow: tuple[FlowStep, ...] = ()  # the hand's steps in order (`tarot.compile.flow`)
     unit: ScoreUnit = ScoreUnit()  # what results are counted in
     definitions: tuple[Definition, ...] = ()  # in the ruleset's order

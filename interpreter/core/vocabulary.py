@@ -190,4 +190,6 @@ FACTS: dict[str, Fact] = {
     "passed_over": Fact((Type.SEAT,), Type.STRING, "seats"),
     "runs": Fact((Type.CARDS, Type.NUMBER), Type.CARDS, "cards"),
     "announce_passes": Fact((Type.SEAT,), Type.NUMBER, "seats"),
+    "answer": Fact((Type.STRING,), Type.SEATS, "seats"),
+    "asker": Fact((Type.STRING,), Type.SEAT),
 }

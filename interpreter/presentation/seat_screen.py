@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from tarot.core.actions import (
     Action,
     Announce,
+    Answer,
     DecisionKind,
     Declare,
     Double,
@@ -151,6 +152,9 @@ def action_label(
         if action.step is None:
             return f"do not double {target}"
         return f"{action.step.replace('_', ' ')}: {target}"
+    asked = {question.id: question.name for question in ruleset.questions}
+    if isinstance(action, Answer) and action.question in asked:  # a question during play
+        return f"{'ask' if action.yes else 'do not ask'}: {asked[action.question]}"
     if isinstance(action, Declare | NoDeclaration):
         declaration = _declaration(ruleset, action.declaration)
         if declaration is not None and isinstance(action, NoDeclaration):

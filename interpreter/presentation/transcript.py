@@ -41,6 +41,7 @@ from tarot.engine.events import (
 )
 from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END, TRICK
 from tarot.engine.phases.announce import KEPT_SHOWN
+from tarot.engine.phases.ask import ANSWER_SHOWN
 from tarot.engine.phases.talon import REST_SHOWN, TO_TRICK_WINNERS, talon_use, told_text
 from tarot.engine.score_sheet import score_sheet, sheet_lines
 from tarot.engine.state import HANDED_OVER, HandState
@@ -219,6 +220,7 @@ def _play_lines(state: HandState) -> list[str]:
     ):
         played = ", ".join(_played(ruleset, c["seat"], c["card"]) for c in trick["cards"])
         exception = _exception_note(state, seat_cards, trick["winner"], trick["number"])
+        out += _questions_asked(state, trick["number"])
         out.append(f"  Trick {trick['number']:2}: {played}  -> seat {trick['winner']}{exception}")
         for cards in given.get(trick["number"], []):
             out.append(f"    from the talon to seat {trick['winner']}: {_cards(ruleset, cards)}")
@@ -543,6 +545,22 @@ def _announcement_lines(state: HandState) -> list[str]:
         for after, seats in state.announce.reopened:
             if after == told:
                 out.append(f"  The announcements reopen for {_seats_named(seats)}")
+    return out
+
+
+def _questions_asked(state: HandState, trick: int) -> list[str]:
+    """Each question asked before the trick's lead, with its answer told to all."""
+    out = []
+    for question in state.ruleset.questions:
+        asked = state.ask.answers.get(question.id)
+        if asked is None or asked[1] != trick:
+            continue
+        asker, _trick, holders = asked
+        what = f"{ANSWER_SHOWN}:{question.id}"
+        held = {seat: cards for seat, said, cards in state.shown if said == what}
+        told = "; ".join(f"seat {s} holds {_cards(state.ruleset, held[s])}" for s in holders)
+        told = told or "no seat holds any of them"
+        out.append(f"  Seat {asker} asks: {question.name} Told to all: {told}")
     return out
 
 

@@ -20,7 +20,7 @@ from tarot.engine import sides
 from tarot.engine import tricks as trick_rules
 from tarot.engine.events import at_trick
 from tarot.engine.lasting import TRICK, pay_transfers
-from tarot.engine.phases import announce, declare, settle, talon
+from tarot.engine.phases import announce, ask, declare, settle, talon
 from tarot.engine.showing import show_cards
 from tarot.engine.values import selected_seats
 from tarot.expressions import EvaluationError
@@ -132,6 +132,8 @@ def decide(state: HandState) -> bool:
     if not (any(zones.hands) or any(map(any, zones.piles))):  # `cards_left`
         return False
     ruleset = state.ruleset
+    if ruleset.questions and not zones.trick and ask.decide_in_play(state):
+        return True
     seat = (state.play.leader + len(zones.trick)) % ruleset.players
     if state.play.trick_number == 1 and declare.next_declaration(
         state, seat, declare.BEFORE_OWN_FIRST_CARD

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from tarot.core.ruleset import Ruleset
 from tarot.presentation.explain import flow_words, words
 from tarot.presentation.explain.lasting_page import Written, lasting_rules, show_rules
+from tarot.presentation.explain.questions_page import question_rules
 from tarot.presentation.explain.words import code, setting
 
 
@@ -152,6 +153,7 @@ class _PageBuilder:
             Section("The game", list(self._game())),
             Section("Cards shown to all", self._written(show_rules(doc))),
             Section("Between hands", self._written(lasting_rules(doc))),
+            Section("Questions during play", self._written(question_rules(doc))),
         ]
         sections = [section for section in sections if section.rules]
         for section in sections:
