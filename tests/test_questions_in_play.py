@@ -66,6 +66,7 @@ def test_the_taker_asks_and_every_seat_learns_who_holds_the_card():
     said = hand_transcript(state)
     assert "  Seat 1 asks: Who holds the top trump? Told to all: seat 0 holds trump-7\n" in said
     assert said.index("asks: Who holds") < said.index("Trick  2:")
+    assert "answers" not in said  # told once, where it was asked, not among the bids
 
 
 def test_a_question_not_asked_tells_nothing():

@@ -429,7 +429,10 @@ def _before_play(state: HandState) -> list[str]:
     if _calls_after_discards(state):
         del labels["call"]  # told after the discards (`_late_call_lines`)
     deck = state.ruleset.deck
+    in_play = {question.id for question in state.ruleset.questions}  # told before their trick
     for seat, kind, action in _taken(state):
+        if isinstance(action, Answer) and action.question in in_play:
+            continue
         if kind in labels:
             verb = labels[kind]
             if isinstance(action, Hold):
