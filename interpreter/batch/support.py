@@ -105,6 +105,7 @@ REFUSED: dict[str, str] = {
     "doubling.repeat": "doublings repeated without a fixed end (no doubling phase in the batch)",
     "announcements.reopen": "announcements reopened (no announcing phase in the batch)",
     "questions": "questions during play (no such decision in the batch)",
+    "bidding.contracts[].join_at": "joining in the bidding (no joining in the batch)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES = {

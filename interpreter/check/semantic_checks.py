@@ -237,7 +237,26 @@ def _check_contracts(draft: Draft, talon: int | None) -> frozenset[str]:
             )
         where = ("bidding", "contracts", i, "talon")
         _check_talon_use(draft, where, contract.get("talon"), talon)
+        _check_joining(draft, ("bidding", "contracts", i), contract)
     return values
+
+
+def _check_joining(draft: Draft, where: tuple, contract: dict) -> None:
+    """`join_at` and `join_needed` need `join` (the seats that may join); a bid that needs a
+    seat to join it is one made in the bidding, not one offered only once all have passed."""
+    for key in ("join_at", "join_needed"):
+        if key in contract and "join" not in contract:
+            draft.problem(
+                where + (key,),
+                f"`{key}` needs `join`: the seats that may join this contract's bidder",
+            )
+    if contract.get("join_needed") and contract.get("only_when_all_passed"):
+        draft.problem(
+            where + ("join_needed",),
+            "a contract offered only once every seat has passed cannot need a seat to join"
+            " it: nobody bids it in the bidding; remove `join_needed` or"
+            " `only_when_all_passed`",
+        )
 
 
 def _check_auction(draft: Draft) -> None:

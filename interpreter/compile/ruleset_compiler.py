@@ -721,6 +721,8 @@ class Compiler:
             open_to=self._optional_condition(where + ("open_to",), open_to, "bid_check"),
             only_when_all_passed=bool(spec.get("only_when_all_passed", False)),
             join=self._optional_seats(where + ("join",), spec.get("join"), "call"),
+            join_at=spec.get("join_at", "auction_end"),
+            join_needed=bool(spec.get("join_needed", False)),
         )
 
     def _forced_contract(self, spec: dict | None) -> ForcedContract | None:

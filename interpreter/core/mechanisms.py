@@ -129,6 +129,10 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         ("announcements.reopen",),
     ),
     "questions": ("questions asked during play, answered to all", ("questions*",)),
+    "bidding.contracts[].join_at": (
+        "joining the standing bid in the bidding, and bids that need a seat to join",
+        ("bidding.contracts[].join_at", "bidding.contracts[].join_needed"),
+    ),
 }
 
 #: the keys that are prose wherever they stand: said to the reader, never run

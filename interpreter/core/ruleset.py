@@ -91,6 +91,9 @@ class Contract:
     open_to: Evaluator | None = None  # whether `player` may bid it (None: every seat)
     only_when_all_passed: bool = False  # offered only once every seat has passed
     join: Evaluator | None = None  # seats asked whether they join the taker's side
+    #: when they may: "auction_end" (asked once it is won) or "bidding" (the standing bid)
+    join_at: str = "auction_end"
+    join_needed: bool = False  # the bid counts only if another seat joins it
     play: PlayRules | None = None  # its own play rules (None: the ruleset's)
 
 

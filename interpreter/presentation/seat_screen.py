@@ -24,6 +24,7 @@ from tarot.core.actions import (
     Declare,
     Double,
     Hold,
+    JoinBid,
     NoDeclaration,
     TakePacket,
     action_text,
@@ -140,9 +141,10 @@ def action_label(
     doubling by the names the ruleset gives; anything else as written, without underscores."""
     if isinstance(action, int):
         return ruleset.deck.cards[action].label()
-    if isinstance(action, Hold) and ruleset.bidding is not None:
+    if isinstance(action, Hold | JoinBid) and ruleset.bidding is not None:
         if action.contract in ruleset.bidding.ranks:
-            return f"hold {ruleset.bidding.contract(action.contract).name}"
+            verb = "hold" if isinstance(action, Hold) else "join the bid"
+            return f"{verb} {ruleset.bidding.contract(action.contract).name}"
     if isinstance(action, TakePacket):
         return f"take packet {action.number}"
     if isinstance(action, Announce) and action.announcement in _bonus_names(ruleset):

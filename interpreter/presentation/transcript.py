@@ -24,6 +24,7 @@ from tarot.core.actions import (
     Double,
     Hold,
     Join,
+    JoinBid,
     Pass,
     TakePacket,
     action_text,
@@ -437,6 +438,8 @@ def _before_play(state: HandState) -> list[str]:
             verb = labels[kind]
             if isinstance(action, Hold):
                 verb, said = "holds", action.contract
+            elif isinstance(action, JoinBid):
+                verb, said = "joins the bid", action.contract
             else:  # a bid, a pass, a card called, a redeal's answer (`RULE redeal`)
                 said = action_text(action, deck).replace(":", " ")
             out.append(f"  Seat {seat} {verb} {said.replace('_', ' ')}")
@@ -444,6 +447,11 @@ def _before_play(state: HandState) -> list[str]:
             out.append(f"  Seat {seat} {'joins the taker' if action.joins else 'stays out'}")
         elif isinstance(action, Answer):
             out.append(f"  Seat {seat} answers {_answer_text(state, action)}")
+    if state.auction.voided is not None:
+        out.append(
+            f"  Nobody joined the bid {state.auction.voided.replace('_', ' ')}, which counts"
+            " only if a seat joins it: it does not stand, as when every seat passes"
+        )
     if state.auction.taker is not None:
         partner = (
             f", partner seat {state.auction.partner} (the holder of the called card)"

@@ -475,7 +475,7 @@ class _PageBuilder:
             if contract.get("only_when_all_passed"):
                 lines.append("Offered in turn only once every player has passed.")
             if "join" in contract:
-                lines.append(f"{code(contract['join'])} may each join the taker's side.")
+                lines.append(_join_words(contract))
             where = ("bidding", "contracts", i)
             name = contract.get("name", contract["id"])
             if "talon" in contract:
@@ -861,6 +861,24 @@ class _PageBuilder:
                 sources=source_keys(spec.get("source")),
                 assumption=self.assume(f"parameter {name}", spec.get("assumption")),
             )
+
+
+def _join_words(contract: Mapping) -> str:
+    """Who may join a contract's bidder, when, and whether the bid needs it."""
+    seats = code(contract["join"])
+    if contract.get("join_at") == "bidding":
+        text = (
+            f"While it is the standing bid, each of {seats} may on his turn join it at its rank"
+            " (on the bidder's side, speaking no more); a higher bid makes those joins fall."
+        )
+    else:
+        text = f"{seats} may each join the taker's side."
+    if contract.get("join_needed"):
+        text += (
+            " The bid counts only if a player joins it: won without one, it does not stand,"
+            " as when every player passes."
+        )
+    return text
 
 
 def _repeat_words(repeat: Mapping) -> str:
