@@ -108,6 +108,10 @@ REFUSED: dict[str, str] = {
     "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",
     "play.rank_changes": "cards ranking otherwise for a hand (the batch ranks by the pack)",
     "declarations.table[].hands_over.named": "a card named by the declarer (the batch names none)",
+    "doubling.repeat": "doublings repeated without a fixed end (no doubling phase in the batch)",
+    "announcements.reopen": "announcements reopened (no announcing phase in the batch)",
+    "questions": "questions during play (no such decision in the batch)",
+    "bidding.contracts[].join_at": "joining in the bidding (no joining in the batch)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES = {

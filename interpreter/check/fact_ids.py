@@ -38,6 +38,7 @@ DECLARED = IdKind(
 )
 BONUS = IdKind("announcement", "`announcements.table`")
 TARGET = IdKind("doubling target", "`doubling.targets`")
+QUESTION = IdKind("question asked during play", "`questions`")
 THROWN_IN = IdKind("reason to throw a deal in", "a `redeal` rule, or 'all_passed' with an auction")
 
 #: fact -> (the place of its id among its arguments, from 0; what the id names)
@@ -49,6 +50,8 @@ ID_ARGUMENTS: dict[str, tuple[int, IdKind]] = {
     "doublings": (0, TARGET),
     "doubling_factor": (0, TARGET),
     "thrown_in": (0, THROWN_IN),
+    "answer": (0, QUESTION),
+    "asker": (0, QUESTION),
 }
 
 SHOWN = 8  # ids listed in a message at most
@@ -91,6 +94,7 @@ def known_ids(
         BONUS: frozenset(table("announcements", "table")),
         TARGET: frozenset(table("doubling", "targets")),
         THROWN_IN: frozenset(thrown),
+        QUESTION: frozenset(ids(data.get("questions")) | gone.get(("questions",), set())),
     }
 
 

@@ -78,7 +78,18 @@ def check_document(draft: Draft) -> CheckedParts | None:
     _check_option_names(draft)
     checked.refused_definitions = _check_definition_names(draft, deck)
     check_lasting(draft, lambda name: _taken(name, "", deck))
+    if not draft.broken.whole("questions"):
+        _check_questions(draft)
     return checked
+
+
+def _check_questions(draft: Draft) -> None:
+    """Questions asked during play have distinct ids (their answers are read by id)."""
+    seen: set[str] = set()
+    for i, question in enumerate(draft.data.get("questions", [])):
+        if question["id"] in seen:
+            draft.problem(("questions", i, "id"), f"a second question named {question['id']!r}")
+        seen.add(question["id"])
 
 
 # --- sources -------------------------------------------------------------------------------
@@ -226,7 +237,26 @@ def _check_contracts(draft: Draft, talon: int | None) -> frozenset[str]:
             )
         where = ("bidding", "contracts", i, "talon")
         _check_talon_use(draft, where, contract.get("talon"), talon)
+        _check_joining(draft, ("bidding", "contracts", i), contract)
     return values
+
+
+def _check_joining(draft: Draft, where: tuple, contract: dict) -> None:
+    """`join_at` and `join_needed` need `join` (the seats that may join); a bid that needs a
+    seat to join it is one made in the bidding, not one offered only once all have passed."""
+    for key in ("join_at", "join_needed"):
+        if key in contract and "join" not in contract:
+            draft.problem(
+                where + (key,),
+                f"`{key}` needs `join`: the seats that may join this contract's bidder",
+            )
+    if contract.get("join_needed") and contract.get("only_when_all_passed"):
+        draft.problem(
+            where + ("join_needed",),
+            "a contract offered only once every seat has passed cannot need a seat to join"
+            " it: nobody bids it in the bidding; remove `join_needed` or"
+            " `only_when_all_passed`",
+        )
 
 
 def _check_auction(draft: Draft) -> None:
@@ -305,6 +335,19 @@ def _check_doubling(draft: Draft, bonuses: set[str] | None) -> None:
                 ("doubling", "steps", i),
                 f"a doubling cannot be named {PASS_TEXT!r}: that word declines one",
             )
+    repeat = spec.get("repeat")
+    if repeat is not None and repeat["step"] == PASS_TEXT:
+        draft.problem(
+            ("doubling", "repeat", "step"),
+            f"a doubling cannot be named {PASS_TEXT!r}: that word declines one",
+        )
+    if repeat is not None and "limit" not in repeat and spec.get("factor", 2) <= 1:
+        draft.problem(
+            ("doubling", "repeat"),
+            f"with a `factor` of {spec['factor']} the doublings would never reach the numbers'"
+            " range, which is all that ends them without a `limit`: give `limit` (the most"
+            " doublings a target may have)",
+        )
     if spec.get("with_announcements") and "announcements" not in draft.data:
         draft.problem(
             ("doubling", "with_announcements"),

@@ -210,6 +210,20 @@ def _announced(state: HandState, seat: int, bonus: str) -> bool:
     return (seat, bonus) in state.announce.announced
 
 
+def _announce_passes(state: HandState, seat: int) -> int:
+    return state.announce.passes.count(seat)
+
+
+def _answer(state: HandState, question: str) -> tuple[int, ...]:
+    answered = state.ask.answers.get(question)
+    return () if answered is None else answered[2]
+
+
+def _asker(state: HandState, question: str) -> int:
+    answered = state.ask.answers.get(question)
+    return -1 if answered is None else answered[0]
+
+
 def _announced_by(state: HandState, bonus: str) -> tuple[int, ...]:
     return tuple(sorted({seat for seat, made in state.announce.announced if made == bonus}))
 
@@ -295,6 +309,9 @@ SCALAR_FACTS: dict[str, Callable[..., Value]] = {
     "bid_position": _bid_position,
     "announced": _announced,
     "announced_by": _announced_by,
+    "announce_passes": _announce_passes,
+    "answer": _answer,
+    "asker": _asker,
     "thrown_in": _thrown_in,
     "bids_made": _bids_made,
     "bid_held": _bid_held,

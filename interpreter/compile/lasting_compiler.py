@@ -110,11 +110,17 @@ def _change(compiler: _Compiles, where: tuple, spec: dict, per_seat: bool) -> Co
     )
 
 
+#: by a transfer's moment, the events its seats and its own expressions are compiled at
+#: (the settlement's otherwise)
+_TRANSFER_EVENTS = {
+    "deal": ("lasting_deal", "lasting_deal_seat"),
+    "trick": ("lasting_trick", "lasting_trick_seat"),
+}
+
+
 def _transfer(compiler: _Compiles, where: tuple, spec: dict) -> Transfer:
     at = spec.get("at", "settlement")
-    seats_event, event = (
-        ("lasting_deal", "lasting_deal_seat") if at == "deal" else ("lasting", "lasting_seat")
-    )
+    seats_event, event = _TRANSFER_EVENTS.get(at, ("lasting", "lasting_seat"))
     key = "pay_in" if "pay_in" in spec else "pay_out"
     when = spec.get("when")
     return Transfer(

@@ -56,6 +56,7 @@ from tarot.core.ruleset import (
     HandOver,
     PartnerCall,
     PaymentRule,
+    PlayQuestion,
     PlayRules,
     RankChange,
     RedealRule,
@@ -205,6 +206,7 @@ class Compiler:
                 ("game", "game", self._game),
                 ("lasting", "lasting", lambda: compile_lasting(self, data)),
                 ("shows", "show", self._shows),
+                ("questions", "questions", self._questions),
             ]
         }
         bidding = self._contract_play(bidding, parts["play"])
@@ -254,6 +256,7 @@ class Compiler:
             game=parts["game"],
             lasting=parts["lasting"],
             shows=parts["shows"] or (),
+            questions=parts["questions"] or (),
             flow=flow,
             unit=ScoreUnit.from_spec(data.get("unit")),
             definitions=tuple(self.definitions),
@@ -802,6 +805,8 @@ class Compiler:
             open_to=self._optional_condition(where + ("open_to",), open_to, "bid_check"),
             only_when_all_passed=bool(spec.get("only_when_all_passed", False)),
             join=self._optional_seats(where + ("join",), spec.get("join"), "call"),
+            join_at=spec.get("join_at", "auction_end"),
+            join_needed=bool(spec.get("join_needed", False)),
         )
 
     def _forced_contract(self, spec: dict | None) -> ForcedContract | None:
@@ -831,7 +836,14 @@ class Compiler:
             ),
             source=source_text(spec.get("source")),
             with_announcements=spec.get("with_announcements", False),
+            repeat=spec.get("repeat", {}).get("step"),
+            limit=self._doubling_limit(spec.get("repeat", {}).get("limit")),
         )
+
+    def _doubling_limit(self, value: object) -> CompiledExpression | _Constant | None:
+        if value is None:
+            return None
+        return self.expression(("doubling", "repeat", "limit"), value, "doubling", Type.NUMBER)
 
     def _double_target(self, where: tuple, spec: dict) -> DoubleTarget:
         return DoubleTarget(
@@ -872,6 +884,9 @@ class Compiler:
             first=self._optional_seats(first, spec.get("first"), "talon"),
             source=source_text(spec.get("source")),
             rounds=spec.get("rounds", "once"),
+            reopen=self._optional_seats(
+                ("announcements", "reopen"), spec.get("reopen"), "announcement"
+            ),
         )
 
     def _partner_call(self) -> PartnerCall | None:
@@ -970,6 +985,23 @@ class Compiler:
                 )
             )
         return tuple(rules)
+
+    def _questions(self) -> tuple[PlayQuestion, ...]:
+        questions = []
+        for i, spec in enumerate(self.data.get("questions", [])):
+            where = ("questions", i)
+            questions.append(
+                PlayQuestion(
+                    id=spec["id"],
+                    name=spec.get("name", spec["id"]),
+                    before_trick=spec["before_trick"],
+                    by=self._seats(where + ("by",), spec["by"], "play"),
+                    cards=self.expression(where + ("cards",), spec["cards"], "play", Type.CARDS),
+                    when=self._optional_condition(where + ("when",), spec.get("when"), "play"),
+                    source=source_text(spec.get("source")),
+                )
+            )
+        return tuple(questions)
 
     def _definitions(self) -> None:
         """Named values, each compiled where the settlement is and usable by the ones after

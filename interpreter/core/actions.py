@@ -81,6 +81,14 @@ class Hold:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinBid:
+    """The standing bid (`contract`) joined at its rank in the bidding, on the bidder's side
+    (a contract's `join_at: bidding`)."""
+
+    contract: str
+
+
+@dataclass(frozen=True, slots=True)
 class Pass:
     """No bid."""
 
@@ -155,6 +163,7 @@ Action = (
     int
     | Bid
     | Hold
+    | JoinBid
     | Pass
     | Declare
     | NoDeclaration
@@ -208,6 +217,8 @@ def action_text(action: Action, deck: Deck) -> str:
         return f"{action.declaration}:{NO_LEVEL_TEXT}"
     if isinstance(action, Hold):
         return f"{HOLD_TEXT}:{action.contract}"
+    if isinstance(action, JoinBid):  # `join:CONTRACT`: no contract's id holds a colon
+        return f"{JOIN_TEXT}:{action.contract}"
     if isinstance(action, TakePacket):
         return f"{PACKET_TEXT}:{action.number}"
     if isinstance(action, Join):
@@ -257,6 +268,8 @@ def read_action(kind: DecisionKind | str, text: str, deck: Deck) -> Action:
         return PASS
     word, colon, rest = text.partition(":")
     if kind == DecisionKind.BID:
+        if colon and word == JOIN_TEXT:
+            return JoinBid(rest)
         return Hold(rest) if colon and word == HOLD_TEXT else Bid(text)
     if colon and rest:
         if kind == DecisionKind.DECLARE:

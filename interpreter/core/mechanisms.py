@@ -140,6 +140,16 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         "a card the declarer names, handed over by whoever holds it, told to all or not",
         ("declarations.table[].hands_over.named", "declarations.table[].hands_over.told"),
     ),
+    "doubling.repeat": ("a doubling repeated without a fixed end", ("doubling.repeat*",)),
+    "announcements.reopen": (
+        "announcements reopened for some seats",
+        ("announcements.reopen",),
+    ),
+    "questions": ("questions asked during play, answered to all", ("questions*",)),
+    "bidding.contracts[].join_at": (
+        "joining the standing bid in the bidding, and bids that need a seat to join",
+        ("bidding.contracts[].join_at", "bidding.contracts[].join_needed"),
+    ),
 }
 
 #: the keys that are prose wherever they stand: said to the reader, never run

@@ -95,6 +95,9 @@ class Contract:
     open_to: Evaluator | None = None  # whether `player` may bid it (None: every seat)
     only_when_all_passed: bool = False  # offered only once every seat has passed
     join: Evaluator | None = None  # seats asked whether they join the taker's side
+    #: when they may: "auction_end" (asked once it is won) or "bidding" (the standing bid)
+    join_at: str = "auction_end"
+    join_needed: bool = False  # the bid counts only if another seat joins it
     play: PlayRules | None = None  # its own play rules (None: the ruleset's)
 
 
@@ -185,6 +188,8 @@ class Announcements:
     #: `once`: each seat speaks once; `until_all_pass`: the turn comes round again until every
     #: seat has passed in turn since the last announcement or doubling
     rounds: str = "once"
+    #: the seats that speak again once a bonus is announced (sees `player`, the announcer)
+    reopen: Evaluator | None = None
 
 
 @dataclass(frozen=True)
@@ -197,6 +202,11 @@ class Doubling:
     source: str
     #: the doublings are made in the round of announcements, not in a phase of their own
     with_announcements: bool = False
+    #: `repeat.step`: the name of each doubling past the last of `steps` (None: no more)
+    repeat: str | None = None
+    #: `repeat.limit`: the most doublings a target may have in all (None: no cap but the
+    #: numbers' range)
+    limit: Evaluator | None = None
 
 
 @dataclass(frozen=True)
@@ -463,7 +473,7 @@ class Transfer:
     id: str
     name: str
     account: str
-    at: str  # "deal", "settlement" or "sitting_end"
+    at: str  # "deal", "trick", "settlement" or "sitting_end"
     seats: Evaluator
     pays_in: bool
     when: Evaluator | None
@@ -493,6 +503,20 @@ class ShowRule:
     after_trick: int | None  # None: right after the deal; 0: when play begins
     when: Evaluator | None
     cards: Evaluator
+    source: str
+
+
+@dataclass(frozen=True)
+class PlayQuestion:
+    """A question a seat may ask before a trick is led (who holds some cards), answered to
+    all."""
+
+    id: str
+    name: str
+    before_trick: int  # asked before this trick (from 1) is led
+    by: Evaluator  # the seats that may ask it, in order of play from the leader
+    cards: Evaluator  # the cards asked about
+    when: Evaluator | None  # whether it may be asked in this hand
     source: str
 
 
@@ -537,6 +561,7 @@ class Ruleset:
     game: GameRules | None = None
     lasting: LastingRules | None = None  # counters and accounts carried from hand to hand
     shows: tuple[ShowRule, ...] = ()  # cards shown to all after the deal or a trick
+    questions: tuple[PlayQuestion, ...] = ()  # asked during play, answered to all
     flow: tuple[FlowStep, ...] = ()  # the hand's steps in order (`tarot.compile.flow`)
     unit: ScoreUnit = ScoreUnit()  # what results are counted in
     definitions: tuple[Definition, ...] = ()  # in the ruleset's order

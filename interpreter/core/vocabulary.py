@@ -62,6 +62,15 @@ BEFORE_TAKER = frozenset(
     }
 )
 
+#: a finished trick: its cards in the order played, its number, who led and who wins it
+_FINISHED_TRICK = {
+    "trick": Type.CARDS,
+    "trick_number": Type.NUMBER,
+    "last_trick": Type.BOOL,
+    "leader": Type.SEAT,
+    "winner": Type.SEAT,
+}
+
 EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "cut": {"cut_card": Type.CARD},
     "redeal": _PLAYER,
@@ -85,13 +94,7 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "sides": {},  # the play rules' `sides`, with the seat under its own name
     "trick_end": {**_TRICK, "winner": Type.SEAT, "keeper": Type.SEAT},
     # a finished trick, before it is taken: who wins it by the trick rules
-    "trick_won": {
-        "trick": Type.CARDS,
-        "trick_number": Type.NUMBER,
-        "last_trick": Type.BOOL,
-        "leader": Type.SEAT,
-        "winner": Type.SEAT,
-    },
+    "trick_won": _FINISHED_TRICK,
     "settlement": {},
     "declaration": _PLAYER,
     "declaration_shown": {**_PLAYER, "level": Type.STRING},
@@ -103,6 +106,8 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "lasting_deal_seat": _PLAYER,
     "lasting": {},
     "lasting_seat": _PLAYER,
+    "lasting_trick": _FINISHED_TRICK,  # a transfer `at: trick`, once the trick is taken
+    "lasting_trick_seat": {**_FINISHED_TRICK, **_PLAYER},
     # cards shown to all: after the deal, after a trick
     "show_deal": {},
     # a flow step's settings (`when`, an `ask`'s seats, a `bid`'s bidders; a discard's
@@ -194,4 +199,7 @@ FACTS: dict[str, Fact] = {
     "pass_number": Fact((Type.SEAT,), Type.NUMBER, "seats"),
     "passed_over": Fact((Type.SEAT,), Type.STRING, "seats"),
     "runs": Fact((Type.CARDS, Type.NUMBER), Type.CARDS, "cards"),
+    "announce_passes": Fact((Type.SEAT,), Type.NUMBER, "seats"),
+    "answer": Fact((Type.STRING,), Type.SEATS, "seats"),
+    "asker": Fact((Type.STRING,), Type.SEAT),
 }

@@ -4,7 +4,8 @@ Where it sits: beside the hand state (`tarot.engine.state`). A hand starts from 
 values the hand before it left (`LastingValues`, carried by `engine.game` and checked by
 `tarot.records.replay`), reads them in expressions through the facts the compiler names after
 each counter, and changes them in three places: transfers into or out of an account after
-the deal and at the settlement, the ruleset's counter changes once a hand is played out, and
+the deal, after each trick (`engine.phases.play` calls `pay_transfers` with the trick's names)
+and at the settlement, the ruleset's counter changes once a hand is played out, and
 the transfers made when the sitting ends (`engine.phases.settle` calls `close_hand`). A hand
 thrown in changes no counter: only the transfers after its deal, if any, stand.
 
@@ -15,6 +16,7 @@ account as it stood when the rule began.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
     from tarot.engine.state import HandState
 
 #: the moments transfers are made at, as records write them
-DEAL, SETTLEMENT, SITTING_END = "deal", "settlement", "sitting_end"
+DEAL, TRICK, SETTLEMENT, SITTING_END = "deal", "trick", "settlement", "sitting_end"
 
 
 @dataclass
@@ -66,16 +68,20 @@ class TransferMade:
     account: str
     amount: Number
     at: str
+    trick: int = 0  # at a trick: its number (from 1)
 
     def as_record(self) -> dict:
         into = self.amount > 0
-        return {
+        record = {
             "rule": self.rule,
             "from": self.seat if into else self.account,
             "to": self.account if into else self.seat,
             "amount": magnitude(self.amount),
             "at": self.at,
         }
+        if self.at == TRICK:
+            record["trick"] = self.trick
+        return record
 
 
 def starting_values(ruleset: Ruleset, before: LastingValues | None) -> LastingValues:
@@ -87,13 +93,14 @@ def starting_values(ruleset: Ruleset, before: LastingValues | None) -> LastingVa
     return LastingValues({}, {}) if rules is None else LastingValues.start(rules, ruleset.players)
 
 
-def pay_transfers(state: HandState, at: str) -> None:
-    """Make the ruleset's transfers of the moment `at`, in order."""
+def pay_transfers(state: HandState, at: str, trick: Mapping[str, object] | None = None) -> None:
+    """Make the ruleset's transfers of the moment `at`, in order; at a trick, `trick` gives
+    the names its expressions see (`trick`, `trick_number`, `winner`...)."""
     rules = state.ruleset.lasting
     if rules is None:
         return
     for transfer in rules.transfers_at(at):
-        made = _worked_out(state, transfer)
+        made = _worked_out(state, transfer, trick or {})
         for move in made:
             values = state.lasting.table
             values[move.account] = tidy(in_range(values[move.account] + move.amount))
@@ -103,8 +110,11 @@ def pay_transfers(state: HandState, at: str) -> None:
             state._changed()
 
 
-def _worked_out(state: HandState, transfer: Transfer) -> list[TransferMade]:
-    scope = state._scope({})
+def _worked_out(
+    state: HandState, transfer: Transfer, variables: Mapping[str, object]
+) -> list[TransferMade]:
+    scope = state._scope(dict(variables))
+    number = state.play.trick_number if transfer.at == TRICK else 0
     moves = []
     for seat in selected_seats(transfer.seats(scope)):
         scope.vars["player"] = seat
@@ -113,7 +123,8 @@ def _worked_out(state: HandState, transfer: Transfer) -> list[TransferMade]:
         amount = tidy(transfer.amount(scope))
         if amount:
             signed = amount if transfer.pays_in else -amount
-            moves.append(TransferMade(transfer.id, seat, transfer.account, signed, transfer.at))
+            made = TransferMade(transfer.id, seat, transfer.account, signed, transfer.at, number)
+            moves.append(made)
     return moves
 
 

@@ -87,7 +87,7 @@ def _habits(state: HandState, seat: int) -> list[float]:
         values, pack = state.ruleset.counting.float_values, state.ruleset.deck.cards
         return [-values[card] - (1.0 if pack[card].is_trump else 0.0) for card in cards]
     if kind == DecisionKind.NAME:  # the card of most worth, a trump before a plain card
-        values, pack = state.ruleset.counting.values, state.ruleset.deck.cards
+        values, pack = state.ruleset.counting.float_values, state.ruleset.deck.cards
         return [values[card] + (1.0 if pack[card].is_trump else 0.0) for card in cards]
     return [0.0] * len(actions)
 

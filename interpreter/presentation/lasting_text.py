@@ -16,15 +16,18 @@ from tarot.expressions.builtins import magnitude
 from tarot.expressions.numbers import shown
 
 
-def transfer_lines(ruleset: Ruleset, transfers: Sequence[TransferMade], at: str) -> list[str]:
-    """Each transfer made at `at`, as `    pay: seat 0 -> pot  1 point  Ante [source]`."""
+def transfer_lines(
+    ruleset: Ruleset, transfers: Sequence[TransferMade], at: str, trick: int = 0
+) -> list[str]:
+    """Each transfer made at `at` (at a trick: after trick number `trick`), as
+    `    pay: seat 0 -> pot  1 point  Ante [source]`."""
     lasting = ruleset.lasting
     if lasting is None:
         return []
     rules = {transfer.id: transfer for transfer in lasting.transfers}
     lines = []
     for move in transfers:
-        if move.at != at:
+        if move.at != at or move.trick != trick:
             continue
         rule = rules[move.rule]
         amount = magnitude(move.amount)

@@ -19,10 +19,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from tarot.core.actions import (
     Action,
     Announce,
+    Answer,
     DecisionKind,
     Declare,
     Double,
     Hold,
+    JoinBid,
     NoDeclaration,
     TakePacket,
     action_text,
@@ -142,9 +144,10 @@ def action_label(
     doubling by the names the ruleset gives; anything else as written, without underscores."""
     if isinstance(action, int):
         return ruleset.deck.cards[action].label()
-    if isinstance(action, Hold) and ruleset.bidding is not None:
+    if isinstance(action, Hold | JoinBid) and ruleset.bidding is not None:
         if action.contract in ruleset.bidding.ranks:
-            return f"hold {ruleset.bidding.contract(action.contract).name}"
+            verb = "hold" if isinstance(action, Hold) else "join the bid"
+            return f"{verb} {ruleset.bidding.contract(action.contract).name}"
     if isinstance(action, TakePacket):
         return f"take packet {action.number}"
     if isinstance(action, Announce) and action.announcement in _bonus_names(ruleset):
@@ -154,6 +157,9 @@ def action_label(
         if action.step is None:
             return f"do not double {target}"
         return f"{action.step.replace('_', ' ')}: {target}"
+    asked = {question.id: question.name for question in ruleset.questions}
+    if isinstance(action, Answer) and action.question in asked:  # a question during play
+        return f"{'ask' if action.yes else 'do not ask'}: {asked[action.question]}"
     if isinstance(action, Declare | NoDeclaration):
         declaration = _declaration(ruleset, action.declaration)
         if declaration is not None and isinstance(action, NoDeclaration):
@@ -183,7 +189,7 @@ def _doubles(ruleset: Ruleset, action: Double) -> bool:
     return (
         doubling is not None
         and action.target in _target_names(ruleset)
-        and (action.step is None or action.step in doubling.steps)
+        and (action.step is None or action.step in (*doubling.steps, doubling.repeat))
     )
 
 

@@ -24,6 +24,7 @@ from tarot.core.actions import (
     Double,
     Hold,
     Join,
+    JoinBid,
     Pass,
     TakePacket,
     action_text,
@@ -40,8 +41,9 @@ from tarot.engine.events import (
     at_trick,
 )
 from tarot.engine.first_dealer import dealer_draw
-from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END
+from tarot.engine.lasting import DEAL, SETTLEMENT, SITTING_END, TRICK
 from tarot.engine.phases.announce import KEPT_SHOWN
+from tarot.engine.phases.ask import ANSWER_SHOWN
 from tarot.engine.phases.talon import (
     REST_SHOWN,
     TO_TRICK_WINNERS,
@@ -255,10 +257,12 @@ def _play_lines(state: HandState) -> list[str]:
     ):
         played = ", ".join(_played(ruleset, c["seat"], c["card"]) for c in trick["cards"])
         exception = _exception_note(state, seat_cards, trick["winner"], trick["number"])
+        out += _questions_asked(state, trick["number"])
         out.append(f"  Trick {trick['number']:2}: {played}  -> seat {trick['winner']}{exception}")
         for cards in given.get(trick["number"], []):
             out.append(f"    from the talon to seat {trick['winner']}: {_cards(ruleset, cards)}")
         out += _payments_at(state, at_trick(trick["number"]))
+        out += transfer_lines(ruleset, state.transfers, TRICK, trick["number"])
         for exchange in exchanges.get(trick["number"], []):
             out.append(
                 f"    for the Fool: seat {exchange['from']} gives "
@@ -533,11 +537,16 @@ def _before_play(state: HandState) -> list[str]:
     if _calls_after_discards(state):
         del labels["call"]  # told after the discards (`_late_call_lines`)
     deck = state.ruleset.deck
+    in_play = {question.id for question in state.ruleset.questions}  # told before their trick
     for seat, kind, action in _taken(state):
+        if isinstance(action, Answer) and action.question in in_play:
+            continue
         if kind in labels:
             verb = labels[kind]
             if isinstance(action, Hold):
                 verb, said = "holds", action.contract
+            elif isinstance(action, JoinBid):
+                verb, said = "joins the bid", action.contract
             else:  # a bid, a pass, a card called, a redeal's answer (`RULE redeal`)
                 said = action_text(action, deck).replace(":", " ")
             out.append(f"  Seat {seat} {verb} {said.replace('_', ' ')}")
@@ -545,6 +554,11 @@ def _before_play(state: HandState) -> list[str]:
             out.append(f"  Seat {seat} {'joins the taker' if action.joins else 'stays out'}")
         elif isinstance(action, Answer):
             out.append(f"  Seat {seat} answers {_answer_text(state, action)}")
+    if state.auction.voided is not None:
+        out.append(
+            f"  Nobody joined the bid {state.auction.voided.replace('_', ' ')}, which counts"
+            " only if a seat joins it: it does not stand, as when every seat passes"
+        )
     if state.auction.taker is not None:
         partner = (
             f", partner seat {state.auction.partner} (the holder of the called card)"
@@ -631,19 +645,48 @@ def _announcement_lines(state: HandState) -> list[str]:
     names = {bonus.id: bonus.name for bonus in section.table}
     kept = {(seat, what): cards for seat, what, cards in state.shown}
     out = ["Announcements:"]
+    made: dict[str, int] = {}
+    told = 0  # bonuses announced so far
     for seat, kind, action in _taken(state):
         if kind != DecisionKind.ANNOUNCE or isinstance(action, Pass):
             continue
         if isinstance(action, Double):  # doubled in the round of announcements
             if action.step is not None:
-                out.append(_doubling_line(state, seat, action))
+                out.append(_doubling_line(state, seat, action, made))
             continue
         assert isinstance(action, Announce)  # an announcement's other actions
         said = action.announcement
         cards = kept.get((seat, f"{KEPT_SHOWN}:{said}"))
         keeping = f", keeping {_cards(state.ruleset, cards)} for the last trick" if cards else ""
         out.append(f"  Seat {seat} announces {names.get(said, said)}{keeping}")
+        told += 1
+        for after, seats in state.announce.reopened:
+            if after == told:
+                out.append(f"  The announcements reopen for {_seats_named(seats)}")
     return out
+
+
+def _questions_asked(state: HandState, trick: int) -> list[str]:
+    """Each question asked before the trick's lead, with its answer told to all."""
+    out = []
+    for question in state.ruleset.questions:
+        asked = state.ask.answers.get(question.id)
+        if asked is None or asked[1] != trick:
+            continue
+        asker, _trick, holders = asked
+        what = f"{ANSWER_SHOWN}:{question.id}"
+        held = {seat: cards for seat, said, cards in state.shown if said == what}
+        told = "; ".join(f"seat {s} holds {_cards(state.ruleset, held[s])}" for s in holders)
+        told = told or "no seat holds any of them"
+        out.append(f"  Seat {asker} asks: {question.name} Told to all: {told}")
+    return out
+
+
+def _seats_named(seats: Sequence[int]) -> str:
+    """`seat 3`, `seats 0 and 2`."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
 
 
 def _doubled_with_announcements(state: HandState) -> bool:
@@ -651,13 +694,21 @@ def _doubled_with_announcements(state: HandState) -> bool:
     return doubling is not None and doubling.with_announcements and bool(state.double.doubled)
 
 
-def _doubling_line(state: HandState, seat: int, action: Double) -> str:
-    """A doubling or its refusal (`pass`) as the transcript says it."""
+def _doubling_line(state: HandState, seat: int, action: Double, made: dict[str, int]) -> str:
+    """A doubling or its refusal (`pass`) as the transcript says it; a doubling past the
+    named `steps` (`doubling.repeat`) with its number and the multiplier it makes. `made`
+    counts the doublings told so far, target by target, and is updated."""
     doubling = state.ruleset.doubling
     assert doubling is not None  # a doubling is made only in rulesets with `doubling`
     names = {target.id: target.name for target in doubling.targets}
     step = "pass" if action.step is None else action.step.replace("_", " ")
-    return f"  Seat {seat}: {step} ({names.get(action.target, action.target)})"
+    line = f"  Seat {seat}: {step} ({names.get(action.target, action.target)})"
+    if action.step is None:
+        return line
+    times = made[action.target] = made.get(action.target, 0) + 1
+    if times <= len(doubling.steps):
+        return line
+    return f"{line}, doubling {times}, x{number_text(doubling.factor**times)}"
 
 
 def _doubling_lines(state: HandState) -> list[str]:
@@ -672,8 +723,9 @@ def _doubling_lines(state: HandState) -> list[str]:
         return []
     names = {target.id: target.name for target in doubling.targets}
     out = ["Doublings:"]
+    made: dict[str, int] = {}
     for seat, action in asked:
-        out.append(_doubling_line(state, seat, action))
+        out.append(_doubling_line(state, seat, action, made))
     for target, times in state.double.doubled.items():
         factor = doubling.factor**times
         target_name = names.get(target, target)

@@ -8,9 +8,12 @@ or, with `rounds: until_all_pass`, every seat again after each thing said, from 
 said it. A seat is offered every bonus open to it (its `when` holds, the seat is among its
 `by`, and nobody of the seat's side has announced it yet) and, with
 `doubling.with_announcements`, the doublings open to it (`tarot.engine.phases.doubling`);
-it says them one at a time (`announce:ID`, `STEP:TARGET`) and passes when done. What was
-announced is kept in `state.announce.announced` as (seat, id); a bonus's `keeps` cards are shown and
-held back by play until the last trick (`keep_back`).
+it says them one at a time (`announce:ID`, `STEP:TARGET`) and passes when done; a seat with
+nothing open to it passes without being asked. Each pass is kept in `state.announce.passes`
+(read by `announce_passes(seat)`). After a bonus is announced, the seats `reopen` gives speak
+again once the announcer has passed (`state.announce.reopened` says when, for the
+transcript). What was announced is kept in `state.announce.announced` as (seat, id); a
+bonus's `keeps` cards are shown and held back by play until the last trick (`keep_back`).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from tarot.engine.phases import doubling
 from tarot.engine.values import first_seat, selected_seats
 
 if TYPE_CHECKING:
-    from tarot.core.ruleset import Announcement
+    from tarot.core.ruleset import Announcement, Evaluator
     from tarot.engine.state import HandState
 
 KEPT_SHOWN = "kept"  # how `shown` names the cards an announcer keeps: `kept:ID`
@@ -42,19 +45,28 @@ UNTIL_ALL_PASS = "until_all_pass"  # `rounds`: the turn comes round until all pa
 @dataclass(slots=True)
 class AnnounceState:
     """The announcements' part of a hand's state (`state.announce`): what was announced, as
-    (seat, bonus), the seats still to speak, and the cards each announcer keeps back for the
-    last trick."""
+    (seat, bonus), the seats still to speak, the cards each announcer keeps back for the last
+    trick, the seat of each pass in order, and each reopening as (how many bonuses were
+    announced when it came, the seats it reopened to)."""
 
     announced: list[tuple[int, str]]
     queue: list[int]
     kept_back: dict[int, frozenset[int]]
+    passes: list[int]
+    reopened: list[tuple[int, tuple[int, ...]]]
 
     @classmethod
     def new(cls) -> AnnounceState:
-        return cls([], [], {})
+        return cls([], [], {}, [], [])
 
     def copy(self) -> AnnounceState:
-        return AnnounceState(list(self.announced), list(self.queue), dict(self.kept_back))
+        return AnnounceState(
+            list(self.announced),
+            list(self.queue),
+            dict(self.kept_back),
+            list(self.passes),
+            list(self.reopened),
+        )
 
 
 def enter(state: HandState) -> None:
@@ -83,8 +95,14 @@ def decide(state: HandState) -> bool:
             choices = [action_text(a, state.ruleset.deck) for a in actions]
             state.decision = Decision(seat, DecisionKind.ANNOUNCE, actions, choices)
             return True
-        state.announce.queue.pop(0)
+        _passes(state)  # nothing open to it: the seat passes unasked
     return False
+
+
+def _passes(state: HandState) -> None:
+    """The seat whose turn it is passes: its turn ends, and the pass is counted."""
+    state.announce.passes.append(state.announce.queue.pop(0))
+    state._changed()
 
 
 def open_to(state: HandState, seat: int) -> list[Announcement]:
@@ -106,7 +124,7 @@ def open_to(state: HandState, seat: int) -> list[Announcement]:
 
 def announce(state: HandState, decision: Decision, action: Announce | Double | Pass) -> None:
     if isinstance(action, Pass):
-        state.announce.queue.pop(0)
+        _passes(state)
         return
     seat = decision.seat
     section = state.ruleset.announcements
@@ -128,6 +146,23 @@ def announce(state: HandState, decision: Decision, action: Announce | Double | P
             ) | frozenset(held)
             state.shown.append((seat, f"{KEPT_SHOWN}:{bonus.id}", held))
     state._changed()
+    if section.reopen is not None:
+        _reopen(state, seat, section.reopen)
+
+
+def _reopen(state: HandState, seat: int, reopen: Evaluator) -> None:
+    """The seats `reopen` gives speak again once the announcer has passed, in order of play
+    from him: those other than him not already waiting to speak."""
+    chosen = set(selected_seats(reopen(state._scope({"player": seat}))))
+    players = state.ruleset.players
+    again = tuple(
+        other
+        for other in ((seat + i) % players for i in range(1, players))
+        if other in chosen and other not in state.announce.queue
+    )
+    if again:
+        state.announce.queue[1:1] = again
+        state.announce.reopened.append((len(state.announce.announced), again))
 
 
 def keep_back(state: HandState, seat: int, legal: list[int]) -> list[int]:

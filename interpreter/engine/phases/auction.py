@@ -7,7 +7,10 @@ and round until all but one have passed); when every seat passed, the contracts 
 then, to each seat they are open to; then a forced contract, or the deal thrown in; once
 there is a taker, the seats the contract lets join him are asked in turn. `state.auction.bidders`
 holds the seats still to speak in the current stage, in order; `state.auction.taker` and
-`state.auction.contract` the highest bid so far.
+`state.auction.contract` the highest bid so far. A contract with `join_at: bidding` lets the
+seats of its `join` join it in the bidding while it stands (`join:CONTRACT`), and a higher bid
+makes those joins fall; one with `join_needed` counts only if a seat joins it: won without
+one, the bid is void (`state.auction.voided`) and the auction ends as when all pass.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from tarot.core.actions import (
     DecisionKind,
     Hold,
     Join,
+    JoinBid,
     Pass,
     action_text,
 )
@@ -37,6 +41,7 @@ if TYPE_CHECKING:
     from tarot.engine.state import HandState
 
 UNTIL_ONE_LEFT = "until_one_left"  # `bidding.rounds`: round and round until one is left
+JOIN_IN_BIDDING = "bidding"  # a contract's `join_at`: its bid may be joined in the bidding
 # Bids, holds and passes an auction may hold: without holds each bid raises the contract, so
 # only holds answered by holds (where `hold` and `must_bid` allow it) can go on without end.
 MAX_AUCTION_WORDS = 1000
@@ -80,6 +85,8 @@ class AuctionState:
     joined: list[int]  # seats that joined the taker's side
     called_card: int | None
     partner: int | None  # the called card's holder, when not the taker
+    needs_partner: bool  # the winning bid counts only if a seat joins it (`join_needed`)
+    voided: str | None  # a bid won that nobody joined, and that did not count
 
     @classmethod
     def new(cls, players: int) -> AuctionState:
@@ -99,6 +106,8 @@ class AuctionState:
             [],
             None,
             None,
+            False,
+            None,
         )
 
     def copy(self) -> AuctionState:
@@ -117,6 +126,8 @@ class AuctionState:
             list(self.joined),
             self.called_card,
             self.partner,
+            self.needs_partner,
+            self.voided,
         )
 
 
@@ -189,9 +200,15 @@ def decide_bid(state: HandState) -> bool:
             return True
         _force(state, bidding)
     if state.auction.taker is not None and state.auction.stage < AuctionStage.JOINING:
+        won = bidding.contract(state.auction.contract)  # type: ignore[arg-type]
+        state.auction.needs_partner = (
+            won.join_needed
+            and state.auction.stage == AuctionStage.BIDDING
+            and state.auction.bids_made[state.auction.taker] > 0  # bid, not forced
+        )
         state.auction.stage = AuctionStage.JOINING
-        join = bidding.contract(state.auction.contract).join  # type: ignore[arg-type]
-        if join is not None:
+        join = won.join
+        if join is not None and won.join_at != JOIN_IN_BIDDING:
             asked = selected_seats(join(state._scope({})))
             state.auction.bidders = [
                 s for s in state.auction.bid_order if s in asked and s != state.auction.taker
@@ -219,8 +236,23 @@ def _decide_join(state: HandState) -> bool:
         choices = [action_text(a, state.ruleset.deck) for a in _JOIN_ANSWERS]
         state.decision = Decision(seat, DecisionKind.JOIN, _JOIN_ANSWERS, choices)
         return True
+    if state.auction.needs_partner and not state.auction.joined:
+        return _void(state)
     state.auction.stage = AuctionStage.OVER
     return False
+
+
+def _void(state: HandState) -> bool:
+    """The winning bid needed a seat to join it and none did: it does not count, and the
+    auction ends as when every seat passes."""
+    auction = state.auction
+    auction.voided, auction.needs_partner = auction.contract, False
+    auction.taker = auction.contract = None
+    auction.bid_held = False
+    auction.stage = AuctionStage.BIDDING
+    auction.bidders.clear()
+    state._changed()
+    return decide_bid(state)
 
 
 def _won(state: HandState, bidding: Bidding) -> bool:
@@ -288,11 +320,27 @@ def _legal_bids(state: HandState, bidding: Bidding, seat: int) -> list[Action]:
     bids += [Bid(c.id) for i, c in enumerate(offered) if _open(state, c, seat, start + i)]
     if last_word or (bids and _last_word_at_once(state, bidding)):
         return bids
+    if _may_join(state, bidding, seat):
+        bids.append(JoinBid(state.auction.contract))  # type: ignore[arg-type]
     if bids and bidding.must_bid is not None:
         if seat in selected_seats(bidding.must_bid(state._scope(_highest(state)))):
             return bids
     bids.append(PASS)
     return bids
+
+
+def _may_join(state: HandState, bidding: Bidding, seat: int) -> bool:
+    """Whether `seat` may join the standing bid at its rank: its contract lets the seats of
+    its `join` do so in the bidding, and `seat` is one of them, not the bidder nor joined."""
+    auction = state.auction
+    if auction.stage != AuctionStage.BIDDING or auction.contract is None:
+        return False
+    standing = bidding.contract(auction.contract)
+    if standing.join is None or standing.join_at != JOIN_IN_BIDDING:
+        return False
+    if seat == auction.taker or seat in auction.joined:
+        return False
+    return seat in selected_seats(standing.join(state._scope({})))
 
 
 def _highest(state: HandState) -> dict:
@@ -316,7 +364,7 @@ def _force(state: HandState, bidding: Bidding) -> None:
     state._changed()
 
 
-def bid(state: HandState, decision: Decision, action: Bid | Hold | Pass) -> None:
+def bid(state: HandState, decision: Decision, action: Bid | Hold | JoinBid | Pass) -> None:
     bidding = state.ruleset.bidding
     assert bidding is not None  # only a ruleset with an auction asks for bids
     if len(state.auction.bidders) == 1 and bidding.rounds == UNTIL_ONE_LEFT:
@@ -334,6 +382,13 @@ def bid(state: HandState, decision: Decision, action: Bid | Hold | Pass) -> None
     state.auction.log.append(AuctionEntry(seat, not isinstance(action, Pass), jump, standing))
     if isinstance(action, Pass):
         return  # a seat that passed does not speak again
+    if isinstance(action, JoinBid):  # on the bidder's side; it speaks no more
+        state.auction.joined.append(seat)
+        state._changed()
+        return
+    if state.auction.joined:  # the joins to the bid passed fall with it
+        state.auction.joined.clear()
+        state._changed()
     state.auction.taker, state.auction.contract = decision.seat, action.contract
     state.auction.bids_made[seat] += 1
     state.auction.bid_held = isinstance(action, Hold)

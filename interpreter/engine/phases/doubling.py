@@ -1,18 +1,19 @@
 """Doublings before play: each target of the ruleset's `doubling` (the contract, a bonus...)
 doubled, the doubling answered, and so on, the two sides taking turns.
 
-Where it sits: a phase of the hand (`tarot.engine.phases`) after the declarations and
-before play, in rulesets with `doubling`. The targets that may be doubled in the hand are
-asked about one after the other (`state.double.targets`); for the first of them, the seats
-of the side whose turn it is (`by` before an even number of doublings, `against` after an
-odd one) are asked in order of play (`state.double.queue`). A doubling passes the turn to
-the other side; when every seat of a side declines, or the last step is made, the target is
-closed. `state.double.doubled` counts the doublings of each target, read by `doublings('ID')` and
-`doubling_factor('ID')`. A target tied to an announcement is asked about only once it is
-announced, first by the seats not on its announcer's side unless its `by` says otherwise.
-With `doubling.with_announcements` there is no such phase: the round of announcements
-(`tarot.engine.phases.announce`) offers each seat on its turn the doublings open to it here
-(`offered_in_announcements`), by the same turns of the sides.
+Where it sits: a phase of the hand (`tarot.engine.phases`) after the declarations and before
+play, in rulesets with `doubling`. The targets that may be doubled in the hand are asked
+about one after the other (`state.double.targets`); for the first of them, the seats of the
+side whose turn it is (`by` before an even number of doublings, `against` after an odd one)
+are asked in order of play (`state.double.queue`). A doubling passes the turn to the other
+side; when every seat of a side declines, or no further doubling may be made (the last of
+`steps`; with `doubling.repeat`, its `limit` or the numbers' range: `next_step`), the target
+is closed. `state.double.doubled` counts the doublings of each target, read by
+`doublings('ID')` and `doubling_factor('ID')`. A target tied to an announcement is asked
+about only once it is announced, first by the seats not on its announcer's side unless its
+`by` says otherwise. With `doubling.with_announcements` there is no such phase: the round of
+announcements (`tarot.engine.phases.announce`) offers each seat on its turn the doublings
+open to it here (`offered_in_announcements`), by the same turns of the sides.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING
 from tarot.core.actions import Action, Decision, DecisionKind, Double, action_text
 from tarot.core.ruleset import DoubleTarget  # at run time: the compiled build reads field types
 from tarot.engine.values import selected_seats
+from tarot.expressions.builtins import MAX_NUMBER
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
@@ -73,9 +75,9 @@ def offered_in_announcements(state: HandState, seat: int) -> list[Double]:
         return []
     offered = []
     for target in _open_targets(state):
-        made = state.double.doubled.get(target.id, 0)
-        if made < len(doubling.steps) and seat in _side_to_speak(state, target):
-            offered.append(Double(target.id, doubling.steps[made]))
+        step = next_step(state, target.id)
+        if step is not None and seat in _side_to_speak(state, target):
+            offered.append(Double(target.id, step))
     return offered
 
 
@@ -83,10 +85,9 @@ def decide(state: HandState) -> bool:
     """The next seat's choice to double the open target or not; False once all are closed."""
     if not state.double.queue:
         return False
-    doubling = state.ruleset.doubling
-    assert doubling is not None  # the phase is in the hand only with a `doubling` section
     target = state.double.targets[0]
-    step = doubling.steps[state.double.doubled.get(target.id, 0)]
+    step = next_step(state, target.id)
+    assert step is not None  # a target with no doubling left is closed (`_ask_next`)
     actions: list[Action] = [Double(target.id, step), Double(target.id, None)]
     choices = [action_text(a, state.ruleset.deck) for a in actions]
     state.decision = Decision(state.double.queue[0], DecisionKind.DOUBLE, actions, choices)
@@ -100,12 +101,25 @@ def double(state: HandState, _decision: Decision, action: Double) -> None:
             state.double.targets.pop(0)
             _ask_next(state)
         return
-    doubling = state.ruleset.doubling
-    assert doubling is not None  # the phase is in the hand only with a `doubling` section
-    level = record(state, action.target)
-    if level == len(doubling.steps):
-        state.double.targets.pop(0)
+    record(state, action.target)
     _ask_next(state)
+
+
+def next_step(state: HandState, target: str) -> str | None:
+    """The name of the target's next doubling, or None when no more may be made: past the
+    last of `steps` without `repeat`, once `repeat.limit` doublings are made, or where one
+    more would take the multiplier past the numbers' range."""
+    doubling = state.ruleset.doubling
+    assert doubling is not None  # doublings are asked about only with a `doubling` section
+    made = state.double.doubled.get(target, 0)
+    if doubling.limit is not None and made >= doubling.limit(state._scope({})):
+        return None
+    if made < len(doubling.steps):
+        return doubling.steps[made]
+    size = doubling.factor if doubling.factor >= 0 else -doubling.factor
+    if doubling.repeat is None or size ** (made + 1) > MAX_NUMBER:
+        return None
+    return doubling.repeat
 
 
 def record(state: HandState, target: str) -> int:
@@ -122,11 +136,13 @@ def announcers(state: HandState, bonus: str) -> tuple[int, ...]:
 
 def _ask_next(state: HandState) -> None:
     """The seats to ask next: the side whose turn it is on the first open target, skipping
-    targets that side has nobody for."""
+    targets that side has nobody for and targets with no doubling left to make."""
     while state.double.targets:
-        state.double.queue = _side_to_speak(state, state.double.targets[0])
-        if state.double.queue:
-            return
+        target = state.double.targets[0]
+        if next_step(state, target.id) is not None:
+            state.double.queue = _side_to_speak(state, target)
+            if state.double.queue:
+                return
         state.double.targets.pop(0)
     state.double.queue = []
 

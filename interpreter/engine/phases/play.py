@@ -19,7 +19,8 @@ from tarot.core.ruleset import PlayRules  # at run time: the compiled build read
 from tarot.engine import sides
 from tarot.engine import tricks as trick_rules
 from tarot.engine.events import at_trick
-from tarot.engine.phases import announce, declare, settle, talon
+from tarot.engine.lasting import TRICK, pay_transfers
+from tarot.engine.phases import announce, ask, declare, settle, talon
 from tarot.engine.rank_changes import changed_pack
 from tarot.engine.showing import show_cards
 from tarot.engine.values import selected_seats
@@ -142,6 +143,8 @@ def decide(state: HandState) -> bool:
     if not (any(zones.hands) or any(map(any, zones.piles))):  # `cards_left`
         return False
     ruleset = state.ruleset
+    if ruleset.questions and not zones.trick and ask.decide_in_play(state):
+        return True
     seat = (state.play.leader + len(zones.trick)) % ruleset.players
     if state.play.trick_number == 1 and declare.next_declaration(
         state, seat, declare.BEFORE_OWN_FIRST_CARD
@@ -264,6 +267,16 @@ def _end_trick(state: HandState) -> None:
             trick_vars.update(winner=winner, keeper=keeper)
             state._fire_rules(rules, trick_vars, at)
     state.play.trick_log.append((state.play.trick_number, state.play.leader, trick, winner))
+    if ruleset.lasting is not None and ruleset.lasting.transfers_at(TRICK):
+        memo.clear()  # `_changed`: the transfers see the trick taken
+        names = {
+            "trick": tuple(card for _seat, card in trick),
+            "trick_number": state.play.trick_number,
+            "last_trick": last,
+            "leader": state.play.leader,
+            "winner": winner,
+        }
+        pay_transfers(state, TRICK, names)
     zones.trick = []
     state.play.leader = winner
     if state.talon_phase.drawing:

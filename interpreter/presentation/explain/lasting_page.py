@@ -44,6 +44,7 @@ def lasting_rules(doc: Mapping) -> Iterator[Written]:
         yield spec.get("name", spec["id"]), lines, ("lasting", "changes", i), spec
     moments = {
         "deal": "After the deal",
+        "trick": "After each trick, once it is taken",
         "settlement": "At the settlement",
         "sitting_end": "When the sitting ends",
     }

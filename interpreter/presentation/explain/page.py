@@ -18,6 +18,7 @@ from tarot.core.ruleset import Ruleset
 from tarot.expressions.numbers import exact
 from tarot.presentation.explain import flow_words, words
 from tarot.presentation.explain.lasting_page import Written, lasting_rules, show_rules
+from tarot.presentation.explain.questions_page import question_rules
 from tarot.presentation.explain.words import code, setting
 
 
@@ -153,6 +154,7 @@ class _PageBuilder:
             Section("The game", list(self._game())),
             Section("Cards shown to all", self._written(show_rules(doc))),
             Section("Between hands", self._written(lasting_rules(doc))),
+            Section("Questions during play", self._written(question_rules(doc))),
         ]
         sections = [section for section in sections if section.rules]
         for section in sections:
@@ -492,7 +494,7 @@ class _PageBuilder:
             if contract.get("only_when_all_passed"):
                 lines.append("Offered in turn only once every player has passed.")
             if "join" in contract:
-                lines.append(f"{code(contract['join'])} may each join the taker's side.")
+                lines.append(_join_words(contract))
             where = ("bidding", "contracts", i)
             name = contract.get("name", contract["id"])
             if "talon" in contract:
@@ -582,6 +584,10 @@ class _PageBuilder:
             f"{moment} ({steps}), the two sides taking turns;"
             f" each doubling multiplies the target by {factor}."
         ]
+        repeat = spec.get("repeat")
+        if repeat is not None:
+            where = ("doubling", "repeat")
+            lines.append(self.part(_repeat_words(repeat), repeat, where, "Doublings, repeated"))
         for i, target in enumerate(spec["targets"]):
             name = target.get("name", target["id"])
             line = f"{name}: {_who_doubles(target)}."
@@ -602,6 +608,12 @@ class _PageBuilder:
             lines.append(
                 "The turn comes round again until every player has passed in turn since the"
                 " last thing said."
+            )
+        if "reopen" in spec:
+            lines.append(
+                f"Once a player announces a bonus, the announcements reopen to"
+                f" {code(spec['reopen'])} (`player` is the announcer): each of them not already"
+                " waiting to speak speaks again after him."
             )
         for i, bonus in enumerate(spec["table"]):
             parts = [bonus.get("name", bonus["id"])]
@@ -870,6 +882,37 @@ class _PageBuilder:
                 sources=source_keys(spec.get("source")),
                 assumption=self.assume(f"parameter {name}", spec.get("assumption")),
             )
+
+
+def _join_words(contract: Mapping) -> str:
+    """Who may join a contract's bidder, when, and whether the bid needs it."""
+    seats = code(contract["join"])
+    if contract.get("join_at") == "bidding":
+        text = (
+            f"While it is the standing bid, each of {seats} may on his turn join it at its rank"
+            " (on the bidder's side, speaking no more); a higher bid makes those joins fall."
+        )
+    else:
+        text = f"{seats} may each join the taker's side."
+    if contract.get("join_needed"):
+        text += (
+            " The bid counts only if a player joins it: won without one, it does not stand,"
+            " as when every player passes."
+        )
+    return text
+
+
+def _repeat_words(repeat: Mapping) -> str:
+    """What `doubling.repeat` lets the sides do past the named steps."""
+    if "limit" in repeat:
+        limit = code(repeat["limit"])
+        end = f"until a target has had {limit} doublings in all (the named ones included)"
+    else:
+        end = "with no fixed end (only while the multiplier stays within 10^15)"
+    return (
+        f"After the last of these, the sides may go on doubling in turn, each further doubling"
+        f" called {repeat['step'].replace('_', ' ')}, {end}."
+    )
 
 
 def _who_doubles(target: Mapping) -> str:
