@@ -7,8 +7,8 @@ openings of the page itself and of its Japanese summary (the cards, their ranks 
 never from the `romanian-tarok` ruleset or the interpreter's code. `game.sitting_differences`
 replays a recorded sitting (the pool and the hands at double stakes carry from hand to hand)
 and `hand.read_hand` one hand: the deal, the auction, the call, the talon and the discard, the
-trumps declared, the round of announcements and contras, every card played (legal by the text, and who wins the trick), and every
-payment.
+trumps declared, the round of announcements and contras, every card played (legal by the
+text, and who wins the trick), and every payment.
 
 Where the text is silent, or where the ruleset could only write the nearest form, this is what
 the checker does (each is also an `assumption:` of the ruleset, or a gap on the game's page):
