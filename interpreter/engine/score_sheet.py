@@ -8,8 +8,8 @@ knows a game. The sheet's terms are what the ruleset's settlement and hand score
 their expressions: the contract played, each parameter (`param.NAME`) and contract value
 (`contract.NAME`) they use, and every definition they reach, itself or through others, in the
 ruleset's order, each with its description and its value on the finished hand (a definition of cards
-is left out: what a rule counts of them is the term). Then what each rule paid, net for each seat,
-and the net.
+is left out: what a rule counts of them is the term). Then what each rule paid (the payments, and
+the transfers into and out of the accounts), net for each seat, and the net.
 """
 
 from __future__ import annotations
@@ -60,21 +60,31 @@ def score_sheet(state: HandState) -> Sheet:
     ruleset = state.ruleset
     if state.thrown_in is not None:
         reason = ruleset.rule_label("thrown_in:" + state.thrown_in)
-        return Sheet(state.number, reason, (), None, (), tuple(state.returns()))
-    players = ruleset.players
-    by_rule: dict[str, list[Number]] = {}
-    for payment in state.payments:
-        net = by_rule.setdefault(ruleset.rule_label(payment.rule), [0] * players)
-        net[payment.payer] -= payment.amount
-        net[payment.payee] += payment.amount
+        return Sheet(state.number, reason, (), None, _paid(state), tuple(state.returns()))
     return Sheet(
         state.number,
         None,
         tuple(_terms(state)),
         tuple(state.card_points()),
-        tuple((label, tuple(net)) for label, net in by_rule.items()),
+        _paid(state),
         tuple(state.returns()),
     )
+
+
+def _paid(state: HandState) -> tuple[tuple[str, tuple[Number, ...]], ...]:
+    """What each rule paid, net for each seat: the settlement's payments, then the hand's
+    transfers into and out of the ruleset's accounts (a pot fed at the deal, paid out at the
+    settlement), which count in the net too."""
+    ruleset = state.ruleset
+    by_rule: dict[str, list[Number]] = {}
+    for payment in state.payments:
+        net = by_rule.setdefault(ruleset.rule_label(payment.rule), [0] * ruleset.players)
+        net[payment.payer] -= payment.amount
+        net[payment.payee] += payment.amount
+    for move in state.transfers:
+        net = by_rule.setdefault(ruleset.rule_label(move.rule), [0] * ruleset.players)
+        net[move.seat] -= move.amount
+    return tuple((label, tuple(net)) for label, net in by_rule.items())
 
 
 def _scoring_expressions(ruleset: Ruleset) -> list[CompiledExpression]:
