@@ -7,6 +7,7 @@ in the fast tier, many in the slow one."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 from independent_romanian.game import sitting_differences
@@ -15,6 +16,7 @@ from independent_romanian.hand import LADDER
 from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
 from tarot.engine.phases.settle import count_points
+from tarot.expressions.builtins import Number
 from tarot.players.lineup import seat_agents
 from tarot.players.random_agent import RandomAgent
 from tarot.records.record import game_record
@@ -24,10 +26,10 @@ from tests.commands import run_in_process
 RULESET = load_ruleset("romanian-tarok")
 
 
-def engine_count(cards: list[str]) -> float:
+def engine_count(cards: list[str]) -> Number:
     counting = RULESET.counting
     pile = [RULESET.deck.by_id[c] for c in cards]
-    return count_points(counting.values, counting.group_size, counting.partial_group_credit, pile)
+    return count_points(counting, pile)
 
 
 def test_the_pack_counts_70_in_threes():
@@ -99,9 +101,9 @@ def test_michi_michi_feeds_the_pool_and_doubles_the_next_four_hands():
         contras = sum(1 for d in hand["decisions"] if d["choice"].endswith(":game"))
         values = (won * (level if contras else 1), lost * level)
         losers = {p["from"] for p in game}
-        total = sum(p["amount"] for p in game)
-        doubled = {round(2 * len(losers) * v * 2**contras, 9) for v in values}
-        assert round(total, 9) in doubled
+        total = sum(Fraction(str(p["amount"])) for p in game)
+        doubled = {2 * len(losers) * v * 2**contras for v in values}
+        assert total in doubled
     assert sitting_differences(record) == []
 
 

@@ -60,7 +60,8 @@ def sitting_differences(record: dict) -> list[str]:
         if number == last_hand:
             net = [n + Fraction(pool, PLAYERS) for n in net]
             pool = 0
-        if any(abs(float(n) - r) > 1e-9 for n, r in zip(net, hand["net"], strict=True)):
+        # records write a number that is not whole as "8/3" (or a decimal where it is exact)
+        if any(n != Fraction(str(r)) for n, r in zip(net, hand["net"], strict=True)):
             found.append(f"hand {number}: net {hand['net']}, text {[float(n) for n in net]}")
     return found
 
