@@ -113,7 +113,7 @@ def first_hand(bids, wanted, ruleset: Ruleset = TAPP, seeds: int = 600) -> HandS
 
 
 THREE_BY_1 = [(1, "three"), (2, "pass"), (0, "pass")]  # seat 1 is the example's Player 1
-TWO_BY_2 = [(1, "pass"), (2, "two"), (0, "pass")]  # seat 2 is the example's Player 2
+TWO_BY_2 = [(1, "pass"), (2, "three"), (0, "two"), (2, "pass")]  # seat 0: the Player 2 who wins
 
 
 def test_payout_example_1_a_won_three():
@@ -123,7 +123,7 @@ def test_payout_example_1_a_won_three():
 
 def test_payout_example_2_a_won_two():
     state = first_hand(TWO_BY_2, {"game_won"})
-    assert state.net()[2] == 40 and state.net()[1] == -20 and state.net()[0] == -20
+    assert state.net() == [40, -20, -20]
 
 
 def test_payout_example_3_a_lost_three():
@@ -142,7 +142,7 @@ def test_payout_example_4_a_won_three_and_an_opponents_silent_pagat_ultimo():
 def test_the_german_stakes_double_every_payment():
     german = load_ruleset("tapp-tarock", {"stakes": "german"})
     state = first_hand(TWO_BY_2, {"game_won"}, german)
-    assert state.net() == [-40, -40, 80]
+    assert state.net() == [80, -40, -40]
 
 
 # --- the auction ----------------------------------------------------------------------------------
@@ -154,12 +154,14 @@ def fresh(ruleset: Ruleset, seed: int = 1) -> HandState:
     return HandState(ruleset, 0, pack)
 
 
-def test_the_dealers_right_hand_neighbour_speaks_first_and_may_leap():
+def test_the_dealers_right_hand_neighbour_opens_with_three_and_the_next_may_leap():
     state = fresh(TAPP)
     assert state.current_player() == 1
-    assert sorted(state.legal_actions()) == sorted(["pass", "three", "two", "one", "solo"])
-    say(state, (1, "two"))
-    assert sorted(state.legal_actions()) == sorted(["pass", "one", "solo"])  # no hold in the English text
+    assert sorted(state.legal_actions()) == ["pass", "three"]  # the first bid is always Three
+    say(state, (1, "three"))
+    assert sorted(state.legal_actions()) == sorted(["pass", "two", "one", "solo"])
+    say(state, (2, "one"))
+    assert sorted(state.legal_actions()) == ["pass", "solo"]  # no hold in the English text
 
 
 def test_the_german_reading_bids_one_step_and_lets_the_overbid_hold():
@@ -200,22 +202,23 @@ def test_a_bridscher_doubles_for_each_player_without_a_trick():
 def test_the_tapp_is_taken_in_packets_and_kings_and_trull_never_laid_away():
     for seed in range(40):
         state = fresh(TAPP, seed)
-        say(state, (1, "one"), (2, "pass"), (0, "pass"))
+        say(state, (1, "three"), (2, "one"), (0, "pass"), (1, "pass"))
         assert state.legal_actions() == [f"packet:{n}" for n in range(1, 7)]
         state.apply_action("packet:1")
         legal = state.legal_actions()
+        assert state.current_player() == 2
         assert not any(c.endswith("-K") or c in ("fool", "trump-21", "trump-1") for c in legal)
-        hand = [TAPP.deck.cards[c].id for c in state.zones.hands[1]]
+        hand = [TAPP.deck.cards[c].id for c in state.zones.hands[2]]
         if any(not c.startswith("trump") and c != "fool" and not c.endswith("-K") for c in hand):
             assert not any(c.startswith("trump") for c in legal)  # tarots only as a last resort
 
 
 def test_a_solo_leaves_the_whole_tapp_to_the_opponents():
     state = fresh(TAPP)
-    say(state, (1, "solo"), (2, "pass"), (0, "pass"))
+    say(state, (1, "three"), (2, "solo"), (0, "pass"), (1, "pass"))
     assert not any(a.startswith("packet") for a in state.legal_actions())
     tapp = set(state.deal.talon_dealt)
-    assert tapp <= set(state.side_pile(2)) and not tapp & set(state.side_pile(1))
+    assert tapp <= set(state.side_pile(1)) and not tapp & set(state.side_pile(2))
 
 
 # --- the commands ---------------------------------------------------------------------------------

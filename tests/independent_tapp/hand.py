@@ -79,7 +79,8 @@ def _auction(bids: list[tuple[int, str]], dealer: int, options: dict) -> tuple[s
         else:
             asked = LEVELS.index(word)
             steps_ok = asked == level + 1 or (may_hold and asked == level + 2)
-            if asked <= level or (options.get("bid_steps") == "one_step" and not steps_ok):
+            one_step = options.get("bid_steps") == "one_step"
+            if asked <= level or ((one_step or level < 0) and not steps_ok):
                 raise RuleBroken(f"seat {seat} may not bid {word} over {level}")
             level, bidder = asked, seat
     if not active:
