@@ -134,7 +134,6 @@ def read_hand(hand: dict, options: dict, simplified: bool) -> Reading:
     taker, contract = reading.taker, reading.contract
     defenders = [s for s in range(PLAYERS) if s != taker]
     piles: list[list[str]] = [[] for _ in range(PLAYERS)]
-    rest: list[str] = []  # the tapp cards that count for the opponents
     if contract in PACKETS:
         assert taker is not None
         chosen = [int(c.split(":")[1]) for s, k, c in decisions if k == "packet"]
@@ -142,7 +141,6 @@ def read_hand(hand: dict, options: dict, simplified: bool) -> Reading:
         if len(chosen) != 1 or not 1 <= chosen[0] <= PACKETS[contract]:
             raise RuleBroken(f"packet choice {chosen} in {contract}")
         taken = tapp[(chosen[0] - 1) * size : chosen[0] * size]
-        rest = [c for c in tapp if c not in taken]
         held[taker] += taken
         laid = [c for s, k, c in decisions if k == "discard"]
         if len(laid) != size:
@@ -152,8 +150,6 @@ def read_hand(hand: dict, options: dict, simplified: bool) -> Reading:
                 raise RuleBroken(f"{card} may not be laid away")
             held[taker].remove(card)
             piles[taker].append(card)
-    elif contract == "solo":
-        rest = list(tapp)
     elif any(k in ("packet", "discard") for _, k, _ in decisions):
         raise RuleBroken(f"the tapp is used in {contract}")
     announced = _announcements(decisions, contract, taker, held, options)
@@ -285,10 +281,12 @@ def hand_difference(hand: dict, options: dict, simplified: bool = False) -> str 
     if winners != reading.winners:
         return f"hand {hand['number']}: trick winners: record {winners}, text {reading.winners}"
     if reading.seat_points is not None and hand["card_points"] != reading.seat_points:
-        return f"hand {hand['number']}: card points: record {hand['card_points']}, text {reading.seat_points}"
+        recorded = hand["card_points"]
+        return f"hand {hand['number']}: card points: record {recorded}, text {reading.seat_points}"
     if reading.taker is not None and hand["card_points"][reading.taker] != reading.taker_points:
         recorded = hand["card_points"][reading.taker]
-        return f"hand {hand['number']}: bid winner's points: record {recorded}, text {reading.taker_points}"
+        read = reading.taker_points
+        return f"hand {hand['number']}: bid winner's points: record {recorded}, text {read}"
     if hand["net"] != reading.net:
         return f"hand {hand['number']}: net: record {hand['net']}, text {reading.net}"
     return None
