@@ -17,6 +17,8 @@ from typing import TypeVar
 import numpy as np
 
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
+from tarot.batch.phases.sides import compile_sides
+from tarot.batch.phases.talon_takes import ArrayTake
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
@@ -86,6 +88,7 @@ class ArrayTalon:
 
     to: str  # "hand", "pile" or "out_of_play"
     seat: Node | None
+    takes: tuple[ArrayTake, ...] = ()  # cards of a kind taken from it first
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,7 @@ class Program:
     hand: ArrayHand
     hand_score: Node | None = None  # the points each `player` scores (rulesets that score)
     ends_play: tuple[Node, ...] = ()  # after each trick: play ends when one of these holds
+    sides: Node | None = None  # the play rules' `sides` (`tarot.batch.phases.sides`)
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -180,6 +184,7 @@ class Program:
             _hand(compiler, ruleset),
             _optional(compiler, "hand_score", ruleset.hand_score, "hand_score"),
             _ends_play(compiler, ruleset),
+            compile_sides(compiler, ruleset),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:
@@ -409,7 +414,17 @@ def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTa
         return None
     if use.to not in ("hand", "pile", "out_of_play"):
         raise Unsupported(f"{where}: the talon as a {use.to} (not run by the batch back end)")
-    return ArrayTalon(use.to, _optional(compiler, where, use.seat, "talon"))
+    takes = tuple(
+        ArrayTake(
+            _named(where, lambda take=take: compiler.expression(take.seat, "talon")),
+            _named(where, lambda take=take: compiler.expression(take.cards, "talon")),
+            take.end,
+            take.in_a_row,
+            getattr(take.seat, "where", ""),
+        )
+        for take in use.takes
+    )
+    return ArrayTalon(use.to, _optional(compiler, where, use.seat, "talon"), takes)
 
 
 def _hand(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayHand:

@@ -71,6 +71,7 @@ class BatchState:
     thrown: Bools  # the deal was thrown in: the hand is over
     deals: Ints  # deals of the hand: more than one where the same dealer dealt again
     excuses: Masks  # [hands, words]: the cards that play as the Fool in each hand
+    side_table: Bools  # [hands, seats, seats]: each seat's side set by rule (none: all False)
     trick_number: int = 0
     total_tricks: int = 0
     decisions: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
@@ -130,12 +131,17 @@ class BatchState:
         return ~self.attackers(rows) & (self.taker[rows, None] >= 0)
 
     def sides(self, rows: Ints, seats: Ints) -> Bools:
-        """The seats that share each seat's tricks (its side, or the seat alone)."""
+        """The seats that share each seat's tricks: its side set by rule, else the taker's
+        side or the defenders' after an auction, else the seat alone (`HandState.side_of`)."""
         own = seats[:, None] == np.arange(self.players)[None, :]
         attack = self.attackers(rows)
         in_attack = attack[np.arange(len(rows)), seats]
         side = np.where(in_attack[:, None], attack, self.defenders(rows))
-        return np.where((self.taker[rows] >= 0)[:, None], side, own)
+        found = np.where((self.taker[rows] >= 0)[:, None], side, own)
+        if self.ruleset.play.sides is None:
+            return found
+        set_by_rule = self.side_table[rows, seats]
+        return np.where(set_by_rule.any(axis=1)[:, None], set_by_rule, found)
 
     @property
     def size(self) -> int:
@@ -160,7 +166,8 @@ class BatchState:
     def lead_changed(self, rows: Ints) -> None:
         """Payments were made in `rows`: their sole leaders again."""
         if self.summarised:
-            self.leading[rows] = sole_leaders(self.net[rows])
+            table = None if self.ruleset.play.sides is None else self.side_table[rows]
+            self.leading[rows] = sole_leaders(self.net[rows], table)
 
     def decided(self, rows: Ints, counts: Ints) -> None:
         """`rows` took one decision each, among `counts` legal choices."""
@@ -179,8 +186,17 @@ _PER_HAND = tuple(
 )
 
 
-def sole_leaders(net: Floats) -> npt.NDArray[np.int8]:
+def sole_leaders(net: Floats, table: Bools | None = None) -> npt.NDArray[np.int8]:
+    """Each hand's seat alone in the lead (-1: the best is shared); where sides are set by
+    rule (`table`, [hands, seats, seats], all False where not yet), the first seat of the
+    side that holds every best seat (`core.summary.leading_side`)."""
     best = net.max(axis=1, keepdims=True)
     at_best = net == best
     alone = at_best.sum(axis=1) == 1
-    return np.where(alone, np.argmax(at_best, axis=1), -1).astype(np.int8)
+    leaders = np.where(alone, np.argmax(at_best, axis=1), -1)
+    if table is not None:
+        side = table[np.arange(len(net)), np.argmax(at_best, axis=1)]  # the first best's
+        whole = ~(at_best & ~side).any(axis=1)
+        by_side = np.where(whole, np.argmax(side, axis=1), -1)
+        leaders = np.where(side.any(axis=1), by_side, leaders)
+    return leaders.astype(np.int8)

@@ -134,6 +134,7 @@ def deal(
         thrown=np.zeros(hands, dtype=np.bool_),
         deals=np.full(hands, again + 1, dtype=np.int64),
         excuses=np.repeat(tables.fools[None, :], hands, axis=0),
+        side_table=np.zeros((hands, n, n), dtype=np.bool_),
         decisions=np.zeros(hands, dtype=np.int64),
         choices=np.zeros(hands, dtype=np.int64),
         leaders=np.full((hands, 2 * size), -1, dtype=np.int8),

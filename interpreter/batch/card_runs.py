@@ -1,0 +1,56 @@
+"""The `runs(C, n)` fact over many hands: the cards of each hand's C that lie in a run of at
+least n cards next to each other in rank, the trumps by number and each suit in its own order.
+
+Where it sits: a fact of the batch back end (`tarot.batch.facts`), the array form of the
+scalar engine's `tarot.compile.card_runs`, reading the same places of the deck
+(`Deck.run_places`, the key of the table made once per pack). Each group's places are laid out in a row of the pack's cards, so that
+the stretch through each place is counted for every hand at once.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from tarot.batch.masks import Ints
+from tarot.batch.values import Cards, Ctx, Value, per_row
+
+
+@cache
+def _rows(run_places: tuple[tuple[str, int] | None, ...]) -> Ints:
+    """Each group's places as a row of card indexes: [groups, numbers + 2], -1 where no
+    card has the place (the first and last column are always -1, so a stretch ends there)."""
+    groups: dict[str, dict[int, int]] = {}
+    for card, place in enumerate(run_places):
+        if place is not None:
+            groups.setdefault(place[0], {})[place[1]] = card
+    top = max((max(numbers) for numbers in groups.values()), default=0)
+    table = np.full((max(1, len(groups)), top + 2), -1, dtype=np.int64)
+    for row, numbers in enumerate(groups.values()):
+        for number, card in numbers.items():
+            table[row, number] = card
+    return table
+
+
+def runs(ctx: Ctx, cards: Cards, length: Value) -> Cards:
+    """The cards of `cards` (repeats kept) whose place lies in a stretch of at least `length`
+    consecutive places of one group that the cards fill (`length` below 1 counts as 1)."""
+    tables = ctx.state.tables
+    layout = tables.layout
+    table = _rows(ctx.state.ruleset.deck.run_places)
+    wanted = np.maximum(1, np.trunc(per_row(np.asarray(length), ctx.size))).astype(np.int64)
+    held = layout.to_bools(np.broadcast_to(cards.union(), (ctx.size, layout.words)))
+    present = held[:, np.maximum(table, 0)] & (table >= 0)[None]  # [hands, groups, places]
+    before = np.zeros(present.shape, dtype=np.int64)  # the stretch up to each place
+    after = np.zeros(present.shape, dtype=np.int64)  # and from it on
+    places = present.shape[2]
+    for i in range(1, places):
+        before[:, :, i] = np.where(present[:, :, i], before[:, :, i - 1] + 1, 0)
+    for i in range(places - 2, -1, -1):
+        after[:, :, i] = np.where(present[:, :, i], after[:, :, i + 1] + 1, 0)
+    in_run = present & (before + after - 1 >= wanted[:, None, None])
+    found = np.zeros((ctx.size, layout.cards + 1), dtype=np.bool_)  # the last: no card
+    rows = np.arange(ctx.size)[:, None, None]
+    found[rows, np.where(in_run, table[None], layout.cards)] = True
+    return cards.filtered(layout.from_bools(found[:, : layout.cards]))
