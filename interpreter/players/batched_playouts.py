@@ -81,7 +81,6 @@ def batchable(state: HandState) -> bool:
         runs(ruleset)
         and state.play.rules is ruleset.play
         and state.play.trick_pack is ruleset.deck.cards
-        and state.play.side_table is None
         and not (
             state.auction.joined
             or state.announce.kept_back
@@ -209,6 +208,15 @@ def play_states(
     return batch
 
 
+def _side_tables(states: Sequence[HandState], players: int) -> np.ndarray:
+    """Each state's sides set by rule as [states, seats, seats] (all False: none set)."""
+    table = np.zeros((len(states), players, players), dtype=np.bool_)
+    for row, state in enumerate(states):
+        for seat, side in enumerate(state.play.side_table or ()):
+            table[row, seat, list(side)] = True
+    return table
+
+
 def from_states(program: Program, states: Sequence[HandState], logging: bool = False) -> BatchState:
     """The scalar hand states (in trick play) as one batch state, one row each."""
     ruleset, tables = program.ruleset, program.tables
@@ -291,6 +299,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         thrown=np.zeros(size, dtype=np.bool_),
         deals=np.ones(size, dtype=np.int64),
         excuses=_masks(layout, [s.play.excuses for s in states]),
+        side_table=_side_tables(states, n),
         decisions=np.zeros(size, dtype=np.int64),
         choices=np.zeros(size, dtype=np.int64),
         leaders=np.full((size, 1), -1, dtype=np.int8),  # not kept: `summarised` is False

@@ -116,6 +116,8 @@ def next_declaration(state: HandState, seat: int, timing: str) -> bool:
     if (seat, timing) not in state.declare.asked:
         state.declare.asked.add((seat, timing))
         state.declare.queue = _declarations_for(state, seat, timing)
+    if decide_card_choice(state):  # cards to show or give back for one made by the rules
+        return True
     if state.declare.queue and state.declare.queue[0].seat == seat:
         state.decision = state.declare.queue.pop(0)
         return True
