@@ -3,8 +3,9 @@ least n cards next to each other in rank, the trumps by number and each suit in 
 
 Where it sits: a fact of the batch back end (`tarot.batch.facts`), the array form of the
 scalar engine's `tarot.compile.card_runs`, reading the same places of the deck
-(`Deck.run_places`, the key of the table made once per pack). Each group's places are laid out in a row of the pack's cards, so that
-the stretch through each place is counted for every hand at once.
+(`Deck.run_places`, the key of the table made once per pack). Each group's places are laid
+out in a row of the pack's cards, so that the stretch through each place is counted for
+every hand at once.
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from tarot.core.ruleset import (
     PaymentRule,
     RedealRule,
     Ruleset,
+    TalonTake,
     TalonUse,
 )
 from tarot.core.summary import rule_keys
@@ -414,17 +415,17 @@ def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTa
         return None
     if use.to not in ("hand", "pile", "out_of_play"):
         raise Unsupported(f"{where}: the talon as a {use.to} (not run by the batch back end)")
-    takes = tuple(
-        ArrayTake(
-            _named(where, lambda take=take: compiler.expression(take.seat, "talon")),
-            _named(where, lambda take=take: compiler.expression(take.cards, "talon")),
-            take.end,
-            take.in_a_row,
-            getattr(take.seat, "where", ""),
-        )
-        for take in use.takes
-    )
+    takes = tuple(_take(compiler, take, f"{where}.takes[{i}]") for i, take in enumerate(use.takes))
     return ArrayTalon(use.to, _optional(compiler, where, use.seat, "talon"), takes)
+
+
+def _take(compiler: ArrayCompiler, take: TalonTake, where: str) -> ArrayTake:
+    def build() -> ArrayTake:
+        seat = compiler.expression(take.seat, "talon")
+        cards = compiler.expression(take.cards, "talon")
+        return ArrayTake(seat, cards, take.end, take.in_a_row, getattr(take.seat, "where", ""))
+
+    return _named(where, build)
 
 
 def _hand(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayHand:

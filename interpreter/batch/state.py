@@ -140,8 +140,9 @@ class BatchState:
         found = np.where((self.taker[rows] >= 0)[:, None], side, own)
         if self.ruleset.play.sides is None:
             return found
-        set_by_rule = self.side_table[rows, seats]
-        return np.where(set_by_rule.any(axis=1)[:, None], set_by_rule, found)
+        set_by_rule: Bools = self.side_table[rows, seats]
+        known: Bools = set_by_rule.any(axis=1)
+        return np.where(known[:, None], set_by_rule, found)
 
     @property
     def size(self) -> int:
