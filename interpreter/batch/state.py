@@ -141,8 +141,8 @@ class BatchState:
         if self.ruleset.play.sides is None:
             return found
         set_by_rule: Bools = self.side_table[rows, seats]
-        known: Bools = set_by_rule.any(axis=1)
-        return np.where(known[:, None], set_by_rule, found)
+        known = set_by_rule.any(axis=1, keepdims=True)
+        return np.where(known, set_by_rule, found)
 
     @property
     def size(self) -> int:
