@@ -72,6 +72,7 @@ class BatchState:
     deals: Ints  # deals of the hand: more than one where the same dealer dealt again
     excuses: Masks  # [hands, words]: the cards that play as the Fool in each hand
     side_table: Bools  # [hands, seats, seats]: each seat's side set by rule (none: all False)
+    piles: Ints  # [hands, seats, piles, depth]: piles on the table, bottom first (`phases.piles`)
     trick_number: int = 0
     total_tricks: int = 0
     decisions: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))

@@ -67,12 +67,12 @@ RUNS = frozenset(
         "talon.takes",
         "declarations.table[].compulsory",
         "play.sides",
+        "deal.packets[].piles",
     }
 )
 #: the mechanisms it does not run, each with what it lacks
 REFUSED: dict[str, str] = {
     "deck.trump_order": "trumps in an order of their own (the batch ranks them by number)",
-    "deal.packets[].piles": "piles on the table (the batch deals hands only)",
     "talon.packets": "the talon in packets (no packet choice in the batch)",
     "talon.per_trick": "the talon as a stock drawn from after each trick",
     "talon.shares": "a talon shared out (no sharing phase in the batch)",

@@ -71,12 +71,11 @@ def runs(ruleset: Ruleset) -> bool:
 def batchable(state: HandState) -> bool:
     """Whether the batch back end can take up the hand from here exactly: a card to play,
     under the ruleset's own trick rules, with nothing pending that its trick play does not
-    know (declarations still to come before a first card, cards kept back, piles, a stock)."""
+    know (declarations still to come before a first card, cards kept back, a stock)."""
     decision = state.decision
     if decision is None or decision.kind is not DecisionKind.PLAY or state.phase != Phase.PLAY:
         return False
     ruleset = state.ruleset
-    zones = state.zones
     return (
         runs(ruleset)
         and state.play.rules is ruleset.play
@@ -87,7 +86,6 @@ def batchable(state: HandState) -> bool:
             or state.talon_phase.drawing
             or state.talon_phase.per_trick
         )
-        and not any(map(any, zones.piles))
         and not any(state.scores)
         and not state.declare.queue
         and not (state.play.trick_number == 1 and _declares_before_first_card(ruleset))
@@ -203,6 +201,7 @@ def play_states(
         played=len(first.zones.trick),
     )
     steps = sum(len(hand) for hand in first.zones.hands)
+    steps += sum(len(pile) for piles in first.zones.piles for pile in piles)
     play(program, batch, CardHabit(program.tables, seed, streams, steps, explore), resume)
     batch.net -= np.array([s.totals_before for s in states], dtype=np.float64)
     return batch
@@ -214,6 +213,18 @@ def _side_tables(states: Sequence[HandState], players: int) -> np.ndarray:
     for row, state in enumerate(states):
         for seat, side in enumerate(state.play.side_table or ()):
             table[row, seat, list(side)] = True
+    return table
+
+
+def _piles(states: Sequence[HandState], players: int) -> Ints:
+    """Each state's piles on the table, bottom first: [states, seats, piles, depth]."""
+    count = max((len(piles) for s in states for piles in s.zones.piles), default=0)
+    depth = max((len(p) for s in states for piles in s.zones.piles for p in piles), default=0)
+    table = np.full((len(states), players, count, depth), -1, dtype=np.int64)
+    for row, state in enumerate(states):
+        for seat, piles in enumerate(state.zones.piles):
+            for k, pile in enumerate(piles):
+                table[row, seat, k, : len(pile)] = pile
     return table
 
 
@@ -300,6 +311,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         deals=np.ones(size, dtype=np.int64),
         excuses=_masks(layout, [s.play.excuses for s in states]),
         side_table=_side_tables(states, n),
+        piles=_piles(states, n),
         decisions=np.zeros(size, dtype=np.int64),
         choices=np.zeros(size, dtype=np.int64),
         leaders=np.full((size, 1), -1, dtype=np.int8),  # not kept: `summarised` is False
