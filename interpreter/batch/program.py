@@ -87,7 +87,7 @@ class ArrayDeclaration:
 class ArrayTalon:
     """Where a contract (or, without an auction, the ruleset) puts the talon."""
 
-    to: str  # "hand", "pile" or "out_of_play"
+    to: str  # "hand", "pile", "out_of_play" or "stock"
     seat: Node | None
     takes: tuple[ArrayTake, ...] = ()  # cards of a kind taken from it first
 
@@ -413,7 +413,7 @@ def _optional(compiler: ArrayCompiler, where: str, compiled: object, event: str)
 def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTalon | None:
     if use is None:
         return None
-    if use.to not in ("hand", "pile", "out_of_play"):
+    if use.to not in ("hand", "pile", "out_of_play", "stock"):
         raise Unsupported(f"{where}: the talon as a {use.to} (not run by the batch back end)")
     takes = tuple(_take(compiler, take, f"{where}.takes[{i}]") for i, take in enumerate(use.takes))
     return ArrayTalon(use.to, _optional(compiler, where, use.seat, "talon"), takes)

@@ -73,6 +73,7 @@ class BatchState:
     excuses: Masks  # [hands, words]: the cards that play as the Fool in each hand
     side_table: Bools  # [hands, seats, seats]: each seat's side set by rule (none: all False)
     piles: Ints  # [hands, seats, piles, depth]: piles on the table, bottom first (`phases.piles`)
+    stock: Ints  # [hands, cards]: the talon as a stock, top first, -1 once drawn (`phases.stock`)
     trick_number: int = 0
     total_tricks: int = 0
     decisions: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))

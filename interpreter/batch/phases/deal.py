@@ -144,6 +144,7 @@ def deal(
         excuses=np.repeat(tables.fools[None, :], hands, axis=0),
         side_table=np.zeros((hands, n, n), dtype=np.bool_),
         piles=laid,
+        stock=np.full((hands, tables.talon_places.shape[1]), -1, dtype=np.int64),
         decisions=np.zeros(hands, dtype=np.int64),
         choices=np.zeros(hands, dtype=np.int64),
         leaders=np.full((hands, 2 * size), -1, dtype=np.int8),

@@ -5,8 +5,8 @@ its cards away one at a time, none the ruleset protects unless only protected ca
 left, with the payments for each.
 
 Where it sits: a batch phase (`tarot.batch.phases`) after the auction; the scalar
-engine's is `tarot.engine.phases.talon`. A talon drawn from as a stock is not run
-(`support` refuses it).
+engine's is `tarot.engine.phases.talon`. A talon made a stock is drawn from during play
+(`tarot.batch.phases.stock`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import numpy as np
 
 from tarot.batch.array_exprs import Node
 from tarot.batch.masks import Masks, any_card, count
+from tarot.batch.phases import stock
 from tarot.batch.phases.talon_takes import take_by_kind
 from tarot.batch.players import choose_card
 from tarot.batch.program import ArrayTalon, Program
@@ -50,7 +51,9 @@ def place_talon(program: Program, state: BatchState, owes_discards: bool = True)
         if use.takes and len(rows):
             take_by_kind(state, use.takes, rows, owes_discards)
             rows = rows[any_card(state.talon[rows])]
-        if len(rows) and use.to != "out_of_play":
+        if len(rows) and use.to == "stock":
+            stock.lay(state, rows)
+        elif len(rows) and use.to != "out_of_play":
             _place(state, use, rows, owes_discards)
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarot.batch.masks import Bools, Ints, Masks, any_card, count
-from tarot.batch.phases import exchange, piles
+from tarot.batch.phases import exchange, piles, stock
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
 from tarot.batch.phases.settle import settle
 from tarot.batch.players import choose_card
@@ -152,6 +152,7 @@ def play(
         leader = state.leader[:1]
         state.total_tricks = int(count(state.hands[0, leader[0]]))
         state.total_tricks += int(piles.cards_on_piles(state, rows[:1], leader)[0])
+        state.total_tricks += int(stock.left(state, rows[:1])[0]) // n
         excuses = _excuses(program, state, names)
         first = 1
     else:
@@ -300,6 +301,7 @@ def _end_trick(
     state.last_trick = whole.terms[0]
     state.last_winner = winner
     state.leader = winner
+    stock.draw(state, winner)
 
 
 def _fool_wins_after_all(
