@@ -42,16 +42,19 @@ def runs(ctx: Ctx, cards: Cards, length: Value) -> Cards:
     table = _rows(ctx.state.ruleset.deck.run_places)
     wanted = np.maximum(1, np.trunc(per_row(np.asarray(length), ctx.size))).astype(np.int64)
     held = layout.to_bools(np.broadcast_to(cards.union(), (ctx.size, layout.words)))
-    present = held[:, np.maximum(table, 0)] & (table >= 0)[None]  # [hands, groups, places]
-    before = np.zeros(present.shape, dtype=np.int64)  # the stretch up to each place
-    after = np.zeros(present.shape, dtype=np.int64)  # and from it on
-    places = present.shape[2]
+    groups, places = table.shape
+    lying = held[:, np.maximum(table, 0)] & (table >= 0)[None]  # [hands, groups, places]
+    # each place's column laid out in a row of its own, so the passes read rows whole
+    present = np.ascontiguousarray(lying.reshape(-1, places).T)  # [places, hands x groups]
+    before = np.zeros(present.shape, dtype=np.int16)  # the stretch up to each place
+    after = np.zeros(present.shape, dtype=np.int16)  # and from it on
     for i in range(1, places):
-        before[:, :, i] = np.where(present[:, :, i], before[:, :, i - 1] + 1, 0)
+        np.multiply(before[i - 1] + 1, present[i], out=before[i])
     for i in range(places - 2, -1, -1):
-        after[:, :, i] = np.where(present[:, :, i], after[:, :, i + 1] + 1, 0)
-    in_run = present & (before + after - 1 >= wanted[:, None, None])
-    found = np.zeros((ctx.size, layout.cards + 1), dtype=np.bool_)  # the last: no card
-    rows = np.arange(ctx.size)[:, None, None]
-    found[rows, np.where(in_run, table[None], layout.cards)] = True
-    return cards.filtered(layout.from_bools(found[:, : layout.cards]))
+        np.multiply(after[i + 1] + 1, present[i], out=after[i])
+    long = (before + after - 1) >= np.repeat(wanted, groups)[None, :]
+    in_run = (present & long).T.reshape(ctx.size, groups, places)
+    found = np.zeros((ctx.size, layout.cards), dtype=np.bool_)
+    placed = table >= 0
+    found[:, table[placed]] = in_run[:, placed]
+    return cards.filtered(layout.from_bools(found))
