@@ -135,16 +135,19 @@ class BatchState:
     def sides(self, rows: Ints, seats: Ints) -> Bools:
         """The seats that share each seat's tricks: its side set by rule, else the taker's
         side or the defenders' after an auction, else the seat alone (`HandState.side_of`)."""
+        set_by_rule: Bools | None = None
+        if self.ruleset.play.sides is not None:
+            set_by_rule = self.side_table[rows, seats]
+            if set_by_rule.any(axis=1).all():
+                return set_by_rule
         own = seats[:, None] == np.arange(self.players)[None, :]
         attack = self.attackers(rows)
         in_attack = attack[np.arange(len(rows)), seats]
         side = np.where(in_attack[:, None], attack, self.defenders(rows))
         found = np.where((self.taker[rows] >= 0)[:, None], side, own)
-        if self.ruleset.play.sides is None:
+        if set_by_rule is None:
             return found
-        set_by_rule: Bools = self.side_table[rows, seats]
-        known = set_by_rule.any(axis=1, keepdims=True)
-        return np.where(known, set_by_rule, found)
+        return np.where(set_by_rule.any(axis=1, keepdims=True), set_by_rule, found)
 
     @property
     def size(self) -> int:
