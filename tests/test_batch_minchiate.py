@@ -16,7 +16,7 @@ from batch_checks import means_agree, replayed
 from test_batch_playouts import _moment, _trials
 
 from tarot.batch.card_runs import runs
-from tarot.batch.run import play_batch, play_summaries
+from tarot.batch.run import play_batch, play_summaries, program_of
 from tarot.batch.support import supports
 from tarot.batch.values import Cards, Ctx
 from tarot.compile.card_runs import cards_in_runs
@@ -130,6 +130,24 @@ def test_sides_that_do_not_split_the_table_are_refused_as_by_the_scalar_engine(t
     with pytest.raises(EvaluationError, match="does not split the seats into sides") as error:
         play_batch(ruleset, 1, range(1, 5))
     assert "play.sides.value" in error.value.where or "sides" in error.value.where
+
+
+def test_a_definition_is_worked_out_again_in_each_evaluation():
+    """Definitions are kept only while one expression is evaluated: once the hands change,
+    the next evaluation sees them changed."""
+    ruleset = loaded("minchiate")
+    program = program_of(ruleset)
+    state = play_batch(ruleset, 2, range(1, 9))
+    rule = next(r for r in program.settlement if r.key == "honours")
+    rows = np.arange(state.size)
+    before = rule.payees.fn(Ctx(state, rows, state.names(rows))).copy()
+    assert program.compiler._memo is None  # nothing kept between evaluations
+    state.won[:, 0] |= state.won[:, 1] | state.won[:, 3]  # one side takes every trick
+    state.won[:, 1] = 0
+    state.won[:, 3] = 0
+    after = rule.payees.fn(Ctx(state, rows, state.names(rows)))
+    assert after[:, [0, 2]].all() and not after[:, [1, 3]].any()
+    assert (before != after).any()
 
 
 @pytest.mark.parametrize(("trick", "on_table"), [(2, 1), (14, 3)])
