@@ -4,8 +4,8 @@ least n cards next to each other in rank, the trumps by number and each suit in 
 Where it sits: a fact of the batch back end (`tarot.batch.facts`), the array form of the
 scalar engine's `tarot.compile.card_runs`, reading the same places of the deck
 (`Deck.run_places`, the key of the table made once per pack). Each group's places are laid
-out in a row of the pack's cards, so that the stretch through each place is counted for
-every hand at once.
+out in a row of the pack's cards, and the stretch through each place is counted for every
+hand at once from running counts, forwards and backwards.
 """
 
 from __future__ import annotations
@@ -34,6 +34,14 @@ def _rows(run_places: tuple[tuple[str, int] | None, ...]) -> Ints:
     return table
 
 
+def _stretch(present: np.ndarray) -> np.ndarray:
+    """For each place, how many places in a row up to it (itself included) are present: the
+    count so far less the count at the last place missing."""
+    so_far = np.cumsum(present, axis=-1, dtype=np.int32)
+    at_gap = np.maximum.accumulate(np.where(present, 0, so_far), axis=-1)
+    return so_far - at_gap
+
+
 def runs(ctx: Ctx, cards: Cards, length: Value) -> Cards:
     """The cards of `cards` (repeats kept) whose place lies in a stretch of at least `length`
     consecutive places of one group that the cards fill (`length` below 1 counts as 1)."""
@@ -42,18 +50,9 @@ def runs(ctx: Ctx, cards: Cards, length: Value) -> Cards:
     table = _rows(ctx.state.ruleset.deck.run_places)
     wanted = np.maximum(1, np.trunc(per_row(np.asarray(length), ctx.size))).astype(np.int64)
     held = layout.to_bools(np.broadcast_to(cards.union(), (ctx.size, layout.words)))
-    groups, places = table.shape
-    lying = held[:, np.maximum(table, 0)] & (table >= 0)[None]  # [hands, groups, places]
-    # each place's column laid out in a row of its own, so the passes read rows whole
-    present = np.ascontiguousarray(lying.reshape(-1, places).T)  # [places, hands x groups]
-    before = np.zeros(present.shape, dtype=np.int16)  # the stretch up to each place
-    after = np.zeros(present.shape, dtype=np.int16)  # and from it on
-    for i in range(1, places):
-        np.multiply(before[i - 1] + 1, present[i], out=before[i])
-    for i in range(places - 2, -1, -1):
-        np.multiply(after[i + 1] + 1, present[i], out=after[i])
-    long = (before + after - 1) >= np.repeat(wanted, groups)[None, :]
-    in_run = (present & long).T.reshape(ctx.size, groups, places)
+    present = held[:, np.maximum(table, 0)] & (table >= 0)[None]  # [hands, groups, places]
+    stretch = _stretch(present) + _stretch(present[..., ::-1])[..., ::-1] - 1
+    in_run = present & (stretch >= wanted[:, None, None])
     found = np.zeros((ctx.size, layout.cards), dtype=np.bool_)
     placed = table >= 0
     found[:, table[placed]] = in_run[:, placed]
