@@ -12,7 +12,8 @@ EvaluationError; `X + Y` of cards keeps repeats. What it cannot run it refuses w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import zip_longest
 
@@ -38,6 +39,8 @@ from tarot.expressions.typed_tree import Typed
 
 Fn = Callable[[Ctx], Value]
 
+#: the fact that reads what payments change: a seat's result so far
+RESULTS = "total"
 #: the names every evaluation of a hand has (the taker's once the auction has one)
 HAND_NAMES = frozenset({"dealer", *TAKER})
 
@@ -174,6 +177,29 @@ class ArrayCompiler:
                 self._memo = None
 
         return evaluate
+
+    @contextmanager
+    def remembering(self) -> Iterator[None]:
+        """The definitions worked out by the evaluations made inside kept for all of them,
+        where no definition reads a seat's result (`total()`, the one fact that payments
+        change): for the settlement, once every card lies where it ends."""
+        if self._memo is not None or self._reads_results():
+            yield
+            return
+        self._memo = {}
+        try:
+            yield
+        finally:
+            self._memo = None
+
+    def _reads_results(self) -> bool:
+        trees = (typed_tree(d.expression) for d in self.definitions.values())
+        return any(
+            node.op == "call" and node.name == RESULTS
+            for tree in trees
+            if tree is not None
+            for node in tree.walk()
+        )
 
     def _remembered(self, key: tuple, ctx: Ctx, work_out: Callable[[], Value]) -> Value:
         """A definition's value for the hands of `ctx`, worked out once per evaluation."""
