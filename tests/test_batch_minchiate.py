@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from batch_checks import means_agree, replayed
+from batch_checks import means_agree, play_outs_replayed, replayed
 from test_batch_playouts import _moment, _trials
 
 from tarot.batch.card_runs import runs
@@ -23,9 +23,7 @@ from tarot.compile.card_runs import cards_in_runs
 from tarot.compile.loader import load_ruleset
 from tarot.expressions import EvaluationError
 from tarot.measure.hand_summary import play_summarized
-from tarot.players.batched_playouts import batchable, play_states, replay_row
 from tarot.players.lineup import seat_agents
-from tarot.records.batch_agreement import _payments
 
 DATA = Path(__file__).parent / "data" / "rulesets"
 RUNS_ROBBING = str(DATA / "runs-robbing.yaml")
@@ -156,15 +154,8 @@ def test_search_play_outs_of_minchiate_are_batched_and_replay_exactly(trick, on_
     end, the sides carried over, and each replays through the scalar engine."""
     for number in (1, 2):
         state = _moment("minchiate", number, trick, on_table)
-        trials, streams = _trials(state, 3, number)
-        assert trials and all(batchable(t) for t in trials)
-        batch = play_states(trials, 11, streams, explore=0.3, logging=True)
+        batch = play_outs_replayed(*_trials(state, 3, number))
         assert batch.side_table.all(axis=(1, 2)).sum() == 0 and batch.side_table[:, 0, 2].all()
-        for row, trial in enumerate(trials):
-            again = replay_row(trial, batch, row)
-            made = [p.as_record() for p in again.payments[len(trial.payments) :]]
-            assert made == _payments(batch, row)
-            assert again.returns() == batch.net[row].tolist()
 
 
 @pytest.mark.slow

@@ -9,14 +9,12 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from batch_checks import means_agree, replayed
+from batch_checks import means_agree, play_outs_replayed, replayed
 from test_batch_playouts import _moment, _trials
 
 from tarot.batch.run import play_batch
 from tarot.batch.support import supports
 from tarot.compile.loader import load_ruleset
-from tarot.players.batched_playouts import batchable, play_states, replay_row
-from tarot.records.batch_agreement import _payments
 
 LE_MORT = "marolles-1637-wickson-2p-le-mort"
 #: readings that take other paths: cards counted in pairs, the Fool kept from the last trick
@@ -49,14 +47,8 @@ def test_search_play_outs_take_the_stock_up():
     for number in (1, 2):
         state = _moment(LE_MORT, number, 3, 1)
         trials, streams = _trials(state, 3, number)
-        assert trials and all(batchable(t) for t in trials)
         assert all(t.talon_phase.drawing and t.zones.talon for t in trials)
-        batch = play_states(trials, 11, streams, explore=0.3, logging=True)
-        for row, trial in enumerate(trials):
-            again = replay_row(trial, batch, row)
-            made = [p.as_record() for p in again.payments[len(trial.payments) :]]
-            assert made == _payments(batch, row)
-            assert again.returns() == batch.net[row].tolist()
+        play_outs_replayed(trials, streams)
 
 
 @pytest.mark.slow
