@@ -10,6 +10,7 @@ hand at once from running counts, forwards and backwards.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -18,10 +19,20 @@ from tarot.batch.masks import Ints
 from tarot.batch.values import Cards, Ctx, Value, per_row
 
 
+@dataclass(frozen=True)
+class _Places:
+    """Each group's places as a row of card indexes ([groups, numbers + 2]; the first and
+    last column hold no card, so a stretch ends there): `cards` where a place holds one
+    (any card where it does not), `held` whether it does, `placed` the cards of the places
+    that do, in the same order as `held` picks them."""
+
+    cards: Ints
+    held: np.ndarray
+    placed: Ints
+
+
 @cache
-def _rows(run_places: tuple[tuple[str, int] | None, ...]) -> Ints:
-    """Each group's places as a row of card indexes: [groups, numbers + 2], -1 where no
-    card has the place (the first and last column are always -1, so a stretch ends there)."""
+def _rows(run_places: tuple[tuple[str, int] | None, ...]) -> _Places:
     groups: dict[str, dict[int, int]] = {}
     for card, place in enumerate(run_places):
         if place is not None:
@@ -31,7 +42,8 @@ def _rows(run_places: tuple[tuple[str, int] | None, ...]) -> Ints:
     for row, numbers in enumerate(groups.values()):
         for number, card in numbers.items():
             table[row, number] = card
-    return table
+    held = table >= 0
+    return _Places(np.maximum(table, 0), held, table[held])
 
 
 def _stretch(present: np.ndarray) -> np.ndarray:
@@ -47,13 +59,12 @@ def runs(ctx: Ctx, cards: Cards, length: Value) -> Cards:
     consecutive places of one group that the cards fill (`length` below 1 counts as 1)."""
     tables = ctx.state.tables
     layout = tables.layout
-    table = _rows(ctx.state.ruleset.deck.run_places)
+    places = _rows(ctx.state.ruleset.deck.run_places)
     wanted = np.maximum(1, np.trunc(per_row(np.asarray(length), ctx.size))).astype(np.int64)
     held = layout.to_bools(np.broadcast_to(cards.union(), (ctx.size, layout.words)))
-    present = held[:, np.maximum(table, 0)] & (table >= 0)[None]  # [hands, groups, places]
+    present = held[:, places.cards] & places.held  # [hands, groups, places]
     stretch = _stretch(present) + _stretch(present[..., ::-1])[..., ::-1] - 1
     in_run = present & (stretch >= wanted[:, None, None])
     found = np.zeros((ctx.size, layout.cards), dtype=np.bool_)
-    placed = table >= 0
-    found[:, table[placed]] = in_run[:, placed]
+    found[:, places.placed] = in_run[:, places.held]
     return cards.filtered(layout.from_bools(found))
