@@ -1,5 +1,6 @@
 """Checks of the batch back end (`tarot.batch`) shared by its tests: hands replayed
-through the scalar engine, and means compared with the scalar engine's."""
+through the scalar engine, means compared with the scalar engine's, and the search player's
+play-outs replayed from their states."""
 
 from __future__ import annotations
 
@@ -7,13 +8,18 @@ import math
 from collections import Counter
 from collections.abc import Callable
 
+import numpy as np
+
 from tarot.batch.run import play_summaries
+from tarot.batch.state import BatchState
 from tarot.batch.support import supports
 from tarot.core.ruleset import Ruleset
 from tarot.core.summary import HandSummary
+from tarot.engine.state import HandState
 from tarot.measure.hand_summary import play_summarized
+from tarot.players.batched_playouts import batchable, play_states, replay_row
 from tarot.players.lineup import seat_agents
-from tarot.records.batch_agreement import batch_records, replay
+from tarot.records.batch_agreement import _payments, batch_records, replay
 
 
 def replayed(ruleset: Ruleset, seed: int, hands: int) -> tuple[list[dict], Counter, Counter]:
@@ -65,3 +71,17 @@ def means_agree(
         b, var_b = _mean_and_error([measure(h) for h in scalar])
         bound = 4.5 * math.sqrt(var_a + var_b) + 1e-9
         assert abs(a - b) <= bound, (name, a, b, bound)
+
+
+def play_outs_replayed(trials: list[HandState], streams: np.ndarray) -> BatchState:
+    """The search player's play-outs from `trials` played as one batch, each replayed
+    through the scalar engine from its state with every payment and the result equal; the
+    batch state after them."""
+    assert trials and all(batchable(t) for t in trials)
+    batch = play_states(trials, 11, streams, explore=0.3, logging=True)
+    for row, trial in enumerate(trials):
+        again = replay_row(trial, batch, row)
+        made = [p.as_record() for p in again.payments[len(trial.payments) :]]
+        assert made == _payments(batch, row), row
+        assert again.returns() == batch.net[row].tolist(), row
+    return batch

@@ -13,7 +13,8 @@ EvaluationError; `X + Y` of cards keeps repeats. What it cannot run it refuses w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import zip_longest
 
@@ -39,6 +40,8 @@ from tarot.expressions.typed_tree import Typed
 
 Fn = Callable[[Ctx], Value]
 
+#: the fact that reads what payments change: a seat's result so far
+RESULTS = "total"
 #: the names every evaluation of a hand has (the taker's once the auction has one)
 HAND_NAMES = frozenset({"dealer", *TAKER})
 
@@ -124,6 +127,9 @@ class ArrayCompiler:
         self.constants: dict[str, Node] = {}  # names fixed for one compilation (a level's id)
         self.variables: Mapping[str, Type] = {}
         self._definitions: dict[str, Node] = {}
+        #: the definitions worked out in the evaluation under way (None between evaluations):
+        #: an expression is pure, so a definition of the same hands and seat gives one value
+        self._memo: dict[tuple, Value] | None = None
 
     # --- entry points -------------------------------------------------------------------
 
@@ -155,8 +161,59 @@ class ArrayCompiler:
             node = self.run(tree, self.names(event, amount))
         finally:
             self.constants = saved
+        if node.const:
+            return node
         where = getattr(compiled, "where", "")
-        return node if node.const or not where else Node(node.type, _located(node.fn, where))
+        fn = node.fn if not where else _located(node.fn, where)
+        return Node(node.type, self._evaluation(fn))
+
+    def _evaluation(self, fn: Fn) -> Fn:
+        """`fn` as one evaluation: the definitions it works out are kept until it ends (an
+        evaluation inside another shares the other's, the hands being unchanged)."""
+
+        def evaluate(ctx: Ctx) -> Value:
+            if self._memo is not None:
+                return fn(ctx)
+            self._memo = {}
+            try:
+                return fn(ctx)
+            finally:
+                self._memo = None
+
+        return evaluate
+
+    @contextmanager
+    def remembering(self) -> Iterator[None]:
+        """The definitions worked out by the evaluations made inside kept for all of them,
+        where no definition reads a seat's result (`total()`, the one fact that payments
+        change): for the settlement, once every card lies where it ends."""
+        if self._memo is not None or self._reads_results():
+            yield
+            return
+        self._memo = {}
+        try:
+            yield
+        finally:
+            self._memo = None
+
+    def _reads_results(self) -> bool:
+        trees = (typed_tree(d.expression) for d in self.definitions.values())
+        return any(
+            node.op == "call" and node.name == RESULTS
+            for tree in trees
+            if tree is not None
+            for node in tree.walk()
+        )
+
+    def _remembered(self, key: tuple, ctx: Ctx, work_out: Callable[[], Value]) -> Value:
+        """A definition's value for the hands of `ctx`, worked out once per evaluation."""
+        memo = self._memo
+        if memo is None:
+            return work_out()
+        key = (*key, id(ctx.state), ctx.rows.tobytes())
+        if key not in memo:
+            memo[key] = work_out()
+        return memo[key]
 
     def card_mask(self, compiled: object, event: str, var: str = "card") -> Fn:
         """A condition on the event's `var` as the mask of the cards for which it holds."""
@@ -236,10 +293,13 @@ class ArrayCompiler:
         return Node(tree.type, lambda ctx: ctx.vars[name])
 
     def c_definition(self, tree: Typed) -> Node:
-        node = self._definition(tree.name)
+        name = tree.name
+        node = self._definition(name)
         if node.const:
             return node
-        return Node(node.type, lambda ctx: node.fn(_base(ctx)))
+        return Node(
+            node.type, lambda ctx: self._remembered((name,), ctx, lambda: node.fn(_base(ctx)))
+        )
 
     def _definition(self, name: str, seat: str | None = None) -> Node:
         """A definition's body as array code, once per ruleset (`seat`: its seat's name)."""
@@ -450,7 +510,16 @@ class ArrayCompiler:
             body = self._definition(name, definition.of_seat)
             (f,) = fns
             seat_name = definition.of_seat
-            return Node(body.type, lambda ctx: body.fn(_base(ctx).with_vars(**{seat_name: f(ctx)})))
+
+            def of_seat(ctx: Ctx) -> Value:
+                seat = per_row(f(ctx), ctx.size)
+                return self._remembered(
+                    (name, seat.tobytes()),
+                    ctx,
+                    lambda: body.fn(_base(ctx).with_vars(**{seat_name: seat})),
+                )
+
+            return Node(body.type, of_seat)
         impl = facts.fact(name)
         if any(a.type == Type.STRING for a in args):
             if not all(a.const for a in args if a.type == Type.STRING):

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from tarot.batch.card_runs import runs
 from tarot.batch.masks import Masks
 from tarot.batch.state import BatchState
 from tarot.batch.values import Cards, Ctx, Unsupported, Value, per_row, seat_mask
@@ -219,6 +220,7 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "last_trick_winner": _last_trick_winner,
     "hand_number": _hand_number,
     "total": _total,
+    "runs": runs,
 }
 
 
@@ -246,7 +248,6 @@ REFUSED_FACTS: dict[str, str] = {
     "bid_number": "the auction's history",
     "pass_number": "the auction's history",
     "passed_over": "the auction's history",
-    "runs": "runs of cards",
 }
 
 

@@ -17,6 +17,8 @@ from typing import TypeVar
 import numpy as np
 
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
+from tarot.batch.phases.sides import compile_sides
+from tarot.batch.phases.talon_takes import ArrayTake
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
@@ -29,6 +31,7 @@ from tarot.core.ruleset import (
     PaymentRule,
     RedealRule,
     Ruleset,
+    TalonTake,
     TalonUse,
 )
 from tarot.core.summary import rule_keys
@@ -84,8 +87,9 @@ class ArrayDeclaration:
 class ArrayTalon:
     """Where a contract (or, without an auction, the ruleset) puts the talon."""
 
-    to: str  # "hand", "pile" or "out_of_play"
+    to: str  # "hand", "pile", "out_of_play" or "stock"
     seat: Node | None
+    takes: tuple[ArrayTake, ...] = ()  # cards of a kind taken from it first
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,7 @@ class Program:
     hand: ArrayHand
     hand_score: Node | None = None  # the points each `player` scores (rulesets that score)
     ends_play: tuple[Node, ...] = ()  # after each trick: play ends when one of these holds
+    sides: Node | None = None  # the play rules' `sides` (`tarot.batch.phases.sides`)
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -180,6 +185,7 @@ class Program:
             _hand(compiler, ruleset),
             _optional(compiler, "hand_score", ruleset.hand_score, "hand_score"),
             _ends_play(compiler, ruleset),
+            compile_sides(compiler, ruleset),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:
@@ -407,9 +413,19 @@ def _optional(compiler: ArrayCompiler, where: str, compiled: object, event: str)
 def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTalon | None:
     if use is None:
         return None
-    if use.to not in ("hand", "pile", "out_of_play"):
+    if use.to not in ("hand", "pile", "out_of_play", "stock"):
         raise Unsupported(f"{where}: the talon as a {use.to} (not run by the batch back end)")
-    return ArrayTalon(use.to, _optional(compiler, where, use.seat, "talon"))
+    takes = tuple(_take(compiler, take, f"{where}.takes[{i}]") for i, take in enumerate(use.takes))
+    return ArrayTalon(use.to, _optional(compiler, where, use.seat, "talon"), takes)
+
+
+def _take(compiler: ArrayCompiler, take: TalonTake, where: str) -> ArrayTake:
+    def build() -> ArrayTake:
+        seat = compiler.expression(take.seat, "talon")
+        cards = compiler.expression(take.cards, "talon")
+        return ArrayTake(seat, cards, take.end, take.in_a_row, getattr(take.seat, "where", ""))
+
+    return _named(where, build)
 
 
 def _hand(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayHand:

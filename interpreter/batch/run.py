@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from tarot.batch.masks import Ints
-from tarot.batch.phases import ask, auction, deal, declare, discard, play
+from tarot.batch.phases import ask, auction, deal, declare, discard, play, sides
 from tarot.batch.program import ArrayStep, Program
-from tarot.batch.state import BatchState
+from tarot.batch.state import BatchState, sole_leaders
 from tarot.batch.values import Ctx, Unsupported, per_row
 from tarot.core.flow import Phase
 from tarot.core.ruleset import Ruleset
@@ -83,6 +83,8 @@ def _run(program: Program, state: BatchState, steps: Steps) -> None:
             rows = np.flatnonzero(taking)
             held = per_row(step.when.fn(Ctx(state, rows, state.names(rows))), len(rows))
             taking[rows] = held.astype(np.bool_)
+        if program.sides is not None and index >= sides.settles_at(program.ruleset):
+            sides.settle(program.sides, state, taking)
         if taking.all() or (phase in _SKIP_THROWN and step.when is None):
             _RUNNERS[phase](program, state, index, step)
             continue
@@ -163,6 +165,9 @@ def summaries(state: BatchState) -> list[HandSummary]:
     best = net.max(axis=1, keepdims=True)
     alone = (net == best).sum(axis=1) == 1
     winner = np.where(alone, np.argmax(net == best, axis=1), -1)
+    by_rule = state.ruleset.play.sides is not None
+    if by_rule:  # read by the sides set by rule where a hand has them
+        winner = sole_leaders(net, state.side_table).astype(np.int64)
     # decided at: the first decision after which the winner led for good
     other = in_hand & (columns < decisions[:, None]) & (leaders != winner[:, None])
     last_other = np.where(
@@ -199,6 +204,11 @@ def summaries(state: BatchState) -> list[HandSummary]:
         _side_winner(hand_net, taker, partner) if taker is not None else None
         for hand_net, (taker, partner, _) in zip(nets, sides, strict=True)
     ]
+    if by_rule:
+        by_sides = [
+            _ruled_side(table, w) if table[0, 0] else side
+            for table, w, side in zip(state.side_table, winner.tolist(), by_sides, strict=True)
+        ]
     return [
         HandSummary(
             number=number,
@@ -258,6 +268,13 @@ def _side_winner(
     sides = [attackers if seat in attackers else defenders for seat in range(len(net))]
     winner = sole_leader(net, sides)
     return (None, ()) if winner is None else (winner, sides[winner])
+
+
+def _ruled_side(table: np.ndarray, winner: int) -> tuple[int | None, tuple[int, ...]]:
+    """The winner and winning side of a hand whose sides are set by rule ([seats, seats])."""
+    if winner < 0:
+        return None, ()
+    return winner, tuple(np.flatnonzero(table[winner]).tolist())
 
 
 def _lead_changes(leaders: np.ndarray, in_hand: np.ndarray) -> Ints:

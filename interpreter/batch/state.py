@@ -71,6 +71,9 @@ class BatchState:
     thrown: Bools  # the deal was thrown in: the hand is over
     deals: Ints  # deals of the hand: more than one where the same dealer dealt again
     excuses: Masks  # [hands, words]: the cards that play as the Fool in each hand
+    side_table: Bools  # [hands, seats, seats]: each seat's side set by rule (none: all False)
+    piles: Ints  # [hands, seats, piles, depth]: piles on the table, bottom first (`phases.piles`)
+    stock: Ints  # [hands, cards]: the talon as a stock, top first, -1 once drawn (`phases.stock`)
     trick_number: int = 0
     total_tricks: int = 0
     decisions: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
@@ -130,12 +133,21 @@ class BatchState:
         return ~self.attackers(rows) & (self.taker[rows, None] >= 0)
 
     def sides(self, rows: Ints, seats: Ints) -> Bools:
-        """The seats that share each seat's tricks (its side, or the seat alone)."""
+        """The seats that share each seat's tricks: its side set by rule, else the taker's
+        side or the defenders' after an auction, else the seat alone (`HandState.side_of`)."""
+        set_by_rule: Bools | None = None
+        if self.ruleset.play.sides is not None:
+            set_by_rule = self.side_table[rows, seats]
+            if set_by_rule.any(axis=1).all():
+                return set_by_rule
         own = seats[:, None] == np.arange(self.players)[None, :]
         attack = self.attackers(rows)
         in_attack = attack[np.arange(len(rows)), seats]
         side = np.where(in_attack[:, None], attack, self.defenders(rows))
-        return np.where((self.taker[rows] >= 0)[:, None], side, own)
+        found = np.where((self.taker[rows] >= 0)[:, None], side, own)
+        if set_by_rule is None:
+            return found
+        return np.where(set_by_rule.any(axis=1, keepdims=True), set_by_rule, found)
 
     @property
     def size(self) -> int:
@@ -160,7 +172,8 @@ class BatchState:
     def lead_changed(self, rows: Ints) -> None:
         """Payments were made in `rows`: their sole leaders again."""
         if self.summarised:
-            self.leading[rows] = sole_leaders(self.net[rows])
+            table = None if self.ruleset.play.sides is None else self.side_table[rows]
+            self.leading[rows] = sole_leaders(self.net[rows], table)
 
     def decided(self, rows: Ints, counts: Ints) -> None:
         """`rows` took one decision each, among `counts` legal choices."""
@@ -179,8 +192,17 @@ _PER_HAND = tuple(
 )
 
 
-def sole_leaders(net: Floats) -> npt.NDArray[np.int8]:
+def sole_leaders(net: Floats, table: Bools | None = None) -> npt.NDArray[np.int8]:
+    """Each hand's seat alone in the lead (-1: the best is shared); where sides are set by
+    rule (`table`, [hands, seats, seats], all False where not yet), the first seat of the
+    side that holds every best seat (`core.summary.leading_side`)."""
     best = net.max(axis=1, keepdims=True)
     at_best = net == best
     alone = at_best.sum(axis=1) == 1
-    return np.where(alone, np.argmax(at_best, axis=1), -1).astype(np.int8)
+    leaders = np.where(alone, np.argmax(at_best, axis=1), -1)
+    if table is not None:
+        side = table[np.arange(len(net)), np.argmax(at_best, axis=1)]  # the first best's
+        whole = ~(at_best & ~side).any(axis=1)
+        by_side = np.where(whole, np.argmax(side, axis=1), -1)
+        leaders = np.where(side.any(axis=1), by_side, leaders)
+    return leaders.astype(np.int8)

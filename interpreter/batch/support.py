@@ -65,20 +65,21 @@ RUNS = frozenset(
         "game.claim_during_play",
         "play.ends_when",
         "hand_score",
+        "talon.takes",
+        "declarations.table[].compulsory",
+        "play.sides",
+        "deal.packets[].piles",
     }
 )
 #: the mechanisms it does not run, each with what it lacks
 REFUSED: dict[str, str] = {
     "deck.trump_order": "trumps in an order of their own (the batch ranks them by number)",
-    "deal.packets[].piles": "piles on the table (the batch deals hands only)",
     "talon.packets": "the talon in packets (no packet choice in the batch)",
     "talon.per_trick": "the talon as a stock drawn from after each trick",
     "talon.shares": "a talon shared out (no sharing phase in the batch)",
-    "talon.takes": "cards taken from the talon by rule (no such phase in the batch)",
     "talon.ends_hand": "a talon that ends the hand (no such phase in the batch)",
     "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
     "discard.told": "discards told to all (the batch keeps no told counts)",
-    "declarations.table[].compulsory": "compulsory declarations (no rule-made declarer)",
     "bidding.all_passed": "a contract when all pass (the batch throws the deal in)",
     "bidding.compulsory": "a compulsory contract (no rule-made taker in the batch)",
     "bidding.first": "a first bidder of the ruleset's choice",
@@ -100,7 +101,6 @@ REFUSED: dict[str, str] = {
     "play.held_back": "cards held back for a trick",
     "play.lead_forbidden": "leads forbidden by rule",
     "play.winner_exceptions": "exceptions to who wins a trick",
-    "play.sides": "sides set by rule (the batch's sides come from the auction)",
     "redeal[].agreed_by": "a redeal the other seats agree to",
     "lasting": "counters and accounts from hand to hand (the batch plays hands alone)",
     "discard.scored_by": "discards scoring for a seat named when play ends (none in the batch)",

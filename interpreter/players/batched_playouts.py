@@ -72,24 +72,16 @@ def runs(ruleset: Ruleset) -> bool:
 def batchable(state: HandState) -> bool:
     """Whether the batch back end can take up the hand from here exactly: a card to play,
     under the ruleset's own trick rules, with nothing pending that its trick play does not
-    know (declarations still to come before a first card, cards kept back, piles, a stock)."""
+    know (declarations still to come before a first card, cards kept back)."""
     decision = state.decision
     if decision is None or decision.kind is not DecisionKind.PLAY or state.phase != Phase.PLAY:
         return False
     ruleset = state.ruleset
-    zones = state.zones
     return (
         runs(ruleset)
         and state.play.rules is ruleset.play
         and state.play.trick_pack is ruleset.deck.cards
-        and state.play.side_table is None
-        and not (
-            state.auction.joined
-            or state.announce.kept_back
-            or state.talon_phase.drawing
-            or state.talon_phase.per_trick
-        )
-        and not any(map(any, zones.piles))
+        and not (state.auction.joined or state.announce.kept_back or state.talon_phase.per_trick)
         and not any(state.scores)
         and not state.declare.queue
         and not (state.play.trick_number == 1 and _declares_before_first_card(ruleset))
@@ -205,9 +197,41 @@ def play_states(
         played=len(first.zones.trick),
     )
     steps = sum(len(hand) for hand in first.zones.hands)
+    steps += sum(len(pile) for piles in first.zones.piles for pile in piles)
+    steps += len(first.zones.talon) if first.talon_phase.drawing else 0
     play(program, batch, CardHabit(program.tables, seed, streams, steps, explore), resume)
     batch.net -= np.array([s.totals_before for s in states], dtype=np.float64)
     return batch
+
+
+def _side_tables(states: Sequence[HandState], players: int) -> np.ndarray:
+    """Each state's sides set by rule as [states, seats, seats] (all False: none set)."""
+    table = np.zeros((len(states), players, players), dtype=np.bool_)
+    for row, state in enumerate(states):
+        for seat, side in enumerate(state.play.side_table or ()):
+            table[row, seat, list(side)] = True
+    return table
+
+
+def _piles(states: Sequence[HandState], players: int) -> Ints:
+    """Each state's piles on the table, bottom first: [states, seats, piles, depth]."""
+    count = max((len(piles) for s in states for piles in s.zones.piles), default=0)
+    depth = max((len(p) for s in states for piles in s.zones.piles for p in piles), default=0)
+    table = np.full((len(states), players, count, depth), -1, dtype=np.int64)
+    for row, state in enumerate(states):
+        for seat, piles in enumerate(state.zones.piles):
+            for k, pile in enumerate(piles):
+                table[row, seat, k, : len(pile)] = pile
+    return table
+
+
+def _stocks(states: Sequence[HandState]) -> Ints:
+    """Each state's stock still to draw, top first: [states, cards], -1 past its last."""
+    drawn = [s.zones.talon if s.talon_phase.drawing else [] for s in states]
+    table = np.full((len(states), max(map(len, drawn), default=0)), -1, dtype=np.int64)
+    for row, cards in enumerate(drawn):
+        table[row, : len(cards)] = cards
+    return table
 
 
 def from_states(program: Program, states: Sequence[HandState], logging: bool = False) -> BatchState:
@@ -292,6 +316,9 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         thrown=np.zeros(size, dtype=np.bool_),
         deals=np.ones(size, dtype=np.int64),
         excuses=_masks(layout, [s.play.excuses for s in states]),
+        side_table=_side_tables(states, n),
+        piles=_piles(states, n),
+        stock=_stocks(states),
         decisions=np.zeros(size, dtype=np.int64),
         choices=np.zeros(size, dtype=np.int64),
         leaders=np.full((size, 1), -1, dtype=np.int8),  # not kept: `summarised` is False

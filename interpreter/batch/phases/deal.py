@@ -1,5 +1,5 @@
-"""The deal: each hand's pack shuffled by its own key, handed out packet by packet, the cut
-card shown and paid for.
+"""The deal: each hand's pack shuffled by its own key, handed out packet by packet (and onto
+the piles on the table, `tarot.batch.phases.piles`), the cut card shown and paid for.
 
 Where it sits: the first batch phase (`tarot.batch.phases`); the scalar engine's is
 `tarot.engine.phases.deal`.
@@ -11,6 +11,7 @@ import numpy as np
 
 from tarot.batch import keyed_random
 from tarot.batch.masks import Ints
+from tarot.batch.phases import piles
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx
@@ -66,6 +67,11 @@ def deal_more(program: Program, state: BatchState, index: int) -> None:
     layout = program.tables.layout
     held, talon = _dealt_by(program, state.packs, state.dealer, step)
     state.hands = state.hands | layout.from_bools(held)
+    if state.piles.shape[2]:
+        laid = piles.lay(
+            program.ruleset, state.packs, state.dealer, *dealt_places(program.ruleset, step)
+        )
+        state.piles = np.where(laid >= 0, laid, state.piles)
     if talon.any():
         state.talon = state.talon | layout.from_bools(talon)
         state.talon_dealt = state.talon.copy()
@@ -91,9 +97,11 @@ def deal(
         held = owner[:, None, :] == np.arange(n)[None, :, None]
         talon_cards = np.take_along_axis(packs, tables.talon_places[dealer], axis=1)
         talon = np.bitwise_or.reduce(layout.from_cards(talon_cards), axis=1)
+        laid = piles.lay(ruleset, packs, dealer, 0, size)
     else:
         held, talon_held = _dealt_by(program, packs, dealer, first)
         talon = layout.from_bools(talon_held)
+        laid = piles.lay(ruleset, packs, dealer, *dealt_places(ruleset, first))
     declarations = len(ruleset.declarations)
     nobody = np.full(hands, -1, dtype=np.int64)
     # a debt for each card that may play as the Fool: the Fools, or any card the rule names
@@ -134,6 +142,9 @@ def deal(
         thrown=np.zeros(hands, dtype=np.bool_),
         deals=np.full(hands, again + 1, dtype=np.int64),
         excuses=np.repeat(tables.fools[None, :], hands, axis=0),
+        side_table=np.zeros((hands, n, n), dtype=np.bool_),
+        piles=laid,
+        stock=np.full((hands, tables.talon_places.shape[1]), -1, dtype=np.int64),
         decisions=np.zeros(hands, dtype=np.int64),
         choices=np.zeros(hands, dtype=np.int64),
         leaders=np.full((hands, 2 * size), -1, dtype=np.int8),

@@ -42,14 +42,24 @@ def declare_seat(program: Program, state: BatchState, seats: Ints, timing: str) 
         values = np.stack(
             [per_row(lv.value.fn(ctx), len(rows)).astype(np.float64) for lv in array.levels], 1
         )
-        if ruleset.declarations_maximal:
-            best = np.where(holds, values, -np.inf).max(axis=1, keepdims=True)
-            top = holds & (values == best)
-            last = holds.shape[1] - 1 - np.argmax(top[:, ::-1], axis=1)
-            holds = top & (np.arange(holds.shape[1])[None, :] == last[:, None])
-        queued.append((array, holds, values))
+        if ruleset.declarations_maximal or array.declaration.compulsory:
+            holds = _of_most_value(holds, values)
+        if array.declaration.compulsory:  # declared by the rules at once, never asked
+            declaring = np.flatnonzero(holds.any(axis=1))
+            chosen = np.argmax(holds[declaring], axis=1)
+            _make(program, state, per_row(seats, state.size), array, declaring, chosen, values)
+        else:
+            queued.append((array, holds, values))
     for array, holds, values in queued:
         _decide(program, state, seats, array, holds, values)
+
+
+def _of_most_value(holds: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The one level of most value among those that hold (the last of equal ones)."""
+    best = np.where(holds, values, -np.inf).max(axis=1, keepdims=True)
+    top = holds & (values == best)
+    last = holds.shape[1] - 1 - np.argmax(top[:, ::-1], axis=1)
+    return top & (np.arange(holds.shape[1])[None, :] == last[:, None])
 
 
 def _decide(
@@ -76,6 +86,23 @@ def _decide(
     texts = [f"{declaration.id}:{levels[c] if c >= 0 else NO_LEVEL}" for c in chosen.tolist()]
     seat_of = per_row(seats, state.size)
     log_texts(state, rows, seat_of[rows], "declare", texts)
+    _make(program, state, seat_of, array, rows, chosen, values, counts)
+
+
+def _make(
+    program: Program,
+    state: BatchState,
+    seat_of: Ints,
+    array: ArrayDeclaration,
+    rows: Ints,
+    chosen: Ints,
+    values: np.ndarray,
+    counts: Ints | None = None,
+) -> None:
+    """The level `chosen` of each hand `rows` declared (-1: none), paid or counted, its cards
+    shown and handed over; `counts`: the choices the seats had (None: declared by the rules,
+    no decision taken)."""
+    declaration = array.declaration
     shows_after = []
     for level_index, level in enumerate(array.levels):
         declaring = rows[chosen == level_index]
@@ -93,7 +120,8 @@ def _decide(
         else:
             state.fired[declaring, program.keys[key]] += 1
         shows_after.append((level_index, declaring))
-    state.decided(rows, counts)
+    if counts is not None:
+        state.decided(rows, counts)
     for level_index, declaring in shows_after:
         _show(state, array, level_index, declaring, seat_of[declaring])
     if array.hands_over is not None and shows_after:

@@ -1,11 +1,12 @@
-"""The talon and the discard: the talon taken into a hand or set aside as the contract (or,
-without an auction, the ruleset) says, then each seat in dealing order lays its cards away
-one at a time, none the ruleset protects unless only protected cards are left, with the
-payments for each.
+"""The talon and the discard: cards of a kind taken from the talon by rule
+(`tarot.batch.phases.talon_takes`), then the talon taken into a hand or set aside as the
+contract (or, without an auction, the ruleset) says, then each seat in dealing order lays
+its cards away one at a time, none the ruleset protects unless only protected cards are
+left, with the payments for each.
 
 Where it sits: a batch phase (`tarot.batch.phases`) after the auction; the scalar
-engine's is `tarot.engine.phases.talon`. A talon drawn from as a stock is not run
-(`support` refuses it).
+engine's is `tarot.engine.phases.talon`. A talon made a stock is drawn from during play
+(`tarot.batch.phases.stock`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import numpy as np
 
 from tarot.batch.array_exprs import Node
 from tarot.batch.masks import Masks, any_card, count
+from tarot.batch.phases import stock
+from tarot.batch.phases.talon_takes import take_by_kind
 from tarot.batch.players import choose_card
 from tarot.batch.program import ArrayTalon, Program
 from tarot.batch.state import BatchState
@@ -38,14 +41,19 @@ def place_talon(program: Program, state: BatchState, owes_discards: bool = True)
     hand are laid away later unless the flow's step says they were before."""
     talons = program.hand.talons
     for index, use in enumerate(talons):
-        if use is None or use.to == "out_of_play":
+        if use is None:
             continue
         if state.ruleset.bidding is None:
             rows = np.arange(state.size)
         else:
             rows = np.flatnonzero(state.contract == index)
         rows = rows[any_card(state.talon[rows])]
-        if len(rows):
+        if use.takes and len(rows):
+            take_by_kind(state, use.takes, rows, owes_discards)
+            rows = rows[any_card(state.talon[rows])]
+        if len(rows) and use.to == "stock":
+            stock.lay(state, rows)
+        elif len(rows) and use.to != "out_of_play":
             _place(state, use, rows, owes_discards)
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarot.batch.masks import Bools, Ints, Masks, any_card, count
-from tarot.batch.phases import exchange
+from tarot.batch.phases import exchange, piles, stock
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
 from tarot.batch.phases.settle import settle
 from tarot.batch.players import choose_card
@@ -149,7 +149,10 @@ def play(
     )
     names = state.names(rows)
     if resume is None:
-        state.total_tricks = int(count(state.hands[0, state.leader[0]]))
+        leader = state.leader[:1]
+        state.total_tricks = int(count(state.hands[0, leader[0]]))
+        state.total_tricks += int(piles.cards_on_piles(state, rows[:1], leader)[0])
+        state.total_tricks += int(stock.left(state, rows[:1])[0]) // n
         excuses = _excuses(program, state, names)
         first = 1
     else:
@@ -179,11 +182,12 @@ def play(
             seats = trick_seats[:, position]
             if number == 1 and before_first_card:
                 declare_seat(program, state, seats, BEFORE_OWN_FIRST_CARD)
-            hand = state.hands[rows, seats]
+            hand = piles.playable(state, rows, seats)
             choices = legal(rules, excuses, hand, trick, position)
             cards, counts = chooser(state, seats, choices, trick, position, excuses)
             bits = layout.from_cards(cards)
             state.hands[rows, seats] &= ~bits
+            piles.take_top(state, rows, seats, cards)
             state.played[rows, seats] |= bits
             trick[:, position] = cards
             on_table = on_table | bits
@@ -297,6 +301,7 @@ def _end_trick(
     state.last_trick = whole.terms[0]
     state.last_winner = winner
     state.leader = winner
+    stock.draw(state, winner)
 
 
 def _fool_wins_after_all(

@@ -30,7 +30,8 @@ def settle(program: Program, state: BatchState, names: dict[str, Value]) -> None
         if rules.unpaid == "fool_surrendered":
             exchange.surrender(state)
     ctx = Ctx(state, np.arange(state.size), names)
-    program.fire_rules(state, program.settlement, ctx, AT_SETTLEMENT)
+    with program.compiler.remembering():  # the cards lie still: definitions are worked out once
+        program.fire_rules(state, program.settlement, ctx, AT_SETTLEMENT)
     if program.hand_score is not None:
         _score(program.hand_score, state, names)
 

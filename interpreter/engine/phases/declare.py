@@ -121,10 +121,13 @@ def decide_card_choice(state: HandState) -> bool:
 
 def next_declaration(state: HandState, seat: int, timing: str) -> bool:
     """Set the next declaration decision of `timing` for `seat`; False when it has none
-    left."""
+    left. The cards to show or give back for a declaration the rules made for it are asked
+    first, before its next declaration or any card played."""
     if (seat, timing) not in state.declare.asked:
         state.declare.asked.add((seat, timing))
         state.declare.queue = _declarations_for(state, seat, timing)
+    if decide_card_choice(state):  # cards to show or give back for one made by the rules
+        return True
     if state.declare.queue and state.declare.queue[0].seat == seat:
         state.decision = state.declare.queue.pop(0)
         return True
