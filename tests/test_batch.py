@@ -100,7 +100,7 @@ def test_only_what_it_knows_is_run():
     assert any("sides" in why for why in supports(loaded("minchiate")))
     assert any("stock" in why for why in supports(loaded("marolles-1637-wickson-2p-le-mort")))
     assert any("piles" in why for why in supports(loaded("french-tarot-2")))
-    assert any("trump_order" in why for why in supports(loaded("hungarian-tarokk")))
+    assert any("announcements" in why for why in supports(loaded("hungarian-tarokk")))
     ruleset = loaded(BASE)
     assert supports(ruleset, ("search", "random", "random"))[0].startswith("the player 'search'")
     unknown_section = dataclasses.replace(ruleset, document={**ruleset.document, "tableau": {}})
@@ -223,10 +223,6 @@ def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, m
 
 
 NEW_MECHANISMS = {
-    "deck.trump_order": (
-        "marolles-1637",
-        "deck:\n  trump_order:\n    fool: highest\n    source: mcleod\n",
-    ),
     "play.must_beat": ("marolles-1637", "play:\n  must_beat: true\n"),
     "discard.told": ("french-tarot", "discard:\n  told: trumps\n"),
     "bidding.rounds": ("french-tarot", "bidding:\n  rounds: until_one_left\n"),

@@ -45,7 +45,8 @@ RUNS = frozenset(
         "extends",
         "options",  # their readings are in the compiled ruleset
         "parameters",
-        "deck",  # any pack in the trumps' numbered order: the batch reads the compiled tables
+        "deck",  # the batch reads the compiled tables
+        "deck.trump_order",  # the cards' strengths and `beats_equal` (`batch.tables`)
         "players",
         "deal",
         "flow",  # its steps are checked one by one: see `_flow`
@@ -68,7 +69,6 @@ RUNS = frozenset(
 )
 #: the mechanisms it does not run, each with what it lacks
 REFUSED: dict[str, str] = {
-    "deck.trump_order": "trumps in an order of their own (the batch ranks them by number)",
     "deal.packets[].piles": "piles on the table (the batch deals hands only)",
     "talon.packets": "the talon in packets (no packet choice in the batch)",
     "talon.per_trick": "the talon as a stock drawn from after each trick",

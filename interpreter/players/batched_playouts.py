@@ -63,7 +63,7 @@ def runs(ruleset: Ruleset) -> bool:
     """Whether the batch back end runs the ruleset's trick play (worked out once)."""
     known = getattr(ruleset, "_batch_playouts", None)
     if known is None:
-        known = not supports(ruleset) and not ruleset.deck.cards.beats_equal
+        known = not supports(ruleset)
         object.__setattr__(ruleset, "_batch_playouts", known)
     return bool(known)
 

@@ -57,7 +57,7 @@ def _lead(excuses: Excuses, trick: Ints, played: int) -> Ints:
 def _overtrumping(rules: PlayRules, tables: DeckTables, trumps: Masks, best: Ints) -> Masks:
     if not rules.overtrump:
         return trumps
-    higher = trumps & tables.stronger_trumps[best]
+    higher = trumps & tables.beating_trumps[best]
     return np.where(any_card(higher)[:, None], higher, trumps)
 
 
@@ -106,7 +106,15 @@ def winners(excuses: Excuses, trick: Ints, seats: Ints) -> Ints:
     follows = (tables.suit[trick] == lead_suit[:, None]) & ~trump
     key = np.where(trump, 1000 + strength, np.where(follows, strength, -1))
     key = np.where(excuse, -1, key)
-    return seats[np.arange(size), np.argmax(key, axis=1)]
+    if not tables.beats_equal.any():  # of equal cards the first played wins
+        return seats[np.arange(size), np.argmax(key, axis=1)]
+    later = tables.beats_equal[trick]
+    best, at = key[:, 0], np.zeros(size, dtype=np.int64)
+    for position in range(1, players):
+        here = key[:, position]
+        takes = (here > best) | ((here == best) & (here >= 0) & later[:, position])
+        best, at = np.where(takes, here, best), np.where(takes, position, at)
+    return seats[np.arange(size), at]
 
 
 #: a card for each hand: (state, seats to play, their legal cards, the trick so far, cards

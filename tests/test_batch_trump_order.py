@@ -1,0 +1,79 @@
+"""Trumps in an order of their own (`deck.trump_order`) in the batch back end: the Fool as
+the highest trump and groups of equal trumps, where the first or the last played wins, rank
+as in the scalar engine, trick by trick, in whole hands replayed through the scalar engine
+and in the search player's batched play-outs."""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from batch_checks import replayed
+from test_batch_playouts import _moment, _trials
+
+from tarot.batch.phases.play import Excuses, winners
+from tarot.batch.support import supports
+from tarot.batch.tables import DeckTables
+from tarot.compile.loader import load_ruleset
+from tarot.engine.tricks import trick_winner
+from tarot.players.batched_playouts import batchable, play_states, replay_row
+from tarot.records.batch_agreement import _payments
+
+TRUMP_ORDER = str(Path(__file__).parent / "data" / "batch" / "trump-order.yaml")
+
+
+@cache
+def loaded():
+    return load_ruleset(TRUMP_ORDER)
+
+
+def test_every_two_trumps_fall_as_in_the_scalar_engine():
+    """Each ordered pair of trumps (the Fool ranked as one included), after a plain card led
+    and before one, wins for the same seat as the scalar engine's `trick_winner`: the
+    stronger, and of two equal ones the first or last played as their group says."""
+    ruleset = loaded()
+    cards, tables = ruleset.deck.cards, DeckTables.of(ruleset)
+    assert cards.beats_equal and cards[-1].fool and cards[-1].trump == 22  # what is tested
+    excuses = Excuses(SimpleNamespace(tables=tables, excuses=None), per_hand=False)
+    plain = next(c.index for c in cards if c.suit is not None)
+    pairs = list(itertools.permutations(sorted(cards.trumps), 2))
+    tricks = [(plain, a, b) for a, b in pairs] + [(a, b, plain) for a, b in pairs]
+    trick = np.array(tricks, dtype=np.int64)
+    seats = np.tile(np.arange(3), (len(trick), 1))
+    ours = winners(excuses, trick, seats)
+    theirs = [trick_winner(cards, list(enumerate(t))) for t in tricks]
+    assert ours.tolist() == theirs
+    ties = [i for i, (a, b) in enumerate(pairs) if cards[a].strength == cards[b].strength]
+    assert {int(ours[i]) for i in ties} == {1, 2}  # both ways of breaking a tie are met
+
+
+def test_every_payment_agrees_with_the_scalar_engine():
+    ruleset = loaded()
+    assert supports(ruleset) == []
+    records, kinds, fired = replayed(ruleset, 11, 60)
+    assert fired["t_won_by_equal"] > 20 and kinds["play"] == 60 * 60
+
+
+@pytest.mark.slow
+def test_every_payment_agrees_over_many_seeds():
+    ruleset = loaded()
+    for seed in range(1, 9):
+        replayed(ruleset, seed, 400)
+
+
+@pytest.mark.parametrize(("trick", "on_table"), [(2, 1), (9, 2)])
+def test_batched_play_outs_replay_exactly(trick, on_table):
+    for number in (1, 2):
+        state = _moment(TRUMP_ORDER, number, trick, on_table)
+        trials, streams = _trials(state, 3, number)
+        assert trials and all(batchable(t) for t in trials)
+        batch = play_states(trials, 11, streams, explore=0.3, logging=True)
+        for row, trial in enumerate(trials):
+            played = replay_row(trial, batch, row)
+            made = [p.as_record() for p in played.payments[len(trial.payments) :]]
+            assert made == _payments(batch, row)
+            assert played.returns() == batch.net[row].tolist()
