@@ -225,15 +225,14 @@ def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, m
 NEW_MECHANISMS = {
     "play.must_beat": ("marolles-1637", "play:\n  must_beat: true\n"),
     "discard.told": ("french-tarot", "discard:\n  told: trumps\n"),
-    "bidding.rounds": ("french-tarot", "bidding:\n  rounds: until_one_left\n"),
     "talon.packets": (
         "french-tarot",
         "bidding:\n  contracts:\n    - id: petite\n      talon: {to: hand, seat: taker, "
         "shown: true, packets: {count: 2, choose: 1, rest: {to: out_of_play}}}\n",
     ),
-    "open_to": (
+    "only_when_all_passed": (
         "french-tarot",
-        "bidding:\n  contracts:\n    - id: petite\n      open_to: 'false'\n",
+        "bidding:\n  contracts:\n    - id: petite\n      only_when_all_passed: true\n",
     ),
     "agreed_by": (
         "french-tarot",

@@ -126,6 +126,22 @@ def _tricks_won(ctx: Ctx, seat: Value) -> Value:
     return ctx.state.tricks_won[rows, seats]
 
 
+def _bid_position(ctx: Ctx, seat: Value) -> Value:
+    """The seat's place in the order the auction speaks in, from 1 (0 for no seat)."""
+    rows, seats = _seat_rows(ctx, seat)
+    place = (seats - ctx.state.bid_first[rows]) % ctx.state.players + 1
+    return np.where(seats >= 0, place, 0)
+
+
+def _bids_made(ctx: Ctx, seat: Value) -> Value:
+    rows, seats = _seat_rows(ctx, seat)
+    return np.where(seats >= 0, ctx.state.bids_made[rows, np.maximum(seats, 0)], 0)
+
+
+def _bid_held(ctx: Ctx) -> Value:
+    return ctx.state.bid_held[ctx.rows]
+
+
 def _tricks_played(ctx: Ctx) -> Value:
     return max(ctx.state.trick_number - 1, 0) if ctx.state.total_tricks else 0
 
@@ -215,6 +231,9 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "side_points": _side_points,
     "tricks_won": _tricks_won,
     "tricks_played": _tricks_played,
+    "bid_position": _bid_position,
+    "bids_made": _bids_made,
+    "bid_held": _bid_held,
     "last_trick_cards": _last_trick_cards,
     "last_trick_winner": _last_trick_winner,
     "hand_number": _hand_number,
@@ -233,12 +252,9 @@ REFUSED_FACTS: dict[str, str] = {
     "taken_by": "the log of tricks",
     "played_by": "the log of tricks",
     "position_in_trick": "the log of tricks",
-    "bid_position": "the auction's order",
     "announced": "announcements",
     "announced_by": "announcements",
     "thrown_in": "the deals thrown in",
-    "bids_made": "the auction's history",
-    "bid_held": "the auction's history",
     "bid_jump": "the auction's history",
     "bid_number": "the auction's history",
     "pass_number": "the auction's history",

@@ -17,6 +17,7 @@ from typing import TypeVar
 import numpy as np
 
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
+from tarot.batch.auction_rules import ArrayBidding, compile_bidding
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
@@ -137,6 +138,7 @@ class Program:
     hand: ArrayHand
     hand_score: Node | None = None  # the points each `player` scores (rulesets that score)
     ends_play: tuple[Node, ...] = ()  # after each trick: play ends when one of these holds
+    bidding: ArrayBidding | None = None  # the auction's rules (rulesets with `bidding`)
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -180,6 +182,7 @@ class Program:
             _hand(compiler, ruleset),
             _optional(compiler, "hand_score", ruleset.hand_score, "hand_score"),
             _ends_play(compiler, ruleset),
+            compile_bidding(compiler, ruleset.bidding),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from tarot.batch.masks import Ints
-from tarot.batch.phases import ask, auction, deal, declare, discard, play
+from tarot.batch.phases import ask, auction, bidding, deal, declare, discard, play
 from tarot.batch.program import ArrayStep, Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, Unsupported, per_row
@@ -105,7 +105,7 @@ _RUNNERS: dict[Phase, Runner] = {
     Phase.DEAL: lambda program, state, i, _step: deal.deal_more(program, state, i),
     Phase.REDEAL: lambda program, state, _i, _step: auction.redeal(program, state),
     Phase.ASK: lambda _program, state, i, step: ask.ask(step, i, state),
-    Phase.BID: lambda program, state, _i, step: auction.bid(program, state, step.bidders),
+    Phase.BID: lambda program, state, _i, step: bidding.bid(program, state, step.bidders),
     Phase.CALL: lambda program, state, _i, _step: auction.call(program, state),
     Phase.TALON: lambda program, state, _i, step: discard.place_talon(
         program, state, step.step.owes_discards

@@ -68,6 +68,9 @@ class BatchState:
     taker: Ints  # -1: no auction, or nobody took
     partner: Ints  # -1: no partner (none called, or the taker called his own card)
     contract: Ints  # the contract's rank in the bidding order; -1 without one
+    bid_first: Ints  # the seat that speaks first in the auction
+    bids_made: Ints  # [hands, seats]: bids and holds each seat made in the auction
+    bid_held: Bools  # the highest bid so far is a hold
     thrown: Bools  # the deal was thrown in: the hand is over
     deals: Ints  # deals of the hand: more than one where the same dealer dealt again
     excuses: Masks  # [hands, words]: the cards that play as the Fool in each hand

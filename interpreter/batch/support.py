@@ -54,6 +54,14 @@ RUNS = frozenset(
         "discard",
         "declarations",
         "bidding",  # each contract's talon is checked by compiling it
+        "bidding.rounds",  # the auction: `batch.phases.bidding`, its rules compiled by
+        "bidding.first",  # `batch.auction_rules`
+        "bidding.hold",
+        "bidding.must_bid",
+        "bidding.winner_may_raise",
+        "bidding.all_passed",
+        "bidding.compulsory",
+        "bidding.contracts[].open_to",
         "partner_call",
         "play",
         "redeal",  # each rule is checked by compiling it
@@ -78,16 +86,8 @@ REFUSED: dict[str, str] = {
     "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
     "discard.told": "discards told to all (the batch keeps no told counts)",
     "declarations.table[].compulsory": "compulsory declarations (no rule-made declarer)",
-    "bidding.all_passed": "a contract when all pass (the batch throws the deal in)",
-    "bidding.compulsory": "a compulsory contract (no rule-made taker in the batch)",
-    "bidding.first": "a first bidder of the ruleset's choice",
-    "bidding.hold": "holding the bid (one round of bids in the batch)",
-    "bidding.must_bid": "a seat that must bid",
-    "bidding.rounds": "several rounds of bidding (one round in the batch)",
-    "bidding.winner_may_raise": "the winner raising his bid",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "bidding.contracts[].only_when_all_passed": "a contract open only when all passed",
-    "bidding.contracts[].open_to": "a contract open to some seats only",
     "bidding.contracts[].play": "play rules by contract (one set of trick rules in the batch)",
     "partner_call.after": "a partner called after the talon",
     "announcements": "announcements (no announcing phase in the batch)",

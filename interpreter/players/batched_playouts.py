@@ -288,6 +288,12 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
             ],
             dtype=np.int64,
         ),
+        bid_first=np.array(
+            [s.auction.bid_order[0] if s.auction.bid_order else 0 for s in states],
+            dtype=np.int64,
+        ),
+        bids_made=np.array([s.auction.bids_made for s in states], dtype=np.int64),
+        bid_held=np.array([s.auction.bid_held for s in states], dtype=np.bool_),
         thrown=np.zeros(size, dtype=np.bool_),
         deals=np.ones(size, dtype=np.int64),
         excuses=_masks(layout, [s.play.excuses for s in states]),

@@ -11,6 +11,7 @@ import numpy as np
 
 from tarot.batch import keyed_random
 from tarot.batch.masks import Ints
+from tarot.batch.phases import bidding
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx
@@ -131,6 +132,9 @@ def deal(
         taker=nobody,
         partner=nobody.copy(),
         contract=nobody.copy(),
+        bid_first=(dealer + 1) % n,
+        bids_made=np.zeros((hands, n), dtype=np.int64),
+        bid_held=np.zeros(hands, dtype=np.bool_),
         thrown=np.zeros(hands, dtype=np.bool_),
         deals=np.full(hands, again + 1, dtype=np.int64),
         excuses=np.repeat(tables.fools[None, :], hands, axis=0),
@@ -141,6 +145,7 @@ def deal(
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
     )
+    bidding.first_bidders(program, state)
     if first.completes_deal:
         _cut(program, state)
     if not again:  # a deal again goes on from the decisions taken before it

@@ -1,0 +1,69 @@
+"""The auction in the batch back end (`tarot.batch.phases.bidding`): round and round, a first
+bidder of the ruleset's choice, holds, bids that must be made, contracts open to some seats
+only, the last word of the seat left, compulsory contracts and the contract played when all
+pass, each hand replayed through the scalar engine with every decision legal and every
+payment equal, and the same distributions as the scalar engine."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import pytest
+from batch_checks import means_agree, replayed
+
+from tarot.batch.support import supports
+from tarot.compile.loader import load_ruleset
+
+DATA = Path(__file__).parent / "data" / "batch"
+ROUNDS = str(DATA / "auction-rounds.yaml")
+MUST_BID = str(DATA / "auction-must-bid.yaml")
+
+
+@cache
+def loaded(path: str):
+    return load_ruleset(path)
+
+
+def _bids(record: dict) -> list[str]:
+    return [d["choice"] for d in record["decisions"] if d["kind"] == "bid"]
+
+
+def test_a_long_auction_replays_through_the_scalar_engine():
+    ruleset = loaded(ROUNDS)
+    assert supports(ruleset) == []
+    records, _kinds, fired = replayed(ruleset, 5, 150)
+    said = Counter(word.split(":")[0] for r in records for word in _bids(r))
+    assert said["hold"] > 20 and said["pass"] > 100  # holds were made and passes said
+    lengths = [
+        len(_bids(r)) for r in records if not any(k.startswith("thrown") for k in r["fired"])
+    ]
+    assert max(lengths) > 4  # seats spoke more than once
+    assert 0 in lengths  # a compulsory contract: no auction held
+    all_passed = [r for r in records if _bids(r) and set(_bids(r)) == {"pass"}]
+    # the contract played when all passed: the hand is played, not thrown in
+    assert all_passed and all(any(d["kind"] == "play" for d in r["decisions"]) for r in all_passed)
+    assert fired["contract"] > 100
+
+
+def test_bids_that_must_be_made_replay_through_the_scalar_engine():
+    ruleset = loaded(MUST_BID)
+    assert supports(ruleset) == []
+    records, _kinds, _fired = replayed(ruleset, 6, 150)
+    words = [_bids(r) for r in records]
+    assert not any(w and set(w) == {"pass"} for w in words)  # the last seat must bid
+    assert sum(w.count("pass") for w in words) > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [ROUNDS, MUST_BID])
+def test_auctions_replay_over_many_seeds(path):
+    ruleset = loaded(path)
+    for seed in range(1, 7):
+        replayed(ruleset, seed, 300)
+
+
+@pytest.mark.slow
+def test_a_long_auction_has_the_scalar_engines_distributions():
+    means_agree(loaded(ROUNDS), 13, 1200, {}, rules_at_least=2)
