@@ -1,8 +1,9 @@
-"""The auction in the batch back end (`tarot.batch.phases.bidding`): round and round, a first
-bidder of the ruleset's choice, holds, bids that must be made, contracts open to some seats
-only, the last word of the seat left, compulsory contracts and the contract played when all
-pass, each hand replayed through the scalar engine with every decision legal and every
-payment equal, and the same distributions as the scalar engine."""
+"""The auction and the call in the batch back end (`tarot.batch.phases.bidding`): round and
+round, a first bidder of the ruleset's choice, holds, bids that must be made, contracts open
+to some seats only, the last word of the seat left, compulsory contracts, the contract played
+when all pass, and a partner called after the discards; each hand replayed through the scalar
+engine with every decision legal and every payment equal, and the same distributions as the
+scalar engine."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tarot.compile.loader import load_ruleset
 DATA = Path(__file__).parent / "data" / "batch"
 ROUNDS = str(DATA / "auction-rounds.yaml")
 MUST_BID = str(DATA / "auction-must-bid.yaml")
+CALL_AFTER = str(DATA / "call-after-discards.yaml")
 
 
 @cache
@@ -67,3 +69,12 @@ def test_auctions_replay_over_many_seeds(path):
 @pytest.mark.slow
 def test_a_long_auction_has_the_scalar_engines_distributions():
     means_agree(loaded(ROUNDS), 13, 1200, {}, rules_at_least=2)
+
+
+def test_a_partner_called_after_the_discards_replays_through_the_scalar_engine():
+    ruleset = loaded(CALL_AFTER)
+    assert supports(ruleset) == []
+    steps = [step.word for step in ruleset.flow]
+    assert steps.index("call") > steps.index("discard")
+    _records, kinds, fired = replayed(ruleset, 3, 120)
+    assert kinds["call"] > 80 and fired["partner_share"] > 50

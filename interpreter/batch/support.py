@@ -63,6 +63,7 @@ RUNS = frozenset(
         "bidding.compulsory",
         "bidding.contracts[].open_to",
         "partner_call",
+        "partner_call.after",  # the call is a step of the flow, wherever it stands
         "play",
         "redeal",  # each rule is checked by compiling it
         "definitions",  # each is checked where a rule uses it
@@ -89,7 +90,6 @@ REFUSED: dict[str, str] = {
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "bidding.contracts[].only_when_all_passed": "a contract open only when all passed",
     "bidding.contracts[].play": "play rules by contract (one set of trick rules in the batch)",
-    "partner_call.after": "a partner called after the talon",
     "announcements": "announcements (no announcing phase in the batch)",
     "doubling": "doubling (no doubling phase in the batch)",
     "show": "cards shown during play",
