@@ -21,6 +21,7 @@ DATA = Path(__file__).parent / "data" / "batch"
 ROUNDS = str(DATA / "auction-rounds.yaml")
 MUST_BID = str(DATA / "auction-must-bid.yaml")
 CALL_AFTER = str(DATA / "call-after-discards.yaml")
+LEADER_BY_RULE = str(DATA / "leader-by-rule.yaml")
 
 
 @cache
@@ -78,3 +79,16 @@ def test_a_partner_called_after_the_discards_replays_through_the_scalar_engine()
     assert steps.index("call") > steps.index("discard")
     _records, kinds, fired = replayed(ruleset, 3, 120)
     assert kinds["call"] > 80 and fired["partner_share"] > 50
+
+
+def test_a_first_leader_given_by_rule_replays_through_the_scalar_engine():
+    ruleset = loaded(LEADER_BY_RULE)
+    assert supports(ruleset) == [] and ruleset.play.first_leader == "rule"
+    records, _kinds, _fired = replayed(ruleset, 4, 90)
+    played = [r for r in records if any(d["kind"] == "play" for d in r["decisions"])]
+    for record in played:  # the rule: the taker, or in every third hand his partner across
+        bids = [d for d in record["decisions"] if d["kind"] == "bid" and d["choice"] != "pass"]
+        taker = bids[-1]["seat"]
+        leader = (taker + 2) % 4 if record["number"] % 3 == 0 else taker
+        assert next(d["seat"] for d in record["decisions"] if d["kind"] == "play") == leader
+    assert len(played) > 40

@@ -139,6 +139,7 @@ class Program:
     hand_score: Node | None = None  # the points each `player` scores (rulesets that score)
     ends_play: tuple[Node, ...] = ()  # after each trick: play ends when one of these holds
     bidding: ArrayBidding | None = None  # the auction's rules (rulesets with `bidding`)
+    first_leader: Node | None = None  # the seat leading to the first trick, given by a rule
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -183,6 +184,7 @@ class Program:
             _optional(compiler, "hand_score", ruleset.hand_score, "hand_score"),
             _ends_play(compiler, ruleset),
             compile_bidding(compiler, ruleset.bidding),
+            _optional(compiler, "play.first_leader", ruleset.play.leader, "play"),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from tarot.batch.masks import Ints
-from tarot.batch.phases import ask, auction, bidding, deal, declare, discard, play
+from tarot.batch.phases import ask, auction, bidding, deal, declare, discard, leader, play
 from tarot.batch.program import ArrayStep, Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, Unsupported, per_row
@@ -78,6 +78,8 @@ def _run(program: Program, state: BatchState, steps: Steps) -> None:
         phase = step.step.phase
         if phase not in _RUNNERS:  # `support` refuses it
             raise Unsupported(f"flow: the step {step.word!r}")
+        if step.step.settles_play:
+            leader.settle_leader(program, state)
         taking = ~state.thrown
         if step.when is not None:
             rows = np.flatnonzero(taking)

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from tarot.batch.values import Unsupported
 from tarot.core.flow import Phase
 from tarot.core.mechanisms import PROSE, mechanism_of, written_paths
-from tarot.core.ruleset import PlayRules, Ruleset
+from tarot.core.ruleset import Ruleset
 
 #: the kinds of step of a hand's flow the batch back end has a phase for (`batch.run`)
 BATCH_STEPS = frozenset(
@@ -110,7 +110,6 @@ _VALUES = {
     ("counting", "method"): {"groups", "sum"},
 }
 _TIMINGS = {"before_play", "before_own_first_card"}
-_LEADERS = {"after_dealer", "dealer", "taker"}
 
 
 def _document(document: Mapping) -> list[str]:
@@ -141,9 +140,6 @@ def _compiled(ruleset: Ruleset) -> list[str]:
     """What the compiled ruleset asks that the batch back end does not run, among the
     mechanisms it runs: values it does not know, and the flow's steps."""
     found = []
-    play: PlayRules = ruleset.play
-    if play.first_leader not in _LEADERS:
-        found.append(f"play.first_leader: {play.first_leader!r} is not run by the batch back end")
     for declaration in ruleset.declarations:
         timing = declaration.timing or ruleset.declaration_timing
         if timing not in _TIMINGS:
