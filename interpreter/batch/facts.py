@@ -126,6 +126,16 @@ def _tricks_won(ctx: Ctx, seat: Value) -> Value:
     return ctx.state.tricks_won[rows, seats]
 
 
+def _position_in_trick(ctx: Ctx, cards: Cards) -> Value:
+    """The place (from 1) in the trick being played of its first card among `cards` (0:
+    none)."""
+    state = ctx.state
+    trick = state.trick_cards[ctx.rows]
+    wanted = np.broadcast_to(cards.union(), (ctx.size, state.tables.layout.words))
+    there = state.tables.layout.contains(wanted[:, None, :], trick)
+    return np.where(there.any(axis=1), np.argmax(there, axis=1) + 1, 0)
+
+
 def _bid_position(ctx: Ctx, seat: Value) -> Value:
     """The seat's place in the order the auction speaks in, from 1 (0 for no seat)."""
     rows, seats = _seat_rows(ctx, seat)
@@ -232,6 +242,7 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "tricks_won": _tricks_won,
     "tricks_played": _tricks_played,
     "bid_position": _bid_position,
+    "position_in_trick": _position_in_trick,
     "bids_made": _bids_made,
     "bid_held": _bid_held,
     "last_trick_cards": _last_trick_cards,
@@ -251,7 +262,6 @@ REFUSED_FACTS: dict[str, str] = {
     "trick_of": "the log of tricks",
     "taken_by": "the log of tricks",
     "played_by": "the log of tricks",
-    "position_in_trick": "the log of tricks",
     "announced": "announcements",
     "announced_by": "announcements",
     "thrown_in": "the deals thrown in",

@@ -20,6 +20,7 @@ from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.auction_rules import ArrayBidding, compile_bidding
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
+from tarot.batch.trick_rules import ArrayException, compile_exceptions
 from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
 from tarot.compile.flow import after_taker
 from tarot.core.flow import FlowStep
@@ -140,6 +141,7 @@ class Program:
     ends_play: tuple[Node, ...] = ()  # after each trick: play ends when one of these holds
     bidding: ArrayBidding | None = None  # the auction's rules (rulesets with `bidding`)
     first_leader: Node | None = None  # the seat leading to the first trick, given by a rule
+    winner_exceptions: tuple[ArrayException, ...] = ()  # tricks another card wins
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -185,6 +187,7 @@ class Program:
             _ends_play(compiler, ruleset),
             compile_bidding(compiler, ruleset.bidding),
             _optional(compiler, "play.first_leader", ruleset.play.leader, "play"),
+            compile_exceptions(compiler, ruleset.play),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:

@@ -63,6 +63,9 @@ class BatchState:
     declared_redeals: Bools  # [hands, seats, redeal rules]: played on (a choice declared)
     answered: Bools  # [hands, seats, the flow's steps]: answered yes to the step's question
     winning_cards: Ints  # [hands, tricks]: the card that won each finished trick
+    # [hands, seats]: the trick being played, its cards in the order played (-1 past them,
+    # and between tricks)
+    trick_cards: Ints
     debtors: Ints  # [hands, slots]: seats owing a card for an excused Fool (-1: none)
     creditors: Ints  # [hands, slots]: whom each is owed to
     taker: Ints  # -1: no auction, or nobody took

@@ -73,6 +73,7 @@ RUNS = frozenset(
         "game",  # whole games are the scalar engine's (`measure.games`): a hand is played alone
         "game.claim_during_play",
         "play.ends_when",
+        "play.winner_exceptions",  # `batch.phases.exceptions`
         "hand_score",
     }
 )
@@ -98,7 +99,6 @@ REFUSED: dict[str, str] = {
     "play.forced": "cards forced by rule",
     "play.held_back": "cards held back for a trick",
     "play.lead_forbidden": "leads forbidden by rule",
-    "play.winner_exceptions": "exceptions to who wins a trick",
     "play.sides": "sides set by rule (the batch's sides come from the auction)",
     "redeal[].agreed_by": "a redeal the other seats agree to",
     "lasting": "counters and accounts from hand to hand (the batch plays hands alone)",

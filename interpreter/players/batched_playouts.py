@@ -273,6 +273,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         declared_redeals=declared_redeals,
         answered=answered,
         winning_cards=winning_cards,
+        trick_cards=_table(states, n),
         debtors=debtors,
         creditors=creditors,
         taker=np.array(

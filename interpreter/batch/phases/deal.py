@@ -127,6 +127,7 @@ def deal(
         declared_redeals=np.zeros((hands, n, len(ruleset.redeals)), dtype=np.bool_),
         answered=np.zeros((hands, n, len(ruleset.flow)), dtype=np.bool_),
         winning_cards=np.full((hands, size // n + 1), -1, dtype=np.int64),
+        trick_cards=np.full((hands, n), -1, dtype=np.int64),
         debtors=np.full((hands, slots), -1, dtype=np.int64),
         creditors=np.full((hands, slots), -1, dtype=np.int64),
         taker=nobody,

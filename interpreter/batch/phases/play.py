@@ -17,6 +17,7 @@ import numpy as np
 from tarot.batch.masks import Bools, Ints, Masks, any_card, count
 from tarot.batch.phases import exchange
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
+from tarot.batch.phases.exceptions import exceptional_winner
 from tarot.batch.phases.settle import settle
 from tarot.batch.players import choose_card
 from tarot.batch.program import Program
@@ -176,6 +177,7 @@ def play(
             start = resume.played
             trick[:, :start] = resume.trick[:, :start]
             on_table = np.bitwise_or.reduce(layout.from_cards(trick), axis=1)
+        state.trick_cards = trick  # filled in as the cards fall
         at = At(PaymentTime.TRICK, number)
         variables = {
             **names,
@@ -276,6 +278,8 @@ def _end_trick(
     winner = winners(excuses, trick, seats)
     if last and play_rules.fool_wins_last_trick_after_all:
         winner = _fool_wins_after_all(state, excuses, trick, seats, winner)
+    if program.winner_exceptions:
+        winner = exceptional_winner(program, state, seats, variables, winner)
     fool_kept = not last or play_rules.fool_in_last_trick == "kept"
     on_table = layout.from_cards(trick)
     whole = Cards((np.bitwise_or.reduce(on_table, axis=1),))
@@ -299,6 +303,7 @@ def _end_trick(
             },
         )
         program.fire(state, "trick_end", ctx, at)
+    state.trick_cards = np.full_like(trick, -1)  # the trick is taken
     state.tricks_won[rows, winner] += 1
     won_with = np.argmax(seats == winner[:, None], axis=1)
     state.winning_cards[rows, state.trick_number - 1] = trick[rows, won_with]

@@ -1,7 +1,9 @@
-"""Trumps in an order of their own (`deck.trump_order`) in the batch back end: the Fool as
-the highest trump and groups of equal trumps, where the first or the last played wins, rank
-as in the scalar engine, trick by trick, in whole hands replayed through the scalar engine
-and in the search player's batched play-outs."""
+"""Who wins a trick in the batch back end. Trumps in an order of their own
+(`deck.trump_order`): the Fool as the highest trump and groups of equal trumps, where the
+first or the last played wins, rank as in the scalar engine, trick by trick, in whole hands
+replayed through the scalar engine and in the search player's batched play-outs. Exceptions
+to who wins a trick (`play.winner_exceptions`) and the place of a card in the trick
+(`position_in_trick`), in whole hands replayed through the scalar engine."""
 
 from __future__ import annotations
 
@@ -24,11 +26,12 @@ from tarot.players.batched_playouts import batchable, play_states, replay_row
 from tarot.records.batch_agreement import _payments
 
 TRUMP_ORDER = str(Path(__file__).parent / "data" / "batch" / "trump-order.yaml")
+EXCEPTIONS = str(Path(__file__).parent / "data" / "batch" / "winner-exceptions.yaml")
 
 
 @cache
-def loaded():
-    return load_ruleset(TRUMP_ORDER)
+def loaded(path: str = TRUMP_ORDER):
+    return load_ruleset(path)
 
 
 def test_every_two_trumps_fall_as_in_the_scalar_engine():
@@ -59,8 +62,9 @@ def test_every_payment_agrees_with_the_scalar_engine():
 
 
 @pytest.mark.slow
-def test_every_payment_agrees_over_many_seeds():
-    ruleset = loaded()
+@pytest.mark.parametrize("path", [TRUMP_ORDER, EXCEPTIONS])
+def test_every_payment_agrees_over_many_seeds(path):
+    ruleset = loaded(path)
     for seed in range(1, 9):
         replayed(ruleset, seed, 400)
 
@@ -77,3 +81,24 @@ def test_batched_play_outs_replay_exactly(trick, on_table):
             made = [p.as_record() for p in played.payments[len(trial.payments) :]]
             assert made == _payments(batch, row)
             assert played.returns() == batch.net[row].tolist()
+
+
+def test_tricks_won_by_exception_replay_through_the_scalar_engine():
+    """Each exception gives some tricks to another seat than the trick rules would (seen in
+    who leads the next trick), and each hand replays through the scalar engine."""
+    ruleset = loaded(EXCEPTIONS)
+    assert supports(ruleset) == []
+    records, _kinds, fired = replayed(ruleset, 4, 80)
+    assert fired["w_first_trump"] == 80
+    cards, by_id = ruleset.deck.cards, ruleset.deck.by_id
+    by_rules = by_exception = 0
+    for record in records:
+        plays = [
+            (d["seat"], by_id[d["choice"]]) for d in record["decisions"] if d["kind"] == "play"
+        ]
+        tricks = [plays[i : i + 3] for i in range(0, len(plays), 3)]
+        for trick, after in zip(tricks, tricks[1:], strict=False):
+            usual = trick_winner(cards, trick)
+            by_rules += after[0][0] == usual
+            by_exception += after[0][0] != usual
+    assert by_exception > 20 and by_rules > 1000
