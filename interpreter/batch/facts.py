@@ -136,6 +136,33 @@ def _position_in_trick(ctx: Ctx, cards: Cards) -> Value:
     return np.where(there.any(axis=1), np.argmax(there, axis=1) + 1, 0)
 
 
+def _called_card(ctx: Ctx) -> Cards:
+    """The card the taker called, as a group of one (empty: none called)."""
+    return Cards((ctx.state.tables.layout.from_cards(ctx.state.called[ctx.rows]),))
+
+
+def _bonus(ctx: Ctx, bonus: Value) -> int | None:
+    """The index of the bonus named `bonus` in the announcements' table (None: none)."""
+    section = ctx.state.ruleset.announcements
+    ids = [] if section is None else [b.id for b in section.table]
+    return ids.index(bonus) if bonus in ids else None
+
+
+def _announced(ctx: Ctx, seat: Value, bonus: Value) -> Value:
+    index = _bonus(ctx, bonus)
+    rows, seats = _seat_rows(ctx, seat)
+    if index is None:
+        return np.zeros(ctx.size, dtype=np.bool_)
+    return np.where(seats >= 0, ctx.state.announced[rows, np.maximum(seats, 0), index], False)
+
+
+def _announced_by(ctx: Ctx, bonus: Value) -> Value:
+    index = _bonus(ctx, bonus)
+    if index is None:
+        return np.zeros((ctx.size, ctx.state.players), dtype=np.bool_)
+    return ctx.state.announced[ctx.rows, :, index]
+
+
 def _bid_position(ctx: Ctx, seat: Value) -> Value:
     """The seat's place in the order the auction speaks in, from 1 (0 for no seat)."""
     rows, seats = _seat_rows(ctx, seat)
@@ -242,6 +269,9 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "tricks_won": _tricks_won,
     "tricks_played": _tricks_played,
     "bid_position": _bid_position,
+    "called_card": _called_card,
+    "announced": _announced,
+    "announced_by": _announced_by,
     "position_in_trick": _position_in_trick,
     "bids_made": _bids_made,
     "bid_held": _bid_held,
@@ -258,12 +288,9 @@ REFUSED_FACTS: dict[str, str] = {
     "told_discards": "the counts told to all once the discards are done",
     "doublings": "doublings",
     "doubling_factor": "doublings",
-    "called_card": "a partner call",
     "trick_of": "the log of tricks",
     "taken_by": "the log of tricks",
     "played_by": "the log of tricks",
-    "announced": "announcements",
-    "announced_by": "announcements",
     "thrown_in": "the deals thrown in",
     "bid_jump": "the auction's history",
     "bid_number": "the auction's history",

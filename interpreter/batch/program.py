@@ -16,6 +16,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from tarot.batch.announce_rules import ArrayAnnouncements, compile_announcements
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.auction_rules import ArrayBidding, compile_bidding
 from tarot.batch.state import BatchState, Logged
@@ -142,6 +143,7 @@ class Program:
     bidding: ArrayBidding | None = None  # the auction's rules (rulesets with `bidding`)
     first_leader: Node | None = None  # the seat leading to the first trick, given by a rule
     winner_exceptions: tuple[ArrayException, ...] = ()  # tricks another card wins
+    announcements: ArrayAnnouncements | None = None  # rulesets with `announcements`
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -188,6 +190,7 @@ class Program:
             compile_bidding(compiler, ruleset.bidding),
             _optional(compiler, "play.first_leader", ruleset.play.leader, "play"),
             compile_exceptions(compiler, ruleset.play),
+            compile_announcements(compiler, ruleset.announcements),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:

@@ -13,7 +13,17 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from tarot.batch.masks import Ints
-from tarot.batch.phases import ask, auction, bidding, deal, declare, discard, leader, play
+from tarot.batch.phases import (
+    announce,
+    ask,
+    auction,
+    bidding,
+    deal,
+    declare,
+    discard,
+    leader,
+    play,
+)
 from tarot.batch.program import ArrayStep, Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, Unsupported, per_row
@@ -114,6 +124,7 @@ _RUNNERS: dict[Phase, Runner] = {
     ),
     Phase.DISCARD: _discard,
     Phase.DECLARE: lambda program, state, _i, _step: declare.before_play(program, state),
+    Phase.ANNOUNCE: lambda program, state, _i, _step: announce.announce(program, state),
     Phase.PLAY: lambda program, state, _i, _step: play.play(program, state),
 }
 #: the phases that leave the hands already thrown in alone themselves

@@ -30,6 +30,7 @@ BATCH_STEPS = frozenset(
         Phase.TALON,
         Phase.DISCARD,
         Phase.DECLARE,
+        Phase.ANNOUNCE,
         Phase.PLAY,
     }
 )
@@ -64,6 +65,7 @@ RUNS = frozenset(
         "bidding.contracts[].open_to",
         "partner_call",
         "partner_call.after",  # the call is a step of the flow, wherever it stands
+        "announcements",  # `batch.phases.announce`
         "play",
         "redeal",  # each rule is checked by compiling it
         "definitions",  # each is checked where a rule uses it
@@ -91,7 +93,6 @@ REFUSED: dict[str, str] = {
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "bidding.contracts[].only_when_all_passed": "a contract open only when all passed",
     "bidding.contracts[].play": "play rules by contract (one set of trick rules in the batch)",
-    "announcements": "announcements (no announcing phase in the batch)",
     "doubling": "doubling (no doubling phase in the batch)",
     "show": "cards shown during play",
     "play.must_beat": "a card that must beat the trick",

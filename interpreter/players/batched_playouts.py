@@ -35,7 +35,7 @@ import numpy as np
 
 from tarot.batch import keyed_random
 from tarot.batch.habits import CardHabit
-from tarot.batch.masks import Ints, Layout, Masks
+from tarot.batch.masks import Bools, Ints, Layout, Masks
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD
 from tarot.batch.phases.play import Resume, play
 from tarot.batch.program import Program
@@ -295,6 +295,12 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         ),
         bids_made=np.array([s.auction.bids_made for s in states], dtype=np.int64),
         bid_held=np.array([s.auction.bid_held for s in states], dtype=np.bool_),
+        called=np.array(
+            [-1 if s.auction.called_card is None else s.auction.called_card for s in states],
+            dtype=np.int64,
+        ),
+        announced=_announced(states),
+        kept_back=layout.empty(size, n),  # `batchable`: no card is kept back
         thrown=np.zeros(size, dtype=np.bool_),
         deals=np.ones(size, dtype=np.int64),
         excuses=_masks(layout, [s.play.excuses for s in states]),
@@ -371,6 +377,18 @@ def _seat_masks(
     """A per-seat zone of each state as masks: [rows, seats, words]."""
     piles = list(chain.from_iterable(map(zone, states)))
     return _masks(layout, piles).reshape(len(states), -1, layout.words)
+
+
+def _announced(states: Sequence[HandState]) -> Bools:
+    """[rows, seats, bonuses]: the bonuses each seat announced."""
+    ruleset = states[0].ruleset
+    table = () if ruleset.announcements is None else ruleset.announcements.table
+    index = {bonus.id: i for i, bonus in enumerate(table)}
+    found = np.zeros((len(states), ruleset.players, len(table)), dtype=np.bool_)
+    for row, state in enumerate(states):
+        for seat, bonus in state.announce.announced:
+            found[row, seat, index[bonus]] = True
+    return found
 
 
 def _table(states: Sequence[HandState], players: int) -> Ints:

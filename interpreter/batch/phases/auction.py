@@ -77,4 +77,5 @@ def call(program: Program, state: BatchState) -> None:
     holds = state.tables.layout.contains(state.hands[rows], every_seat)  # [rows, seats]
     holds[np.arange(len(rows)), takers] = False
     state.partner[rows] = np.where(holds.any(axis=1), np.argmax(holds, axis=1), -1)
+    state.called[rows] = card
     state.decided(rows, counts)

@@ -6,7 +6,7 @@ contract played when all passed, or the deal thrown in.
 Where it sits: a batch phase (`tarot.batch.phases`) after the deal, its rules compiled by
 `tarot.batch.auction_rules`; the scalar engine's is `tarot.engine.phases.auction`, whose
 stages it follows word for word: each hand keeps the seats still to speak as a queue
-(`_Queue`), and each pass of the loop asks the seat at the head of every hand's queue at
+(`SeatQueue`), and each pass of the loop asks the seat at the head of every hand's queue at
 once, until no hand has a seat left to ask.
 """
 
@@ -33,10 +33,10 @@ def first_bidders(program: Program, state: BatchState) -> None:
     if rules is None or rules.first is None:
         return
     rows = np.arange(state.size)
-    state.bid_first = _first_seat(state, rules.first, rows, "the auction's `first`")
+    state.bid_first = first_seat(state, rules.first, rows, "the auction's `first`")
 
 
-def _first_seat(state: BatchState, node: Node, rows: Ints, what: str) -> Ints:
+def first_seat(state: BatchState, node: Node, rows: Ints, what: str) -> Ints:
     """The first seat a seat expression gives in each hand of `rows` (`first_seat`)."""
     chosen = seat_mask(node.fn(Ctx(state, rows, state.names(rows))), len(rows), state.players)
     if not chosen.any(axis=1).all():
@@ -44,7 +44,7 @@ def _first_seat(state: BatchState, node: Node, rows: Ints, what: str) -> Ints:
     return np.argmax(chosen, axis=1)
 
 
-class _Queue:
+class SeatQueue:
     """The seats still to speak in each hand, in order: `seats[h, :length[h]]`."""
 
     def __init__(self, order: Ints, speaking: Bools) -> None:
@@ -75,7 +75,7 @@ def bid(program: Program, state: BatchState, bidders: Node | None = None) -> Non
     if bidders is not None:
         chosen = seat_mask(bidders.fn(Ctx(state, every, state.names(every))), state.size, n)
         speaking &= np.take_along_axis(chosen, order, axis=1)
-    queue = _Queue(order, speaking)
+    queue = SeatQueue(order, speaking)
     for forced in rules.compulsory:
         assert forced.when is not None  # a compulsory contract has its condition
         open_ = np.flatnonzero(~state.thrown & (state.contract < 0))
@@ -100,10 +100,10 @@ def _force(state: BatchState, rank: int, taker: Node | None, rows: Ints, what: s
         return
     state.contract[rows] = rank
     if taker is not None:
-        state.taker[rows] = _first_seat(state, taker, rows, what)
+        state.taker[rows] = first_seat(state, taker, rows, what)
 
 
-def _bids(program: Program, state: BatchState, queue: _Queue) -> None:
+def _bids(program: Program, state: BatchState, queue: SeatQueue) -> None:
     """Every word of the auction, the seat at the head of each hand's queue at a time."""
     bidding, rules = state.ruleset.bidding, program.bidding
     assert bidding is not None and rules is not None

@@ -136,6 +136,9 @@ def deal(
         bid_first=(dealer + 1) % n,
         bids_made=np.zeros((hands, n), dtype=np.int64),
         bid_held=np.zeros(hands, dtype=np.bool_),
+        called=nobody.copy(),
+        announced=np.zeros((hands, n, _bonuses(ruleset)), dtype=np.bool_),
+        kept_back=layout.empty(hands, n),
         thrown=np.zeros(hands, dtype=np.bool_),
         deals=np.full(hands, again + 1, dtype=np.int64),
         excuses=np.repeat(tables.fools[None, :], hands, axis=0),
@@ -160,6 +163,11 @@ def _cut(program: Program, state: BatchState) -> None:
         rows = np.arange(state.size)
         ctx = Ctx(state, rows, {"dealer": state.dealer, "cut_card": state.packs[:, -1]})
         program.fire(state, "cut", ctx, AT_CUT)
+
+
+def _bonuses(ruleset: Ruleset) -> int:
+    """How many bonuses may be announced."""
+    return 0 if ruleset.announcements is None else len(ruleset.announcements.table)
 
 
 def _discard_counts(ruleset: Ruleset, dealer: Ints) -> Ints:

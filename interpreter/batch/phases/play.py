@@ -16,6 +16,7 @@ import numpy as np
 
 from tarot.batch.masks import Bools, Ints, Masks, any_card, count
 from tarot.batch.phases import exchange
+from tarot.batch.phases.announce import keep_back
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
 from tarot.batch.phases.exceptions import exceptional_winner
 from tarot.batch.phases.settle import settle
@@ -191,6 +192,8 @@ def play(
                 declare_seat(program, state, seats, BEFORE_OWN_FIRST_CARD)
             hand = state.hands[rows, seats]
             choices = legal(rules, excuses, hand, trick, position)
+            if program.announcements is not None:
+                choices = keep_back(state, seats, choices)
             cards, counts = chooser(state, seats, choices, trick, position, excuses)
             bits = layout.from_cards(cards)
             state.hands[rows, seats] &= ~bits

@@ -1,0 +1,62 @@
+"""Announcements in the batch back end (`tarot.batch.phases.announce`): bonuses announced one
+at a time, once each or round and round until all pass, open to some seats only and to one
+seat of a side, the cards an announcer keeps for the last trick, and the facts that read
+what was announced and the card called; each hand replayed through the scalar engine with
+every decision legal and every payment equal."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import pytest
+from batch_checks import replayed
+
+from tarot.batch.support import supports
+from tarot.compile.loader import load_ruleset
+
+DATA = Path(__file__).parent / "data" / "batch"
+ROUNDS = str(DATA / "announcements.yaml")
+ONCE = str(DATA / "announcements-once.yaml")
+
+
+@cache
+def loaded(path: str):
+    return load_ruleset(path)
+
+
+def _said(records: list[dict]) -> Counter:
+    return Counter(d["choice"] for r in records for d in r["decisions"] if d["kind"] == "announce")
+
+
+def test_announcements_round_and_round_replay_through_the_scalar_engine():
+    ruleset = loaded(ROUNDS)
+    assert supports(ruleset) == []
+    records, _kinds, fired = replayed(ruleset, 3, 120)
+    said = _said(records)
+    assert all(said[f"announce:{b}"] > 10 for b in ("slam", "petit_last", "five_tricks"))
+    assert said["pass"] > 100
+    # the Petit kept back by its announcer falls in the last trick; five tricks are paid
+    assert fired["a_petit_last"] > 5 and fired["a_five_tricks"] > 50
+
+
+def test_announcements_once_each_replay_through_the_scalar_engine():
+    ruleset = loaded(ONCE)
+    assert supports(ruleset) == []
+    records, _kinds, fired = replayed(ruleset, 4, 120)
+    said = _said(records)
+    assert said["announce:king_last"] > 30 and said["announce:defence"] > 30
+    # once each: a hand holds at most one word per seat and bonus, and one pass per seat
+    for record in records:
+        words = [(d["seat"], d["choice"]) for d in record["decisions"] if d["kind"] == "announce"]
+        assert len(words) == len(set(words))
+    assert fired["a_king_last"] > 20
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [ROUNDS, ONCE])
+def test_announcements_replay_over_many_seeds(path):
+    ruleset = loaded(path)
+    for seed in range(1, 7):
+        replayed(ruleset, seed, 300)
