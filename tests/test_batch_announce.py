@@ -1,8 +1,10 @@
-"""Announcements in the batch back end (`tarot.batch.phases.announce`): bonuses announced one
-at a time, once each or round and round until all pass, open to some seats only and to one
-seat of a side, the cards an announcer keeps for the last trick, and the facts that read
-what was announced and the card called; each hand replayed through the scalar engine with
-every decision legal and every payment equal."""
+"""Announcements and doublings in the batch back end (`tarot.batch.phases.announce`,
+`tarot.batch.phases.double`): bonuses announced one at a time, once each or round and round
+until all pass, open to some seats only and to one seat of a side, the cards an announcer
+keeps for the last trick; targets doubled by the two sides in turn, a bonus doubled once
+announced; and the facts that read what was announced, the card called and the doublings;
+each hand replayed through the scalar engine with every decision legal and every payment
+equal."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from tarot.compile.loader import load_ruleset
 DATA = Path(__file__).parent / "data" / "batch"
 ROUNDS = str(DATA / "announcements.yaml")
 ONCE = str(DATA / "announcements-once.yaml")
+DOUBLING = str(DATA / "doubling.yaml")
 
 
 @cache
@@ -54,8 +57,32 @@ def test_announcements_once_each_replay_through_the_scalar_engine():
     assert fired["a_king_last"] > 20
 
 
+def test_doublings_replay_through_the_scalar_engine():
+    ruleset = loaded(DOUBLING)
+    assert supports(ruleset) == []
+    records, _kinds, fired = replayed(ruleset, 3, 120)
+    said = Counter(
+        d["choice"].split(":")[0] for r in records for d in r["decisions"] if d["kind"] == "double"
+    )
+    assert said["pass"] > 100 and all(said[step] > 10 for step in ("contre", "surcontre"))
+    assert said["recontre"] > 10  # the last step closes its target
+    targets = Counter(
+        d["choice"].split(":")[1] for r in records for d in r["decisions"] if d["kind"] == "double"
+    )
+    assert all(targets[t] > 20 for t in ("game", "five_tricks", "kings"))
+    assert fired["d_game"] > 80 and fired["d_five_tricks"] > 20
+
+
+def test_doublings_in_the_round_of_announcements_are_refused_by_name(tmp_path):
+    variant = tmp_path / "variant.yaml"
+    text = Path(DOUBLING).read_text(encoding="utf-8")
+    variant.write_text(text.replace("  factor: 2\n", "  factor: 2\n  with_announcements: true\n"))
+    refused = supports(load_ruleset(str(variant)))
+    assert any(reason.startswith("doubling.with_announcements") for reason in refused), refused
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [ROUNDS, ONCE])
+@pytest.mark.parametrize("path", [ROUNDS, ONCE, DOUBLING])
 def test_announcements_replay_over_many_seeds(path):
     ruleset = loaded(path)
     for seed in range(1, 7):

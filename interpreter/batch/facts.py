@@ -153,14 +153,34 @@ def _announced(ctx: Ctx, seat: Value, bonus: Value) -> Value:
     rows, seats = _seat_rows(ctx, seat)
     if index is None:
         return np.zeros(ctx.size, dtype=np.bool_)
-    return np.where(seats >= 0, ctx.state.announced[rows, np.maximum(seats, 0), index], False)
+    made = ctx.state.announced[rows, np.maximum(seats, 0), index] > 0
+    return np.where(seats >= 0, made, False)
 
 
 def _announced_by(ctx: Ctx, bonus: Value) -> Value:
     index = _bonus(ctx, bonus)
     if index is None:
         return np.zeros((ctx.size, ctx.state.players), dtype=np.bool_)
-    return ctx.state.announced[ctx.rows, :, index]
+    return ctx.state.announced[ctx.rows, :, index] > 0
+
+
+def _target(ctx: Ctx, target: Value) -> int | None:
+    """The index of the doubling target named `target` (None: none)."""
+    doubling = ctx.state.ruleset.doubling
+    ids = [] if doubling is None else [t.id for t in doubling.targets]
+    return ids.index(target) if target in ids else None
+
+
+def _doublings(ctx: Ctx, target: Value) -> Value:
+    index = _target(ctx, target)
+    return 0 if index is None else ctx.state.doubled[ctx.rows, index]
+
+
+def _doubling_factor(ctx: Ctx, target: Value) -> Value:
+    doubling, index = ctx.state.ruleset.doubling, _target(ctx, target)
+    if doubling is None or index is None:
+        return 1
+    return np.power(doubling.factor, ctx.state.doubled[ctx.rows, index])
 
 
 def _bid_position(ctx: Ctx, seat: Value) -> Value:
@@ -270,6 +290,8 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "tricks_played": _tricks_played,
     "bid_position": _bid_position,
     "called_card": _called_card,
+    "doublings": _doublings,
+    "doubling_factor": _doubling_factor,
     "announced": _announced,
     "announced_by": _announced_by,
     "position_in_trick": _position_in_trick,
@@ -286,8 +308,6 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
 #: that asks for one runs on the scalar engine
 REFUSED_FACTS: dict[str, str] = {
     "told_discards": "the counts told to all once the discards are done",
-    "doublings": "doublings",
-    "doubling_factor": "doublings",
     "trick_of": "the log of tricks",
     "taken_by": "the log of tricks",
     "played_by": "the log of tricks",

@@ -19,6 +19,7 @@ import numpy as np
 from tarot.batch.announce_rules import ArrayAnnouncements, compile_announcements
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.auction_rules import ArrayBidding, compile_bidding
+from tarot.batch.doubling_rules import ArrayTarget, compile_doubling
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
 from tarot.batch.trick_rules import ArrayException, compile_exceptions
@@ -144,6 +145,7 @@ class Program:
     first_leader: Node | None = None  # the seat leading to the first trick, given by a rule
     winner_exceptions: tuple[ArrayException, ...] = ()  # tricks another card wins
     announcements: ArrayAnnouncements | None = None  # rulesets with `announcements`
+    doubling: tuple[ArrayTarget, ...] = ()  # the targets that may be doubled
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -191,6 +193,7 @@ class Program:
             _optional(compiler, "play.first_leader", ruleset.play.leader, "play"),
             compile_exceptions(compiler, ruleset.play),
             compile_announcements(compiler, ruleset.announcements),
+            compile_doubling(compiler, ruleset.doubling, ruleset.announcements),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:

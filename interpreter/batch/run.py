@@ -21,6 +21,7 @@ from tarot.batch.phases import (
     deal,
     declare,
     discard,
+    double,
     leader,
     play,
 )
@@ -125,6 +126,7 @@ _RUNNERS: dict[Phase, Runner] = {
     Phase.DISCARD: _discard,
     Phase.DECLARE: lambda program, state, _i, _step: declare.before_play(program, state),
     Phase.ANNOUNCE: lambda program, state, _i, _step: announce.announce(program, state),
+    Phase.DOUBLE: lambda program, state, _i, _step: double.double(program, state),
     Phase.PLAY: lambda program, state, _i, _step: play.play(program, state),
 }
 #: the phases that leave the hands already thrown in alone themselves

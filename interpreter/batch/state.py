@@ -75,8 +75,11 @@ class BatchState:
     bids_made: Ints  # [hands, seats]: bids and holds each seat made in the auction
     bid_held: Bools  # the highest bid so far is a hold
     called: Ints  # the card the taker called (-1: none)
-    announced: Bools  # [hands, seats, bonuses]: the bonuses each seat announced
+    # [hands, seats, bonuses]: when each seat announced each bonus, counted from 1 in the
+    # hand (0: it did not)
+    announced: Ints
     kept_back: Masks  # [hands, seats, words]: cards each announcer keeps for the last trick
+    doubled: Ints  # [hands, doubling targets]: how many times each was doubled
     thrown: Bools  # the deal was thrown in: the hand is over
     deals: Ints  # deals of the hand: more than one where the same dealer dealt again
     excuses: Masks  # [hands, words]: the cards that play as the Fool in each hand

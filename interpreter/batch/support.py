@@ -31,6 +31,7 @@ BATCH_STEPS = frozenset(
         Phase.DISCARD,
         Phase.DECLARE,
         Phase.ANNOUNCE,
+        Phase.DOUBLE,
         Phase.PLAY,
     }
 )
@@ -66,6 +67,7 @@ RUNS = frozenset(
         "partner_call",
         "partner_call.after",  # the call is a step of the flow, wherever it stands
         "announcements",  # `batch.phases.announce`
+        "doubling",  # `batch.phases.double`; not in the round of announcements (`_VALUES`)
         "play",
         "redeal",  # each rule is checked by compiling it
         "definitions",  # each is checked where a rule uses it
@@ -93,7 +95,6 @@ REFUSED: dict[str, str] = {
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "bidding.contracts[].only_when_all_passed": "a contract open only when all passed",
     "bidding.contracts[].play": "play rules by contract (one set of trick rules in the batch)",
-    "doubling": "doubling (no doubling phase in the batch)",
     "show": "cards shown during play",
     "play.must_beat": "a card that must beat the trick",
     "play.trumps_as_suit": "trumps played as a suit",
@@ -105,10 +106,11 @@ REFUSED: dict[str, str] = {
     "lasting": "counters and accounts from hand to hand (the batch plays hands alone)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
-_VALUES = {
+_VALUES: dict[tuple[str, str], set[object]] = {
     ("discard", "scores_for"): {"discarder"},
     ("counting", "pile"): {"tricks_and_discards"},
     ("counting", "method"): {"groups", "sum"},
+    ("doubling", "with_announcements"): {False},
 }
 _TIMINGS = {"before_play", "before_own_first_card"}
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from tarot.batch import keyed_random
 from tarot.batch.habits import CardHabit
-from tarot.batch.masks import Bools, Ints, Layout, Masks
+from tarot.batch.masks import Ints, Layout, Masks
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD
 from tarot.batch.phases.play import Resume, play
 from tarot.batch.program import Program
@@ -301,6 +301,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         ),
         announced=_announced(states),
         kept_back=layout.empty(size, n),  # `batchable`: no card is kept back
+        doubled=_doubled(states),
         thrown=np.zeros(size, dtype=np.bool_),
         deals=np.ones(size, dtype=np.int64),
         excuses=_masks(layout, [s.play.excuses for s in states]),
@@ -379,16 +380,25 @@ def _seat_masks(
     return _masks(layout, piles).reshape(len(states), -1, layout.words)
 
 
-def _announced(states: Sequence[HandState]) -> Bools:
-    """[rows, seats, bonuses]: the bonuses each seat announced."""
+def _announced(states: Sequence[HandState]) -> Ints:
+    """[rows, seats, bonuses]: when each seat announced each bonus, from 1 (0: it did not)."""
     ruleset = states[0].ruleset
     table = () if ruleset.announcements is None else ruleset.announcements.table
     index = {bonus.id: i for i, bonus in enumerate(table)}
-    found = np.zeros((len(states), ruleset.players, len(table)), dtype=np.bool_)
+    found = np.zeros((len(states), ruleset.players, len(table)), dtype=np.int64)
     for row, state in enumerate(states):
-        for seat, bonus in state.announce.announced:
-            found[row, seat, index[bonus]] = True
+        for said, (seat, bonus) in enumerate(state.announce.announced, 1):
+            found[row, seat, index[bonus]] = said
     return found
+
+
+def _doubled(states: Sequence[HandState]) -> Ints:
+    """[rows, targets]: how many times each target was doubled."""
+    doubling = states[0].ruleset.doubling
+    targets = () if doubling is None else doubling.targets
+    return np.array(
+        [[s.double.doubled.get(t.id, 0) for t in targets] for s in states], dtype=np.int64
+    ).reshape(len(states), len(targets))
 
 
 def _table(states: Sequence[HandState], players: int) -> Ints:

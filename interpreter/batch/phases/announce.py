@@ -62,7 +62,7 @@ def announce(program: Program, state: BatchState) -> None:
         queue.pop(rows[passes])
         said = ~passes
         rows, seats, bonuses = rows[said], seats[said], bonuses[said]
-        state.announced[rows, seats, bonuses] = True
+        state.announced[rows, seats, bonuses] = state.announced[rows].max(axis=(1, 2)) + 1
         if rules.until_all_pass:  # every seat, this one first, must pass again
             queue.seats[rows] = (seats[:, None] + np.arange(n)[None, :]) % n
             queue.length[rows] = n
@@ -75,7 +75,7 @@ def _open_to(program: Program, state: BatchState, rows: Ints, seats: Ints) -> Bo
     rules = program.announcements
     assert rules is not None  # asked only in rulesets with announcements
     side = state.sides(rows, seats)  # [hands, seats]
-    made = np.any(state.announced[rows] & side[:, :, None], axis=1)
+    made = np.any((state.announced[rows] > 0) & side[:, :, None], axis=1)
     ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
     found = np.logical_not(made).astype(np.bool_)
     every = np.arange(len(rows))

@@ -137,8 +137,9 @@ def deal(
         bids_made=np.zeros((hands, n), dtype=np.int64),
         bid_held=np.zeros(hands, dtype=np.bool_),
         called=nobody.copy(),
-        announced=np.zeros((hands, n, _bonuses(ruleset)), dtype=np.bool_),
+        announced=np.zeros((hands, n, _bonuses(ruleset)), dtype=np.int64),
         kept_back=layout.empty(hands, n),
+        doubled=np.zeros((hands, _targets(ruleset)), dtype=np.int64),
         thrown=np.zeros(hands, dtype=np.bool_),
         deals=np.full(hands, again + 1, dtype=np.int64),
         excuses=np.repeat(tables.fools[None, :], hands, axis=0),
@@ -168,6 +169,11 @@ def _cut(program: Program, state: BatchState) -> None:
 def _bonuses(ruleset: Ruleset) -> int:
     """How many bonuses may be announced."""
     return 0 if ruleset.announcements is None else len(ruleset.announcements.table)
+
+
+def _targets(ruleset: Ruleset) -> int:
+    """How many targets may be doubled."""
+    return 0 if ruleset.doubling is None else len(ruleset.doubling.targets)
 
 
 def _discard_counts(ruleset: Ruleset, dealer: Ints) -> Ints:
