@@ -230,10 +230,6 @@ NEW_MECHANISMS = {
         "bidding:\n  contracts:\n    - id: petite\n      talon: {to: hand, seat: taker, "
         "shown: true, packets: {count: 2, choose: 1, rest: {to: out_of_play}}}\n",
     ),
-    "only_when_all_passed": (
-        "french-tarot",
-        "bidding:\n  contracts:\n    - id: petite\n      only_when_all_passed: true\n",
-    ),
     "agreed_by": (
         "french-tarot",
         'redeal:\n  - id: petit_sec\n    agreed_by: "[s in seats if s != player]"\n',

@@ -1,9 +1,10 @@
 """The auction and the call in the batch back end (`tarot.batch.phases.bidding`): round and
 round, a first bidder of the ruleset's choice, holds, bids that must be made, contracts open
-to some seats only, the last word of the seat left, compulsory contracts, the contract played
-when all pass, and a partner called after the discards; each hand replayed through the scalar
-engine with every decision legal and every payment equal, and the same distributions as the
-scalar engine."""
+to some seats only, the last word of the seat left, compulsory contracts, a contract offered
+only when all passed, the contract played when all pass, a partner called after the
+discards and a first leader given by rule; each hand replayed through the scalar engine with
+every decision legal and every payment equal, and the same distributions as the scalar
+engine."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ ROUNDS = str(DATA / "auction-rounds.yaml")
 MUST_BID = str(DATA / "auction-must-bid.yaml")
 CALL_AFTER = str(DATA / "call-after-discards.yaml")
 LEADER_BY_RULE = str(DATA / "leader-by-rule.yaml")
+ALL_PASSED = str(DATA / "auction-all-passed.yaml")
 
 
 @cache
@@ -59,8 +61,21 @@ def test_bids_that_must_be_made_replay_through_the_scalar_engine():
     assert sum(w.count("pass") for w in words) > 100
 
 
+def test_a_contract_offered_only_when_all_passed_replays_through_the_scalar_engine():
+    ruleset = loaded(ALL_PASSED)
+    assert supports(ruleset) == []
+    records, _kinds, fired = replayed(ruleset, 3, 300)
+    words = [_bids(r) for r in records]
+    # after four passes, the seats it is open to are asked again: the first to take it has it
+    late = [w for w in words if len(w) > 4]
+    assert sum("chance" in w for w in late) > 20
+    assert all(w[:4] == ["pass"] * 4 for w in late)
+    assert all(w.count("chance") <= 1 and (w[-1] in ("chance", "pass")) for w in late)
+    assert fired["thrown_in:all_passed"] > 0  # and nobody took it: thrown in
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [ROUNDS, MUST_BID])
+@pytest.mark.parametrize("path", [ROUNDS, MUST_BID, ALL_PASSED])
 def test_auctions_replay_over_many_seeds(path):
     ruleset = loaded(path)
     for seed in range(1, 7):

@@ -64,6 +64,7 @@ RUNS = frozenset(
         "bidding.all_passed",
         "bidding.compulsory",
         "bidding.contracts[].open_to",
+        "bidding.contracts[].only_when_all_passed",
         "partner_call",
         "partner_call.after",  # the call is a step of the flow, wherever it stands
         "announcements",  # `batch.phases.announce`
@@ -93,7 +94,6 @@ REFUSED: dict[str, str] = {
     "discard.told": "discards told to all (the batch keeps no told counts)",
     "declarations.table[].compulsory": "compulsory declarations (no rule-made declarer)",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
-    "bidding.contracts[].only_when_all_passed": "a contract open only when all passed",
     "bidding.contracts[].play": "play rules by contract (one set of trick rules in the batch)",
     "show": "cards shown during play",
     "play.must_beat": "a card that must beat the trick",

@@ -83,7 +83,11 @@ def bid(program: Program, state: BatchState, bidders: Node | None = None) -> Non
         rows = open_[np.broadcast_to(holds, open_.shape)]
         _force(state, forced.rank, forced.taker, rows, "the compulsory contract's `taker`")
         queue.length[rows] = 0
-    _bids(program, state, queue)
+    only_then = np.array([c.only_when_all_passed for c in bidding.contracts], dtype=np.bool_)
+    _bids(program, state, queue, ~only_then)
+    if only_then.any():  # every seat passed: the contracts offered only then
+        asked = _offered_only_then(program, state, order, only_then)
+        _bids(program, state, asked, only_then, all_passed=True)
     passed = np.flatnonzero(~state.thrown & (state.contract < 0))
     if rules.all_passed is None:
         throw_in(program, state, passed, ThrownIn.ALL_PASSED)
@@ -103,8 +107,30 @@ def _force(state: BatchState, rank: int, taker: Node | None, rows: Ints, what: s
         state.taker[rows] = first_seat(state, taker, rows, what)
 
 
-def _bids(program: Program, state: BatchState, queue: SeatQueue) -> None:
-    """Every word of the auction, the seat at the head of each hand's queue at a time."""
+def _offered_only_then(
+    program: Program, state: BatchState, order: Ints, only_then: Bools
+) -> SeatQueue:
+    """The seats asked once every seat passed, in the order they bid: those to whom a
+    contract offered only then is open."""
+    rules = program.bidding
+    assert rules is not None  # asked only in rulesets with an auction
+    passed = ~state.thrown & (state.contract < 0)
+    speaking = np.zeros(order.shape, dtype=np.bool_)
+    rows = np.flatnonzero(passed)
+    for position in range(state.players):
+        ctx = Ctx(state, rows, {**state.names(rows), "player": order[rows, position]})
+        for rank in np.flatnonzero(only_then).tolist():
+            asked = ~speaking[rows, position]
+            speaking[rows, position] |= _open_to(rules.open_to, ctx, rank, 0, asked)
+    return SeatQueue(order, speaking)
+
+
+def _bids(
+    program: Program, state: BatchState, queue: SeatQueue, offers: Bools, all_passed: bool = False
+) -> None:
+    """Every word of the auction, the seat at the head of each hand's queue at a time,
+    bidding among the contracts `offers` (by rank) marks; once every seat passed
+    (`all_passed`: the contracts offered only then), the first to bid has his contract."""
     bidding, rules = state.ruleset.bidding, program.bidding
     assert bidding is not None and rules is not None
     n, contracts = state.players, len(bidding.contracts)
@@ -131,10 +157,12 @@ def _bids(program: Program, state: BatchState, queue: SeatQueue) -> None:
             holding |= may & _open_to(rules.open_to, ctx, held, 0, may)
         start = holding.astype(np.int64)
         lowest = np.where(standing, contract + 1, 0)
+        # each contract's jump: the bids it leaps over among those it may make
+        eligible = offers[None, :] & (np.arange(contracts)[None, :] >= lowest[:, None])
+        jumps = start[:, None] + np.cumsum(eligible, axis=1) - 1
         offered = np.zeros((len(rows), contracts), dtype=np.bool_)
         for rank in range(contracts):
-            jump = start + rank - lowest
-            offered[:, rank] = _open_to(rules.open_to, ctx, rank, jump, rank >= lowest)
+            offered[:, rank] = _open_to(rules.open_to, ctx, rank, jumps[:, rank], eligible[:, rank])
         count = start + offered.sum(axis=1)
         no_pass = last_word
         if raise_ and rounds and bidding.all_passed is None and not bidding.after_all_passed:
@@ -163,7 +191,9 @@ def _bids(program: Program, state: BatchState, queue: SeatQueue) -> None:
         state.contract[said_rows] = ranks[said]
         state.bids_made[said_rows, bidders] += 1
         state.bid_held[said_rows] = held[said]
-        if rounds:
+        if all_passed:
+            queue.length[said_rows] = 0
+        elif rounds:
             queue.append(said_rows, bidders)
         state.decided(rows, counts)
     raise EvaluationError(
