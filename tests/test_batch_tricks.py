@@ -2,8 +2,9 @@
 (`deck.trump_order`): the Fool as the highest trump and groups of equal trumps, where the
 first or the last played wins, rank as in the scalar engine, trick by trick, in whole hands
 replayed through the scalar engine and in the search player's batched play-outs. Exceptions
-to who wins a trick (`play.winner_exceptions`) and the place of a card in the trick
-(`position_in_trick`), in whole hands replayed through the scalar engine."""
+to who wins a trick (`play.winner_exceptions`), the place of a card in the trick
+(`position_in_trick`) and the log of tricks (`trick_of`, `taken_by`, `played_by`), in whole
+hands replayed through the scalar engine."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from tarot.records.batch_agreement import _payments
 
 TRUMP_ORDER = str(Path(__file__).parent / "data" / "batch" / "trump-order.yaml")
 EXCEPTIONS = str(Path(__file__).parent / "data" / "batch" / "winner-exceptions.yaml")
+TRICK_LOG = str(Path(__file__).parent / "data" / "batch" / "trick-log.yaml")
 
 
 @cache
@@ -62,7 +64,7 @@ def test_every_payment_agrees_with_the_scalar_engine():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [TRUMP_ORDER, EXCEPTIONS])
+@pytest.mark.parametrize("path", [TRUMP_ORDER, EXCEPTIONS, TRICK_LOG])
 def test_every_payment_agrees_over_many_seeds(path):
     ruleset = loaded(path)
     for seed in range(1, 9):
@@ -102,3 +104,12 @@ def test_tricks_won_by_exception_replay_through_the_scalar_engine():
             by_rules += after[0][0] == usual
             by_exception += after[0][0] != usual
     assert by_exception > 20 and by_rules > 1000
+
+
+def test_the_log_of_tricks_replays_through_the_scalar_engine():
+    """Payments read where cards fell, who played and who took them, as a card is played
+    (the trick being played included), as a trick ends and at the settlement."""
+    ruleset = loaded(TRICK_LOG)
+    assert supports(ruleset) == []
+    _records, _kinds, fired = replayed(ruleset, 4, 100)
+    assert fired["l_card"] > 80 and fired["l_trick_end"] > 60 and fired["l_settlement"] > 40

@@ -126,6 +126,46 @@ def _tricks_won(ctx: Ctx, seat: Value) -> Value:
     return ctx.state.tricks_won[rows, seats]
 
 
+def _fallen(ctx: Ctx, cards: Cards) -> tuple[Value, Value, Value]:
+    """Of the first card of `cards` to fall in a finished trick: the trick's number, the
+    seat that played it and the trick's winner (0, -1, -1 where none has fallen)."""
+    state = ctx.state
+    wanted = state.tables.layout.to_bools(
+        np.broadcast_to(cards.union(), (ctx.size, state.tables.layout.words))
+    )
+    at = np.where(
+        wanted & (state.fell_at[ctx.rows] > 0), state.fell_at[ctx.rows], np.iinfo(np.int64).max
+    )
+    first = np.argmin(at, axis=1)
+    fallen = at[np.arange(ctx.size), first] < np.iinfo(np.int64).max
+    number = np.where(fallen, at[np.arange(ctx.size), first] // state.players, 0)
+    seat = np.where(fallen, state.fell_by[ctx.rows, first], -1)
+    won_with = state.winning_cards[ctx.rows, np.maximum(number - 1, 0)]
+    winner = np.where(fallen, state.fell_by[ctx.rows, np.maximum(won_with, 0)], -1)
+    return number, seat, winner
+
+
+def _trick_of(ctx: Ctx, cards: Cards) -> Value:
+    return _fallen(ctx, cards)[0]
+
+
+def _taken_by(ctx: Ctx, cards: Cards) -> Value:
+    return _fallen(ctx, cards)[2]
+
+
+def _played_by(ctx: Ctx, cards: Cards) -> Value:
+    """The seat that played the first of `cards` to fall, in the finished tricks or else in
+    the trick being played (-1: none)."""
+    _number, seat, _winner = _fallen(ctx, cards)
+    state = ctx.state
+    trick = state.trick_cards[ctx.rows]
+    wanted = np.broadcast_to(cards.union(), (ctx.size, state.tables.layout.words))
+    there = state.tables.layout.contains(wanted[:, None, :], trick)
+    place = np.argmax(there, axis=1)
+    on_table = np.where(there.any(axis=1), (state.leader[ctx.rows] + place) % state.players, -1)
+    return np.where(np.asarray(seat) >= 0, seat, on_table)
+
+
 def _position_in_trick(ctx: Ctx, cards: Cards) -> Value:
     """The place (from 1) in the trick being played of its first card among `cards` (0:
     none)."""
@@ -295,6 +335,9 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "announced": _announced,
     "announced_by": _announced_by,
     "position_in_trick": _position_in_trick,
+    "trick_of": _trick_of,
+    "taken_by": _taken_by,
+    "played_by": _played_by,
     "bids_made": _bids_made,
     "bid_held": _bid_held,
     "last_trick_cards": _last_trick_cards,
@@ -308,9 +351,6 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
 #: that asks for one runs on the scalar engine
 REFUSED_FACTS: dict[str, str] = {
     "told_discards": "the counts told to all once the discards are done",
-    "trick_of": "the log of tricks",
-    "taken_by": "the log of tricks",
-    "played_by": "the log of tricks",
     "thrown_in": "the deals thrown in",
     "bid_jump": "the auction's history",
     "bid_number": "the auction's history",

@@ -66,6 +66,10 @@ class BatchState:
     # [hands, seats]: the trick being played, its cards in the order played (-1 past them,
     # and between tricks)
     trick_cards: Ints
+    # [hands, cards]: where each card fell in the finished tricks, as trick number x seats +
+    # its place in the trick (0: not fallen), and the seat that played it (-1: none)
+    fell_at: Ints
+    fell_by: Ints
     debtors: Ints  # [hands, slots]: seats owing a card for an excused Fool (-1: none)
     creditors: Ints  # [hands, slots]: whom each is owed to
     taker: Ints  # -1: no auction, or nobody took

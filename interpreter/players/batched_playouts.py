@@ -226,6 +226,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
     debtors = np.full((size, slots), -1, dtype=np.int64)
     creditors = debtors.copy()
     winning_cards, tricks_won, last_winner = _trick_logs(states, cards // n + 1, n)
+    fell_at, fell_by = _fallen(states, n, cards)
     for row, state in enumerate(states):
         for seat, made in enumerate(state.declare.declared):
             for what in made:
@@ -274,6 +275,8 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         answered=answered,
         winning_cards=winning_cards,
         trick_cards=_table(states, n),
+        fell_at=fell_at,
+        fell_by=fell_by,
         debtors=debtors,
         creditors=creditors,
         taker=np.array(
@@ -399,6 +402,19 @@ def _doubled(states: Sequence[HandState]) -> Ints:
     return np.array(
         [[s.double.doubled.get(t.id, 0) for t in targets] for s in states], dtype=np.int64
     ).reshape(len(states), len(targets))
+
+
+def _fallen(states: Sequence[HandState], players: int, cards: int) -> tuple[Ints, Ints]:
+    """Where each card fell in each state's finished tricks (`BatchState.fell_at`) and who
+    played it (`BatchState.fell_by`)."""
+    fell_at = np.zeros((len(states), cards), dtype=np.int64)
+    fell_by = np.full((len(states), cards), -1, dtype=np.int64)
+    for row, state in enumerate(states):
+        for number, _leader, trick, _winner in state.play.trick_log:
+            for place, (seat, card) in enumerate(trick):
+                fell_at[row, card] = number * players + place
+                fell_by[row, card] = seat
+    return fell_at, fell_by
 
 
 def _table(states: Sequence[HandState], players: int) -> Ints:

@@ -128,6 +128,8 @@ def deal(
         answered=np.zeros((hands, n, len(ruleset.flow)), dtype=np.bool_),
         winning_cards=np.full((hands, size // n + 1), -1, dtype=np.int64),
         trick_cards=np.full((hands, n), -1, dtype=np.int64),
+        fell_at=np.zeros((hands, size), dtype=np.int64),
+        fell_by=np.full((hands, size), -1, dtype=np.int64),
         debtors=np.full((hands, slots), -1, dtype=np.int64),
         creditors=np.full((hands, slots), -1, dtype=np.int64),
         taker=nobody,

@@ -306,7 +306,10 @@ def _end_trick(
             },
         )
         program.fire(state, "trick_end", ctx, at)
-    state.trick_cards = np.full_like(trick, -1)  # the trick is taken
+    state.trick_cards = np.full_like(trick, -1)  # the trick is taken, and logged
+    places = state.trick_number * state.players + np.arange(state.players)[None, :]
+    state.fell_at[rows[:, None], trick] = places
+    state.fell_by[rows[:, None], trick] = seats
     state.tricks_won[rows, winner] += 1
     won_with = np.argmax(seats == winner[:, None], axis=1)
     state.winning_cards[rows, state.trick_number - 1] = trick[rows, won_with]
