@@ -224,7 +224,6 @@ def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, m
 
 NEW_MECHANISMS = {
     "play.must_beat": ("marolles-1637", "play:\n  must_beat: true\n"),
-    "discard.told": ("french-tarot", "discard:\n  told: trumps\n"),
     "talon.packets": (
         "french-tarot",
         "bidding:\n  contracts:\n    - id: petite\n      talon: {to: hand, seat: taker, "

@@ -1,10 +1,10 @@
-"""The auction and the call in the batch back end (`tarot.batch.phases.bidding`): round and
-round, a first bidder of the ruleset's choice, holds, bids that must be made, contracts open
-to some seats only, the last word of the seat left, compulsory contracts, a contract offered
-only when all passed, the contract played when all pass, a partner called after the
-discards and a first leader given by rule; each hand replayed through the scalar engine with
-every decision legal and every payment equal, and the same distributions as the scalar
-engine."""
+"""The auction and what follows it in the batch back end (`tarot.batch.phases.bidding`):
+round and round, a first bidder of the ruleset's choice, holds, bids that must be made,
+contracts open to some seats only, the last word of the seat left, compulsory contracts, a
+contract offered only when all passed, the contract played when all pass; then a partner
+called after the discards, a first leader given by rule and the discards told to all. Each
+hand is replayed through the scalar engine with every decision legal and every payment
+equal, and the distributions are the scalar engine's."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ MUST_BID = str(DATA / "auction-must-bid.yaml")
 CALL_AFTER = str(DATA / "call-after-discards.yaml")
 LEADER_BY_RULE = str(DATA / "leader-by-rule.yaml")
 ALL_PASSED = str(DATA / "auction-all-passed.yaml")
+TOLD = str(DATA / "told-discards.yaml")
 
 
 @cache
@@ -107,3 +108,11 @@ def test_a_first_leader_given_by_rule_replays_through_the_scalar_engine():
         leader = (taker + 2) % 4 if record["number"] % 3 == 0 else taker
         assert next(d["seat"] for d in record["decisions"] if d["kind"] == "play") == leader
     assert len(played) > 40
+
+
+def test_discards_told_to_all_replay_through_the_scalar_engine():
+    ruleset = loaded(TOLD)
+    assert supports(ruleset) == []
+    records, _kinds, fired = replayed(ruleset, 3, 150)
+    amounts = [p["amount"] for r in records for p in r["payments"] if p["rule"] == "t_told"]
+    assert fired["t_told"] > 100 and any(a > 1 for a in amounts)  # low cards were told of

@@ -223,6 +223,11 @@ def _doubling_factor(ctx: Ctx, target: Value) -> Value:
     return np.power(doubling.factor, ctx.state.doubled[ctx.rows, index])
 
 
+def _told_discards(ctx: Ctx, seat: Value) -> Value:
+    rows, seats = _seat_rows(ctx, seat)
+    return np.where(seats >= 0, ctx.state.told[rows, np.maximum(seats, 0)], 0)
+
+
 def _bid_position(ctx: Ctx, seat: Value) -> Value:
     """The seat's place in the order the auction speaks in, from 1 (0 for no seat)."""
     rows, seats = _seat_rows(ctx, seat)
@@ -329,6 +334,7 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "tricks_won": _tricks_won,
     "tricks_played": _tricks_played,
     "bid_position": _bid_position,
+    "told_discards": _told_discards,
     "called_card": _called_card,
     "doublings": _doublings,
     "doubling_factor": _doubling_factor,
@@ -350,7 +356,6 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
 #: the vocabulary's facts the batch back end does not run, each with what it lacks: a ruleset
 #: that asks for one runs on the scalar engine
 REFUSED_FACTS: dict[str, str] = {
-    "told_discards": "the counts told to all once the discards are done",
     "thrown_in": "the deals thrown in",
     "bid_jump": "the auction's history",
     "bid_number": "the auction's history",

@@ -146,6 +146,7 @@ class Program:
     winner_exceptions: tuple[ArrayException, ...] = ()  # tricks another card wins
     announcements: ArrayAnnouncements | None = None  # rulesets with `announcements`
     doubling: tuple[ArrayTarget, ...] = ()  # the targets that may be doubled
+    discard_told: Node | None = None  # cards whose count among each seat's discards is told
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -194,6 +195,7 @@ class Program:
             compile_exceptions(compiler, ruleset.play),
             compile_announcements(compiler, ruleset.announcements),
             compile_doubling(compiler, ruleset.doubling, ruleset.announcements),
+            _optional(compiler, "discard.told", ruleset.discard_told, "talon"),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:

@@ -60,6 +60,7 @@ class BatchState:
     talon_dealt: Masks  # [hands, words]: the talon as dealt
     set_aside: Masks  # [hands, seats, words]: talon cards scoring for a seat
     discard_left: Ints  # [hands, seats]: cards each seat is still to lay away
+    told: Ints  # [hands, seats]: cards of `discard.told` each laid away, told once all are done
     declared_redeals: Bools  # [hands, seats, redeal rules]: played on (a choice declared)
     answered: Bools  # [hands, seats, the flow's steps]: answered yes to the step's question
     winning_cards: Ints  # [hands, tricks]: the card that won each finished trick

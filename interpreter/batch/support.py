@@ -54,6 +54,7 @@ RUNS = frozenset(
         "flow",  # its steps are checked one by one: see `_flow`
         "talon",
         "discard",
+        "discard.told",  # `batch.phases.discard._tell`
         "declarations",
         "bidding",  # each contract's talon is checked by compiling it
         "bidding.rounds",  # the auction: `batch.phases.bidding`, its rules compiled by
@@ -91,7 +92,6 @@ REFUSED: dict[str, str] = {
     "talon.takes": "cards taken from the talon by rule (no such phase in the batch)",
     "talon.ends_hand": "a talon that ends the hand (no such phase in the batch)",
     "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
-    "discard.told": "discards told to all (the batch keeps no told counts)",
     "declarations.table[].compulsory": "compulsory declarations (no rule-made declarer)",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "bidding.contracts[].play": "play rules by contract (one set of trick rules in the batch)",

@@ -271,6 +271,9 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         talon_dealt=_masks(layout, [s.deal.talon_dealt for s in states]),
         set_aside=_seat_masks(layout, states, lambda s: s.zones.set_aside),
         discard_left=np.zeros((size, n), dtype=np.int64),
+        told=np.array(
+            [list(s.discard.told) if s.discard.told else [0] * n for s in states], dtype=np.int64
+        ),
         declared_redeals=declared_redeals,
         answered=answered,
         winning_cards=winning_cards,

@@ -124,6 +124,7 @@ def deal(
         talon_dealt=talon.copy(),
         set_aside=layout.empty(hands, n),
         discard_left=_discard_counts(ruleset, dealer),
+        told=np.zeros((hands, n), dtype=np.int64),
         declared_redeals=np.zeros((hands, n, len(ruleset.redeals)), dtype=np.bool_),
         answered=np.zeros((hands, n, len(ruleset.flow)), dtype=np.bool_),
         winning_cards=np.full((hands, size // n + 1), -1, dtype=np.int64),

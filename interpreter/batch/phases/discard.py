@@ -101,3 +101,15 @@ def discard(program: Program, state: BatchState) -> None:
             if done.any():
                 program.fire(state, "discards_done", base.subset(done), AT_DISCARD)
             state.decided(rows, counts)
+    _tell(program, state)
+
+
+def _tell(program: Program, state: BatchState) -> None:
+    """Every discard is made: where the ruleset says so (`discard.told`), how many cards of
+    its kind each seat laid away becomes known to all (`talon._tell`)."""
+    rule = program.discard_told
+    if rule is None:
+        return
+    rows = np.arange(state.size)
+    told = np.broadcast_to(rule.fn(Ctx(state, rows, state.names(rows))).union(), state.talon.shape)
+    state.told[:] = count(state.discards & told[:, None, :])
