@@ -5,9 +5,9 @@ second one core plays, how many a simulation plays over all cores, and the targe
 engine's rebuild (issue 13), each beside its target. Prints numbers; asserts nothing.
 
     python benchmarks/speed.py [--hands N] [--rulesets A,B] [--simulate N] [--marolles N]
-        [--batch N] [--batch-rulesets N] [--french N] [--search N] [--search-agent SPEC]
-        [--search-run N] [--family-search N] [--default-simulate N] [--family-report N]
-        [--rules-runs N] [--fresh-runs N] [--magmacrunch DIR] [--installed]
+        [--batch N] [--batch-rulesets N] [--batch-names A,B] [--french N] [--search N]
+        [--search-agent SPEC] [--search-run N] [--family-search N] [--default-simulate N]
+        [--family-report N] [--rules-runs N] [--fresh-runs N] [--magmacrunch DIR] [--installed]
 
 A count of 0 skips its part. The heading names the engine measured: this checkout's, or with
 `--installed` the `tarot` the running Python imports (the compiled build installed from its
@@ -288,16 +288,17 @@ def batch_marolles_ratio(hands: int) -> None:
     )
 
 
-def batch_rulesets(hands: int) -> None:
-    """Each built-in ruleset the batch back end runs: its batch figure against its scalar
-    one, both making the runner's hand summaries, random players, one core."""
+def batch_rulesets(hands: int, only: str | None = None) -> None:
+    """Each built-in ruleset the batch back end runs (or those of `only`, comma-separated):
+    its batch figure against its scalar one, both making the runner's hand summaries, random
+    players, one core."""
     print(
         f"batch back end against the scalar engine: {hands} hands each in the scalar engine, "
         f"blocks of {BATCH} played at once in batch"
     )
     print(f"  {'ruleset':44} {'scalar µs':>10} {'batch µs':>9} {'ratio':>7}")
     ratios = []
-    names = list(paths.builtin_rulesets())
+    names = list(paths.builtin_rulesets()) if only is None else only.split(",")
     for name in names:
         ruleset = load_ruleset(name)
         refused = supports(ruleset)
@@ -317,6 +318,9 @@ def batch_rulesets(hands: int) -> None:
         ratios.append(ratio)
         print(f"  {name:44} {scalar_time * 1e6:10.0f} {batch_time * 1e6:9.0f} {ratio:6.2f}x")
     lowest = f"the lowest ratio {min(ratios):.2f}x" if ratios else "no ratio"
+    if only is not None:
+        print(f"the rulesets asked for: {len(ratios)} of {len(names)} run there, {lowest}")
+        return
     every = len(ratios) == len(names)
     print(
         f"every built-in ruleset in the batch back end: {len(ratios)} of {len(names)} run "
@@ -611,6 +615,11 @@ def main() -> None:
         help="hands per ruleset and back end, batch against scalar (0: skip)",
     )
     parser.add_argument(
+        "--batch-names",
+        help="comma-separated rulesets of the batch-against-scalar table (default: every "
+        "built-in; the verdict on every built-in is then left out)",
+    )
+    parser.add_argument(
         "--french", type=int, default=1000, help="hands per program, French ratio (0: skip)"
     )
     parser.add_argument("--search", type=int, default=3, help="search-player hands (0: skip)")
@@ -680,7 +689,7 @@ def main() -> None:
         batch_marolles_ratio(args.batch)
         french_ratio(args.batch, args.magmacrunch, batched=True)
     if args.batch_rulesets:
-        batch_rulesets(args.batch_rulesets)
+        batch_rulesets(args.batch_rulesets, args.batch_names)
     if args.french:
         french_ratio(args.french, args.magmacrunch)
     if args.search:

@@ -6,14 +6,22 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable
+from functools import cache
 
 from tarot.batch.run import play_summaries
 from tarot.batch.support import supports
+from tarot.compile.loader import load_ruleset
 from tarot.core.ruleset import Ruleset
 from tarot.core.summary import HandSummary
 from tarot.measure.hand_summary import play_summarized
 from tarot.players.lineup import seat_agents
 from tarot.records.batch_agreement import batch_records, replay
+
+
+@cache
+def loaded(path: str) -> Ruleset:
+    """The ruleset at `path` (or built in under that name), loaded once for the tests."""
+    return load_ruleset(path)
 
 
 def replayed(ruleset: Ruleset, seed: int, hands: int) -> tuple[list[dict], Counter, Counter]:

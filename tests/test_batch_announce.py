@@ -9,11 +9,10 @@ equal."""
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
 from pathlib import Path
 
 import pytest
-from batch_checks import replayed
+from batch_checks import loaded, replayed
 
 from tarot.batch.support import supports
 from tarot.compile.loader import load_ruleset
@@ -22,11 +21,6 @@ DATA = Path(__file__).parent / "data" / "batch"
 ROUNDS = str(DATA / "announcements.yaml")
 ONCE = str(DATA / "announcements-once.yaml")
 DOUBLING = str(DATA / "doubling.yaml")
-
-
-@cache
-def loaded(path: str):
-    return load_ruleset(path)
 
 
 def _said(records: list[dict]) -> Counter:

@@ -9,14 +9,12 @@ equal, and the distributions are the scalar engine's."""
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
 from pathlib import Path
 
 import pytest
-from batch_checks import means_agree, replayed
+from batch_checks import loaded, means_agree, replayed
 
 from tarot.batch.support import supports
-from tarot.compile.loader import load_ruleset
 
 DATA = Path(__file__).parent / "data" / "batch"
 ROUNDS = str(DATA / "auction-rounds.yaml")
@@ -25,11 +23,6 @@ CALL_AFTER = str(DATA / "call-after-discards.yaml")
 LEADER_BY_RULE = str(DATA / "leader-by-rule.yaml")
 ALL_PASSED = str(DATA / "auction-all-passed.yaml")
 TOLD = str(DATA / "told-discards.yaml")
-
-
-@cache
-def loaded(path: str):
-    return load_ruleset(path)
 
 
 def _bids(record: dict) -> list[str]:

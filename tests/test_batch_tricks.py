@@ -1,46 +1,36 @@
 """Who wins a trick in the batch back end. Trumps in an order of their own
 (`deck.trump_order`): the Fool as the highest trump and groups of equal trumps, where the
 first or the last played wins, rank as in the scalar engine, trick by trick, in whole hands
-replayed through the scalar engine and in the search player's batched play-outs. Exceptions
-to who wins a trick (`play.winner_exceptions`), the place of a card in the trick
-(`position_in_trick`) and the log of tricks (`trick_of`, `taken_by`, `played_by`), in whole
-hands replayed through the scalar engine."""
+replayed through the scalar engine and in the search player's batched play-outs
+(`test_batch_playouts.py`). Exceptions to who wins a trick (`play.winner_exceptions`), the
+place of a card in the trick (`position_in_trick`) and the log of tricks (`trick_of`,
+`taken_by`, `played_by`), in whole hands replayed through the scalar engine."""
 
 from __future__ import annotations
 
 import itertools
-from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from batch_checks import replayed
-from test_batch_playouts import _moment, _trials
+from batch_checks import loaded, replayed
 
 from tarot.batch.phases.play import Excuses, winners
 from tarot.batch.support import supports
 from tarot.batch.tables import DeckTables
-from tarot.compile.loader import load_ruleset
 from tarot.engine.tricks import trick_winner
-from tarot.players.batched_playouts import batchable, play_states, replay_row
-from tarot.records.batch_agreement import _payments
 
 TRUMP_ORDER = str(Path(__file__).parent / "data" / "batch" / "trump-order.yaml")
 EXCEPTIONS = str(Path(__file__).parent / "data" / "batch" / "winner-exceptions.yaml")
 TRICK_LOG = str(Path(__file__).parent / "data" / "batch" / "trick-log.yaml")
 
 
-@cache
-def loaded(path: str = TRUMP_ORDER):
-    return load_ruleset(path)
-
-
 def test_every_two_trumps_fall_as_in_the_scalar_engine():
     """Each ordered pair of trumps (the Fool ranked as one included), after a plain card led
     and before one, wins for the same seat as the scalar engine's `trick_winner`: the
     stronger, and of two equal ones the first or last played as their group says."""
-    ruleset = loaded()
+    ruleset = loaded(TRUMP_ORDER)
     cards, tables = ruleset.deck.cards, DeckTables.of(ruleset)
     assert cards.beats_equal and cards[-1].fool and cards[-1].trump == 22  # what is tested
     excuses = Excuses(SimpleNamespace(tables=tables, excuses=None), per_hand=False)
@@ -57,7 +47,7 @@ def test_every_two_trumps_fall_as_in_the_scalar_engine():
 
 
 def test_every_payment_agrees_with_the_scalar_engine():
-    ruleset = loaded()
+    ruleset = loaded(TRUMP_ORDER)
     assert supports(ruleset) == []
     records, kinds, fired = replayed(ruleset, 11, 60)
     assert fired["t_won_by_equal"] > 20 and kinds["play"] == 60 * 60
@@ -69,20 +59,6 @@ def test_every_payment_agrees_over_many_seeds(path):
     ruleset = loaded(path)
     for seed in range(1, 9):
         replayed(ruleset, seed, 400)
-
-
-@pytest.mark.parametrize(("trick", "on_table"), [(2, 1), (9, 2)])
-def test_batched_play_outs_replay_exactly(trick, on_table):
-    for number in (1, 2):
-        state = _moment(TRUMP_ORDER, number, trick, on_table)
-        trials, streams = _trials(state, 3, number)
-        assert trials and all(batchable(t) for t in trials)
-        batch = play_states(trials, 11, streams, explore=0.3, logging=True)
-        for row, trial in enumerate(trials):
-            played = replay_row(trial, batch, row)
-            made = [p.as_record() for p in played.payments[len(trial.payments) :]]
-            assert made == _payments(batch, row)
-            assert played.returns() == batch.net[row].tolist()
 
 
 def test_tricks_won_by_exception_replay_through_the_scalar_engine():
