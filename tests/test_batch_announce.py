@@ -2,9 +2,9 @@
 `tarot.batch.phases.double`): bonuses announced one at a time, once each or round and round
 until all pass, open to some seats only and to one seat of a side, the cards an announcer
 keeps for the last trick; targets doubled by the two sides in turn, a bonus doubled once
-announced; and the facts that read what was announced, the card called and the doublings;
-each hand replayed through the scalar engine with every decision legal and every payment
-equal."""
+announced; cards shown to all; and the facts that read what was announced, the card called
+and the doublings; each hand replayed through the scalar engine with every decision legal
+and every payment equal."""
 
 from __future__ import annotations
 
@@ -16,11 +16,13 @@ from batch_checks import loaded, replayed
 
 from tarot.batch.support import supports
 from tarot.compile.loader import load_ruleset
+from tarot.records.batch_agreement import batch_records, replay
 
 DATA = Path(__file__).parent / "data" / "batch"
 ROUNDS = str(DATA / "announcements.yaml")
 ONCE = str(DATA / "announcements-once.yaml")
 DOUBLING = str(DATA / "doubling.yaml")
+SHOW = str(DATA / "show.yaml")
 
 
 def _said(records: list[dict]) -> Counter:
@@ -73,6 +75,20 @@ def test_doublings_in_the_round_of_announcements_are_refused_by_name(tmp_path):
     variant.write_text(text.replace("  factor: 2\n", "  factor: 2\n  with_announcements: true\n"))
     refused = supports(load_ruleset(str(variant)))
     assert any(reason.startswith("doubling.with_announcements") for reason in refused), refused
+
+
+def test_cards_shown_change_nothing_the_batch_plays():
+    """The batch keeps no list of cards shown; its hands, replayed through the scalar
+    engine, show them there and play on alike."""
+    ruleset = loaded(SHOW)
+    assert supports(ruleset) == []
+    records = batch_records(ruleset, 3, range(1, 61))
+    shown = Counter()
+    for record in records:
+        record["fired"] = dict(sorted(record["fired"].items()))
+        state = replay(ruleset, record)
+        shown.update(what for _seat, what, _cards in state.shown)
+    assert shown["open_hand"] > 3 and shown["open_trumps"] > 40
 
 
 @pytest.mark.slow

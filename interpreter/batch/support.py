@@ -70,6 +70,9 @@ RUNS = frozenset(
         "partner_call.after",  # the call is a step of the flow, wherever it stands
         "announcements",  # `batch.phases.announce`
         "doubling",  # `batch.phases.double`; not in the round of announcements (`_VALUES`)
+        # cards shown to all change only what each seat knows, which neither the batch's
+        # random players nor any fact reads: nothing of a batch hand depends on them
+        "show",
         "play",
         "redeal",  # each rule is checked by compiling it
         "definitions",  # each is checked where a rule uses it
@@ -95,7 +98,6 @@ REFUSED: dict[str, str] = {
     "declarations.table[].compulsory": "compulsory declarations (no rule-made declarer)",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "bidding.contracts[].play": "play rules by contract (one set of trick rules in the batch)",
-    "show": "cards shown during play",
     "play.must_beat": "a card that must beat the trick",
     "play.trumps_as_suit": "trumps played as a suit",
     "play.forced": "cards forced by rule",
