@@ -2,9 +2,10 @@
 round and round, a first bidder of the ruleset's choice, holds, bids that must be made,
 contracts open to some seats only, the last word of the seat left, compulsory contracts, a
 contract offered only when all passed, the contract played when all pass; then a partner
-called after the discards, a first leader given by rule and the discards told to all. Each
-hand is replayed through the scalar engine with every decision legal and every payment
-equal, and the distributions are the scalar engine's."""
+called after the discards, a first leader given by rule, the discards told to all, and the
+talon shared out and the hand it ends. Each hand is replayed through the scalar engine with
+every decision legal and every payment equal, and the distributions are the scalar
+engine's."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ CALL_AFTER = str(DATA / "call-after-discards.yaml")
 LEADER_BY_RULE = str(DATA / "leader-by-rule.yaml")
 ALL_PASSED = str(DATA / "auction-all-passed.yaml")
 TOLD = str(DATA / "told-discards.yaml")
+SHARES = str(DATA / "talon-shares.yaml")
 
 
 def _bids(record: dict) -> list[str]:
@@ -109,3 +111,17 @@ def test_discards_told_to_all_replay_through_the_scalar_engine():
     records, _kinds, fired = replayed(ruleset, 3, 150)
     amounts = [p["amount"] for r in records for p in r["payments"] if p["rule"] == "t_told"]
     assert fired["t_told"] > 100 and any(a > 1 for a in amounts)  # low cards were told of
+
+
+def test_a_talon_shared_out_and_the_hand_it_ends_replay_through_the_scalar_engine():
+    ruleset = loaded(SHARES)
+    assert supports(ruleset) == []
+    records, _kinds, _fired = replayed(ruleset, 3, 300)
+    shared, ended = 0, 0
+    for record in records:
+        bids = [d["choice"] for d in record["decisions"] if d["kind"] == "bid"]
+        kinds = Counter(d["kind"] for d in record["decisions"])
+        if "petite" in bids or "garde" in bids:
+            shared += kinds["discard"] == 6  # every seat lays away what it was given
+            ended += "petite" in bids and not kinds["play"] and not kinds["discard"]
+    assert shared > 100 and ended > 5  # hands shared out, and hands the talon ended

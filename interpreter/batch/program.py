@@ -90,6 +90,9 @@ class ArrayTalon:
 
     to: str  # "hand", "pile" or "out_of_play"
     seat: Node | None
+    shares_first: Node | None = None  # shared out: how many cards the seat takes first
+    shares_others: int = 0  # then how many each other seat takes in turn
+    ends_hand: Node | None = None  # once the seat has its cards: the hand ends, settled
 
 
 @dataclass(frozen=True)
@@ -425,7 +428,14 @@ def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTa
         return None
     if use.to not in ("hand", "pile", "out_of_play"):
         raise Unsupported(f"{where}: the talon as a {use.to} (not run by the batch back end)")
-    return ArrayTalon(use.to, _optional(compiler, where, use.seat, "talon"))
+    shares = use.shares
+    return ArrayTalon(
+        use.to,
+        _optional(compiler, where, use.seat, "talon"),
+        None if shares is None else _optional(compiler, where, shares.first, "talon"),
+        0 if shares is None else shares.others,
+        _optional(compiler, where, use.ends_hand, "talon"),
+    )
 
 
 def _hand(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayHand:

@@ -91,12 +91,12 @@ def _run(program: Program, state: BatchState, steps: Steps) -> None:
             raise Unsupported(f"flow: the step {step.word!r}")
         if step.step.settles_play:
             leader.settle_leader(program, state)
-        taking = ~state.thrown
+        taking = ~state.thrown & ~state.ended
         if step.when is not None:
             rows = np.flatnonzero(taking)
             held = per_row(step.when.fn(Ctx(state, rows, state.names(rows))), len(rows))
             taking[rows] = held.astype(np.bool_)
-        if taking.all() or (phase in _SKIP_THROWN and step.when is None):
+        if taking.all() or (phase in _SKIP_THROWN and step.when is None and not state.ended.any()):
             _RUNNERS[phase](program, state, index, step)
             continue
         going = np.flatnonzero(taking)

@@ -86,6 +86,7 @@ class BatchState:
     kept_back: Masks  # [hands, seats, words]: cards each announcer keeps for the last trick
     doubled: Ints  # [hands, doubling targets]: how many times each was doubled
     thrown: Bools  # the deal was thrown in: the hand is over
+    ended: Bools  # the talon ended the hand before play (`talon.ends_hand`): it is settled
     deals: Ints  # deals of the hand: more than one where the same dealer dealt again
     excuses: Masks  # [hands, words]: the cards that play as the Fool in each hand
     trick_number: int = 0

@@ -53,6 +53,8 @@ RUNS = frozenset(
         "deal",
         "flow",  # its steps are checked one by one: see `_flow`
         "talon",
+        "talon.shares",  # `batch.phases.talon`
+        "talon.ends_hand",
         "discard",
         "discard.told",  # `batch.phases.discard._tell`
         "declarations",
@@ -91,9 +93,7 @@ REFUSED: dict[str, str] = {
     "deal.packets[].piles": "piles on the table (the batch deals hands only)",
     "talon.packets": "the talon in packets (no packet choice in the batch)",
     "talon.per_trick": "the talon as a stock drawn from after each trick",
-    "talon.shares": "a talon shared out (no sharing phase in the batch)",
     "talon.takes": "cards taken from the talon by rule (no such phase in the batch)",
-    "talon.ends_hand": "a talon that ends the hand (no such phase in the batch)",
     "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
     "declarations.table[].compulsory": "compulsory declarations (no rule-made declarer)",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",

@@ -309,6 +309,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         kept_back=layout.empty(size, n),  # `batchable`: no card is kept back
         doubled=_doubled(states),
         thrown=np.zeros(size, dtype=np.bool_),
+        ended=np.zeros(size, dtype=np.bool_),
         deals=np.ones(size, dtype=np.int64),
         excuses=_masks(layout, [s.play.excuses for s in states]),
         decisions=np.zeros(size, dtype=np.int64),

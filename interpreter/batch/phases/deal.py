@@ -144,6 +144,7 @@ def deal(
         kept_back=layout.empty(hands, n),
         doubled=np.zeros((hands, _targets(ruleset)), dtype=np.int64),
         thrown=np.zeros(hands, dtype=np.bool_),
+        ended=np.zeros(hands, dtype=np.bool_),
         deals=np.full(hands, again + 1, dtype=np.int64),
         excuses=np.repeat(tables.fools[None, :], hands, axis=0),
         decisions=np.zeros(hands, dtype=np.int64),
