@@ -100,7 +100,7 @@ def test_only_what_it_knows_is_run():
     assert any("sides" in why for why in supports(loaded("minchiate")))
     assert any("stock" in why for why in supports(loaded("marolles-1637-wickson-2p-le-mort")))
     assert any("piles" in why for why in supports(loaded("french-tarot-2")))
-    assert any("doubling" in why for why in supports(loaded("hungarian-tarokk")))
+    assert any("lasting" in why for why in supports(loaded("slovenian-tarok")))
     ruleset = loaded(BASE)
     assert supports(ruleset, ("search", "random", "random"))[0].startswith("the player 'search'")
     unknown_section = dataclasses.replace(ruleset, document={**ruleset.document, "tableau": {}})

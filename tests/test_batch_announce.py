@@ -16,7 +16,6 @@ from batch_checks import loaded, replayed
 
 from tarot.batch.support import supports
 from tarot.compile.loader import load_ruleset
-from tarot.records.batch_agreement import batch_records, replay
 
 DATA = Path(__file__).parent / "data" / "batch"
 ROUNDS = str(DATA / "announcements.yaml")
@@ -69,26 +68,19 @@ def test_doublings_replay_through_the_scalar_engine():
     assert fired["d_game"] > 80 and fired["d_five_tricks"] > 20
 
 
-def test_doublings_in_the_round_of_announcements_are_refused_by_name(tmp_path):
+def test_doublings_in_the_round_of_announcements_replay_through_the_scalar_engine(tmp_path):
+    """With `doubling.with_announcements`, each seat on its turn may also double what is
+    open to its side; there is no doubling step."""
     variant = tmp_path / "variant.yaml"
     text = Path(DOUBLING).read_text(encoding="utf-8")
     variant.write_text(text.replace("  factor: 2\n", "  factor: 2\n  with_announcements: true\n"))
-    refused = supports(load_ruleset(str(variant)))
-    assert any(reason.startswith("doubling.with_announcements") for reason in refused), refused
-
-
-def test_cards_shown_change_nothing_the_batch_plays():
-    """The batch keeps no list of cards shown; its hands, replayed through the scalar
-    engine, show them there and play on alike."""
-    ruleset = loaded(SHOW)
-    assert supports(ruleset) == []
-    records = batch_records(ruleset, 3, range(1, 61))
-    shown = Counter()
-    for record in records:
-        record["fired"] = dict(sorted(record["fired"].items()))
-        state = replay(ruleset, record)
-        shown.update(what for _seat, what, _cards in state.shown)
-    assert shown["open_hand"] > 3 and shown["open_trumps"] > 40
+    ruleset = load_ruleset(str(variant))
+    assert supports(ruleset) == [] and "double" not in [step.word for step in ruleset.flow]
+    records, _kinds, fired = replayed(ruleset, 5, 120)
+    words = [d["choice"] for r in records for d in r["decisions"] if d["kind"] == "announce"]
+    assert sum(w.startswith("contre:") for w in words) > 20
+    assert sum(w.startswith("surcontre:") for w in words) > 5
+    assert fired["d_game"] > 60
 
 
 @pytest.mark.slow

@@ -17,6 +17,7 @@ import numpy as np
 from tarot.batch.masks import Masks
 from tarot.batch.state import BatchState
 from tarot.batch.values import Cards, Ctx, Unsupported, Value, per_row, seat_mask
+from tarot.core.actions import HOLD_TEXT
 
 
 def _seat_rows(ctx: Ctx, seat: Value) -> tuple[np.ndarray, np.ndarray]:
@@ -240,6 +241,33 @@ def _bids_made(ctx: Ctx, seat: Value) -> Value:
     return np.where(seats >= 0, ctx.state.bids_made[rows, np.maximum(seats, 0)], 0)
 
 
+def _bid_jump(ctx: Ctx, seat: Value) -> Value:
+    rows, seats = _seat_rows(ctx, seat)
+    return np.where(seats >= 0, ctx.state.bid_jumps[rows, np.maximum(seats, 0)], 0)
+
+
+def _bid_number(ctx: Ctx, seat: Value) -> Value:
+    rows, seats = _seat_rows(ctx, seat)
+    return np.where(seats >= 0, ctx.state.bid_at[rows, np.maximum(seats, 0)], 0)
+
+
+def _pass_number(ctx: Ctx, seat: Value) -> Value:
+    rows, seats = _seat_rows(ctx, seat)
+    return np.where(seats >= 0, ctx.state.passed_at[rows, np.maximum(seats, 0)], 0)
+
+
+def _passed_over(ctx: Ctx, seat: Value) -> Value:
+    """The highest bid the seat's latest pass passed over, as records write it ('' for
+    none): the contract's name, or `hold:NAME` for a hold."""
+    rows, seats = _seat_rows(ctx, seat)
+    bidding = ctx.state.ruleset.bidding
+    ids = [] if bidding is None else [c.id for c in bidding.contracts]
+    # by code: a rank r at r, a hold of rank r at len + r (-2 - r read from the end), none
+    names = np.array([*ids, *(f"{HOLD_TEXT}:{i}" for i in reversed(ids)), ""], dtype=object)
+    code = np.where(seats >= 0, ctx.state.passed_over[rows, np.maximum(seats, 0)], -1)
+    return names[code]
+
+
 def _bid_held(ctx: Ctx) -> Value:
     return ctx.state.bid_held[ctx.rows]
 
@@ -346,6 +374,10 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "played_by": _played_by,
     "bids_made": _bids_made,
     "bid_held": _bid_held,
+    "bid_jump": _bid_jump,
+    "bid_number": _bid_number,
+    "pass_number": _pass_number,
+    "passed_over": _passed_over,
     "last_trick_cards": _last_trick_cards,
     "last_trick_winner": _last_trick_winner,
     "hand_number": _hand_number,
@@ -357,10 +389,6 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
 #: that asks for one runs on the scalar engine
 REFUSED_FACTS: dict[str, str] = {
     "thrown_in": "the deals thrown in",
-    "bid_jump": "the auction's history",
-    "bid_number": "the auction's history",
-    "pass_number": "the auction's history",
-    "passed_over": "the auction's history",
     "runs": "runs of cards",
 }
 

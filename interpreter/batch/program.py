@@ -20,6 +20,7 @@ from tarot.batch.announce_rules import ArrayAnnouncements, compile_announcements
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.auction_rules import ArrayBidding, compile_bidding
 from tarot.batch.doubling_rules import ArrayTarget, compile_doubling
+from tarot.batch.seat_order import attack_order, attack_ordered
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
 from tarot.batch.trick_rules import ArrayException, compile_exceptions
@@ -57,6 +58,8 @@ class ArrayRule:
     payees: Node
     amount: Node
     pairwise: bool  # the amount reads `payer` or `payee`
+    # the scalar engine may pay the payers (payees) in the taker's side's order (`seat_order`)
+    attack_ordered: tuple[bool, bool] = (False, False)
 
 
 @dataclass(frozen=True)
@@ -238,6 +241,7 @@ class Program:
             at,
             amounts,
             rule.amount,
+            rule.attack_ordered,
         )
 
 
@@ -258,9 +262,11 @@ def pay(
     at: At,
     amounts: np.ndarray | None,
     amount: Node | None = None,
+    attack_ordered: tuple[bool, bool] = (False, False),
 ) -> None:
-    """Payments named `key` for the hands of `ctx`: each payer to each payee, in seat order,
-    of `amounts` (one per hand) or of `amount` worked out for each payer and payee."""
+    """Payments named `key` for the hands of `ctx`: each payer to each payee, in seat order
+    (or, for a side `attack_ordered`, the taker's side's order), of `amounts` (one per hand)
+    or of `amount` worked out for each payer and payee."""
     size, players = ctx.size, state.players
     payers = seat_mask(sides[0].fn(ctx), size, players)
     payees = seat_mask(sides[1].fn(ctx), size, players)
@@ -268,14 +274,28 @@ def pay(
         _pay_whole(state, column, ctx, payers, payees, amounts)
         return
     paid = np.zeros(size, dtype=np.bool_)
-    for payer in range(players):
-        for payee in range(players):
-            if payer == payee:
+    ordered = any(attack_ordered)  # else both in seat order: one seat a pair for every hand
+    every, seats = np.arange(size), np.arange(players)
+    orders = [
+        attack_order(state, ctx.rows) if side else np.broadcast_to(seats, (size, players))
+        for side in attack_ordered
+    ]
+    for i in range(players):
+        for j in range(players):
+            payer: int | np.ndarray = i
+            payee: int | np.ndarray = j
+            if ordered:
+                payer, payee = orders[0][:, i], orders[1][:, j]
+                active = payers[every, payer] & payees[every, payee] & (payer != payee)
+            elif i != j:
+                active = payers[:, i] & payees[:, j]
+            else:
                 continue
-            active = payers[:, payer] & payees[:, payee]
             if not active.any():
                 continue
             where = np.flatnonzero(active)
+            if ordered:
+                payer, payee = np.asarray(payer)[where], np.asarray(payee)[where]
             if amounts is None:
                 assert amount is not None  # a pairwise amount is worked out per pair
                 pair = ctx.subset(active).with_vars(payer=payer, payee=payee)
@@ -285,6 +305,8 @@ def pay(
             nonzero = value != 0
             if not nonzero.all():
                 where, value = where[nonzero], value[nonzero]
+                if ordered:
+                    payer, payee = np.asarray(payer)[nonzero], np.asarray(payee)[nonzero]
             if not len(where):
                 continue
             forward = value > 0
@@ -370,6 +392,10 @@ def _rule(
         payees=_named(where, lambda: compiler.expression(rule.payees, event)),
         amount=_named(where, lambda: compiler.expression(rule.amount, event, amount=True)),
         pairwise=_reads_pair(rule.amount),
+        attack_ordered=(
+            attack_ordered(typed_tree(rule.payers), compiler.definitions),
+            attack_ordered(typed_tree(rule.payees), compiler.definitions),
+        ),
     )
 
 

@@ -79,6 +79,14 @@ class BatchState:
     bid_first: Ints  # the seat that speaks first in the auction
     bids_made: Ints  # [hands, seats]: bids and holds each seat made in the auction
     bid_held: Bools  # the highest bid so far is a hold
+    # the auction's history: words said so far, each seat's latest bid or hold (its place
+    # in the auction from 1, 0: none; its jump) and latest pass (its place; the highest bid
+    # it passed over, as its rank, -2 - rank for a hold, -1 for none)
+    said: Ints
+    bid_at: Ints
+    bid_jumps: Ints
+    passed_at: Ints
+    passed_over: Ints
     called: Ints  # the card the taker called (-1: none)
     # [hands, seats, bonuses]: when each seat announced each bonus, counted from 1 in the
     # hand (0: it did not)

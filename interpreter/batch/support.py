@@ -71,7 +71,7 @@ RUNS = frozenset(
         "partner_call",
         "partner_call.after",  # the call is a step of the flow, wherever it stands
         "announcements",  # `batch.phases.announce`
-        "doubling",  # `batch.phases.double`; not in the round of announcements (`_VALUES`)
+        "doubling",  # `batch.phases.double`, or in the round of announcements (`announce`)
         # cards shown to all change only what each seat knows, which neither the batch's
         # random players nor any fact reads: nothing of a batch hand depends on them
         "show",
@@ -112,7 +112,6 @@ _VALUES: dict[tuple[str, str], set[object]] = {
     ("discard", "scores_for"): {"discarder"},
     ("counting", "pile"): {"tricks_and_discards"},
     ("counting", "method"): {"groups", "sum"},
-    ("doubling", "with_announcements"): {False},
 }
 _TIMINGS = {"before_play", "before_own_first_card"}
 

@@ -227,6 +227,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
     creditors = debtors.copy()
     winning_cards, tricks_won, last_winner = _trick_logs(states, cards // n + 1, n)
     fell_at, fell_by = _fallen(states, n, cards)
+    history = _auction_history(states, contracts)
     for row, state in enumerate(states):
         for seat, made in enumerate(state.declare.declared):
             for what in made:
@@ -301,6 +302,11 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         ),
         bids_made=np.array([s.auction.bids_made for s in states], dtype=np.int64),
         bid_held=np.array([s.auction.bid_held for s in states], dtype=np.bool_),
+        said=history["said"],
+        bid_at=history["bid_at"],
+        bid_jumps=history["bid_jumps"],
+        passed_at=history["passed_at"],
+        passed_over=history["passed_over"],
         called=np.array(
             [-1 if s.auction.called_card is None else s.auction.called_card for s in states],
             dtype=np.int64,
@@ -406,6 +412,27 @@ def _doubled(states: Sequence[HandState]) -> Ints:
     return np.array(
         [[s.double.doubled.get(t.id, 0) for t in targets] for s in states], dtype=np.int64
     ).reshape(len(states), len(targets))
+
+
+def _auction_history(states: Sequence[HandState], contracts: list[str]) -> dict[str, Ints]:
+    """The auction's history as the batch keeps it (`BatchState.said`, `bid_at`,
+    `bid_jumps`, `passed_at`, `passed_over`), from each state's log of the auction."""
+    size, n = len(states), states[0].ruleset.players
+    found = {name: np.zeros((size, n), dtype=np.int64) for name in ("bid_at", "bid_jumps")}
+    found["passed_at"] = np.zeros((size, n), dtype=np.int64)
+    found["passed_over"] = np.full((size, n), -1, dtype=np.int64)
+    found["said"] = np.array([len(s.auction.log) for s in states], dtype=np.int64)
+    for row, state in enumerate(states):
+        for place, entry in enumerate(state.auction.log, 1):
+            if entry.bid:
+                found["bid_at"][row, entry.seat] = place
+                found["bid_jumps"][row, entry.seat] = entry.jump
+                continue
+            found["passed_at"][row, entry.seat] = place
+            held, _colon, name = entry.standing.rpartition(":")
+            code = contracts.index(name) if name else -1
+            found["passed_over"][row, entry.seat] = -2 - code if held else code
+    return found
 
 
 def _fallen(states: Sequence[HandState], players: int, cards: int) -> tuple[Ints, Ints]:

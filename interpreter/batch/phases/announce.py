@@ -16,6 +16,7 @@ import numpy as np
 
 from tarot.batch.masks import Bools, Ints, Masks, any_card
 from tarot.batch.phases.bidding import SeatQueue, first_seat
+from tarot.batch.phases.double import side_to_speak
 from tarot.batch.players import choose_index, log_texts
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
@@ -35,38 +36,82 @@ def announce(program: Program, state: BatchState) -> None:
         first = np.where(state.taker >= 0, state.taker, (state.dealer + 1) % n)
     order = (first[:, None] + np.arange(n)[None, :]) % n
     queue = SeatQueue(order, np.ones((state.size, n), dtype=np.bool_))
-    ids = [bonus.id for bonus in rules.table]
+    bonuses = len(rules.table)
     while True:
         rows = np.flatnonzero(queue.length > 0)
         if not len(rows):
             return
         seats = queue.seats[rows, 0]
-        open_ = _open_to(program, state, rows, seats)
+        # what each seat may say: the bonuses open to it, then the doublings open to it
+        open_ = np.concatenate(
+            [_open_to(program, state, rows, seats), doublings_open(program, state, rows, seats)],
+            axis=1,
+        )
         counts = open_.sum(axis=1)
-        silent = counts == 0  # nothing to announce: the seat is passed over unasked
+        silent = counts == 0  # nothing to say: the seat is passed over unasked
         queue.pop(rows[silent])
         rows, seats, open_, counts = rows[~silent], seats[~silent], open_[~silent], counts[~silent]
         if not len(rows):
             continue
-        chosen = choose_index(state, rows, counts + 1)  # the bonuses open, and a pass
+        chosen = choose_index(state, rows, counts + 1)  # what is open, and a pass
         passes = chosen == counts
         nth = np.cumsum(open_, axis=1) == (chosen + 1)[:, None]
-        bonuses = np.argmax(open_ & nth, axis=1)
+        said = np.argmax(open_ & nth, axis=1)
         if state.logging:
+            levels = state.doubled[rows]
             texts = [
-                PASS_TEXT if p else f"{ANNOUNCE_TEXT}:{ids[b]}"
-                for p, b in zip(passes.tolist(), bonuses.tolist(), strict=True)
+                PASS_TEXT
+                if p
+                else _text(program, state, w, int(levels[i, w - bonuses]) if w >= bonuses else 0)
+                for i, (p, w) in enumerate(zip(passes.tolist(), said.tolist(), strict=True))
             ]
             log_texts(state, rows, seats, DecisionKind.ANNOUNCE.value, texts)
         state.decided(rows, counts + 1)
         queue.pop(rows[passes])
-        said = ~passes
-        rows, seats, bonuses = rows[said], seats[said], bonuses[said]
-        state.announced[rows, seats, bonuses] = state.announced[rows].max(axis=(1, 2)) + 1
+        spoke = ~passes
+        rows, seats, said = rows[spoke], seats[spoke], said[spoke]
         if rules.until_all_pass:  # every seat, this one first, must pass again
             queue.seats[rows] = (seats[:, None] + np.arange(n)[None, :]) % n
             queue.length[rows] = n
-        _keep(program, state, rows, seats, bonuses)
+        doubles = said >= bonuses
+        state.doubled[rows[doubles], said[doubles] - bonuses] += 1
+        rows, seats, said = rows[~doubles], seats[~doubles], said[~doubles]
+        state.announced[rows, seats, said] = state.announced[rows].max(axis=(1, 2)) + 1
+        _keep(program, state, rows, seats, said)
+
+
+def _text(program: Program, state: BatchState, said: int, level: int) -> str:
+    """What a record writes of the thing said, by its index among what a seat may say (the
+    bonuses, then the doubling targets; `level`: the target's doublings so far)."""
+    rules = program.announcements
+    assert rules is not None  # asked only in rulesets with announcements
+    if said < len(rules.table):
+        return f"{ANNOUNCE_TEXT}:{rules.table[said].id}"
+    doubling = state.ruleset.doubling
+    assert doubling is not None  # a doubling is said only in rulesets with them
+    return f"{doubling.steps[level]}:{program.doubling[said - len(rules.table)].id}"
+
+
+def doublings_open(program: Program, state: BatchState, rows: Ints, seats: Ints) -> Bools:
+    """[hands, targets]: with `doubling.with_announcements`, the targets each hand's seat may
+    double on its turn to speak: open now (their `when` holds, their bonus announced), not
+    doubled to the last step, and its side's turn (`offered_in_announcements`)."""
+    doubling = state.ruleset.doubling
+    found = np.zeros((len(rows), len(program.doubling)), dtype=np.bool_)
+    if doubling is None or not doubling.with_announcements:
+        return found
+    ctx = Ctx(state, rows, state.names(rows))
+    every = np.arange(len(rows))
+    for index, target in enumerate(program.doubling):
+        may = per_row(target.when.fn(ctx), len(rows)).astype(np.bool_)
+        if target.bonus >= 0:
+            may &= (state.announced[rows, :, target.bonus] > 0).any(axis=1)
+        may &= state.doubled[rows, index] < len(doubling.steps)
+        if may.any():
+            side = side_to_speak(program, state, rows[may], np.full(int(may.sum()), index))
+            may[may] = side[every[: int(may.sum())], seats[may]]
+        found[:, index] = may
+    return found
 
 
 def _open_to(program: Program, state: BatchState, rows: Ints, seats: Ints) -> Bools:

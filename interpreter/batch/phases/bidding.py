@@ -147,7 +147,8 @@ def _bids(
         seats, length = head[rows], queue.length[rows]
         taker, contract = state.taker[rows], state.contract[rows]
         standing = contract >= 0
-        ctx = Ctx(state, rows, {**state.names(rows), "player": seats, "highest_bidder": taker})
+        names = {**state.names(rows), "player": seats, "highest_bidder": taker}
+        ctx = Ctx(state, rows, {**names, "highest_bid": _ids(ids)[contract]})
         last_word = standing & (length == 1) & (seats == taker) & raise_
         holding = last_word.copy()
         if rules.hold is not None:
@@ -185,6 +186,7 @@ def _bids(
         if rounds:
             spoken[rows] |= length == 1
         queue.pop(rows)
+        _log(state, rows, seats, passes, np.where(held, 0, jumps[np.arange(len(rows)), ranks]))
         said = ~passes
         bidders, said_rows = seats[said], rows[said]
         state.taker[said_rows] = bidders
@@ -199,6 +201,26 @@ def _bids(
     raise EvaluationError(
         f"the auction has not ended after {MAX_AUCTION_WORDS:,} bids, holds and passes: "
         "`hold` lets seats hold each other's bid over and over"
+    )
+
+
+def _ids(ids: list[str]) -> np.ndarray:
+    """The contracts' names by rank, and '' at [-1] (no bid), for `highest_bid`."""
+    return np.array([*ids, ""], dtype=object)
+
+
+def _log(state: BatchState, rows: Ints, seats: Ints, passes: Bools, jumps: Ints) -> None:
+    """One more word of the auction in `rows`, for the facts of its history: each seat's
+    latest bid or hold (its place in the auction, from 1, and its jump) or latest pass (its
+    place, and the highest bid it passed over). Before the word is applied."""
+    place = state.said[rows] + 1
+    state.said[rows] = place
+    bid_rows, pass_rows = rows[~passes], rows[passes]
+    state.bid_at[bid_rows, seats[~passes]] = place[~passes]
+    state.bid_jumps[bid_rows, seats[~passes]] = jumps[~passes]
+    state.passed_at[pass_rows, seats[passes]] = place[passes]
+    state.passed_over[pass_rows, seats[passes]] = np.where(
+        state.bid_held[pass_rows], -2 - state.contract[pass_rows], state.contract[pass_rows]
     )
 
 

@@ -78,7 +78,7 @@ def _ask_next(
         if not len(rows):
             return
         current[rows] = np.argmax(open_[rows], axis=1)
-        side = _side_to_speak(program, state, rows, current[rows])
+        side = side_to_speak(program, state, rows, current[rows])
         speaking = np.take_along_axis(side, order[rows], axis=1)
         asked = SeatQueue(order[rows], speaking)
         queue.seats[rows], queue.length[rows] = asked.seats, asked.length
@@ -87,7 +87,7 @@ def _ask_next(
         rows = rows[nobody]
 
 
-def _side_to_speak(program: Program, state: BatchState, rows: Ints, targets: Ints) -> Bools:
+def side_to_speak(program: Program, state: BatchState, rows: Ints, targets: Ints) -> Bools:
     """[hands, seats]: the seats that may make each hand's target's next doubling: `by`
     before an even number of doublings, the others after an odd one."""
     n = state.players
