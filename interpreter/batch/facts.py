@@ -224,9 +224,14 @@ def _doubling_factor(ctx: Ctx, target: Value) -> Value:
     return np.power(doubling.factor, ctx.state.doubled[ctx.rows, index])
 
 
-def _told_discards(ctx: Ctx, seat: Value) -> Value:
-    rows, seats = _seat_rows(ctx, seat)
-    return np.where(seats >= 0, ctx.state.told[rows, np.maximum(seats, 0)], 0)
+def _seat_count(field: str) -> Callable[[Ctx, Value], Value]:
+    """A fact reading the state's count `field` ([hands, seats]) for a seat (0: no seat)."""
+
+    def fact(ctx: Ctx, seat: Value) -> Value:
+        rows, seats = _seat_rows(ctx, seat)
+        return np.where(seats >= 0, getattr(ctx.state, field)[rows, np.maximum(seats, 0)], 0)
+
+    return fact
 
 
 def _bid_position(ctx: Ctx, seat: Value) -> Value:
@@ -234,26 +239,6 @@ def _bid_position(ctx: Ctx, seat: Value) -> Value:
     rows, seats = _seat_rows(ctx, seat)
     place = (seats - ctx.state.bid_first[rows]) % ctx.state.players + 1
     return np.where(seats >= 0, place, 0)
-
-
-def _bids_made(ctx: Ctx, seat: Value) -> Value:
-    rows, seats = _seat_rows(ctx, seat)
-    return np.where(seats >= 0, ctx.state.bids_made[rows, np.maximum(seats, 0)], 0)
-
-
-def _bid_jump(ctx: Ctx, seat: Value) -> Value:
-    rows, seats = _seat_rows(ctx, seat)
-    return np.where(seats >= 0, ctx.state.bid_jumps[rows, np.maximum(seats, 0)], 0)
-
-
-def _bid_number(ctx: Ctx, seat: Value) -> Value:
-    rows, seats = _seat_rows(ctx, seat)
-    return np.where(seats >= 0, ctx.state.bid_at[rows, np.maximum(seats, 0)], 0)
-
-
-def _pass_number(ctx: Ctx, seat: Value) -> Value:
-    rows, seats = _seat_rows(ctx, seat)
-    return np.where(seats >= 0, ctx.state.passed_at[rows, np.maximum(seats, 0)], 0)
 
 
 def _passed_over(ctx: Ctx, seat: Value) -> Value:
@@ -362,7 +347,7 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "tricks_won": _tricks_won,
     "tricks_played": _tricks_played,
     "bid_position": _bid_position,
-    "told_discards": _told_discards,
+    "told_discards": _seat_count("told"),
     "called_card": _called_card,
     "doublings": _doublings,
     "doubling_factor": _doubling_factor,
@@ -372,11 +357,11 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "trick_of": _trick_of,
     "taken_by": _taken_by,
     "played_by": _played_by,
-    "bids_made": _bids_made,
+    "bids_made": _seat_count("bids_made"),
     "bid_held": _bid_held,
-    "bid_jump": _bid_jump,
-    "bid_number": _bid_number,
-    "pass_number": _pass_number,
+    "bid_jump": _seat_count("bid_jumps"),
+    "bid_number": _seat_count("bid_at"),
+    "pass_number": _seat_count("passed_at"),
     "passed_over": _passed_over,
     "last_trick_cards": _last_trick_cards,
     "last_trick_winner": _last_trick_winner,
