@@ -7,12 +7,14 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 
 from tarot.batch.run import play_summaries
 from tarot.batch.state import BatchState
 from tarot.batch.support import supports
+from tarot.compile.loader import load_ruleset
 from tarot.core.ruleset import Ruleset
 from tarot.core.summary import HandSummary
 from tarot.engine.state import HandState
@@ -20,6 +22,12 @@ from tarot.measure.hand_summary import play_summarized
 from tarot.players.batched_playouts import batchable, play_states, replay_row
 from tarot.players.lineup import seat_agents
 from tarot.records.batch_agreement import _payments, batch_records, replay
+
+
+@cache
+def loaded(path: str) -> Ruleset:
+    """The ruleset at `path` (or built in under that name), loaded once for the tests."""
+    return load_ruleset(path)
 
 
 def replayed(ruleset: Ruleset, seed: int, hands: int) -> tuple[list[dict], Counter, Counter]:

@@ -107,7 +107,8 @@ def test_only_what_it_knows_is_run():
     assert supports(loaded("minchiate")) == []
     assert supports(loaded("marolles-1637-wickson-2p-le-mort")) == []
     assert supports(loaded("french-tarot-2")) == []
-    assert any("trump_order" in why for why in supports(loaded("hungarian-tarokk")))
+    assert supports(loaded("hungarian-tarokk")) == []
+    assert any("lasting" in why for why in supports(loaded("slovenian-tarok")))
     ruleset = loaded(BASE)
     assert supports(ruleset, ("search", "random", "random"))[0].startswith("the player 'search'")
     unknown_section = dataclasses.replace(ruleset, document={**ruleset.document, "tableau": {}})
@@ -231,21 +232,11 @@ def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, m
 
 
 NEW_MECHANISMS = {
-    "deck.trump_order": (
-        "marolles-1637",
-        "deck:\n  trump_order:\n    fool: highest\n    source: mcleod\n",
-    ),
     "play.must_beat": ("marolles-1637", "play:\n  must_beat: true\n"),
-    "discard.told": ("french-tarot", "discard:\n  told: trumps\n"),
-    "bidding.rounds": ("french-tarot", "bidding:\n  rounds: until_one_left\n"),
     "talon.packets": (
         "french-tarot",
         "bidding:\n  contracts:\n    - id: petite\n      talon: {to: hand, seat: taker, "
         "shown: true, packets: {count: 2, choose: 1, rest: {to: out_of_play}}}\n",
-    ),
-    "open_to": (
-        "french-tarot",
-        "bidding:\n  contracts:\n    - id: petite\n      open_to: 'false'\n",
     ),
     "agreed_by": (
         "french-tarot",

@@ -23,6 +23,8 @@ from tarot.players.sampling import Sampler
 from tarot.players.search_agent import SearchAgent
 from tarot.records.batch_agreement import _payments
 
+TRUMP_ORDER = str(Path(__file__).parent / "data" / "batch" / "trump-order.yaml")
+
 
 def _moment(ruleset_id: str, number: int, trick: int, on_table: int) -> HandState:
     """Hand `number` played by random players up to a card decision of trick `trick` with
@@ -70,6 +72,8 @@ def _trials(state: HandState, samples: int, seed: int) -> tuple[list[HandState],
         ("french-tarot-5", 2, 3),
         ("jeu-de-tarot", 5, 1),
         ("early-french", 3, 2),  # a hand's score, at the settlement of each play-out
+        (TRUMP_ORDER, 2, 1),  # trumps in an order of their own, a tie won by the last
+        (TRUMP_ORDER, 9, 2),
     ],
 )
 def test_batched_play_outs_replay_exactly(ruleset_id: str, trick: int, on_table: int) -> None:

@@ -10,10 +10,11 @@ import pytest
 from batch_checks import replayed
 from small_games import edited, problems, replayed_games
 
+from tarot.batch import support
 from tarot.batch.support import supports
 from tarot.compile.loader import load_ruleset
 from tarot.core.actions import DecisionKind
-from tarot.core.flow import Phase
+from tarot.core.flow import STEP_KINDS, Phase
 from tarot.engine.game import deal_hand, play_game
 from tarot.engine.state import HandState
 from tarot.players.heuristic_agent import HeuristicAgent
@@ -275,6 +276,10 @@ def test_the_batch_back_end_takes_a_step_only_where_its_when_holds(tmp_path: Pat
     assert kinds["bid"] and kinds["discard"]
 
 
-def test_the_batch_back_end_names_a_step_kind_it_does_not_run() -> None:
-    refused = supports(load_ruleset(GAMES / "announcements.yaml"))
-    assert "flow[7]: the step kind `announce`" in refused
+def test_the_batch_back_end_names_a_step_kind_it_does_not_run(monkeypatch) -> None:
+    """It runs every kind of step today; one it did not run would be named."""
+    assert set(STEP_KINDS) <= support.BATCH_STEPS
+    ruleset = load_ruleset(GAMES / "announcements.yaml")
+    assert not any("step kind" in why for why in supports(ruleset))
+    monkeypatch.setattr(support, "BATCH_STEPS", support.BATCH_STEPS - {Phase.ANNOUNCE})
+    assert "flow[7]: the step kind `announce`" in supports(ruleset)

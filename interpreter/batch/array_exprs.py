@@ -386,9 +386,17 @@ class ArrayCompiler:
             if right.is_const:
                 return self._contract_is(str(right.value), tree.op == "eq")
         a, b = self.compile(left), self.compile(right)
-        if Type.STRING in (a.type, b.type) and not (a.const and b.const):
-            raise Unsupported("a text compared at run time")
         op, af, bf = _COMPARE[tree.op], a.fn, b.fn
+        if Type.STRING in (a.type, b.type) and not (a.const and b.const):
+            if tree.op not in ("eq", "ne"):
+                raise Unsupported("a text ordered at run time")
+            # texts worked out at run time are arrays of str (dtype object)
+            return self.combine(
+                Type.BOOL,
+                lambda ctx: op(np.asarray(af(ctx), dtype=object), bf(ctx)).astype(np.bool_),
+                a,
+                b,
+            )
         if a.type == Type.STRING:
             same = a.value == b.value
             return _const(Type.BOOL, same if tree.op == "eq" else not same)

@@ -18,6 +18,7 @@ from tarot.batch.card_runs import runs
 from tarot.batch.masks import Masks
 from tarot.batch.state import BatchState
 from tarot.batch.values import Cards, Ctx, Unsupported, Value, per_row, seat_mask
+from tarot.core.actions import HOLD_TEXT
 
 
 def _seat_rows(ctx: Ctx, seat: Value) -> tuple[np.ndarray, np.ndarray]:
@@ -127,6 +128,138 @@ def _tricks_won(ctx: Ctx, seat: Value) -> Value:
     return ctx.state.tricks_won[rows, seats]
 
 
+def _fallen(ctx: Ctx, cards: Cards) -> tuple[Value, Value, Value]:
+    """Of the first card of `cards` to fall in a finished trick: the trick's number, the
+    seat that played it and the trick's winner (0, -1, -1 where none has fallen)."""
+    state = ctx.state
+    wanted = state.tables.layout.to_bools(
+        np.broadcast_to(cards.union(), (ctx.size, state.tables.layout.words))
+    )
+    at = np.where(
+        wanted & (state.fell_at[ctx.rows] > 0), state.fell_at[ctx.rows], np.iinfo(np.int64).max
+    )
+    first = np.argmin(at, axis=1)
+    fallen = at[np.arange(ctx.size), first] < np.iinfo(np.int64).max
+    number = np.where(fallen, at[np.arange(ctx.size), first] // state.players, 0)
+    seat = np.where(fallen, state.fell_by[ctx.rows, first], -1)
+    won_with = state.winning_cards[ctx.rows, np.maximum(number - 1, 0)]
+    winner = np.where(fallen, state.fell_by[ctx.rows, np.maximum(won_with, 0)], -1)
+    return number, seat, winner
+
+
+def _trick_of(ctx: Ctx, cards: Cards) -> Value:
+    return _fallen(ctx, cards)[0]
+
+
+def _taken_by(ctx: Ctx, cards: Cards) -> Value:
+    return _fallen(ctx, cards)[2]
+
+
+def _played_by(ctx: Ctx, cards: Cards) -> Value:
+    """The seat that played the first of `cards` to fall, in the finished tricks or else in
+    the trick being played (-1: none)."""
+    _number, seat, _winner = _fallen(ctx, cards)
+    state = ctx.state
+    trick = state.trick_cards[ctx.rows]
+    wanted = np.broadcast_to(cards.union(), (ctx.size, state.tables.layout.words))
+    there = state.tables.layout.contains(wanted[:, None, :], trick)
+    place = np.argmax(there, axis=1)
+    on_table = np.where(there.any(axis=1), (state.leader[ctx.rows] + place) % state.players, -1)
+    return np.where(np.asarray(seat) >= 0, seat, on_table)
+
+
+def _position_in_trick(ctx: Ctx, cards: Cards) -> Value:
+    """The place (from 1) in the trick being played of its first card among `cards` (0:
+    none)."""
+    state = ctx.state
+    trick = state.trick_cards[ctx.rows]
+    wanted = np.broadcast_to(cards.union(), (ctx.size, state.tables.layout.words))
+    there = state.tables.layout.contains(wanted[:, None, :], trick)
+    return np.where(there.any(axis=1), np.argmax(there, axis=1) + 1, 0)
+
+
+def _called_card(ctx: Ctx) -> Cards:
+    """The card the taker called, as a group of one (empty: none called)."""
+    return Cards((ctx.state.tables.layout.from_cards(ctx.state.called[ctx.rows]),))
+
+
+def _bonus(ctx: Ctx, bonus: Value) -> int | None:
+    """The index of the bonus named `bonus` in the announcements' table (None: none)."""
+    section = ctx.state.ruleset.announcements
+    ids = [] if section is None else [b.id for b in section.table]
+    return ids.index(bonus) if bonus in ids else None
+
+
+def _announced(ctx: Ctx, seat: Value, bonus: Value) -> Value:
+    index = _bonus(ctx, bonus)
+    rows, seats = _seat_rows(ctx, seat)
+    if index is None:
+        return np.zeros(ctx.size, dtype=np.bool_)
+    made = ctx.state.announced[rows, np.maximum(seats, 0), index] > 0
+    return np.where(seats >= 0, made, False)
+
+
+def _announced_by(ctx: Ctx, bonus: Value) -> Value:
+    index = _bonus(ctx, bonus)
+    if index is None:
+        return np.zeros((ctx.size, ctx.state.players), dtype=np.bool_)
+    return ctx.state.announced[ctx.rows, :, index] > 0
+
+
+def _target(ctx: Ctx, target: Value) -> int | None:
+    """The index of the doubling target named `target` (None: none)."""
+    doubling = ctx.state.ruleset.doubling
+    ids = [] if doubling is None else [t.id for t in doubling.targets]
+    return ids.index(target) if target in ids else None
+
+
+def _doublings(ctx: Ctx, target: Value) -> Value:
+    index = _target(ctx, target)
+    return 0 if index is None else ctx.state.doubled[ctx.rows, index]
+
+
+def _doubling_factor(ctx: Ctx, target: Value) -> Value:
+    doubling, index = ctx.state.ruleset.doubling, _target(ctx, target)
+    if doubling is None or index is None:
+        return 1
+    factor = doubling.factor  # exact; float64 holds it where the batch runs it
+    base = factor if isinstance(factor, int) else float(factor)
+    return np.power(base, ctx.state.doubled[ctx.rows, index])
+
+
+def _seat_count(field: str) -> Callable[[Ctx, Value], Value]:
+    """A fact reading the state's count `field` ([hands, seats]) for a seat (0: no seat)."""
+
+    def fact(ctx: Ctx, seat: Value) -> Value:
+        rows, seats = _seat_rows(ctx, seat)
+        return np.where(seats >= 0, getattr(ctx.state, field)[rows, np.maximum(seats, 0)], 0)
+
+    return fact
+
+
+def _bid_position(ctx: Ctx, seat: Value) -> Value:
+    """The seat's place in the order the auction speaks in, from 1 (0 for no seat)."""
+    rows, seats = _seat_rows(ctx, seat)
+    place = (seats - ctx.state.bid_first[rows]) % ctx.state.players + 1
+    return np.where(seats >= 0, place, 0)
+
+
+def _passed_over(ctx: Ctx, seat: Value) -> Value:
+    """The highest bid the seat's latest pass passed over, as records write it ('' for
+    none): the contract's name, or `hold:NAME` for a hold."""
+    rows, seats = _seat_rows(ctx, seat)
+    bidding = ctx.state.ruleset.bidding
+    ids = [] if bidding is None else [c.id for c in bidding.contracts]
+    # by code: a rank r at r, a hold of rank r at len + r (-2 - r read from the end), none
+    names = np.array([*ids, *(f"{HOLD_TEXT}:{i}" for i in reversed(ids)), ""], dtype=object)
+    code = np.where(seats >= 0, ctx.state.passed_over[rows, np.maximum(seats, 0)], -1)
+    return names[code]
+
+
+def _bid_held(ctx: Ctx) -> Value:
+    return ctx.state.bid_held[ctx.rows]
+
+
 def _tricks_played(ctx: Ctx) -> Value:
     return max(ctx.state.trick_number - 1, 0) if ctx.state.total_tricks else 0
 
@@ -216,6 +349,23 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "side_points": _side_points,
     "tricks_won": _tricks_won,
     "tricks_played": _tricks_played,
+    "bid_position": _bid_position,
+    "told_discards": _seat_count("told"),
+    "called_card": _called_card,
+    "doublings": _doublings,
+    "doubling_factor": _doubling_factor,
+    "announced": _announced,
+    "announced_by": _announced_by,
+    "position_in_trick": _position_in_trick,
+    "trick_of": _trick_of,
+    "taken_by": _taken_by,
+    "played_by": _played_by,
+    "bids_made": _seat_count("bids_made"),
+    "bid_held": _bid_held,
+    "bid_jump": _seat_count("bid_jumps"),
+    "bid_number": _seat_count("bid_at"),
+    "pass_number": _seat_count("passed_at"),
+    "passed_over": _passed_over,
     "last_trick_cards": _last_trick_cards,
     "last_trick_winner": _last_trick_winner,
     "hand_number": _hand_number,
@@ -227,27 +377,10 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
 #: the vocabulary's facts the batch back end does not run, each with what it lacks: a ruleset
 #: that asks for one runs on the scalar engine
 REFUSED_FACTS: dict[str, str] = {
-    "told_discards": "the counts told to all once the discards are done",
-    "doublings": "doublings",
-    "doubling_factor": "doublings",
-    "called_card": "a partner call",
-    "trick_of": "the log of tricks",
-    "taken_by": "the log of tricks",
-    "played_by": "the log of tricks",
-    "position_in_trick": "the log of tricks",
-    "bid_position": "the auction's order",
-    "announced": "announcements",
-    "announced_by": "announcements",
     "announce_passes": "announcements",
     "answer": "questions during play",
     "asker": "questions during play",
     "thrown_in": "the deals thrown in",
-    "bids_made": "the auction's history",
-    "bid_held": "the auction's history",
-    "bid_jump": "the auction's history",
-    "bid_number": "the auction's history",
-    "pass_number": "the auction's history",
-    "passed_over": "the auction's history",
 }
 
 

@@ -45,6 +45,7 @@ class CardHabit:
         self.values = tables.values
         self.least = float(tables.values.min(initial=0.0))
         self.strength = tables.strength * STRENGTH_WEIGHT
+        self.beats_equal = tables.beats_equal
         self.leading = self.strength - tables.is_trump[:-1]  # a lead: a trump kept, a high card
         # what each card counts for in a trick, by what was led (row 0: a trump, row s + 1:
         # suit s; the last row, at [-1]: nothing yet): 1000 + strength for a trump, its
@@ -141,5 +142,6 @@ def _would_win(
     key_rows = habit.suit_of_lead[lead]  # each hand's row of `keys`
     table_keys = habit.keys[key_rows[:, None], on_table]
     best = np.where(table_excuse, -1, table_keys).max(axis=1)
-    wins = habit.keys[key_rows[hands], cards] > best[hands]
+    keys = habit.keys[key_rows[hands], cards]
+    wins = (keys > best[hands]) | ((keys == best[hands]) & habit.beats_equal[cards])
     return np.where(lead[hands] >= 0, wins, True)

@@ -16,11 +16,16 @@ from typing import TypeVar
 
 import numpy as np
 
+from tarot.batch.announce_rules import ArrayAnnouncements, compile_announcements
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
+from tarot.batch.auction_rules import ArrayBidding, compile_bidding
+from tarot.batch.doubling_rules import ArrayTarget, compile_doubling
 from tarot.batch.phases.sides import compile_sides
 from tarot.batch.phases.talon_takes import ArrayTake
+from tarot.batch.seat_order import attack_order, attack_ordered
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
+from tarot.batch.trick_rules import ArrayException, compile_exceptions
 from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
 from tarot.compile.flow import after_taker
 from tarot.core.flow import FlowStep
@@ -56,6 +61,8 @@ class ArrayRule:
     payees: Node
     amount: Node
     pairwise: bool  # the amount reads `payer` or `payee`
+    # the scalar engine may pay the payers (payees) in the taker's side's order (`seat_order`)
+    attack_ordered: tuple[bool, bool] = (False, False)
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,9 @@ class ArrayTalon:
     to: str  # "hand", "pile", "out_of_play" or "stock"
     seat: Node | None
     takes: tuple[ArrayTake, ...] = ()  # cards of a kind taken from it first
+    shares_first: Node | None = None  # shared out: how many cards the seat takes first
+    shares_others: int = 0  # then how many each other seat takes in turn
+    ends_hand: Node | None = None  # once the seat has its cards: the hand ends, settled
 
 
 @dataclass(frozen=True)
@@ -142,6 +152,12 @@ class Program:
     hand_score: Node | None = None  # the points each `player` scores (rulesets that score)
     ends_play: tuple[Node, ...] = ()  # after each trick: play ends when one of these holds
     sides: Node | None = None  # the play rules' `sides` (`tarot.batch.phases.sides`)
+    bidding: ArrayBidding | None = None  # the auction's rules (rulesets with `bidding`)
+    first_leader: Node | None = None  # the seat leading to the first trick, given by a rule
+    winner_exceptions: tuple[ArrayException, ...] = ()  # tricks another card wins
+    announcements: ArrayAnnouncements | None = None  # rulesets with `announcements`
+    doubling: tuple[ArrayTarget, ...] = ()  # the targets that may be doubled
+    discard_told: Node | None = None  # cards whose count among each seat's discards is told
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -186,6 +202,12 @@ class Program:
             _optional(compiler, "hand_score", ruleset.hand_score, "hand_score"),
             _ends_play(compiler, ruleset),
             compile_sides(compiler, ruleset),
+            compile_bidding(compiler, ruleset.bidding),
+            _optional(compiler, "play.first_leader", ruleset.play.leader, "play"),
+            compile_exceptions(compiler, ruleset.play),
+            compile_announcements(compiler, ruleset.announcements),
+            compile_doubling(compiler, ruleset.doubling, ruleset.announcements),
+            _optional(compiler, "discard.told", ruleset.discard_told, "talon"),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:
@@ -225,6 +247,7 @@ class Program:
             at,
             amounts,
             rule.amount,
+            rule.attack_ordered,
         )
 
 
@@ -245,9 +268,11 @@ def pay(
     at: At,
     amounts: np.ndarray | None,
     amount: Node | None = None,
+    attack_ordered: tuple[bool, bool] = (False, False),
 ) -> None:
-    """Payments named `key` for the hands of `ctx`: each payer to each payee, in seat order,
-    of `amounts` (one per hand) or of `amount` worked out for each payer and payee."""
+    """Payments named `key` for the hands of `ctx`: each payer to each payee, in seat order
+    (or, for a side `attack_ordered`, the taker's side's order), of `amounts` (one per hand)
+    or of `amount` worked out for each payer and payee."""
     size, players = ctx.size, state.players
     payers = seat_mask(sides[0].fn(ctx), size, players)
     payees = seat_mask(sides[1].fn(ctx), size, players)
@@ -255,14 +280,28 @@ def pay(
         _pay_whole(state, column, ctx, payers, payees, amounts)
         return
     paid = np.zeros(size, dtype=np.bool_)
-    for payer in range(players):
-        for payee in range(players):
-            if payer == payee:
+    ordered = any(attack_ordered)  # else both in seat order: one seat a pair for every hand
+    every, seats = np.arange(size), np.arange(players)
+    orders = [
+        attack_order(state, ctx.rows) if side else np.broadcast_to(seats, (size, players))
+        for side in attack_ordered
+    ]
+    for i in range(players):
+        for j in range(players):
+            payer: int | np.ndarray = i
+            payee: int | np.ndarray = j
+            if ordered:
+                payer, payee = orders[0][:, i], orders[1][:, j]
+                active = payers[every, payer] & payees[every, payee] & (payer != payee)
+            elif i != j:
+                active = payers[:, i] & payees[:, j]
+            else:
                 continue
-            active = payers[:, payer] & payees[:, payee]
             if not active.any():
                 continue
             where = np.flatnonzero(active)
+            if ordered:
+                payer, payee = np.asarray(payer)[where], np.asarray(payee)[where]
             if amounts is None:
                 assert amount is not None  # a pairwise amount is worked out per pair
                 pair = ctx.subset(active).with_vars(payer=payer, payee=payee)
@@ -272,6 +311,8 @@ def pay(
             nonzero = value != 0
             if not nonzero.all():
                 where, value = where[nonzero], value[nonzero]
+                if ordered:
+                    payer, payee = np.asarray(payer)[nonzero], np.asarray(payee)[nonzero]
             if not len(where):
                 continue
             forward = value > 0
@@ -357,6 +398,10 @@ def _rule(
         payees=_named(where, lambda: compiler.expression(rule.payees, event)),
         amount=_named(where, lambda: compiler.expression(rule.amount, event, amount=True)),
         pairwise=_reads_pair(rule.amount),
+        attack_ordered=(
+            attack_ordered(typed_tree(rule.payers), compiler.definitions),
+            attack_ordered(typed_tree(rule.payees), compiler.definitions),
+        ),
     )
 
 
@@ -416,7 +461,15 @@ def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTa
     if use.to not in ("hand", "pile", "out_of_play", "stock"):
         raise Unsupported(f"{where}: the talon as a {use.to} (not run by the batch back end)")
     takes = tuple(_take(compiler, take, f"{where}.takes[{i}]") for i, take in enumerate(use.takes))
-    return ArrayTalon(use.to, _optional(compiler, where, use.seat, "talon"), takes)
+    shares = use.shares
+    return ArrayTalon(
+        use.to,
+        _optional(compiler, where, use.seat, "talon"),
+        takes,
+        None if shares is None else _optional(compiler, where, shares.first, "talon"),
+        0 if shares is None else shares.others,
+        _optional(compiler, where, use.ends_hand, "talon"),
+    )
 
 
 def _take(compiler: ArrayCompiler, take: TalonTake, where: str) -> ArrayTake:

@@ -13,7 +13,19 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from tarot.batch.masks import Ints
-from tarot.batch.phases import ask, auction, deal, declare, discard, play, sides
+from tarot.batch.phases import (
+    announce,
+    ask,
+    auction,
+    bidding,
+    deal,
+    declare,
+    discard,
+    double,
+    leader,
+    play,
+    sides,
+)
 from tarot.batch.program import ArrayStep, Program
 from tarot.batch.state import BatchState, sole_leaders
 from tarot.batch.values import Ctx, Unsupported, per_row
@@ -78,14 +90,16 @@ def _run(program: Program, state: BatchState, steps: Steps) -> None:
         phase = step.step.phase
         if phase not in _RUNNERS:  # `support` refuses it
             raise Unsupported(f"flow: the step {step.word!r}")
-        taking = ~state.thrown
+        if step.step.settles_play:
+            leader.settle_leader(program, state)
+        taking = ~state.thrown & ~state.ended
         if step.when is not None:
             rows = np.flatnonzero(taking)
             held = per_row(step.when.fn(Ctx(state, rows, state.names(rows))), len(rows))
             taking[rows] = held.astype(np.bool_)
         if program.sides is not None and index >= sides.settles_at(program.ruleset):
             sides.settle(program.sides, state, taking)
-        if taking.all() or (phase in _SKIP_THROWN and step.when is None):
+        if taking.all() or (phase in _SKIP_THROWN and step.when is None and not state.ended.any()):
             _RUNNERS[phase](program, state, index, step)
             continue
         going = np.flatnonzero(taking)
@@ -107,13 +121,15 @@ _RUNNERS: dict[Phase, Runner] = {
     Phase.DEAL: lambda program, state, i, _step: deal.deal_more(program, state, i),
     Phase.REDEAL: lambda program, state, _i, _step: auction.redeal(program, state),
     Phase.ASK: lambda _program, state, i, step: ask.ask(step, i, state),
-    Phase.BID: lambda program, state, _i, step: auction.bid(program, state, step.bidders),
+    Phase.BID: lambda program, state, _i, step: bidding.bid(program, state, step.bidders),
     Phase.CALL: lambda program, state, _i, _step: auction.call(program, state),
     Phase.TALON: lambda program, state, _i, step: discard.place_talon(
         program, state, step.step.owes_discards
     ),
     Phase.DISCARD: _discard,
     Phase.DECLARE: lambda program, state, _i, _step: declare.before_play(program, state),
+    Phase.ANNOUNCE: lambda program, state, _i, _step: announce.announce(program, state),
+    Phase.DOUBLE: lambda program, state, _i, _step: double.double(program, state),
     Phase.PLAY: lambda program, state, _i, _step: play.play(program, state),
 }
 #: the phases that leave the hands already thrown in alone themselves

@@ -60,15 +60,41 @@ class BatchState:
     talon_dealt: Masks  # [hands, words]: the talon as dealt
     set_aside: Masks  # [hands, seats, words]: talon cards scoring for a seat
     discard_left: Ints  # [hands, seats]: cards each seat is still to lay away
+    told: Ints  # [hands, seats]: cards of `discard.told` each laid away, told once all are done
     declared_redeals: Bools  # [hands, seats, redeal rules]: played on (a choice declared)
     answered: Bools  # [hands, seats, the flow's steps]: answered yes to the step's question
     winning_cards: Ints  # [hands, tricks]: the card that won each finished trick
+    # [hands, seats]: the trick being played, its cards in the order played (-1 past them,
+    # and between tricks)
+    trick_cards: Ints
+    # [hands, cards]: where each card fell in the finished tricks, as trick number x seats +
+    # its place in the trick (0: not fallen), and the seat that played it (-1: none)
+    fell_at: Ints
+    fell_by: Ints
     debtors: Ints  # [hands, slots]: seats owing a card for an excused Fool (-1: none)
     creditors: Ints  # [hands, slots]: whom each is owed to
     taker: Ints  # -1: no auction, or nobody took
     partner: Ints  # -1: no partner (none called, or the taker called his own card)
     contract: Ints  # the contract's rank in the bidding order; -1 without one
+    bid_first: Ints  # the seat that speaks first in the auction
+    bids_made: Ints  # [hands, seats]: bids and holds each seat made in the auction
+    bid_held: Bools  # the highest bid so far is a hold
+    # the auction's history: words said so far, each seat's latest bid or hold (its place
+    # in the auction from 1, 0: none; its jump) and latest pass (its place; the highest bid
+    # it passed over, as its rank, -2 - rank for a hold, -1 for none)
+    said: Ints
+    bid_at: Ints
+    bid_jumps: Ints
+    passed_at: Ints
+    passed_over: Ints
+    called: Ints  # the card the taker called (-1: none)
+    # [hands, seats, bonuses]: when each seat announced each bonus, counted from 1 in the
+    # hand (0: it did not)
+    announced: Ints
+    kept_back: Masks  # [hands, seats, words]: cards each announcer keeps for the last trick
+    doubled: Ints  # [hands, doubling targets]: how many times each was doubled
     thrown: Bools  # the deal was thrown in: the hand is over
+    ended: Bools  # the talon ended the hand before play (`talon.ends_hand`): it is settled
     deals: Ints  # deals of the hand: more than one where the same dealer dealt again
     excuses: Masks  # [hands, words]: the cards that play as the Fool in each hand
     side_table: Bools  # [hands, seats, seats]: each seat's side set by rule (none: all False)

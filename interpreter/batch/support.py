@@ -18,7 +18,7 @@ from tarot.batch.exactness import inexact_values
 from tarot.batch.values import Unsupported
 from tarot.core.flow import Phase
 from tarot.core.mechanisms import PROSE, mechanism_of, written_paths
-from tarot.core.ruleset import PlayRules, Ruleset
+from tarot.core.ruleset import Ruleset
 
 #: the kinds of step of a hand's flow the batch back end has a phase for (`batch.run`)
 BATCH_STEPS = frozenset(
@@ -31,6 +31,8 @@ BATCH_STEPS = frozenset(
         Phase.TALON,
         Phase.DISCARD,
         Phase.DECLARE,
+        Phase.ANNOUNCE,
+        Phase.DOUBLE,
         Phase.PLAY,
     }
 )
@@ -46,15 +48,34 @@ RUNS = frozenset(
         "extends",
         "options",  # their readings are in the compiled ruleset
         "parameters",
-        "deck",  # any pack in the trumps' numbered order: the batch reads the compiled tables
+        "deck",  # the batch reads the compiled tables
+        "deck.trump_order",  # the cards' strengths and `beats_equal` (`batch.tables`)
         "players",
         "deal",
         "flow",  # its steps are checked one by one: see `_flow`
         "talon",
+        "talon.shares",  # `batch.phases.talon`
+        "talon.ends_hand",
         "discard",
+        "discard.told",  # `batch.phases.discard._tell`
         "declarations",
         "bidding",  # each contract's talon is checked by compiling it
+        "bidding.rounds",  # the auction: `batch.phases.bidding`, its rules compiled by
+        "bidding.first",  # `batch.auction_rules`
+        "bidding.hold",
+        "bidding.must_bid",
+        "bidding.winner_may_raise",
+        "bidding.all_passed",
+        "bidding.compulsory",
+        "bidding.contracts[].open_to",
+        "bidding.contracts[].only_when_all_passed",
         "partner_call",
+        "partner_call.after",  # the call is a step of the flow, wherever it stands
+        "announcements",  # `batch.phases.announce`
+        "doubling",  # `batch.phases.double`, or in the round of announcements (`announce`)
+        # cards shown to all change only what each seat knows, which neither the batch's
+        # random players nor any fact reads: nothing of a batch hand depends on them
+        "show",
         "play",
         "redeal",  # each rule is checked by compiling it
         "definitions",  # each is checked where a rule uses it
@@ -64,6 +85,7 @@ RUNS = frozenset(
         "game",  # whole games are the scalar engine's (`measure.games`): a hand is played alone
         "game.claim_during_play",
         "play.ends_when",
+        "play.winner_exceptions",  # `batch.phases.exceptions`
         "hand_score",
         "talon.takes",
         "declarations.table[].compulsory",
@@ -73,34 +95,16 @@ RUNS = frozenset(
 )
 #: the mechanisms it does not run, each with what it lacks
 REFUSED: dict[str, str] = {
-    "deck.trump_order": "trumps in an order of their own (the batch ranks them by number)",
     "talon.packets": "the talon in packets (no packet choice in the batch)",
     "talon.per_trick": "the talon as a stock drawn from after each trick",
-    "talon.shares": "a talon shared out (no sharing phase in the batch)",
-    "talon.ends_hand": "a talon that ends the hand (no such phase in the batch)",
     "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
-    "discard.told": "discards told to all (the batch keeps no told counts)",
-    "bidding.all_passed": "a contract when all pass (the batch throws the deal in)",
-    "bidding.compulsory": "a compulsory contract (no rule-made taker in the batch)",
-    "bidding.first": "a first bidder of the ruleset's choice",
-    "bidding.hold": "holding the bid (one round of bids in the batch)",
-    "bidding.must_bid": "a seat that must bid",
-    "bidding.rounds": "several rounds of bidding (one round in the batch)",
-    "bidding.winner_may_raise": "the winner raising his bid",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
-    "bidding.contracts[].only_when_all_passed": "a contract open only when all passed",
-    "bidding.contracts[].open_to": "a contract open to some seats only",
     "bidding.contracts[].play": "play rules by contract (one set of trick rules in the batch)",
-    "partner_call.after": "a partner called after the talon",
-    "announcements": "announcements (no announcing phase in the batch)",
-    "doubling": "doubling (no doubling phase in the batch)",
-    "show": "cards shown during play",
     "play.must_beat": "a card that must beat the trick",
     "play.trumps_as_suit": "trumps played as a suit",
     "play.forced": "cards forced by rule",
     "play.held_back": "cards held back for a trick",
     "play.lead_forbidden": "leads forbidden by rule",
-    "play.winner_exceptions": "exceptions to who wins a trick",
     "redeal[].agreed_by": "a redeal the other seats agree to",
     "lasting": "counters and accounts from hand to hand (the batch plays hands alone)",
     "discard.scored_by": "discards scoring for a seat named when play ends (none in the batch)",
@@ -108,19 +112,18 @@ REFUSED: dict[str, str] = {
     "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",
     "play.rank_changes": "cards ranking otherwise for a hand (the batch ranks by the pack)",
     "declarations.table[].hands_over.named": "a card named by the declarer (the batch names none)",
-    "doubling.repeat": "doublings repeated without a fixed end (no doubling phase in the batch)",
-    "announcements.reopen": "announcements reopened (no announcing phase in the batch)",
+    "doubling.repeat": "doublings without a fixed end (the batch stops at the named steps)",
+    "announcements.reopen": "announcements reopened for a seat (the batch asks each seat once)",
     "questions": "questions during play (no such decision in the batch)",
     "bidding.contracts[].join_at": "joining in the bidding (no joining in the batch)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
-_VALUES = {
+_VALUES: dict[tuple[str, str], set[object]] = {
     ("discard", "scores_for"): {"discarder"},
     ("counting", "pile"): {"tricks_and_discards"},
     ("counting", "method"): {"groups", "sum"},
 }
 _TIMINGS = {"before_play", "before_own_first_card"}
-_LEADERS = {"after_dealer", "dealer", "taker"}
 
 
 def _document(document: Mapping) -> list[str]:
@@ -151,9 +154,6 @@ def _compiled(ruleset: Ruleset) -> list[str]:
     """What the compiled ruleset asks that the batch back end does not run, among the
     mechanisms it runs: values it does not know, and the flow's steps."""
     found = []
-    play: PlayRules = ruleset.play
-    if play.first_leader not in _LEADERS:
-        found.append(f"play.first_leader: {play.first_leader!r} is not run by the batch back end")
     for declaration in ruleset.declarations:
         timing = declaration.timing or ruleset.declaration_timing
         if timing not in _TIMINGS:

@@ -26,10 +26,13 @@ class DeckTables:
     trumps: Masks
     fools: Masks
     suits: Masks  # [suits, words]: the cards of each suit
-    stronger_trumps: Masks  # [strength + 1, words]: the trumps stronger than that strength
+    # [strength + 1, words]: the trumps that beat a trump of that strength played before them
+    # (stronger ones, and equal ones of a group whose last played wins: `Pack.beats_equal`)
+    beating_trumps: Masks
     values: Floats  # each card's counting value
     is_trump: np.ndarray  # by card, and False at [-1] (no card)
     is_fool: np.ndarray
+    beats_equal: np.ndarray  # by card, and False at [-1]: beats an equal card played before it
     sets: dict[str, Masks]
     # the deal, by dealer and seat: the places of the pack dealt to it in order, -1 past its
     # last ([dealers, seats, places]), and the packet (from 1) each place is in
@@ -53,12 +56,16 @@ class DeckTables:
         strength = np.array([c.strength for c in cards], dtype=np.int64)
         trumps = [c.index for c in cards if c.trump is not None]
         by_card = np.zeros(len(cards) + 1, dtype=np.bool_)
-        is_trump, is_fool = by_card.copy(), by_card.copy()
+        is_trump, is_fool, beats_equal = by_card.copy(), by_card.copy(), by_card.copy()
         is_trump[trumps] = True
         is_fool[list(deck.fools)] = True
+        beats_equal[list(cards.beats_equal)] = True
         top = int(strength.max(initial=0)) + 1
-        stronger = np.stack(
-            [layout.of(t for t in trumps if cards[t].strength > s) for s in range(top + 1)]
+        beating = np.stack(
+            [
+                layout.of(t for t in trumps if _beats(cards[t].strength, beats_equal[t], s))
+                for s in range(top + 1)
+            ]
         )
         return DeckTables(
             layout=layout,
@@ -69,13 +76,19 @@ class DeckTables:
             suits=np.stack([layout.of(np.flatnonzero(suit == i)) for i in range(len(deck.suits))])
             if deck.suits
             else layout.empty(0),
-            stronger_trumps=stronger,
+            beating_trumps=beating,
             values=np.array(ruleset.counting.values, dtype=np.float64),
             is_trump=is_trump,
             is_fool=is_fool,
+            beats_equal=beats_equal,
             sets={name: layout.of(members) for name, members in deck.sets.items()},
             **_deal_tables(ruleset),
         )
+
+
+def _beats(strength: int, beats_equal: bool, best: int) -> bool:
+    """Whether a trump of `strength` beats one of strength `best` played before it."""
+    return strength > best or (beats_equal and strength == best)
 
 
 def _deal_tables(ruleset: Ruleset) -> dict[str, Ints]:

@@ -64,7 +64,7 @@ def runs(ruleset: Ruleset) -> bool:
     """Whether the batch back end runs the ruleset's trick play (worked out once)."""
     known = getattr(ruleset, "_batch_playouts", None)
     if known is None:
-        known = not supports(ruleset) and not ruleset.deck.cards.beats_equal
+        known = not supports(ruleset)
         object.__setattr__(ruleset, "_batch_playouts", known)
     return bool(known)
 
@@ -251,6 +251,8 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
     debtors = np.full((size, slots), -1, dtype=np.int64)
     creditors = debtors.copy()
     winning_cards, tricks_won, last_winner = _trick_logs(states, cards // n + 1, n)
+    fell_at, fell_by = _fallen(states, n, cards)
+    history = _auction_history(states, contracts)
     for row, state in enumerate(states):
         for seat, made in enumerate(state.declare.declared):
             for what in made:
@@ -295,9 +297,15 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         talon_dealt=_masks(layout, [s.deal.talon_dealt for s in states]),
         set_aside=_seat_masks(layout, states, lambda s: s.zones.set_aside),
         discard_left=np.zeros((size, n), dtype=np.int64),
+        told=np.array(
+            [list(s.discard.told) if s.discard.told else [0] * n for s in states], dtype=np.int64
+        ),
         declared_redeals=declared_redeals,
         answered=answered,
         winning_cards=winning_cards,
+        trick_cards=_table(states, n),
+        fell_at=fell_at,
+        fell_by=fell_by,
         debtors=debtors,
         creditors=creditors,
         taker=np.array(
@@ -313,7 +321,26 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
             ],
             dtype=np.int64,
         ),
+        bid_first=np.array(
+            [s.auction.bid_order[0] if s.auction.bid_order else 0 for s in states],
+            dtype=np.int64,
+        ),
+        bids_made=np.array([s.auction.bids_made for s in states], dtype=np.int64),
+        bid_held=np.array([s.auction.bid_held for s in states], dtype=np.bool_),
+        said=history["said"],
+        bid_at=history["bid_at"],
+        bid_jumps=history["bid_jumps"],
+        passed_at=history["passed_at"],
+        passed_over=history["passed_over"],
+        called=np.array(
+            [-1 if s.auction.called_card is None else s.auction.called_card for s in states],
+            dtype=np.int64,
+        ),
+        announced=_announced(states),
+        kept_back=layout.empty(size, n),  # `batchable`: no card is kept back
+        doubled=_doubled(states),
         thrown=np.zeros(size, dtype=np.bool_),
+        ended=np.zeros(size, dtype=np.bool_),
         deals=np.ones(size, dtype=np.int64),
         excuses=_masks(layout, [s.play.excuses for s in states]),
         side_table=_side_tables(states, n),
@@ -392,6 +419,61 @@ def _seat_masks(
     """A per-seat zone of each state as masks: [rows, seats, words]."""
     piles = list(chain.from_iterable(map(zone, states)))
     return _masks(layout, piles).reshape(len(states), -1, layout.words)
+
+
+def _announced(states: Sequence[HandState]) -> Ints:
+    """[rows, seats, bonuses]: when each seat announced each bonus, from 1 (0: it did not)."""
+    ruleset = states[0].ruleset
+    table = () if ruleset.announcements is None else ruleset.announcements.table
+    index = {bonus.id: i for i, bonus in enumerate(table)}
+    found = np.zeros((len(states), ruleset.players, len(table)), dtype=np.int64)
+    for row, state in enumerate(states):
+        for said, (seat, bonus) in enumerate(state.announce.announced, 1):
+            found[row, seat, index[bonus]] = said
+    return found
+
+
+def _doubled(states: Sequence[HandState]) -> Ints:
+    """[rows, targets]: how many times each target was doubled."""
+    doubling = states[0].ruleset.doubling
+    targets = () if doubling is None else doubling.targets
+    return np.array(
+        [[s.double.doubled.get(t.id, 0) for t in targets] for s in states], dtype=np.int64
+    ).reshape(len(states), len(targets))
+
+
+def _auction_history(states: Sequence[HandState], contracts: list[str]) -> dict[str, Ints]:
+    """The auction's history as the batch keeps it (`BatchState.said`, `bid_at`,
+    `bid_jumps`, `passed_at`, `passed_over`), from each state's log of the auction."""
+    size, n = len(states), states[0].ruleset.players
+    found = {name: np.zeros((size, n), dtype=np.int64) for name in ("bid_at", "bid_jumps")}
+    found["passed_at"] = np.zeros((size, n), dtype=np.int64)
+    found["passed_over"] = np.full((size, n), -1, dtype=np.int64)
+    found["said"] = np.array([len(s.auction.log) for s in states], dtype=np.int64)
+    for row, state in enumerate(states):
+        for place, entry in enumerate(state.auction.log, 1):
+            if entry.bid:
+                found["bid_at"][row, entry.seat] = place
+                found["bid_jumps"][row, entry.seat] = entry.jump
+                continue
+            found["passed_at"][row, entry.seat] = place
+            held, _colon, name = entry.standing.rpartition(":")
+            code = contracts.index(name) if name else -1
+            found["passed_over"][row, entry.seat] = -2 - code if held else code
+    return found
+
+
+def _fallen(states: Sequence[HandState], players: int, cards: int) -> tuple[Ints, Ints]:
+    """Where each card fell in each state's finished tricks (`BatchState.fell_at`) and who
+    played it (`BatchState.fell_by`)."""
+    fell_at = np.zeros((len(states), cards), dtype=np.int64)
+    fell_by = np.full((len(states), cards), -1, dtype=np.int64)
+    for row, state in enumerate(states):
+        for number, _leader, trick, _winner in state.play.trick_log:
+            for place, (seat, card) in enumerate(trick):
+                fell_at[row, card] = number * players + place
+                fell_by[row, card] = seat
+    return fell_at, fell_by
 
 
 def _table(states: Sequence[HandState], players: int) -> Ints:

@@ -1,9 +1,9 @@
-"""Before the talon: the deal thrown in by a redeal rule, the auction and the partner call,
-for every hand of a batch at once.
+"""Before the talon: the deal thrown in by a redeal rule and the partner call, for every
+hand of a batch at once (the auction between them: `tarot.batch.phases.bidding`).
 
 Where it sits: batch phases (`tarot.batch.phases`) between the deal and the talon; the
 scalar engine's are `tarot.engine.phases.deal` (the redeal requests) and
-`tarot.engine.phases.auction`. A hand whose deal is thrown in is over (`thrown`): the
+`tarot.engine.phases.auction` (the call). A hand whose deal is thrown in is over (`thrown`): the
 runner plays the rest of the hand for the others only. A deal thrown in is dealt again by
 the next dealer, in the next hand; the batch back end runs no deal dealt again by the same
 dealer within the hand (`support` refuses it).
@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot.batch.array_exprs import Node
 from tarot.batch.masks import Ints, any_card
 from tarot.batch.players import choose_card, choose_index, log_texts
 from tarot.batch.program import THROWN_IN, Program
 from tarot.batch.state import BatchState
-from tarot.batch.values import Ctx, per_row, seat_mask
-from tarot.core.actions import PASS_TEXT, PLAY_ON_TEXT, REDEAL_TEXT, DecisionKind
-from tarot.engine.events import ThrownIn
+from tarot.batch.values import Ctx, per_row
+from tarot.core.actions import PLAY_ON_TEXT, REDEAL_TEXT, DecisionKind
 
 
 def throw_in(program: Program, state: BatchState, rows: Ints, reason: str) -> None:
@@ -60,40 +58,6 @@ def redeal(program: Program, state: BatchState) -> None:
         throw_in(program, state, asked[redeals], rule.id)
 
 
-def bid(program: Program, state: BatchState, bidders: Node | None = None) -> None:
-    """One round of bids from the dealer's right (among `bidders` only, where the flow's
-    step names them), each a higher contract or a pass; the deal thrown in where all
-    passed, and the taker to lead where the ruleset says so."""
-    bidding = state.ruleset.bidding
-    if bidding is None:
-        return
-    ids = [contract.id for contract in bidding.contracts]
-    n = state.players
-    taking_part = np.ones((state.size, n), dtype=np.bool_)
-    if bidders is not None:
-        every = np.arange(state.size)
-        taking_part = seat_mask(bidders.fn(Ctx(state, every, state.names(every))), state.size, n)
-    for position in range(n):
-        rows = np.flatnonzero(~state.thrown)
-        seats = (state.dealer[rows] + 1 + position) % n
-        speaking = taking_part[rows, seats]
-        rows, seats = rows[speaking], seats[speaking]
-        lowest = state.contract[rows] + 1
-        counts = len(ids) - lowest + 1  # the contracts above the highest bid, and a pass
-        chosen = lowest + choose_index(state, rows, counts)
-        bids = chosen < len(ids)
-        texts = [
-            ids[c] if b else PASS_TEXT for c, b in zip(chosen.tolist(), bids.tolist(), strict=True)
-        ]
-        log_texts(state, rows, seats, DecisionKind.BID.value, texts)
-        state.taker[rows[bids]] = seats[bids]
-        state.contract[rows[bids]] = chosen[bids]
-        state.decided(rows, counts)
-    throw_in(program, state, np.flatnonzero(~state.thrown & (state.taker < 0)), ThrownIn.ALL_PASSED)
-    if state.ruleset.play.first_leader == "taker":
-        state.leader = np.where(state.taker >= 0, state.taker, state.leader)
-
-
 def call(program: Program, state: BatchState) -> None:
     """The taker's call of a card, where the ruleset has one and its condition holds; the
     card's holder (other than the taker, in hand) becomes his partner."""
@@ -113,4 +77,5 @@ def call(program: Program, state: BatchState) -> None:
     holds = state.tables.layout.contains(state.hands[rows], every_seat)  # [rows, seats]
     holds[np.arange(len(rows)), takers] = False
     state.partner[rows] = np.where(holds.any(axis=1), np.argmax(holds, axis=1), -1)
+    state.called[rows] = card
     state.decided(rows, counts)

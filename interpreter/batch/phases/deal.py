@@ -11,7 +11,7 @@ import numpy as np
 
 from tarot.batch import keyed_random
 from tarot.batch.masks import Ints
-from tarot.batch.phases import piles
+from tarot.batch.phases import bidding, piles
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx
@@ -131,15 +131,32 @@ def deal(
         talon_dealt=talon.copy(),
         set_aside=layout.empty(hands, n),
         discard_left=_discard_counts(ruleset, dealer),
+        told=np.zeros((hands, n), dtype=np.int64),
         declared_redeals=np.zeros((hands, n, len(ruleset.redeals)), dtype=np.bool_),
         answered=np.zeros((hands, n, len(ruleset.flow)), dtype=np.bool_),
         winning_cards=np.full((hands, size // n + 1), -1, dtype=np.int64),
+        trick_cards=np.full((hands, n), -1, dtype=np.int64),
+        fell_at=np.zeros((hands, size), dtype=np.int64),
+        fell_by=np.full((hands, size), -1, dtype=np.int64),
         debtors=np.full((hands, slots), -1, dtype=np.int64),
         creditors=np.full((hands, slots), -1, dtype=np.int64),
         taker=nobody,
         partner=nobody.copy(),
         contract=nobody.copy(),
+        bid_first=(dealer + 1) % n,
+        bids_made=np.zeros((hands, n), dtype=np.int64),
+        bid_held=np.zeros(hands, dtype=np.bool_),
+        said=np.zeros(hands, dtype=np.int64),
+        bid_at=np.zeros((hands, n), dtype=np.int64),
+        bid_jumps=np.zeros((hands, n), dtype=np.int64),
+        passed_at=np.zeros((hands, n), dtype=np.int64),
+        passed_over=np.full((hands, n), -1, dtype=np.int64),
+        called=nobody.copy(),
+        announced=np.zeros((hands, n, _bonuses(ruleset)), dtype=np.int64),
+        kept_back=layout.empty(hands, n),
+        doubled=np.zeros((hands, _targets(ruleset)), dtype=np.int64),
         thrown=np.zeros(hands, dtype=np.bool_),
+        ended=np.zeros(hands, dtype=np.bool_),
         deals=np.full(hands, again + 1, dtype=np.int64),
         excuses=np.repeat(tables.fools[None, :], hands, axis=0),
         side_table=np.zeros((hands, n, n), dtype=np.bool_),
@@ -152,6 +169,7 @@ def deal(
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
     )
+    bidding.first_bidders(program, state)
     if first.completes_deal:
         _cut(program, state)
     if not again:  # a deal again goes on from the decisions taken before it
@@ -165,6 +183,16 @@ def _cut(program: Program, state: BatchState) -> None:
         rows = np.arange(state.size)
         ctx = Ctx(state, rows, {"dealer": state.dealer, "cut_card": state.packs[:, -1]})
         program.fire(state, "cut", ctx, AT_CUT)
+
+
+def _bonuses(ruleset: Ruleset) -> int:
+    """How many bonuses may be announced."""
+    return 0 if ruleset.announcements is None else len(ruleset.announcements.table)
+
+
+def _targets(ruleset: Ruleset) -> int:
+    """How many targets may be doubled."""
+    return 0 if ruleset.doubling is None else len(ruleset.doubling.targets)
 
 
 def _discard_counts(ruleset: Ruleset, dealer: Ints) -> Ints:

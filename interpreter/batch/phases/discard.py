@@ -15,14 +15,13 @@ import numpy as np
 
 from tarot.batch.array_exprs import Node
 from tarot.batch.masks import Masks, any_card, count
-from tarot.batch.phases import stock
+from tarot.batch.phases import stock, talon
 from tarot.batch.phases.talon_takes import take_by_kind
 from tarot.batch.players import choose_card
 from tarot.batch.program import ArrayTalon, Program
 from tarot.batch.state import BatchState
-from tarot.batch.values import Ctx, per_row, seat_mask
+from tarot.batch.values import Ctx, per_row
 from tarot.engine.events import AT_DISCARD
-from tarot.expressions import EvaluationError
 
 
 def allowed(program: Program, state: BatchState, ctx: Ctx, hand: Masks) -> Masks:
@@ -51,26 +50,27 @@ def place_talon(program: Program, state: BatchState, owes_discards: bool = True)
         if use.takes and len(rows):
             take_by_kind(state, use.takes, rows, owes_discards)
             rows = rows[any_card(state.talon[rows])]
-        if len(rows) and use.to == "stock":
+        if not len(rows):
+            continue
+        if use.to == "stock":
             stock.lay(state, rows)
-        elif len(rows) and use.to != "out_of_play":
+        elif use.shares_first is not None:
+            talon.share_out(state, use, rows, owes_discards)
+        elif use.to != "out_of_play":
             _place(state, use, rows, owes_discards)
+        if use.ends_hand is not None:
+            talon.end_if_over(program, state, use.ends_hand, rows)
 
 
 def _place(state: BatchState, use: ArrayTalon, rows: np.ndarray, owes_discards: bool) -> None:
-    assert use.seat is not None  # the schema asks for a seat where the talon goes to one
-    ctx = Ctx(state, rows, state.names(rows))
-    chosen = seat_mask(use.seat.fn(ctx), len(rows), state.players)
-    if not chosen.any(axis=1).all():
-        raise EvaluationError("the talon's `seat` selects nobody; it must give a seat")
-    seats = np.argmax(chosen, axis=1)  # the first seat it selects
-    talon = state.talon[rows]
+    seats = talon.seat(state, use, rows)
+    talon_cards = state.talon[rows]
     if use.to == "hand":
-        state.hands[rows, seats] |= talon
+        state.hands[rows, seats] |= talon_cards
         if owes_discards:
-            state.discard_left[rows, seats] += count(talon)
+            state.discard_left[rows, seats] += count(talon_cards)
     else:
-        state.set_aside[rows, seats] |= talon
+        state.set_aside[rows, seats] |= talon_cards
     state.talon[rows] = 0
 
 
@@ -109,3 +109,15 @@ def discard(program: Program, state: BatchState) -> None:
             if done.any():
                 program.fire(state, "discards_done", base.subset(done), AT_DISCARD)
             state.decided(rows, counts)
+    _tell(program, state)
+
+
+def _tell(program: Program, state: BatchState) -> None:
+    """Every discard is made: where the ruleset says so (`discard.told`), how many cards of
+    its kind each seat laid away becomes known to all (`talon._tell`)."""
+    rule = program.discard_told
+    if rule is None:
+        return
+    rows = np.arange(state.size)
+    told = np.broadcast_to(rule.fn(Ctx(state, rows, state.names(rows))).union(), state.talon.shape)
+    state.told[:] = count(state.discards & told[:, None, :])

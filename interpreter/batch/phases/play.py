@@ -16,7 +16,9 @@ import numpy as np
 
 from tarot.batch.masks import Bools, Ints, Masks, any_card, count
 from tarot.batch.phases import exchange, piles, stock
+from tarot.batch.phases.announce import keep_back
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
+from tarot.batch.phases.exceptions import exceptional_winner
 from tarot.batch.phases.settle import settle
 from tarot.batch.players import choose_card
 from tarot.batch.program import Program
@@ -57,7 +59,7 @@ def _lead(excuses: Excuses, trick: Ints, played: int) -> Ints:
 def _overtrumping(rules: PlayRules, tables: DeckTables, trumps: Masks, best: Ints) -> Masks:
     if not rules.overtrump:
         return trumps
-    higher = trumps & tables.stronger_trumps[best]
+    higher = trumps & tables.beating_trumps[best]
     return np.where(any_card(higher)[:, None], higher, trumps)
 
 
@@ -106,7 +108,15 @@ def winners(excuses: Excuses, trick: Ints, seats: Ints) -> Ints:
     follows = (tables.suit[trick] == lead_suit[:, None]) & ~trump
     key = np.where(trump, 1000 + strength, np.where(follows, strength, -1))
     key = np.where(excuse, -1, key)
-    return seats[np.arange(size), np.argmax(key, axis=1)]
+    if not tables.beats_equal.any():  # of equal cards the first played wins
+        return seats[np.arange(size), np.argmax(key, axis=1)]
+    later = tables.beats_equal[trick]
+    best, at = key[:, 0], np.zeros(size, dtype=np.int64)
+    for position in range(1, players):
+        here = key[:, position]
+        takes = (here > best) | ((here == best) & (here >= 0) & later[:, position])
+        best, at = np.where(takes, here, best), np.where(takes, position, at)
+    return seats[np.arange(size), at]
 
 
 #: a card for each hand: (state, seats to play, their legal cards, the trick so far, cards
@@ -171,6 +181,7 @@ def play(
             start = resume.played
             trick[:, :start] = resume.trick[:, :start]
             on_table = np.bitwise_or.reduce(layout.from_cards(trick), axis=1)
+        state.trick_cards = trick  # filled in as the cards fall
         at = At(PaymentTime.TRICK, number)
         variables = {
             **names,
@@ -184,6 +195,8 @@ def play(
                 declare_seat(program, state, seats, BEFORE_OWN_FIRST_CARD)
             hand = piles.playable(state, rows, seats)
             choices = legal(rules, excuses, hand, trick, position)
+            if program.announcements is not None:
+                choices = keep_back(state, seats, choices)
             cards, counts = chooser(state, seats, choices, trick, position, excuses)
             bits = layout.from_cards(cards)
             state.hands[rows, seats] &= ~bits
@@ -272,6 +285,8 @@ def _end_trick(
     winner = winners(excuses, trick, seats)
     if last and play_rules.fool_wins_last_trick_after_all:
         winner = _fool_wins_after_all(state, excuses, trick, seats, winner)
+    if program.winner_exceptions:
+        winner = exceptional_winner(program, state, seats, variables, winner)
     fool_kept = not last or play_rules.fool_in_last_trick == "kept"
     on_table = layout.from_cards(trick)
     whole = Cards((np.bitwise_or.reduce(on_table, axis=1),))
@@ -295,6 +310,10 @@ def _end_trick(
             },
         )
         program.fire(state, "trick_end", ctx, at)
+    state.trick_cards = np.full_like(trick, -1)  # the trick is taken, and logged
+    places = state.trick_number * state.players + np.arange(state.players)[None, :]
+    state.fell_at[rows[:, None], trick] = places
+    state.fell_by[rows[:, None], trick] = seats
     state.tricks_won[rows, winner] += 1
     won_with = np.argmax(seats == winner[:, None], axis=1)
     state.winning_cards[rows, state.trick_number - 1] = trick[rows, won_with]

@@ -1,0 +1,156 @@
+"""Announcements before play, for every hand of a batch at once: each seat in turn, from the
+first, announces bonuses open to it one at a time and passes when done; once each, or round
+and round until all pass in a row; a bonus's announcer keeps its `keeps` cards for the last
+trick.
+
+Where it sits: a batch phase (`tarot.batch.phases`) after the declarations and before
+play, its rules compiled by `tarot.batch.announce_rules`; the scalar engine's is
+`tarot.engine.phases.announce`, which it follows word for word. What each seat announced is
+kept in `BatchState.announced`, the cards it keeps in `BatchState.kept_back` (`keep_back`
+takes them out of its legal cards before the last trick).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tarot.batch.masks import Bools, Ints, Masks, any_card
+from tarot.batch.phases.bidding import SeatQueue, first_seat
+from tarot.batch.phases.double import side_to_speak
+from tarot.batch.players import choose_index, log_texts
+from tarot.batch.program import Program
+from tarot.batch.state import BatchState
+from tarot.batch.values import Ctx, per_row, seat_mask
+from tarot.core.actions import ANNOUNCE_TEXT, PASS_TEXT, DecisionKind
+
+
+def announce(program: Program, state: BatchState) -> None:
+    """Every seat's announcements, the seat at the head of each hand's queue at a time."""
+    rules = program.announcements
+    if rules is None:
+        return
+    n, every = state.players, np.arange(state.size)
+    if rules.first is not None:
+        first = first_seat(state, rules.first, every, "the announcements' `first`")
+    else:
+        first = np.where(state.taker >= 0, state.taker, (state.dealer + 1) % n)
+    order = (first[:, None] + np.arange(n)[None, :]) % n
+    queue = SeatQueue(order, np.ones((state.size, n), dtype=np.bool_))
+    bonuses = len(rules.table)
+    while True:
+        rows = np.flatnonzero(queue.length > 0)
+        if not len(rows):
+            return
+        seats = queue.seats[rows, 0]
+        # what each seat may say: the bonuses open to it, then the doublings open to it
+        open_ = np.concatenate(
+            [_open_to(program, state, rows, seats), doublings_open(program, state, rows, seats)],
+            axis=1,
+        )
+        counts = open_.sum(axis=1)
+        silent = counts == 0  # nothing to say: the seat is passed over unasked
+        queue.pop(rows[silent])
+        rows, seats, open_, counts = rows[~silent], seats[~silent], open_[~silent], counts[~silent]
+        if not len(rows):
+            continue
+        chosen = choose_index(state, rows, counts + 1)  # what is open, and a pass
+        passes = chosen == counts
+        nth = np.cumsum(open_, axis=1) == (chosen + 1)[:, None]
+        said = np.argmax(open_ & nth, axis=1)
+        if state.logging:
+            levels = state.doubled[rows]
+            texts = [
+                PASS_TEXT
+                if p
+                else _text(program, state, w, int(levels[i, w - bonuses]) if w >= bonuses else 0)
+                for i, (p, w) in enumerate(zip(passes.tolist(), said.tolist(), strict=True))
+            ]
+            log_texts(state, rows, seats, DecisionKind.ANNOUNCE.value, texts)
+        state.decided(rows, counts + 1)
+        queue.pop(rows[passes])
+        spoke = ~passes
+        rows, seats, said = rows[spoke], seats[spoke], said[spoke]
+        if rules.until_all_pass:  # every seat, this one first, must pass again
+            queue.seats[rows] = (seats[:, None] + np.arange(n)[None, :]) % n
+            queue.length[rows] = n
+        doubles = said >= bonuses
+        state.doubled[rows[doubles], said[doubles] - bonuses] += 1
+        rows, seats, said = rows[~doubles], seats[~doubles], said[~doubles]
+        state.announced[rows, seats, said] = state.announced[rows].max(axis=(1, 2)) + 1
+        _keep(program, state, rows, seats, said)
+
+
+def _text(program: Program, state: BatchState, said: int, level: int) -> str:
+    """What a record writes of the thing said, by its index among what a seat may say (the
+    bonuses, then the doubling targets; `level`: the target's doublings so far)."""
+    rules = program.announcements
+    assert rules is not None  # asked only in rulesets with announcements
+    if said < len(rules.table):
+        return f"{ANNOUNCE_TEXT}:{rules.table[said].id}"
+    doubling = state.ruleset.doubling
+    assert doubling is not None  # a doubling is said only in rulesets with them
+    return f"{doubling.steps[level]}:{program.doubling[said - len(rules.table)].id}"
+
+
+def doublings_open(program: Program, state: BatchState, rows: Ints, seats: Ints) -> Bools:
+    """[hands, targets]: with `doubling.with_announcements`, the targets each hand's seat may
+    double on its turn to speak: open now (their `when` holds, their bonus announced), not
+    doubled to the last step, and its side's turn (`offered_in_announcements`)."""
+    doubling = state.ruleset.doubling
+    found = np.zeros((len(rows), len(program.doubling)), dtype=np.bool_)
+    if doubling is None or not doubling.with_announcements:
+        return found
+    ctx = Ctx(state, rows, state.names(rows))
+    every = np.arange(len(rows))
+    for index, target in enumerate(program.doubling):
+        may = per_row(target.when.fn(ctx), len(rows)).astype(np.bool_)
+        if target.bonus >= 0:
+            may &= (state.announced[rows, :, target.bonus] > 0).any(axis=1)
+        may &= state.doubled[rows, index] < len(doubling.steps)
+        if may.any():
+            side = side_to_speak(program, state, rows[may], np.full(int(may.sum()), index))
+            may[may] = side[every[: int(may.sum())], seats[may]]
+        found[:, index] = may
+    return found
+
+
+def _open_to(program: Program, state: BatchState, rows: Ints, seats: Ints) -> Bools:
+    """[hands, bonuses]: the bonuses each hand's seat may announce now: those whose `when`
+    holds, that it is among the `by` of, and that nobody of its side has announced."""
+    rules = program.announcements
+    assert rules is not None  # asked only in rulesets with announcements
+    side = state.sides(rows, seats)  # [hands, seats]
+    made = np.any((state.announced[rows] > 0) & side[:, :, None], axis=1)
+    ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
+    found = np.logical_not(made).astype(np.bool_)
+    every = np.arange(len(rows))
+    for index, bonus in enumerate(rules.table):
+        held = per_row(bonus.when.fn(ctx), len(rows)).astype(np.bool_)
+        if bonus.by is not None:
+            held &= seat_mask(bonus.by.fn(ctx), len(rows), state.players)[every, seats]
+        found[:, index] &= held
+    return found
+
+
+def _keep(program: Program, state: BatchState, rows: Ints, seats: Ints, bonuses: Ints) -> None:
+    """The cards of the bonuses announced in `rows` that their announcers keep back."""
+    rules = program.announcements
+    assert rules is not None  # asked only in rulesets with announcements
+    for index, bonus in enumerate(rules.table):
+        picked = bonuses == index
+        if bonus.keeps is None or not picked.any():
+            continue
+        where, who = rows[picked], seats[picked]
+        ctx = Ctx(state, where, {**state.names(where), "player": who})
+        kept = np.broadcast_to(bonus.keeps.fn(ctx).union(), (len(where), state.tables.layout.words))
+        state.kept_back[where, who] |= kept & state.hands[where, who]
+
+
+def keep_back(state: BatchState, seats: Ints, choices: Masks) -> Masks:
+    """The legal cards of each hand's `seats` without those it keeps for the last trick,
+    before the last trick and while it has another legal card."""
+    if state.trick_number >= state.total_tricks:
+        return choices
+    kept = state.kept_back[np.arange(state.size), seats]
+    free = choices & ~kept
+    return np.where(any_card(free)[:, None], free, choices)
