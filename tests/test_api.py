@@ -239,10 +239,41 @@ def _cards_in(seen: tarot.Observation) -> list[tarot.Card]:
     """Every card an observation names, in any of its fields."""
     cards = [*seen.hand, *seen.discards, *(c for tops in seen.pile_tops for c in tops)]
     cards += [c for shown in seen.shown for c in shown.cards]
+    cards += [c for taken in seen.talon_taken for c in taken.cards]
     cards += [p.card for trick in seen.tricks for p in trick.plays] + [p.card for p in seen.trick]
     cards += [c for c in (seen.cut_card, seen.called_card) if c is not None]
     cards += [d.choice for d in seen.decisions if d.choice is not None]  # type: ignore[misc]
     return cards
+
+
+def test_an_observation_tells_the_talon_taken_as_the_seat_may_know_it() -> None:
+    # Hungarian Tarokk: each take of the talon is hidden from the other seats
+    state = tarot.play("hungarian-tarokk", seed=1, agents="heuristic")
+    shared = state.engine.talon_phase.shared
+    assert len(shared) > 1
+    hungarian = tarot.load("hungarian-tarokk")
+    for seat in range(4):
+        seen = state.observation(seat)
+        assert [(t.seat, t.count) for t in seen.talon_taken] == [(s, len(c)) for s, c in shared]
+        for taken, (taker, cards) in zip(seen.talon_taken, shared, strict=True):
+            if taker == seat:
+                assert list(taken.cards) == [hungarian.cards[c] for c in cards]
+            else:
+                assert taken.cards == ()
+    # French Tarot, a garde: the chien is shown to all before the taker takes it
+    french = tarot.load("french-tarot")
+    state = french.new_hand(seed=3)
+    taker = state.current_player
+    state.apply("garde")
+    while not state.is_terminal():  # every other seat passes
+        legal = [str(action) for action in state.legal_actions()]
+        state.apply("pass" if "pass" in legal else legal[0])
+    ((took, chien),) = state.engine.talon_phase.shared
+    assert took == taker
+    for seat in range(4):
+        (taken,) = state.observation(seat).talon_taken
+        assert (taken.seat, taken.count) == (taker, 6)
+        assert list(taken.cards) == [french.cards[c] for c in chien]
 
 
 # --- play -------------------------------------------------------------------------------

@@ -142,6 +142,31 @@ def test_the_search_player_takes_strong_hands_and_passes_weak_ones() -> None:
     assert mean(taken, 1) >= 1.5, "more than one bout on average in the hands it takes"
 
 
+def test_the_heuristic_player_judges_a_bid_on_enough_deals_to_read_the_share(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bid over a pass is made on a share of deals ahead (`BIDDING`): judged on four deals
+    the share could only be read as a half; the heuristic player judges it on more."""
+    from tarot.players import heuristic_agent
+
+    judged: list[int] = []
+    real = heuristic_agent.play_each
+
+    def counting(*arguments, **keywords):
+        results = real(*arguments, **keywords)
+        judged.append(len(results[0]))
+        return results
+
+    monkeypatch.setattr(heuristic_agent, "play_each", counting)
+    state = deal_hand(FRENCH, 1, 1)
+    assert state.decision is not None and state.decision.kind == DecisionKind.BID
+    HeuristicAgent(1).choose(state, state.decision.seat)
+    (deals,) = judged
+    assert deals == heuristic_agent.BIDDING_SAMPLES
+    fewest_ahead = next(k for k in range(deals + 1) if k / deals >= BIDDING)
+    assert fewest_ahead / deals < 0.5
+
+
 def test_the_play_outs_have_a_habit_for_every_kind_of_decision():
     """A kind of decision added to the engine needs its habit, or play-outs stop on it."""
     from tarot.core.actions import DecisionKind
@@ -151,14 +176,15 @@ def test_the_play_outs_have_a_habit_for_every_kind_of_decision():
 
 
 @pytest.mark.slow
-def test_four_search_players_pass_out_at_most_about_a_third_of_french_deals() -> None:
+@pytest.mark.parametrize("kind", ["search", "heuristic"])
+def test_four_players_pass_out_at_most_about_a_third_of_french_deals(kind: str) -> None:
     """The auction alone, 60 deals (seed 1): a deal thrown in is common, not the rule."""
     from tarot.players.lineup import seat_agents
 
     passed = 0
     for number in range(1, 61):
         state = deal_hand(FRENCH, 1, number)
-        agents = seat_agents(["search"] * FRENCH.players, 1, number, FRENCH.players)
+        agents = seat_agents([kind] * FRENCH.players, 1, number, FRENCH.players)
         taken = False
         while (decision := state.decision) is not None and decision.kind == DecisionKind.BID:
             action = agents[decision.seat].choose(state, decision.seat)

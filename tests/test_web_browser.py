@@ -1,9 +1,11 @@
 """`tarot serve` in a real headless Chromium (Debian's `chromium` and `chromedriver`, driven
 by Selenium; no browser is downloaded): a whole hand of Marolles and one of French Tarot
 played by clicks against the search players, the first legal choice each time, to the
-result; a click on a dimmed card refused by the server and shown on the page; the computer
-players' cards followed one at a time at a pace the page sets; the hand and the piles drawn
-apart and counted. The server runs in a thread on a free port."""
+result, on a phone's screen and a desktop's, with nothing off the page's side and no seat
+covering the last trick or the trick's title at any step; a click on a dimmed card refused
+by the server and shown on the page; the computer players' cards followed one at a time at
+a pace the page sets; the hand and the piles drawn apart and counted. The server runs in a
+thread on a free port."""
 
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from tests.web_checks import free_port, serving, strings
 pytestmark = pytest.mark.slow
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+SIZES = {"phone": (390, 844), "desktop": (1366, 768)}  # the screens the page is checked at
 WAIT = 60  # seconds a step may take on a loaded machine before the test fails
 CHOICES = "#decision button.choice, #hand .card.legal"
 FOLLOWING = """return [document.body.dataset.following, document.getElementById("trick-title")
@@ -115,7 +118,9 @@ def _sit_down(
 
 
 def _click_to_the_end(browser: WebDriver, screenshot: Path) -> int:
-    """Click the first legal choice until the hand is over; the number of clicks."""
+    """Click the first legal choice until the hand is over, the page's layout checked after
+    each (`_laid_out`); the number of clicks. The page is photographed after the tenth,
+    when a trick or two is over and the last one lies on the table."""
     clicks = 0
     while browser.find_element(By.ID, "result").get_attribute("hidden") is not None:
         choices = browser.find_elements(By.CSS_SELECTOR, CHOICES)
@@ -125,24 +130,78 @@ def _click_to_the_end(browser: WebDriver, screenshot: Path) -> int:
         clicks += 1
         _wait(browser, lambda before=before: _views(browser) != before)
         assert not browser.find_element(By.ID, "error").is_displayed()
-        if clicks == 8:
+        _laid_out(browser)
+        if clicks == 10:
+            time.sleep(0.5)  # the last card's arrival drawn to its end
             browser.save_screenshot(str(screenshot))
     return clicks
 
 
+#: the page's width past the window, and every pair of things on the felt that overlap: a
+#: seat's plaque and the last trick or the trick's title (each with its text)
+OVERLAPS = """const inside = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom
+  && b.top < a.bottom;
+const seats = [...document.querySelectorAll(".seat")];
+const others = [document.getElementById("last"), document.getElementById("trick-title")]
+  .filter((e) => !e.hidden && e.textContent.trim());
+const found = [];
+for (const seat of seats) for (const other of others)
+  if (inside(seat.getBoundingClientRect(), other.getBoundingClientRect()))
+    found.push([seat.textContent, other.textContent]);
+return [document.documentElement.scrollWidth - window.innerWidth, found];"""
+
+
+RESULT_TOP = "return document.getElementById('result').getBoundingClientRect().top"
+
+
+def _laid_out(browser: WebDriver) -> None:
+    """Nothing runs off the side of the page, and no seat covers the last trick or the
+    trick's title."""
+    overflow, overlaps = browser.execute_script(OVERLAPS)
+    assert overflow <= 0, overflow
+    assert not overlaps, overlaps
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
 @pytest.mark.parametrize(
     ("ruleset", "seat", "title"),
     [("marolles-1637", 0, "Marolles 1637"), ("french-tarot", 1, "French Tarot")],
 )
 def test_a_whole_hand_is_played_by_clicks_to_its_result(
-    server: str, browser: WebDriver, tmp_path: Path, ruleset: str, seat: int, title: str
+    server: str,
+    browser: WebDriver,
+    tmp_path: Path,
+    ruleset: str,
+    seat: int,
+    title: str,
+    size: str,
 ) -> None:
     shots = _shots_folder(tmp_path)
+    width, height = SIZES[size]
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        _play_a_whole_hand(browser, server, shots, ruleset, seat, title, size, height)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def _play_a_whole_hand(
+    browser: WebDriver,
+    server: str,
+    shots: Path,
+    ruleset: str,
+    seat: int,
+    title: str,
+    size: str,
+    height: int,
+) -> None:
     _sit_down(browser, server, ruleset, seat, seed=3)
     assert title in browser.find_element(By.ID, "title").text
     hand = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
     assert len(hand) >= 18
-    clicks = _click_to_the_end(browser, tmp_path / "during.png")
+    during = shots / f"hand-{ruleset}-{size}.png"
+    clicks = _click_to_the_end(browser, during)
     assert clicks >= 18  # every card of the hand was played by a click, besides the rest
     assert browser.find_element(By.ID, "result-title").text == "Hand 1 is over"
     assert browser.find_element(By.ID, "result-summary").text.startswith("Net this hand")
@@ -158,9 +217,11 @@ def test_a_whole_hand_is_played_by_clicks_to_its_result(
     assert browser.find_element(By.ID, "record-link").is_displayed()
     rules = browser.find_element(By.ID, "rules-link").get_attribute("href")
     assert rules is not None and rules.endswith("/rules")
-    browser.execute_script("document.getElementById('result').scrollIntoView()")
-    browser.save_screenshot(str(shots / f"result-{ruleset}.png"))
-    assert (tmp_path / "during.png").stat().st_size > 10_000
+    # the sheet is brought into view when the hand ends, its title in the window's top half
+    _wait(browser, lambda: -2 <= browser.execute_script(RESULT_TOP) < height / 2)
+    _laid_out(browser)
+    browser.save_screenshot(str(shots / f"result-{ruleset}-{size}.png"))
+    assert during.stat().st_size > 10_000
 
 
 def test_a_click_on_a_dimmed_card_is_refused(server: str, browser: WebDriver) -> None:
@@ -290,7 +351,6 @@ def test_the_hand_and_the_piles_are_drawn_apart_and_counted(
     assert "21 cards in hand + 6 face up" in seat
 
 
-SIZES = {"phone": (390, 844), "desktop": (1366, 768)}
 LAYOUT = """const felt = document.getElementById("felt").getBoundingClientRect();
 const seats = [...document.querySelectorAll(".seat")].map((s) => s.getBoundingClientRect());
 const start = document.getElementById("start");

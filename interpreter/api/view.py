@@ -113,6 +113,16 @@ class Shown:
 
 
 @dataclass(frozen=True)
+class TalonTaken:
+    """Cards of the talon taken into a hand: by whom, how many, and which (`cards`) when the
+    observing seat may know them (its own take, or one shown to all; else empty)."""
+
+    seat: int
+    count: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
 class Observation:
     """What `seat` may know of the hand now. Seats are numbered 0, 1, 2... in the order of
     play; card lists are `Card`s."""
@@ -126,6 +136,7 @@ class Observation:
     hand_sizes: tuple[int, ...]  # how many cards each seat holds
     discard_sizes: tuple[int, ...]
     talon_size: int
+    talon_taken: tuple[TalonTaken, ...]  # the talon's takes into hands, in order
     cut_card: Card | None
     shown: tuple[Shown, ...]
     decisions: tuple[Decided, ...]  # of the deal in play, in order
@@ -169,6 +180,9 @@ def observe(state: HandState, seat: int) -> Observation:
         hand_sizes=view.hand_sizes,
         discard_sizes=view.discard_sizes,
         talon_size=view.talon_size,
+        talon_taken=tuple(
+            TalonTaken(taker, count, named(taken)) for taker, count, taken in view.talon_taken
+        ),
         cut_card=None if view.cut_card is None else cards[view.cut_card],
         shown=tuple(Shown(s, what, named(shown)) for s, what, shown in view.shown),
         decisions=tuple(Decided(d.seat, d.kind, d.choice) for d in view.decisions),

@@ -22,13 +22,17 @@ from __future__ import annotations
 
 import random
 
-from tarot.core.actions import Decision, DecisionKind
+from tarot.core.actions import Decision, DecisionKind, Pass
 from tarot.engine.state import HandState
-from tarot.players.judging import pick, play_each
+from tarot.players.judging import conservative, pick, play_each
 from tarot.players.playouts import card_scores, greedy_policy
 
 POINTS_WEIGHT = 0.1  # card points count for less than what is paid at once
 LOOKAHEAD_SAMPLES = 4  # guessed deals played out for a decision that pays nothing at once
+# ... and for one a pass answers, where a bid is also judged by the share of deals on which
+# it comes out ahead of the pass (`judging.BIDDING`): enough deals for that share to be read
+# as set (three in ten), not as two of four
+BIDDING_SAMPLES = 10
 # decisions judged by what they pay at once and by habit, without looking ahead
 LOCAL_KINDS = frozenset(
     {
@@ -68,10 +72,12 @@ class HeuristicAgent:
     def _look_ahead(self, state: HandState, seat: int, choices: list[str]) -> str:
         """For a choice whose worth shows only at the end of the hand: each action played
         out on a few guessed deals with the greedy habits, the same deals for every action."""
-        results = play_each(
-            state, seat, greedy_policy, self.rng, lambda done: done < LOOKAHEAD_SAMPLES
-        )
-        return choices[pick(state.legal_moves(), results, self.rng)]
+        actions = state.legal_moves()
+        safe = conservative(actions)
+        bidding = safe is not None and isinstance(actions[safe], Pass)
+        samples = BIDDING_SAMPLES if bidding else LOOKAHEAD_SAMPLES
+        results = play_each(state, seat, greedy_policy, self.rng, lambda done: done < samples)
+        return choices[pick(actions, results, self.rng)]
 
 
 def _habits(state: HandState, seat: int) -> list[float]:

@@ -400,7 +400,8 @@ function drawSeats(view) {
     element("strong", { textContent: name }),
     mine ? "" : element("span", { class: `player${person && !person.here ? " away" : ""}`, textContent: player }),
     element("span", { textContent: cardCount(view, s) }),
-    element("span", { class: "money", textContent: `hand ${signed(view.returns[s])} \u00b7 game ${signed(view.game.totals[s])}` }));
+    element("span", { class: "money" }, element("span", { textContent: `hand ${signed(view.returns[s])}` }),
+      " \u00b7 ", element("span", { textContent: `game ${signed(view.game.totals[s])}` })));
     if (view.dealer === s) plaque.prepend(element("span", { class: "chip", title: "the dealer", textContent: "D" }));
     if (turn) plaque.append(element("span", { class: "to-play", textContent: mine ? "your turn" : "to play" }));
     placeAt(plaque, s, view);
@@ -559,8 +560,13 @@ function drawLogs(view) {
 // running totals of the sitting.
 function drawResult(view) {
   const sheet = view.sheet;
+  const appears = Boolean(sheet) && $("result").hidden;
   $("result").hidden = !sheet;
   if (!sheet) return;
+  if (appears) { // the hand has just ended: its sheet is what the person reads next
+    const still = document.body.classList.contains("still");
+    requestAnimationFrame(() => $("result").scrollIntoView({ behavior: still ? "auto" : "smooth", block: "start" }));
+  }
   $("result-title").textContent = `Hand ${view.hand_number} is over`;
   const seats = Array.from({ length: view.ruleset.players }, (_, s) => who(s, view));
   $("result-summary").textContent = sheet.thrown_in
