@@ -475,14 +475,14 @@ def test_an_announced_bonus_scores_double_and_a_failed_one_costs():
     pytest.fail("no seed gave a trula announcement")
 
 
-def test_radli_are_given_after_a_klop_and_struck_out_by_a_winning_declarer(capsys):
+def test_radli_are_given_after_a_beggar_and_struck_out_by_a_winning_declarer(capsys):
     status, out, _err = run_in_process(
-        capsys, "play", "slovenian-tarok", "--seed", "1", "--agents", "heuristic"
+        capsys, "play", "slovenian-tarok", "--seed", "5", "--agents", "heuristic"
     )
     assert status == 0
-    assert "radli: seat 0 1, seat 1 1, seat 2 1, seat 3 1" in out  # after the first Klop
-    # seat 3 held a radelc, won the One of hand 3 with seat 0 and struck it out
-    assert "radli: seat 0 1, seat 1 1, seat 2 1, seat 3 0" in out
+    assert "radli: seat 0 1, seat 1 1, seat 2 1, seat 3 1" in out  # after a Beggar (hand 2)
+    # seat 1 held a radelc, won its Solo two of hand 3 as declarer and struck it out
+    assert "radli: seat 0 1, seat 1 0, seat 2 1, seat 3 1" in out
     # the transcript shows the packets, the called King and a kontra
     assert "The talon is laid out in" in out and "calls" in out and "kontra" in out
 
