@@ -58,6 +58,7 @@ _THIRD = "the third card is handed over only with `who_has_the_third: third_give
 _NO_CALL = "no King is called with three players (`partner_call.when`)"
 _RARE_SHOW = "a handful with trumps to spare, to pick which to show: too rare a deal"
 _RARE_REDEAL = "the Magician as one's only trump, with three hands: too rare a deal"
+_KONTRA = "kontra is an option not played by default (the German text's `kontra: played`)"
 NEVER_ASKED = {
     "french-tarot": {"redeal": _FRENCH_REDEAL, "show": _RARE_SHOW},
     "french-tarot-2": {"redeal": _FRENCH_REDEAL},
@@ -74,6 +75,8 @@ NEVER_ASKED = {
     "slovenian-tarok-3": {"call": _NO_CALL},
     "slovenian-tarok-3-openspiel": {"call": _NO_CALL, "announce": _OPENSPIEL, "double": _OPENSPIEL},
     "slovenian-tarok-openspiel": {"announce": _OPENSPIEL, "double": _OPENSPIEL},
+    "tapp-tarock": {"double": _KONTRA},
+    "tapp-tarock-simplified": {"double": _KONTRA},
 }
 _IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), frozenset, range)
 
