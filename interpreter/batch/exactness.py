@@ -67,7 +67,7 @@ def constant_divisor(value: object) -> None:
 
 def inexact_values(ruleset: Ruleset) -> list[str]:
     """The numbers of the ruleset's tables a float cannot hold exactly, each named: card
-    values, a partial group's credit, contract values."""
+    values, a partial group's credit, contract values, the doubling's factor."""
     found = []
     counting = ruleset.counting
     named: Iterable[tuple[str, object]] = [
@@ -78,6 +78,11 @@ def inexact_values(ruleset: Ruleset) -> list[str]:
     for contract in () if bidding is None else bidding.contracts:
         values = contract.values.items()
         named = [*named, *((f"contract {contract.id}: {k} {shown(v)}", v) for k, v in values)]
+    if ruleset.doubling is not None:
+        named = [
+            *named,
+            (f"doubling.factor: {shown(ruleset.doubling.factor)}", ruleset.doubling.factor),
+        ]
     for what, value in named:
         if not binary(value):
             found.append(f"{what}, which float64 arrays cannot hold exactly")

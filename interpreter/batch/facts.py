@@ -11,10 +11,12 @@ one runs on the scalar engine.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 
 from tarot.batch.card_runs import runs
+from tarot.batch.exactness import constant
 from tarot.batch.masks import Masks
 from tarot.batch.state import BatchState
 from tarot.batch.values import Cards, Ctx, Unsupported, Value, per_row, seat_mask
@@ -222,9 +224,8 @@ def _doubling_factor(ctx: Ctx, target: Value) -> Value:
     doubling, index = ctx.state.ruleset.doubling, _target(ctx, target)
     if doubling is None or index is None:
         return 1
-    factor = doubling.factor  # exact; float64 holds it where the batch runs it
-    base = factor if isinstance(factor, int) else float(factor)
-    return np.power(base, ctx.state.doubled[ctx.rows, index])
+    factor = cast("int | float", constant(doubling.factor))  # binary: `inexact_values`
+    return np.power(factor, ctx.state.doubled[ctx.rows, index])
 
 
 def _seat_count(field: str) -> Callable[[Ctx, Value], Value]:
