@@ -291,11 +291,44 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
     base = load_ruleset(args.family)
     names = paths.builtin_variants(args.family)
     if not names:
-        raise UsageError(f"--family: no ruleset extends {args.family!r}; tarot rules lists them")
+        return _family_of_readings(args, base)
     variants = [load_ruleset(name) for name in names]
     specs = tuple(RulesetSpec(target) for target in (args.family, *names))
     lines = [(variant, changed_options(base, variant), "") for variant in variants]
     return _against_base(args, base, specs, lines, "")
+
+
+def _family_of_readings(args: argparse.Namespace, base: Ruleset) -> int:
+    """`tarot diff --family BASE` where no built-in ruleset extends BASE: its family is the
+    other readings of its options, each against the ruleset as it stands, in one table."""
+    others = [
+        (option, reading)
+        for option, choices in base.option_readings().items()
+        for reading in choices
+        if reading != base.options[option]
+    ]
+    if not others:
+        raise UsageError(
+            f"--family: no ruleset extends {args.family!r} and it has no option with another "
+            "reading; tarot rules lists the rulesets"
+        )
+    specs = (
+        RulesetSpec(args.family),
+        *(RulesetSpec(args.family, ((option, reading),)) for option, reading in others),
+    )
+    lines = [
+        (
+            load_ruleset(args.family, {option: reading}),
+            [f"{option}: {base.options[option]} -> {reading}"],
+            f"{option}={reading}",
+        )
+        for option, reading in others
+    ]
+    title = (
+        f"Family of {base.id}: no built-in ruleset extends it, so each other reading of its "
+        "options, against the readings in force"
+    )
+    return _against_base(args, base, specs, lines, title)
 
 
 def cmd_diff_readings(args: argparse.Namespace, option: str) -> int:
