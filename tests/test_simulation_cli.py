@@ -568,6 +568,33 @@ def test_diff_family_without_variants_is_the_readings_of_its_options(capsys) -> 
         assert line["table"]["hands"] == 10
 
 
+@pytest.mark.parametrize(
+    ("base", "columns"),
+    [("french-tarot", ["made B - A", "taker B - A"]), ("minchiate", ["dealer's side B - A"])],
+)
+def test_diff_family_table_reads_as_the_game_shape(capsys, base: str, columns: list) -> None:
+    """A taker against defenders: contracts made and the taker's result; partners without an
+    auction: the dealer's side's wins; each a B - A of the means, in the family's table."""
+    status, out, err = run(capsys, "diff", "--family", base, "--hands", "60", "--jobs", "1")
+    assert status == 0, err
+    header = next(line for line in out.splitlines() if "differing  mean |B - A|" in line)
+    for column in columns:
+        assert column in header
+    others = {"made B - A", "taker B - A", "dealer's side B - A"} - set(columns)
+    assert not any(column in header for column in others)
+    report = json.loads(
+        run(capsys, "diff", "--family", base, "--hands", "60", "--jobs", "1", "--format", "json")[1]
+    )
+    first = report["variants"][0]
+    row = next(line for line in out.splitlines() if line.startswith(f"  {first['variant']} "))
+    if base == "french-tarot":
+        made = [first["table"][side]["auction"]["made"]["rate"] for side in ("a", "b")]
+        assert f"{100 * (made[1] - made[0]):+.1f} pp" in row
+    else:
+        wins = [first["table"][side]["dealer_side_wins"]["rate"] for side in ("a", "b")]
+        assert f"{100 * (wins[1] - wins[0]):+.1f} pp" in row
+
+
 def test_diff_family_of_a_ruleset_with_neither_variants_nor_options(capsys) -> None:
     lone = str(Path(__file__).parent / "data" / "rulesets" / "announcement-reopen.yaml")
     assert not load_ruleset(lone).option_readings()

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from tarot.core.ruleset import Ruleset
 from tarot.engine.game import plays_sittings, sitting_seed
 from tarot.measure.in_words import rule_name, summarize
+from tarot.measure.shape import GameShape
 from tarot.presentation.markdown import escape, table
 
 if TYPE_CHECKING:
@@ -168,6 +169,7 @@ class _Measure:
     digits: int = 2
     as_percent: bool = False
     signed: bool = False  # a result, shown with its sign
+    meaning: str = ""  # what it measures, where a table's heading is too short to say
 
 
 def _at(key: str, index: int) -> Callable[[dict], Value]:
@@ -700,7 +702,11 @@ def family_report(
     out = [f"## {title}, {info.heading(hands)}"] if md else [f"{title}:", info.heading(hands)]
     out += [explained] if md else textwrap.wrap(explained, 100)
     out.append("")
-    rows = [[kind, "differing", "mean |B - A|", "dealer B - A", "spread B - A"]]
+    shaped = _family_measures(GameShape.of(base).as_dict(), base.unit.plural)
+    rows = [
+        [kind, "differing", "mean |B - A|", "dealer B - A", "spread B - A"]
+        + [f"{measure.label} B - A" for measure in shaped]
+    ]
     for line in ordered:
         r = line.result
         if r["paired"]:
@@ -711,8 +717,12 @@ def family_report(
             ]
         else:
             cells = ["unpaired", "-", "-"]
-        rows.append([line.name, percent(r["differing_share"]), *cells])
+        gaps = [_gap(m, [m.value(r["a"]), m.value(r["b"])]) for m in shaped]
+        rows.append([line.name, percent(r["differing_share"]), *cells, *gaps])
     out += _table(rows, md)
+    if shaped:
+        said = "; ".join(f"{m.label}: {m.meaning}" for m in shaped)
+        out += ["", *([said] if md else textwrap.wrap(f"({said})", 100))]
     out += _section(
         f"What each {kind} changes, the rule paid most differently, the clearest effect",
         md,
@@ -729,6 +739,35 @@ def family_report(
             for part in (changed, f"rule paid most differently: {rule}", said):
                 out += textwrap.wrap(part, 100, initial_indent="    ", subsequent_indent="      ")
     return "\n".join(out)
+
+
+def _family_measures(shape: dict, unit: str) -> list[_Measure]:
+    """The columns a family's table adds for its game's shape, each B - A of the two means:
+    the contracts made and the taker's result where a taker plays against defenders, the
+    dealer's side's share of the wins where partners play without an auction."""
+    if shape["taker_against_defenders"]:
+        return [
+            _Measure(
+                "made",
+                _in_auction("made"),
+                meaning="the share of contracts taken that the taker made, in percentage points",
+            ),
+            _Measure(
+                "taker",
+                _in_auction("taker"),
+                signed=True,
+                meaning=f"the taker's mean result ({unit}), difference of the means",
+            ),
+        ]
+    if shape.get("partners"):
+        return [
+            _Measure(
+                "dealer's side",
+                _dealer_side_wins,
+                meaning="the share of hands won that the dealer's side won, in percentage points",
+            )
+        ]
+    return []
 
 
 def _most_changed_rule(differences: dict) -> str:
