@@ -54,7 +54,9 @@ def test_the_checker_finds_a_changed_payment_a_card_from_under_a_pile_and_a_wron
     record = recorded_game("strawman-tarock", 1, "random")
     assert record_differences(record) == []
     paid = copy.deepcopy(record)
-    paid["hands"][0]["net"] = [n + (10 if s == 0 else -10) for s, n in enumerate(paid["hands"][0]["net"])]
+    paid["hands"][0]["net"] = [
+        n + (10 if s == 0 else -10) for s, n in enumerate(paid["hands"][0]["net"])
+    ]
     assert [d.split(":")[0] for d in record_differences(paid)][0] == "hand 1"
 
     hidden = copy.deepcopy(record)

@@ -82,6 +82,17 @@ def preferring(*cards: str, seed: int = 0) -> Chooser:
     return choose
 
 
+def keeping_pagat(seed: int) -> Chooser:
+    """A player that plays at random, the Pagat only when it has no other card it may play."""
+    pick = random.Random(seed)
+
+    def choose(state: tarot.State) -> str:
+        legal = [a.text for a in state.legal_actions()]
+        return pick.choice([c for c in legal if c != "trump-1"] or legal)
+
+    return choose
+
+
 def played_out(state: tarot.State, bids: list[str], *players: Chooser) -> tarot.State:
     """The hand after the claim words `bids` in turn, played out by `players` (one per seat)."""
     for bid in bids:
@@ -101,16 +112,14 @@ def paid(state: tarot.State) -> list[tuple[str, int, int, object]]:
 EXAMPLE_2 = {
     "dealer": 0,
     "hands": [
-        [
-            "clubs-K", "clubs-Q", "clubs-C", "clubs-J", "clubs-10", "clubs-9", "clubs-8",
-            "hearts-C", "hearts-J", "hearts-1", "hearts-2", "hearts-3", "hearts-4",
-            "diamonds-Q", "diamonds-C",
-        ],
-        [
-            "clubs-7", "trump-1", "fool", "trump-21", "trump-20", "trump-19", "trump-18",
-            "trump-17", "trump-16", "trump-15", "trump-14", "trump-13", "trump-12", "trump-11",
-            "trump-10",
-        ],
+        (
+            "clubs-K clubs-Q clubs-C clubs-J clubs-10 clubs-9 clubs-8 hearts-C hearts-J hearts-1"
+            " hearts-2 hearts-3 hearts-4 diamonds-Q diamonds-C"
+        ).split(),
+        (
+            "clubs-7 trump-1 fool trump-21 trump-20 trump-19 trump-18 trump-17 trump-16 trump-15"
+            " trump-14 trump-13 trump-12 trump-11 trump-10"
+        ).split(),
     ],
     "piles": [
         [
@@ -157,14 +166,7 @@ def test_scoring_example_1_a_claim_won_and_the_losers_pagat_ultimo():
         state = ruleset.new_hand(seed=seed)
         if "trump-1" not in state.deal["hands"][0]:
             continue
-        pagat_last = random.Random(seed)
-
-        def keeps_pagat(state: tarot.State) -> str:
-            legal = [a.text for a in state.legal_actions()]
-            others = [c for c in legal if c != "trump-1"]
-            return pagat_last.choice(others or legal)
-
-        played_out(state, ["claim", "pass"], keeps_pagat, preferring(seed=seed))
+        played_out(state, ["claim", "pass"], keeping_pagat(seed), preferring(seed=seed))
         rules = {p.rule for p in state.payments}
         if "pagat_ultimo" in rules and not rules & {"honneurs", "four_kings"}:
             break

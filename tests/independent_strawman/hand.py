@@ -85,7 +85,9 @@ def _claim(bids: list[dict], dealer: int, options: dict) -> int | None:
         if seat != (forehand if turn == 0 else dealer) or turn > 1:
             raise RuleBroken(f"seat {seat} speaks out of turn in the claim")
         if word == "claim":
-            if taker is not None or (seat == dealer and options.get("dealer_claims") != "dealer_after"):
+            if taker is not None or (
+                seat == dealer and options.get("dealer_claims") != "dealer_after"
+            ):
                 raise RuleBroken(f"seat {seat} may not claim")
             taker = seat
         elif word != "pass":
@@ -219,7 +221,9 @@ def record_differences(record: dict) -> list[str]:
         totals = [t + n for t, n in zip(totals, hand["net"], strict=True)]
         over = any(t <= -CREDITS for t in totals)
         if over != (number == len(hands)):
-            found.append(f"hand {number}: totals {totals}, the sitting {'ends' if over else 'goes on'}")
+            found.append(
+                f"hand {number}: totals {totals}, the sitting {'ends' if over else 'goes on'}"
+            )
     if record.get("totals") != totals:
         found.append(f"totals: recorded {record.get('totals')}, the text {totals}")
     winners = [s for s in range(PLAYERS) if totals[s] > -CREDITS]
