@@ -218,17 +218,35 @@ def test_a_hand_without_a_tarot_may_ask_for_a_redeal_or_is_dealt_again_at_once()
     assert thrown.is_terminal() and thrown.record()["hands"][0]["thrown_in"] == "no_tarot_always"
 
 
-def test_the_face_up_top_of_each_straw_pile_is_played_as_if_held():
+def test_the_straw_men_tarots_and_kings_go_to_the_hand_and_a_suit_card_stops_the_pile():
+    """Once the claim is decided, a tarot or King turned up goes into the hand, shown to the
+    other player, and the next card is turned; a suit card below a King stays face up, is
+    played as if held, and stops its pile until it is played (Flipping the Straw Man Cards)."""
     state = tarot.load("strawman-tarock").new_hand(deal=EXAMPLE_2)
     for word in ("no_tarot:play_on", "pass", "pass"):
         state.apply(word)
+    engine, ids = state.engine, STRAWMAN.deck.cards.ids
+    # seat 1's first and third piles hold only tarots and Kings: all taken; the second
+    # stops at its Queen of hearts; seat 0's piles show suit cards and stay as dealt
+    taken = [(s.seat, sorted(c.id for c in s.cards)) for s in state.observation(0).shown]
+    assert taken == [
+        (1, sorted("hearts-K trump-7 trump-8 trump-9 spades-K diamonds-K trump-2 trump-3".split()))
+    ]
+    assert [[ids[c] for c in pile] for pile in engine.zones.piles[1]] == [
+        [],
+        ["trump-6", "trump-5", "trump-4", "hearts-Q"],
+        [],
+    ]
+    assert [ids[c] for c in engine.playable(0)][-3:] == ["diamonds-3", "spades-J", "spades-7"]
     legal = [a.text for a in state.legal_actions()]
     assert state.current_player == 1  # nobody claimed: the player who did not deal leads
-    assert {"hearts-K", "hearts-Q", "spades-K"} <= set(legal)  # the tops of its three piles
-    assert "diamonds-K" not in legal  # under the spades King, face down
-    state.apply("spades-K")
-    state.apply(state.legal_actions()[0])
-    assert "diamonds-K" in [a.text for a in state.legal_actions()]  # turned up now
+    assert {"hearts-Q", "diamonds-K", "trump-2"} <= set(legal)
+    assert "trump-4" not in legal  # under the Queen, face down
+    state.apply("hearts-Q")
+    state.apply("hearts-C")
+    # after the trick the next card is turned: three tarots, each taken into the hand
+    assert not any(engine.zones.piles[1])
+    assert {"trump-4", "trump-5", "trump-6"} <= {ids[c] for c in engine.zones.hands[1]}
 
 
 # --- the commands ------------------------------------------------------------------------------

@@ -8,10 +8,11 @@ a record's packs, dealer, options and decisions, plays each hand again by the te
 says (`hand.record_differences`). Modules: `cards` (ranks and card values), `hand` (one hand
 from the deal to the net, and a whole sitting).
 
-The straw men are played in the form the ruleset can say (its page, "What the language
-cannot say"): each pile's top card face up and playable, the card beneath turned as soon as
-the top is played, a tarot or King turned up staying on its pile until played. That form is
-this checker's too, so that the records can be compared; everything else is the text's.
+The straw men are the text's: once the claim is decided and after each trick, a tarot or King
+lying face up on a pile goes into its player's hand, shown to the other, and the next card is
+turned, until the pile shows a lesser suit card (played as if held) or is empty. Which cards
+a player sees mid-trick does not change what may be played, so the record's moments of
+turning (its page, "What the language cannot say") are not checked.
 
 Where the text is silent, this is what the checker does (each the ruleset's documented
 assumption too):

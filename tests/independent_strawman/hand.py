@@ -30,6 +30,7 @@ class Reading:
     winners: list[int] = field(default_factory=list)  # of each trick
     points: list[int] = field(default_factory=lambda: [0] * PLAYERS)
     net: list[int] = field(default_factory=lambda: [0] * PLAYERS)
+    shown: list = field(default_factory=list)  # (seat, cards) taken from the straw men
 
 
 def deal(pack: list[str], dealer: int) -> tuple[list[list[str]], list[list[list[str]]]]:
@@ -106,10 +107,34 @@ def _legal(available: list[str], trick: list[tuple[int, str]]) -> list[str]:
     return [c for c in available if suit(c) == TAROT] or available
 
 
-def play(hands, piles, leader: int, cards: list[dict]) -> tuple[list[int], list[list[str]], list]:
-    """Every card checked legal: the trick winners, each seat's tricks, the last trick."""
+def _turn_up(hands: list[list[str]], piles: list[list[list[str]]], shown: list) -> None:
+    """Each player's straw men looked at: a tarot or King lying face up goes into the hand,
+    shown to the other, and the next card is turned, until every pile shows a lesser suit
+    card or is empty. What each player took is added to `shown` as (seat, cards)."""
+    for seat, seat_piles in enumerate(piles):
+        taken = []
+        while any(pile and _to_hand(pile[-1]) for pile in seat_piles):
+            for pile in seat_piles:
+                if pile and _to_hand(pile[-1]):
+                    taken.append(pile.pop())
+        hands[seat] += taken
+        if taken:
+            shown.append((seat, sorted(taken)))
+
+
+def _to_hand(card: str) -> bool:
+    return suit(card) == TAROT or card in KINGS
+
+
+def play(
+    hands, piles, leader: int, cards: list[dict]
+) -> tuple[list[int], list[list[str]], list, list]:
+    """Every card checked legal: the trick winners, each seat's tricks, the last trick, and
+    the straw cards taken into a hand as (seat, cards) in order."""
     hands = [list(h) for h in hands]
     piles = [[list(p) for p in seat_piles] for seat_piles in piles]
+    shown: list = []
+    _turn_up(hands, piles, shown)  # once the claim is decided
     winners: list[int] = []
     taken: list[list[str]] = [[] for _ in range(PLAYERS)]
     trick: list[tuple[int, str]] = []
@@ -132,9 +157,10 @@ def play(hands, piles, leader: int, cards: list[dict]) -> tuple[list[int], list[
             winners.append(leader)
             taken[leader] += [c for _s, c in trick]
             last, trick = trick, []
+            _turn_up(hands, piles, shown)  # the next card of a straw man played from
     if trick or any(hands) or any(p for seat_piles in piles for p in seat_piles):
         raise RuleBroken("the hand ends with cards still to play")
-    return winners, taken, last
+    return winners, taken, last, shown
 
 
 def read_hand(hand: dict, options: dict, simplified: bool) -> Reading:
@@ -153,7 +179,7 @@ def read_hand(hand: dict, options: dict, simplified: bool) -> Reading:
     others = {d["kind"] for d in hand["decisions"]} - {"redeal", "bid", "play"}
     if others:
         raise RuleBroken(f"decisions the text has not: {sorted(others)}")
-    winners, taken, last = play(hands, piles, leader, cards)
+    winners, taken, last, shown = play(hands, piles, leader, cards)
     points = [counted(pile, simplified) for pile in taken]
     won = [p >= TO_WIN for p in points]
     net = [0] * PLAYERS
@@ -180,7 +206,7 @@ def read_hand(hand: dict, options: dict, simplified: bool) -> Reading:
         literal = options.get("pagat_ultimo") == "pagat_taken"
         if pagat and winners[-1] == seat and (literal or pagat[0] == seat):
             pay(seat, PAYS["bonus"])
-    return Reading(taker, winners, points, net)
+    return Reading(taker, winners, points, net, shown)
 
 
 def hand_difference(hand: dict, options: dict, simplified: bool) -> str | None:
@@ -193,6 +219,9 @@ def hand_difference(hand: dict, options: dict, simplified: bool) -> str | None:
     recorded_taker = sides.get("taker") if sides.get("contract") == "claim" else None
     if recorded_taker != reading.taker:
         return f"claimer: recorded {recorded_taker}, the text {reading.taker}"
+    recorded_shown = [(s["seat"], sorted(s["cards"])) for s in hand["shown"]]
+    if recorded_shown != reading.shown:
+        return f"straw cards taken: recorded {recorded_shown}, the text {reading.shown}"
     recorded_winners = [t["winner"] for t in hand["tricks"]]
     if recorded_winners != reading.winners:
         return f"trick winners: recorded {recorded_winners}, the text {reading.winners}"
