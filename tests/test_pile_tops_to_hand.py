@@ -117,6 +117,19 @@ def test_the_batch_back_end_refuses_it_by_name(capsys):
     assert status == 0 and "pile tops taken into the hand" in out + err
 
 
+def test_a_ruleset_the_batch_runs_is_refused_once_it_writes_the_key(tmp_path):
+    """French Tarot for two (piles on the table) runs on the batch back end; with the key
+    added it is refused, the key named."""
+    assert supports(load_ruleset("french-tarot-2")) == []
+    variant = tmp_path / "variant.yaml"
+    variant.write_text(
+        'extends: french-tarot-2\ntitle: variant\nplay:\n  pile_tops_to_hand: "kings"\n',
+        encoding="utf-8",
+    )
+    refused = supports(load_ruleset(str(variant)))
+    assert any(reason.startswith("play.pile_tops_to_hand:") for reason in refused), refused
+
+
 @pytest.mark.parametrize("agents", ["heuristic", "search"])
 def test_the_computer_players_play_it(agents):
     state = tarot.play(tarot.load(str(GAME)), seed=3, agents=agents)
