@@ -59,6 +59,7 @@ _NO_CALL = "no King is called with three players (`partner_call.when`)"
 _RARE_SHOW = "a handful with trumps to spare, to pick which to show: too rare a deal"
 _RARE_REDEAL = "the Magician as one's only trump, with three hands: too rare a deal"
 _KONTRA = "kontra is an option not played by default (the German text's `kontra: played`)"
+_NO_TAROT = "a hand of fifteen without a tarot: about one deal in 8,000, too rare a deal"
 NEVER_ASKED = {
     "french-tarot": {"redeal": _FRENCH_REDEAL, "show": _RARE_SHOW},
     "french-tarot-2": {"redeal": _FRENCH_REDEAL},
@@ -77,6 +78,8 @@ NEVER_ASKED = {
     "slovenian-tarok-openspiel": {"announce": _OPENSPIEL, "double": _OPENSPIEL},
     "tapp-tarock": {"double": _KONTRA},
     "tapp-tarock-simplified": {"double": _KONTRA},
+    "strawman-tarock": {"redeal": _NO_TAROT},
+    "strawman-tarock-simplified": {"redeal": _NO_TAROT},
 }
 _IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), frozenset, range)
 

@@ -601,7 +601,7 @@ class Compiler:
             rule = leader not in LEADER_WORDS
             changes["first_leader"] = "rule" if rule else leader
             changes["leader"] = self._leader(where + ("first_leader",), leader) if rule else None
-        for key in ("forced", "lead_forbidden", "held_back"):
+        for key in ("forced", "lead_forbidden", "held_back", "pile_tops_to_hand"):
             if key in spec:
                 changes[key] = self.expression(where + (key,), spec[key], "playing", Type.CARDS)
         if "ends_when" in spec:

@@ -150,6 +150,10 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         "joining the standing bid in the bidding, and bids that need a seat to join",
         ("bidding.contracts[].join_at", "bidding.contracts[].join_needed"),
     ),
+    "play.pile_tops_to_hand": (
+        "face-up pile tops taken into their owner's hand, shown to all",
+        ("play.pile_tops_to_hand",),
+    ),
 }
 
 #: the keys that are prose wherever they stand: said to the reader, never run

@@ -378,6 +378,7 @@ class PlayRules:
     sides: SideRule | None = None  # the seats sharing a seat's tricks (None: from the auction)
     winner_exceptions: tuple[WinnerException, ...] = ()  # tricks another card wins
     rank_changes: tuple[RankChange, ...] = ()  # cards ranking otherwise in this hand
+    pile_tops_to_hand: Evaluator | None = None  # face-up pile tops taken into the owner's hand
 
     @cached_property
     def restricts(self) -> bool:

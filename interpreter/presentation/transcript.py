@@ -247,6 +247,7 @@ def _play_lines(state: HandState) -> list[str]:
     out += _doubling_lines(state)
     out.append("Play:" + _sides_line(state))
     out += _shown_by_rules(state, 0, "  ")
+    out += _pile_tops_taken(state, 0, "  ")
     out += _play_rules_lines(state)
     given = _talon_to_winners(state)
     exchanges: dict[int, list[dict]] = {}
@@ -270,6 +271,7 @@ def _play_lines(state: HandState) -> list[str]:
                 f" to seat {exchange['to']}"
             )
         out += _shown_by_rules(state, trick["number"], "    ")
+        out += _pile_tops_taken(state, trick["number"], "    ")
     unplayed = sum(map(len, state.hands))
     if unplayed and not state.play.claimed:
         out.append(f"Play stops: the play rules end it ({unplayed} cards not played)")
@@ -335,6 +337,17 @@ def _shown_by_rules(state: HandState, after_trick: int | None, indent: str) -> l
         f"{indent}Shown to all ({rules[what].name}): seat {seat} {_cards(state.ruleset, cards)}"
         for seat, what, cards in state.shown
         if what in rules
+    ]
+
+
+def _pile_tops_taken(state: HandState, after_trick: int, indent: str) -> list[str]:
+    """The face-up pile tops the play rules took into a hand when play began (0) or after a
+    trick (`pile_tops_to_hand`)."""
+    return [
+        f"{indent}Seat {seat} takes from its piles into its hand, shown to all:"
+        f" {_cards(state.ruleset, list(cards))} (pile_tops_to_hand)"
+        for after, seat, cards in state.play.tops_taken
+        if after == after_trick
     ]
 
 

@@ -21,6 +21,7 @@ from tarot.engine import tricks as trick_rules
 from tarot.engine.events import at_trick
 from tarot.engine.lasting import TRICK, pay_transfers
 from tarot.engine.phases import announce, ask, declare, settle, talon
+from tarot.engine.pile_tops import take_pile_tops
 from tarot.engine.rank_changes import changed_pack
 from tarot.engine.showing import show_cards
 from tarot.engine.values import selected_seats
@@ -46,8 +47,10 @@ class PlayState:
     (`trick_log`); the Fool's debts and the cards handed over for them; when the called card
     fell, and the seats that claimed the game; once play is over, the seats the discards and
     the talon left on the table score for where the ruleset names them then (`scored_by`;
-    None: nobody, or not yet); the cards `rank_changes` moved for the hand. The tricks
-    logged and the exchanges made are never changed once written, so a copy shares them."""
+    None: nobody, or not yet); the cards `rank_changes` moved for the hand; the pile tops
+    taken into a hand (`pile_tops_to_hand`) with the trick after which each was taken. The
+    tricks logged and the exchanges made are never changed once written, so a copy shares
+    them."""
 
     rules: PlayRules
     trick_pack: Pack
@@ -64,11 +67,14 @@ class PlayState:
     discards_to: int | None  # the seat every discard scores for, named when play ends
     talon_to: int | None  # the seat the talon left on the table scores for, named then
     ranks_changed: tuple[tuple[tuple[int, ...], str], ...]  # (cards, place) moved for the hand
+    tops_taken: list[tuple[int, int, tuple[int, ...]]]  # (after trick, seat, cards) to the hand
 
     @classmethod
     def new(cls, rules: PlayRules, pack: Pack, leader: int, excuses: frozenset[int]) -> PlayState:
         """Before play: the ruleset's own play rules, no trick played yet."""
-        return cls(rules, pack, None, leader, 0, 0, excuses, [], [], [], None, (), None, None, ())
+        return cls(
+            rules, pack, None, leader, 0, 0, excuses, [], [], [], None, (), None, None, (), []
+        )
 
     def copy(self) -> PlayState:
         return PlayState(
@@ -87,6 +93,7 @@ class PlayState:
             self.discards_to,
             self.talon_to,
             self.ranks_changed,
+            list(self.tops_taken),
         )
 
 
@@ -132,6 +139,8 @@ def enter(state: HandState) -> None:
         + len(stock(state)) // players
     )
     state.play.trick_number = 1
+    if state.play.rules.pile_tops_to_hand is not None:
+        take_pile_tops(state, 0)
     if state.ruleset.shows:
         show_cards(state, 0)  # the rules that show cards when play begins
 
@@ -287,6 +296,8 @@ def _end_trick(state: HandState) -> None:
     if state.play.excuse_debts:
         pay_excuse_debts(state)
     memo.clear()
+    if play_rules.pile_tops_to_hand is not None:
+        take_pile_tops(state, state.play.trick_number)
     if ruleset.shows:
         show_cards(state, state.play.trick_number)
     state.play.trick_number += 1

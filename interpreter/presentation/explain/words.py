@@ -220,6 +220,10 @@ _PLAY_EXPRESSIONS = {
     "lead_forbidden": "Cards that may not be led while another may",
     "held_back": "Cards that may not be played while another may",
     "ends_when": "Play stops, the cards still held unplayed, after a trick when",
+    "pile_tops_to_hand": (
+        "When play begins and after each trick, a face-up top of a player's piles goes into"
+        " his hand, shown to all, and the card beneath turns up, while the top is one of"
+    ),
 }
 
 
