@@ -77,6 +77,7 @@ NEVER_ASKED = {
     "slovenian-tarok-openspiel": {"announce": _OPENSPIEL, "double": _OPENSPIEL},
     "tapp-tarock": {"double": _KONTRA},
     "tapp-tarock-simplified": {"double": _KONTRA},
+    "cego": {"announce": "the ultimo, only in a Pagat game, five bids up: too rare a hand"},
 }
 _IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), frozenset, range)
 
