@@ -168,7 +168,12 @@ def test_two_empty_keeps_a_pair_and_lays_away_the_lowest_trump_shown() -> None:
     state = _won_by_forehand(
         [dealer, forehand, []],
         "two_empty",
-        "eine", "hold:eine", "one_empty", "hold:one_empty", "two_empty", "hold:two_empty",
+        "eine",
+        "hold:eine",
+        "one_empty",
+        "hold:one_empty",
+        "two_empty",
+        "hold:two_empty",
         "pass",
     )
     assert state.current_player == 1 and state.decision_kind == "discard"
@@ -199,8 +204,18 @@ def test_two_different_lays_away_the_fool_as_the_highest_trump() -> None:
     hands["hands"][0][fool_at], hands["talon"][0] = hands["talon"][0], "fool"
     state = tarot.load("cego").new_hand(deal=hands)
     say(state, "solo_first:no", "solo_second:no", "solo_third:no", "cego", "pass")
-    say(state, "eine", "hold:eine", "one_empty", "hold:one_empty", "two_empty",
-        "hold:two_empty", "two_different", "hold:two_different", "pass")
+    say(
+        state,
+        "eine",
+        "hold:eine",
+        "one_empty",
+        "hold:one_empty",
+        "two_empty",
+        "hold:two_empty",
+        "two_different",
+        "hold:two_different",
+        "pass",
+    )
     for _ in range(11):
         say(state, legal(state)[0])
     kept = [c for c in held(state, 1) if c not in state.deal["talon"]]
@@ -243,8 +258,20 @@ def _pagat_game(ultimo: bool):
     dealer = ["trump-1", "hearts-10", "hearts-9", "spades-10"]
     middle = ["diamonds-10", "diamonds-9", "clubs-10"]
     state = tarot.load("cego").new_hand(deal=dealt([dealer, [], middle]))
-    say(state, "solo_first:yes", "cego", "eine", "hold:eine", "one_empty", "hold:one_empty",
-        "two_empty", "hold:two_empty", "two_different", "hold:two_different", "pagat")
+    say(
+        state,
+        "solo_first:yes",
+        "cego",
+        "eine",
+        "hold:eine",
+        "one_empty",
+        "hold:one_empty",
+        "two_empty",
+        "hold:two_empty",
+        "two_different",
+        "hold:two_different",
+        "pagat",
+    )
     assert legal(state) == ["pass"]  # middlehand has no Pagat to hold
     say(state, "pass")
     assert (state.engine.auction.contract, state.engine.auction.taker) == ("pagat", 0)
@@ -293,8 +320,7 @@ def test_the_value_is_rounded_up_to_a_multiple_of_five(points, factor, value) ->
 def test_every_hand_pays_the_value_its_card_points_give() -> None:
     """Seeded hands: each opponent pays (or is paid) the winning side's points over 35 times
     the factor of the game (Solo 2 won, 1 lost; a game over a Solo one more), rounded up."""
-    factors = {"cego": 1, "eine": 2, "one_empty": 3, "two_empty": 4, "two_different": 5,
-               "pagat": 6}
+    factors = {"cego": 1, "eine": 2, "one_empty": 3, "two_empty": 4, "two_different": 5, "pagat": 6}
     rng = random.Random(5)
     seen = set()
     for seed in rng.sample(range(1000), 30):
@@ -308,8 +334,10 @@ def test_every_hand_pays_the_value_its_card_points_give() -> None:
         took = any(t["winner"] == taker for t in record["tricks"])
         ultimo = any(d["choice"] == "announce:ultimo" for d in record["decisions"])
         declarer = record["card_points"][taker] + 1 if took else 0
-        if ultimo and not (record["tricks"][-1]["winner"] == taker and any(
-                c["card"] == "trump-1" for c in record["tricks"][-1]["cards"])):
+        if ultimo and not (
+            record["tricks"][-1]["winner"] == taker
+            and any(c["card"] == "trump-1" for c in record["tricks"][-1]["cards"])
+        ):
             declarer = 0
         won = declarer >= 36
         if game == "solo":

@@ -94,8 +94,13 @@ def _phase_one(asks: list[tuple[int, str]], dealer: int) -> int | None:
     return bidder
 
 
-def _phase_two(bids: list[tuple[int, str]], first: int, bidders: list[int], must_open: bool,
-               held: list[list[str]]) -> tuple[str | None, int | None]:
+def _phase_two(
+    bids: list[tuple[int, str]],
+    first: int,
+    bidders: list[int],
+    must_open: bool,
+    held: list[list[str]],
+) -> tuple[str | None, int | None]:
     """The game and its declarer (None, None when all pass), every word checked."""
     order = [(first + k) % PLAYERS for k in range(PLAYERS)]
     order = [seat for seat in order if seat in bidders]
@@ -254,8 +259,16 @@ def read_hand(hand: dict, options: dict) -> Reading:
             if not _legal_card(card, held[seat], so_far):
                 raise RuleBroken(f"trick {number + 1}: seat {seat} may not play {card}")
             if seat == declarer:
-                _check_declarer_card(card, number + 1, held[seat], so_far, game, kept_cards(
-                    game, laid_cards, dealt[declarer]), ultimo, options)
+                _check_declarer_card(
+                    card,
+                    number + 1,
+                    held[seat],
+                    so_far,
+                    game,
+                    kept_cards(game, laid_cards, dealt[declarer]),
+                    ultimo,
+                    options,
+                )
             held[seat].remove(card)
         leader = _trick_winner(trick)
         reading.winners.append(leader)
@@ -296,8 +309,16 @@ def kept_cards(game: str, laid: list[str], dealt: list[str]) -> list[str]:
     return [c for c in dealt if c not in laid[: 13 - KEEP[game]]]
 
 
-def _check_declarer_card(card: str, number: int, held: list[str], trick: list[str], game: str,
-                         kept: list[str], ultimo: bool, options: dict) -> None:
+def _check_declarer_card(
+    card: str,
+    number: int,
+    held: list[str],
+    trick: list[str],
+    game: str,
+    kept: list[str],
+    ultimo: bool,
+    options: dict,
+) -> None:
     """The declarer's own duties: the Pagat to the first trick, or kept to the last after
     ultimo; with the variant, the face-up pip cards to the first tricks."""
     legal = [c for c in held if _legal_card(c, held, trick)]
