@@ -1,5 +1,5 @@
 """An independent reading of Peter Winckles' "Cego" (pwinckles/card-game-rules,
-traditional/tarot/Cego.md), used only by the tests to check the interpreter's game records of
+traditional/tarot/Cego.md, with the repository's general/BasicConcepts.md it assumes), used only by the tests to check the interpreter's game records of
 `cego` hand by hand.
 
 Written from the rules text alone, never from the ruleset or the interpreter's code: it reads
@@ -11,8 +11,9 @@ and sets what it finds beside what the record says (`hand.hand_difference`). Mod
 Where the text is silent, this is what the checker does (each the ruleset's documented
 assumption too, so that the two can be compared):
 
-- The deal: the blind's twelve cards first, then six and seven to each player from the
-  dealer's next (the player on his left), the dealer last.
+- The deal (the repository's Basic Concepts, which the text's "standard procedure" refers
+  to): one card at a time from the dealer's next (the player on his left) until each has
+  thirteen; the twelve left are the blind.
 - Phase 1 asks forehand, then middlehand, then the dealer, stopping at the first Solo.
 - Phase 2: preference is the order of speaking, from forehand, or after a Solo from the Solo
   bidder's left. The auction goes round the table until one bidder is left; a player earlier

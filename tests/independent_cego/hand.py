@@ -42,20 +42,15 @@ def _next(seat: int) -> int:
 
 
 def _deal(hand: dict) -> tuple[list[list[str]], list[str]]:
-    """The blind first, then six and seven cards to each player from the dealer's next."""
+    """One card at a time from the dealer's next until each has thirteen; the rest the
+    blind."""
     cards = hand["pack"]
     if sorted(cards) != sorted(pack()):
         raise RuleBroken("the pack is not the text's 51 cards")
-    blind = cards[:12]
     hands: list[list[str]] = [[] for _ in range(PLAYERS)]
-    at = 12
-    for size in (6, 7):
-        seat = _next(hand["dealer"])
-        for _ in range(PLAYERS):
-            hands[seat] += cards[at : at + size]
-            at += size
-            seat = _next(seat)
-    return hands, blind
+    for at in range(13 * PLAYERS):
+        hands[(hand["dealer"] + 1 + at) % PLAYERS].append(cards[at])
+    return hands, cards[13 * PLAYERS :]
 
 
 def _pips_by_suit(held: list[str]) -> dict[str, int]:
