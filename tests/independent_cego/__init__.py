@@ -1,6 +1,6 @@
 """An independent reading of Peter Winckles' "Cego" (pwinckles/card-game-rules,
-traditional/tarot/Cego.md, with the repository's general/BasicConcepts.md it assumes), used only by the tests to check the interpreter's game records of
-`cego` hand by hand.
+traditional/tarot/Cego.md, with the repository's general/BasicConcepts.md it assumes), used
+only by the tests to check the interpreter's game records of `cego` hand by hand.
 
 Written from the rules text alone, never from the ruleset or the interpreter's code: it reads
 a record's pack, dealer, options and decisions, plays the hand again by the text's rules
