@@ -80,6 +80,7 @@ NEVER_ASKED = {
     "tapp-tarock-simplified": {"double": _KONTRA},
     "strawman-tarock": {"redeal": _NO_TAROT},
     "strawman-tarock-simplified": {"redeal": _NO_TAROT},
+    "cego": {"announce": "the ultimo, only in a Pagat game, five bids up: too rare a hand"},
 }
 _IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), frozenset, range)
 

@@ -283,3 +283,31 @@ def test_the_batch_back_end_names_a_step_kind_it_does_not_run(monkeypatch) -> No
     assert not any("step kind" in why for why in supports(ruleset))
     monkeypatch.setattr(support, "BATCH_STEPS", support.BATCH_STEPS - {Phase.ANNOUNCE})
     assert "flow[7]: the step kind `announce`" in supports(ruleset)
+
+
+def test_the_auction_starts_where_first_says_after_an_ask_step(tmp_path: Path) -> None:
+    """`bidding.first` is worked out on reaching the `bid` step: it sees the answers of an
+    `ask` step before it (here the auction starts on the left of the seat that said yes)."""
+
+    def change(document: dict) -> None:
+        document["flow"] = [
+            "deal",
+            {"ask": {"id": "picks", "name": "Pick the first bidder's neighbour?"}},
+            "bid",
+            "talon",
+            "discard",
+            "play",
+        ]
+        document["bidding"]["first"] = (
+            "[s in seats if any(t in seats: declared(t, 'picks') and next_seat(t) == s)]"
+        )
+        del document["redeal"]
+
+    ruleset = load_ruleset(edited(GAMES / "flow-base.yaml", tmp_path, change))
+    for yes in range(3):
+        state = deal_hand(ruleset, 5, 1)
+        while state.phase == Phase.ASK:
+            seat = state.current_player()
+            state.apply_action("picks:yes" if seat == yes else "picks:no")
+        assert state.phase == Phase.BID
+        assert state.current_player() == (yes + 1) % 3

@@ -187,7 +187,7 @@ class HandState(ZoneAttributes):
         self.double = DoubleState.new()
         leader = dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n
         self.play = PlayState.new(ruleset.play, ruleset.deck.cards, leader, ruleset.deck.fools)
-        auction.start(self)
+        auction.start(self, provisional=True)
         enter_first_step(self)
 
     # --- the Game/State interface --------------------------------------------------------

@@ -131,17 +131,21 @@ class AuctionState:
         )
 
 
-def start(state: HandState) -> None:
-    """The order the seats speak in, all of them still to speak."""
-    order = state.auction.bid_order = tuple(bid_order(state))
+def start(state: HandState, provisional: bool = False) -> None:
+    """The order the seats speak in, all of them still to speak. `provisional` (at the
+    hand's start, worked out again on reaching the `bid` step): a `first` that gives nobody
+    yet, as one reading an `ask` step's answers, stands for the dealer's next."""
+    order = state.auction.bid_order = tuple(bid_order(state, provisional))
     state.auction.bidders = list(order) if state.ruleset.bidding else []
 
 
-def bid_order(state: HandState) -> list[int]:
+def bid_order(state: HandState, provisional: bool = False) -> list[int]:
     """The seats in the order they first speak: from the ruleset's `first`, or the dealer's
     next, in order of play."""
     bidding = state.ruleset.bidding
     if bidding is None or bidding.first is None:
+        return list(state.seat_order)
+    if provisional and not selected_seats(bidding.first(state._scope({}))):
         return list(state.seat_order)
     first = first_seat(state, bidding.first, "the auction's `first`")
     n = state.ruleset.players
@@ -149,9 +153,15 @@ def bid_order(state: HandState) -> list[int]:
 
 
 def enter(state: HandState) -> None:
-    """A compulsory contract whose condition holds is played without an auction."""
+    """The order of speaking worked out again on reaching the auction, so that `first` sees
+    what the steps before it decided (an `ask` step's answers); then a compulsory contract
+    whose condition holds is played without an auction."""
     bidding = state.ruleset.bidding
     assert bidding is not None  # only a ruleset with an auction has this phase
+    before = state.auction.bid_order
+    start(state)
+    if state.auction.bid_order != before:
+        state._changed()
     bidders = state.ruleset.flow[state.step].bidders
     if bidders is not None:  # only these seats take part (e.g. those who answered yes)
         taking_part = selected_seats(state.evaluate(bidders))
