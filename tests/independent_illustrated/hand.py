@@ -154,9 +154,14 @@ def read_hand(hand: dict, contra: int) -> Reading:
     for bonus in BONUSES:
         if not _may_announce(bonus, said, held[taker]):
             continue
-        if step is None or step[:2] != (taker, "ask") or step[2] not in (
-            f"early_{bonus}:yes",
-            f"early_{bonus}:no",
+        if (
+            step is None
+            or step[:2] != (taker, "ask")
+            or step[2]
+            not in (
+                f"early_{bonus}:yes",
+                f"early_{bonus}:no",
+            )
         ):
             raise RuleBroken(f"the declarer is not asked about {bonus} before the exchange: {step}")
         if step[2].endswith(":yes"):
@@ -311,10 +316,11 @@ def hand_difference(hand: dict, contra: int) -> str | None:
     if winners != reading.winners:
         return f"hand {hand['number']}: trick winners: record {winners}, text {reading.winners}"
     if hand["card_points"][reading.taker] != reading.taker_points:
-        recorded = hand["card_points"][reading.taker]
-        return f"hand {hand['number']}: declarer's points: record {recorded}, text {reading.taker_points}"
+        recorded, read_points = hand["card_points"][reading.taker], reading.taker_points
+        return f"hand {hand['number']}: declarer's points: record {recorded}, text {read_points}"
     if hand["net"] != reading.scores:
-        return f"hand {hand['number']}: scores: record {hand['net']}, text {reading.scores}"
+        recorded = hand["net"]
+        return f"hand {hand['number']}: scores: record {recorded}, text {reading.scores}"
     return None
 
 
@@ -337,6 +343,7 @@ def record_differences(record: dict) -> list[str]:
     if record["totals"] != totals:
         found.append(f"totals: record {record['totals']}, text {totals}")
     best = max(totals)
-    if max(totals) >= 100 and record["game_winners"] != [s for s in range(PLAYERS) if totals[s] == best]:
+    winners = [s for s in range(PLAYERS) if totals[s] == best]
+    if best >= 100 and record["game_winners"] != winners:
         found.append(f"winners: record {record['game_winners']}, text {totals}")
     return found
