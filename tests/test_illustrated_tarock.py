@@ -246,3 +246,27 @@ def test_validate_play_replay_and_explain(capsys, tmp_path):
     assert status == 0 and "every payment, total and winner the same" in out
     status, out, _ = run_in_process(capsys, "explain", "illustrated-tarock-contra-doubles")
     assert status == 0 and "quadrupling" in out
+
+
+def test_announced_without_kings_before_the_exchange_no_group_with_a_king_may_be_taken():
+    """Exchange: having announced Without Kings before it, the declarer may not take a group
+    holding a King while another group may be taken (`talon.packets.forbidden`)."""
+    ids = GAME.deck.cards.ids
+    for seed in range(200):
+        state = dealt(seed, [(1, "one"), (2, "pass"), (0, "pass")])
+        holds_king = any(ids[c].endswith("-K") for c in state.zones.hands[1])
+        talon_kings = sum(ids[c].endswith("-K") for c in state.zones.talon)
+        if holds_king or not talon_kings:
+            continue
+        while not any(a.startswith("packet:") for a in state.legal_actions()):
+            legal = state.legal_actions()
+            state.apply_action(
+                "early_without_kings:yes"
+                if legal[0].startswith("early_without_kings")
+                else next(a for a in legal if a.endswith(":no"))
+            )
+        offered = [state.zones.packets[int(a.split(":")[1]) - 1] for a in state.legal_actions()]
+        assert len(offered) == 6 - talon_kings
+        assert not any(ids[c].endswith("-K") for packet in offered for c in packet)
+        return
+    pytest.fail("no deal found")

@@ -21,7 +21,8 @@ assumption too, so that the two can be compared):
   table's order, in every contract (a Solo too); every contra comes after both rounds.
 - Without Trull and Without Kings are announced only by a declarer who holds none of those
   cards; made when he wins the game and none is among the cards he plays. They take the
-  game's contra, and have none of their own.
+  game's contra, and have none of their own. Announced before the exchange, a group holding
+  one of those cards may be taken only when every group holds one (the text's own rule).
 - A failed announcement scores its value for each defender; a silent bonus not made scores
   nothing. Trull, Four Kings and Mondfang score for each player of the side whose pooled
   tricks hold the cards (the declarer's discards are his; the talon's unused cards, and the

@@ -99,6 +99,14 @@ def _may_announce(bonus: str, said: set[str], held: list[str]) -> bool:
     return True
 
 
+def _barred(group: list[str], early: set[str]) -> bool:
+    """Whether a group of the talon holds a card the declarer announced, before the
+    exchange, he plays without."""
+    return ("without_trull" in early and any(c in TRULL for c in group)) or (
+        "without_kings" in early and any(c in KINGS for c in group)
+    )
+
+
 def _legal_discard(card: str, held: list[str]) -> bool:
     """Never a card worth 4; a trump only when nothing else may go."""
     if value(card) == 4:
@@ -176,7 +184,10 @@ def read_hand(hand: dict, contra: int) -> Reading:
         chosen = int(step[2].split(":")[1])
         if not 1 <= chosen <= GROUPS[contract]:
             raise RuleBroken(f"group {chosen} in {contract}")
-        taken = talon[(chosen - 1) * size : chosen * size]
+        groups = [talon[k * size : (k + 1) * size] for k in range(GROUPS[contract])]
+        taken = groups[chosen - 1]
+        if _barred(taken, early) and not all(_barred(g, early) for g in groups):
+            raise RuleBroken(f"group {chosen} holds a card the declarer announced he is without")
         held[taker] += taken
         piles["defenders"] += [c for c in talon if c not in taken]
         for _ in range(size):
