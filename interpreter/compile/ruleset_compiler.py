@@ -758,6 +758,9 @@ class Compiler:
             rest_seat=None
             if seat is None
             else self._seats(where + ("rest", "seat"), seat, "talon"),
+            forbidden=self._optional_condition(
+                where + ("forbidden",), spec.get("forbidden"), "packet_check"
+            ),
         )
 
     def _bidding(self) -> Bidding | None:

@@ -46,6 +46,8 @@ class TalonPackets:
     choose: int
     rest_to: str  # "tricks" (those of the first seat of `rest_seat`) or "out_of_play"
     rest_seat: Evaluator | None
+    # a packet `player` may not take while another may be taken (sees `packet_cards`)
+    forbidden: Evaluator | None = None
 
 
 @dataclass(frozen=True)

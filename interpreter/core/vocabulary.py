@@ -119,6 +119,8 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "show_trick": {},
     # the draw for the first deal: the card `player` drew
     FIRST_DEALER_DRAW: _CARD_OF_PLAYER,
+    # whether `player` may not take a talon packet (`talon.packets.forbidden`): its cards
+    "packet_check": {**_PLAYER, "packet_cards": Type.CARDS},
 }
 
 AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}

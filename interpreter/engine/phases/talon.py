@@ -342,11 +342,24 @@ def _tell(state: HandState) -> None:
 
 def _decide_packet(state: HandState) -> bool:
     packets = state.zones.packets
-    actions: list[Action] = [TakePacket(i + 1) for i, packet in enumerate(packets) if packet]
+    seat = state.talon_phase.packet_taker
+    assert seat is not None  # set with the packets to take
+    offered = [i for i, packet in enumerate(packets) if packet]
+    allowed = [i for i in offered if not _packet_forbidden(state, seat, packets[i])]
+    actions: list[Action] = [TakePacket(i + 1) for i in (allowed or offered)]
     choices = [action_text(a, state.ruleset.deck) for a in actions]
-    assert state.talon_phase.packet_taker is not None  # set with the packets to take
-    state.decision = Decision(state.talon_phase.packet_taker, DecisionKind.PACKET, actions, choices)
+    state.decision = Decision(seat, DecisionKind.PACKET, actions, choices)
     return True
+
+
+def _packet_forbidden(state: HandState, seat: int, packet: list[int]) -> bool:
+    """Whether the talon's packets rule (`talon.packets.forbidden`) keeps `seat` from taking
+    this packet; every packet forbidden, the rule gives way (the caller offers them all)."""
+    use = talon_use(state)
+    rule = None if use is None or use.packets is None else use.packets.forbidden
+    if rule is None:
+        return False
+    return bool(state.evaluate(rule, {"player": seat, "packet_cards": tuple(packet)}))
 
 
 def discard_choices(state: HandState, seat: int) -> list[int]:

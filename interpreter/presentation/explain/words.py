@@ -169,9 +169,15 @@ def _talon_destination(spec: Mapping) -> str:
             if to == "hand"
             else "onto his scoring pile"
         )
+        forbidden = packets.get("forbidden")
+        unless = (
+            ""
+            if forbidden is None
+            else f", never one for which {code(forbidden)} holds while another may be taken"
+        )
         return (
             f"face up in {packets['count']} packet(s); {code(seat)} takes {packets['choose']}"
-            f" of them whole {into}; the rest go {left}"
+            f" of them whole {into}{unless}; the rest go {left}"
         )
     shown = "shown to all, then " if spec.get("shown") else ""
     if to == "trick_winners":
