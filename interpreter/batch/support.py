@@ -116,6 +116,7 @@ REFUSED: dict[str, str] = {
     "announcements.reopen": "announcements reopened for a seat (the batch asks each seat once)",
     "questions": "questions during play (no such decision in the batch)",
     "bidding.contracts[].join_at": "joining in the bidding (no joining in the batch)",
+    "players.sit_out": "seats sitting a hand out (every seat plays every hand in the batch)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES: dict[tuple[str, str], set[object]] = {

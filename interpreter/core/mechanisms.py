@@ -30,7 +30,10 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         + ("deck.removed*", "deck.card_sets*"),
     ),
     "deck.trump_order": ("trumps ranked in an order of their own", ("deck.trump_order*",)),
-    "players": ("the seats and the direction of play", ("players*",)),
+    "players": (
+        "the seats and the direction of play",
+        ("players", "players.count", "players.direction"),
+    ),
     "deal": (
         "the deal in packets, the cut and the dealers",
         ("deal", "deal.cut*", "deal.first_dealer", "deal.next_dealer", "deal.redeal_by")
@@ -149,6 +152,10 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
     "bidding.contracts[].join_at": (
         "joining the standing bid in the bidding, and bids that need a seat to join",
         ("bidding.contracts[].join_at", "bidding.contracts[].join_needed"),
+    ),
+    "players.sit_out": (
+        "more seats at the table than play a hand, the others sitting it out",
+        ("players.sit_out*",),
     ),
 }
 

@@ -144,8 +144,7 @@ def bid_order(state: HandState) -> list[int]:
     if bidding is None or bidding.first is None:
         return list(state.seat_order)
     first = first_seat(state, bidding.first, "the auction's `first`")
-    n = state.ruleset.players
-    return [(first + i) % n for i in range(n)]
+    return list(state.seating.rounds[first])
 
 
 def enter(state: HandState) -> None:

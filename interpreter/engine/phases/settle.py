@@ -49,7 +49,10 @@ def finish(state: HandState) -> None:
     state.decision = None
     state._changed()
     state._fire_rules(state.ruleset.settlement, {}, AT_SETTLEMENT)
-    state.scores = [tidy(state.hand_score(seat)) for seat in range(state.ruleset.players)]
+    out = state.seating.out  # a seat sitting the hand out scores nothing in it
+    state.scores = [
+        0 if seat in out else tidy(state.hand_score(seat)) for seat in range(state.ruleset.players)
+    ]
     state._changed()
     close_hand(state)
 
