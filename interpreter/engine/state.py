@@ -519,10 +519,10 @@ class HandState(ZoneAttributes):
     def _pay(
         self, rule_id: str, payers: Value, payees: Value, amount: Evaluator, scope: Scope, at: At
     ) -> None:
-        paid = False
+        paid, out = False, self.seating.out  # a seat sitting the hand out neither pays nor is paid
         for payer in _seats(payers):
             for payee in _seats(payees):
-                if payer == payee:
+                if payer == payee or payer in out or payee in out:
                     continue
                 scope.vars["payer"], scope.vars["payee"] = payer, payee
                 value = _tidy(amount(scope))

@@ -266,7 +266,22 @@ class _PageBuilder:
         spec = self.doc["players"]
         direction = spec.get("direction", "clockwise")
         line = f"{spec['count']} players; the deal and the play pass {direction}."
-        yield self.rule("Players", [line], ("players",), spec)
+        lines = [line]
+        sit_out = spec.get("sit_out")
+        if sit_out is not None:
+            who = sit_out.get("seats")
+            lines.append(
+                self.part(
+                    f"{sit_out['in_hand']} of them play each hand; the others sit it out: "
+                    + ("the dealer" if who is None else f"the seats {code(who)}")
+                    + ". A seat sitting out is dealt no cards, has no say and pays and is paid"
+                    " nothing; the deal still passes round every seat at the table.",
+                    sit_out,
+                    ("players", "sit_out"),
+                    "Seats sitting a hand out",
+                )
+            )
+        yield self.rule("Players", lines, ("players",), spec)
 
     def _deck(self) -> Iterator[Rule]:
         spec = self.doc["deck"]
@@ -308,7 +323,7 @@ class _PageBuilder:
 
     def _deal(self) -> Iterator[Rule]:
         spec = self.doc["deal"]
-        players = self.ruleset.players
+        players = self.ruleset.in_hand  # the seats dealt to, those sitting out left out
         passing = (
             "the same player deals every hand."
             if spec.get("next_dealer") == "same"
