@@ -204,7 +204,7 @@ def observe(state: HandState, seat: int) -> Observation:
         kind=None if view.facing is None else view.facing.kind.value,
         over=view.over,
         card_points=view.card_points,
-        sitting_out=state.seating.out,
+        sitting_out=view.sitting_out,
     )
     if view.facing is not None:  # the seat decides: a built-in player may be asked
         _GUESSED[id(observation)] = _guess(state, seat, view)
