@@ -160,6 +160,7 @@ class HandState(ZoneAttributes):
         ruleset, dealer, n = self.ruleset, self.dealer, self.ruleset.players
         self._changed()
         self.pack = list(pack)
+        self.phase = Phase.DEAL  # (an expression choosing who sits out may fail here)
         self.seating = seating_of(ruleset, dealer)  # who plays this deal, who sits it out
         self.seat_order = list(self.seating.from_next(dealer))  # dealing and bidding order
         self.zones = Zones.empty(n)
