@@ -325,7 +325,8 @@ def test_a_seat_sitting_the_hand_out_is_shown_so_and_plays_the_next(
     assert "sits this hand out" in plaque.text
     assert browser.find_element(By.ID, "hand-title").text.startswith("You sit this hand out")
     assert not browser.find_elements(By.CSS_SELECTOR, "#hand .card")
-    assert "sits this hand out" not in browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"]').text
+    other = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"]')
+    assert "sits this hand out" not in other.text
     assert "You sit this hand out: no cards, no say" in browser.find_element(By.ID, "news").text
     browser.execute_script("window.scrollTo(0, 0)")
     browser.save_screenshot(str(_shots_folder(tmp_path) / "sitting-out.png"))

@@ -75,8 +75,8 @@ from tarot.core.vocabulary import (
     BEFORE_ANY_DEAL_FACTS,
     BEFORE_TAKER,
     FIRST_DEALER_DRAW,
-    SIT_OUT,
     PAYMENTS_READ_BY,
+    SIT_OUT,
     variables_for,
 )
 from tarot.errors import Position, json_path

@@ -84,12 +84,12 @@ def seating_of(ruleset: Ruleset, dealer: int) -> Seating:
         raise
     wanted = n - rule.in_hand
     if len(out) != wanted:
-        error = EvaluationError(
+        wrong = EvaluationError(
             f"`players.sit_out.seats` gives {len(out)} seat(s) {list(out)} with seat {dealer} "
             f"dealing; {wanted} must sit out ({n} at the table, {rule.in_hand} in each hand)"
         )
-        error.where = getattr(rule.seats, "where", "")
-        raise error
+        wrong.where = getattr(rule.seats, "where", "")
+        raise wrong
     return seating(n, out)
 
 
