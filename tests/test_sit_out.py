@@ -196,3 +196,20 @@ def test_the_play_command_and_the_rules_page_show_it():
     assert "seat 0" not in points and points.count("seat ") == 3
     page = " ".join(tarot("explain", str(GAME)).stdout.split())
     assert "3 of them play each hand; the others sit it out" in page
+
+
+@pytest.mark.parametrize(("name", "in_hand"), [("droggn-4", 3), ("hungarian-tarokk-5", 4)])
+def test_the_built_in_variants_played_by_one_more_seat_than_play(name: str, in_hand: int):
+    """Droggn for four (DR-1) and Hungarian Tarokk for five (HT-1), the dealer sitting out:
+    each hand's dealer is dealt nothing and comes out even; the others hold as many cards
+    each; the records replay."""
+    ruleset = load_ruleset(name)
+    assert ruleset.players == in_hand + 1 and ruleset.in_hand == in_hand
+    states = play_game(ruleset, 2, _random(ruleset, 2), hands=ruleset.players + 1)
+    assert [s.dealer for s in states] == [*range(ruleset.players), 0]
+    for state in states:
+        sizes = [len(h) for s, h in enumerate(state.deal.hands_dealt) if s != state.dealer]
+        assert state.deal.hands_dealt[state.dealer] == [] and len(set(sizes)) == 1
+        assert state.returns()[state.dealer] == 0
+    record = game_record(ruleset, 2, ["random"] * ruleset.players, states)
+    replay_record(record, ruleset)
