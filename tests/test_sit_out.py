@@ -5,6 +5,7 @@ out, or with the option `who=opposite` the seat opposite him)."""
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from tarot.players.heuristic_agent import HeuristicAgent
 from tarot.players.ismcts_agent import IsmctsAgent
 from tarot.players.random_agent import RandomAgent
 from tarot.players.search_agent import SearchAgent
+from tarot.presentation.transcript import hand_transcript as state_transcript
 from tarot.records.record import game_record
 from tarot.records.replay import ReplayMismatch, replay_record
 from tests.commands import tarot
@@ -213,3 +215,45 @@ def test_the_built_in_variants_played_by_one_more_seat_than_play(name: str, in_h
         assert state.returns()[state.dealer] == 0
     record = game_record(ruleset, 2, ["random"] * ruleset.players, states)
     replay_record(record, ruleset)
+
+
+def test_as_a_defender_the_seat_sitting_out_pays_what_each_defender_pays():
+    ruleset = load_ruleset(GAME, {"share": "as_defender"})
+    assert ruleset.sit_out is not None and ruleset.sit_out.as_defender
+    states = play_game(ruleset, 5, _random(ruleset, 5), hands=8)
+    played = [s for s in states if s.auction.taker is not None and s.thrown_in is None]
+    assert played
+    for state in played:
+        net, out = state.returns(), state.dealer
+        defenders = state.defenders()
+        assert net[out] != 0 and all(net[d] == net[out] for d in defenders)
+        assert sum(net) == 0
+    record = game_record(ruleset, 5, ["random"] * 4, states)
+    replay_record(record, ruleset)
+
+
+def test_as_a_defender_it_takes_the_defenders_average_share_of_each_rule(tmp_path: Path):
+    """A rule paying one defender only (the taker's next in play, 5) gives the seat sitting
+    out half of it, exactly: 5/2."""
+
+    def one_defender(document: dict) -> None:
+        document["options"]["share"]["default"] = "as_defender"
+        document["settlement"] = [
+            {
+                "id": "next",
+                "name": "The taker pays his next in play 5",
+                "from": "taker",
+                "to": "next_seat(taker)",
+                "amount": "5",
+                "source": "test",
+            }
+        ]
+
+    ruleset = load_ruleset(edited(GAME, tmp_path, one_defender))
+    (state,) = play_game(ruleset, 3, _random(ruleset, 3), hands=1)
+    taker = state.auction.taker
+    assert taker is not None
+    shares = [p for p in state.payments if p.payee == state.dealer]
+    assert [(p.payer, p.amount) for p in shares] == [(taker, Fraction(5, 2))]
+    line = f"pay: seat {taker} -> seat {state.dealer}  2.5 points  The taker pays his next"
+    assert any(line in text for text in state_transcript(state).splitlines())

@@ -344,6 +344,7 @@ class Compiler:
             in_hand=in_hand,
             seats=None if seats is None else self._seats(where + ("seats",), seats, SIT_OUT),
             source=source_text(spec.get("source")),
+            as_defender=spec.get("pays", "nothing") == "as_defender",
         )
 
     def _hash(self) -> str:

@@ -315,11 +315,12 @@ class FirstDealerDraw:
 class SitOut:
     """More seats at the table than play a hand: `in_hand` play, and the others sit it out,
     `seats` giving them (seeing `dealer`, and `seats` and `players` of the whole table; None:
-    the dealer)."""
+    the dealer); they take no part in the payments, or a defender's share of them."""
 
     in_hand: int
     seats: Evaluator | None
     source: str
+    as_defender: bool = False  # it pays and is paid a defender's share (`pays: as_defender`)
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from tarot.core.ruleset import Ruleset
-from tarot.engine.values import selected_seats
+from tarot.engine.events import At, Payment
+from tarot.engine.values import magnitude, selected_seats
 from tarot.expressions import EvaluationError, Scope
+from tarot.expressions.builtins import Number
+from tarot.expressions.numbers import ratio
+
+if TYPE_CHECKING:
+    from tarot.engine.state import HandState
 
 
 @dataclass(frozen=True)
@@ -99,3 +106,29 @@ def first_leader(seating: Seating, dealer: int, rule: str) -> int:
     if rule == "dealer" and dealer not in seating.out:
         return dealer
     return seating.after(dealer)[0]
+
+
+def pay_as_defenders(state: HandState) -> None:
+    """`pays: as_defender`: once the hand's rules have paid, each seat sitting out pays or is
+    paid, rule by rule and moment by moment, each seat of the taker's side the defenders'
+    average share of what that rule moved between that seat and the defenders. Nothing in a
+    hand without a taker."""
+    attackers, defenders = state.attackers(), state.defenders()
+    if not attackers or not defenders:
+        return
+    moved: dict[tuple[str, At, int], Number] = {}  # what each attacker received, net
+    for payment in state.payments:
+        if payment.payee in attackers and payment.payer in defenders:
+            key, amount = (payment.rule, payment.when, payment.payee), payment.amount
+        elif payment.payer in attackers and payment.payee in defenders:
+            key, amount = (payment.rule, payment.when, payment.payer), -payment.amount
+        else:
+            continue
+        moved[key] = moved.get(key, 0) + amount
+    for seat in state.seating.out:
+        for (rule, when, attacker), amount in moved.items():
+            share = ratio(amount, len(defenders))
+            if share:
+                payer, payee = (seat, attacker) if share > 0 else (attacker, seat)
+                state.payments.append(Payment(rule, payer, payee, magnitude(share), when))
+    state._forget_totals()

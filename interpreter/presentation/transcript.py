@@ -120,7 +120,12 @@ def _payments_at(state: HandState, at: At) -> list[str]:
             citation = state.ruleset.citation(p.rule) if _view.get().sources else ""
             cite = f" [{citation}]" if citation else ""
             paid = f"{number_text(p.amount)} {state.ruleset.unit.of(p.amount)}"
-            lines.append(f"    pay: seat {p.payer} -> seat {p.payee}  {paid}  {name}{cite}")
+            share = (
+                " (sitting out, as a defender)"
+                if state.seating.out and {p.payer, p.payee} & set(state.seating.out)
+                else ""
+            )
+            lines.append(f"    pay: seat {p.payer} -> seat {p.payee}  {paid}  {name}{share}{cite}")
     return lines
 
 

@@ -270,12 +270,19 @@ class _PageBuilder:
         sit_out = spec.get("sit_out")
         if sit_out is not None:
             who = sit_out.get("seats")
+            pays = (
+                "pays and is paid, for each rule and each seat of the taker's side, the"
+                " defenders' average share of what the rule moved between that seat and the"
+                " defenders (as a defender)"
+                if sit_out.get("pays") == "as_defender"
+                else "pays and is paid nothing"
+            )
             lines.append(
                 self.part(
                     f"{sit_out['in_hand']} of them play each hand; the others sit it out: "
                     + ("the dealer" if who is None else f"the seats {code(who)}")
-                    + ". A seat sitting out is dealt no cards, has no say and pays and is paid"
-                    " nothing; the deal still passes round every seat at the table.",
+                    + f". A seat sitting out is dealt no cards and has no say, and {pays};"
+                    " the deal still passes round every seat at the table.",
                     sit_out,
                     ("players", "sit_out"),
                     "Seats sitting a hand out",
