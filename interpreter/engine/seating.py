@@ -4,8 +4,10 @@ Where it sits: in the engine, at the start of each deal (`HandState._start`), re
 phase that goes round the table (the deal, the auction, the announcements, the doubling, each
 trick). A ruleset with `players.sit_out` has more seats at the table than play a hand; the
 seats sitting out (the dealer, or those its expression gives) are dealt nothing, asked nothing
-and left out of the order of play, which goes round the seats in play only. Without it every
-seat plays and the order is the table's, `(seat + i) % players`.
+and left out of the order of play, which goes round the seats in play only; they take no part
+in the payments, or with `pays: as_defender` a defender's share of them (`pay_as_defenders`, at
+the settlement). Without it every seat plays and the order is the table's, `(seat + i) %
+players`.
 """
 
 from __future__ import annotations
