@@ -15,29 +15,37 @@ import pytest
 from commands import recorded_game
 from independent_droggn.hand import hand_difference
 
-FAST = [("random", 40, 1, ()), ("heuristic", 3, 2, ())]
+FAST = [
+    ("droggn", "random", 40, 1, ()),
+    ("droggn", "heuristic", 3, 2, ()),
+    # four at the table, the dealer sitting out (DR-1)
+    ("droggn-4", "random", 40, 1, ()),
+    ("droggn-4", "search", 2, 2, ()),
+]
 SLOW = [
-    ("random", 300, 3, ()),
-    ("random", 300, 4, ("needed=more_than_half", "margin=card_points")),
-    ("random", 200, 5, ("margin=card_points",)),
-    ("heuristic", 30, 6, ()),
-    ("heuristic", 20, 7, ("needed=more_than_half",)),
+    ("droggn", "random", 300, 3, ()),
+    ("droggn", "random", 300, 4, ("needed=more_than_half", "margin=card_points")),
+    ("droggn", "random", 200, 5, ("margin=card_points",)),
+    ("droggn", "heuristic", 30, 6, ()),
+    ("droggn", "heuristic", 20, 7, ("needed=more_than_half",)),
+    ("droggn-4", "random", 300, 8, ("margin=card_points",)),
+    ("droggn-4", "heuristic", 20, 9, ()),
 ]
 
 
 def _game_id(game: tuple) -> str:
-    agent, hands, seed, options = game
-    return "-".join([agent, f"seed{seed}", *options])
+    ruleset, agent, hands, seed, options = game
+    return "-".join([ruleset, agent, f"seed{seed}", *options])
 
 
 @cache
-def _record(agent: str, hands: int, seed: int, options: tuple[str, ...]) -> dict:
-    return recorded_game("droggn", seed, agent, hands, options)
+def _record(ruleset: str, agent: str, hands: int, seed: int, options: tuple[str, ...]) -> dict:
+    return recorded_game(ruleset, seed, agent, hands, options)
 
 
 def _assert_every_hand_agrees(game: tuple) -> None:
     record = _record(*game)
-    assert len(record["hands"]) == game[1]
+    assert len(record["hands"]) == game[2]
     options = record["ruleset"]["options"]
     differences = []
     for hand in record["hands"]:
@@ -63,7 +71,7 @@ def test_the_slow_games_reach_the_rules_the_checker_reads():
     """Every contract, the doubling and redoubling, the Gstiess paid for and not, and a hand
     thrown in come up in the slow games, so that none is checked vacuously."""
     seen = set()
-    for game in SLOW:
+    for game in (g for g in SLOW if g[0] == "droggn"):
         for hand in _record(*game)["hands"]:
             if hand["thrown_in"]:
                 seen.add(f"thrown:{hand['thrown_in']}")
@@ -105,6 +113,27 @@ def test_the_checker_finds_a_net_that_does_not_follow_from_the_play():
     options = {"needed": "half", "margin": "game_value"}
     hand["net"][0] += 1
     assert "net per seat" in hand_difference(hand, options)
+
+
+def test_with_four_the_dealer_sits_out_of_every_hand_and_the_deal_goes_round():
+    record = _record(*FAST[2])
+    assert [hand["dealer"] for hand in record["hands"][:5]] == [0, 1, 2, 3, 0]
+    for hand in record["hands"]:
+        assert hand["sat_out"] == [hand["dealer"]]
+        assert hand["hands_dealt"][hand["dealer"]] == [] and hand["net"][hand["dealer"]] == 0
+    assert any(hand["thrown_in"] is None for hand in record["hands"])
+
+
+def test_the_checker_finds_a_dealer_who_plays_when_four_sit_at_the_table():
+    record = _record(*FAST[2])
+    hand = copy.deepcopy(next(h for h in record["hands"] if h["thrown_in"] is None))
+    options = {"needed": "half", "margin": "game_value"}
+    assert hand_difference(hand, options) is None
+    hand["sat_out"] = []
+    assert "sat out" in hand_difference(hand, options)
+    hand = copy.deepcopy(next(h for h in record["hands"] if h["thrown_in"] is None))
+    hand["decisions"][0]["seat"] = hand["dealer"]
+    assert "sitting out, is asked" in hand_difference(hand, options)
 
 
 def test_the_checker_finds_a_card_played_against_the_rules():

@@ -283,17 +283,22 @@ def test_an_uploaded_ruleset_with_problems_shows_each_line_with_its_caret_in_col
     browser.save_screenshot(str(_shots_folder(tmp_path) / "problems.png"))
 
 
+def _start_uploaded(browser: WebDriver, server: str, name: str) -> None:
+    """A table of the test game `tests/data/rulesets/NAME`, uploaded, its first view shown."""
+    game = Path(__file__).parent / "data" / "rulesets" / name
+    browser.get(f"{server}/?pace=0")
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#options select"))
+    browser.find_element(By.ID, "upload").send_keys(str(game))
+    browser.find_element(By.ID, "start").click()
+    _wait(browser, lambda: _views(browser) == "1")
+
+
 def test_amounts_in_thirds_are_shown_as_games_write_them(
     server: str, browser: WebDriver, tmp_path: Path
 ) -> None:
     """A game paying 40/3 each hand (tests/data/rulesets/exact-thirds.yaml): the payments,
     the score sheet and the sitting show `13 1/3`, never a rounded decimal."""
-    thirds = Path(__file__).parent / "data" / "rulesets" / "exact-thirds.yaml"
-    browser.get(f"{server}/?pace=0")
-    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#options select"))
-    browser.find_element(By.ID, "upload").send_keys(str(thirds))
-    browser.find_element(By.ID, "start").click()
-    _wait(browser, lambda: _views(browser) == "1")
+    _start_uploaded(browser, server, "exact-thirds.yaml")
     _click_to_the_end(browser, tmp_path / "during.png")
     payments = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#payments tbody tr")]
     assert any("13 1/3" in row for row in payments), payments
@@ -305,6 +310,35 @@ def test_amounts_in_thirds_are_shown_as_games_write_them(
     assert "13.33" not in page
     browser.execute_script("document.getElementById('result').scrollIntoView()")
     browser.save_screenshot(str(_shots_folder(tmp_path) / "result-thirds.png"))
+
+
+def test_a_seat_sitting_the_hand_out_is_shown_so_and_plays_the_next(
+    server: str, browser: WebDriver, tmp_path: Path
+) -> None:
+    """Four at a game for three (tests/data/rulesets/sit-out.yaml, the dealer sitting out):
+    the person at seat 0 deals hand 1 and sits it out, shown so with no hand while the three
+    others play it to its result; in hand 2 seat 1 sits out and the person plays."""
+    _start_uploaded(browser, server, "sit-out.yaml")
+    _wait(browser, lambda: browser.find_element(By.ID, "result").get_attribute("hidden") is None)
+    plaque = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"]')
+    assert "out" in (plaque.get_attribute("class") or "").split()
+    assert "sits this hand out" in plaque.text
+    assert browser.find_element(By.ID, "hand-title").text.startswith("You sit this hand out")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#hand .card")
+    other = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"]')
+    assert "sits this hand out" not in other.text
+    assert "You sit this hand out: no cards, no say" in browser.find_element(By.ID, "news").text
+    browser.execute_script("window.scrollTo(0, 0)")
+    browser.save_screenshot(str(_shots_folder(tmp_path) / "sitting-out.png"))
+    before = _views(browser)
+    browser.find_element(By.ID, "next-hand").click()
+    _wait(browser, lambda: _views(browser) != before)
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, CHOICES))
+    assert browser.find_element(By.ID, "hand-title").text.startswith("Your hand (6 cards")
+    plaque = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"]')
+    assert "sits this hand out" in plaque.text
+    _click_to_the_end(browser, tmp_path / "during.png")
+    browser.save_screenshot(str(_shots_folder(tmp_path) / "sitting-out-hand-2.png"))
 
 
 def test_the_computer_players_cards_are_followed_one_at_a_time(

@@ -63,6 +63,12 @@ class State:
         return deal_of(self.engine.ruleset, self.engine.dealer, self.engine.pack)
 
     @property
+    def sitting_out(self) -> tuple[int, ...]:
+        """The seats sitting this hand out, dealt nothing and asked nothing (rulesets with
+        `players.sit_out`; empty in others)."""
+        return self.engine.seating.out
+
+    @property
     def current_player(self) -> int | None:
         """The seat to decide, None once the hand is over."""
         return self.engine.current_player()

@@ -154,6 +154,7 @@ class Observation:
     kind: str | None  # the kind of decision this seat faces (None: not its turn)
     over: bool
     card_points: tuple[Number, ...] | None  # once the hand is over
+    sitting_out: tuple[int, ...] = ()  # the seats sitting this hand out (`players.sit_out`)
 
 
 #: per observation (by id, while it lives), the hand its built-in players decide from: the
@@ -203,6 +204,7 @@ def observe(state: HandState, seat: int) -> Observation:
         kind=None if view.facing is None else view.facing.kind.value,
         over=view.over,
         card_points=view.card_points,
+        sitting_out=view.sitting_out,
     )
     if view.facing is not None:  # the seat decides: a built-in player may be asked
         _GUESSED[id(observation)] = _guess(state, seat, view)

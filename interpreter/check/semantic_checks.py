@@ -57,11 +57,14 @@ def check_document(draft: Draft) -> CheckedParts | None:
         return None
     checked = CheckedParts(deck)
     if not draft.broken.any_section("players", "deal", "discard"):
-        players = data["players"]["count"]
+        sit_out = data["players"].get("sit_out")
+        players = data["players"]["count"] if sit_out is None else sit_out["in_hand"]
         checked.packets = _packets(draft, players, len(deck))
         counts = data.get("discard", {}).get("counts", {"dealer": 0, "others": 0})
         checked.discard_counts = (counts["dealer"], counts["others"])
         _check_hand_sizes(draft, checked.packets, players, checked.discard_counts)
+        if sit_out is not None:
+            _check_dealer_alike(draft, checked.packets, checked.discard_counts)
     talon = None if checked.packets is None else sum(p.rounds * p.talon for p in checked.packets)
     checked.contract_values = _check_contracts(draft, talon)
     if not draft.broken.whole("bidding"):
@@ -212,6 +215,27 @@ def _check_hand_sizes(
             ("discard", "counts"),
             f"after discarding the dealer holds {dealer} "
             f"cards and the others {others}; tricks need equal hands",
+        )
+
+
+def _check_dealer_alike(
+    draft: Draft, packets: tuple[PacketStep, ...], discards: tuple[int, int]
+) -> None:
+    """Where a seat sits a hand out the dealer may be the one who does, so the deal and the
+    discards treat the dealer as any other seat."""
+    for i, step in enumerate(packets):
+        if step.dealer != step.others:
+            draft.problem(
+                ("deal", "packets", i),
+                f"the dealer gets {step.dealer} cards and the others {step.others}, but with "
+                "`players.sit_out` the dealer may sit the hand out: give every seat the same "
+                "(`each`)",
+            )
+    if discards[0] != discards[1]:
+        draft.problem(
+            ("discard", "counts"),
+            f"the dealer discards {discards[0]} cards and the others {discards[1]}, but with "
+            "`players.sit_out` the dealer may sit the hand out: give every seat the same",
         )
 
 

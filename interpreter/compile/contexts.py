@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from functools import cache
 from typing import TYPE_CHECKING
 
 from tarot.compile.card_runs import runs
@@ -69,13 +68,7 @@ def _points(state: HandState, seat: int) -> Number:
 
 
 def _opponents(state: HandState, seat: int) -> tuple[int, ...]:
-    return _others(state.ruleset.players)[seat]
-
-
-@cache
-def _others(players: int) -> tuple[tuple[int, ...], ...]:
-    """For each seat, the other seats in order."""
-    return tuple(tuple(s for s in range(players) if s != seat) for seat in range(players))
+    return state.seating.others[seat]
 
 
 def _declared(state: HandState, seat: int, declaration_id: str) -> bool:
@@ -87,7 +80,7 @@ def _trump_number(state: HandState, card: int) -> int:
 
 
 def _next_seat(state: HandState, seat: int) -> int:
-    return (seat + 1) % state.ruleset.players
+    return state.seating.next_seats[seat]
 
 
 def _side(state: HandState, seat: int) -> tuple[int, ...]:

@@ -64,6 +64,7 @@ from tarot.core.ruleset import (
     ScoreUnit,
     ShowRule,
     SideRule,
+    SitOut,
     TalonPackets,
     TalonShares,
     TalonTake,
@@ -75,6 +76,7 @@ from tarot.core.vocabulary import (
     BEFORE_TAKER,
     FIRST_DEALER_DRAW,
     PAYMENTS_READ_BY,
+    SIT_OUT,
     variables_for,
 )
 from tarot.errors import Position, json_path
@@ -192,6 +194,7 @@ class Compiler:
                 ("told", "discard", self._discard_told),
                 ("scored_by", "discard", self._discard_scored_by),
                 ("first_dealer_draw", "deal", self._first_dealer_draw),
+                ("sit_out", "players", self._sit_out),
                 ("declarations", "declarations", self._declarations),
                 ("play", "play", self._play),
                 ("payments", "payments", self._payments),
@@ -257,6 +260,7 @@ class Compiler:
             lasting=parts["lasting"],
             shows=parts["shows"] or (),
             questions=parts["questions"] or (),
+            sit_out=parts["sit_out"],
             flow=flow,
             unit=ScoreUnit.from_spec(data.get("unit")),
             definitions=tuple(self.definitions),
@@ -322,6 +326,27 @@ class Compiler:
             source=source_text(spec.get("source")),
         )
 
+    def _sit_out(self) -> SitOut | None:
+        """The seats that sit a hand out, where more sit at the table than play."""
+        spec = self.data.get("players", {}).get("sit_out")
+        if spec is None:
+            return None
+        where = ("players", "sit_out")
+        count, in_hand = self.data["players"]["count"], spec["in_hand"]
+        if in_hand >= count:
+            self.problem(
+                where + ("in_hand",),
+                f"{in_hand} play each hand of {count} at the table: `in_hand` must be fewer "
+                "than `players.count` (without a seat sitting out, leave `sit_out` away)",
+            )
+        seats = spec.get("seats")
+        return SitOut(
+            in_hand=in_hand,
+            seats=None if seats is None else self._seats(where + ("seats",), seats, SIT_OUT),
+            source=source_text(spec.get("source")),
+            as_defender=spec.get("pays", "nothing") == "as_defender",
+        )
+
     def _hash(self) -> str:
         content = json.dumps(
             {"ruleset": self.data, "options": self.readings.chosen}, sort_keys=True
@@ -352,7 +377,7 @@ class Compiler:
     def _facts_at(self, event: str, defined: bool) -> dict[str, FactFunction]:
         """The facts an expression at `event` may ask (with the definitions' seat functions
         where it sees the definitions); before any deal, only those reading the ruleset."""
-        if event == FIRST_DEALER_DRAW:
+        if event in (FIRST_DEALER_DRAW, SIT_OUT):
             return {name: self.facts[name] for name in BEFORE_ANY_DEAL_FACTS}
         return {**self.facts, **self.seat_functions} if defined else self.facts
 

@@ -30,7 +30,10 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         + ("deck.removed*", "deck.card_sets*"),
     ),
     "deck.trump_order": ("trumps ranked in an order of their own", ("deck.trump_order*",)),
-    "players": ("the seats and the direction of play", ("players*",)),
+    "players": (
+        "the seats and the direction of play",
+        ("players", "players.count", "players.direction"),
+    ),
     "deal": (
         "the deal in packets, the cut and the dealers",
         ("deal", "deal.cut*", "deal.first_dealer", "deal.next_dealer", "deal.redeal_by")
@@ -153,6 +156,10 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
     "play.pile_tops_to_hand": (
         "face-up pile tops taken into their owner's hand, shown to all",
         ("play.pile_tops_to_hand",),
+    ),
+    "players.sit_out": (
+        "more seats at the table than play a hand, the others sitting it out",
+        ("players.sit_out*",),
     ),
 }
 

@@ -314,6 +314,18 @@ class FirstDealerDraw:
 
 
 @dataclass(frozen=True)
+class SitOut:
+    """More seats at the table than play a hand: `in_hand` play, and the others sit it out,
+    `seats` giving them (seeing `dealer`, and `seats` and `players` of the whole table; None:
+    the dealer); they take no part in the payments, or a defender's share of them."""
+
+    in_hand: int
+    seats: Evaluator | None
+    source: str
+    as_defender: bool = False  # it pays and is paid a defender's share (`pays: as_defender`)
+
+
+@dataclass(frozen=True)
 class GameRules:
     """A game of several hands, scored by running totals, and how it ends."""
 
@@ -565,6 +577,7 @@ class Ruleset:
     lasting: LastingRules | None = None  # counters and accounts carried from hand to hand
     shows: tuple[ShowRule, ...] = ()  # cards shown to all after the deal or a trick
     questions: tuple[PlayQuestion, ...] = ()  # asked during play, answered to all
+    sit_out: SitOut | None = None  # more seats at the table than play a hand
     flow: tuple[FlowStep, ...] = ()  # the hand's steps in order (`tarot.compile.flow`)
     unit: ScoreUnit = ScoreUnit()  # what results are counted in
     definitions: tuple[Definition, ...] = ()  # in the ruleset's order
@@ -694,6 +707,11 @@ class Ruleset:
             return self.play
         own = self.bidding.contract(contract).play
         return self.play if own is None else own
+
+    @property
+    def in_hand(self) -> int:
+        """How many seats play each hand: all at the table but those sitting it out."""
+        return self.players if self.sit_out is None else self.sit_out.in_hand
 
     def discard_count(self, seat: int, dealer: int) -> int:
         return self.discard_counts[0] if seat == dealer else self.discard_counts[1]

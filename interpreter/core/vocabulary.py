@@ -35,6 +35,8 @@ _TRICK = {
 FIRST_DEALER_DRAW = "first_dealer_draw"
 #: the facts an expression of that event may ask: they read the ruleset, not a hand
 BEFORE_ANY_DEAL_FACTS = ("trump_number", "next_seat")
+#: who sits a hand out (`players.sit_out.seats`): before the deal, round the whole table
+SIT_OUT = "sit_out"
 
 #: names known once an auction has a taker (in rulesets with `bidding`)
 TAKER = {
@@ -59,6 +61,7 @@ BEFORE_TAKER = frozenset(
         "step_before_taker",
         "step_seat_before_taker",
         FIRST_DEALER_DRAW,
+        SIT_OUT,
     }
 )
 
@@ -121,6 +124,7 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     FIRST_DEALER_DRAW: _CARD_OF_PLAYER,
     # whether `player` may not take a talon packet (`talon.packets.forbidden`): its cards
     "packet_check": {**_PLAYER, "packet_cards": Type.CARDS},
+    SIT_OUT: {},
 }
 
 AMOUNT_VARIABLES = {"payer": Type.SEAT, "payee": Type.SEAT}

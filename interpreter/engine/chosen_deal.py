@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from tarot.core.ruleset import Ruleset
 from tarot.engine.dealing import Dealt, deal_packets
+from tarot.engine.seating import seating_of
 from tarot.errors import TarotError, did_you_mean
 
 KEYS = ("dealer", "hands", "talon", "piles")
@@ -48,16 +49,17 @@ class ChosenDeal:
 
 
 def seat_order(ruleset: Ruleset, dealer: int) -> list[int]:
-    """The order the deal goes round: from the dealer's next (as `HandState` deals)."""
-    n = ruleset.players
-    return [(dealer + 1 + i) % n for i in range(n)]
+    """The order the deal goes round: from the dealer's next (as `HandState` deals), the
+    seats sitting the hand out left out."""
+    return list(seating_of(ruleset, dealer).from_next(dealer))
 
 
 def dealt_positions(ruleset: Ruleset, dealer: int) -> Dealt:
     """Where each position of the pack goes when `dealer` deals: the deal of the pack
     0, 1, 2... (each card index there is a position)."""
     pack = range(len(ruleset.deck))
-    return deal_packets(ruleset.packets, pack, seat_order(ruleset, dealer), dealer)
+    order = seat_order(ruleset, dealer)
+    return deal_packets(ruleset.packets, pack, order, dealer, 0, ruleset.players)
 
 
 def chosen_deal(ruleset: Ruleset, deal: object, default_dealer: int) -> ChosenDeal:
@@ -141,7 +143,8 @@ def chosen_deal(ruleset: Ruleset, deal: object, default_dealer: int) -> ChosenDe
 def deal_of(ruleset: Ruleset, dealer: int, pack: Sequence[int]) -> dict:
     """The deal that `dealer` dealing `pack` lays out, in the shape `chosen_deal` reads."""
     ids = ruleset.deck.cards.ids
-    dealt = deal_packets(ruleset.packets, pack, seat_order(ruleset, dealer), dealer)
+    order = seat_order(ruleset, dealer)
+    dealt = deal_packets(ruleset.packets, pack, order, dealer, 0, ruleset.players)
     deal: dict = {
         "dealer": dealer,
         "hands": [[ids[c] for packet in packets for c in packet] for packets in dealt.packets],

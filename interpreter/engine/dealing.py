@@ -27,13 +27,16 @@ def deal_packets(
     seat_order: Sequence[int],
     dealer: int,
     start: int = 0,
+    seats: int | None = None,
 ) -> Dealt:
     """Deal `pack` from the top (from card `start`, where an earlier part of the deal
     stopped): each step goes round `seat_order` `rounds` times, giving each seat its packet
     and one card on each of its `piles`, and lays its talon cards after the first
-    `talon_after` seats of each round."""
-    packets: list[list[list[int]]] = [[] for _ in seat_order]
-    piles: list[list[list[int]]] = [[] for _ in seat_order]
+    `talon_after` seats of each round. `seats`: how many sit at the table, when some of them
+    sit the hand out and are missing from `seat_order` (they receive nothing)."""
+    table = range(len(seat_order) if seats is None else seats)
+    packets: list[list[list[int]]] = [[] for _ in table]
+    piles: list[list[list[int]]] = [[] for _ in table]
     talon: list[int] = []
     position = start
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from tarot.core.ruleset import FirstDealerDraw, Ruleset
 from tarot.engine import draws
+from tarot.engine.seating import Seating, seating
 from tarot.expressions import EvaluationError, Scope
 
 
@@ -33,6 +34,11 @@ class _Table:
     """What an expression of the draw may read: the ruleset (no hand is dealt yet)."""
 
     ruleset: Ruleset
+
+    @property
+    def seating(self) -> Seating:
+        """The order round the whole table, for `next_seat`."""
+        return seating(self.ruleset.players)
 
 
 def draw_rng(seed: int) -> random.Random:

@@ -110,6 +110,7 @@ class SeatView:
     seat: int
     number: int  # the hand's number in the game
     dealer: int
+    sitting_out: tuple[int, ...]  # the seats sitting this hand out (`players.sit_out`)
     # the seat's own cards
     hand: tuple[int, ...]  # in the order the state holds them
     playable: tuple[int, ...]  # the hand, then the face-up tops of its piles
@@ -184,6 +185,7 @@ class SeatView:
             "seat": seat,
             "number": state.number,
             "dealer": state.dealer,
+            "sitting_out": state.seating.out,
             "hand": tuple(state.hands[seat]),
             "playable": tuple(state.playable(seat)),
             "discards": tuple(state.discards[seat]),

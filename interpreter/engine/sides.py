@@ -23,9 +23,11 @@ if TYPE_CHECKING:
 def side_table(state: HandState, rule: SideRule) -> tuple[tuple[int, ...], ...]:
     """Each seat's side, in seat order within each side; an EvaluationError naming the rule
     when the answers do not split the seats into sides."""
-    players = state.ruleset.players
+    players, out = state.ruleset.players, state.seating.out
     table = tuple(
-        tuple(sorted(set(selected_seats(state.evaluate(rule.value, {rule.seat: seat})))))
+        (seat,)  # a seat sitting the hand out is on no side but its own
+        if seat in out
+        else tuple(sorted(set(selected_seats(state.evaluate(rule.value, {rule.seat: seat})))))
         for seat in range(players)
     )
     for seat, side in enumerate(table):

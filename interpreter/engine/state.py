@@ -50,6 +50,7 @@ from tarot.engine.phases.phase import MOMENTS
 from tarot.engine.phases.play import PlayState
 from tarot.engine.phases.settle import count_points
 from tarot.engine.phases.talon import DiscardState, TalonState
+from tarot.engine.seating import first_leader, seating_of
 from tarot.engine.values import magnitude as _magnitude
 from tarot.engine.values import selected_seats as _seats
 from tarot.engine.values import tidy as _tidy
@@ -159,14 +160,17 @@ class HandState(ZoneAttributes):
         ruleset, dealer, n = self.ruleset, self.dealer, self.ruleset.players
         self._changed()
         self.pack = list(pack)
-        self.seat_order = [(dealer + 1 + i) % n for i in range(n)]  # dealing and bidding order
+        self.phase = Phase.DEAL  # (an expression choosing who sits out may fail here)
+        self.seating = seating_of(ruleset, dealer)  # who plays this deal, who sits it out
+        self.seat_order = list(self.seating.from_next(dealer))  # dealing and bidding order
         self.zones = Zones.empty(n)
         self.shown: list[tuple[int, str, list[int]]] = []  # (seat, what, cards shown)
         self.decisions: list[dict] = []
         self.payments: list[Payment] = []
         self.scores: list[Number] = [0] * n  # points scored in the hand (rulesets that score)
         self._points: list[Number] | None = None
-        self._base_vars = {"seats": tuple(range(n)), "dealer": dealer, "players": n}
+        in_play = self.seating.in_play
+        self._base_vars = {"seats": in_play, "dealer": dealer, "players": len(in_play)}
         self.thrown_in: str | None = None  # why the deal was abandoned, if it was
         self.step = 0  # where the hand is in the ruleset's flow (`Ruleset.flow`)
         self.phase = Phase.DEAL  # the phase of that step
@@ -185,7 +189,7 @@ class HandState(ZoneAttributes):
         self.declare = DeclareState.new(n)
         self.announce = AnnounceState.new()
         self.double = DoubleState.new()
-        leader = dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n
+        leader = first_leader(self.seating, dealer, ruleset.play.first_leader)
         self.play = PlayState.new(ruleset.play, ruleset.deck.cards, leader, ruleset.deck.fools)
         auction.start(self, provisional=True)
         enter_first_step(self)
@@ -209,6 +213,7 @@ class HandState(ZoneAttributes):
         other.keeps_log = self.keeps_log
         other.pack = self.pack
         other.seat_order = self.seat_order
+        other.seating = self.seating
         other._base_vars = self._base_vars
         other.declarations_seen = self.declarations_seen  # shared on purpose: see __init__
         # where the hand stands
@@ -368,7 +373,7 @@ class HandState(ZoneAttributes):
         attack = self.attackers()
         if not attack:
             return ()
-        return tuple(s for s in range(self.ruleset.players) if s not in attack)
+        return tuple(s for s in self.seating.in_play if s not in attack)
 
     def side_of(self, seat: int) -> tuple[int, ...]:
         """The seats that share `seat`'s tricks: its side as the play rules' `sides` give it,
@@ -376,7 +381,7 @@ class HandState(ZoneAttributes):
         if self.play.side_table is not None:
             return self.play.side_table[seat]
         attack = self.attackers()
-        if not attack:
+        if not attack or seat in self.seating.out:  # one sitting the hand out is alone
             return (seat,)
         return attack if seat in attack else self.defenders()
 
@@ -515,10 +520,10 @@ class HandState(ZoneAttributes):
     def _pay(
         self, rule_id: str, payers: Value, payees: Value, amount: Evaluator, scope: Scope, at: At
     ) -> None:
-        paid = False
+        paid, out = False, self.seating.out  # a seat sitting the hand out neither pays nor is paid
         for payer in _seats(payers):
             for payee in _seats(payees):
-                if payer == payee:
+                if payer == payee or payer in out or payee in out:
                     continue
                 scope.vars["payer"], scope.vars["payee"] = payer, payee
                 value = _tidy(amount(scope))

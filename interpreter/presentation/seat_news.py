@@ -93,6 +93,10 @@ def _opening_lines(view: SeatView) -> list[str]:
         f"=== Hand {view.number} of {ruleset.title}: {who(view.dealer, me)} "
         f"{verb(view.dealer, me, 'deal')}; you are seat {me} ==="
     ]
+    lines += [
+        capital(f"{who(seat, me)} {verb(seat, me, 'sit')} this hand out: no cards, no say")
+        for seat in view.sitting_out
+    ]
     if view.cut_card is not None:
         card = ruleset.deck.cards[view.cut_card].label()
         lines.append(f"Cut card, shown to all: {card} (to the dealer)")

@@ -85,6 +85,11 @@ def seat_name(state: HandState, seat: int) -> str:
     return f"Seat {seat}" + (" (dealer)" if seat == state.dealer else "")
 
 
+def sits_out_line(state: HandState, seat: int) -> str:
+    """A seat sitting the hand out (`players.sit_out`), said before the deal."""
+    return f"  {seat_name(state, seat)} sits this hand out (players.sit_out)"
+
+
 def table_order(ruleset: Ruleset) -> str:
     """Where the seats sit, from the ruleset's direction of play: seats are numbered in
     the order of play, which passes to each seat's left (clockwise) or right."""
@@ -115,7 +120,12 @@ def _payments_at(state: HandState, at: At) -> list[str]:
             citation = state.ruleset.citation(p.rule) if _view.get().sources else ""
             cite = f" [{citation}]" if citation else ""
             paid = f"{number_text(p.amount)} {state.ruleset.unit.of(p.amount)}"
-            lines.append(f"    pay: seat {p.payer} -> seat {p.payee}  {paid}  {name}{cite}")
+            share = (
+                " (sitting out, as a defender)"
+                if state.seating.out and {p.payer, p.payee} & set(state.seating.out)
+                else ""
+            )
+            lines.append(f"    pay: seat {p.payer} -> seat {p.payee}  {paid}  {name}{share}{cite}")
     return lines
 
 
@@ -180,8 +190,10 @@ def _hand_transcript(state: HandState) -> str:
         reason = ruleset.rule_label("thrown_in:" + deal["thrown_in"])
         out.append(f"A deal is thrown in ({reason}); the same dealer deals again.")
     out.append(f"Deal ({table_order(ruleset)}):")
+    out += [sits_out_line(state, seat) for seat in state.seating.out]
     for seat, hand in enumerate(state.deal.hands_dealt):
-        out.append(f"  {seat_name(state, seat)} [{len(hand)}]: {_cards(ruleset, hand)}")
+        if seat not in state.seating.out:
+            out.append(f"  {seat_name(state, seat)} [{len(hand)}]: {_cards(ruleset, hand)}")
     for seat, piles in enumerate(state.deal.piles_dealt):
         if piles:
             faces = "; ".join(
@@ -277,7 +289,7 @@ def _play_lines(state: HandState) -> list[str]:
         out.append(f"Play stops: the play rules end it ({unplayed} cards not played)")
     out += _scored_at_the_end(state)
     points = state.card_points()
-    said = ", ".join(f"seat {s} {number_text(p)}" for s, p in enumerate(points))
+    said = ", ".join(f"seat {s} {number_text(points[s])}" for s in state.seating.in_play)
     out.append("Card points: " + said)
     out += _side_points_line(state)
     if state.play.claimed:
@@ -500,7 +512,7 @@ def _side_points_line(state: HandState) -> list[str]:
     """Where seats pool their tricks (a taker's side, the play rules' sides), the card points
     of each side's pooled piles, as the rules count them: counted in groups, a side's points
     are not the sum of its seats'."""
-    sides = list(dict.fromkeys(state.side_of(seat) for seat in range(state.ruleset.players)))
+    sides = list(dict.fromkeys(state.side_of(seat) for seat in state.seating.in_play))
     if all(len(side) == 1 for side in sides):
         return []
     said = ", ".join(

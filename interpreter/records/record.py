@@ -51,6 +51,8 @@ def hand_record(state: HandState) -> dict:
     record = {
         "number": state.number,
         "dealer": state.dealer,
+        # only in the records of rulesets where seats sit a hand out (`players.sit_out`)
+        **({"sat_out": list(state.seating.out)} if state.ruleset.sit_out else {}),
         "deck": [card.as_record() for card in cards],
         "pack": [cards[c].id for c in state.pack],
         # a chosen deal (`engine.chosen_deal`) is asserted by the record: replay checks the

@@ -45,6 +45,7 @@ HUMAN = "human"
 
 # what a hand record says beyond its number, dealer, packs and decisions, in the record's order
 _RESULTS = (
+    "sat_out",  # in the records of rulesets where seats sit a hand out only
     "deck",
     "cut_card",
     "hands_dealt",
@@ -65,6 +66,7 @@ _RESULTS = (
 )
 #: the keys only some rulesets' records have, and what the ruleset has that gives them
 _ONLY_IN_SOME = {
+    "sat_out": "seats sitting a hand out (`players.sit_out`)",
     "declarations": "declarations",
     "told": "counts of discards told to all (`discard.told`)",
     "lasting": "lasting state",

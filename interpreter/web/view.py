@@ -112,6 +112,7 @@ def table_json(
         "seed": table.setup.seed if table.setup.seed_known else None,
         "hand_number": view.number,
         "dealer": view.dealer,
+        "sitting_out": list(view.sitting_out),  # dealt nothing, asked nothing this hand
         "to_decide": view.to_decide,
         "over": view.over,
         "hand": drawn(sorted_hand(ruleset.deck, view.hand)),

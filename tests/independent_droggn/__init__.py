@@ -13,6 +13,10 @@ threes), `hand` (one hand from the deal to the net).
 
 The reading, rule by rule (what the texts read give, then what the page marks as assumed):
 
+- The players: three; with four at the table the dealer sits each hand out: he is dealt no
+  card, does not bid, double or play, and (assumed) pays and receives nothing; the other three
+  play the hand as three would, each "next" meaning the next of the three, and the deal
+  passes round all four.
 - The pack: 21 tarocks, the Gstiess, and in each suit King, Queen, Rider, Jack and seven pips,
   10 down to 4 in clubs and spades, Ace (1) up to 7 in hearts and diamonds, the Ace highest.
 - The deal (assumed): six cards to the talon first, then four rounds of five from the

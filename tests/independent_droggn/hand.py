@@ -31,12 +31,19 @@ def hand_difference(hand: dict, options: dict[str, str]) -> str | None:
 
 def _check(hand: dict, options: dict[str, str]) -> str | None:
     cards = cards_of(hand["deck"])
-    players, dealer = len(hand["hands_dealt"]), hand["dealer"]
-    _check_deal(hand, players, dealer)
+    table, dealer = len(hand["hands_dealt"]), hand["dealer"]
+    seating = Seating(table, dealer)
+    players = table
+    _check_deal(hand, seating)
+    if seating.out is not None:
+        if hand.get("sat_out") != [seating.out]:
+            return f"sat out: record {hand.get('sat_out')}, reading [{seating.out}]"
+        if any(d["seat"] == seating.out for d in hand["decisions"]):
+            raise Broken(f"the dealer, seat {seating.out}, sitting out, is asked a decision")
     held = [[cards[c] for c in h] for h in hand["hands_dealt"]]
     talon = [cards[c] for c in hand["talon"]]
     decisions = list(hand["decisions"])
-    declarer, contract = _auction(decisions, dealer, players)
+    declarer, contract = _auction(decisions, seating)
     if contract == "super_mord" and not any(c.fool for c in held[declarer]):
         raise Broken(f"a Super Mord bid by seat {declarer}, who lacks the Gstiess")
     if declarer is None:
@@ -50,7 +57,7 @@ def _check(hand: dict, options: dict[str, str]) -> str | None:
     said = (hand["sides"]["taker"], hand["sides"]["contract"])
     if said != (declarer, contract):
         return f"declarer and bid: record {said}, reading {(declarer, contract)}"
-    defenders = [(declarer + i) % players for i in range(1, players)]
+    defenders = seating.after(declarer)[:-1]
     won: list[list[Card]] = [[] for _ in range(players)]
     later: list[Card] = []  # a talon counted for the defenders joins their pile at the end
     if contract in TAKES_TALON:
@@ -58,11 +65,11 @@ def _check(hand: dict, options: dict[str, str]) -> str | None:
         won[declarer] += _discard(decisions, declarer, contract, held[declarer])
     else:
         later = talon
-    factor = _doubling(decisions, dealer, declarer, players)
+    factor = _doubling(decisions, seating, declarer)
     exchanges = list(hand["excuse_exchanges"])
     side = {s: {declarer} if s == declarer else set(defenders) for s in range(players)}
     winners, debts = _play(
-        hand["tricks"], decisions, cards, held, won, (declarer, contract, side), exchanges, dealer
+        hand["tricks"], decisions, cards, held, won, (declarer, contract, side), exchanges, seating
     )
     won[defenders[0]] += later
     _pay_debts(debts, exchanges, len(winners), won, side)
@@ -89,37 +96,60 @@ def _check(hand: dict, options: dict[str, str]) -> str | None:
         elif options["margin"] == "card_points":
             amount += abs(declarer_points - HALF)
     amount *= factor
-    sign, seats = (1 if won_game else -1), range(players)
-    net = [sign * amount * len(defenders) if s == declarer else -sign * amount for s in seats]
+    sign = 1 if won_game else -1
+    net = [
+        0
+        if s == seating.out
+        else sign * amount * len(defenders)
+        if s == declarer
+        else -sign * amount
+        for s in range(players)
+    ]
     if hand["net"] != net:
         return f"net per seat: record {hand['net']}, reading {net}"
     return None
 
 
-def _check_deal(hand: dict, players: int, dealer: int) -> None:
-    """The talon from the top of the pack, then four rounds of five from the dealer's next."""
+class Seating:
+    """The seats at the table, the dealer sitting out when there are four, and the order of
+    play among the three who play."""
+
+    def __init__(self, table: int, dealer: int) -> None:
+        self.table, self.dealer = table, dealer
+        self.out = dealer if table == 4 else None
+
+    def after(self, seat: int) -> list[int]:
+        """The seats in play after `seat` in order of play, round to `seat` itself (when it
+        plays)."""
+        around = [(seat + i) % self.table for i in range(1, self.table + 1)]
+        return [s for s in around if s != self.out]
+
+
+def _check_deal(hand: dict, seating: Seating) -> None:
+    """The talon from the top of the pack, then four rounds of five from the dealer's next,
+    the dealer dealt nothing when he sits out."""
     pack = hand["pack"]
     if hand["talon"] != pack[:TALON]:
         raise Broken("the talon is not the pack's first six cards")
-    dealt: list[list[str]] = [[] for _ in range(players)]
+    dealt: list[list[str]] = [[] for _ in range(seating.table)]
     at = TALON
     for _ in range(ROUNDS):
-        for i in range(1, players + 1):
-            dealt[(dealer + i) % players] += pack[at : at + EACH]
+        for seat in seating.after(seating.dealer):
+            dealt[seat] += pack[at : at + EACH]
             at += EACH
     if dealt != hand["hands_dealt"] or at != len(pack):
         raise Broken("the hands are not dealt from the pack in fives")
 
 
-def _auction(decisions: list, dealer: int, players: int) -> tuple[int | None, str | None]:
+def _auction(decisions: list, seating: Seating) -> tuple[int | None, str | None]:
     """Round and round from the dealer's next until one is left; a pass is for good."""
-    active = [(dealer + i) % players for i in range(1, players + 1)]
+    active = seating.after(seating.dealer)
     best, declarer, seat = -1, None, active[0]
     while active and not (len(active) == 1 and declarer is not None):
         bid = decisions.pop(0) if decisions else None
         if bid is None or bid["kind"] != "bid" or bid["seat"] != seat:
             raise Broken(f"seat {seat} should bid, not {bid}")
-        following = next((s for s in _after(seat, players) if s in active and s != seat), None)
+        following = next((s for s in seating.after(seat) if s in active and s != seat), None)
         if bid["choice"] == "pass":
             active.remove(seat)
         else:
@@ -129,11 +159,6 @@ def _auction(decisions: list, dealer: int, players: int) -> tuple[int | None, st
             best, declarer = rank, seat
         seat = following if following is not None else seat
     return declarer, (BIDS[best] if declarer is not None else None)
-
-
-def _after(seat: int, players: int) -> list[int]:
-    """The seats after `seat` in order of play, round to `seat` itself."""
-    return [(seat + i) % players for i in range(1, players + 1)]
 
 
 def _discard(decisions: list, declarer: int, contract: str, hand: list[Card]) -> list[Card]:
@@ -155,10 +180,10 @@ def _discard(decisions: list, declarer: int, contract: str, hand: list[Card]) ->
     return laid
 
 
-def _doubling(decisions: list, dealer: int, declarer: int, players: int) -> int:
+def _doubling(decisions: list, seating: Seating, declarer: int) -> int:
     """Each defender in turn may double; once one has, the declarer may redouble."""
     factor = 1
-    askers = [s for s in ((dealer + i) % players for i in range(1, players + 1)) if s != declarer]
+    askers = [s for s in seating.after(seating.dealer) if s != declarer]
     for seat in askers:
         d = decisions.pop(0)
         if d["kind"] != "double" or d["seat"] != seat:
@@ -208,16 +233,14 @@ def trick_winner(played: list[tuple[int, Card]]) -> int | None:
     return max(((s, c) for s, c in live if c.suit == suit), key=lambda sc: sc[1].order_in_suit)[0]
 
 
-def _play(tricks, decisions, cards, held, won, taken, exchanges, dealer):
+def _play(tricks, decisions, cards, held, won, taken, exchanges, seating):
     """Every trick in turn: (the trick winners, the Gstiess's debts still unpaid)."""
     declarer, contract, side = taken
-    players = len(held)
-    leader, winners = (dealer + 1) % players, []
+    leader, winners = seating.after(seating.dealer)[0], []
     debts: list[tuple[int, int]] = []  # (the Gstiess's holder, the trick's winner)
-    for number in range(1, len(held[0]) + 1):
+    for number in range(1, len(held[leader]) + 1):
         played: list[tuple[int, Card]] = []
-        for i in range(players):
-            seat = (leader + i) % players
+        for seat in [leader, *seating.after(leader)[:-1]]:
             d = decisions.pop(0) if decisions else None
             if d is None or d["kind"] != "play" or d["seat"] != seat:
                 raise Broken(f"trick {number}: seat {seat} does not play: {d}")

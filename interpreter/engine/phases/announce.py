@@ -79,8 +79,7 @@ def enter(state: HandState) -> None:
         first = state.auction.taker
     else:
         first = state.seat_order[0]
-    players = state.ruleset.players
-    state.announce.queue = [(first + i) % players for i in range(players)]
+    state.announce.queue = list(state.seating.rounds[first])
 
 
 def decide(state: HandState) -> bool:
@@ -130,8 +129,7 @@ def announce(state: HandState, decision: Decision, action: Announce | Double | P
     section = state.ruleset.announcements
     assert section is not None  # asked only in rulesets with `announcements`
     if section.rounds == UNTIL_ALL_PASS:  # every seat, this one first, must pass again
-        players = state.ruleset.players
-        state.announce.queue = [(seat + i) % players for i in range(players)]
+        state.announce.queue = list(state.seating.rounds[seat])
     if isinstance(action, Double):
         doubling.record(state, action.target)
         return
@@ -154,10 +152,9 @@ def _reopen(state: HandState, seat: int, reopen: Evaluator) -> None:
     """The seats `reopen` gives speak again once the announcer has passed, in order of play
     from him: those other than him not already waiting to speak."""
     chosen = set(selected_seats(reopen(state._scope({"player": seat}))))
-    players = state.ruleset.players
     again = tuple(
         other
-        for other in ((seat + i) % players for i in range(1, players))
+        for other in state.seating.after(seat)
         if other in chosen and other not in state.announce.queue
     )
     if again:

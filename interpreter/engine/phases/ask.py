@@ -79,9 +79,7 @@ def decide_in_play(state: HandState) -> bool:
     trick = state.play.trick_number
     if ask.looked_at < trick:  # the questions due before this trick, each asker in turn
         ask.looked_at = trick
-        order = [
-            (state.play.leader + i) % state.ruleset.players for i in range(state.ruleset.players)
-        ]
+        order = state.seating.rounds[state.play.leader]
         for question in state.ruleset.questions:
             if question.before_trick != trick or question.id in ask.answers:
                 continue

@@ -148,8 +148,7 @@ def bid_order(state: HandState, provisional: bool = False) -> list[int]:
     if provisional and not selected_seats(bidding.first(state._scope({}))):
         return list(state.seat_order)
     first = first_seat(state, bidding.first, "the auction's `first`")
-    n = state.ruleset.players
-    return [(first + i) % n for i in range(n)]
+    return list(state.seating.rounds[first])
 
 
 def enter(state: HandState) -> None:

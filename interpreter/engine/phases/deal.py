@@ -67,7 +67,12 @@ def deal(state: HandState) -> None:
     steps = state.ruleset.packets
     packets = [steps[i] for i in step.packets]
     dealt = deal_packets(
-        packets, state.pack, state.seat_order, state.dealer, state.deal.dealt_so_far
+        packets,
+        state.pack,
+        state.seat_order,
+        state.dealer,
+        state.deal.dealt_so_far,
+        state.ruleset.players,
     )
     state.deal.dealt_so_far = dealt.position
     if step.packets and step.packets[0] == 0:
@@ -148,8 +153,7 @@ def _put_to_agreement(state: HandState, seat: int, rule: RedealRule) -> bool:
     if rule.agreed_by is None:
         return False
     asked = selected_seats(rule.agreed_by(state._scope({"player": seat})))
-    players = state.ruleset.players
-    following = [(seat + i) % players for i in range(1, players)]
+    following = state.seating.after(seat)
     state.deal.redeal_agreement = [s for s in following if s in asked]
     return bool(state.deal.redeal_agreement)
 

@@ -95,8 +95,7 @@ class DeclareState:
 
 def decide(state: HandState) -> bool:
     """The next declaration before play, seats in order from the leader."""
-    players = state.ruleset.players
-    order = [(state.play.leader + i) % players for i in range(players)]
+    order = state.seating.rounds[state.play.leader]
     return any(next_declaration(state, seat, BEFORE_PLAY) for seat in order)
 
 

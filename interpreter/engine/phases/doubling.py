@@ -156,11 +156,11 @@ def _side_to_speak(state: HandState, target: DoubleTarget) -> list[int]:
     else:  # an announced bonus: first doubled by the seats not on its announcer's side
         assert target.announcement is not None  # the checks ask for `by` otherwise
         announcer = state.side_of(announcers(state, target.announcement)[0])
-        first = [s for s in range(state.ruleset.players) if s not in announcer]
+        first = [s for s in state.seating.in_play if s not in announcer]
     if state.double.doubled.get(target.id, 0) % 2 == 0:
         side = first
     elif target.against is not None:
         side = selected_seats(target.against(scope))
     else:
-        side = [s for s in range(state.ruleset.players) if s not in first]
+        side = [s for s in state.seating.in_play if s not in first]
     return [seat for seat in state.seat_order if seat in side]

@@ -23,6 +23,7 @@ from tarot.engine.lasting import TRICK, pay_transfers
 from tarot.engine.phases import announce, ask, declare, settle, talon
 from tarot.engine.pile_tops import take_pile_tops
 from tarot.engine.rank_changes import changed_pack
+from tarot.engine.seating import first_leader
 from tarot.engine.showing import show_cards
 from tarot.engine.values import selected_seats
 from tarot.expressions import EvaluationError
@@ -109,10 +110,7 @@ def settle_rules(state: HandState) -> None:
     elif rules.first_leader == "taker" and state.auction.taker is not None:
         state.play.leader = state.auction.taker
     elif rules is not ruleset.play:  # a contract's own rules may name another leader
-        dealer = state.dealer
-        state.play.leader = (
-            dealer if rules.first_leader == "dealer" else (dealer + 1) % ruleset.players
-        )
+        state.play.leader = first_leader(state.seating, state.dealer, rules.first_leader)
     state.play.side_table = None if rules.sides is None else sides.side_table(state, rules.sides)
     state._changed()
 
@@ -132,7 +130,7 @@ def enter(state: HandState) -> None:
     state.play.excuses = excuse_cards(state)
     if state.play.rules.rank_changes:
         _change_ranks(state)
-    zones, players = state.zones, state.ruleset.players
+    zones, players = state.zones, len(state.seating.in_play)
     state.play.total_tricks = (
         len(zones.hands[state.play.leader])
         + sum(map(len, zones.piles[state.play.leader]))
@@ -154,7 +152,7 @@ def decide(state: HandState) -> bool:
     ruleset = state.ruleset
     if ruleset.questions and not zones.trick and ask.decide_in_play(state):
         return True
-    seat = (state.play.leader + len(zones.trick)) % ruleset.players
+    seat = state.seating.rounds[state.play.leader][len(zones.trick)]
     if state.play.trick_number == 1 and declare.next_declaration(
         state, seat, declare.BEFORE_OWN_FIRST_CARD
     ):
@@ -172,7 +170,7 @@ def decide(state: HandState) -> bool:
 
 
 def to_play(state: HandState) -> int:
-    return (state.play.leader + len(state.zones.trick)) % state.ruleset.players
+    return state.seating.rounds[state.play.leader][len(state.zones.trick)]
 
 
 def restricted(state: HandState, seat: int, legal: list[int]) -> list[int]:
@@ -241,7 +239,7 @@ def play(state: HandState, decision: Decision, card: int) -> None:
     if rules:  # the event's variables are built only for a card that may fire a rule
         at = at_trick(state.play.trick_number)
         state._fire_rules(rules, state._trick_vars(seat, card), at)
-    if len(zones.trick) == state.ruleset.players:
+    if len(zones.trick) == len(state.seating.in_play):
         _end_trick(state)
 
 
@@ -342,10 +340,10 @@ def stock(state: HandState) -> list[int]:
 def _draw(state: HandState, winner: int) -> None:
     """After a trick: each player, the winner first, draws the top card of the stock, while
     it has a card for each."""
-    n, zones = state.ruleset.players, state.zones
-    if state.talon_phase.drawing and len(zones.talon) >= n:
-        for i in range(n):
-            zones.hands[(winner + i) % n].append(zones.talon.pop(0))
+    order, zones = state.seating.rounds[winner], state.zones
+    if state.talon_phase.drawing and len(zones.talon) >= len(order):
+        for seat in order:
+            zones.hands[seat].append(zones.talon.pop(0))
 
 
 def pay_excuse_debts(state: HandState, at_the_end: bool = False) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from tarot.engine.events import AT_SETTLEMENT, Payment
 from tarot.engine.lasting import close_hand
 from tarot.engine.phases.phase import Phase
+from tarot.engine.seating import pay_as_defenders
 from tarot.engine.values import selected_seats, tidy
 from tarot.expressions import EvaluationError
 from tarot.expressions.builtins import Number
@@ -49,7 +50,13 @@ def finish(state: HandState) -> None:
     state.decision = None
     state._changed()
     state._fire_rules(state.ruleset.settlement, {}, AT_SETTLEMENT)
-    state.scores = [tidy(state.hand_score(seat)) for seat in range(state.ruleset.players)]
+    sit_out = state.ruleset.sit_out
+    if sit_out is not None and sit_out.as_defender:
+        pay_as_defenders(state)
+    out = state.seating.out  # a seat sitting the hand out scores nothing in it
+    state.scores = [
+        0 if seat in out else tidy(state.hand_score(seat)) for seat in range(state.ruleset.players)
+    ]
     state._changed()
     close_hand(state)
 

@@ -192,9 +192,9 @@ def _share_out(state: HandState, seat: int, use: TalonUse) -> None:
     its cards, the others take none."""
     shares = use.shares
     assert shares is not None  # shared out only where the talon says so
-    talon, players = state.zones.talon, state.ruleset.players
+    talon = state.zones.talon
     first = max(0, int(state.evaluate(shares.first)))
-    receivers = [(seat + i) % players for i in range(1, players)]
+    receivers = state.seating.after(seat)
     given = [(seat, talon[:first])]
     rest = talon[first:]
     _give(state, given, use.shown)

@@ -266,7 +266,29 @@ class _PageBuilder:
         spec = self.doc["players"]
         direction = spec.get("direction", "clockwise")
         line = f"{spec['count']} players; the deal and the play pass {direction}."
-        yield self.rule("Players", [line], ("players",), spec)
+        lines = [line]
+        sit_out = spec.get("sit_out")
+        if sit_out is not None:
+            who = sit_out.get("seats")
+            pays = (
+                "pays and is paid, for each rule and each seat of the taker's side, the"
+                " defenders' average share of what the rule moved between that seat and the"
+                " defenders (as a defender)"
+                if sit_out.get("pays") == "as_defender"
+                else "pays and is paid nothing"
+            )
+            lines.append(
+                self.part(
+                    f"{sit_out['in_hand']} of them play each hand; the others sit it out: "
+                    + ("the dealer" if who is None else f"the seats {code(who)}")
+                    + f". A seat sitting out is dealt no cards and has no say, and {pays};"
+                    " the deal still passes round every seat at the table.",
+                    sit_out,
+                    ("players", "sit_out"),
+                    "Seats sitting a hand out",
+                )
+            )
+        yield self.rule("Players", lines, ("players",), spec)
 
     def _deck(self) -> Iterator[Rule]:
         spec = self.doc["deck"]
@@ -308,7 +330,7 @@ class _PageBuilder:
 
     def _deal(self) -> Iterator[Rule]:
         spec = self.doc["deal"]
-        players = self.ruleset.players
+        players = self.ruleset.in_hand  # the seats dealt to, those sitting out left out
         passing = (
             "the same player deals every hand."
             if spec.get("next_dealer") == "same"

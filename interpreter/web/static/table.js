@@ -207,7 +207,9 @@ function drawHand(view) {
   const numbers = new Map(clickable ? decision.choices.map((c, n) => [c.text, { number: n + 1, cost: c.cost }]) : []);
   const hand = $("hand");
   hand.replaceChildren();
-  $("hand-title").textContent = `Your hand (${plural(view.hand.length, "card")})`;
+  $("hand-title").textContent = view.sitting_out.includes(view.seat)
+    ? "You sit this hand out: no cards, nothing to decide"
+    : `Your hand (${plural(view.hand.length, "card")})`;
   hand.setAttribute("aria-label", $("hand-title").textContent);
   const width = hand.clientWidth || 360;
   const cardWidth = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--card-w")) || 64;
@@ -389,11 +391,12 @@ function drawSeats(view) {
     const name = mine ? `you (seat ${s})` : `seat ${s}`;
     const person = view.people.find((p) => p.seat === s);
     const player = person ? `a person, ${person.here ? "here" : "not here yet"}` : view.agents[s];
+    const out = view.sitting_out.includes(s);
     const marks = [];
     if (view.dealer === s) marks.push("dealer");
     if (turn) marks.push(mine ? "your turn" : "to play");
     const plaque = element("div", {
-      class: `seat${turn ? " turn" : ""}${mine ? " mine" : ""}`, role: "group",
+      class: `seat${turn ? " turn" : ""}${mine ? " mine" : ""}${out ? " out" : ""}`, role: "group",
       "aria-label": [name, mine ? "" : player, cardCount(view, s), ...marks].filter(Boolean).join(", "),
       "data-seat": String(s),
     },
@@ -410,6 +413,7 @@ function drawSeats(view) {
 }
 
 function cardCount(view, seat) {
+  if (view.sitting_out.includes(seat)) return "sits this hand out";
   const held = view.hand_sizes[seat];
   const tops = (view.pile_tops[seat] || []).length;
   return `${plural(held, "card")} in hand` + (tops ? ` + ${tops} face up` : "");
