@@ -490,6 +490,8 @@ class ArrayCompiler:
             (f,) = fns
             if args[0].type == Type.CARDS:
                 return self.combine(Type.NUMBER, lambda ctx: f(ctx).count(), *args)
+            if args[0].const:  # seats known before any hand: counted once
+                return _const(Type.NUMBER, int(seat_mask(args[0].value, 1, self.players).sum()))
             return self.combine(
                 Type.NUMBER,
                 lambda ctx: seat_mask(f(ctx), ctx.size, self.players).sum(axis=1),

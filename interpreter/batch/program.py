@@ -20,6 +20,7 @@ from tarot.batch.announce_rules import ArrayAnnouncements, compile_announcements
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.auction_rules import ArrayBidding, compile_bidding
 from tarot.batch.doubling_rules import ArrayTarget, compile_doubling
+from tarot.batch.phases.packets import ArrayPackets
 from tarot.batch.phases.sides import compile_sides
 from tarot.batch.phases.talon_takes import ArrayTake
 from tarot.batch.seat_order import attack_order, attack_ordered
@@ -100,6 +101,7 @@ class ArrayTalon:
     shares_first: Node | None = None  # shared out: how many cards the seat takes first
     shares_others: int = 0  # then how many each other seat takes in turn
     ends_hand: Node | None = None  # once the seat has its cards: the hand ends, settled
+    packets: ArrayPackets | None = None  # laid out in packets, some taken by the seat
 
 
 @dataclass(frozen=True)
@@ -461,7 +463,7 @@ def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTa
     if use.to not in ("hand", "pile", "out_of_play", "stock"):
         raise Unsupported(f"{where}: the talon as a {use.to} (not run by the batch back end)")
     takes = tuple(_take(compiler, take, f"{where}.takes[{i}]") for i, take in enumerate(use.takes))
-    shares = use.shares
+    shares, packets = use.shares, use.packets
     return ArrayTalon(
         use.to,
         _optional(compiler, where, use.seat, "talon"),
@@ -469,6 +471,14 @@ def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTa
         None if shares is None else _optional(compiler, where, shares.first, "talon"),
         0 if shares is None else shares.others,
         _optional(compiler, where, use.ends_hand, "talon"),
+        None
+        if packets is None
+        else ArrayPackets(
+            packets.count,
+            packets.choose,
+            packets.rest_to,
+            _optional(compiler, f"{where}.packets", packets.rest_seat, "talon"),
+        ),
     )
 
 

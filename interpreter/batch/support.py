@@ -91,11 +91,11 @@ RUNS = frozenset(
         "declarations.table[].compulsory",
         "play.sides",
         "deal.packets[].piles",
+        "talon.packets",  # `batch.phases.packets`
     }
 )
 #: the mechanisms it does not run, each with what it lacks
 REFUSED: dict[str, str] = {
-    "talon.packets": "the talon in packets (no packet choice in the batch)",
     "talon.per_trick": "the talon as a stock drawn from after each trick",
     "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
