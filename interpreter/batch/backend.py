@@ -38,7 +38,10 @@ def choose_backend(requested: str, rulesets: Sequence[Ruleset], agents: Sequence
         if requested == "batch":
             # a refusal of the command, not a place in the document: the ruleset names it
             raise RulesetError(
-                [Problem(None, ruleset.id, f"--backend batch cannot run {what}") for what in missing]
+                [
+                    Problem(None, ruleset.id, f"--backend batch cannot run {what}")
+                    for what in missing
+                ]
             )
         print(
             f"tarot: playing on the scalar engine, since the batch back end cannot run "

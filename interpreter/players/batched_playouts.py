@@ -35,6 +35,7 @@ import numpy as np
 
 from tarot.batch import keyed_random
 from tarot.batch.habits import CardHabit
+from tarot.batch.lasting_values import lasting_of
 from tarot.batch.masks import Ints, Layout, Masks
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD
 from tarot.batch.phases.play import Resume, play
@@ -353,6 +354,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
         summarised=False,
+        **lasting_of(program, states),
     )
 
 

@@ -106,7 +106,5 @@ def _rest_seat(state: BatchState, packets: ArrayPackets, rows: Ints) -> Ints:
     ctx = Ctx(state, rows, state.names(rows))
     chosen = seat_mask(packets.rest_seat.fn(ctx), len(rows), state.players)
     if not chosen.any(axis=1).all():
-        raise EvaluationError(
-            "the talon packets' `rest.seat` selects nobody; it must give a seat"
-        )
+        raise EvaluationError("the talon packets' `rest.seat` selects nobody; it must give a seat")
     return np.argmax(chosen, axis=1)
