@@ -22,7 +22,7 @@ from tarot.cli import main
 from tarot.compile.loader import load_ruleset
 
 PACKETS = str(Path(__file__).parent / "data" / "rulesets" / "talon-packets.yaml")
-LASTING = str(Path(__file__).parent / "data" / "rulesets" / "lasting-state.yaml")
+QUESTIONS = str(Path(__file__).parent / "data" / "rulesets" / "questions-in-play.yaml")
 
 
 @cache
@@ -67,10 +67,10 @@ def test_packets_means_agree_with_the_scalar_engine():
 
 
 def test_a_refusal_names_the_ruleset_with_no_stray_path(capsys):
-    status = main(["simulate", LASTING, "--hands", "5", "--backend", "batch"])
+    status = main(["simulate", QUESTIONS, "--hands", "5", "--backend", "batch"])
     err = capsys.readouterr().err
     assert status == 1
-    assert err.startswith("lasting-state: --backend batch cannot run lasting:"), err
+    assert err.startswith("questions-in-play: --backend batch cannot run questions:"), err
     assert "$" not in err
 
 

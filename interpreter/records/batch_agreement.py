@@ -330,3 +330,19 @@ def batch_hands(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> Iterator
                 f"--backend batch: the batch back end and the scalar engine differ on hand "
                 f"{number} of {ruleset.id} (seed {seed}): {error}"
             ) from None
+
+
+def batch_sitting_hands(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> Iterator[HandState]:
+    """Every hand of sittings `numbers` of a run seeded `seed` as the batch back end plays
+    them (`batch_hands` for a ruleset that plays sittings), each replayed through the scalar
+    engine from the hand before, every payment and transfer checked."""
+    for number, records in zip(numbers, sitting_records(ruleset, seed, numbers), strict=True):
+        for record in records:
+            record["fired"] = dict(sorted(record["fired"].items()))
+        try:
+            yield from replay_sitting(ruleset, records, f"sitting {number}")
+        except ReplayMismatch as error:
+            raise BatchDisagreement(
+                f"--backend batch: the batch back end and the scalar engine differ on sitting "
+                f"{number} of {ruleset.id} (seed {seed}): {error}"
+            ) from None
