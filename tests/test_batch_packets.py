@@ -1,6 +1,7 @@
 """The batch back end (`tarot.batch`) on a talon laid out in packets (`talon.packets`,
 tests/data/rulesets/talon-packets.yaml): the taker takes one or two of them into his hand or
-onto his pile, the rest going to the defenders' tricks or staying on the table. Every hand
+onto his pile, the rest going to the defenders' tricks or staying on the table; and on a
+talon given to the trick winners, one or two cards a trick (`talon.to: trick_winners`). Every hand
 tested replays through the scalar engine with every payment, the net and the rule counts
 equal; the packets are taken uniformly, as the scalar random player takes them; means agree
 with the scalar engine's. Also: a seat count known before any hand (`count(seats)`) is a
@@ -33,10 +34,11 @@ def loaded(target: str):
 def test_packets_are_taken_and_every_hand_replays():
     ruleset = loaded(PACKETS)
     assert supports(ruleset) == []
-    records, kinds, fired = replayed(ruleset, 3, 200)
+    records, kinds, fired = replayed(ruleset, 5, 300)
     assert kinds["packet"] > 100 and kinds["discard"] > 100  # packets taken into hand, laid away
-    # the hands the talon ended once the taker had his packet, and a payment of `count(seats)`
-    assert fired["talon_ended"] and fired["most_points"]
+    # the hands the talon ended once the taker had his packet (paid `count(seats) * 2`), and
+    # Kings of a talon given to the trick winners
+    assert fired["talon_ended"] and fired["talon_kings_won"]
     per_hand = Counter(sum(d["kind"] == "packet" for d in r["decisions"]) for r in records)
     assert per_hand[1] and per_hand[2]  # one packet taken, or two one after the other
 
