@@ -14,7 +14,9 @@ result, and an amount of 0 moves nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -25,6 +27,8 @@ from tarot.batch.state import BatchState, Logged
 from tarot.batch.values import Ctx, Unsupported, Value, per_row, seat_mask
 from tarot.core.ruleset import CounterChange, Ruleset, Transfer
 from tarot.engine.lasting import SITTING_END, TRICK
+
+T = TypeVar("T")
 
 #: by a transfer's moment, the events its seats and its own expressions are compiled at
 #: (`compile.lasting_compiler`: the settlement's otherwise)
@@ -94,7 +98,8 @@ def compile_lasting(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayLasting |
     )
 
 
-def _named(where: str, build):  # noqa: ANN001, ANN202 - a builder of any node
+def _named(where: str, build: Callable[[], T]) -> T:
+    """What `build` makes, or Unsupported naming `where`."""
     try:
         return build()
     except Unsupported as error:

@@ -85,21 +85,18 @@ class LastingLayout:
         return row
 
 
-def lasting_of(program: Program, states: Sequence[HandState]) -> dict[str, np.ndarray]:
-    """The lasting values of scalar hand states taken up by the batch (the search
-    player's play-outs), as fields of a `BatchState`: none without lasting state. The game
-    totals before each hand are in its net there, so none are carried apart."""
+def carry_lasting(program: Program, batch: BatchState, states: Sequence[HandState]) -> None:
+    """The lasting values of scalar hand states taken up by the batch (`batch`, made from
+    `states`: the search player's play-outs); nothing without lasting state. The game totals
+    before each hand are in its net there, so none are carried apart."""
     if program.lasting is None:
-        return {}
-    layout = program.lasting.layout
-    return {
-        "keys": np.array([s.number for s in states], dtype=np.int64),
-        "lasting": np.array([layout.row(s.lasting) for s in states]).reshape(len(states), -1),
-        "lasting_before": np.array([layout.row(s.lasting_before) for s in states]).reshape(
-            len(states), -1
-        ),
-        "sitting_over": np.zeros(len(states), dtype=np.bool_),
-    }
+        return
+    layout, size = program.lasting.layout, len(states)
+    batch.keys = np.array([s.number for s in states], dtype=np.int64)
+    batch.lasting = np.array([layout.row(s.lasting) for s in states]).reshape(size, -1)
+    before = [layout.row(s.lasting_before) for s in states]
+    batch.lasting_before = np.array(before).reshape(size, -1)
+    batch.sitting_over = np.zeros(size, dtype=np.bool_)
 
 
 def _number(value: float) -> int | float:
