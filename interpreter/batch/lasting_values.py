@@ -28,6 +28,11 @@ if TYPE_CHECKING:
     from tarot.engine.state import HandState
 
 
+#: hand k of sitting s draws keyed by s * SITTING_KEY + k (`tarot.batch.sittings`): more than
+#: the hands of any game (`game.max_hands`, at most 1,000)
+SITTING_KEY = 1 << 16
+
+
 @dataclass(frozen=True)
 class LastingLayout:
     """The columns of each counter: its first, and whether it has one per seat."""

@@ -18,15 +18,12 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 from tarot.batch.lasting import game_over
-from tarot.batch.lasting_values import Carried
+from tarot.batch.lasting_values import SITTING_KEY, Carried
 from tarot.batch.masks import Ints
 from tarot.batch.run import BATCH, play_batch, program_of, summaries
 from tarot.batch.state import BatchState
 from tarot.core.ruleset import Ruleset
 from tarot.core.summary import Deal, HandSummary, sole_leader
-
-#: hand k of sitting s is keyed s * SITTING_KEY + k (a game has fewer hands than this)
-SITTING_KEY = 1 << 16
 
 
 def sitting_hands(
@@ -37,8 +34,7 @@ def sitting_hands(
     program = program_of(ruleset)
     lasting, game = program.lasting, ruleset.game
     assert lasting is not None and game is not None  # a ruleset that plays sittings
-    if game.max_hands >= SITTING_KEY:
-        raise ValueError(f"game.max_hands: at most {SITTING_KEY - 1} hands in the batch")
+    assert game.max_hands < SITTING_KEY  # the schema allows at most 1,000 hands
     sittings = np.asarray(numbers, dtype=np.int64)
     going = np.arange(len(sittings))
     values = lasting.layout.start(ruleset, len(sittings))
