@@ -53,7 +53,8 @@ def sittings_replayed(target: str, seed: int, sittings: int) -> tuple[Counter, C
     assert supports(ruleset) == []
     lengths: Counter = Counter()
     fired: Counter = Counter()
-    for number, records in enumerate(sitting_records(ruleset, seed, range(1, sittings + 1))):
+    seeds = [sitting_seed(seed, number) for number in range(1, sittings + 1)]
+    for number, records in enumerate(sitting_records(ruleset, seeds)):
         for record in records:
             record["fired"] = dict(sorted(record["fired"].items()))
             fired.update(record["fired"])
@@ -81,9 +82,29 @@ def test_transfers_at_each_trick_in_hands_alone():
 
 def test_a_sitting_plays_the_same_alone_or_in_any_batch():
     ruleset = loaded(LASTING)
-    alone = sitting_records(ruleset, 5, [7])[0]
-    among = sitting_records(ruleset, 5, range(1, 30))[6]
+    seeds = [sitting_seed(5, number) for number in range(1, 30)]
+    alone = sitting_records(ruleset, seeds[6:7])[0]
+    among = sitting_records(ruleset, seeds)[6]
     assert alone == among and alone[0]["number"] == 1
+
+
+def test_a_batch_sitting_is_shown_and_recorded_from_its_seed(capsys, tmp_path):
+    """A batch report names each sitting by its game's seed; `tarot play` shows that game
+    as the run played it, and its record verifies (its packs dealt again from the seed)."""
+    run = ["diff", LASTING, TOTALS, "--hands", "50", "--jobs", "1", "--backend", "batch"]
+    assert main(run) == 0
+    report = capsys.readouterr().out.split("Hands that differ most")[1]
+    command = next(line.split() for line in report.splitlines() if "tarot play" in line)
+    assert command[-2:] == ["--backend", "batch"] and command[2] == LASTING
+    seed = int(command[command.index("--seed") + 1])
+    number = int(report.split("hand ")[1].split(":")[0])  # the sitting the line is about
+    played = sitting_summaries(loaded(LASTING), 1, [number])[0]
+    record = tmp_path / "sitting.json"
+    args = ["play", LASTING, "--seed", str(seed), "--backend", "batch", "--record", str(record)]
+    assert main(args) == 0
+    shown = capsys.readouterr().out
+    assert f"after {len(played.deals)} hand(s)" in shown
+    assert main(["replay", str(record), "--ruleset", LASTING]) == 0, capsys.readouterr()
 
 
 def test_a_disagreement_stops_a_run_at_its_sitting():

@@ -28,11 +28,6 @@ if TYPE_CHECKING:
     from tarot.engine.state import HandState
 
 
-#: hand k of sitting s draws keyed by s * SITTING_KEY + k (`tarot.batch.sittings`): more than
-#: the hands of any game (`game.max_hands`, at most 1,000)
-SITTING_KEY = 1 << 16
-
-
 @dataclass(frozen=True)
 class LastingLayout:
     """The columns of each counter: its first, and whether it has one per seat."""
@@ -97,7 +92,6 @@ def carry_lasting(program: Program, batch: BatchState, states: Sequence[HandStat
     if program.lasting is None:
         return
     layout, size = program.lasting.layout, len(states)
-    batch.keys = np.array([s.number for s in states], dtype=np.int64)
     batch.lasting = np.array([layout.row(s.lasting) for s in states]).reshape(size, -1)
     before = [layout.row(s.lasting_before) for s in states]
     batch.lasting_before = np.array(before).reshape(size, -1)
@@ -110,19 +104,22 @@ def _number(value: float) -> int | float:
 
 @dataclass(frozen=True)
 class Carried:
-    """What each hand of a sitting starts from: its draws' key, the lasting values the hand
-    before left ([hands, width]) and the game totals before it ([hands, seats])."""
+    """What each hand of a sitting starts from: its game's seed (its draws keyed by it and
+    the hand's number), the lasting values the hand before left ([hands, width]) and the
+    game totals before it ([hands, seats]). A hand played alone has no seed of its own
+    (`seeds` empty: the batch's)."""
 
-    keys: Ints
+    seeds: Ints
     lasting: Floats
     totals: Floats
 
     def take(self, rows: Ints) -> Carried:
-        return Carried(self.keys[rows], self.lasting[rows], self.totals[rows])
+        seeds = self.seeds[rows] if self.seeds.size else self.seeds
+        return Carried(seeds, self.lasting[rows], self.totals[rows])
 
     def put_into(self, state: BatchState) -> None:
         """The hands of `state` (just dealt) start from these values."""
-        state.keys = self.keys.copy()
+        state.seeds = self.seeds.copy()
         state.lasting = self.lasting.copy()
         state.lasting_before = self.lasting.copy()
         state.totals_before = self.totals.copy()

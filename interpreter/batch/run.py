@@ -164,7 +164,8 @@ def _carried(state: BatchState, rows: Ints) -> Carried | None:
     lasting state)."""
     if state.totals_before.shape[:1] != (state.size,):
         return None
-    return Carried(state.keys[rows], state.lasting_before[rows], state.totals_before[rows])
+    seeds = state.seeds[rows] if state.seeds.shape[:1] == (state.size,) else state.seeds[:0]
+    return Carried(seeds, state.lasting_before[rows], state.totals_before[rows])
 
 
 def play_summaries(

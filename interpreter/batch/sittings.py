@@ -1,12 +1,14 @@
 """Sittings in batches: for a ruleset whose hands depend on the hands before (lasting state
 and a game end, `engine.game.plays_sittings`), each lane of a batch is one sitting, its hands
 played in sequence, each starting from the lasting values and game totals the hand before
-left, until the game ends in that lane (or its `max_hands`).
+left, until the game ends in that lane (or its `max_hands`). Sitting N of a run seeded S is
+the game seeded `sitting_seed(S, N)`, as on the scalar engine.
 
 Where it sits: beside `tarot.batch.run`, called by the runner (`tarot.measure.runner`) and
-by the replay of sittings (`tarot.records.batch_agreement`). Hand k of sitting s draws its
-cards and choices keyed by (seed, s x SITTING_KEY + k), so a sitting plays the same alone
-or in any batch. `sitting_summaries` boils each sitting down to one `HandSummary` as
+by the replay of sittings (`tarot.records.batch_agreement`). Hand k of the game seeded G draws
+its cards and choices keyed by (G, k), as a hand alone of a batch run seeded G would, so a
+sitting plays the same alone or in any batch, and its record replays from its seed.
+`sitting_summaries` boils each sitting down to one `HandSummary` as
 `measure.hand_summary.play_sitting_summarized` does: its net and rule counts the sum of its
 hands', its running result read after every decision of every hand, each hand a `Deal`.
 """
@@ -18,30 +20,31 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 from tarot.batch.lasting import game_over
-from tarot.batch.lasting_values import SITTING_KEY, Carried
+from tarot.batch.lasting_values import Carried
 from tarot.batch.masks import Ints
 from tarot.batch.run import BATCH, play_batch, program_of, summaries
 from tarot.batch.state import BatchState
 from tarot.core.ruleset import Ruleset
 from tarot.core.summary import Deal, HandSummary, sole_leader
+from tarot.engine.game import sitting_seed
 
 
 def sitting_hands(
-    ruleset: Ruleset, seed: int, numbers: Sequence[int] | Ints, logging: bool = False
+    ruleset: Ruleset, seeds: Sequence[int], logging: bool = False
 ) -> Iterator[tuple[Ints, BatchState]]:
-    """Sittings `numbers` played side by side: for each hand number from 1, the lanes (as
-    indices into `numbers`) still going and their hand played as one batch state."""
+    """The sittings (games) of these seeds played side by side: for each hand number from
+    1, the lanes (as indices into `seeds`) still going and their hand played as one batch
+    state."""
     program = program_of(ruleset)
     lasting, game = program.lasting, ruleset.game
     assert lasting is not None and game is not None  # a ruleset that plays sittings
-    assert game.max_hands < SITTING_KEY  # the schema allows at most 1,000 hands
-    sittings = np.asarray(numbers, dtype=np.int64)
-    going = np.arange(len(sittings))
-    values = lasting.layout.start(ruleset, len(sittings))
-    totals = np.zeros((len(sittings), ruleset.players))
+    lanes = np.asarray(seeds, dtype=np.int64)
+    going = np.arange(len(lanes))
+    values = lasting.layout.start(ruleset, len(lanes))
+    totals = np.zeros((len(lanes), ruleset.players))
     for hand in range(1, game.max_hands + 1):
-        carried = Carried(sittings[going] * SITTING_KEY + hand, values[going], totals[going])
-        state = play_batch(ruleset, seed, np.full(len(going), hand), logging, carried)
+        carried = Carried(lanes[going], values[going], totals[going])
+        state = play_batch(ruleset, 0, np.full(len(going), hand), logging, carried)
         yield going, state
         totals[going] += state.net
         values[going] = state.lasting
@@ -73,7 +76,8 @@ def _summarized(ruleset: Ruleset, seed: int, numbers: list[int]) -> list[HandSum
     """One summary per sitting of `numbers`, played as one batch."""
     hands: list[list[HandSummary]] = [[] for _ in numbers]
     leaders: list[list[int]] = [[] for _ in numbers]
-    for going, state in sitting_hands(ruleset, seed, numbers):
+    seeds = [sitting_seed(seed, number) for number in numbers]
+    for going, state in sitting_hands(ruleset, seeds):
         for lane, row, summary in zip(
             going.tolist(), range(state.size), summaries(state), strict=True
         ):

@@ -113,11 +113,11 @@ class BatchState:
     summarised: bool = True  # False: who leads after each decision is not kept (play-outs)
     decision_log: list[Logged] = field(default_factory=list)
     payment_log: list[Logged] = field(default_factory=list)
-    # hands of a sitting (`tarot.batch.sittings`): what each hand's draws are keyed by (none:
-    # its number), its lasting values as they stand and as the hand began, flattened as
+    # hands of a sitting (`tarot.batch.sittings`): each hand's own game seed, its draws' (none:
+    # the batch's `seed`), its lasting values as they stand and as the hand began, flattened as
     # `lasting_values.LastingLayout` says, the game totals before it, and whether the sitting
     # ended with it (worked out where the sitting's end pays)
-    keys: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    seeds: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     lasting: Floats = field(default_factory=lambda: np.zeros((0, 0)))
     lasting_before: Floats = field(default_factory=lambda: np.zeros((0, 0)))
     totals_before: Floats = field(default_factory=lambda: np.zeros((0, 0)))
@@ -220,10 +220,10 @@ class BatchState:
             return self.net[rows]
         return self.net[rows] + self.totals_before[rows]
 
-    def draw_keys(self, rows: Ints) -> Ints:
-        """What the draws of the hands `rows` are keyed by: their numbers, or in a sitting
-        their own keys (`keys`)."""
-        return (self.numbers if self.keys.shape[:1] != (self.size,) else self.keys)[rows]
+    def seed_of(self, rows: Ints) -> int | Ints:
+        """The seed the draws of the hands `rows` are keyed by (with their numbers): the
+        batch's, or in sittings each hand's own (`seeds`)."""
+        return self.seed if self.seeds.shape[:1] != (self.size,) else self.seeds[rows]
 
     def decided(self, rows: Ints, counts: Ints) -> None:
         """`rows` took one decision each, among `counts` legal choices."""

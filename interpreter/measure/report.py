@@ -86,9 +86,9 @@ class RunInfo:
         options = "".join(f" --option {name}={reading}" for name, reading in self.options)
         agents = "" if self.agents == ("random",) else f" --agents {','.join(self.agents)}"
         batch = "" if self.backend == "scalar" else " --backend batch"
-        if self.sittings and not batch:  # sitting N is the whole game played with its own seed
-            return f"tarot play {target} --seed {sitting_seed(self.seed, number)}{agents}{options}"
-        # in batch, `--hand N` of a ruleset that plays sittings shows sitting N of the run
+        if self.sittings:  # sitting N is the whole game played with its own seed
+            seed = sitting_seed(self.seed, number)
+            return f"tarot play {target} --seed {seed}{agents}{options}{batch}"
         return f"tarot play {target} --seed {self.seed} --hand {number}{agents}{options}{batch}"
 
 

@@ -24,7 +24,7 @@ from tarot.batch.state import BatchState
 from tarot.batch.values import tidy
 from tarot.core.ruleset import HAND_SCORE, Ruleset
 from tarot.core.summary import HandSummary, paid_by_rule, sole_leader
-from tarot.engine.game import game_winners, plays_sittings
+from tarot.engine.game import game_winners, plays_sittings, sitting_seed
 from tarot.engine.lasting import TRICK, LastingValues, starting_values
 from tarot.engine.state import HandState
 from tarot.errors import TarotError
@@ -64,11 +64,12 @@ def _records(state: BatchState) -> list[dict]:
     return records
 
 
-def sitting_records(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> list[list[dict]]:
-    """Sittings `numbers` played in one batch (`batch.sittings`), each as its hands' records
-    in order: each starts from the game totals and lasting values it was played from."""
-    sittings: list[list[dict]] = [[] for _ in numbers]
-    for going, state in sitting_hands(ruleset, seed, numbers, logging=True):
+def sitting_records(ruleset: Ruleset, seeds: Sequence[int]) -> list[list[dict]]:
+    """The sittings (games) of these seeds played in one batch (`batch.sittings`), each as
+    its hands' records in order: each starts from the game totals and lasting values it was
+    played from."""
+    sittings: list[list[dict]] = [[] for _ in seeds]
+    for going, state in sitting_hands(ruleset, seeds, logging=True):
         for lane, record in zip(going.tolist(), _records(state), strict=True):
             sittings[lane].append(record)
     return sittings
@@ -77,9 +78,9 @@ def sitting_records(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> list
 def _packs(state: BatchState, row: int) -> list[list[str]]:
     """The hand's packs: its first deal's, then each deal again's (the last is played)."""
     ids, size = state.ruleset.deck.cards.ids, len(state.ruleset.deck)
-    key = state.draw_keys(np.asarray([row]))
+    seed, number = state.seed_of(np.asarray([row])), state.numbers[row : row + 1]
     return [
-        [ids[c] for c in keyed_random.permutations(state.seed, key, size, again)[0].tolist()]
+        [ids[c] for c in keyed_random.permutations(seed, number, size, again)[0].tolist()]
         for again in range(int(state.deals[row]))
     ]
 
@@ -296,7 +297,8 @@ def _check_sittings(ruleset: Ruleset, seed: int, wanted: dict[int, HandSummary])
     """`check_sample` for sittings: each wanted sitting played again with a log, its
     result checked against its batch's, and replayed hand by hand (`replay_sitting`)."""
     numbers = sorted(wanted)
-    for number, records in zip(numbers, sitting_records(ruleset, seed, numbers), strict=True):
+    seeds = [sitting_seed(seed, number) for number in numbers]
+    for number, records in zip(numbers, sitting_records(ruleset, seeds), strict=True):
         where = f"sitting {number}"
         try:
             net = [sum(r["net"][s] for r in records) for s in range(ruleset.players)]
@@ -332,17 +334,20 @@ def batch_hands(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> Iterator
             ) from None
 
 
-def batch_sitting_hands(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> Iterator[HandState]:
-    """Every hand of sittings `numbers` of a run seeded `seed` as the batch back end plays
-    them (`batch_hands` for a ruleset that plays sittings), each replayed through the scalar
-    engine from the hand before, every payment and transfer checked."""
-    for number, records in zip(numbers, sitting_records(ruleset, seed, numbers), strict=True):
-        for record in records:
-            record["fired"] = dict(sorted(record["fired"].items()))
-        try:
-            yield from replay_sitting(ruleset, records, f"sitting {number}")
-        except ReplayMismatch as error:
-            raise BatchDisagreement(
-                f"--backend batch: the batch back end and the scalar engine differ on sitting "
-                f"{number} of {ruleset.id} (seed {seed}): {error}"
-            ) from None
+def batch_sitting_hands(
+    ruleset: Ruleset, seed: int, numbers: Sequence[int] | None = None
+) -> Iterator[HandState]:
+    """The hands of the game seeded `seed` (a sitting, for a ruleset that plays sittings) as
+    the batch back end plays it, each replayed through the scalar engine from the hand
+    before, every payment and transfer checked: all of them, or those numbered `numbers`."""
+    records = sitting_records(ruleset, [seed])[0]
+    for record in records:
+        record["fired"] = dict(sorted(record["fired"].items()))
+    try:
+        played = replay_sitting(ruleset, records, f"the game of seed {seed}")
+    except ReplayMismatch as error:
+        raise BatchDisagreement(
+            f"--backend batch: the batch back end and the scalar engine differ on the game of "
+            f"{ruleset.id} with seed {seed}: {error}"
+        ) from None
+    yield from (state for state in played if numbers is None or state.number in numbers)

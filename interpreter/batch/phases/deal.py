@@ -100,9 +100,9 @@ def deal(
     dealer = (ruleset.first_dealer + step * (numbers - 1)) % n
     if carried is None and program.lasting is not None:  # a hand alone: the start values
         start = program.lasting.layout.start(ruleset, hands)
-        carried = Carried(numbers, start, np.zeros((hands, n)))
-    keys = numbers if carried is None else carried.keys
-    packs = keyed_random.permutations(seed, keys, size, again)
+        carried = Carried(np.zeros(0, dtype=np.int64), start, np.zeros((hands, n)))
+    own = carried is not None and carried.seeds.size  # hands of sittings: their games' seeds
+    packs = keyed_random.permutations(carried.seeds if own else seed, numbers, size, again)
     first = ruleset.flow[0]
     if first.completes_deal:
         owner = np.empty((hands, size), dtype=np.int64)
