@@ -101,8 +101,9 @@ def deal(
     if carried is None and program.lasting is not None:  # a hand alone: the start values
         start = program.lasting.layout.start(ruleset, hands)
         carried = Carried(np.zeros(0, dtype=np.int64), start, np.zeros((hands, n)))
-    own = carried is not None and carried.seeds.size  # hands of sittings: their games' seeds
-    packs = keyed_random.permutations(carried.seeds if own else seed, numbers, size, again)
+    # hands of sittings draw from their own games' seeds
+    own = None if carried is None or not carried.seeds.size else carried.seeds
+    packs = keyed_random.permutations(seed if own is None else own, numbers, size, again)
     first = ruleset.flow[0]
     if first.completes_deal:
         owner = np.empty((hands, size), dtype=np.int64)
