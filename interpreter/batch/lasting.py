@@ -163,10 +163,11 @@ def pay_transfers(
             if not chosen.any():
                 continue
             sub = ctx.subset(chosen).with_vars(player=np.full(int(chosen.sum()), seat))
-            value = per_row(transfer.amount.fn(sub), sub.size).astype(np.float64)
-            if transfer.when is not None:
-                value = np.where(per_row(transfer.when.fn(sub), sub.size), value, 0.0)
-            amounts[np.flatnonzero(chosen), seat] = value
+            at = np.flatnonzero(chosen)
+            holds = _holds(transfer.when, sub)  # the amount is worked out where it holds
+            if holds is not None:
+                sub, at = sub.subset(holds), at[holds]
+            amounts[at, seat] = per_row(transfer.amount.fn(sub), sub.size)
         signed = amounts if transfer.pays_in else -amounts
         moved = signed != 0
         if not moved.any():
@@ -192,12 +193,12 @@ def _apply_changes(lasting: ArrayLasting, state: BatchState, rows: Ints, names: 
         ctx = Ctx(state, rows, names)
         first, per_seat = layout.columns[change.counter]
         if change.seats is None:
-            holds = np.ones(len(rows), dtype=np.bool_)
-            if change.when is not None:
-                holds = per_row(change.when.fn(ctx), len(rows)).astype(np.bool_)
-            value = per_row(change.value.fn(ctx), len(rows)).astype(np.float64)
-            old = state.lasting[rows, first]
-            state.lasting[rows, first] = np.where(holds, old + value if change.adds else value, old)
+            at = rows
+            holds = _holds(change.when, ctx)
+            if holds is not None:
+                ctx, at = ctx.subset(holds), rows[holds]
+            value = per_row(change.value.fn(ctx), len(at))
+            state.lasting[at, first] = state.lasting[at, first] + value if change.adds else value
             continue
         seats = seat_mask(change.seats.fn(ctx), len(rows), n)
         old = state.lasting[rows, first : first + n]
@@ -207,14 +208,21 @@ def _apply_changes(lasting: ArrayLasting, state: BatchState, rows: Ints, names: 
             if not chosen.any():
                 continue
             sub = ctx.subset(chosen).with_vars(player=np.full(int(chosen.sum()), seat))
-            holds = np.ones(sub.size, dtype=np.bool_)
-            if change.when is not None:
-                holds = per_row(change.when.fn(sub), sub.size).astype(np.bool_)
-            value = per_row(change.value.fn(sub), sub.size).astype(np.float64)
             at = np.flatnonzero(chosen)
-            was = old[at, seat]
-            new[at, seat] = np.where(holds, was + value if change.adds else value, was)
+            holds = _holds(change.when, sub)
+            if holds is not None:
+                sub, at = sub.subset(holds), at[holds]
+            value = per_row(change.value.fn(sub), sub.size)
+            new[at, seat] = old[at, seat] + value if change.adds else value
         state.lasting[rows, first : first + n] = new
+
+
+def _holds(when: Node | None, ctx: Ctx) -> np.ndarray | None:
+    """Where a rule's condition holds among the hands of `ctx` (None: everywhere)."""
+    if when is None:
+        return None
+    holds = per_row(when.fn(ctx), ctx.size).astype(np.bool_)
+    return None if holds.all() else holds
 
 
 def close_hands(lasting: ArrayLasting, state: BatchState, names: dict) -> None:
