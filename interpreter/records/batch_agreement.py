@@ -2,12 +2,14 @@
 
 Where it sits: beside the batch back end (`tarot.batch`), used by its tests and by a
 run that samples hands. `batch_records` plays hands in a batch with a log kept and gives,
-for each, what a game record says of it (its packs, dealer, decisions, payments and net);
-`replay` plays each record's decisions through the scalar engine as a record replay does
-(`tarot.records.replay`: each decision checked for seat, kind and legality) and raises
-`ReplayMismatch` at the first payment or result that differs. `check_sample` does both for
-one hand in `SAMPLE` of a run (`--backend auto`) and stops the run with `BatchDisagreement`
-at the first hand that differs.
+for each, what a game record says of it (its packs, dealer, decisions, payments, transfers
+and lasting values, and net); `replay` plays each record's decisions through the scalar
+engine as a record replay does (`tarot.records.replay`: each decision checked for seat, kind
+and legality) and raises `ReplayMismatch` at the first payment or result that differs. For a
+ruleset that plays sittings, `sitting_records` and `replay_sitting` do the same for whole
+sittings, hand after hand. `check_sample` does both for one hand (or sitting) in `SAMPLE` of
+a run (`--backend auto`) and stops the run with `BatchDisagreement` at the first that
+differs.
 """
 
 from __future__ import annotations
