@@ -14,7 +14,7 @@ result, and an amount of 0 moves nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -158,16 +158,8 @@ def pay_transfers(
         ctx = Ctx(state, rows, {**state.names(rows), **variables})
         seats = seat_mask(transfer.seats.fn(ctx), len(rows), n)
         amounts = np.zeros((len(rows), n))
-        for seat in range(n):
-            chosen = seats[:, seat]
-            if not chosen.any():
-                continue
-            sub = ctx.subset(chosen).with_vars(player=np.full(int(chosen.sum()), seat))
-            at = np.flatnonzero(chosen)
-            holds = _holds(transfer.when, sub)  # the amount is worked out where it holds
-            if holds is not None:
-                sub, at = sub.subset(holds), at[holds]
-            amounts[at, seat] = per_row(transfer.amount.fn(sub), sub.size)
+        for seat, at, amount in _each_seat(ctx, seats, transfer.when, transfer.amount):
+            amounts[at, seat] = amount
         signed = amounts if transfer.pays_in else -amounts
         moved = signed != 0
         if not moved.any():
@@ -203,18 +195,27 @@ def _apply_changes(lasting: ArrayLasting, state: BatchState, rows: Ints, names: 
         seats = seat_mask(change.seats.fn(ctx), len(rows), n)
         old = state.lasting[rows, first : first + n]
         new = old.copy()
-        for seat in range(n):
-            chosen = seats[:, seat]
-            if not chosen.any():
-                continue
-            sub = ctx.subset(chosen).with_vars(player=np.full(int(chosen.sum()), seat))
-            at = np.flatnonzero(chosen)
-            holds = _holds(change.when, sub)
-            if holds is not None:
-                sub, at = sub.subset(holds), at[holds]
-            value = per_row(change.value.fn(sub), sub.size)
+        for seat, at, value in _each_seat(ctx, seats, change.when, change.value):
             new[at, seat] = old[at, seat] + value if change.adds else value
         state.lasting[rows, first : first + n] = new
+
+
+def _each_seat(
+    ctx: Ctx, seats: np.ndarray, when: Node | None, value: Node
+) -> Iterator[tuple[int, Ints, np.ndarray]]:
+    """For each seat `seats` ([hands, seats]) selects in some hands of `ctx`, `player`
+    standing for it: the hands (as places in `ctx`) where `when` holds, and `value` worked
+    out for them alone (as the scalar engine works it out only where the rule holds)."""
+    for seat in range(seats.shape[1]):
+        chosen = seats[:, seat]
+        if not chosen.any():
+            continue
+        sub = ctx.subset(chosen).with_vars(player=np.full(int(chosen.sum()), seat))
+        at = np.flatnonzero(chosen)
+        holds = _holds(when, sub)
+        if holds is not None:
+            sub, at = sub.subset(holds), at[holds]
+        yield seat, at, per_row(value.fn(sub), sub.size)
 
 
 def _holds(when: Node | None, ctx: Ctx) -> np.ndarray | None:
