@@ -66,6 +66,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 
@@ -78,13 +79,21 @@ import plain_marolles
 
 from tarot.batch.backend import DEFAULT_BACKEND, choose_backend
 from tarot.batch.run import BATCH, play_summaries
+from tarot.batch.sittings import sitting_summaries
 from tarot.batch.support import supports
 from tarot.compile.loader import load_ruleset
 from tarot.core.agent import Agent
 from tarot.core.ruleset import Ruleset
-from tarot.engine.game import deal_hand, play_game, play_hand, play_hands, plays_sittings
+from tarot.engine.game import (
+    deal_hand,
+    play_game,
+    play_hand,
+    play_hands,
+    plays_sittings,
+    sitting_seed,
+)
 from tarot.load import paths
-from tarot.measure.hand_summary import play_summarized
+from tarot.measure.hand_summary import play_sitting_summarized, play_summarized
 from tarot.measure.runner import (
     RulesetSpec,
     RunPlan,
@@ -306,17 +315,28 @@ def batch_rulesets(hands: int, only: str | None = None) -> None:
             print(f"  {name:44} not run in batch: {refused[0]}")
             continue
 
-        def scalar(first: int, count: int, ruleset=ruleset) -> None:  # noqa: ANN001
-            for n in range(first, first + count):
-                play_summarized(ruleset, 1, n, seat_agents(("random",), 1, n, ruleset.players))
+        # a ruleset that plays sittings is measured as the runner plays it: a unit a sitting
+        sittings = plays_sittings(ruleset)
 
-        def batch(first: int, count: int, ruleset=ruleset) -> None:  # noqa: ANN001
-            play_summaries(ruleset, 1, range(first, first + count))
+        def scalar(first: int, count: int, ruleset=ruleset, sittings=sittings) -> None:  # noqa: ANN001
+            for n in range(first, first + count):
+                if sittings:
+                    seed = sitting_seed(1, n)
+                    agents = partial(seat_agents, ("random",), seed, players=ruleset.players)
+                    play_sitting_summarized(ruleset, 1, n, lambda hand, a=agents: a(hand))
+                else:
+                    agents = seat_agents(("random",), 1, n, ruleset.players)
+                    play_summarized(ruleset, 1, n, agents)
+
+        def batch(first: int, count: int, ruleset=ruleset, sittings=sittings) -> None:  # noqa: ANN001
+            play = sitting_summaries if sittings else play_summaries
+            play(ruleset, 1, range(first, first + count))
 
         batch_time, scalar_time = race(hands, batch, scalar, BATCH)
         ratio = scalar_time / batch_time
         ratios.append(ratio)
-        print(f"  {name:44} {scalar_time * 1e6:10.0f} {batch_time * 1e6:9.0f} {ratio:6.2f}x")
+        label = name + (" (sittings)" if sittings else "")
+        print(f"  {label:44} {scalar_time * 1e6:10.0f} {batch_time * 1e6:9.0f} {ratio:6.2f}x")
     lowest = f"the lowest ratio {min(ratios):.2f}x" if ratios else "no ratio"
     if only is not None:
         print(f"the rulesets asked for: {len(ratios)} of {len(names)} run there, {lowest}")

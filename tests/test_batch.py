@@ -31,7 +31,7 @@ BASE = "marolles-1637"
 LITERAL = "marolles-1637-ultimo-literal"
 
 NUMBERS = str(Path(__file__).parent / "data" / "batch" / "numbers.yaml")
-LASTING = str(Path(__file__).parent / "data" / "rulesets" / "lasting-state.yaml")
+QUESTIONS = str(Path(__file__).parent / "data" / "rulesets" / "questions-in-play.yaml")
 FAMILY = [BASE, *sorted(paths.builtin_variants(BASE))]
 
 
@@ -108,7 +108,7 @@ def test_only_what_it_knows_is_run():
     assert supports(loaded("marolles-1637-wickson-2p-le-mort")) == []
     assert supports(loaded("french-tarot-2")) == []
     assert supports(loaded("hungarian-tarokk")) == []
-    assert any("lasting" in why for why in supports(loaded("slovenian-tarok")))
+    assert any("questions" in why for why in supports(loaded(QUESTIONS)))
     ruleset = loaded(BASE)
     assert supports(ruleset, ("search", "random", "random"))[0].startswith("the player 'search'")
     unknown_section = dataclasses.replace(ruleset, document={**ruleset.document, "tableau": {}})
@@ -168,9 +168,9 @@ def test_simulate_reports_the_same_shape_from_both_back_ends(capsys):
 
 
 def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys):
-    status, out, err = run(capsys, "simulate", LASTING, "--hands", "5", "--backend", "batch")
+    status, out, err = run(capsys, "simulate", QUESTIONS, "--hands", "5", "--backend", "batch")
     assert status == 1 and out == ""
-    assert "lasting-state: --backend batch cannot run lasting: counters" in err
+    assert "questions-in-play: --backend batch cannot run questions: questions during" in err
     status, _, err = run(
         capsys, "simulate", BASE, "--hands", "5", "--backend", "batch", "--agents", "heuristic"
     )
@@ -179,10 +179,10 @@ def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys):
 
 def test_auto_falls_back_and_says_why(capsys):
     status, out, err = run(
-        capsys, "diff", BASE, LASTING, "--hands", "4", "--jobs", "1", "--backend", "auto"
+        capsys, "diff", BASE, QUESTIONS, "--hands", "4", "--jobs", "1", "--backend", "auto"
     )
     assert status == 0, err
-    assert "playing on the scalar engine" in err and "lasting-state: lasting" in err
+    assert "playing on the scalar engine" in err and "questions-in-play: questions" in err
     assert err.count("\n") == 1  # one line
     assert "1 job(s), scalar engine" in out  # the report says which engine played
     status, out, err = run(
@@ -233,11 +233,7 @@ def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, m
 
 NEW_MECHANISMS = {
     "play.must_beat": ("marolles-1637", "play:\n  must_beat: true\n"),
-    "talon.packets": (
-        "french-tarot",
-        "bidding:\n  contracts:\n    - id: petite\n      talon: {to: hand, seat: taker, "
-        "shown: true, packets: {count: 2, choose: 1, rest: {to: out_of_play}}}\n",
-    ),
+    "discard.all_or_none": ("french-tarot", "discard:\n  all_or_none: kings\n"),
     "agreed_by": (
         "french-tarot",
         'redeal:\n  - id: petit_sec\n    agreed_by: "[s in seats if s != player]"\n',

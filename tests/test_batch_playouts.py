@@ -135,8 +135,8 @@ def _variance(values: list[float]) -> float:
 
 def test_what_the_batch_cannot_take_up_is_played_by_the_scalar_engine() -> None:
     assert runs(load_ruleset("marolles-1637"))
-    lasting = Path(__file__).parent / "data" / "rulesets" / "lasting-state.yaml"
-    assert not runs(load_ruleset(str(lasting)))  # hands that are not played alone
+    questions = Path(__file__).parent / "data" / "rulesets" / "questions-in-play.yaml"
+    assert not runs(load_ruleset(str(questions)))  # questions asked during play
     # a declaration still to come before a seat's first card: not taken up in trick 1
     french = _moment("french-tarot", 1, 1, 0)
     assert french.play.trick_number == 1 and not batchable(french)

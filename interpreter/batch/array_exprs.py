@@ -21,6 +21,7 @@ from itertools import zip_longest
 import numpy as np
 
 from tarot.batch import exactness, facts
+from tarot.batch.lasting_values import lasting_facts
 from tarot.batch.masks import count
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import (
@@ -124,6 +125,7 @@ class ArrayCompiler:
         self._rounded: Typed | None = None
         self.definitions = {d.name: d for d in ruleset.definitions}
         self.bidding = ruleset.bidding is not None
+        self.counters = lasting_facts(ruleset)  # a fact named after each lasting counter
         self.constants: dict[str, Node] = {}  # names fixed for one compilation (a level's id)
         self.variables: Mapping[str, Type] = {}
         self._definitions: dict[str, Node] = {}
@@ -490,6 +492,8 @@ class ArrayCompiler:
             (f,) = fns
             if args[0].type == Type.CARDS:
                 return self.combine(Type.NUMBER, lambda ctx: f(ctx).count(), *args)
+            if args[0].const:  # seats known before any hand: counted once
+                return _const(Type.NUMBER, int(seat_mask(args[0].value, 1, self.players).sum()))
             return self.combine(
                 Type.NUMBER,
                 lambda ctx: seat_mask(f(ctx), ctx.size, self.players).sum(axis=1),
@@ -528,7 +532,7 @@ class ArrayCompiler:
                 )
 
             return Node(body.type, of_seat)
-        impl = facts.fact(name)
+        impl = self.counters.get(name) or facts.fact(name)
         if any(a.type == Type.STRING for a in args):
             if not all(a.const for a in args if a.type == Type.STRING):
                 raise Unsupported(f"{name}() with a text worked out at run time")

@@ -36,9 +36,10 @@ def choose_backend(requested: str, rulesets: Sequence[Ruleset], agents: Sequence
         if not missing:
             continue
         if requested == "batch":
+            # a refusal of the command, not a place in the document: the ruleset names it
             raise RulesetError(
                 [
-                    Problem(None, "$", f"{ruleset.id}: --backend batch cannot run {what}")
+                    Problem(None, ruleset.id, f"--backend batch cannot run {what}")
                     for what in missing
                 ]
             )

@@ -317,11 +317,14 @@ def _hand_number(ctx: Ctx) -> Value:
 
 
 def _total(ctx: Ctx, seat: Value) -> Value:
-    """The hand's result so far (no game before it: hands are played alone), and in
-    rulesets that score hands, the seat's score as it stands until the settlement."""
+    """The seat's game total: the hands before it in a sitting (none for a hand played
+    alone), the hand's result so far, and in rulesets that score hands, the seat's score
+    as it stands until the settlement."""
     rows, seats = _seat_rows(ctx, seat)
     state = ctx.state
     net = state.net[rows, seats]
+    if state.totals_before.shape[:1] == (state.size,):  # a sitting's hand: the game before
+        net = net + state.totals_before[rows, seats]
     if state.hand_score is None or state.settled:
         return net
     scored = state.hand_score(Ctx(state, ctx.rows, {**state.names(ctx.rows), "player": seats}))

@@ -35,31 +35,38 @@ def _absorb(state: npt.NDArray[np.uint64], part: Ints | int) -> npt.NDArray[np.u
     return _mix(state + _U64(_GOLDEN) + (value * _U64(0xD6E8FEB86659FD93)))
 
 
+Seed = int | Ints  # one seed for every hand, or each hand's own
+
+
 def words(
-    seed: int, hands: Ints, stream: int, steps: Ints | int, lanes: int = 0
+    seed: Seed, hands: Ints, stream: int, steps: Ints | int, lanes: int = 0
 ) -> npt.NDArray[np.uint64]:
-    """One 64-bit random word per hand (shape [hands]), or `lanes` per hand ([hands, lanes])."""
+    """One 64-bit random word per hand (shape [hands]), or `lanes` per hand ([hands, lanes]);
+    `seed`: the game's, or an array of each hand's own (hands of sittings)."""
     with np.errstate(over="ignore"):
-        start = _mix(np.asarray([seed & _MASK], dtype=_U64))
+        if isinstance(seed, np.ndarray):
+            start = _mix(seed.astype(np.int64).astype(_U64))
+        else:
+            start = _mix(np.asarray([seed & _MASK], dtype=_U64))
         state = _absorb(_absorb(_absorb(start, hands), stream), steps)
         if lanes:
             state = _absorb(state[..., None], np.arange(lanes))
     return state
 
 
-def uniform(seed: int, hands: Ints, stream: int, steps: Ints | int, lanes: int = 0) -> Floats:
+def uniform(seed: Seed, hands: Ints, stream: int, steps: Ints | int, lanes: int = 0) -> Floats:
     """Numbers in [0, 1) keyed as `words` keys them."""
     drawn = words(seed, hands, stream, steps, lanes) >> _U64(11)
     return drawn.astype(np.float64) * (1.0 / (1 << 53))
 
 
-def below(seed: int, hands: Ints, stream: int, steps: Ints, counts: Ints) -> Ints:
+def below(seed: Seed, hands: Ints, stream: int, steps: Ints, counts: Ints) -> Ints:
     """A whole number in 0..count-1 for each hand (each count at least 1)."""
     drawn = np.floor(uniform(seed, hands, stream, steps) * counts).astype(np.int64)
     return np.minimum(drawn, counts - 1)
 
 
-def permutations(seed: int, hands: Ints, size: int, deal: int = 0) -> Ints:
+def permutations(seed: Seed, hands: Ints, size: int, deal: int = 0) -> Ints:
     """A shuffled order of 0..size-1 for each hand (shape [hands, size]): its first deal,
     or its `deal`-th deal again after deals thrown in."""
     keys = words(seed, hands, DEAL, deal, lanes=size)

@@ -22,7 +22,7 @@ def choose_card(
     """One card of each hand's `legal` mask, and how many there were to choose from."""
     counts = count(legal)
     nth = keyed_random.below(
-        state.seed, state.numbers[rows], keyed_random.CHOICE, state.decisions[rows], counts
+        state.seed_of(rows), state.numbers[rows], keyed_random.CHOICE, state.decisions[rows], counts
     )
     cards = state.tables.layout.nth_card(legal, nth)
     if state.logging:
@@ -33,7 +33,7 @@ def choose_card(
 def choose_index(state: BatchState, rows: Ints, counts: Ints) -> Ints:
     """A number in 0..count-1 for each hand (the caller logs what it stands for)."""
     return keyed_random.below(
-        state.seed, state.numbers[rows], keyed_random.CHOICE, state.decisions[rows], counts
+        state.seed_of(rows), state.numbers[rows], keyed_random.CHOICE, state.decisions[rows], counts
     )
 
 

@@ -20,6 +20,8 @@ from tarot.batch.announce_rules import ArrayAnnouncements, compile_announcements
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.auction_rules import ArrayBidding, compile_bidding
 from tarot.batch.doubling_rules import ArrayTarget, compile_doubling
+from tarot.batch.lasting import ArrayLasting, compile_lasting
+from tarot.batch.phases.packets import ArrayPackets
 from tarot.batch.phases.sides import compile_sides
 from tarot.batch.phases.talon_takes import ArrayTake
 from tarot.batch.seat_order import attack_order, attack_ordered
@@ -94,12 +96,14 @@ class ArrayDeclaration:
 class ArrayTalon:
     """Where a contract (or, without an auction, the ruleset) puts the talon."""
 
-    to: str  # "hand", "pile", "out_of_play" or "stock"
+    to: str  # "hand", "pile", "out_of_play", "stock" or "trick_winners"
     seat: Node | None
     takes: tuple[ArrayTake, ...] = ()  # cards of a kind taken from it first
     shares_first: Node | None = None  # shared out: how many cards the seat takes first
     shares_others: int = 0  # then how many each other seat takes in turn
     ends_hand: Node | None = None  # once the seat has its cards: the hand ends, settled
+    packets: ArrayPackets | None = None  # laid out in packets, some taken by the seat
+    per_trick: int = 1  # to the trick winners: the cards each takes
 
 
 @dataclass(frozen=True)
@@ -158,6 +162,7 @@ class Program:
     announcements: ArrayAnnouncements | None = None  # rulesets with `announcements`
     doubling: tuple[ArrayTarget, ...] = ()  # the targets that may be doubled
     discard_told: Node | None = None  # cards whose count among each seat's discards is told
+    lasting: ArrayLasting | None = None  # state that lasts from hand to hand (`batch.lasting`)
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -185,8 +190,11 @@ class Program:
         if ruleset.bidding is not None:
             thrown.append(f"{THROWN_IN}:{ThrownIn.ALL_PASSED}")
         scored = [HAND_SCORE] if ruleset.hand_score is not None else []
+        lasting = compile_lasting(compiler, ruleset)
+        moved = [] if lasting is None else lasting.keys
         keys = {
-            key: i for i, key in enumerate(dict.fromkeys([*rule_keys(ruleset), *thrown, *scored]))
+            key: i
+            for i, key in enumerate(dict.fromkeys([*rule_keys(ruleset), *thrown, *scored, *moved]))
         }
         return Program(
             ruleset,
@@ -208,6 +216,7 @@ class Program:
             compile_announcements(compiler, ruleset.announcements),
             compile_doubling(compiler, ruleset.doubling, ruleset.announcements),
             _optional(compiler, "discard.told", ruleset.discard_told, "talon"),
+            lasting,
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:
@@ -458,10 +467,10 @@ def _optional(compiler: ArrayCompiler, where: str, compiled: object, event: str)
 def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTalon | None:
     if use is None:
         return None
-    if use.to not in ("hand", "pile", "out_of_play", "stock"):
+    if use.to not in ("hand", "pile", "out_of_play", "stock", "trick_winners"):
         raise Unsupported(f"{where}: the talon as a {use.to} (not run by the batch back end)")
     takes = tuple(_take(compiler, take, f"{where}.takes[{i}]") for i, take in enumerate(use.takes))
-    shares = use.shares
+    shares, packets = use.shares, use.packets
     return ArrayTalon(
         use.to,
         _optional(compiler, where, use.seat, "talon"),
@@ -469,6 +478,15 @@ def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTa
         None if shares is None else _optional(compiler, where, shares.first, "talon"),
         0 if shares is None else shares.others,
         _optional(compiler, where, use.ends_hand, "talon"),
+        None
+        if packets is None
+        else ArrayPackets(
+            packets.count,
+            packets.choose,
+            packets.rest_to,
+            _optional(compiler, f"{where}.packets", packets.rest_seat, "talon"),
+        ),
+        use.per_trick,
     )
 
 

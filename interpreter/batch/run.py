@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from tarot.batch.lasting_values import Carried
 from tarot.batch.masks import Ints
 from tarot.batch.phases import (
     announce,
@@ -50,14 +51,19 @@ def program_of(ruleset: Ruleset) -> Program:
 
 
 def play_batch(
-    ruleset: Ruleset, seed: int, numbers: Sequence[int] | Ints, logging: bool = False
+    ruleset: Ruleset,
+    seed: int,
+    numbers: Sequence[int] | Ints,
+    logging: bool = False,
+    carried: Carried | None = None,
 ) -> BatchState:
     """Hands `numbers` of the game with this seed, played at once by random players, step
     by step as the ruleset's flow goes (`Ruleset.flow`; `support` refuses a flow that skips
-    steps)."""
+    steps); `carried`: hands of sittings, what each starts from (`tarot.batch.sittings`)."""
     program = program_of(ruleset)
     opening, rest = _opening(program)
-    state = deal.deal(program, seed, np.asarray(numbers, dtype=np.int64), logging)
+    numbers = np.asarray(numbers, dtype=np.int64)
+    state = deal.deal(program, seed, numbers, logging, carried=carried)
     _run(program, state, opening)
     if ruleset.redeal_by == "same_dealer":
         _deal_again(program, state, opening)
@@ -144,12 +150,22 @@ def _deal_again(program: Program, state: BatchState, opening: Steps) -> None:
         rows = np.flatnonzero(state.thrown)
         if not len(rows):
             return
-        fresh = deal.deal(program, state.seed, state.numbers[rows], state.logging, again)
+        carried = _carried(state, rows)
+        fresh = deal.deal(program, state.seed, state.numbers[rows], state.logging, again, carried)
         for name in ("decisions", "choices", "leaders", "leading"):
             setattr(fresh, name, getattr(state, name)[rows])
         fresh.fired += state.fired[rows]
         _run(program, fresh, opening)
         state.put(rows, fresh)
+
+
+def _carried(state: BatchState, rows: Ints) -> Carried | None:
+    """What the hands `rows` started from, for a deal again (None: hands alone without
+    lasting state)."""
+    if state.totals_before.shape[:1] != (state.size,):
+        return None
+    seeds = state.seeds[rows] if state.seeds.shape[:1] == (state.size,) else state.seeds[:0]
+    return Carried(seeds, state.lasting_before[rows], state.totals_before[rows])
 
 
 def play_summaries(

@@ -113,6 +113,18 @@ class BatchState:
     summarised: bool = True  # False: who leads after each decision is not kept (play-outs)
     decision_log: list[Logged] = field(default_factory=list)
     payment_log: list[Logged] = field(default_factory=list)
+    # hands of a sitting (`tarot.batch.sittings`): each hand's own game seed, its draws' (none:
+    # the batch's `seed`), its lasting values as they stand and as the hand began, flattened as
+    # `lasting_values.LastingLayout` says, the game totals before it, and whether the sitting
+    # ended with it (worked out where the sitting's end pays)
+    seeds: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    lasting: Floats = field(default_factory=lambda: np.zeros((0, 0)))
+    lasting_before: Floats = field(default_factory=lambda: np.zeros((0, 0)))
+    totals_before: Floats = field(default_factory=lambda: np.zeros((0, 0)))
+    sitting_over: Bools = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
+    transfer_log: list[Logged] = field(default_factory=list)
+    #: the talon's cards each trick's winner takes (`phases.to_winners`; 0: none)
+    per_trick: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:
@@ -122,7 +134,7 @@ class BatchState:
         for name in _PER_HAND:
             value = getattr(self, name)
             values[name] = value[rows] if value.shape[:1] == (size,) else value
-        return dataclasses.replace(self, **values, decision_log=[], payment_log=[])
+        return dataclasses.replace(self, **values, decision_log=[], payment_log=[], transfer_log=[])
 
     def put(self, rows: Ints, part: BatchState) -> None:
         """Write back what the hands `rows` did as the state `part` (made by `take`)."""
@@ -138,6 +150,7 @@ class BatchState:
                 value[rows] = other
         self.decision_log += [Logged(rows[e.rows], e.what) for e in part.decision_log]
         self.payment_log += [Logged(rows[e.rows], e.what) for e in part.payment_log]
+        self.transfer_log += [Logged(rows[e.rows], e.what) for e in part.transfer_log]
         self.trick_number, self.total_tricks = part.trick_number, part.total_tricks
 
     def names(self, rows: Ints) -> dict[str, object]:
@@ -199,7 +212,18 @@ class BatchState:
         """Payments were made in `rows`: their sole leaders again."""
         if self.summarised:
             table = None if self.ruleset.play.sides is None else self.side_table[rows]
-            self.leading[rows] = sole_leaders(self.net[rows], table)
+            self.leading[rows] = sole_leaders(self.running(rows), table)
+
+    def running(self, rows: Ints) -> Floats:
+        """The running result of `rows`: the hand's net, and in a sitting the game before."""
+        if self.totals_before.shape[:1] != (self.size,):
+            return self.net[rows]
+        return self.net[rows] + self.totals_before[rows]
+
+    def seed_of(self, rows: Ints) -> int | Ints:
+        """The seed the draws of the hands `rows` are keyed by (with their numbers): the
+        batch's, or in sittings each hand's own (`seeds`)."""
+        return self.seed if self.seeds.shape[:1] != (self.size,) else self.seeds[rows]
 
     def decided(self, rows: Ints, counts: Ints) -> None:
         """`rows` took one decision each, among `counts` legal choices."""
@@ -213,7 +237,7 @@ _PER_HAND = tuple(
     f.name
     for f in dataclasses.fields(BatchState)
     if f.name not in ("ruleset", "tables", "seed", "rule_keys", "trick_number", "total_tricks")
-    and f.name not in ("logging", "summarised", "decision_log", "payment_log")
+    and f.name not in ("logging", "summarised", "decision_log", "payment_log", "transfer_log")
     and f.name not in ("hand_score", "settled")
 )
 

@@ -91,12 +91,13 @@ RUNS = frozenset(
         "declarations.table[].compulsory",
         "play.sides",
         "deal.packets[].piles",
+        "talon.packets",  # `batch.phases.packets`
+        "lasting",  # `batch.lasting`; a sitting's hands in sequence: `batch.sittings`
+        "talon.per_trick",  # the talon to the trick winners: `batch.phases.to_winners`
     }
 )
 #: the mechanisms it does not run, each with what it lacks
 REFUSED: dict[str, str] = {
-    "talon.packets": "the talon in packets (no packet choice in the batch)",
-    "talon.per_trick": "the talon as a stock drawn from after each trick",
     "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "bidding.contracts[].play": "play rules by contract (one set of trick rules in the batch)",
@@ -106,7 +107,6 @@ REFUSED: dict[str, str] = {
     "play.held_back": "cards held back for a trick",
     "play.lead_forbidden": "leads forbidden by rule",
     "redeal[].agreed_by": "a redeal the other seats agree to",
-    "lasting": "counters and accounts from hand to hand (the batch plays hands alone)",
     "discard.scored_by": "discards scoring for a seat named when play ends (none in the batch)",
     "talon.scored_by": "a talon scoring for a seat named when play ends (none in the batch)",
     "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",

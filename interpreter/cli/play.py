@@ -32,7 +32,7 @@ from tarot.core.output_files import OutputError, check_output_path, held_signals
 from tarot.core.ruleset import Ruleset
 from tarot.core.stopping import exit_status
 from tarot.engine.chosen_deal import ChosenDeal, DealError, chosen_deal
-from tarot.engine.game import dealer_of, game_winners, play_hand, play_hands
+from tarot.engine.game import dealer_of, game_winners, play_hand, play_hands, plays_sittings
 from tarot.engine.score_sheet import running_lines
 from tarot.engine.state import HandState
 from tarot.errors import UsageError, shown_text
@@ -192,10 +192,14 @@ def _batch_hands(
     args: argparse.Namespace, ruleset: Ruleset, kinds: Sequence[str], numbers: Sequence[int] | None
 ) -> Iterator[HandState]:
     """The hands as the batch back end played them in a `simulate` or `diff --backend
-    batch|auto` run (its own random numbers: not the scalar engine's hands for the seed)."""
+    batch|auto` run (its own random numbers: not the scalar engine's hands for the seed; in
+    a ruleset that plays sittings, the game of the seed, a sitting of such a run, hand by
+    hand from its first, or the hands of it that `--hand` names)."""
     choose_backend("batch", [ruleset], kinds)  # refuses a ruleset or player it cannot run
-    from tarot.records.batch_agreement import batch_hands
+    from tarot.records.batch_agreement import batch_hands, batch_sitting_hands
 
+    if plays_sittings(ruleset):
+        return batch_sitting_hands(ruleset, args.seed, numbers)
     return batch_hands(ruleset, args.seed, numbers or range(1, 2))
 
 

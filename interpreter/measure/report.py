@@ -86,9 +86,10 @@ class RunInfo:
     def replay_command(self, target: str, number: int) -> str:
         options = "".join(f" --option {name}={reading}" for name, reading in self.options)
         agents = "" if self.agents == ("random",) else f" --agents {','.join(self.agents)}"
-        if self.sittings:  # sitting N is the whole game played with its own seed
-            return f"tarot play {target} --seed {sitting_seed(self.seed, number)}{agents}{options}"
         batch = "" if self.backend == "scalar" else " --backend batch"
+        if self.sittings:  # sitting N is the whole game played with its own seed
+            seed = sitting_seed(self.seed, number)
+            return f"tarot play {target} --seed {seed}{agents}{options}{batch}"
         return f"tarot play {target} --seed {self.seed} --hand {number}{agents}{options}{batch}"
 
 

@@ -148,6 +148,7 @@ class Table:
     def _play_batch(self, work: Work) -> list[tuple[HandSummary, ...]]:
         """`play` on the batch back end: the hands each ruleset lacks, played at once."""
         from tarot.batch.run import play_summaries
+        from tarot.batch.sittings import sitting_summaries
         from tarot.records.batch_agreement import check_sample
 
         # `auto` replays a sample of the hands through the scalar engine as it goes
@@ -156,7 +157,9 @@ class Table:
         for index, ruleset in enumerate(self.rulesets):
             numbers = [number for number, which in work if index in which]
             check = partial(check_sample, ruleset, self.plan.seed, first=self.plan.first)
-            found = play_summaries(ruleset, self.plan.seed, numbers, check if auto else None)
+            # a ruleset whose hands depend on the hands before plays sittings, as here
+            play = sitting_summaries if plays_sittings(ruleset) else play_summaries
+            found = play(ruleset, self.plan.seed, numbers, check if auto else None)
             for summary in found:
                 played[summary.number, index] = summary
         return [tuple(played[number, index] for index in which) for number, which in work]

@@ -35,6 +35,7 @@ import numpy as np
 
 from tarot.batch import keyed_random
 from tarot.batch.habits import CardHabit
+from tarot.batch.lasting_values import carry_lasting
 from tarot.batch.masks import Ints, Layout, Masks
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD
 from tarot.batch.phases.play import Resume, play
@@ -269,7 +270,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
             debtors[row, slot], creditors[row, slot] = debtor, creditor
     net = np.array([s.net() for s in states], dtype=np.float64)
     net += np.array([s.totals_before for s in states], dtype=np.float64)
-    return BatchState(
+    batch = BatchState(
         ruleset=ruleset,
         tables=tables,
         seed=0,
@@ -354,6 +355,8 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         hand_score=None if program.hand_score is None else program.hand_score.fn,
         summarised=False,
     )
+    carry_lasting(program, batch, states)
+    return batch
 
 
 def _packs(states: Sequence[HandState]) -> Ints:

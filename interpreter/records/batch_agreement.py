@@ -2,12 +2,14 @@
 
 Where it sits: beside the batch back end (`tarot.batch`), used by its tests and by a
 run that samples hands. `batch_records` plays hands in a batch with a log kept and gives,
-for each, what a game record says of it (its packs, dealer, decisions, payments and net);
-`replay` plays each record's decisions through the scalar engine as a record replay does
-(`tarot.records.replay`: each decision checked for seat, kind and legality) and raises
-`ReplayMismatch` at the first payment or result that differs. `check_sample` does both for
-one hand in `SAMPLE` of a run (`--backend auto`) and stops the run with `BatchDisagreement`
-at the first hand that differs.
+for each, what a game record says of it (its packs, dealer, decisions, payments, transfers
+and lasting values, and net); `replay` plays each record's decisions through the scalar
+engine as a record replay does (`tarot.records.replay`: each decision checked for seat, kind
+and legality) and raises `ReplayMismatch` at the first payment or result that differs. For a
+ruleset that plays sittings, `sitting_records` and `replay_sitting` do the same for whole
+sittings, hand after hand. `check_sample` does both for one hand (or sitting) in `SAMPLE` of
+a run (`--backend auto`) and stops the run with `BatchDisagreement` at the first that
+differs.
 """
 
 from __future__ import annotations
@@ -17,13 +19,19 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from tarot.batch import keyed_random
-from tarot.batch.run import play_batch, summaries
+from tarot.batch.lasting_values import LastingLayout
+from tarot.batch.run import play_batch, program_of, summaries
+from tarot.batch.sittings import sitting_hands
 from tarot.batch.state import BatchState
 from tarot.batch.values import tidy
 from tarot.core.ruleset import HAND_SCORE, Ruleset
 from tarot.core.summary import HandSummary, paid_by_rule, sole_leader
+from tarot.engine.game import game_winners, plays_sittings, sitting_seed
+from tarot.engine.lasting import TRICK, LastingValues, starting_values
 from tarot.engine.state import HandState
 from tarot.errors import TarotError
+from tarot.expressions.builtins import magnitude
+from tarot.expressions.numbers import approximate
 from tarot.records.replay import ReplayMismatch, apply_decision, compare
 
 
@@ -33,10 +41,13 @@ def batch_records(
     """Hands `numbers` played in one batch, each (or each of those numbered in `keep`) as
     the part of a hand record it fills."""
     state = play_batch(ruleset, seed, numbers, logging=True)
+    return [record for record in _records(state) if keep is None or record["number"] in keep]
+
+
+def _records(state: BatchState) -> list[dict]:
+    """Each hand of a batch played with a log, as the part of a hand record it fills."""
     records = []
     for row, summary in enumerate(summaries(state)):
-        if keep is not None and summary.number not in keep:
-            continue
         records.append(
             {
                 "number": summary.number,
@@ -44,6 +55,7 @@ def batch_records(
                 "packs": _packs(state, row),
                 "decisions": _decisions(state, row),
                 "payments": _payments(state, row),
+                **_lasting(state, row),
                 "net": list(summary.net),
                 # a hand's score is the summary's, not a payment: the record has payments
                 "fired": {k: n for k, n in summary.fired.items() if k != HAND_SCORE},
@@ -54,12 +66,23 @@ def batch_records(
     return records
 
 
+def sitting_records(ruleset: Ruleset, seeds: Sequence[int]) -> list[list[dict]]:
+    """The sittings (games) of these seeds played in one batch (`batch.sittings`), each as
+    its hands' records in order: each starts from the game totals and lasting values it was
+    played from."""
+    sittings: list[list[dict]] = [[] for _ in seeds]
+    for going, state in sitting_hands(ruleset, seeds, logging=True):
+        for lane, record in zip(going.tolist(), _records(state), strict=True):
+            sittings[lane].append(record)
+    return sittings
+
+
 def _packs(state: BatchState, row: int) -> list[list[str]]:
     """The hand's packs: its first deal's, then each deal again's (the last is played)."""
     ids, size = state.ruleset.deck.cards.ids, len(state.ruleset.deck)
-    number = state.numbers[row : row + 1]
+    seed, number = state.seed_of(np.asarray([row])), state.numbers[row : row + 1]
     return [
-        [ids[c] for c in keyed_random.permutations(state.seed, number, size, again)[0].tolist()]
+        [ids[c] for c in keyed_random.permutations(seed, number, size, again)[0].tolist()]
         for again in range(int(state.deals[row]))
     ]
 
@@ -115,9 +138,43 @@ def _payments(state: BatchState, row: int) -> list[dict]:
     return made
 
 
+def _lasting(state: BatchState, row: int) -> dict:
+    """A hand's lasting state as records write it (`engine.lasting.record_of`), for a
+    ruleset that has one: the values it started from, the transfers, the values it left."""
+    if state.ruleset.lasting is None:
+        return {}
+    layout = program_of(state.ruleset).lasting.layout  # type: ignore[union-attr]
+    made = []
+    for entry in state.transfer_log:
+        at = _at(entry.rows, row)
+        if at is None:
+            continue
+        rule, seat, account, amounts, moment, trick = entry.what
+        amount = float(amounts[at])  # type: ignore[index]
+        into = amount > 0
+        move = {
+            "rule": rule,
+            "from": seat if into else account,
+            "to": account if into else seat,
+            "amount": tidy(np.asarray([abs(amount)]))[0],
+            "at": moment,
+        }
+        if moment == TRICK:
+            move["trick"] = trick
+        made.append(move)
+    before = layout.values(state.lasting_before[row]).as_record()
+    after = layout.values(state.lasting[row]).as_record()
+    return {
+        "lasting": {"before": before, "transfers": made, "after": after},
+        "totals_before": tidy(state.totals_before[row]),
+    }
+
+
 def replay(ruleset: Ruleset, record: dict) -> HandState:
-    """The record's hand played again by the scalar engine from its pack and decisions;
-    ReplayMismatch at the first decision refused or payment, result or count that differs."""
+    """The record's hand played again by the scalar engine from its pack and decisions
+    (in a sitting, from the game totals and lasting values the record starts from);
+    ReplayMismatch at the first decision refused or payment, transfer, result or count that
+    differs."""
     where = f"hand {record['number']}"
     by_id = ruleset.deck.by_id
     packs = [[by_id[card] for card in pack] for pack in record["packs"]]
@@ -127,18 +184,80 @@ def replay(ruleset: Ruleset, record: dict) -> HandState:
             raise ReplayMismatch(f"{where}.packs", f"the scalar engine deals a {again + 1}th time")
         return packs[again]
 
-    state = HandState(ruleset, record["dealer"], packs[0], record["number"], repack=repack)
+    lasting = None
+    if "lasting" in record:
+        layout = program_of(ruleset).lasting.layout  # type: ignore[union-attr]
+        lasting = _values(layout, record["lasting"]["before"])
+    state = HandState(
+        ruleset,
+        record["dealer"],
+        packs[0],
+        record["number"],
+        record.get("totals_before"),
+        repack=repack,
+        lasting=lasting,
+    )
     for i, decision in enumerate(record["decisions"]):
         apply_decision(state, decision, f"{where}.decisions[{i}]")
     if not state.is_terminal():
         raise ReplayMismatch(f"{where}.decisions", "the batch's decisions stop before the end")
     compare(record["payments"], [p.as_record() for p in state.payments], f"{where}.payments")
+    if "lasting" in record:
+        made = [move.as_record() for move in state.transfers]
+        compare(record["lasting"]["transfers"], made, f"{where}.lasting.transfers")
+        after = state.lasting.as_record()
+        compare(record["lasting"]["after"], after, f"{where}.lasting.after")
     compare(record["net"], state.returns(), f"{where}.net")
     compare(record["fired"], dict(sorted(state.fired.items())), f"{where}.fired")
-    compare(record["paid"], _rounded(paid_by_rule(state.payments)), f"{where}.paid")
+    compare(record["paid"], _rounded(_moved(state)), f"{where}.paid")
     if "winners" in record:
         compare(record["winners"], _winners(state), f"{where}.winners")
     return state
+
+
+def _values(layout: LastingLayout, written: dict) -> LastingValues:
+    """Lasting values as a record writes them, read back."""
+    seats = {name: list(written[name]) for name, (_, per) in layout.columns.items() if per}
+    table = {name: written[name] for name, (_, per) in layout.columns.items() if not per}
+    return LastingValues(seats, table)
+
+
+def _moved(state: HandState) -> dict[str, float]:
+    """What each rule moved: its payments' amounts, and its transfers' (as
+    `measure.hand_summary.moved_by_rule` adds them)."""
+    paid = paid_by_rule(state.payments)
+    for move in state.transfers:
+        paid[move.rule] = paid.get(move.rule, 0.0) + approximate(magnitude(move.amount))
+    return paid
+
+
+def replay_sitting(ruleset: Ruleset, records: Sequence[dict], where: str) -> list[HandState]:
+    """A sitting's hand records replayed in turn through the scalar engine (`replay`), each
+    checked to start from the totals and lasting values the hand before left (the start
+    values first), and the sitting to end where the scalar engine's game ends;
+    ReplayMismatch naming the sitting (`where`) and the hand at the first difference."""
+    game = ruleset.game
+    assert game is not None  # a ruleset that plays sittings
+    totals: list = [0] * ruleset.players
+    lasting = starting_values(ruleset, None).as_record()
+    played = []
+    for i, record in enumerate(records):
+        at = f"{where}, hand {record['number']}"
+        compare(record["number"], i + 1, f"{at}.number")
+        compare(record["totals_before"], totals, f"{at}.totals_before")
+        compare(record["lasting"]["before"], lasting, f"{at}.lasting.before")
+        try:
+            state = replay(ruleset, record)
+        except ReplayMismatch as error:
+            raise ReplayMismatch(f"{where}, {error.where}", error.message) from None
+        played.append(state)
+        totals = [t + r for t, r in zip(totals, state.returns(), strict=True)]
+        lasting = state.lasting.as_record()
+        over = bool(game_winners(state)) or record["number"] >= game.max_hands
+        if over != (i == len(records) - 1):
+            said = "ends" if over else "goes on"
+            raise ReplayMismatch(at, f"the scalar engine's game {said} after this hand")
+    return played
 
 
 #: one hand in this many of a run played with `--backend auto` is replayed (a replay costs
@@ -159,6 +278,9 @@ def check_sample(ruleset: Ruleset, seed: int, played: Sequence[HandSummary], fir
     wanted = {h.number: h for h in played if (h.number - first) % SAMPLE == 0}
     if not wanted:
         return
+    if plays_sittings(ruleset):
+        _check_sittings(ruleset, seed, wanted)
+        return
     for record in batch_records(ruleset, seed, sorted(wanted)):
         number = record["number"]
         try:
@@ -171,6 +293,31 @@ def check_sample(ruleset: Ruleset, seed: int, played: Sequence[HandSummary], fir
                 f"{number} of {ruleset.id} (seed {seed}): {error}; the run was stopped, since "
                 "its results cannot be trusted (--backend scalar plays it on the scalar engine)"
             ) from None
+
+
+def _check_sittings(ruleset: Ruleset, seed: int, wanted: dict[int, HandSummary]) -> None:
+    """`check_sample` for sittings: each wanted sitting played again with a log, its
+    result checked against its batch's, and replayed hand by hand (`replay_sitting`)."""
+    numbers = sorted(wanted)
+    seeds = [sitting_seed(seed, number) for number in numbers]
+    for number, records in zip(numbers, sitting_records(ruleset, seeds), strict=True):
+        where = f"sitting {number}"
+        try:
+            net = [sum(r["net"][s] for r in records) for s in range(ruleset.players)]
+            compare(_rounded_list(net), _rounded_list(wanted[number].net), f"{where}.net")
+            for record in records:
+                record["fired"] = dict(sorted(record["fired"].items()))
+            replay_sitting(ruleset, records, where)
+        except ReplayMismatch as error:
+            raise BatchDisagreement(
+                f"--backend auto: the batch back end and the scalar engine differ on {where} "
+                f"of {ruleset.id} (seed {seed}): {error}; the run was stopped, since its "
+                "results cannot be trusted (--backend scalar plays it on the scalar engine)"
+            ) from None
+
+
+def _rounded_list(values: Sequence[float]) -> list[float]:
+    return [round(float(v), 9) for v in values]
 
 
 def batch_hands(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> Iterator[HandState]:
@@ -187,3 +334,22 @@ def batch_hands(ruleset: Ruleset, seed: int, numbers: Sequence[int]) -> Iterator
                 f"--backend batch: the batch back end and the scalar engine differ on hand "
                 f"{number} of {ruleset.id} (seed {seed}): {error}"
             ) from None
+
+
+def batch_sitting_hands(
+    ruleset: Ruleset, seed: int, numbers: Sequence[int] | None = None
+) -> Iterator[HandState]:
+    """The hands of the game seeded `seed` (a sitting, for a ruleset that plays sittings) as
+    the batch back end plays it, each replayed through the scalar engine from the hand
+    before, every payment and transfer checked: all of them, or those numbered `numbers`."""
+    records = sitting_records(ruleset, [seed])[0]
+    for record in records:
+        record["fired"] = dict(sorted(record["fired"].items()))
+    try:
+        played = replay_sitting(ruleset, records, f"the game of seed {seed}")
+    except ReplayMismatch as error:
+        raise BatchDisagreement(
+            f"--backend batch: the batch back end and the scalar engine differ on the game of "
+            f"{ruleset.id} with seed {seed}: {error}"
+        ) from None
+    yield from (state for state in played if numbers is None or state.number in numbers)

@@ -10,15 +10,18 @@ from __future__ import annotations
 import numpy as np
 
 from tarot.batch import keyed_random
+from tarot.batch.lasting import pay_transfers
+from tarot.batch.lasting_values import Carried
 from tarot.batch.masks import Ints
 from tarot.batch.phases import bidding, piles
 from tarot.batch.program import Program
-from tarot.batch.state import BatchState
+from tarot.batch.state import BatchState, sole_leaders
 from tarot.batch.values import Ctx
 from tarot.core.flow import FlowStep
 from tarot.core.ruleset import Ruleset
 from tarot.engine.dealing import deal_packets
 from tarot.engine.events import AT_CUT
+from tarot.engine.lasting import DEAL
 
 
 def owners(program: Program) -> Ints:
@@ -76,20 +79,31 @@ def deal_more(program: Program, state: BatchState, index: int) -> None:
         state.talon = state.talon | layout.from_bools(talon)
         state.talon_dealt = state.talon.copy()
     if step.completes_deal:
-        _cut(program, state)
+        _dealt(program, state)
 
 
 def deal(
-    program: Program, seed: int, numbers: Ints, logging: bool = False, again: int = 0
+    program: Program,
+    seed: int,
+    numbers: Ints,
+    logging: bool = False,
+    again: int = 0,
+    carried: Carried | None = None,
 ) -> BatchState:
     """The deal of hands `numbers` (the `again`-th deal again, after deals thrown in): the
-    flow's first deal step (the whole deal, unless the flow deals in several steps)."""
+    flow's first deal step (the whole deal, unless the flow deals in several steps);
+    `carried`: in a sitting, what each hand starts from (its draws keyed by its own key)."""
     ruleset, tables = program.ruleset, program.tables
     layout, n = tables.layout, ruleset.players
     size, hands = len(ruleset.deck), len(numbers)
     step = 1 if ruleset.next_dealer == "next" else 0
     dealer = (ruleset.first_dealer + step * (numbers - 1)) % n
-    packs = keyed_random.permutations(seed, numbers, size, again)
+    if carried is None and program.lasting is not None:  # a hand alone: the start values
+        start = program.lasting.layout.start(ruleset, hands)
+        carried = Carried(np.zeros(0, dtype=np.int64), start, np.zeros((hands, n)))
+    # hands of sittings draw from their own games' seeds
+    own = None if carried is None or not carried.seeds.size else carried.seeds
+    packs = keyed_random.permutations(seed if own is None else own, numbers, size, again)
     first = ruleset.flow[0]
     if first.completes_deal:
         owner = np.empty((hands, size), dtype=np.int64)
@@ -162,6 +176,7 @@ def deal(
         side_table=np.zeros((hands, n, n), dtype=np.bool_),
         piles=laid,
         stock=np.full((hands, tables.talon_places.shape[1]), -1, dtype=np.int64),
+        per_trick=np.zeros(hands, dtype=np.int64),
         decisions=np.zeros(hands, dtype=np.int64),
         choices=np.zeros(hands, dtype=np.int64),
         leaders=np.full((hands, 2 * size), -1, dtype=np.int8),
@@ -169,12 +184,23 @@ def deal(
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
     )
+    if carried is not None:
+        carried.put_into(state)
+        state.leading = sole_leaders(state.running(np.arange(hands)))
     bidding.first_bidders(program, state)
     if first.completes_deal:
-        _cut(program, state)
+        _dealt(program, state)
     if not again:  # a deal again goes on from the decisions taken before it
         state.note_leaders(np.arange(hands))
     return state
+
+
+def _dealt(program: Program, state: BatchState) -> None:
+    """The deal is complete: the cut card shown and paid for, then the transfers made
+    after the deal (`lasting`)."""
+    _cut(program, state)
+    if program.lasting is not None:
+        pay_transfers(program.lasting, state, DEAL, np.arange(state.size), {})
 
 
 def _cut(program: Program, state: BatchState) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 
 from tarot.batch.array_exprs import Node
 from tarot.batch.masks import Masks, any_card, count
-from tarot.batch.phases import stock, talon
+from tarot.batch.phases import packets, stock, talon, to_winners
 from tarot.batch.phases.talon_takes import take_by_kind
 from tarot.batch.players import choose_card
 from tarot.batch.program import ArrayTalon, Program
@@ -54,6 +54,11 @@ def place_talon(program: Program, state: BatchState, owes_discards: bool = True)
             continue
         if use.to == "stock":
             stock.lay(state, rows)
+        elif use.to == "trick_winners":
+            to_winners.lay(state, rows, use.per_trick)
+        elif use.packets is not None:
+            seats = talon.seat(state, use, rows)
+            packets.lay_out(state, use.packets, use.to, rows, seats, owes_discards)
         elif use.shares_first is not None:
             talon.share_out(state, use, rows, owes_discards)
         elif use.to != "out_of_play":

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tarot.batch.lasting import pay_transfers
 from tarot.batch.masks import Bools, Ints, Masks, any_card, count
-from tarot.batch.phases import exchange, piles, stock
+from tarot.batch.phases import exchange, piles, stock, to_winners
 from tarot.batch.phases.announce import keep_back
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
 from tarot.batch.phases.exceptions import exceptional_winner
@@ -27,6 +28,7 @@ from tarot.batch.tables import DeckTables
 from tarot.batch.values import Cards, Ctx, per_row
 from tarot.core.ruleset import PlayRules
 from tarot.engine.events import At, PaymentTime
+from tarot.engine.lasting import TRICK
 
 
 class Excuses:
@@ -319,8 +321,12 @@ def _end_trick(
     state.winning_cards[rows, state.trick_number - 1] = trick[rows, won_with]
     state.last_trick = whole.terms[0]
     state.last_winner = winner
+    if program.lasting is not None:  # the transfers see the trick taken
+        trick_names = {**variables, "trick": whole, "winner": winner}
+        pay_transfers(program.lasting, state, TRICK, rows, trick_names)
     state.leader = winner
     stock.draw(state, winner)
+    to_winners.give(state, winner)
 
 
 def _fool_wins_after_all(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarot.batch.array_exprs import Node
+from tarot.batch.lasting import close_hands
 from tarot.batch.phases import exchange
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
@@ -34,6 +35,8 @@ def settle(program: Program, state: BatchState, names: dict[str, Value]) -> None
         program.fire_rules(state, program.settlement, ctx, AT_SETTLEMENT)
     if program.hand_score is not None:
         _score(program.hand_score, state, names)
+    if program.lasting is not None:
+        close_hands(program.lasting, state, names)
 
 
 def _score(rule: Node, state: BatchState, names: dict[str, Value]) -> None:
