@@ -46,9 +46,9 @@ def _rows(run_places: tuple[tuple[str, int] | None, ...]) -> _Places:
             table[row, number] = card
     flat = table.reshape(-1)  # each group's row keeps a place with no card at both ends
     held = flat >= 0
-    place = np.zeros(len(run_places), dtype=np.int64)  # place 0 is the first group's gap
-    place[flat[held]] = np.flatnonzero(held)
-    return _Places(np.maximum(flat, 0), held, place)
+    card_place = np.zeros(len(run_places), dtype=np.int64)  # 0: the first group's gap
+    card_place[flat[held]] = np.flatnonzero(held)
+    return _Places(np.maximum(flat, 0), held, card_place)
 
 
 def _in_runs(present: Bools, length: int) -> Bools:
