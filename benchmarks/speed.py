@@ -6,8 +6,9 @@ engine's rebuild (issue 13), each beside its target. Prints numbers; asserts not
 
     python benchmarks/speed.py [--hands N] [--rulesets A,B] [--simulate N] [--marolles N]
         [--batch N] [--batch-rulesets N] [--batch-names A,B] [--french N] [--search N]
-        [--search-agent SPEC] [--search-run N] [--family-search N] [--default-simulate N]
-        [--family-report N] [--rules-runs N] [--fresh-runs N] [--magmacrunch DIR] [--installed]
+        [--search-agent SPEC] [--search-run N] [--family-search N] [--family-names A,B]
+        [--default-simulate N] [--family-report N] [--rules-runs N] [--fresh-runs N]
+        [--magmacrunch DIR] [--installed]
 
 A count of 0 skips its part. The heading names the engine measured: this checkout's, or with
 `--installed` the `tarot` the running Python imports (the compiled build installed from its
@@ -495,8 +496,15 @@ def study_search_hand(name: str, units: int, agent: str) -> tuple[float, int]:
     return cpu / hands, hands
 
 
-def family_search(units: int, agent: str = "search") -> None:
-    """A study's search hand in each family, and its ratio to Marolles' (measured first)."""
+def family_search(units: int, agent: str = "search", only: str | None = None) -> None:
+    """A study's search hand in each family (or in those whose first ruleset `only` names,
+    comma-separated), and its ratio to Marolles' (measured first, always)."""
+    wanted = None if only is None else set(only.split(","))
+    families = [
+        (family, name)
+        for family, name in FAMILIES
+        if wanted is None or name in wanted or name == FAMILIES[0][1]
+    ]
     print(
         f"a study's search hand in each family: {units} unit(s) of its first ruleset, {agent} "
         "players in every seat, side by side as a study plays them, CPU time a hand"
@@ -504,15 +512,16 @@ def family_search(units: int, agent: str = "search") -> None:
     print(f"  {'family':18} {'ruleset':18} {'hands':>5} {'CPU s a hand':>12} {'ratio':>7}")
     ratios = {}
     marolles = None
-    for family, name in FAMILIES:
+    for family, name in families:
         seconds, hands = study_search_hand(name, units, agent)
         marolles = marolles or seconds
         ratios[family] = seconds / marolles
         sittings = " (sittings)" if plays_sittings(load_ruleset(name)) else ""
         print(f"  {family:18} {name:18} {hands:5} {seconds:12.3f} {ratios[family]:6.2f}x{sittings}")
     worst = max(ratios, key=ratios.__getitem__)
+    which = "every family" if wanted is None else "the families asked for"
     print(
-        f"a study's search hand in every family against Marolles': at most "
+        f"a study's search hand in {which} against Marolles': at most "
         f"{ratios[worst]:.2f}x ({worst}) (target at most {FAMILY_SEARCH_TARGET}x: "
         f"{verdict(ratios[worst] <= FAMILY_SEARCH_TARGET)})"
     )
@@ -664,6 +673,11 @@ def main() -> None:
         "(0: skip; 50: a study's chunk)",
     )
     parser.add_argument(
+        "--family-names",
+        help="comma-separated first rulesets of the families whose search hand is measured "
+        "(default: every family's; Marolles' is always measured, as the reference)",
+    )
+    parser.add_argument(
         "--default-simulate",
         type=int,
         default=20000,
@@ -718,7 +732,7 @@ def main() -> None:
     if args.search_run:
         search_run(args.search_run, args.search_agent)
     if args.family_search:
-        family_search(args.family_search, args.search_agent)
+        family_search(args.family_search, args.search_agent, args.family_names)
     if args.default_simulate:
         default_simulate(args.default_simulate)
     if args.family_report:

@@ -84,8 +84,11 @@ def test_minchiate_runs_whole_and_is_read_by_partnerships():
     assert set(scalar.winners) <= {0, 2} or set(scalar.winners) <= {1, 3}
 
 
-def test_runs_are_the_scalar_engines():
-    """runs(C, n) over random collections, repeats included, is the scalar fact's."""
+@pytest.mark.parametrize("length", ["per hand", 3, 1, 60])
+def test_runs_are_the_scalar_engines(length):
+    """runs(C, n) over random collections, repeats included, is the scalar fact's: n drawn
+    for each hand, or one n for every hand (as rulesets write it), down to 1 and past the
+    longest group."""
     for target in ("minchiate", RUNS_ROBBING):
         ruleset = loaded(target)
         state = play_batch(ruleset, 1, range(1, 65))
@@ -93,7 +96,8 @@ def test_runs_are_the_scalar_engines():
         draw = np.random.default_rng(7)
         held = draw.random((64, layout.cards)) < 0.4
         again = held & (draw.random((64, layout.cards)) < 0.3)  # some cards twice
-        lengths = draw.integers(-1, 6, 64)
+        drawn = draw.integers(-1, 6, 64)
+        lengths = drawn if length == "per hand" else np.full(64, length)
         ctx = Ctx(state, np.arange(64), {})
         cards = Cards((layout.from_bools(held), layout.from_bools(again)))
         found = runs(ctx, cards, lengths)

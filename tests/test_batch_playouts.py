@@ -90,6 +90,27 @@ def test_batched_play_outs_replay_exactly(ruleset_id: str, trick: int, on_table:
             assert replayed.returns() == batch.net[row].tolist(), (ruleset_id, number, row)
 
 
+@pytest.mark.parametrize(("trick", "on_table"), [(1, 1), (5, 2), (8, 1)])
+def test_cards_kept_back_for_the_last_trick_are_taken_up(trick: int, on_table: int) -> None:
+    """Hungarian Tarokk's Pagat ultimo keeps the Pagat for the last trick: a play-out taken
+    up with it kept back plays it only when the scalar engine would (each row replayed
+    through the scalar engine, which refuses a card it does not offer)."""
+    kept = 0
+    for number in (2, 3):
+        state = _moment("hungarian-tarokk", number, trick, on_table)
+        kept += bool(state.announce.kept_back)
+        trials, streams = _trials(state, 3, number)
+        assert trials and all(batchable(t) for t in trials)
+        batch = play_states(trials, 11, streams, explore=0.3, logging=True)
+        for row, trial in enumerate(trials):
+            replayed = replay_row(trial, batch, row)
+            assert replayed.is_terminal()
+            made = [p.as_record() for p in replayed.payments[len(trial.payments) :]]
+            assert made == _payments(batch, row), (number, row)
+            assert replayed.returns() == batch.net[row].tolist(), (number, row)
+    assert kept  # the hands chosen have a card kept back: the check can fail
+
+
 def test_the_batch_starts_from_the_hand_as_it_stands() -> None:
     """A state with payments already made and a game total behind it: the batch's result is
     the hand's result, the total left out (as `HandState.returns`)."""

@@ -198,6 +198,12 @@ class ArrayCompiler:
         finally:
             self._memo = None
 
+    @property
+    def remembers(self) -> bool:
+        """Whether the definitions worked out are kept from one evaluation to the next
+        (inside `remembering`)."""
+        return self._memo is not None
+
     def _reads_results(self) -> bool:
         trees = (typed_tree(d.expression) for d in self.definitions.values())
         return any(

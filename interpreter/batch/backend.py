@@ -6,7 +6,7 @@ ruleset the batch back end cannot run is refused with the rule named (a RulesetE
 status 1); `auto` plays in batch only when every ruleset of the run (and every player) can
 be, so that the rulesets of a comparison are played on the same deals, and says in one line
 on stderr which rule or player made it fall back to the scalar engine; in batch, it replays
-one hand in a hundred (and at least one per run) through the scalar engine and stops the run
+one hand in a thousand (and at least one per run) through the scalar engine and stops the run
 at the first that differs. The choice depends on the rulesets and players alone, so a
 command run again plays the same hands.
 """
@@ -25,7 +25,7 @@ DEFAULT_BACKEND = "auto"
 
 def choose_backend(requested: str, rulesets: Sequence[Ruleset], agents: Sequence[str]) -> str:
     """The back end the run uses: "scalar", "batch", or "auto" for the batch back end with
-    one hand in a hundred replayed through the scalar engine
+    one hand in a thousand replayed through the scalar engine
     (`records.batch_agreement.check_sample`)."""
     if requested == "scalar":
         return "scalar"

@@ -3,9 +3,11 @@ least n cards next to each other in rank, the trumps by number and each suit in 
 
 Where it sits: a fact of the batch back end (`tarot.batch.facts`), the array form of the
 scalar engine's `tarot.compile.card_runs`, reading the same places of the deck
-(`Deck.run_places`, the key of the table made once per pack). Each group's places are laid
-out in a row of the pack's cards, and the stretch through each place is counted for every
-hand at once from running counts, forwards and backwards.
+(`Deck.run_places`, the key of the table made once per pack). The groups' places are laid
+out end to end in one row, a place holding no card between two groups, so that a run never
+crosses from one group to the next; a run of n is then found for every hand at once by
+and-ing the row with itself shifted by 1 to n - 1 places (the places that start one), and
+spread back over its n places by or-ing those starts shifted the other way.
 """
 
 from __future__ import annotations
@@ -15,20 +17,20 @@ from functools import cache
 
 import numpy as np
 
-from tarot.batch.masks import Ints
+from tarot.batch.masks import Bools, Ints
 from tarot.batch.values import Cards, Ctx, Value, per_row
 
 
 @dataclass(frozen=True)
 class _Places:
-    """Each group's places as a row of card indexes ([groups, numbers + 2]; the first and
-    last column hold no card, so a stretch ends there): `cards` where a place holds one
-    (any card where it does not), `held` whether it does, `placed` the cards of the places
-    that do, in the same order as `held` picks them."""
+    """The groups' places end to end as one row: `cards` the card at each place (any card
+    where a place holds none), `held` whether a place holds one (a gap before and after
+    each group holds none), and `place` each card's place (a gap, for a card that has
+    none)."""
 
     cards: Ints
-    held: np.ndarray
-    placed: Ints
+    held: Bools
+    place: Ints
 
 
 @cache
@@ -42,16 +44,29 @@ def _rows(run_places: tuple[tuple[str, int] | None, ...]) -> _Places:
     for row, numbers in enumerate(groups.values()):
         for number, card in numbers.items():
             table[row, number] = card
-    held = table >= 0
-    return _Places(np.maximum(table, 0), held, table[held])
+    flat = table.reshape(-1)  # each group's row keeps a place with no card at both ends
+    held = flat >= 0
+    card_place = np.zeros(len(run_places), dtype=np.int64)  # 0: the first group's gap
+    card_place[flat[held]] = np.flatnonzero(held)
+    return _Places(np.maximum(flat, 0), held, card_place)
 
 
-def _stretch(present: np.ndarray) -> np.ndarray:
-    """For each place, how many places in a row up to it (itself included) are present: the
-    count so far less the count at the last place missing."""
-    so_far = np.cumsum(present, axis=-1, dtype=np.int32)
-    at_gap = np.maximum.accumulate(np.where(present, 0, so_far), axis=-1)
-    return so_far - at_gap
+def _in_runs(present: Bools, length: int) -> Bools:
+    """Which places ([hands, places]) lie in a stretch of at least `length` present places
+    in a row."""
+    places = present.shape[-1]
+    if length <= 1:
+        return present
+    found = np.zeros_like(present)
+    if length > places:
+        return found
+    width = places - length + 1
+    starts = present[:, :width].copy()  # the places a run of `length` starts at
+    for shift in range(1, length):
+        starts &= present[:, shift : shift + width]
+    for shift in range(length):
+        found[:, shift : shift + width] |= starts
+    return found
 
 
 def runs(ctx: Ctx, cards: Cards, length: Value) -> Cards:
@@ -62,9 +77,15 @@ def runs(ctx: Ctx, cards: Cards, length: Value) -> Cards:
     places = _rows(ctx.state.ruleset.deck.run_places)
     wanted = np.maximum(1, np.trunc(per_row(np.asarray(length), ctx.size))).astype(np.int64)
     held = layout.to_bools(np.broadcast_to(cards.union(), (ctx.size, layout.words)))
-    present = held[:, places.cards] & places.held  # [hands, groups, places]
-    stretch = _stretch(present) + _stretch(present[..., ::-1])[..., ::-1] - 1
-    in_run = present & (stretch >= wanted[:, None, None])
-    found = np.zeros((ctx.size, layout.cards), dtype=np.bool_)
-    found[:, places.placed] = in_run[:, places.held]
+    # [hands, places], in row order (`np.take`; indexing would lay it out by column, and
+    # the shifts below would then read it across rows)
+    present = np.take(held, places.cards, axis=1) & places.held
+    in_run = np.zeros_like(present)
+    for each in np.unique(wanted).tolist():  # as a rule one length for every hand
+        rows = wanted == each
+        if rows.all():
+            in_run = _in_runs(present, each)
+        else:
+            in_run[rows] = _in_runs(present[rows], each)
+    found = np.take(in_run, places.place, axis=1)  # [hands, cards]
     return cards.filtered(layout.from_bools(found))

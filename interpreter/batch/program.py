@@ -44,6 +44,7 @@ from tarot.core.ruleset import (
 from tarot.core.summary import rule_keys
 from tarot.engine.events import At, ThrownIn
 from tarot.expressions import Type
+from tarot.expressions.errors import EvaluationError
 
 T = TypeVar("T")
 
@@ -257,6 +258,7 @@ class Program:
             amounts,
             rule.amount,
             rule.attack_ordered,
+            self.compiler.remembers,
         )
 
 
@@ -278,10 +280,13 @@ def pay(
     amounts: np.ndarray | None,
     amount: Node | None = None,
     attack_ordered: tuple[bool, bool] = (False, False),
+    remembered: bool = False,
 ) -> None:
     """Payments named `key` for the hands of `ctx`: each payer to each payee, in seat order
     (or, for a side `attack_ordered`, the taker's side's order), of `amounts` (one per hand)
-    or of `amount` worked out for each payer and payee."""
+    or of `amount` worked out for each payer and payee. `remembered`: the definitions are
+    kept between evaluations (the settlement), so a pair's `amount` is worked out for every
+    hand of `ctx`, where the definitions it reads were worked out already (`_pair_amounts`)."""
     size, players = ctx.size, state.players
     payers = seat_mask(sides[0].fn(ctx), size, players)
     payees = seat_mask(sides[1].fn(ctx), size, players)
@@ -309,14 +314,13 @@ def pay(
             if not active.any():
                 continue
             where = np.flatnonzero(active)
-            if ordered:
-                payer, payee = np.asarray(payer)[where], np.asarray(payee)[where]
             if amounts is None:
                 assert amount is not None  # a pairwise amount is worked out per pair
-                pair = ctx.subset(active).with_vars(payer=payer, payee=payee)
-                value = per_row(amount.fn(pair), len(where))
+                value = _pair_amounts(amount, ctx, active, where, payer, payee, remembered)
             else:
                 value = amounts[where]
+            if ordered:
+                payer, payee = np.asarray(payer)[where], np.asarray(payee)[where]
             nonzero = value != 0
             if not nonzero.all():
                 where, value = where[nonzero], value[nonzero]
@@ -337,6 +341,33 @@ def pay(
             if state.logging:
                 state.payment_log.append(Logged(rows, (key, giver, taker, np.abs(value), at.text)))
     state.fired[ctx.rows[paid], column] += 1
+
+
+def _pair_amounts(
+    amount: Node,
+    ctx: Ctx,
+    active: np.ndarray,
+    where: np.ndarray,
+    payer: int | np.ndarray,
+    payee: int | np.ndarray,
+    remembered: bool,
+) -> np.ndarray:
+    """A pairwise `amount` for the hands `active` picks (at `where`), from `payer` to
+    `payee` (a seat, or one per hand of `ctx`). Each hand's value is worked out from that
+    hand alone, so with the definitions remembered it is worked out for every hand of `ctx`
+    (whose definitions are known) and read at `where`; where that fails in a hand the pair
+    does not pay in (a division by zero, say), for the paying hands alone, as otherwise."""
+    if remembered:
+        try:
+            whole = amount.fn(ctx.with_vars(payer=payer, payee=payee))
+        except EvaluationError:
+            pass
+        else:
+            return per_row(whole, ctx.size)[where]
+    if not isinstance(payer, int):
+        payer, payee = np.asarray(payer)[where], np.asarray(payee)[where]
+    pair = ctx.subset(active).with_vars(payer=payer, payee=payee)
+    return per_row(amount.fn(pair), len(where))
 
 
 def _pay_whole(

@@ -187,7 +187,7 @@ def add_run_flags(parser: argparse.ArgumentParser, plot: bool = True) -> None:
         choices=list(BACKENDS),
         default=DEFAULT_BACKEND,
         help="auto (the default): the batch back end where it can run every ruleset and "
-        "player of the run, one hand in a hundred checked on the scalar engine, else the "
+        "player of the run, one hand in a thousand checked on the scalar engine, else the "
         "scalar engine, saying why; scalar: one hand at a time (the reference); batch: "
         "thousands of random hands at once with numpy, refused for a ruleset it cannot run",
     )

@@ -16,9 +16,10 @@ each guessed deal's random stream is keyed by its decision's own seed, so a play
 the same numbers whatever it is batched with.
 
 `from_states` lays the scalar states into one `BatchState`: every zone, the trick on the
-table, the sides, the declarations, the Fool's debts and the payments made so far (each
-seat's net starts at its game total, so that `total()` reads as in the scalar engine, and
-the total is taken off again at the end). `replay_row` plays one row's batched cards through
+table, the sides, the declarations, the announcements and the cards they keep back for the
+last trick, the Fool's debts and the payments made so far (each seat's net starts at its
+game total, so that `total()` reads as in the scalar engine, and the total is taken off
+again at the end). `replay_row` plays one row's batched cards through
 the scalar engine from its state, to check that a play-out agrees payment by payment.
 """
 
@@ -73,7 +74,7 @@ def runs(ruleset: Ruleset) -> bool:
 def batchable(state: HandState) -> bool:
     """Whether the batch back end can take up the hand from here exactly: a card to play,
     under the ruleset's own trick rules, with nothing pending that its trick play does not
-    know (declarations still to come before a first card, cards kept back)."""
+    know (declarations still to come before a first card)."""
     decision = state.decision
     if decision is None or decision.kind is not DecisionKind.PLAY or state.phase != Phase.PLAY:
         return False
@@ -82,7 +83,7 @@ def batchable(state: HandState) -> bool:
         runs(ruleset)
         and state.play.rules is ruleset.play
         and state.play.trick_pack is ruleset.deck.cards
-        and not (state.auction.joined or state.announce.kept_back or state.talon_phase.per_trick)
+        and not (state.auction.joined or state.talon_phase.per_trick)
         and not any(state.scores)
         and not state.declare.queue
         and not (state.play.trick_number == 1 and _declares_before_first_card(ruleset))
@@ -338,7 +339,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
             dtype=np.int64,
         ),
         announced=_announced(states),
-        kept_back=layout.empty(size, n),  # `batchable`: no card is kept back
+        kept_back=_seat_masks(layout, states, _kept_back),
         doubled=_doubled(states),
         thrown=np.zeros(size, dtype=np.bool_),
         ended=np.zeros(size, dtype=np.bool_),
@@ -422,6 +423,13 @@ def _seat_masks(
     """A per-seat zone of each state as masks: [rows, seats, words]."""
     piles = list(chain.from_iterable(map(zone, states)))
     return _masks(layout, piles).reshape(len(states), -1, layout.words)
+
+
+def _kept_back(state: HandState) -> list[list[int]]:
+    """The cards each seat keeps back for the last trick, having announced a bonus that
+    keeps them (`engine.phases.announce.keep_back`)."""
+    kept = state.announce.kept_back
+    return [sorted(kept.get(seat, ())) for seat in range(state.ruleset.players)]
 
 
 def _announced(states: Sequence[HandState]) -> Ints:
