@@ -138,6 +138,45 @@ def test_the_pool_only_reading_agrees_with_the_independent_reading():
     assert sitting_differences(record) == []
 
 
+def _announce_words(record: dict) -> list[list[tuple[int, str]]]:
+    """Each hand's round of announcements: (seat, choice), in order."""
+    return [
+        [(d["seat"], d["choice"]) for d in hand["decisions"] if d["kind"] == "announce"]
+        for hand in record["hands"]
+    ]
+
+
+def test_bonuses_only_on_the_first_turn_and_contras_past_supra_contra():
+    """W: "After the first round of announcements, players may only contra existing
+    announcements on subsequent rounds", and contra, supra contra, "etc."."""
+    record = _sitting("random", 1)
+    further = 0
+    for words in _announce_words(record):
+        passed: set[int] = set()
+        for seat, choice in words:
+            if choice == "pass":
+                passed.add(seat)
+            elif choice.startswith("announce:"):
+                assert seat not in passed, (seat, choice)
+            further += choice.startswith("further_contra:")
+        doublings: dict[str, int] = {}
+        for _seat, choice in words:
+            if "contra:" in choice:
+                target = choice.split(":")[1]
+                doublings[target] = doublings.get(target, 0) + 1
+        assert max(doublings.values(), default=0) <= 8
+    assert further > 0
+    assert sitting_differences(record) == []
+
+
+def test_the_named_contras_reading_stops_at_supra_contra():
+    record = _sitting("random", 1, 2, {"contras": "named"})
+    words = [choice for hand in _announce_words(record) for _seat, choice in hand]
+    assert any(w.startswith("supracontra:") for w in words)
+    assert not any(w.startswith("further_contra:") for w in words)
+    assert sitting_differences(record) == []
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "kind, options",
@@ -145,6 +184,7 @@ def test_the_pool_only_reading_agrees_with_the_independent_reading():
         ("random", {}),
         ("heuristic", {}),
         ("random", {"pagat_pool": "pool_only"}),
+        ("random", {"contras": "named"}),
         ("passer", {}),
     ],
 )
