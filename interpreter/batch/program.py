@@ -100,6 +100,7 @@ class ArrayTalon:
     shares_first: Node | None = None  # shared out: how many cards the seat takes first
     shares_others: int = 0  # then how many each other seat takes in turn
     ends_hand: Node | None = None  # once the seat has its cards: the hand ends, settled
+    scored_by: Node | None = None  # once play is over: whom the talon left scores for
 
 
 @dataclass(frozen=True)
@@ -158,6 +159,7 @@ class Program:
     announcements: ArrayAnnouncements | None = None  # rulesets with `announcements`
     doubling: tuple[ArrayTarget, ...] = ()  # the targets that may be doubled
     discard_told: Node | None = None  # cards whose count among each seat's discards is told
+    discard_scored_by: Node | None = None  # once play is over: whom every discard scores for
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -208,6 +210,7 @@ class Program:
             compile_announcements(compiler, ruleset.announcements),
             compile_doubling(compiler, ruleset.doubling, ruleset.announcements),
             _optional(compiler, "discard.told", ruleset.discard_told, "talon"),
+            _optional(compiler, "discard.scored_by", ruleset.discard_scored_by, "settlement"),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:
@@ -469,6 +472,7 @@ def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTa
         None if shares is None else _optional(compiler, where, shares.first, "talon"),
         0 if shares is None else shares.others,
         _optional(compiler, where, use.ends_hand, "talon"),
+        _optional(compiler, f"{where}.scored_by", use.scored_by, "settlement"),
     )
 
 
