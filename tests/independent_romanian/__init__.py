@@ -33,7 +33,7 @@ the checker does (each is also an `assumption:` of the ruleset, or a gap on the 
 - The round of announcements: from the declarer, round and round until three seats in a row
   have said nothing after the last thing said, every seat having had a turn; a bonus may be
   announced only on a seat's first turn, contras on any; a seat is not asked when nothing is
-  open to it. Contras go on past supra contra (W's "etc."), each side in turn, up to eight
+  open to it. Contras go on past supra contra (W's "etc."), each side in turn, up to four
   in all (the ruleset's cap; W names none), or stop at supra contra (option
   `contras=named`). A seat that announced an ultimo keeps its card for the last trick while
   it can play another.

@@ -33,8 +33,8 @@ EITHER = ("trull", "four_kings", "mondfang", "valat")
 CONTRAS = ("contra", "supracontra")
 FURTHER = "further_contra"
 #: the most contras a target takes, by the reading of "etc." (option `contras`): W's
-#: further contras up to eight in all (the ruleset's cap), or only the two W names
-MOST_CONTRAS = {"etc": 8, "named": 2}
+#: further contras up to four in all (the ruleset's cap), or only the two W names
+MOST_CONTRAS = {"etc": 4, "named": 2}
 
 
 class RuleBroken(Exception):
