@@ -107,6 +107,23 @@ def test_michi_michi_feeds_the_pool_and_doubles_the_next_four_hands():
     assert sitting_differences(record) == []
 
 
+def test_a_value_shared_by_three_is_paid_in_exact_thirds():
+    """RT-16: the winners share what each loser pays; three winners get thirds, written
+    exactly in the record ("64/3"), never as a rounded decimal, and adding up to the whole."""
+    record = _sitting("random", 1)
+    thirds = [
+        (hand["number"], p["rule"], p["from"], Fraction(p["amount"]))
+        for hand in record["hands"]
+        for p in hand["payments"]
+        if isinstance(p["amount"], str)
+    ]
+    assert thirds and all(amount.denominator == 3 for *_rest, amount in thirds)
+    by_payer: dict[tuple, Fraction] = {}
+    for number, rule, payer, amount in thirds:
+        by_payer[number, rule, payer] = by_payer.get((number, rule, payer), 0) + amount
+    assert all(total.denominator == 1 for total in by_payer.values())
+
+
 def test_validate_play_replay_and_simulate(tmp_path, capsys):
     assert run_in_process(capsys, "validate", "romanian-tarok")[0] == 0
     record = tmp_path / "record.json"
