@@ -118,6 +118,8 @@ def played_out(
     partner: int | None = None,
     declared: dict[int, dict[str, float]] | None = None,
     excuses: Sequence[str] | None = None,
+    discards: Sequence[str] = (),
+    talon: Sequence[str] = (),
 ) -> HandState:
     """A hand whose last tricks are played card by card through the engine (`contract`
     None for a game without an auction, seat 0 still holding `taker_pile`): each of
@@ -125,7 +127,8 @@ def played_out(
     won `taker_pile` (no card of the final tricks) and the first defender every other card;
     `earlier_winners` says who won each earlier trick (by default one to each side first);
     `declared` gives each seat's declarations with their values; `excuses`, the cards that
-    play as the Fool in this hand (by default the ruleset's)."""
+    play as the Fool in this hand (by default the ruleset's); `discards`, cards the taker
+    laid away; `talon`, cards of the talon still on the table."""
     n, size = ruleset.players, len(ruleset.deck)
     final = [ruleset.deck.by_id[card] for trick in final_tricks for _seat, card in trick]
     mine = [c if isinstance(c, int) else ruleset.deck.by_id[c] for c in taker_pile]
@@ -146,7 +149,10 @@ def played_out(
     state.set_aside = [[] for _ in range(n)]
     state.won = [[] for _ in range(n)]
     state.won[TAKER] = mine
-    state.won[DEFENDER] = [c for c in range(size) if c not in set(mine) | set(final)]
+    away = ids(ruleset, [*discards, *talon])
+    state.discards[TAKER] = ids(ruleset, discards)
+    state.talon = ids(ruleset, talon)
+    state.won[DEFENDER] = [c for c in range(size) if c not in set(mine) | set(final) | set(away)]
     # each earlier trick as (number, leader, plays, winner)
     state.play.trick_log = [(i + 1, w, [], w) for i, w in enumerate(winners)]
     for seat, values in (declared or {}).items():

@@ -280,7 +280,12 @@ bidding:
     assert "never passed out" not in text
     assert "If every player passes (the last to speak only with no contract open to him)" in text
     slovenian = _words(render(explain_page(load_ruleset("slovenian-tarok")), "text"))
-    assert "If every player passes, klop is played" in slovenian  # his pass chooses it
+    assert "If every player passes, Klop is played" in slovenian  # his pass chooses it
+    # a contract open to nobody (Bridscher) is never offered, only played when all pass
+    tapp = _words(render(explain_page(load_ruleset("tapp-tarock")), "text"))
+    assert "If every player passes, Bridscher is played, every player for himself" in tapp
+    assert "offered in turn" not in tapp.lower() and "for whom `false`" not in tapp
+    assert "Open to no player: nobody bids it." in tapp
     hungarian = _words(render(explain_page(load_ruleset("hungarian-tarokk")), "text"))
     assert "the deal is thrown in" in hungarian
     assert "If every player passes, the deal is thrown in" not in hungarian

@@ -130,12 +130,14 @@ def test_ill_play_and_solo_show_the_stock_take_it_up_and_discard(contract):
     for _ in range(6):
         state.apply_action(state.legal_actions()[0])
     assert len(state.discards[1]) == 6 and len(state.hands[1]) == 18
-    assert all(state.discards[1][i] in state.pile(1) for i in range(6))
+    # they count for the declarer only once play is over, if he takes a trick
+    assert not set(state.discards[1]) & set(state.pile(1))
 
 
 def test_solo_with_the_stock_puts_it_unseen_to_the_declarer():
     state = auctioned("solo_with_stock")
-    assert state.set_aside[1] == state.deal.talon_dealt
+    assert state.talon == state.deal.talon_dealt  # on the table, unseen, until play is over
+    assert not set(state.talon) & set(state.pile(1))
     assert not any(what == "talon" for _s, what, _c in state.shown)
     assert len(state.hands[1]) == 18 and state.decision.kind != "discard"
 
@@ -259,6 +261,35 @@ def test_a_declarer_without_a_trick_loses_the_stock_to_the_defenders():
     )
     # counted for nobody: no points and no Honours, so 56 short; the defenders' slam adds 200
     assert each_defender_pays(lost) == -(25 + 56) * 4 - 200
+
+
+DEFENDER_WINS_THE_LAST = [(1, "spades-6"), (2, "spades-3"), (3, "spades-4"), (0, "spades-5")]
+LAID_AWAY = ["hearts-K", "hearts-Q", "hearts-C", "hearts-J", "hearts-10", "hearts-9"]
+
+
+@pytest.mark.parametrize("contract", ["solo", "solo_with_stock"])
+def test_a_declarer_without_a_trick_has_no_card_points_in_the_record(contract):
+    """004: the discard counts for the declarer "unless no tricks have been won", and the
+    stock of a Solo with the stock is then "lost to the Defenders": the cards' points are
+    the defenders' in the hand's card points (what the record says), not only in the
+    payment."""
+    ruleset = jeu()
+    stock = ["diamonds-K", "diamonds-Q", "diamonds-C", "diamonds-J", "diamonds-10", "diamonds-9"]
+    state = played_out(
+        ruleset,
+        [],
+        [DEFENDER_WINS_THE_LAST],
+        contract,
+        earlier_winners=[DEFENDER] * 17,
+        discards=LAID_AWAY if contract == "solo" else (),
+        talon=stock if contract == "solo_with_stock" else (),
+    )
+    assert state.play.trick_log and all(log[3] != TAKER for log in state.play.trick_log)
+    points = state.card_points()
+    assert points[TAKER] == 0
+    assert sum(points) == 91  # every card counts for a defender
+    lost = LAID_AWAY if contract == "solo" else stock
+    assert set(ids(ruleset, lost)) <= set(state.pile(DEFENDER))
 
 
 # --- the Sparrow ---------------------------------------------------------------------------

@@ -107,6 +107,23 @@ def test_michi_michi_feeds_the_pool_and_doubles_the_next_four_hands():
     assert sitting_differences(record) == []
 
 
+def test_a_value_shared_by_three_is_paid_in_exact_thirds():
+    """RT-16: the winners share what each loser pays; three winners get thirds, written
+    exactly in the record ("64/3"), never as a rounded decimal, and adding up to the whole."""
+    record = _sitting("random", 1)
+    thirds = [
+        (hand["number"], p["rule"], p["from"], Fraction(p["amount"]))
+        for hand in record["hands"]
+        for p in hand["payments"]
+        if isinstance(p["amount"], str)
+    ]
+    assert thirds and all(amount.denominator == 3 for *_rest, amount in thirds)
+    by_payer: dict[tuple, Fraction] = {}
+    for number, rule, payer, amount in thirds:
+        by_payer[number, rule, payer] = by_payer.get((number, rule, payer), 0) + amount
+    assert all(total.denominator == 1 for total in by_payer.values())
+
+
 def test_validate_play_replay_and_simulate(tmp_path, capsys):
     assert run_in_process(capsys, "validate", "romanian-tarok")[0] == 0
     record = tmp_path / "record.json"
@@ -138,6 +155,45 @@ def test_the_pool_only_reading_agrees_with_the_independent_reading():
     assert sitting_differences(record) == []
 
 
+def _announce_words(record: dict) -> list[list[tuple[int, str]]]:
+    """Each hand's round of announcements: (seat, choice), in order."""
+    return [
+        [(d["seat"], d["choice"]) for d in hand["decisions"] if d["kind"] == "announce"]
+        for hand in record["hands"]
+    ]
+
+
+def test_bonuses_only_on_the_first_turn_and_contras_past_supra_contra():
+    """W: "After the first round of announcements, players may only contra existing
+    announcements on subsequent rounds", and contra, supra contra, "etc."."""
+    record = _sitting("random", 1)
+    further = 0
+    for words in _announce_words(record):
+        passed: set[int] = set()
+        for seat, choice in words:
+            if choice == "pass":
+                passed.add(seat)
+            elif choice.startswith("announce:"):
+                assert seat not in passed, (seat, choice)
+            further += choice.startswith("further_contra:")
+        doublings: dict[str, int] = {}
+        for _seat, choice in words:
+            if "contra:" in choice:
+                target = choice.split(":")[1]
+                doublings[target] = doublings.get(target, 0) + 1
+        assert max(doublings.values(), default=0) <= 4
+    assert further > 0
+    assert sitting_differences(record) == []
+
+
+def test_the_named_contras_reading_stops_at_supra_contra():
+    record = _sitting("random", 1, 2, {"contras": "named"})
+    words = [choice for hand in _announce_words(record) for _seat, choice in hand]
+    assert any(w.startswith("supracontra:") for w in words)
+    assert not any(w.startswith("further_contra:") for w in words)
+    assert sitting_differences(record) == []
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "kind, options",
@@ -145,6 +201,7 @@ def test_the_pool_only_reading_agrees_with_the_independent_reading():
         ("random", {}),
         ("heuristic", {}),
         ("random", {"pagat_pool": "pool_only"}),
+        ("random", {"contras": "named"}),
         ("passer", {}),
     ],
 )

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tarot.batch.support import REFUSED, supports
+from batch_checks import replayed
+
+from tarot.batch.support import supports
 from tarot.compile.loader import load_ruleset
 from tarot.engine.game import play_game
 from tarot.engine.state import HandState
@@ -94,10 +96,13 @@ def test_wrong_uses_are_placed_and_explained(tmp_path: Path):
     assert "$.discard.scored_by: expected a seat or seats, got NUMBER" in message
 
 
-def test_the_batch_back_end_says_it_does_not_run_them():
-    found = supports(RULESET)
-    assert f"discard.scored_by: {REFUSED['discard.scored_by']}" in found
-    assert f"talon.scored_by: {REFUSED['talon.scored_by']}" in found
+def test_the_batch_back_end_runs_them_as_the_scalar_engine():
+    """Each batch hand replayed through the scalar engine, payment by payment: the seat with
+    the most card points is paid, so whose points the discards and the talon became shows."""
+    assert supports(RULESET) == []
+    records, _kinds, fired = replayed(RULESET, 3, 200)
+    assert sum(fired.values()) > 0
+    assert all(r["payments"] for r in records)
 
 
 def test_every_player_plays_it_and_its_records_replay():

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import zip_longest
 
 import numpy as np
@@ -37,6 +38,7 @@ from tarot.batch.values import (
 from tarot.core.ruleset import Ruleset
 from tarot.core.vocabulary import TAKER, variables_for
 from tarot.expressions import EvaluationError, Type
+from tarot.expressions.builtins import MAX_EXPONENT, MAX_NUMBER, RANGE_RULE, exponent_problem
 from tarot.expressions.typed_tree import Typed
 
 Fn = Callable[[Ctx], Value]
@@ -97,6 +99,22 @@ _COMPARE: dict[str, Callable[[Value, Value], Value]] = {
 def _round(a: Value) -> Value:
     """Halves away from zero, as the scalar engine's `round_half_up`."""
     return (np.floor(np.abs(a) + 0.5) * np.where(np.asarray(a) >= 0, 1, -1)).astype(np.int64)
+
+
+def _power(a: Value, n: Value) -> Value:
+    """`a` to the `n`-th power, as the scalar engine's `power`: `n` whole, 0 to 100; a result
+    past 10^15 stops the run."""
+    exponent = np.asarray(n)
+    bad = (exponent != np.floor(exponent)) | (exponent < 0) | (exponent > MAX_EXPONENT)
+    if bad.any():
+        raise EvaluationError(exponent_problem(Fraction(float(exponent[bad].flat[0]))) or "")
+    base = np.asarray(a)
+    floats = np.power(base.astype(np.float64), exponent)
+    if (np.abs(floats) > MAX_NUMBER).any():
+        raise EvaluationError(f"power(a, n) gave more than 10^15; {RANGE_RULE}")
+    if np.issubdtype(base.dtype, np.integer):
+        return np.power(base, exponent.astype(np.int64))
+    return floats
 
 
 _ONE_NUMBER: dict[str, Callable[[Value], Value]] = {
@@ -516,6 +534,8 @@ class ArrayCompiler:
                 return result
 
             return self.combine(Type.NUMBER, extreme, *args)
+        if name == "power":
+            return self.combine(Type.NUMBER, lambda ctx: _power(fns[0](ctx), fns[1](ctx)), *args)
         one, (f,) = _ONE_NUMBER[name], fns
         return self.combine(Type.NUMBER, lambda ctx: one(f(ctx)), *args)
 

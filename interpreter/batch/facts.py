@@ -36,8 +36,21 @@ def _zone(name: str) -> Callable[[Ctx, Value], Cards]:
 
 
 def _piles(state: BatchState, rows: np.ndarray) -> Masks:
-    """Each seat's scoring pile: tricks won, own discards, any talon set aside for it."""
-    return state.won[rows] | state.discards[rows] | state.set_aside[rows]
+    """Each seat's scoring pile: tricks won, own discards, any talon set aside for it; where
+    the ruleset names a seat for them once play is over (`scored_by`), every discard and the
+    talon left on the table score for that seat alone, and until then for nobody."""
+    piles = state.won[rows] | state.set_aside[rows]
+    seats = np.arange(state.players)[None, :]
+    if state.ruleset.discard_scored_by is None:
+        piles = piles | state.discards[rows]
+    else:
+        every = np.bitwise_or.reduce(state.discards[rows], axis=1)  # [rows, words]
+        to = state.discards_to[rows][:, None] == seats
+        piles = piles | np.where(to[..., None], every[:, None, :], np.uint64(0))
+    to_talon = state.talon_to[rows][:, None] == seats
+    if to_talon.any():
+        piles = piles | np.where(to_talon[..., None], state.talon[rows][:, None, :], np.uint64(0))
+    return piles
 
 
 def _pile(ctx: Ctx, seat: Value) -> Cards:

@@ -105,6 +105,7 @@ class ArrayTalon:
     ends_hand: Node | None = None  # once the seat has its cards: the hand ends, settled
     packets: ArrayPackets | None = None  # laid out in packets, some taken by the seat
     per_trick: int = 1  # to the trick winners: the cards each takes
+    scored_by: Node | None = None  # once play is over: whom the talon left scores for
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,7 @@ class Program:
     doubling: tuple[ArrayTarget, ...] = ()  # the targets that may be doubled
     discard_told: Node | None = None  # cards whose count among each seat's discards is told
     lasting: ArrayLasting | None = None  # state that lasts from hand to hand (`batch.lasting`)
+    discard_scored_by: Node | None = None  # once play is over: whom every discard scores for
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -218,6 +220,7 @@ class Program:
             compile_doubling(compiler, ruleset.doubling, ruleset.announcements),
             _optional(compiler, "discard.told", ruleset.discard_told, "talon"),
             lasting,
+            _optional(compiler, "discard.scored_by", ruleset.discard_scored_by, "settlement"),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:
@@ -518,6 +521,7 @@ def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTa
             _optional(compiler, f"{where}.packets", packets.rest_seat, "talon"),
         ),
         use.per_trick,
+        _optional(compiler, f"{where}.scored_by", use.scored_by, "settlement"),
     )
 
 

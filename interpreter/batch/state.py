@@ -100,6 +100,10 @@ class BatchState:
     side_table: Bools  # [hands, seats, seats]: each seat's side set by rule (none: all False)
     piles: Ints  # [hands, seats, piles, depth]: piles on the table, bottom first (`phases.piles`)
     stock: Ints  # [hands, cards]: the talon as a stock, top first, -1 once drawn (`phases.stock`)
+    # the seat every discard, and the seat the talon left on the table, score for where the
+    # ruleset names them once play is over (`scored_by`); -1: nobody (or not named yet)
+    discards_to: Ints
+    talon_to: Ints
     trick_number: int = 0
     total_tricks: int = 0
     decisions: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))

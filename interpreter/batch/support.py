@@ -56,6 +56,8 @@ RUNS = frozenset(
         "talon",
         "talon.shares",  # `batch.phases.talon`
         "talon.ends_hand",
+        "talon.scored_by",  # named once play is over (`batch.phases.settle`)
+        "discard.scored_by",
         "discard",
         "discard.told",  # `batch.phases.discard._tell`
         "declarations",
@@ -107,8 +109,6 @@ REFUSED: dict[str, str] = {
     "play.held_back": "cards held back for a trick",
     "play.lead_forbidden": "leads forbidden by rule",
     "redeal[].agreed_by": "a redeal the other seats agree to",
-    "discard.scored_by": "discards scoring for a seat named when play ends (none in the batch)",
-    "talon.scored_by": "a talon scoring for a seat named when play ends (none in the batch)",
     "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",
     "play.rank_changes": "cards ranking otherwise for a hand (the batch ranks by the pack)",
     "declarations.table[].hands_over.named": "a card named by the declarer (the batch names none)",

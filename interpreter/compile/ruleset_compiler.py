@@ -213,6 +213,7 @@ class Compiler:
             ]
         }
         bidding = self._contract_play(bidding, parts["play"])
+        bidding = self._contract_talons_scored_by(bidding)
         packet_steps = len(self.checked.packets or ())
         flow = () if self.broken.whole("flow") else compile_flow(self, packet_steps)
         if self.draft.problems:
@@ -741,7 +742,9 @@ class Compiler:
 
     def _talon_scored_by(self, where: tuple, spec: dict) -> CompiledExpression | _Constant | None:
         """The seat the talon's cards left on the table score for, named once play is over:
-        only where the talon (or what is left of it) stays on the table."""
+        only where the talon (or what is left of it) stays on the table. A contract's is
+        compiled once the definitions are (`_contract_talons_scored_by`): it sees them, as
+        a settlement rule does."""
         if "scored_by" not in spec:
             return None
         to = spec.get("to", "out_of_play")
@@ -752,7 +755,25 @@ class Compiler:
                 "ends: `scored_by` is for `to: out_of_play` or `to: stock` (for the talon "
                 "on a seat's pile from the start, write `to: pile` with its `seat`)",
             )
+        if where[0] == "bidding":
+            return None  # compiled after the definitions
         return self._seats(where + ("scored_by",), spec["scored_by"], "settlement")
+
+    def _contract_talons_scored_by(self, bidding: Bidding | None) -> Bidding | None:
+        """The auction with each contract talon's `scored_by` compiled, now that the
+        definitions it may read are."""
+        if bidding is None:
+            return None
+        specs = self.data["bidding"].get("contracts", [])
+        contracts = []
+        for i, (contract, spec) in enumerate(zip(bidding.contracts, specs, strict=True)):
+            talon = spec.get("talon")
+            if contract.talon is not None and isinstance(talon, dict) and "scored_by" in talon:
+                where = ("bidding", "contracts", i, "talon", "scored_by")
+                scored_by = self._seats(where, talon["scored_by"], "settlement")
+                contract = replace(contract, talon=replace(contract.talon, scored_by=scored_by))
+            contracts.append(contract)
+        return replace(bidding, contracts=tuple(contracts))
 
     def _talon_take(self, where: tuple, spec: dict) -> TalonTake:
         return TalonTake(

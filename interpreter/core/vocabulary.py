@@ -81,8 +81,9 @@ EVENT_VARIABLES: dict[str, dict[str, Type]] = {
     "game": {},
     "call": {},
     "auction": {},  # who speaks first, who may hold, a forced contract's taker
-    # whether `player` may bid a contract, and how many bids it leaps over
-    "bid_check": {**_PLAYER, "jump": Type.NUMBER},
+    # whether `player` may bid a contract, how many bids it leaps over, and who made the
+    # highest bid so far (-1 before any bid)
+    "bid_check": {**_PLAYER, "jump": Type.NUMBER, "highest_bidder": Type.SEAT},
     "hold": {"highest_bidder": Type.SEAT, "highest_bid": Type.STRING},  # who may hold it
     "doubling": {},
     "announcement": _PLAYER,  # whether `player` may announce a bonus, the cards it keeps

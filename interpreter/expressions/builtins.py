@@ -43,6 +43,7 @@ PLAIN: dict[str, str] = {
     "ceil": "ceil(a) takes one NUMBER value",
     "floor": "floor(a) takes one NUMBER value",
     "round": "round(a) takes one NUMBER value",
+    "power": "power(a, n) takes two NUMBER values, n a whole number from 0 to 100",
 }
 
 BUILTIN_NAMES: frozenset[str] = frozenset(AGGREGATES) | frozenset(PLAIN)
@@ -104,6 +105,25 @@ def round_half_up(a: Number) -> int:
 
 def magnitude(a: Number) -> Number:
     return -a if a < 0 else a
+
+
+#: the largest exponent `power(a, n)` takes
+MAX_EXPONENT = 100
+
+
+def exponent_problem(n: Number) -> str | None:
+    """What is wrong with `n` as the exponent of `power(a, n)`, or None when it is one."""
+    if not isinstance(whole(n), int) or not 0 <= n <= MAX_EXPONENT:
+        return f"power(a, n) needs n a whole number from 0 to {MAX_EXPONENT}, got {describe(n)}"
+    return None
+
+
+def power(a: Number, n: Number) -> Number:
+    """`a` to the `n`-th power, exactly (`n` whole, 0 to MAX_EXPONENT; `power(0, 0)` is 1)."""
+    problem = exponent_problem(n)
+    if problem is not None:
+        raise EvaluationError(problem)
+    return checked(a ** int(n))
 
 
 #: the built-ins that take exactly one number

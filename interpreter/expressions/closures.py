@@ -240,6 +240,9 @@ class _Runner:
         if name in bi.ONE_NUMBER:
             f, one = fns[0], bi.ONE_NUMBER[name]
             return lambda s: one(f(s))
+        if name == "power":
+            base, exponent = fns
+            return lambda s: bi.power(base(s), exponent(s))
         pick = max if name == "max" else min
         return fns[0] if len(fns) == 1 else lambda s: pick([f(s) for f in fns])
 

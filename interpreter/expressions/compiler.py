@@ -554,10 +554,15 @@ class _Compiler:
                 hint = instead(args[0].type, COLLECTIONS, trees[0]) if len(args) == 1 else ""
                 raise _error(f"{bi.PLAIN[name]}, got {got}{hint}", trees[0] if args else name_tok)
             return self.combine(Type.NUMBER, tree, *args, op="builtin", name=name)
-        if not args or (name in bi.ONE_NUMBER and len(args) != 1):
+        arity = 1 if name in bi.ONE_NUMBER else 2 if name == "power" else None
+        if not args or (arity is not None and len(args) != arity):
             raise _error(f"{bi.PLAIN[name]}, got {len(args)}", name_tok)
         for node, at in zip(args, trees, strict=True):
             self.need(node, (Type.NUMBER,), bi.PLAIN[name], at)
+        if name == "power" and args[1].is_const:  # an exponent known now is checked now
+            problem = bi.exponent_problem(args[1].value)
+            if problem is not None:
+                raise _error(problem, trees[1])
         return self.combine(Type.NUMBER, tree, *args, op="builtin", name=name)
 
     # -- comprehensions -------------------------------------------------------

@@ -348,6 +348,9 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         side_table=_side_tables(states, n),
         piles=_piles(states, n),
         stock=_stocks(states),
+        # named once play is over (`scored_by`): never yet, in trick play
+        discards_to=np.full(size, -1, dtype=np.int64),
+        talon_to=np.full(size, -1, dtype=np.int64),
         decisions=np.zeros(size, dtype=np.int64),
         choices=np.zeros(size, dtype=np.int64),
         leaders=np.full((size, 1), -1, dtype=np.int8),  # not kept: `summarised` is False

@@ -31,12 +31,15 @@ the checker does (each is also an `assumption:` of the ruleset, or a gap on the 
   higher number. The called King left in a packet of a Two or One costs the declarer 2 to each
   opponent.
 - The round of announcements: from the declarer, round and round until three seats in a row
-  have said nothing after the last thing said, every seat having had a turn; a seat is not
-  asked when nothing is open to it. A seat that announced an ultimo keeps its card for the last
-  trick while it can play another.
+  have said nothing after the last thing said, every seat having had a turn; a bonus may be
+  announced only on a seat's first turn, contras on any; a seat is not asked when nothing is
+  open to it. Contras go on past supra contra (W's "etc."), each side in turn, up to four
+  in all (the ruleset's cap; W names none), or stop at supra contra (option
+  `contras=named`). A seat that announced an ultimo keeps its card for the last trick while
+  it can play another.
 - An announced Pagat ultimo and the pool: made, the declarer's side takes the pool; failed, it
   doubles the pool; contra'd, the side that won it takes the pool and the other brings it up to
-  twice (four times) what it held.
+  twice (four times...) what it held.
 - The pool: every player puts 1 in when it is empty, the dealer 1 each hand; in Michi-michi
   each pays 1 a trick taken, and the next four hands are at double stakes; what is left at the
   end of the sitting is shared equally.

@@ -28,7 +28,13 @@ SUITS = ("hearts", "diamonds", "spades", "clubs")
 TRULL = {"fool", "trump-1", "trump-21"}
 # the bonuses either side may announce; those of one side only, with that side
 EITHER = ("trull", "four_kings", "mondfang", "valat")
-STEPS = 2  # contra, supra contra
+#: the names of the contras in order: W names two and goes on "etc." (the ruleset names each
+#: one after supra contra `further_contra`)
+CONTRAS = ("contra", "supracontra")
+FURTHER = "further_contra"
+#: the most contras a target takes, by the reading of "etc." (option `contras`): W's
+#: further contras up to four in all (the ruleset's cap), or only the two W names
+MOST_CONTRAS = {"etc": 4, "named": 2}
 
 
 class RuleBroken(Exception):
@@ -206,10 +212,17 @@ def _targets(said: Said, attackers: set[int], defenders: set[int]) -> dict[str, 
 
 
 def _open(
-    seat: int, said: Said, attackers: set[int], hand: list[Card], called: str | None
+    seat: int,
+    said: Said,
+    attackers: set[int],
+    hand: list[Card],
+    called: str | None,
+    first_turn: bool,
+    most: int,
 ) -> set[str]:
-    """What the seat may say on its turn: the bonuses open to it, and the next contra of
-    every target whose turn is its side's."""
+    """What the seat may say on its turn: the bonuses open to it (on its first turn only: W,
+    "after the first round ... players may only contra"), and the next contra of every target
+    whose turn is its side's."""
     defenders = set(range(PLAYERS)) - attackers
     side = attackers if seat in attackers else defenders
     held = {c.id for c in hand}
@@ -222,11 +235,15 @@ def _open(
         "king_ultimo": seat in attackers and called in held,
         "captured_king": seat in defenders,
     }
-    choices = {f"announce:{n}" for n, ok in may.items() if ok and not said.side_said(n, side)}
+    choices = {
+        f"announce:{n}"
+        for n, ok in may.items()
+        if first_turn and ok and not said.side_said(n, side)
+    }
     for target, first in _targets(said, attackers, defenders).items():
         n = said.count(target)
-        if n < STEPS and seat in (first if n % 2 == 0 else set(range(PLAYERS)) - first):
-            choices.add(f"{('contra', 'supracontra')[n]}:{target}")
+        if n < most and seat in (first if n % 2 == 0 else set(range(PLAYERS)) - first):
+            choices.add(f"{CONTRAS[n] if n < len(CONTRAS) else FURTHER}:{target}")
     return choices
 
 
@@ -237,17 +254,20 @@ def _announcements(
     attackers: set[int],
     hands: list[list[Card]],
     called: str | None,
+    most: int,
 ) -> Said:
     """The round of announcements: from the declarer, round and round, until three seats in a
     row have said nothing after the last thing said (every seat having had a turn); a seat says
-    as much as it likes and passes, and is not asked when nothing is open to it."""
+    as much as it likes and passes, and is not asked when nothing is open to it; `most`: the
+    contras a target may take."""
     said = Said()
     if contract == "michi" or taker is None:
         return said
     seat, turns, silent = taker, 0, 0
     while not (turns >= PLAYERS and silent >= PLAYERS - 1):
         spoke = False
-        while choices := _open(seat, said, attackers, hands[seat], called):
+        first_turn = turns < PLAYERS
+        while choices := _open(seat, said, attackers, hands[seat], called, first_turn, most):
             if not decisions or decisions[0]["kind"] != "announce" or decisions[0]["seat"] != seat:
                 raise RuleBroken(f"seat {seat} should be asked to announce")
             choice = decisions.pop(0)["choice"]
@@ -327,7 +347,8 @@ def read_hand(hand: dict, double_stakes: int, options: dict[str, str]) -> HandRe
         declared[seat] = value
     attackers = {taker} | ({partner} if partner is not None else set())
     defenders = set(range(PLAYERS)) - attackers
-    said = _announcements(decisions, contract, taker, attackers, hands, called)
+    most = MOST_CONTRAS[options.get("contras", "etc")]
+    said = _announcements(decisions, contract, taker, attackers, hands, called, most)
     kept: dict[int, set[str]] = {}  # seat -> the cards it announced to keep for the last trick
     for name, card_id in (("pagat_ultimo", "trump-1"), ("king_ultimo", called)):
         for seat in said.by.get(name, set()):

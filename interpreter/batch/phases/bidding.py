@@ -118,7 +118,8 @@ def _offered_only_then(
     speaking = np.zeros(order.shape, dtype=np.bool_)
     rows = np.flatnonzero(passed)
     for position in range(state.players):
-        ctx = Ctx(state, rows, {**state.names(rows), "player": order[rows, position]})
+        names = {**state.names(rows), "player": order[rows, position]}
+        ctx = Ctx(state, rows, {**names, "highest_bidder": state.taker[rows]})  # -1: no bid
         for rank in np.flatnonzero(only_then).tolist():
             asked = ~speaking[rows, position]
             speaking[rows, position] |= _open_to(rules.open_to, ctx, rank, 0, asked)

@@ -177,6 +177,8 @@ def deal(
         piles=laid,
         stock=np.full((hands, tables.talon_places.shape[1]), -1, dtype=np.int64),
         per_trick=np.zeros(hands, dtype=np.int64),
+        discards_to=np.full(hands, -1, dtype=np.int64),
+        talon_to=np.full(hands, -1, dtype=np.int64),
         decisions=np.zeros(hands, dtype=np.int64),
         choices=np.zeros(hands, dtype=np.int64),
         leaders=np.full((hands, 2 * size), -1, dtype=np.int8),

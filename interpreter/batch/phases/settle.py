@@ -11,10 +11,11 @@ import numpy as np
 
 from tarot.batch.array_exprs import Node
 from tarot.batch.lasting import close_hands
+from tarot.batch.masks import Ints
 from tarot.batch.phases import exchange
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
-from tarot.batch.values import Ctx, Value, per_row
+from tarot.batch.values import Ctx, Value, per_row, seat_mask
 from tarot.core.ruleset import HAND_SCORE
 from tarot.engine.events import AT_SETTLEMENT
 
@@ -31,12 +32,37 @@ def settle(program: Program, state: BatchState, names: dict[str, Value]) -> None
         if rules.unpaid == "fool_surrendered":
             exchange.surrender(state)
     ctx = Ctx(state, np.arange(state.size), names)
+    _name_who_scores_what_is_left(program, state, ctx)
     with program.compiler.remembering():  # the cards lie still: definitions are worked out once
         program.fire_rules(state, program.settlement, ctx, AT_SETTLEMENT)
     if program.hand_score is not None:
         _score(program.hand_score, state, names)
     if program.lasting is not None:
         close_hands(program.lasting, state, names)
+
+
+def _name_who_scores_what_is_left(program: Program, state: BatchState, ctx: Ctx) -> None:
+    """Once play is over: the seat the discards score for and the seat the talon still on
+    the table scores for, where the ruleset names them only then (`scored_by`: the first
+    seat given, or nobody when it gives none), as the scalar engine's `settle`."""
+    if program.discard_scored_by is not None:
+        state.discards_to[:] = _first_or_none(program.discard_scored_by, ctx, state.players)
+    talons = program.hand.talons
+    for index, use in enumerate(talons):
+        if use is None or use.scored_by is None:
+            continue
+        taking = np.ones(state.size, dtype=np.bool_)
+        if state.ruleset.bidding is not None:
+            taking = state.contract == index
+        if taking.any():
+            sub = ctx.subset(taking)
+            state.talon_to[taking] = _first_or_none(use.scored_by, sub, state.players)
+
+
+def _first_or_none(rule: Node, ctx: Ctx, players: int) -> Ints:
+    """The first seat the seat expression gives in each hand, -1 where it gives none."""
+    chosen = seat_mask(rule.fn(ctx), ctx.size, players)
+    return np.where(chosen.any(axis=1), np.argmax(chosen, axis=1), -1)
 
 
 def _score(rule: Node, state: BatchState, names: dict[str, Value]) -> None:

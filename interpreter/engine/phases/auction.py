@@ -360,7 +360,10 @@ def _highest(state: HandState) -> dict:
 def _open(state: HandState, contract: Contract, seat: int, jump: int = 0) -> bool:
     if contract.open_to is None:
         return True
-    return bool(contract.open_to(state._scope({"player": seat, "jump": jump})))
+    taker = state.auction.taker
+    bidder = -1 if taker is None else taker  # no seat before any bid
+    scope = {"player": seat, "jump": jump, "highest_bidder": bidder}
+    return bool(contract.open_to(state._scope(scope)))
 
 
 def _force(state: HandState, bidding: Bidding) -> None:

@@ -511,9 +511,11 @@ class _PageBuilder:
             values = ", ".join(f"{k} {v}" for k, v in contract.get("values", {}).items())
             if values:
                 lines.append(f"Values: {values}.")
-            if "open_to" in contract:
+            if _open_to_nobody(contract):
+                lines.append("Open to no player: nobody bids it.")
+            elif "open_to" in contract:
                 lines.append(f"Only a player for whom {code(contract['open_to'])} may bid it.")
-            if contract.get("only_when_all_passed"):
+            if contract.get("only_when_all_passed") and not _open_to_nobody(contract):
                 lines.append("Offered in turn only once every player has passed.")
             if "join" in contract:
                 lines.append(_join_words(contract))
@@ -541,7 +543,12 @@ class _PageBuilder:
         a contract open to every seat, nobody passes the deal out."""
         contracts = spec.get("contracts", [])
         forced = spec.get("all_passed")
-        offered = [c.get("name", c["id"]) for c in contracts if c.get("only_when_all_passed")]
+        offered = [
+            c.get("name", c["id"])
+            for c in contracts
+            if c.get("only_when_all_passed") and not _open_to_nobody(c)
+        ]
+        names = {c["id"]: c.get("name", c["id"]) for c in contracts}
         at_once = (
             spec.get("rounds") == "until_one_left"
             and bool(spec.get("winner_may_raise"))
@@ -568,7 +575,8 @@ class _PageBuilder:
         else:
             taker = f" with {code(forced['taker'])} as taker" if "taker" in forced else ""
             alone = "" if taker else ", every player for himself"
-            outcome = f"{forced['contract']} is played{taker}{alone}"
+            played = names.get(forced["contract"], forced["contract"])
+            outcome = f"{played} is played{taker}{alone}"
         if offered:
             line = (
                 f"If every player passes, {words.listing(offered)} is offered in turn to each"
@@ -956,3 +964,9 @@ def _who_doubles(target: Mapping) -> str:
     if announced:
         text += f", once {target['announcement']} is announced"
     return text
+
+
+def _open_to_nobody(contract: Mapping) -> bool:
+    """Whether a contract's `open_to` is written as false: no player may bid it."""
+    open_to = contract.get("open_to")
+    return open_to is False or (isinstance(open_to, str) and open_to.strip() == "false")
