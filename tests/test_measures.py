@@ -42,7 +42,6 @@ title: One contract, always won by ten from each defender
 redeal:
   - {id: le_petit, remove: true}
   - {id: petit_sec, remove: true}
-flow: [deal, redeal, bid, talon, discard, declare, play]  # one deal step: no first-pass request
 bidding:
   contracts:
     - {id: petite, remove: true}
