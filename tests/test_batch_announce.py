@@ -73,8 +73,7 @@ def test_doublings_in_the_round_of_announcements_replay_through_the_scalar_engin
     open to its side; there is no doubling step."""
     variant = tmp_path / "variant.yaml"
     text = Path(DOUBLING).read_text(encoding="utf-8")
-    text = text.replace("  factor: 2\n", "  factor: 2\n  with_announcements: true\n")
-    variant.write_text(text.replace("  - double\n", ""))  # its flow: no doubling step
+    variant.write_text(text.replace("  factor: 2\n", "  factor: 2\n  with_announcements: true\n"))
     ruleset = load_ruleset(str(variant))
     assert supports(ruleset) == [] and "double" not in [step.word for step in ruleset.flow]
     records, _kinds, fired = replayed(ruleset, 5, 120)
