@@ -149,14 +149,9 @@ def test_every_yaml_block_of_the_guide_names_the_file_it_quotes():
     guide = GUIDE.read_text(encoding="utf-8")
     quoted = [q for q in QUOTES if q.kind in ("file", "excerpt")]
     assert guide.count("```yaml\n") == len(quoted)
-    # every step of the walkthrough, and the games quoted for the order of the hand: a
-    # built-in one (issue 28: the guide shows a real game whose order is not the default)
-    # and a small one of the tests
-    flow_games = {
-        "rulesets/french-tarot/french-tarot.yaml",
-        "tests/data/rulesets/flow-two-stage-auction.yaml",
-    }
-    assert {q.what for q in quoted} == {_relative(step) for step in STEPS} | flow_games
+    # every step of the walkthrough, and the small game quoted for the order of the hand
+    flow_game = "tests/data/rulesets/flow-two-stage-auction.yaml"
+    assert {q.what for q in quoted} == {_relative(step) for step in STEPS} | {flow_game}
 
 
 @pytest.mark.parametrize("quote", [q for q in QUOTES if q.kind in ("file", "excerpt")], ids=str)

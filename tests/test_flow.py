@@ -217,9 +217,9 @@ def test_a_misspelt_step_is_refused_by_the_schema(tmp_path: Path) -> None:
     [
         ("early-french", ["deal", "talon", "discard", "play"]),
         ("marolles-1637", ["deal", "talon", "discard", "declare", "play"]),
-        ("jeu-de-tarot", ["deal", "redeal", "bid", "talon", "discard", "declare", "play"]),
+        ("french-tarot", ["deal", "redeal", "bid", "talon", "discard", "declare", "play"]),
         (
-            "jeu-de-tarot-5",
+            "french-tarot-5",
             ["deal", "redeal", "bid", "call", "talon", "discard", "declare", "play"],
         ),
         (

@@ -21,7 +21,6 @@ from sides import net as _net
 from sides import pile_of as sides_pile_of
 
 from tarot.compile.loader import load_ruleset
-from tarot.core.actions import DecisionKind
 from tarot.engine.game import deal_hand, play_hand
 from tarot.engine.phases.settle import settlement_with
 from tarot.engine.state import HandState
@@ -210,41 +209,6 @@ def test_le_petit_in_the_first_packet_throws_the_deal_in():
     assert state.thrown_in == "le_petit" and state.is_terminal()
     assert state.returns() == [0, 0, 0, 0]
     assert HandState(french(le_petit="not_played"), 0, pack).thrown_in is None
-
-
-def test_le_petit_stops_the_deal_after_the_first_pass():
-    """003: the 1 of trumps dealt in the first pass of three is told at once and the hand is
-    cancelled, so no card past that pass is dealt (the ruleset's `flow`)."""
-    ruleset = french()
-    petit = ruleset.deck.by_id["trump-1"]
-    pack = [c for c in range(78) if c != petit]
-    pack.insert(1, petit)
-    state = HandState(ruleset, 0, pack)
-    assert state.thrown_in == "le_petit"
-    assert [len(h) for h in state.deal.hands_dealt] == [3, 3, 3, 3]
-    assert len(state.deal.talon_dealt) == 1  # the chien's first card, after the second packet
-    assert [step.word for step in ruleset.flow][:4] == ["deal", "redeal", "deal", "redeal"]
-
-
-@pytest.mark.parametrize("name", ["french-tarot", "french-tarot-3", "french-tarot-5"])
-def test_petit_sec_is_asked_once_every_card_is_dealt(name):
-    """The 1 of trumps as the only trump, dealt in seat 1's last packet: the request is put
-    to him after the whole deal (the option played), and Le Petit does not fire."""
-    ruleset = french(name, petit_sec="played")
-    petit, fool = ruleset.deck.by_id["trump-1"], ruleset.deck.by_id["fool"]
-    places = HandState(french(name, le_petit="not_played"), 0, list(range(78))).deal.hands_dealt[1]
-    plain = iter(c for c in range(78) if ruleset.deck.cards[c].trump is None and c != fool)
-    pack: list = [None] * 78
-    for place in places[:-1]:
-        pack[place] = next(plain)
-    pack[places[-1]] = petit
-    rest = iter(c for c in range(78) if c not in pack)
-    pack = [next(rest) if c is None else c for c in pack]
-    state = HandState(ruleset, 0, pack)
-    assert state.thrown_in is None
-    assert state.decision is not None and state.decision.kind == DecisionKind.REDEAL
-    assert state.current_player() == 1
-    assert len(state.deal.hands_dealt[1]) == len(places)
 
 
 def _random_hands(ruleset, count: int, seed: int = 3):
