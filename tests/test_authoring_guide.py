@@ -149,9 +149,10 @@ def test_every_yaml_block_of_the_guide_names_the_file_it_quotes():
     guide = GUIDE.read_text(encoding="utf-8")
     quoted = [q for q in QUOTES if q.kind in ("file", "excerpt")]
     assert guide.count("```yaml\n") == len(quoted)
-    # every step of the walkthrough, and the small game quoted for the order of the hand
-    flow_game = "tests/data/rulesets/flow-two-stage-auction.yaml"
-    assert {q.what for q in quoted} == {_relative(step) for step in STEPS} | {flow_game}
+    # every step of the walkthrough, and the games quoted for the order of the hand: a real
+    # one (Cego) and a small one the tests play
+    flow_games = {"rulesets/cego/cego.yaml", "tests/data/rulesets/flow-two-stage-auction.yaml"}
+    assert {q.what for q in quoted} == {_relative(step) for step in STEPS} | flow_games
 
 
 @pytest.mark.parametrize("quote", [q for q in QUOTES if q.kind in ("file", "excerpt")], ids=str)
