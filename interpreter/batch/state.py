@@ -162,7 +162,7 @@ class BatchState:
         """The seats that share each seat's tricks: its side set by rule, else the taker's
         side or the defenders' after an auction, else the seat alone (`HandState.side_of`)."""
         set_by_rule: Bools | None = None
-        if self.ruleset.play.sides is not None:
+        if sets_sides(self.ruleset):
             set_by_rule = self.side_table[rows, seats]
             if set_by_rule.any(axis=1).all():
                 return set_by_rule
@@ -198,7 +198,7 @@ class BatchState:
     def lead_changed(self, rows: Ints) -> None:
         """Payments were made in `rows`: their sole leaders again."""
         if self.summarised:
-            table = None if self.ruleset.play.sides is None else self.side_table[rows]
+            table = self.side_table[rows] if sets_sides(self.ruleset) else None
             self.leading[rows] = sole_leaders(self.net[rows], table)
 
     def decided(self, rows: Ints, counts: Ints) -> None:
@@ -216,6 +216,18 @@ _PER_HAND = tuple(
     and f.name not in ("logging", "summarised", "decision_log", "payment_log")
     and f.name not in ("hand_score", "settled")
 )
+
+
+def sets_sides(ruleset: Ruleset) -> bool:
+    """Whether the ruleset's play rules, or a contract's own, set the sides by rule (worked
+    out once per ruleset)."""
+    known = getattr(ruleset, "_batch_sets_sides", None)
+    if known is None:
+        contracts = () if ruleset.bidding is None else ruleset.bidding.contracts
+        plays = [ruleset.play, *(c.play for c in contracts if c.play is not None)]
+        known = any(play.sides is not None for play in plays)
+        object.__setattr__(ruleset, "_batch_sets_sides", known)
+    return bool(known)
 
 
 def sole_leaders(net: Floats, table: Bools | None = None) -> npt.NDArray[np.int8]:

@@ -71,15 +71,17 @@ def runs(ruleset: Ruleset) -> bool:
 
 def batchable(state: HandState) -> bool:
     """Whether the batch back end can take up the hand from here exactly: a card to play,
-    under the ruleset's own trick rules, with nothing pending that its trick play does not
-    know (declarations still to come before a first card, cards kept back)."""
+    under the hand's play rules (its contract's own, or the ruleset's) with the deck's pack
+    (the batched card habit reads the deck's trumps: not trumps played as a suit), with
+    nothing pending that its trick play does not know (declarations still to come before a
+    first card, cards kept back)."""
     decision = state.decision
     if decision is None or decision.kind is not DecisionKind.PLAY or state.phase != Phase.PLAY:
         return False
     ruleset = state.ruleset
     return (
         runs(ruleset)
-        and state.play.rules is ruleset.play
+        and state.play.rules is ruleset.play_for(state.auction.contract)
         and state.play.trick_pack is ruleset.deck.cards
         and not (state.auction.joined or state.announce.kept_back or state.talon_phase.per_trick)
         and not any(state.scores)
