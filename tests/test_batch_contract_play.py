@@ -98,7 +98,7 @@ def test_a_contract_s_own_fool_exchange_is_refused_by_name(tmp_path):
     variant.write_text(
         f"extends: {CONTRACT_PLAY}\ntitle: variant\nbidding:\n  contracts:\n"
         "    - id: garde\n      play:\n        excuse:\n          exchange:\n"
-        "            cards: \"[c in trumps if false]\"\n",
+        '            cards: "[c in trumps if false]"\n',
         encoding="utf-8",
     )
     from tarot.compile.loader import load_ruleset

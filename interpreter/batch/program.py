@@ -19,8 +19,8 @@ import numpy as np
 from tarot.batch.announce_rules import ArrayAnnouncements, compile_announcements
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.auction_rules import ArrayBidding, compile_bidding
-from tarot.batch.doubling_rules import ArrayTarget, compile_doubling
 from tarot.batch.contract_play import ContractPlays, compile_plays
+from tarot.batch.doubling_rules import ArrayTarget, compile_doubling
 from tarot.batch.phases.talon_takes import ArrayTake
 from tarot.batch.seat_order import attack_order, attack_ordered
 from tarot.batch.state import BatchState, Logged
@@ -199,7 +199,10 @@ class Program:
             keys,
             _hand(compiler, ruleset),
             compile_plays(
-                compiler, ruleset, tables, lambda rules, at: _ends_play(compiler, ruleset, rules, at)
+                compiler,
+                ruleset,
+                tables,
+                lambda rules, at: _ends_play(compiler, ruleset, rules, at),
             ),
             _optional(compiler, "hand_score", ruleset.hand_score, "hand_score"),
             compile_bidding(compiler, ruleset.bidding),

@@ -163,7 +163,9 @@ def _document(document: Mapping) -> list[str]:
     ]
     for where, play in plays:
         if play.get("excuse", {}).get("kept_by", "holder") != "holder":
-            problems.append(f"{where}.excuse.kept_by: only the holder keeps the excuse in the batch")
+            problems.append(
+                f"{where}.excuse.kept_by: only the holder keeps the excuse in the batch"
+            )
     return problems
 
 
