@@ -94,12 +94,13 @@ class ArrayDeclaration:
 class ArrayTalon:
     """Where a contract (or, without an auction, the ruleset) puts the talon."""
 
-    to: str  # "hand", "pile", "out_of_play" or "stock"
+    to: str  # "hand", "pile", "out_of_play", "stock" or "trick_winners"
     seat: Node | None
     takes: tuple[ArrayTake, ...] = ()  # cards of a kind taken from it first
     shares_first: Node | None = None  # shared out: how many cards the seat takes first
     shares_others: int = 0  # then how many each other seat takes in turn
     ends_hand: Node | None = None  # once the seat has its cards: the hand ends, settled
+    per_trick: int = 1  # to each trick's winner: how many of its top cards
 
 
 @dataclass(frozen=True)
@@ -459,7 +460,7 @@ def _optional(compiler: ArrayCompiler, where: str, compiled: object, event: str)
 def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTalon | None:
     if use is None:
         return None
-    if use.to not in ("hand", "pile", "out_of_play", "stock"):
+    if use.to not in ("hand", "pile", "out_of_play", "stock", "trick_winners"):
         raise Unsupported(f"{where}: the talon as a {use.to} (not run by the batch back end)")
     takes = tuple(_take(compiler, take, f"{where}.takes[{i}]") for i, take in enumerate(use.takes))
     shares = use.shares
@@ -470,6 +471,7 @@ def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTa
         None if shares is None else _optional(compiler, where, shares.first, "talon"),
         0 if shares is None else shares.others,
         _optional(compiler, where, use.ends_hand, "talon"),
+        use.per_trick,
     )
 
 

@@ -93,6 +93,7 @@ RUNS = frozenset(
         "deal.packets[].piles",
         # each key of a contract's own play rules is ruled on as the same key of `play`
         # (`_document`); the hands of each contract play under its rules
+        "talon.per_trick",  # the talon to the trick winners: `batch.phases.stock`
         "bidding.contracts[].play",  # `batch.contract_play`
         "play.must_beat",  # `batch.phases.play.legal`
         "play.trumps_as_suit",  # `batch.contract_play.plain_trump_tables`
@@ -104,7 +105,6 @@ RUNS = frozenset(
 #: the mechanisms it does not run, each with what it lacks
 REFUSED: dict[str, str] = {
     "talon.packets": "the talon in packets (no packet choice in the batch)",
-    "talon.per_trick": "the talon as a stock drawn from after each trick",
     "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "redeal[].agreed_by": "a redeal the other seats agree to",

@@ -52,7 +52,7 @@ def place_talon(program: Program, state: BatchState, owes_discards: bool = True)
             rows = rows[any_card(state.talon[rows])]
         if not len(rows):
             continue
-        if use.to == "stock":
+        if use.to in ("stock", "trick_winners"):  # both kept in order (`phases.stock`)
             stock.lay(state, rows)
         elif use.shares_first is not None:
             talon.share_out(state, use, rows, owes_discards)

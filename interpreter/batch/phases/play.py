@@ -224,7 +224,7 @@ def _play(
         leader = state.leader[:1]
         state.total_tricks = int(count(state.hands[0, leader[0]]))
         state.total_tricks += int(piles.cards_on_piles(state, rows[:1], leader)[0])
-        state.total_tricks += int(stock.left(state, rows[:1])[0]) // n
+        state.total_tricks += int(stock.drawn_left(program, state, rows[:1])[0]) // n
         excuses = _excuses(program, state, names, trick_play.tables)
         first = 1
     else:
@@ -399,7 +399,7 @@ def _end_trick(
     state.last_trick = whole.terms[0]
     state.last_winner = winner
     state.leader = winner
-    stock.draw(state, winner)
+    stock.after_trick(program, state, winner)
 
 
 def _fool_wins_after_all(
