@@ -85,12 +85,12 @@ def test_trumps_as_a_suit_follow_and_win_only_when_led():
     assert all(same_suit)
 
 
-@pytest.mark.parametrize("name", BUILT_IN)
-def test_built_in_rulesets_with_card_rules_run_in_batch(name):
+@pytest.mark.parametrize(("name", "hands"), [("droggn", 40), ("hungarian-tarokk-illustrated", 16)])
+def test_built_in_rulesets_with_card_rules_run_in_batch(name, hands):
     ruleset = loaded(name)
     assert supports(ruleset) == []
-    replayed(ruleset, 4, 40)
-    legal_counts_agree(ruleset, 4, 40)
+    replayed(ruleset, 4, hands)
+    legal_counts_agree(ruleset, 4, hands)
 
 
 def test_a_contract_s_own_fool_exchange_is_refused_by_name(tmp_path):
@@ -156,5 +156,5 @@ def test_play_outs_under_several_contracts_in_one_batch_replay_exactly():
 def test_contract_play_agrees_over_many_seeds(name):
     ruleset = loaded(name)
     for seed in range(1, 9):
-        replayed(ruleset, seed, 200)
-        legal_counts_agree(ruleset, seed, 100)
+        replayed(ruleset, seed, 150)
+        legal_counts_agree(ruleset, seed, 50)
