@@ -151,16 +151,8 @@ def test_play_outs_under_several_contracts_in_one_batch_replay_exactly():
     assert batch.size == len(trials)
 
 
-#: a known disagreement, open: hand 17 of seed 5 (a Garde sans whose taker took the five
-#: tricks played before `ends_when` ended play) settles the contract at 204 in the batch and
-#: 4 in the scalar engine; marked so that the slow tier says it, and fails once it is fixed
-_OPEN = pytest.mark.xfail(
-    strict=True, reason="a Garde sans ended early after five tricks settles otherwise"
-)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [pytest.param(CONTRACT_PLAY, marks=_OPEN), *BUILT_IN])
+@pytest.mark.parametrize("name", [CONTRACT_PLAY, *BUILT_IN])
 def test_contract_play_agrees_over_many_seeds(name):
     ruleset = loaded(name)
     for seed in range(1, 9):
