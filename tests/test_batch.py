@@ -232,7 +232,6 @@ def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, m
 
 
 NEW_MECHANISMS = {
-    "play.must_beat": ("marolles-1637", "play:\n  must_beat: true\n"),
     "discard.all_or_none": ("french-tarot", "discard:\n  all_or_none: kings\n"),
     "agreed_by": (
         "french-tarot",

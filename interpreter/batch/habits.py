@@ -19,6 +19,8 @@ action began them (common random numbers, as the scalar play-outs share a seed).
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from tarot.batch import keyed_random
@@ -57,6 +59,13 @@ class CardHabit:
         self.keys = np.where(trump, 1000 + strength, np.where(follows, strength, -1))
         # by card led (and -1 for none): its row of `keys`
         self.suit_of_lead = np.append(np.where(trump, -1, suit) + 1, suits + 1)
+
+    def subset(self, rows: Ints) -> CardHabit:
+        """The same habit for the hands `rows` alone (a batch taken from this one's), each
+        keeping its own draws."""
+        part = copy.copy(self)
+        part.drawn = self.drawn[rows]
+        return part
 
     def __call__(
         self,

@@ -19,15 +19,14 @@ import numpy as np
 from tarot.batch.announce_rules import ArrayAnnouncements, compile_announcements
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.auction_rules import ArrayBidding, compile_bidding
+from tarot.batch.contract_play import ContractPlays, compile_plays
 from tarot.batch.doubling_rules import ArrayTarget, compile_doubling
 from tarot.batch.lasting import ArrayLasting, compile_lasting
 from tarot.batch.phases.packets import ArrayPackets
-from tarot.batch.phases.sides import compile_sides
 from tarot.batch.phases.talon_takes import ArrayTake
 from tarot.batch.seat_order import attack_order, attack_ordered
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
-from tarot.batch.trick_rules import ArrayException, compile_exceptions
 from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
 from tarot.compile.flow import after_taker
 from tarot.core.flow import FlowStep
@@ -36,6 +35,7 @@ from tarot.core.ruleset import (
     Declaration,
     DeclarationLevel,
     PaymentRule,
+    PlayRules,
     RedealRule,
     Ruleset,
     TalonTake,
@@ -155,12 +155,11 @@ class Program:
     discard_forbidden: Fn | None  # each: the mask of the cards it protects
     keys: dict[str, int]
     hand: ArrayHand
+    # the trick rules, the ruleset's own and each contract's (`tarot.batch.contract_play`):
+    # the first leader, the sides, the card rules, the winner exceptions, the end of play
+    plays: ContractPlays
     hand_score: Node | None = None  # the points each `player` scores (rulesets that score)
-    ends_play: tuple[Node, ...] = ()  # after each trick: play ends when one of these holds
-    sides: Node | None = None  # the play rules' `sides` (`tarot.batch.phases.sides`)
     bidding: ArrayBidding | None = None  # the auction's rules (rulesets with `bidding`)
-    first_leader: Node | None = None  # the seat leading to the first trick, given by a rule
-    winner_exceptions: tuple[ArrayException, ...] = ()  # tricks another card wins
     announcements: ArrayAnnouncements | None = None  # rulesets with `announcements`
     doubling: tuple[ArrayTarget, ...] = ()  # the targets that may be doubled
     discard_told: Node | None = None  # cards whose count among each seat's discards is told
@@ -210,12 +209,14 @@ class Program:
             discard["discard.forbidden"],
             keys,
             _hand(compiler, ruleset),
+            compile_plays(
+                compiler,
+                ruleset,
+                tables,
+                lambda rules, at: _ends_play(compiler, ruleset, rules, at),
+            ),
             _optional(compiler, "hand_score", ruleset.hand_score, "hand_score"),
-            _ends_play(compiler, ruleset),
-            compile_sides(compiler, ruleset),
             compile_bidding(compiler, ruleset.bidding),
-            _optional(compiler, "play.first_leader", ruleset.play.leader, "play"),
-            compile_exceptions(compiler, ruleset.play),
             compile_announcements(compiler, ruleset.announcements),
             compile_doubling(compiler, ruleset.doubling, ruleset.announcements),
             _optional(compiler, "discard.told", ruleset.discard_told, "talon"),
@@ -566,9 +567,11 @@ def _hand(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayHand:
     )
 
 
-def _ends_play(compiler: ArrayCompiler, ruleset: Ruleset) -> tuple[Node, ...]:
+def _ends_play(
+    compiler: ArrayCompiler, ruleset: Ruleset, rules: PlayRules, where: str
+) -> tuple[Node, ...]:
     """What may end play after a trick: a seat's claim of the game (any seat it gives), the
-    play rules' `ends_when`."""
+    play rules' `ends_when` (`rules`, written at `where`)."""
     found = []
     game = ruleset.game
     if game is not None and game.claim is not None:
@@ -577,10 +580,10 @@ def _ends_play(compiler: ArrayCompiler, ruleset: Ruleset) -> tuple[Node, ...]:
         found.append(
             Node(Type.BOOL, lambda ctx: seat_mask(claim_fn(ctx), ctx.size, players).any(axis=1))
         )
-    ends_when = ruleset.play.ends_when
+    ends_when = rules.ends_when
     if ends_when is not None:
         found.append(
-            _named("play.ends_when", lambda: compiler.expression(ends_when, "after_trick"))
+            _named(f"{where}.ends_when", lambda: compiler.expression(ends_when, "after_trick"))
         )
     return tuple(found)
 

@@ -28,7 +28,7 @@ from tarot.batch.phases import (
     sides,
 )
 from tarot.batch.program import ArrayStep, Program
-from tarot.batch.state import BatchState, sole_leaders
+from tarot.batch.state import BatchState, sets_sides, sole_leaders
 from tarot.batch.values import Ctx, Unsupported, per_row
 from tarot.core.flow import Phase
 from tarot.core.ruleset import Ruleset
@@ -103,8 +103,8 @@ def _run(program: Program, state: BatchState, steps: Steps) -> None:
             rows = np.flatnonzero(taking)
             held = per_row(step.when.fn(Ctx(state, rows, state.names(rows))), len(rows))
             taking[rows] = held.astype(np.bool_)
-        if program.sides is not None and index >= sides.settles_at(program.ruleset):
-            sides.settle(program.sides, state, taking)
+        if program.plays.sets_sides and index >= sides.settles_at(program.ruleset):
+            sides.settle(program.plays, state, taking)
         if taking.all() or (phase in _SKIP_THROWN and step.when is None and not state.ended.any()):
             _RUNNERS[phase](program, state, index, step)
             continue
@@ -197,7 +197,7 @@ def summaries(state: BatchState) -> list[HandSummary]:
     best = net.max(axis=1, keepdims=True)
     alone = (net == best).sum(axis=1) == 1
     winner = np.where(alone, np.argmax(net == best, axis=1), -1)
-    by_rule = state.ruleset.play.sides is not None
+    by_rule = sets_sides(state.ruleset)
     if by_rule:  # read by the sides set by rule where a hand has them
         winner = sole_leaders(net, state.side_table).astype(np.int64)
     # decided at: the first decision after which the winner led for good

@@ -127,8 +127,6 @@ class BatchState:
     totals_before: Floats = field(default_factory=lambda: np.zeros((0, 0)))
     sitting_over: Bools = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
     transfer_log: list[Logged] = field(default_factory=list)
-    #: the talon's cards each trick's winner takes (`phases.to_winners`; 0: none)
-    per_trick: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:
@@ -179,7 +177,7 @@ class BatchState:
         """The seats that share each seat's tricks: its side set by rule, else the taker's
         side or the defenders' after an auction, else the seat alone (`HandState.side_of`)."""
         set_by_rule: Bools | None = None
-        if self.ruleset.play.sides is not None:
+        if sets_sides(self.ruleset):
             set_by_rule = self.side_table[rows, seats]
             if set_by_rule.any(axis=1).all():
                 return set_by_rule
@@ -215,7 +213,7 @@ class BatchState:
     def lead_changed(self, rows: Ints) -> None:
         """Payments were made in `rows`: their sole leaders again."""
         if self.summarised:
-            table = None if self.ruleset.play.sides is None else self.side_table[rows]
+            table = self.side_table[rows] if sets_sides(self.ruleset) else None
             self.leading[rows] = sole_leaders(self.running(rows), table)
 
     def running(self, rows: Ints) -> Floats:
@@ -244,6 +242,18 @@ _PER_HAND = tuple(
     and f.name not in ("logging", "summarised", "decision_log", "payment_log", "transfer_log")
     and f.name not in ("hand_score", "settled")
 )
+
+
+def sets_sides(ruleset: Ruleset) -> bool:
+    """Whether the ruleset's play rules, or a contract's own, set the sides by rule (worked
+    out once per ruleset)."""
+    known = getattr(ruleset, "_batch_sets_sides", None)
+    if known is None:
+        contracts = () if ruleset.bidding is None else ruleset.bidding.contracts
+        plays = [ruleset.play, *(c.play for c in contracts if c.play is not None)]
+        known = any(play.sides is not None for play in plays)
+        object.__setattr__(ruleset, "_batch_sets_sides", known)
+    return bool(known)
 
 
 def sole_leaders(net: Floats, table: Bools | None = None) -> npt.NDArray[np.int8]:

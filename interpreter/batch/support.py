@@ -95,19 +95,21 @@ RUNS = frozenset(
         "deal.packets[].piles",
         "talon.packets",  # `batch.phases.packets`
         "lasting",  # `batch.lasting`; a sitting's hands in sequence: `batch.sittings`
-        "talon.per_trick",  # the talon to the trick winners: `batch.phases.to_winners`
+        # each key of a contract's own play rules is ruled on as the same key of `play`
+        # (`_document`); the hands of each contract play under its rules
+        "talon.per_trick",  # the talon to the trick winners: `batch.phases.stock`
+        "bidding.contracts[].play",  # `batch.contract_play`
+        "play.must_beat",  # `batch.phases.play.legal`
+        "play.trumps_as_suit",  # `batch.contract_play.plain_trump_tables`
+        "play.forced",  # `batch.phases.card_rules`
+        "play.held_back",
+        "play.lead_forbidden",
     }
 )
 #: the mechanisms it does not run, each with what it lacks
 REFUSED: dict[str, str] = {
     "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
-    "bidding.contracts[].play": "play rules by contract (one set of trick rules in the batch)",
-    "play.must_beat": "a card that must beat the trick",
-    "play.trumps_as_suit": "trumps played as a suit",
-    "play.forced": "cards forced by rule",
-    "play.held_back": "cards held back for a trick",
-    "play.lead_forbidden": "leads forbidden by rule",
     "redeal[].agreed_by": "a redeal the other seats agree to",
     "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",
     "play.rank_changes": "cards ranking otherwise for a hand (the batch ranks by the pack)",
@@ -126,6 +128,15 @@ _VALUES: dict[tuple[str, str], set[object]] = {
     ("counting", "method"): {"groups", "sum"},
 }
 _TIMINGS = {"before_play", "before_own_first_card"}
+#: a contract's own play rules, whose keys are ruled on as the same keys of `play`
+_CONTRACT_PLAY = "bidding.contracts[].play"
+
+
+def _as_play(path: str) -> str:
+    """The schema path of a key of a contract's own play rules as the same key of `play`."""
+    if path.startswith(_CONTRACT_PLAY + "."):
+        return "play" + path[len(_CONTRACT_PLAY) :]
+    return path
 
 
 def _document(document: Mapping) -> list[str]:
@@ -133,6 +144,7 @@ def _document(document: Mapping) -> list[str]:
     where it is first written."""
     found: dict[str, str] = {}
     for path, where in written_paths(document):
+        path = _as_play(path)
         mechanism = mechanism_of(path)
         if mechanism in RUNS or (mechanism is None and path.rsplit(".", 1)[-1] in PROSE):
             continue
@@ -147,8 +159,15 @@ def _document(document: Mapping) -> list[str]:
         value = document.get(section, {}).get(key)
         if value is not None and value not in allowed:
             problems.append(f"{section}.{key}: {value!r} is not run by the batch back end")
-    if document.get("play", {}).get("excuse", {}).get("kept_by", "holder") != "holder":
-        problems.append("play.excuse.kept_by: only the holder keeps the excuse in the batch")
+    contracts = document.get("bidding", {}).get("contracts", [])
+    plays = [("play", document.get("play", {}))] + [
+        (f"bidding.contracts[{i}].play", c["play"]) for i, c in enumerate(contracts) if "play" in c
+    ]
+    for where, play in plays:
+        if play.get("excuse", {}).get("kept_by", "holder") != "holder":
+            problems.append(
+                f"{where}.excuse.kept_by: only the holder keeps the excuse in the batch"
+            )
     return problems
 
 
@@ -161,9 +180,29 @@ def _compiled(ruleset: Ruleset) -> list[str]:
         if timing not in _TIMINGS:
             found.append(f"declaration {declaration.id}: the timing {timing!r}")
     found += _flow(ruleset)
+    found += _contract_excuses(ruleset)
     found += inexact_values(ruleset)  # exact numbers that float64 cannot hold
     if not _even_hands(ruleset):
         found.append("deal and discard: the seats do not start play with as many cards each")
+    return found
+
+
+def _contract_excuses(ruleset: Ruleset) -> list[str]:
+    """A contract's own Fool's exchange or cards playing as the Fool: the batch works these
+    out by the ruleset's play rules alone (`batch.phases.exchange`, `play._excuses`)."""
+    contracts = () if ruleset.bidding is None else ruleset.bidding.contracts
+    found = []
+    for i, contract in enumerate(contracts):
+        own = contract.play
+        if own is None:
+            continue
+        for key in ("excuse_exchange", "excuse_cards"):
+            if getattr(own, key) is not getattr(ruleset.play, key):
+                word = "exchange" if key == "excuse_exchange" else "cards"
+                found.append(
+                    f"bidding.contracts[{i}].play.excuse.{word}: a contract's own Fool's"
+                    f" {word} (the batch back end plays the ruleset's)"
+                )
     return found
 
 

@@ -24,8 +24,10 @@ class ArrayException:
     wins: Node
 
 
-def compile_exceptions(compiler: ArrayCompiler, play: PlayRules) -> tuple[ArrayException, ...]:
-    """The play rules' winner exceptions, in order, as array code."""
+def compile_exceptions(
+    compiler: ArrayCompiler, play: PlayRules, where: str = "play"
+) -> tuple[ArrayException, ...]:
+    """The play rules' winner exceptions (written at `where`), in order, as array code."""
     found = []
     for i, exception in enumerate(play.winner_exceptions):
         try:
@@ -37,5 +39,5 @@ def compile_exceptions(compiler: ArrayCompiler, play: PlayRules) -> tuple[ArrayE
                 )
             )
         except Unsupported as error:
-            raise Unsupported(f"play.winner_exceptions[{i}]: {error}") from None
+            raise Unsupported(f"{where}.winner_exceptions[{i}]: {error}") from None
     return tuple(found)

@@ -73,17 +73,19 @@ def runs(ruleset: Ruleset) -> bool:
 
 def batchable(state: HandState) -> bool:
     """Whether the batch back end can take up the hand from here exactly: a card to play,
-    under the ruleset's own trick rules, with nothing pending that its trick play does not
-    know (declarations still to come before a first card)."""
+    under the hand's play rules (its contract's own, or the ruleset's) with the deck's pack
+    (the batched card habit reads the deck's trumps: not trumps played as a suit), with
+    nothing pending that its trick play does not know (declarations still to come before a
+    first card)."""
     decision = state.decision
     if decision is None or decision.kind is not DecisionKind.PLAY or state.phase != Phase.PLAY:
         return False
     ruleset = state.ruleset
     return (
         runs(ruleset)
-        and state.play.rules is ruleset.play
+        and state.play.rules is ruleset.play_for(state.auction.contract)
         and state.play.trick_pack is ruleset.deck.cards
-        and not (state.auction.joined or state.talon_phase.per_trick)
+        and not state.auction.joined
         and not any(state.scores)
         and not state.declare.queue
         and not (state.play.trick_number == 1 and _declares_before_first_card(ruleset))
@@ -228,8 +230,11 @@ def _piles(states: Sequence[HandState], players: int) -> Ints:
 
 
 def _stocks(states: Sequence[HandState]) -> Ints:
-    """Each state's stock still to draw, top first: [states, cards], -1 past its last."""
-    drawn = [s.zones.talon if s.talon_phase.drawing else [] for s in states]
+    """Each state's stock still to draw, or talon still to give the trick winners, top
+    first: [states, cards], -1 past its last."""
+    drawn = [
+        s.zones.talon if s.talon_phase.drawing or s.talon_phase.per_trick else [] for s in states
+    ]
     table = np.full((len(states), max(map(len, drawn), default=0)), -1, dtype=np.int64)
     for row, cards in enumerate(drawn):
         table[row, : len(cards)] = cards

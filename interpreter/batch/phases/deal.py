@@ -176,7 +176,6 @@ def deal(
         side_table=np.zeros((hands, n, n), dtype=np.bool_),
         piles=laid,
         stock=np.full((hands, tables.talon_places.shape[1]), -1, dtype=np.int64),
-        per_trick=np.zeros(hands, dtype=np.int64),
         discards_to=np.full(hands, -1, dtype=np.int64),
         talon_to=np.full(hands, -1, dtype=np.int64),
         decisions=np.zeros(hands, dtype=np.int64),

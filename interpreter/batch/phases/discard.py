@@ -15,7 +15,7 @@ import numpy as np
 
 from tarot.batch.array_exprs import Node
 from tarot.batch.masks import Masks, any_card, count
-from tarot.batch.phases import packets, stock, talon, to_winners
+from tarot.batch.phases import packets, stock, talon
 from tarot.batch.phases.talon_takes import take_by_kind
 from tarot.batch.players import choose_card
 from tarot.batch.program import ArrayTalon, Program
@@ -52,10 +52,8 @@ def place_talon(program: Program, state: BatchState, owes_discards: bool = True)
             rows = rows[any_card(state.talon[rows])]
         if not len(rows):
             continue
-        if use.to == "stock":
+        if use.to in ("stock", "trick_winners"):  # both kept in order (`phases.stock`)
             stock.lay(state, rows)
-        elif use.to == "trick_winners":
-            to_winners.lay(state, rows, use.per_trick)
         elif use.packets is not None:
             seats = talon.seat(state, use, rows)
             packets.lay_out(state, use.packets, use.to, rows, seats, owes_discards)

@@ -3,22 +3,28 @@ hand of a batch at once.
 
 Where it sits: called by the batch's trick play (`tarot.batch.phases.play`) once a trick is
 full and its winner found by the trick rules, before it is taken; the scalar engine's is
-`tarot.engine.phases.play._exceptional_winner`. The exceptions are compiled with the program
-(`tarot.batch.trick_rules`).
+`tarot.engine.phases.play._exceptional_winner`. The exceptions are compiled with the program's
+play rules (`tarot.batch.trick_rules`, `tarot.batch.contract_play`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from tarot.batch.masks import Ints
-from tarot.batch.program import Program
 from tarot.batch.state import BatchState
+from tarot.batch.trick_rules import ArrayException
 from tarot.batch.values import Cards, Ctx, per_row
 
 
 def exceptional_winner(
-    program: Program, state: BatchState, seats: Ints, variables: dict[str, object], winner: Ints
+    exceptions: Sequence[ArrayException],
+    state: BatchState,
+    seats: Ints,
+    variables: dict[str, object],
+    winner: Ints,
 ) -> Ints:
     """The seat that takes each trick under the first exception whose `when` holds and
     whose `wins` has a card in it (the seat that played the first such card); else
@@ -29,7 +35,7 @@ def exceptional_winner(
     ctx = Ctx(state, rows, {**variables, "trick": on_table, "winner": winner})
     winner = winner.copy()
     open_ = np.ones(state.size, dtype=np.bool_)  # no exception has given the trick yet
-    for exception in program.winner_exceptions:
+    for exception in exceptions:
         holds = open_ & per_row(exception.when.fn(ctx), state.size).astype(np.bool_)
         if not holds.any():
             continue

@@ -3,21 +3,25 @@ payments of each card played and each trick's end.
 
 Where it sits: a batch phase (`tarot.batch.phases`) after the declarations; the scalar
 engine's is `tarot.engine.phases.play`, with the trick rules of
-`tarot.engine.tricks` (follow suit, trump, overtrump, the Fool) here as mask
-operations.
+`tarot.engine.tricks` (follow suit, trump, overtrump, beat the trick, the Fool) here as mask
+operations. Each hand plays under its contract's play rules (`tarot.batch.contract_play`):
+the hands of each set of rules are played as a batch of their own.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from tarot.batch.contract_play import TrickPlay
 from tarot.batch.lasting import pay_transfers
 from tarot.batch.masks import Bools, Ints, Masks, any_card, count
-from tarot.batch.phases import exchange, piles, stock, to_winners
+from tarot.batch.phases import exchange, piles, stock
 from tarot.batch.phases.announce import keep_back
+from tarot.batch.phases.card_rules import restricted
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
 from tarot.batch.phases.exceptions import exceptional_winner
 from tarot.batch.phases.settle import settle
@@ -33,10 +37,11 @@ from tarot.engine.lasting import TRICK
 
 class Excuses:
     """The cards that play as the Fool: the deck's Fools, or in rulesets that choose them
-    per hand (`play.excuse.cards`), each hand's own."""
+    per hand (`play.excuse.cards`), each hand's own; with the deck's tables as the hand's
+    play rules play it (`tables`: the state's, unless given)."""
 
-    def __init__(self, state: BatchState, per_hand: bool) -> None:
-        self.tables = state.tables
+    def __init__(self, state: BatchState, per_hand: bool, tables: DeckTables | None = None) -> None:
+        self.tables = state.tables if tables is None else tables
         self.per_hand = per_hand
         self.mask: Masks = state.excuses if per_hand else state.tables.fools
 
@@ -94,9 +99,38 @@ def legal(rules: PlayRules, excuses: Excuses, hand: Masks, trick: Ints, played: 
         following = others & tables.suits[np.maximum(suit, 0)]
         on_suit = np.where(any_card(following)[:, None], following, on_suit)
     required = np.where(lead_trump[:, None], on_trump, on_suit)
+    if rules.must_beat:
+        beating = required & _beating(excuses, trick, played, lead)
+        required = np.where(any_card(beating)[:, None], beating, required)
     choices = required | (hand & excuses.mask)
     choices = np.where((lead < 0)[:, None], hand, choices)
     return np.where((count(hand) <= 1)[:, None], hand, choices)
+
+
+def _keys(tables: DeckTables, cards: Ints, lead_suit: Ints) -> Ints:
+    """What each card ([hands, k]) counts for in its hand's trick: 1000 + strength for a
+    trump, its strength for a card of the suit led (`lead_suit`, [hands]: -1 for a trump led
+    or none), -1 for another."""
+    follows = (tables.suit[cards] == lead_suit[:, None]) & (lead_suit[:, None] >= 0)
+    strength = tables.strength[cards]
+    return np.where(tables.is_trump[cards], 1000 + strength, np.where(follows, strength, -1))
+
+
+def _beating(excuses: Excuses, trick: Ints, played: int, lead: Ints) -> Masks:
+    """The cards that would take the lead in each trick from every card on it
+    (`tricks._beating`): stronger than the best, or as strong and of a group whose last
+    played wins; every card where nothing is led yet."""
+    tables = excuses.tables
+    lead_suit = np.where(lead >= 0, tables.suit[np.maximum(lead, 0)], -1)
+    lead_suit = np.where(tables.is_trump[lead], -1, lead_suit)
+    on_table = trick[:, :played]
+    best = np.where(excuses.of(on_table), -1, _keys(tables, on_table, lead_suit)).max(axis=1)
+    cards = np.arange(tables.layout.cards)[None, :]
+    keys = _keys(tables, np.broadcast_to(cards, (len(trick), tables.layout.cards)), lead_suit)
+    later = tables.beats_equal[cards]
+    beats = (keys > best[:, None]) | ((keys == best[:, None]) & (keys >= 0) & later)
+    beats |= (lead < 0)[:, None]
+    return tables.layout.from_bools(beats)
 
 
 def winners(excuses: Excuses, trick: Ints, seats: Ints) -> Ints:
@@ -151,10 +185,38 @@ def play(
     chooser: CardChooser = random_card,
     resume: Resume | None = None,
 ) -> None:
+    """Trick play to the end of every hand of `state`, each under its contract's play rules
+    (the hands of each set of rules in a batch of their own; a chooser with a `subset`
+    method, whose draws are kept by row, is given the rows of each)."""
+    groups = list(program.plays.groups(state.contract))
+    if len(groups) == 1:
+        _play(program, groups[0][0], state, chooser, resume)
+        return
+    for trick_play, rows in groups:
+        part = state.take(rows)
+        subset = getattr(chooser, "subset", None)
+        _play(
+            program,
+            trick_play,
+            part,
+            chooser if subset is None else subset(rows),
+            None if resume is None else dataclasses.replace(resume, trick=resume.trick[rows]),
+        )
+        state.put(rows, part)
+
+
+def _play(
+    program: Program,
+    trick_play: TrickPlay,
+    state: BatchState,
+    chooser: CardChooser,
+    resume: Resume | None,
+) -> None:
+    """Trick play for hands that all play under `trick_play`."""
     ruleset, tables = state.ruleset, state.tables
     layout, n = tables.layout, state.players
     rows = np.arange(state.size)
-    rules = ruleset.play
+    rules = trick_play.rules
     before_first_card = any(
         (d.timing or ruleset.declaration_timing) == BEFORE_OWN_FIRST_CARD
         for d in ruleset.declarations
@@ -164,14 +226,14 @@ def play(
         leader = state.leader[:1]
         state.total_tricks = int(count(state.hands[0, leader[0]]))
         state.total_tricks += int(piles.cards_on_piles(state, rows[:1], leader)[0])
-        state.total_tricks += int(stock.left(state, rows[:1])[0]) // n
-        excuses = _excuses(program, state, names)
+        state.total_tricks += int(stock.drawn_left(program, state, rows[:1])[0]) // n
+        excuses = _excuses(program, state, names, trick_play.tables)
         first = 1
     else:
         state.total_tricks = resume.total_tricks
         first = resume.trick_number
         fools = (state.excuses == tables.fools[None, :]).all()
-        excuses = Excuses(state, per_hand=not fools)
+        excuses = Excuses(state, per_hand=not fools, tables=trick_play.tables)
     for number in range(first, state.total_tricks + 1):
         state.trick_number = number
         last = number == state.total_tricks
@@ -197,6 +259,9 @@ def play(
                 declare_seat(program, state, seats, BEFORE_OWN_FIRST_CARD)
             hand = piles.playable(state, rows, seats)
             choices = legal(rules, excuses, hand, trick, position)
+            if trick_play.restricts:
+                seen = {**variables, "player": seats, "trick": Cards((on_table,))}
+                choices = restricted(trick_play, Ctx(state, rows, seen), choices, position == 0)
             if program.announcements is not None:
                 choices = keep_back(state, seats, choices)
             cards, counts = chooser(state, seats, choices, trick, position, excuses)
@@ -214,25 +279,29 @@ def play(
             program.fire(state, "card_played", ctx, at)
             ending = None
             if position == n - 1:
-                _end_trick(program, state, excuses, trick, trick_seats, variables, at, last)
+                _end_trick(
+                    program, trick_play, state, excuses, trick, trick_seats, variables, at, last
+                )
                 if (state.debtors[:, :1] >= 0).any():  # a Fool is still to be paid for
                     exchange.pay_debts(program, state, names)
                 if last:  # the settlement follows the last card, before anyone looks
                     settle(program, state, names)
-                elif program.ends_play:
-                    ending = _play_ended(program, state, names)
+                elif trick_play.ends_play:
+                    ending = _play_ended(program, trick_play, state, names)
             state.decided(rows, counts)
         if ending is not None and ending.any():
-            _play_on(program, state, chooser, ~ending, number + 1)
+            _play_on(program, trick_play, state, chooser, ~ending, number + 1)
             return
 
 
-def _play_ended(program: Program, state: BatchState, names: dict[str, object]) -> Bools:
+def _play_ended(
+    program: Program, trick_play: TrickPlay, state: BatchState, names: dict[str, object]
+) -> Bools:
     """The hands whose play ends after this trick (a seat claimed the game, or the play
     rules' `ends_when` holds), each settled at once as the scalar engine does."""
     ctx = Ctx(state, np.arange(state.size), names)
     ending = np.zeros(state.size, dtype=np.bool_)
-    for rule in program.ends_play:
+    for rule in trick_play.ends_play:
         ending |= per_row(rule.fn(ctx), state.size).astype(np.bool_)
     if ending.any():
         rows = np.flatnonzero(ending)
@@ -245,7 +314,12 @@ def _play_ended(program: Program, state: BatchState, names: dict[str, object]) -
 
 
 def _play_on(
-    program: Program, state: BatchState, chooser: CardChooser, going: Bools, number: int
+    program: Program,
+    trick_play: TrickPlay,
+    state: BatchState,
+    chooser: CardChooser,
+    going: Bools,
+    number: int,
 ) -> None:
     """The tricks from `number` on, played by the hands `going` alone (the others are over)."""
     rows = np.flatnonzero(going)
@@ -254,25 +328,30 @@ def _play_on(
     part = state.take(rows)
     blank = np.full((part.size, state.players), -1, dtype=np.int64)
     resume = Resume(number, state.total_tricks, blank, 0)
-    play(program, part, chooser, resume)
+    subset = getattr(chooser, "subset", None)
+    _play(program, trick_play, part, chooser if subset is None else subset(rows), resume)
     state.put(rows, part)
 
 
-def _excuses(program: Program, state: BatchState, names: dict[str, object]) -> Excuses:
-    """The cards that play as the Fool in each hand, worked out as play begins."""
+def _excuses(
+    program: Program, state: BatchState, names: dict[str, object], tables: DeckTables
+) -> Excuses:
+    """The cards that play as the Fool in each hand, worked out as play begins (`tables`:
+    the deck's as the hand's play rules play it)."""
     rule = program.hand.excuse_cards
     if rule is None:
-        return Excuses(state, per_hand=False)
+        return Excuses(state, per_hand=False, tables=tables)
     rows = np.arange(state.size)
     chosen = rule.fn(Ctx(state, rows, names)).union()
     state.excuses = np.ascontiguousarray(
         np.broadcast_to(chosen, (state.size, state.tables.layout.words))
     )
-    return Excuses(state, per_hand=True)
+    return Excuses(state, per_hand=True, tables=tables)
 
 
 def _end_trick(
     program: Program,
+    trick_play: TrickPlay,
     state: BatchState,
     excuses: Excuses,
     trick: Ints,
@@ -283,12 +362,12 @@ def _end_trick(
 ) -> None:
     tables, rows = state.tables, np.arange(state.size)
     layout = tables.layout
-    play_rules = state.ruleset.play
+    play_rules = trick_play.rules
     winner = winners(excuses, trick, seats)
     if last and play_rules.fool_wins_last_trick_after_all:
         winner = _fool_wins_after_all(state, excuses, trick, seats, winner)
-    if program.winner_exceptions:
-        winner = exceptional_winner(program, state, seats, variables, winner)
+    if trick_play.exceptions:
+        winner = exceptional_winner(trick_play.exceptions, state, seats, variables, winner)
     fool_kept = not last or play_rules.fool_in_last_trick == "kept"
     on_table = layout.from_cards(trick)
     whole = Cards((np.bitwise_or.reduce(on_table, axis=1),))
@@ -325,8 +404,7 @@ def _end_trick(
         trick_names = {**variables, "trick": whole, "winner": winner}
         pay_transfers(program.lasting, state, TRICK, rows, trick_names)
     state.leader = winner
-    stock.draw(state, winner)
-    to_winners.give(state, winner)
+    stock.after_trick(program, state, winner)
 
 
 def _fool_wins_after_all(

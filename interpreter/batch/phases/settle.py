@@ -25,7 +25,8 @@ def settle(program: Program, state: BatchState, names: dict[str, Value]) -> None
     score hands (added to its net, and counted under `HAND_SCORE` for each seat that
     scored, as `measure.hand_summary` counts it)."""
     state.settled = True
-    state.trick_number = state.total_tricks + 1
+    # past the last trick played: the last of the hand, or the one after which play ended
+    state.trick_number = min(state.trick_number, state.total_tricks) + 1
     rules = state.ruleset.play.excuse_exchange
     if rules is not None and (state.debtors[:, :1] >= 0).any():
         exchange.pay_debts(program, state, names, at_the_end=True)

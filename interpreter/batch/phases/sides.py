@@ -1,5 +1,6 @@
-"""Sides set by rule (`play.sides`): the seats that share each seat's tricks, worked out for
-every hand when the hand reaches the step that settles its play rules.
+"""Sides set by rule (`play.sides`, the ruleset's or its contract's): the seats that share
+each seat's tricks, worked out for every hand when the hand reaches the step that settles
+its play rules.
 
 Where it sits: called by the batch runner (`tarot.batch.run`) before each step of the flow
 from that step on, for the hands whose sides are not yet worked out; the scalar engine's is
@@ -10,6 +11,8 @@ seats]: each seat's side) and read by `BatchState.sides` (the Fool's exchange, `
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from tarot.batch.array_exprs import ArrayCompiler, Node, typed_tree
@@ -19,19 +22,17 @@ from tarot.batch.values import Ctx, Unsupported, seat_mask
 from tarot.core.ruleset import Ruleset, SideRule
 from tarot.expressions import EvaluationError, Type
 
+if TYPE_CHECKING:
+    from tarot.batch.contract_play import ContractPlays
 
-def compile_sides(compiler: ArrayCompiler, ruleset: Ruleset) -> Node | None:
-    """The play rules' `sides` as array code, its seat under the rule's own name."""
-    rule: SideRule | None = ruleset.play.sides
-    if rule is None:
-        return None
+
+def compile_sides(compiler: ArrayCompiler, rule: SideRule) -> Node:
+    """A set of play rules' `sides` as array code, its seat under the rule's own name
+    (Unsupported, which the caller names, when it cannot be)."""
     tree = typed_tree(rule.value)
     if tree is None:
-        raise Unsupported("play.sides: an expression the batch back end cannot read")
-    try:
-        return compiler.run(tree, {**compiler.names("sides"), rule.seat: Type.SEAT})
-    except Unsupported as error:
-        raise Unsupported(f"play.sides: {error}") from None
+        raise Unsupported("an expression the batch back end cannot read")
+    return compiler.run(tree, {**compiler.names("sides"), rule.seat: Type.SEAT})
 
 
 def settles_at(ruleset: Ruleset) -> int:
@@ -39,15 +40,21 @@ def settles_at(ruleset: Ruleset) -> int:
     return next((i for i, step in enumerate(ruleset.flow) if step.settles_play), len(ruleset.flow))
 
 
-def settle(rule: Node, state: BatchState, taking: Bools) -> None:
-    """Each seat's side worked out for the hands `taking` whose sides are not yet known;
-    an EvaluationError naming the rule when the answers do not split the table into sides."""
-    rows = np.flatnonzero(taking & ~state.side_table[:, 0, 0])
-    if not len(rows):
+def settle(plays: ContractPlays, state: BatchState, taking: Bools) -> None:
+    """Each seat's side worked out for the hands `taking` whose sides are not yet known,
+    by the rule of the play rules each hand plays under (its contract's); an
+    EvaluationError naming the rule when the answers do not split the table into sides."""
+    open_ = np.flatnonzero(taking & ~state.side_table[:, 0, 0])
+    if not len(open_):
         return
-    ruleset = state.ruleset
-    assert ruleset.play.sides is not None  # compiled only where the play rules set sides
-    seat_name, n = ruleset.play.sides.seat, state.players
+    for play, group in plays.groups(state.contract[open_]):
+        if play.sides is not None:
+            assert play.rules.sides is not None  # compiled from it
+            _settle(play.sides, play.rules.sides, state, open_[group])
+
+
+def _settle(rule: Node, written: SideRule, state: BatchState, rows: np.ndarray) -> None:
+    seat_name, n = written.seat, state.players
     names = state.names(rows)
     table = np.stack(
         [
@@ -60,11 +67,11 @@ def settle(rule: Node, state: BatchState, taking: Bools) -> None:
         ],
         axis=1,
     )  # [rows, seats, seats]
-    _check(state, rows, table)
+    _check(state, rows, table, written)
     state.side_table[rows] = table
 
 
-def _check(state: BatchState, rows: np.ndarray, table: Bools) -> None:
+def _check(state: BatchState, rows: np.ndarray, table: Bools, written: SideRule) -> None:
     """The scalar engine's check: each seat in its own side, and every seat of a side giving
     the same side."""
     n = state.players
@@ -85,7 +92,6 @@ def _check(state: BatchState, rows: np.ndarray, table: Bools) -> None:
             " the same side"
         )
     error = EvaluationError(f"`sides` does not split the seats into sides: {problem}")
-    assert state.ruleset.play.sides is not None
-    error.where = getattr(state.ruleset.play.sides.value, "where", "")
+    error.where = getattr(written.value, "where", "")
     error.hand = int(state.numbers[rows[row]])
     raise error
