@@ -119,6 +119,7 @@ REFUSED: dict[str, str] = {
     "questions": "questions during play (no such decision in the batch)",
     "bidding.contracts[].join_at": "joining in the bidding (no joining in the batch)",
     "play.pile_tops_to_hand": "pile tops taken into the hand (the batch plays them from the piles)",
+    "talon.packets.forbidden": "a talon packet forbidden by rule (the batch offers every packet)",
     "players.sit_out": "seats sitting a hand out (every seat plays every hand in the batch)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does

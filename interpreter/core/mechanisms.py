@@ -157,6 +157,10 @@ MECHANISMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
         "face-up pile tops taken into their owner's hand, shown to all",
         ("play.pile_tops_to_hand",),
     ),
+    "talon.packets.forbidden": (
+        "a talon packet that may not be taken while another may",
+        ("talon.packets.forbidden",),
+    ),
     "players.sit_out": (
         "more seats at the table than play a hand, the others sitting it out",
         ("players.sit_out*",),

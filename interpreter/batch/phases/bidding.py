@@ -27,13 +27,23 @@ from tarot.engine.phases.auction import MAX_AUCTION_WORDS, UNTIL_ONE_LEFT
 from tarot.expressions import EvaluationError
 
 
-def first_bidders(program: Program, state: BatchState) -> None:
-    """The seat that speaks first in each hand (`bidding.first`), as the hand begins."""
+def first_bidders(program: Program, state: BatchState, provisional: bool = False) -> None:
+    """The seat that speaks first in each hand (`bidding.first`): worked out as the hand
+    begins (`provisional`: where it gives nobody yet, as one reading an `ask` step's answers,
+    the dealer's next stays) and again on reaching the auction, as the scalar engine does."""
     rules = program.bidding
     if rules is None or rules.first is None:
         return
     rows = np.arange(state.size)
-    state.bid_first = first_seat(state, rules.first, rows, "the auction's `first`")
+    if provisional:
+        node = rules.first
+        chosen = seat_mask(node.fn(Ctx(state, rows, state.names(rows))), len(rows), state.players)
+        given = chosen.any(axis=1)
+        state.bid_first = np.where(given, np.argmax(chosen, axis=1), state.bid_first)
+        return
+    rows = rows[~state.thrown]
+    if len(rows):
+        state.bid_first[rows] = first_seat(state, rules.first, rows, "the auction's `first`")
 
 
 def first_seat(state: BatchState, node: Node, rows: Ints, what: str) -> Ints:
@@ -69,6 +79,7 @@ def bid(program: Program, state: BatchState, bidders: Node | None = None) -> Non
     bidding, rules = state.ruleset.bidding, program.bidding
     if bidding is None or rules is None:
         return
+    first_bidders(program, state)
     n, every = state.players, np.arange(state.size)
     order = (state.bid_first[:, None] + np.arange(n)[None, :]) % n
     speaking = ~state.thrown[:, None] & np.ones((state.size, n), dtype=np.bool_)

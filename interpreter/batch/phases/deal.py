@@ -188,7 +188,7 @@ def deal(
     if carried is not None:
         carried.put_into(state)
         state.leading = sole_leaders(state.running(np.arange(hands)))
-    bidding.first_bidders(program, state)
+    bidding.first_bidders(program, state, provisional=True)
     if first.completes_deal:
         _dealt(program, state)
     if not again:  # a deal again goes on from the decisions taken before it
