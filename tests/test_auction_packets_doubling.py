@@ -283,7 +283,10 @@ def test_the_rules_page_and_the_play_command_show_each_mechanism():
     # every player passes: first the contract offered only then, and only if nobody takes it,
     # the contract `all_passed` names
     assert "If every player passes, Offered to the dealer once all passed is offered" in said
-    assert "if nobody does, each_alone is played, every player for himself (source: test)." in said
+    assert (
+        "if nobody does, Every player for himself is played, every player for himself"
+        " (source: test)." in said
+    )
     assert "face up in 4 packet(s); `taker` takes 2 of them whole into his hand" in page
     assert "each doubling multiplies the target by 2" in page
     played = tarot("play", str(GAME), "--seed", "1")

@@ -20,9 +20,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[3]
 
 # a whole game played to a score (three hands, seat 1 wins), and two hands of a game whose
-# second hand is dealt three times (two deals thrown in)
+# first hand is dealt three times (two deals thrown in)
 GAME = ["early-french-3", "--seed", "2", "--agents", "heuristic"]
-REDEALS = ["jeu-de-tarot-3", "--seed", "1", "--hands", "2", "--agents", "heuristic"]
+REDEALS = ["jeu-de-tarot-3", "--seed", "26", "--hands", "2", "--agents", "heuristic"]
 
 
 def made_with_the_tool(play_args: list[str]) -> dict:
@@ -71,7 +71,7 @@ def tampered(record: dict, change: Callable[[dict], object]) -> str:
 def main() -> None:
     game, redeals = made_with_the_tool(GAME), made_with_the_tool(REDEALS)
     assert len(game["hands"]) == 3 and game["game_winners"] == [1]
-    assert [len(h["abandoned_deals"]) for h in redeals["hands"]] == [0, 2]
+    assert [len(h["abandoned_deals"]) for h in redeals["hands"]] == [2, 0]
     case(
         "genuine-game",
         "a record made by tarot play (a whole game to a score) verifies",
@@ -216,19 +216,19 @@ def main() -> None:
     case(
         "abandoned-deals-dropped",
         "a record whose hand leaves out the two deals thrown in before it",
-        tampered(redeals, lambda r: r["hands"][1].update(abandoned_deals=[])),
-        ["{file}: $.hands[1].pack[0]: recorded", "(what seed 1 deals in hand 2)"],
+        tampered(redeals, lambda r: r["hands"][0].update(abandoned_deals=[])),
+        ["{file}: $.hands[0].pack[0]: recorded", "(what seed 26 deals in hand 1)"],
     )
     case(
         "abandoned-deal-repeated",
         "a record that gives the same thrown-in deal twice",
         tampered(
             redeals,
-            lambda r: r["hands"][1]["abandoned_deals"].insert(
-                1, r["hands"][1]["abandoned_deals"][0]
+            lambda r: r["hands"][0]["abandoned_deals"].insert(
+                1, r["hands"][0]["abandoned_deals"][0]
             ),
         ),
-        ["{file}: $.hands[1].abandoned_deals[1].pack[0]: recorded"],
+        ["{file}: $.hands[0].abandoned_deals[1].pack[0]: recorded"],
     )
     game_text = compact(game)
     case(
