@@ -234,4 +234,6 @@ def test_validate_play_replay_and_simulate(name, tmp_path, capsys):
     assert status == 0, err
     status, out, err = run_in_process(capsys, "simulate", name, "--hands", "20")
     assert status == 0, err
-    assert "scalar engine" in out + err
+    # the batch back end runs Tapp-Tarock whole (its contracts' play rules, the tapp's packets)
+    assert f"{name}: 20 hands, seed 1, random players" in out
+    assert "batch back end" in out and "playing on the scalar engine" not in err
