@@ -41,7 +41,15 @@ GENERIC = {
     "declarations_maximal": "`declarations.maximal`",
     "fool_may_lead": "`play.excuse.may_lead`",
     "fool_in_last_trick": "`play.excuse.in_last_trick`",
+    # the language's keys and their words
+    "pips": "the order of a suit's pip cards, `deck.pips`",
+    "claim": "claiming the game during play, `game.claim_during_play`",
+    "credit": "the credit of a partial group, `counting.partial_group_credit`",
+    "credits": "the credits of partial groups, `counting.partial_group_credit`",
     # ordinary English, said of anything
+    "simple": "'simple', said of an expression that needs no brackets",
+    "one_empty": "'one empty mapping', said in a comment",
+    "fool_card": "'a card's fool flag', said of any card",
     "all_three": "'all three'",
     "counted_in": "'counted in'",
     "every_card": "'every card'",
