@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+import yaml
 from batch_checks import replayed
 from small_games import edited, problems, replayed_games
 
@@ -311,3 +312,24 @@ def test_the_auction_starts_where_first_says_after_an_ask_step(tmp_path: Path) -
             state.apply_action("picks:yes" if seat == yes else "picks:no")
         assert state.phase == Phase.BID
         assert state.current_player() == (yes + 1) % 3
+
+
+def test_uneven_hands_stop_the_hand_saying_which_seat_has_no_card(tmp_path: Path) -> None:
+    """A flow whose discards leave one seat more cards than the others (Cego's first discard
+    step without its count): the seat that runs out is not asked to choose among nothing; the
+    hand stops with a message naming it and what to check."""
+    from tarot.engine.game import play_game
+    from tarot.expressions import EvaluationError
+    from tarot.load import paths
+    from tarot.players.random_agent import RandomAgent
+
+    document = yaml.safe_load(paths.find_builtin("cego").read_text(encoding="utf-8"))
+    del document["flow"][5]["discard"]["count"]
+    path = tmp_path / "uneven.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    ruleset = load_ruleset(path)
+    with pytest.raises(EvaluationError) as stopped:
+        play_game(ruleset, 1, [RandomAgent(s) for s in range(3)], 1)
+    message = str(stopped.value)
+    assert "is to play but has no card left" in message and "discard.counts" in message
+    assert "(hand 1, during trick" in message

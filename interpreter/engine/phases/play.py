@@ -164,6 +164,8 @@ def decide(state: HandState) -> bool:
         legal = restricted(state, seat, legal)
     if state.announce.kept_back:
         legal = announce.keep_back(state, seat, legal)
+    if not legal:
+        raise state._reported(EvaluationError(_nothing_to_play(seat, bool(playable))))
     # the hand's pack has the deck's ids (only its suits and trumps may differ)
     state.decision = Decision(seat, PLAY, legal, list(map(pack.ids.__getitem__, legal)))
     return True
@@ -388,3 +390,18 @@ def pay_excuse_debts(state: HandState, at_the_end: bool = False) -> None:
             }
         )
     state.play.excuse_debts = still_owed
+
+
+def _nothing_to_play(seat: int, holds_cards: bool) -> str:
+    """Why a seat to play has no legal card: an empty hand (uneven hands), or play rules
+    that leave none of its cards."""
+    if not holds_cards:
+        return (
+            f"seat {seat} is to play but has no card left while other seats still hold cards: "
+            "the deal and the discards (`deal.packets`, `discard.counts`, a flow step's "
+            "`count`) must leave every seat in play as many cards"
+        )
+    return (
+        f"seat {seat} is to play but the play rules (`play.forced`, `held_back`, "
+        "`lead_forbidden`, `must_beat`) leave none of its cards"
+    )
