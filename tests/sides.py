@@ -70,7 +70,7 @@ def ended_by_hand(
 ) -> HandState:
     """A hand brought to its end by hand: the taker's cards (and any talon set aside for
     him), the last trick as given, every other card with the first defender."""
-    state = HandState(ruleset, 3, list(range(len(ruleset.deck))))
+    state = HandState(ruleset, 3 % ruleset.players, list(range(len(ruleset.deck))))
     state.auction.taker, state.auction.contract, state.auction.partner = TAKER, contract, partner
     state.hands = [[] for _ in range(ruleset.players)]
     state.talon = []

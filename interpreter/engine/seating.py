@@ -42,12 +42,11 @@ class Seating:
 
     def from_next(self, seat: int) -> tuple[int, ...]:
         """Every seat in play, in order of play from the one after `seat` (`seat` last when
-        it plays); a seat number past the table's counts round it, as `(seat + i) % players`."""
-        return self.rounds[self.next_seats[seat % self.players]]
+        it plays)."""
+        return self.rounds[self.next_seats[seat]]
 
     def after(self, seat: int) -> tuple[int, ...]:
         """The seats in play after `seat`, in order of play, `seat` left out."""
-        seat %= self.players
         order = self.rounds[seat]
         return order[1:] if order[0] == seat else order
 
