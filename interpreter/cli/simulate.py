@@ -301,29 +301,12 @@ def cmd_diff_family(args: argparse.Namespace) -> int:
 def _family_of_readings(args: argparse.Namespace, base: Ruleset) -> int:
     """`tarot diff --family BASE` where no built-in ruleset extends BASE: its family is the
     other readings of its options, each against the ruleset as it stands, in one table."""
-    others = [
-        (option, reading)
-        for option, choices in base.option_readings().items()
-        for reading in choices
-        if reading != base.options[option]
-    ]
-    if not others:
+    specs, lines = _other_readings(args.family, base, list(base.option_readings()), True)
+    if not lines:
         raise UsageError(
             f"--family: no ruleset extends {args.family!r} and it has no option with another "
             "reading; tarot rules lists the rulesets"
         )
-    specs = (
-        RulesetSpec(args.family),
-        *(RulesetSpec(args.family, ((option, reading),)) for option, reading in others),
-    )
-    lines = [
-        (
-            load_ruleset(args.family, {option: reading}),
-            [f"{option}: {base.options[option]} -> {reading}"],
-            f"{option}={reading}",
-        )
-        for option, reading in others
-    ]
     title = (
         f"Family of {base.id}: no built-in ruleset extends it, so each other reading of its "
         "options, against the readings in force"
@@ -347,18 +330,38 @@ def cmd_diff_readings(args: argparse.Namespace, option: str) -> int:
             f"--option: {base.id} has no option {shown(option)}; "
             f"{did_you_mean(option, list(readings))}options: {listed}"
         )
+    specs, lines = _other_readings(args.a, base, [option], False)
     default = base.options[option]
-    others = [reading for reading in readings[option] if reading != default]
-    specs = (
-        RulesetSpec(args.a),
-        *(RulesetSpec(args.a, ((option, reading),)) for reading in others),
-    )
-    lines = [
-        (load_ruleset(args.a, {option: reading}), [f"{option}: {default} -> {reading}"], reading)
-        for reading in others
-    ]
     title = f"Readings of {option} in {base.id}: each against {default}, the reading in force"
     return _against_base(args, base, specs, lines, title)
+
+
+def _other_readings(
+    target: str, base: Ruleset, options: list[str], named_by_option: bool
+) -> tuple[tuple[RulesetSpec, ...], list[tuple[Ruleset, list[str], str]]]:
+    """Every reading of `options` other than the one in force, each `target` loaded with it:
+    the runs' specs (base's first) and the report's lines, each named by its reading (or
+    `OPTION=READING`, `named_by_option`)."""
+    readings = base.option_readings()
+    others = [
+        (option, reading)
+        for option in options
+        for reading in readings[option]
+        if reading != base.options[option]
+    ]
+    specs = (
+        RulesetSpec(target),
+        *(RulesetSpec(target, ((option, reading),)) for option, reading in others),
+    )
+    lines = [
+        (
+            load_ruleset(target, {option: reading}),
+            [f"{option}: {base.options[option]} -> {reading}"],
+            f"{option}={reading}" if named_by_option else reading,
+        )
+        for option, reading in others
+    ]
+    return specs, lines
 
 
 def _against_base(

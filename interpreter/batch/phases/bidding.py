@@ -36,8 +36,7 @@ def first_bidders(program: Program, state: BatchState, provisional: bool = False
         return
     rows = np.arange(state.size)
     if provisional:
-        node = rules.first
-        chosen = seat_mask(node.fn(Ctx(state, rows, state.names(rows))), len(rows), state.players)
+        chosen = _chosen(state, rules.first, rows)
         given = chosen.any(axis=1)
         state.bid_first = np.where(given, np.argmax(chosen, axis=1), state.bid_first)
         return
@@ -48,10 +47,15 @@ def first_bidders(program: Program, state: BatchState, provisional: bool = False
 
 def first_seat(state: BatchState, node: Node, rows: Ints, what: str) -> Ints:
     """The first seat a seat expression gives in each hand of `rows` (`first_seat`)."""
-    chosen = seat_mask(node.fn(Ctx(state, rows, state.names(rows))), len(rows), state.players)
+    chosen = _chosen(state, node, rows)
     if not chosen.any(axis=1).all():
         raise EvaluationError(f"{what} selects nobody; it must give a seat")
     return np.argmax(chosen, axis=1)
+
+
+def _chosen(state: BatchState, node: Node, rows: Ints) -> Bools:
+    """The seats a seat expression gives in each hand of `rows`: [rows, seats]."""
+    return seat_mask(node.fn(Ctx(state, rows, state.names(rows))), len(rows), state.players)
 
 
 class SeatQueue:
