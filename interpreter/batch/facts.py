@@ -18,7 +18,7 @@ import numpy as np
 from tarot.batch.card_runs import runs
 from tarot.batch.exactness import constant
 from tarot.batch.masks import Masks
-from tarot.batch.state import BatchState
+from tarot.batch.state import THROWN_IN, BatchState
 from tarot.batch.values import Cards, Ctx, Unsupported, Value, per_row, seat_mask
 from tarot.core.actions import HOLD_TEXT
 
@@ -329,6 +329,14 @@ def _hand_number(ctx: Ctx) -> Value:
     return ctx.state.numbers[ctx.rows]
 
 
+def _thrown_in(ctx: Ctx, reason: Value) -> Value:
+    """How many deals of the hand the redeal rule `reason` (or `'all_passed'`) threw in: the
+    deals thrown in are counted as the rules that fired (`THROWN_IN`), and a deal thrown in
+    for good ends the hand, so while a hand is played the count is of those dealt again."""
+    key = ctx.state.rule_keys.get(f"{THROWN_IN}:{reason}")
+    return 0 if key is None else ctx.state.fired[ctx.rows, key].astype(np.int64)
+
+
 def _total(ctx: Ctx, seat: Value) -> Value:
     """The seat's game total: the hands before it in a sitting (none for a hand played
     alone), the hand's result so far, and in rulesets that score hands, the seat's score
@@ -388,6 +396,7 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "hand_number": _hand_number,
     "total": _total,
     "runs": runs,
+    "thrown_in": _thrown_in,
 }
 
 
@@ -397,7 +406,6 @@ REFUSED_FACTS: dict[str, str] = {
     "announce_passes": "announcements",
     "answer": "questions during play",
     "asker": "questions during play",
-    "thrown_in": "the deals thrown in",
 }
 
 

@@ -23,6 +23,8 @@ from tarot.core.ruleset import Ruleset
 
 Floats = npt.NDArray[np.float64]
 
+THROWN_IN = "thrown_in"  # what `fired` calls a deal thrown in, before the reason
+
 
 @dataclass
 class Logged:
