@@ -275,7 +275,10 @@ def _bid_held(ctx: Ctx) -> Value:
 
 
 def _tricks_played(ctx: Ctx) -> Value:
-    return max(ctx.state.trick_number - 1, 0) if ctx.state.total_tricks else 0
+    state = ctx.state
+    if state.settled and state.played_tricks.shape[:1] == (state.size,):
+        return state.played_tricks[ctx.rows]  # play over, at different tricks
+    return max(state.trick_number - 1, 0) if state.total_tricks else 0
 
 
 def _last_trick_cards(ctx: Ctx) -> Value:
