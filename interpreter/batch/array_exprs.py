@@ -13,6 +13,7 @@ EvaluationError; `X + Y` of cards keeps repeats. What it cannot run it refuses w
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -207,7 +208,7 @@ class ArrayCompiler:
         """The definitions worked out by the evaluations made inside kept for all of them,
         where no definition reads a seat's result (`total()`, the one fact that payments
         change): for the settlement, once every card lies where it ends."""
-        if self._memo is not None or self._reads_results():
+        if self._memo is not None or self._reads_results:
             yield
             return
         self._memo = {}
@@ -222,6 +223,7 @@ class ArrayCompiler:
         (inside `remembering`)."""
         return self._memo is not None
 
+    @functools.cached_property
     def _reads_results(self) -> bool:
         trees = (typed_tree(d.expression) for d in self.definitions.values())
         return any(
@@ -485,24 +487,32 @@ class ArrayCompiler:
         tf, af, bf = t.fn, a.fn, b.fn
         if a.type == Type.CARDS:
 
-            def pick_cards(ctx: Ctx) -> Value:
-                chosen = per_row(tf(ctx), ctx.size)[:, None]
+            def pick_cards(ctx: Ctx, held: Value) -> Value:
+                chosen = per_row(held, ctx.size)[:, None]
                 zero = np.zeros(self.tables.layout.words, dtype=np.uint64)
                 pairs = zip_longest(af(ctx).terms, bf(ctx).terms, fillvalue=zero)
                 return Cards(tuple(np.where(chosen, x, y) for x, y in pairs))
 
-            return Node(a.type, pick_cards)
+            return Node(a.type, _one_way(tf, af, bf, pick_cards))
         if a.type == Type.SEATS:
             players = self.players
-            return Node(
-                a.type,
-                lambda ctx: np.where(
-                    per_row(tf(ctx), ctx.size)[:, None],
-                    seat_mask(af(ctx), ctx.size, players),
-                    seat_mask(bf(ctx), ctx.size, players),
-                ),
-            )
-        return Node(a.type, lambda ctx: np.where(tf(ctx), af(ctx), bf(ctx)))
+
+            def seats(f: Fn) -> Fn:
+                return lambda ctx: seat_mask(f(ctx), ctx.size, players)
+
+            def pick_seats(ctx: Ctx, held: Value) -> Value:
+                chosen = per_row(held, ctx.size)[:, None]
+                return np.where(chosen, seats(af)(ctx), seats(bf)(ctx))
+
+            return Node(a.type, _one_way(tf, seats(af), seats(bf), pick_seats))
+
+        def pick(ctx: Ctx, held: Value) -> Value:
+            return np.where(held, af(ctx), bf(ctx))
+
+        def numbers(f: Fn) -> Fn:
+            return lambda ctx: per_row(f(ctx), ctx.size)
+
+        return Node(a.type, _one_way(tf, numbers(af), numbers(bf), pick))
 
     # --- calls ----------------------------------------------------------------------------
 
@@ -651,6 +661,22 @@ def _located(fn: Fn, where: str) -> Fn:
             raise
 
     return evaluate
+
+
+def _one_way(test: Fn, first: Fn, second: Fn, both: Callable[[Ctx, Value], Value]) -> Fn:
+    """An `if`: where its test is the same in every hand, the one branch it takes (`first`
+    or `second`), as the scalar engine works out one; else `both` worked out and picked
+    from hand by hand. (The search player's play-outs, all from one hand, often agree.)"""
+
+    def chosen(ctx: Ctx) -> Value:
+        held = test(ctx)
+        if np.all(held):
+            return first(ctx)
+        if not np.any(held):
+            return second(ctx)
+        return both(ctx, held)
+
+    return chosen
 
 
 def _base(ctx: Ctx) -> Ctx:

@@ -18,7 +18,7 @@ import numpy as np
 from tarot.batch.card_runs import runs
 from tarot.batch.exactness import constant
 from tarot.batch.masks import Masks
-from tarot.batch.state import BatchState
+from tarot.batch.state import THROWN_IN, BatchState
 from tarot.batch.values import Cards, Ctx, Unsupported, Value, per_row, seat_mask
 from tarot.core.actions import HOLD_TEXT
 
@@ -275,7 +275,10 @@ def _bid_held(ctx: Ctx) -> Value:
 
 
 def _tricks_played(ctx: Ctx) -> Value:
-    return max(ctx.state.trick_number - 1, 0) if ctx.state.total_tricks else 0
+    state = ctx.state
+    if state.settled and state.played_tricks.shape[:1] == (state.size,):
+        return state.played_tricks[ctx.rows]  # play over, at different tricks
+    return max(state.trick_number - 1, 0) if state.total_tricks else 0
 
 
 def _last_trick_cards(ctx: Ctx) -> Value:
@@ -327,6 +330,14 @@ def _talon(ctx: Ctx) -> Value:
 
 def _hand_number(ctx: Ctx) -> Value:
     return ctx.state.numbers[ctx.rows]
+
+
+def _thrown_in(ctx: Ctx, reason: Value) -> Value:
+    """How many deals of the hand the redeal rule `reason` (or `'all_passed'`) threw in: the
+    deals thrown in are counted as the rules that fired (`THROWN_IN`), and a deal thrown in
+    for good ends the hand, so while a hand is played the count is of those dealt again."""
+    key = ctx.state.rule_keys.get(f"{THROWN_IN}:{reason}")
+    return 0 if key is None else ctx.state.fired[ctx.rows, key].astype(np.int64)
 
 
 def _total(ctx: Ctx, seat: Value) -> Value:
@@ -388,6 +399,7 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "hand_number": _hand_number,
     "total": _total,
     "runs": runs,
+    "thrown_in": _thrown_in,
 }
 
 
@@ -397,7 +409,6 @@ REFUSED_FACTS: dict[str, str] = {
     "announce_passes": "announcements",
     "answer": "questions during play",
     "asker": "questions during play",
-    "thrown_in": "the deals thrown in",
 }
 
 

@@ -25,7 +25,7 @@ from tarot.batch.lasting import ArrayLasting, compile_lasting
 from tarot.batch.phases.packets import ArrayPackets
 from tarot.batch.phases.talon_takes import ArrayTake
 from tarot.batch.seat_order import attack_order, attack_ordered
-from tarot.batch.state import BatchState, Logged
+from tarot.batch.state import THROWN_IN, BatchState, Logged
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
 from tarot.compile.flow import after_taker
@@ -47,8 +47,6 @@ from tarot.expressions import Type
 from tarot.expressions.errors import EvaluationError
 
 T = TypeVar("T")
-
-THROWN_IN = "thrown_in"  # what `fired` calls a deal thrown in, before the reason
 
 #: the events whose payment rules the batch back end fires
 EVENTS = ("cut", "discard", "discards_done", "card_played", "trick_end")

@@ -151,10 +151,17 @@ def _deal_again(program: Program, state: BatchState, opening: Steps) -> None:
         if not len(rows):
             return
         carried = _carried(state, rows)
-        fresh = deal.deal(program, state.seed, state.numbers[rows], state.logging, again, carried)
+        fresh = deal.deal(
+            program,
+            state.seed,
+            state.numbers[rows],
+            state.logging,
+            again,
+            carried,
+            state.fired[rows],
+        )
         for name in ("decisions", "choices", "leaders", "leading"):
             setattr(fresh, name, getattr(state, name)[rows])
-        fresh.fired += state.fired[rows]
         _run(program, fresh, opening)
         state.put(rows, fresh)
 

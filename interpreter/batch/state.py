@@ -23,6 +23,8 @@ from tarot.core.ruleset import Ruleset
 
 Floats = npt.NDArray[np.float64]
 
+THROWN_IN = "thrown_in"  # what `fired` calls a deal thrown in, before the reason
+
 
 @dataclass
 class Logged:
@@ -127,6 +129,9 @@ class BatchState:
     totals_before: Floats = field(default_factory=lambda: np.zeros((0, 0)))
     sitting_over: Bools = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
     transfer_log: list[Logged] = field(default_factory=list)
+    # [hands]: how many tricks each hand played, once its play is over (0: not over, or no
+    # trick play), for the settlement of hands whose play ended at different tricks
+    played_tricks: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:

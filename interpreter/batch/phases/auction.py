@@ -5,8 +5,8 @@ Where it sits: batch phases (`tarot.batch.phases`) between the deal and the talo
 scalar engine's are `tarot.engine.phases.deal` (the redeal requests) and
 `tarot.engine.phases.auction` (the call). A hand whose deal is thrown in is over (`thrown`): the
 runner plays the rest of the hand for the others only. A deal thrown in is dealt again by
-the next dealer, in the next hand; the batch back end runs no deal dealt again by the same
-dealer within the hand (`support` refuses it).
+the next dealer, in the next hand, or (`deal.redeal_by: same_dealer`) by the same dealer
+within the hand (`tarot.batch.run`), the deals thrown in counted among the rules fired.
 """
 
 from __future__ import annotations

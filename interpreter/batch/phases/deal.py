@@ -89,10 +89,12 @@ def deal(
     logging: bool = False,
     again: int = 0,
     carried: Carried | None = None,
+    fired: np.ndarray | None = None,
 ) -> BatchState:
     """The deal of hands `numbers` (the `again`-th deal again, after deals thrown in): the
     flow's first deal step (the whole deal, unless the flow deals in several steps);
-    `carried`: in a sitting, what each hand starts from (its draws keyed by its own key)."""
+    `carried`: in a sitting, what each hand starts from (its draws keyed by its own key);
+    `fired`: for a deal again, the rules fired (deals thrown in among them) before it."""
     ruleset, tables = program.ruleset, program.tables
     layout, n = tables.layout, ruleset.players
     size, hands = len(ruleset.deck), len(numbers)
@@ -134,7 +136,9 @@ def deal(
         net=np.zeros((hands, n)),
         declared=np.zeros((hands, n, declarations), dtype=np.bool_),
         declared_values=np.zeros((hands, n, declarations)),
-        fired=np.zeros((hands, len(program.keys)), dtype=np.int32),
+        fired=(
+            np.zeros((hands, len(program.keys)), dtype=np.int32) if fired is None else fired.copy()
+        ),
         paid=np.zeros((hands, len(program.keys))),
         rule_keys=program.keys,
         leader=dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n,

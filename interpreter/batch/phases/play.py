@@ -187,11 +187,25 @@ def play(
 ) -> None:
     """Trick play to the end of every hand of `state`, each under its contract's play rules
     (the hands of each set of rules in a batch of their own; a chooser with a `subset`
-    method, whose draws are kept by row, is given the rows of each)."""
+    method, whose draws are kept by row, is given the rows of each); then the settlement
+    of every hand at once, wherever its play ended."""
+    state.played_tricks = np.zeros(state.size, dtype=np.int64)
     groups = list(program.plays.groups(state.contract))
     if len(groups) == 1:
         _play(program, groups[0][0], state, chooser, resume)
-        return
+    else:
+        _play_groups(program, state, chooser, resume, groups)
+    _settle(program, state)
+
+
+def _play_groups(
+    program: Program,
+    state: BatchState,
+    chooser: CardChooser,
+    resume: Resume | None,
+    groups: list[tuple[TrickPlay, Ints]],
+) -> None:
+    """The hands of each set of play rules played as a batch of their own."""
     for trick_play, rows in groups:
         part = state.take(rows)
         subset = getattr(chooser, "subset", None)
@@ -284,33 +298,36 @@ def _play(
                 )
                 if (state.debtors[:, :1] >= 0).any():  # a Fool is still to be paid for
                     exchange.pay_debts(program, state, names)
-                if last:  # the settlement follows the last card, before anyone looks
-                    settle(program, state, names)
+                if last:  # settled with the others once they are over (`_settle`)
+                    state.played_tricks[:] = number
                 elif trick_play.ends_play:
-                    ending = _play_ended(program, trick_play, state, names)
+                    ending = _play_ended(trick_play, state, names)
             state.decided(rows, counts)
         if ending is not None and ending.any():
             _play_on(program, trick_play, state, chooser, ~ending, number + 1)
             return
 
 
-def _play_ended(
-    program: Program, trick_play: TrickPlay, state: BatchState, names: dict[str, object]
-) -> Bools:
+def _play_ended(trick_play: TrickPlay, state: BatchState, names: dict[str, object]) -> Bools:
     """The hands whose play ends after this trick (a seat claimed the game, or the play
-    rules' `ends_when` holds), each settled at once as the scalar engine does."""
+    rules' `ends_when` holds): they play no more (and are settled with the others)."""
     ctx = Ctx(state, np.arange(state.size), names)
     ending = np.zeros(state.size, dtype=np.bool_)
     for rule in trick_play.ends_play:
         ending |= per_row(rule.fn(ctx), state.size).astype(np.bool_)
-    if ending.any():
-        rows = np.flatnonzero(ending)
-        part = state.take(rows)
-        settle(program, part, part.names(np.arange(part.size)))
-        number = state.trick_number
-        state.put(rows, part)
-        state.trick_number = number  # the other hands play on
+    state.played_tricks[ending] = state.trick_number
     return ending
+
+
+def _settle(program: Program, state: BatchState) -> None:
+    """The settlement of every hand once its play is over, all at once: as the scalar
+    engine settles each hand after its last card, before the decision that played it is
+    noted, each hand's leader after that decision is noted again."""
+    state.trick_number = (
+        state.total_tricks
+    )  # past the last trick (each hand's own: `played_tricks`)
+    settle(program, state, state.names(np.arange(state.size)))
+    state.note_leaders(np.arange(state.size))
 
 
 def _play_on(

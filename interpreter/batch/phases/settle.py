@@ -36,8 +36,8 @@ def settle(program: Program, state: BatchState, names: dict[str, Value]) -> None
     _name_who_scores_what_is_left(program, state, ctx)
     with program.compiler.remembering():  # the cards lie still: definitions are worked out once
         program.fire_rules(state, program.settlement, ctx, AT_SETTLEMENT)
-    if program.hand_score is not None:
-        _score(program.hand_score, state, names)
+        if program.hand_score is not None:  # every seat's score worked out before any is added
+            _score(program.hand_score, state, names)
     if program.lasting is not None:
         close_hands(program.lasting, state, names)
 
