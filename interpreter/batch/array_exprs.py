@@ -22,6 +22,7 @@ from itertools import zip_longest
 import numpy as np
 
 from tarot.batch import exactness, facts
+from tarot.batch.card_tables import CardTable, of_card_alone, reduce_by_table
 from tarot.batch.lasting_values import lasting_facts
 from tarot.batch.masks import count
 from tarot.batch.tables import DeckTables
@@ -253,7 +254,7 @@ class ArrayCompiler:
         try:
             found = self._element_mask(var, tree)
             if found is None:
-                found = _mask_by_cards(var, self.compile(tree).fn, self.tables)
+                found = self._mask_by_cards(var, tree)
             return found
         finally:
             self.variables = saved
@@ -575,7 +576,16 @@ class ArrayCompiler:
             if mask is not None:
                 return Node(result, _over_mask(kind, collection.fn, mask))
             node = self.compile(body)
-            return Node(result, _over_cards(kind, var, collection.fn, node.fn, self.tables))
+            table = None
+            if of_card_alone(var, body) and not node.const:
+                table = CardTable(var, node.fn, self.tables.layout.cards)
+            return Node(
+                result, _over_cards(kind, var, collection.fn, node.fn, self.tables, table)
+            )
+        if kind in ("count", "any", "all"):
+            chosen = self._seat_element_mask(var, body)
+            if chosen is not None:
+                return Node(result, _over_seat_mask(kind, collection.fn, chosen, self.players))
         node = self.compile(body)
         return Node(result, _over_seats(kind, var, collection.fn, node.fn, self.players))
 
@@ -586,12 +596,18 @@ class ArrayCompiler:
         if collection.type == Type.CARDS:
             mask = self._element_mask(var, condition)
             if mask is None:
-                node = self.compile(condition)
-                mask = _mask_by_cards(var, node.fn, self.tables)
+                mask = self._mask_by_cards(var, condition)
             m = mask
             return Node(Type.CARDS, lambda ctx: cf(ctx).filtered(m(ctx)))
+        players = self.players
+        chosen = self._seat_element_mask(var, condition)
+        if chosen is not None:
+            picks = chosen
+            return Node(
+                Type.SEATS, lambda ctx: seat_mask(cf(ctx), ctx.size, players) & picks(ctx)
+            )
         node = self.compile(condition)
-        players, bf = self.players, node.fn
+        bf = node.fn
 
         def kept(ctx: Ctx) -> Value:
             members = seat_mask(cf(ctx), ctx.size, players)
@@ -636,6 +652,57 @@ class ArrayCompiler:
             if inner is None:
                 return None
             return lambda ctx: everything & ~inner(ctx)
+        return None
+
+    def _mask_by_cards(self, var: str, condition: Typed) -> Fn:
+        """`condition` on the card `var` as the mask of the cards for which it holds, worked
+        out card by card (once for the deck when it depends on its card alone)."""
+        node = self.compile(condition)
+        if of_card_alone(var, condition) and not node.const:
+            table, layout = CardTable(var, node.fn, self.tables.layout.cards), self.tables.layout
+            by_card = _mask_by_cards(var, node.fn, self.tables)
+
+            def mask(ctx: Ctx) -> Value:
+                held = table.of(ctx)
+                return by_card(ctx) if held is None else layout.from_bools(held.astype(np.bool_))
+
+            return mask
+        return _mask_by_cards(var, node.fn, self.tables)
+
+    def _seat_element_mask(self, var: str, body: Typed) -> Fn | None:
+        """`body` as [hands, seats], whether it holds for each seat `var`, when it asks of `var`
+        only whether it is in (or is) seats that do not depend on it (and/or/not of those):
+        what it asks of is then worked out once, not once per seat."""
+        players = self.players
+        if not body.mentions(var):
+            node = self.compile(body)
+            f = node.fn
+            return lambda ctx: np.broadcast_to(
+                per_row(f(ctx), ctx.size).astype(np.bool_)[:, None], (ctx.size, players)
+            )
+        if body.op in ("member", "not_member", "eq", "ne"):
+            left, right = body.args
+            if left.op not in ("var", "bound") or left.name != var or right.mentions(var):
+                return None
+            node = self.compile(right)
+            if node.type != (Type.SEATS if body.op.endswith("member") else Type.SEAT):
+                return None
+            f = node.fn
+            if body.op in ("member", "eq"):
+                return lambda ctx: seat_mask(f(ctx), ctx.size, players)
+            return lambda ctx: ~seat_mask(f(ctx), ctx.size, players)
+        if body.op in ("and", "or"):
+            a = self._seat_element_mask(var, body.args[0])
+            b = self._seat_element_mask(var, body.args[1])
+            if a is None or b is None:
+                return None
+            op = np.logical_and if body.op == "and" else np.logical_or
+            return lambda ctx: op(a(ctx), b(ctx))
+        if body.op == "not":
+            inner = self._seat_element_mask(var, body.args[0])
+            if inner is None:
+                return None
+            return lambda ctx: ~inner(ctx)
         return None
 
 
@@ -686,10 +753,22 @@ def _each_card(var: str, body: Fn, ctx: Ctx, present: np.ndarray) -> list[tuple[
     return [(int(c), per_row(body(ctx.with_vars(**{var: int(c)})), ctx.size)) for c in cards]
 
 
-def _over_cards(kind: str, var: str, collection: Fn, body: Fn, tables: DeckTables) -> Fn:
+def _over_cards(
+    kind: str, var: str, collection: Fn, body: Fn, tables: DeckTables, by_card: CardTable | None
+) -> Fn:
+    """kind(var in collection: body); `by_card`: the body's values by card, when it depends
+    on its card alone (`card_tables`)."""
+
     def aggregate(ctx: Ctx) -> Value:
         counts = _card_counts(ctx, collection(ctx), tables)
-        return _reduce(kind, counts, _each_card(var, body, ctx, counts > 0), ctx.size)
+        table = None if by_card is None else by_card.of(ctx)
+        if table is None:
+            return _reduce(kind, counts, _each_card(var, body, ctx, counts > 0), ctx.size)
+        found = reduce_by_table(kind, counts, table)
+        if found is not None:
+            return found
+        cards = np.flatnonzero((counts > 0).any(axis=0)).tolist()
+        return _reduce(kind, counts, [(c, per_row(table[c], ctx.size)) for c in cards], ctx.size)
 
     return aggregate
 
@@ -702,6 +781,21 @@ def _over_seats(kind: str, var: str, collection: Fn, body: Fn, players: int) -> 
             for s in range(players)
         ]
         return _reduce(kind, members, values, ctx.size)
+
+    return aggregate
+
+
+def _over_seat_mask(kind: str, collection: Fn, chosen: Fn, players: int) -> Fn:
+    """count, any or all of the seats of `collection` by `chosen`'s [hands, seats]."""
+
+    def aggregate(ctx: Ctx) -> Value:
+        members = seat_mask(collection(ctx), ctx.size, players)
+        picked = chosen(ctx)
+        if kind == "count":
+            return (members & picked).sum(axis=1)
+        if kind == "any":
+            return (members & picked).any(axis=1)
+        return ~(members & ~picked).any(axis=1)  # all
 
     return aggregate
 
