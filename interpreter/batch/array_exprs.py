@@ -579,9 +579,7 @@ class ArrayCompiler:
             table = None
             if of_card_alone(var, body) and not node.const:
                 table = CardTable(var, node.fn, self.tables.layout.cards)
-            return Node(
-                result, _over_cards(kind, var, collection.fn, node.fn, self.tables, table)
-            )
+            return Node(result, _over_cards(kind, var, collection.fn, node.fn, self.tables, table))
         if kind in ("count", "any", "all"):
             chosen = self._seat_element_mask(var, body)
             if chosen is not None:
@@ -603,9 +601,7 @@ class ArrayCompiler:
         chosen = self._seat_element_mask(var, condition)
         if chosen is not None:
             picks = chosen
-            return Node(
-                Type.SEATS, lambda ctx: seat_mask(cf(ctx), ctx.size, players) & picks(ctx)
-            )
+            return Node(Type.SEATS, lambda ctx: seat_mask(cf(ctx), ctx.size, players) & picks(ctx))
         node = self.compile(condition)
         bf = node.fn
 

@@ -105,6 +105,14 @@ def double(state: HandState, _decision: Decision, action: Double) -> None:
     _ask_next(state)
 
 
+def all_decline(state: HandState) -> None:
+    """Every seat asked about a doubling declines it, target after target, as each would by
+    answering so in turn: every target is closed with no doubling more. Who would have been
+    asked is not worked out (`HandState.pass_round`)."""
+    state.double.targets = []
+    state.double.queue = []
+
+
 def next_step(state: HandState, target: str) -> str | None:
     """The name of the target's next doubling, or None when no more may be made: past the
     last of `steps` without `repeat`, once `repeat.limit` doublings are made, or where one
