@@ -151,6 +151,8 @@ class ArrayCompiler:
         #: the definitions worked out in the evaluation under way (None between evaluations):
         #: an expression is pure, so a definition of the same hands and seat gives one value
         self._memo: dict[tuple, Value] | None = None
+        #: the facts worked out are kept with the definitions (inside `remembering`)
+        self._keeps_facts = False
 
     # --- entry points -------------------------------------------------------------------
 
@@ -207,15 +209,18 @@ class ArrayCompiler:
     def remembering(self) -> Iterator[None]:
         """The definitions worked out by the evaluations made inside kept for all of them,
         where no definition reads a seat's result (`total()`, the one fact that payments
-        change): for the settlement, once every card lies where it ends."""
+        change): for the settlement, once every card lies where it ends. The facts called
+        with arguments are kept too, but `total()` and the lasting counters."""
         if self._memo is not None or self._reads_results():
             yield
             return
         self._memo = {}
+        self._keeps_facts = True
         try:
             yield
         finally:
             self._memo = None
+            self._keeps_facts = False
 
     @property
     def remembers(self) -> bool:
@@ -563,7 +568,17 @@ class ArrayCompiler:
         if any(a.type == Type.STRING for a in args):
             if not all(a.const for a in args if a.type == Type.STRING):
                 raise Unsupported(f"{name}() with a text worked out at run time")
-        return Node(tree.type, lambda ctx: impl(ctx, *[f(ctx) for f in fns]))
+        if name == RESULTS or name in self.counters or not args:
+            return Node(tree.type, lambda ctx: impl(ctx, *[f(ctx) for f in fns]))
+
+        def called(ctx: Ctx) -> Value:
+            values = [f(ctx) for f in fns]
+            key = _arguments_key(values) if self._keeps_facts else None
+            if key is None:
+                return impl(ctx, *values)
+            return self._remembered(("fact", name, *key), ctx, lambda: impl(ctx, *values))
+
+        return Node(tree.type, called)
 
     # --- aggregations ---------------------------------------------------------------------
 
@@ -700,6 +715,19 @@ class ArrayCompiler:
                 return None
             return lambda ctx: ~inner(ctx)
         return None
+
+
+def _arguments_key(values: Sequence[Value]) -> tuple | None:
+    """A fact's arguments as part of a key of what is remembered (None: cards, not kept)."""
+    key: list[object] = []
+    for value in values:
+        if isinstance(value, np.ndarray):
+            key.append((value.dtype.str, value.shape, value.tobytes()))
+        elif isinstance(value, int | float | str):
+            key.append((type(value).__name__, value))
+        else:
+            return None
+    return tuple(key)
 
 
 def _located(fn: Fn, where: str) -> Fn:
