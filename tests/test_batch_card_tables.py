@@ -1,8 +1,9 @@
-"""The batch back end's short ways with aggregations: a body that depends on its card alone
-worked out once per card of the deck (`tarot.batch.card_tables`), and a seat filter or
+"""The batch back end's short ways with expressions: a body that depends on its card alone
+worked out once per card of the deck (`tarot.batch.card_tables`); a seat filter or
 aggregation that asks only whether a seat is among others worked out once, not once per
-seat. Both give what the long ways give, value for value and of the same kind of number,
-and the hands replay through the scalar engine with every payment equal."""
+seat; the settlement's facts kept for the same hands and arguments. Each gives what the long
+way gives, value for value and of the same kind of number, and the hands replay through the
+scalar engine with every payment equal."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 from batch_checks import replayed
 
-from tarot.batch import array_exprs, card_tables
+from tarot.batch import array_exprs, card_tables, facts
 from tarot.batch.program import Program
 from tarot.batch.run import play_batch
 from tarot.batch.values import Cards, Ctx
@@ -108,3 +109,32 @@ def test_nothing_held_anywhere_gives_a_whole_zero():
     for kind in ("max", "min"):
         found = card_tables.reduce_by_table(kind, counts, np.full(78, 0.5))
         assert found.dtype == np.int64 and not found.any()
+
+
+def test_the_settlement_keeps_the_facts_it_works_out(monkeypatch):
+    """Minchiate's settlement filters the seats by their sides' piles, each seat's and its
+    next seat's: outside the settlement each is worked out every time it is called, inside
+    once per seat, with the same seats chosen."""
+    calls = []
+    original = facts.ARRAY_FACTS["side_pile"]
+
+    def counted(ctx, seat):
+        calls.append(seat)
+        return original(ctx, seat)
+
+    monkeypatch.setitem(facts.ARRAY_FACTS, "side_pile", counted)
+    ruleset = load_ruleset("minchiate")
+    program = Program.of(ruleset)
+    state = play_batch(ruleset, 2, range(1, 9))
+    rule = next(r for r in program.settlement if r.key == "card_surplus")
+    rows = np.arange(state.size)
+    ctx = Ctx(state, rows, state.names(rows))
+    calls.clear()
+    each_time = [rule.payers.fn(ctx), rule.payees.fn(ctx)]
+    assert len(calls) == 2 * 2 * state.players
+    calls.clear()
+    with program.compiler.remembering():
+        kept = [rule.payers.fn(ctx), rule.payees.fn(ctx)]
+    assert len(calls) == state.players
+    assert all(np.array_equal(a, b) for a, b in zip(kept, each_time, strict=True))
+    assert kept[0].any() and kept[1].any()

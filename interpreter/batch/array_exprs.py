@@ -573,7 +573,7 @@ class ArrayCompiler:
 
         def called(ctx: Ctx) -> Value:
             values = [f(ctx) for f in fns]
-            key = _arguments_key(values) if self._keeps_facts else None
+            key = _arguments_key(values, ctx.size) if self._keeps_facts else None
             if key is None:
                 return impl(ctx, *values)
             return self._remembered(("fact", name, *key), ctx, lambda: impl(ctx, *values))
@@ -717,16 +717,19 @@ class ArrayCompiler:
         return None
 
 
-def _arguments_key(values: Sequence[Value]) -> tuple | None:
-    """A fact's arguments as part of a key of what is remembered (None: cards, not kept)."""
+def _arguments_key(values: Sequence[Value], size: int) -> tuple | None:
+    """A fact's arguments as part of a key of what is remembered, a number the same whether
+    given once or per hand (None: cards, not kept)."""
     key: list[object] = []
     for value in values:
-        if isinstance(value, np.ndarray):
-            key.append((value.dtype.str, value.shape, value.tobytes()))
-        elif isinstance(value, int | float | str):
-            key.append((type(value).__name__, value))
-        else:
+        if isinstance(value, str):
+            key.append(value)
+            continue
+        if not isinstance(value, np.ndarray | int | float | np.generic):
             return None
+        array = np.asarray(value)
+        array = np.ascontiguousarray(per_row(array, size) if array.ndim == 0 else array)
+        key.append((array.dtype.str, array.shape, array.tobytes()))
     return tuple(key)
 
 
