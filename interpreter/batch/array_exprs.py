@@ -651,19 +651,9 @@ class ArrayCompiler:
                     return lambda ctx: f(ctx).union()
                 return lambda ctx: everything & ~f(ctx).union()
             return None
-        if body.op in ("and", "or"):
-            a = self._element_mask(var, body.args[0])
-            b = self._element_mask(var, body.args[1])
-            if a is None or b is None:
-                return None
-            op = np.bitwise_and if body.op == "and" else np.bitwise_or
-            return lambda ctx: op(a(ctx), b(ctx))
-        if body.op == "not":
-            inner = self._element_mask(var, body.args[0])
-            if inner is None:
-                return None
-            return lambda ctx: everything & ~inner(ctx)
-        return None
+        return _combined(
+            var, body, self._element_mask, np.bitwise_and, np.bitwise_or, lambda m: everything & ~m
+        )
 
     def _mask_by_cards(self, var: str, condition: Typed) -> Fn:
         """`condition` on the card `var` as the mask of the cards for which it holds, worked
@@ -702,19 +692,33 @@ class ArrayCompiler:
             if body.op in ("member", "eq"):
                 return lambda ctx: seat_mask(f(ctx), ctx.size, players)
             return lambda ctx: ~seat_mask(f(ctx), ctx.size, players)
-        if body.op in ("and", "or"):
-            a = self._seat_element_mask(var, body.args[0])
-            b = self._seat_element_mask(var, body.args[1])
-            if a is None or b is None:
-                return None
-            op = np.logical_and if body.op == "and" else np.logical_or
-            return lambda ctx: op(a(ctx), b(ctx))
-        if body.op == "not":
-            inner = self._seat_element_mask(var, body.args[0])
-            if inner is None:
-                return None
-            return lambda ctx: ~inner(ctx)
-        return None
+        return _combined(
+            var, body, self._seat_element_mask, np.logical_and, np.logical_or, np.logical_not
+        )
+
+
+def _combined(
+    var: str,
+    body: Typed,
+    part: Callable[[str, Typed], Fn | None],
+    both: Callable[[Value, Value], Value],
+    either: Callable[[Value, Value], Value],
+    invert: Callable[[Value], Value],
+) -> Fn | None:
+    """`body`, an and, or or not of parts that `part` makes masks of, as their mask combined
+    by `both`, `either` or `invert` (None: another form, or a part it cannot make)."""
+    if body.op in ("and", "or"):
+        a, b = part(var, body.args[0]), part(var, body.args[1])
+        if a is None or b is None:
+            return None
+        op = both if body.op == "and" else either
+        return lambda ctx: op(a(ctx), b(ctx))
+    if body.op == "not":
+        inner = part(var, body.args[0])
+        if inner is None:
+            return None
+        return lambda ctx: invert(inner(ctx))
+    return None
 
 
 def _arguments_key(values: Sequence[Value], size: int) -> tuple | None:
