@@ -23,6 +23,7 @@ from itertools import zip_longest
 import numpy as np
 
 from tarot.batch import exactness, facts
+from tarot.batch.card_tables import CardTable, of_card_alone, reduce_by_table
 from tarot.batch.lasting_values import lasting_facts
 from tarot.batch.masks import count
 from tarot.batch.tables import DeckTables
@@ -151,6 +152,8 @@ class ArrayCompiler:
         #: the definitions worked out in the evaluation under way (None between evaluations):
         #: an expression is pure, so a definition of the same hands and seat gives one value
         self._memo: dict[tuple, Value] | None = None
+        #: the facts worked out are kept with the definitions (inside `remembering`)
+        self._keeps_facts = False
 
     # --- entry points -------------------------------------------------------------------
 
@@ -207,15 +210,18 @@ class ArrayCompiler:
     def remembering(self) -> Iterator[None]:
         """The definitions worked out by the evaluations made inside kept for all of them,
         where no definition reads a seat's result (`total()`, the one fact that payments
-        change): for the settlement, once every card lies where it ends."""
+        change): for the settlement, once every card lies where it ends. The facts called
+        with arguments are kept too, except `total()` and the lasting counters."""
         if self._memo is not None or self._reads_results:
             yield
             return
         self._memo = {}
+        self._keeps_facts = True
         try:
             yield
         finally:
             self._memo = None
+            self._keeps_facts = False
 
     @property
     def remembers(self) -> bool:
@@ -255,7 +261,7 @@ class ArrayCompiler:
         try:
             found = self._element_mask(var, tree)
             if found is None:
-                found = _mask_by_cards(var, self.compile(tree).fn, self.tables)
+                found = self._mask_by_cards(var, tree)
             return found
         finally:
             self.variables = saved
@@ -572,7 +578,17 @@ class ArrayCompiler:
         if any(a.type == Type.STRING for a in args):
             if not all(a.const for a in args if a.type == Type.STRING):
                 raise Unsupported(f"{name}() with a text worked out at run time")
-        return Node(tree.type, lambda ctx: impl(ctx, *[f(ctx) for f in fns]))
+        if name == RESULTS or name in self.counters or not args:
+            return Node(tree.type, lambda ctx: impl(ctx, *[f(ctx) for f in fns]))
+
+        def called(ctx: Ctx) -> Value:
+            values = [f(ctx) for f in fns]
+            key = _arguments_key(values, ctx.size) if self._keeps_facts else None
+            if key is None:
+                return impl(ctx, *values)
+            return self._remembered(("fact", name, *key), ctx, lambda: impl(ctx, *values))
+
+        return Node(tree.type, called)
 
     # --- aggregations ---------------------------------------------------------------------
 
@@ -585,7 +601,14 @@ class ArrayCompiler:
             if mask is not None:
                 return Node(result, _over_mask(kind, collection.fn, mask))
             node = self.compile(body)
-            return Node(result, _over_cards(kind, var, collection.fn, node.fn, self.tables))
+            table = None
+            if of_card_alone(var, body) and not node.const:
+                table = CardTable(var, node.fn, self.tables.layout.cards)
+            return Node(result, _over_cards(kind, var, collection.fn, node.fn, self.tables, table))
+        if kind in ("count", "any", "all"):
+            chosen = self._seat_element_mask(var, body)
+            if chosen is not None:
+                return Node(result, _over_seat_mask(kind, collection.fn, chosen, self.players))
         node = self.compile(body)
         return Node(result, _over_seats(kind, var, collection.fn, node.fn, self.players))
 
@@ -596,12 +619,16 @@ class ArrayCompiler:
         if collection.type == Type.CARDS:
             mask = self._element_mask(var, condition)
             if mask is None:
-                node = self.compile(condition)
-                mask = _mask_by_cards(var, node.fn, self.tables)
+                mask = self._mask_by_cards(var, condition)
             m = mask
             return Node(Type.CARDS, lambda ctx: cf(ctx).filtered(m(ctx)))
+        players = self.players
+        chosen = self._seat_element_mask(var, condition)
+        if chosen is not None:
+            picks = chosen
+            return Node(Type.SEATS, lambda ctx: seat_mask(cf(ctx), ctx.size, players) & picks(ctx))
         node = self.compile(condition)
-        players, bf = self.players, node.fn
+        bf = node.fn
 
         def kept(ctx: Ctx) -> Value:
             members = seat_mask(cf(ctx), ctx.size, players)
@@ -634,19 +661,90 @@ class ArrayCompiler:
                     return lambda ctx: f(ctx).union()
                 return lambda ctx: everything & ~f(ctx).union()
             return None
-        if body.op in ("and", "or"):
-            a = self._element_mask(var, body.args[0])
-            b = self._element_mask(var, body.args[1])
-            if a is None or b is None:
+        return _combined(
+            var, body, self._element_mask, np.bitwise_and, np.bitwise_or, lambda m: everything & ~m
+        )
+
+    def _mask_by_cards(self, var: str, condition: Typed) -> Fn:
+        """`condition` on the card `var` as the mask of the cards for which it holds, worked
+        out card by card (once for the deck when it depends on its card alone)."""
+        node = self.compile(condition)
+        if of_card_alone(var, condition) and not node.const:
+            table, layout = CardTable(var, node.fn, self.tables.layout.cards), self.tables.layout
+            by_card = _mask_by_cards(var, node.fn, self.tables)
+
+            def mask(ctx: Ctx) -> Value:
+                held = table.of(ctx)
+                return by_card(ctx) if held is None else layout.from_bools(held.astype(np.bool_))
+
+            return mask
+        return _mask_by_cards(var, node.fn, self.tables)
+
+    def _seat_element_mask(self, var: str, body: Typed) -> Fn | None:
+        """`body` as [hands, seats], whether it holds for each seat `var`, when it asks of `var`
+        only whether it is in (or is) seats that do not depend on it (and/or/not of those):
+        what it asks of is then worked out once, not once per seat."""
+        players = self.players
+        if not body.mentions(var):
+            node = self.compile(body)
+            f = node.fn
+            return lambda ctx: np.broadcast_to(
+                per_row(f(ctx), ctx.size).astype(np.bool_)[:, None], (ctx.size, players)
+            )
+        if body.op in ("member", "not_member", "eq", "ne"):
+            left, right = body.args
+            if left.op not in ("var", "bound") or left.name != var or right.mentions(var):
                 return None
-            op = np.bitwise_and if body.op == "and" else np.bitwise_or
-            return lambda ctx: op(a(ctx), b(ctx))
-        if body.op == "not":
-            inner = self._element_mask(var, body.args[0])
-            if inner is None:
+            node = self.compile(right)
+            if node.type != (Type.SEATS if body.op.endswith("member") else Type.SEAT):
                 return None
-            return lambda ctx: everything & ~inner(ctx)
-        return None
+            f = node.fn
+            if body.op in ("member", "eq"):
+                return lambda ctx: seat_mask(f(ctx), ctx.size, players)
+            return lambda ctx: ~seat_mask(f(ctx), ctx.size, players)
+        return _combined(
+            var, body, self._seat_element_mask, np.logical_and, np.logical_or, np.logical_not
+        )
+
+
+def _combined(
+    var: str,
+    body: Typed,
+    part: Callable[[str, Typed], Fn | None],
+    both: Callable[[Value, Value], Value],
+    either: Callable[[Value, Value], Value],
+    invert: Callable[[Value], Value],
+) -> Fn | None:
+    """`body`, an and, or or not of parts that `part` makes masks of, as their mask combined
+    by `both`, `either` or `invert` (None: another form, or a part it cannot make)."""
+    if body.op in ("and", "or"):
+        a, b = part(var, body.args[0]), part(var, body.args[1])
+        if a is None or b is None:
+            return None
+        op = both if body.op == "and" else either
+        return lambda ctx: op(a(ctx), b(ctx))
+    if body.op == "not":
+        inner = part(var, body.args[0])
+        if inner is None:
+            return None
+        return lambda ctx: invert(inner(ctx))
+    return None
+
+
+def _arguments_key(values: Sequence[Value], size: int) -> tuple | None:
+    """A fact's arguments as part of a key of what is remembered, a number the same whether
+    given once or per hand (None: cards, not kept)."""
+    key: list[object] = []
+    for value in values:
+        if isinstance(value, str):
+            key.append(value)
+            continue
+        if not isinstance(value, np.ndarray | int | float | np.generic):
+            return None
+        array = np.asarray(value)
+        array = np.ascontiguousarray(per_row(array, size) if array.ndim == 0 else array)
+        key.append((array.dtype.str, array.shape, array.tobytes()))
+    return tuple(key)
 
 
 def _located(fn: Fn, where: str) -> Fn:
@@ -712,10 +810,22 @@ def _each_card(var: str, body: Fn, ctx: Ctx, present: np.ndarray) -> list[tuple[
     return [(int(c), per_row(body(ctx.with_vars(**{var: int(c)})), ctx.size)) for c in cards]
 
 
-def _over_cards(kind: str, var: str, collection: Fn, body: Fn, tables: DeckTables) -> Fn:
+def _over_cards(
+    kind: str, var: str, collection: Fn, body: Fn, tables: DeckTables, by_card: CardTable | None
+) -> Fn:
+    """kind(var in collection: body); `by_card`: the body's values by card, when it depends
+    on its card alone (`card_tables`)."""
+
     def aggregate(ctx: Ctx) -> Value:
         counts = _card_counts(ctx, collection(ctx), tables)
-        return _reduce(kind, counts, _each_card(var, body, ctx, counts > 0), ctx.size)
+        table = None if by_card is None else by_card.of(ctx)
+        if table is None:
+            return _reduce(kind, counts, _each_card(var, body, ctx, counts > 0), ctx.size)
+        found = reduce_by_table(kind, counts, table)
+        if found is not None:
+            return found
+        cards = np.flatnonzero((counts > 0).any(axis=0)).tolist()
+        return _reduce(kind, counts, [(c, per_row(table[c], ctx.size)) for c in cards], ctx.size)
 
     return aggregate
 
@@ -728,6 +838,21 @@ def _over_seats(kind: str, var: str, collection: Fn, body: Fn, players: int) -> 
             for s in range(players)
         ]
         return _reduce(kind, members, values, ctx.size)
+
+    return aggregate
+
+
+def _over_seat_mask(kind: str, collection: Fn, chosen: Fn, players: int) -> Fn:
+    """count, any or all of the seats of `collection` by `chosen`'s [hands, seats]."""
+
+    def aggregate(ctx: Ctx) -> Value:
+        members = seat_mask(collection(ctx), ctx.size, players)
+        picked = chosen(ctx)
+        if kind == "count":
+            return (members & picked).sum(axis=1)
+        if kind == "any":
+            return (members & picked).any(axis=1)
+        return ~(members & ~picked).any(axis=1)  # all
 
     return aggregate
 

@@ -39,7 +39,7 @@ from tarot.engine.lasting import (
     TransferMade,
     starting_values,
 )
-from tarot.engine.phases import APPLY, Phase, advance, auction, enter_first_step
+from tarot.engine.phases import APPLY, Phase, advance, announce, auction, doubling, enter_first_step
 from tarot.engine.phases.announce import AnnounceState
 from tarot.engine.phases.ask import AskState
 from tarot.engine.phases.auction import AuctionState
@@ -74,6 +74,11 @@ __all__ = [
 ]
 _TRICK_EVENTS = ("card_played", "trick_end")
 _KIND_TEXT = {kind: kind.value for kind in DecisionKind}  # as records write each kind
+#: the decisions whose round `pass_round` passes whole, and how
+_PASSED_WHOLE: dict[DecisionKind, Callable[[HandState], None]] = {
+    DecisionKind.ANNOUNCE: announce.all_pass,
+    DecisionKind.DOUBLE: doubling.all_decline,
+}
 #: what a clone shares with its state, each set afresh and never changed in place: the game before
 #: the hand, the deal as dealt, values worked out once a deal or a decision, the decision asked (and
 #: those queued); and, inside the lists `clone` copies, the log entries, never changed once written
@@ -319,6 +324,23 @@ class HandState(ZoneAttributes):
         self.memo.clear()  # `_changed`
         try:
             APPLY[kind](self, decision, decision.actions[index])
+            advance(self)
+        except EvaluationError as error:
+            raise self._reported(error) from None
+
+    def pass_round(self) -> None:
+        """At an announcement or a doubling, every seat still to speak or to be asked passes
+        or declines, as each would by answering so in turn, and the hand moves on to its
+        next decision; what each would have been offered is not worked out. For play-outs
+        whose seats decline them all (no log kept: the decisions passed are not logged)."""
+        decision = self.decision
+        if decision is None or decision.kind not in _PASSED_WHOLE or self.keeps_log:
+            raise IllegalAction(
+                "only a round of announcements or doublings, unlogged, passes whole"
+            )
+        self.memo.clear()  # `_changed`
+        try:
+            _PASSED_WHOLE[decision.kind](self)
             advance(self)
         except EvaluationError as error:
             raise self._reported(error) from None

@@ -52,11 +52,18 @@ def play_out(
     until: Callable[[HandState], bool] | None = None,
 ) -> HandState:
     """Play the hand to its end (or `until` it holds), every seat following `policy`. The
-    decisions of the play-out are not logged in `state.decisions` (only its result is read)."""
+    decisions of the play-out are not logged in `state.decisions` (only its result is read).
+    A round of announcements or doublings that the policy declines whole (`PASSED_WHOLE`)
+    is passed at once, as its seats would pass it one by one (`until` is not asked at the
+    announcements or doublings in between)."""
     state.keeps_log = False
+    passed_whole = PASSED_WHOLE if policy is greedy_policy else frozenset()
     while (decision := state.decision) is not None:
         if until is not None and until(state):
             break
+        if decision.kind in passed_whole:
+            state.pass_round()
+            continue
         actions = decision.actions
         state.apply_action(actions[0] if len(actions) == 1 else policy(state, rng))
     return state
@@ -240,3 +247,10 @@ HABITS: dict[DecisionKind, Callable[[HandState, Sequence[Any]], Action]] = {
 }
 #: the kinds of decision in which the greedy policy now and then chooses at random
 EXPLORED = frozenset({DecisionKind.PLAY, DecisionKind.DISCARD, DecisionKind.GIVE})
+#: the kinds of decision the greedy policy always declines, drawing no random number: a
+#: round of them comes to every seat passing (`HandState.pass_round`)
+PASSED_WHOLE = frozenset(
+    kind
+    for kind in (DecisionKind.ANNOUNCE, DecisionKind.DOUBLE)
+    if HABITS[kind] is _declined and kind not in EXPLORED
+)

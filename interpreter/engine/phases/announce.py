@@ -98,6 +98,15 @@ def decide(state: HandState) -> bool:
     return False
 
 
+def all_pass(state: HandState) -> None:
+    """Every seat still to speak passes, in turn, as each would by answering `pass` (or by
+    passing unasked): the round ends with nothing more said. What each was offered is not
+    worked out (`HandState.pass_round`)."""
+    state.announce.passes.extend(state.announce.queue)
+    state.announce.queue = []
+    state._changed()
+
+
 def _passes(state: HandState) -> None:
     """The seat whose turn it is passes: its turn ends, and the pass is counted."""
     state.announce.passes.append(state.announce.queue.pop(0))

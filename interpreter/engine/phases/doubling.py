@@ -18,6 +18,7 @@ open to it here (`offered_in_announcements`), by the same turns of the sides.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ from tarot.expressions.builtins import MAX_NUMBER
 
 if TYPE_CHECKING:
     from tarot.engine.state import HandState
+    from tarot.expressions import Scope
 
 
 @dataclass(slots=True)
@@ -53,17 +55,17 @@ def enter(state: HandState) -> None:
     _ask_next(state)
 
 
-def _open_targets(state: HandState) -> list[DoubleTarget]:
+def _open_targets(state: HandState, scope: Scope | None = None) -> list[DoubleTarget]:
     """The targets that may be doubled now: their `when` holds and their bonus, if any, has
-    been announced."""
+    been announced (`scope`: the state's, when already made)."""
     doubling = state.ruleset.doubling
     assert doubling is not None  # asked only in rulesets with a `doubling` section
-    scope = state._scope({})
+    scope = scope or state._scope({})
+    said = {bonus for _seat, bonus in state.announce.announced}
     return [
         target
         for target in doubling.targets
-        if (target.announcement is None or announcers(state, target.announcement))
-        and target.when(scope)
+        if (target.announcement is None or target.announcement in said) and target.when(scope)
     ]
 
 
@@ -73,10 +75,11 @@ def offered_in_announcements(state: HandState, seat: int) -> list[Double]:
     doubling = state.ruleset.doubling
     if doubling is None or not doubling.with_announcements:
         return []
+    scope = state._scope({})
     offered = []
-    for target in _open_targets(state):
-        step = next_step(state, target.id)
-        if step is not None and seat in _side_to_speak(state, target):
+    for target in _open_targets(state, scope):
+        step = next_step(state, target.id, scope)
+        if step is not None and _speaks(state, target, seat, scope):
             offered.append(Double(target.id, step))
     return offered
 
@@ -105,14 +108,23 @@ def double(state: HandState, _decision: Decision, action: Double) -> None:
     _ask_next(state)
 
 
-def next_step(state: HandState, target: str) -> str | None:
+def all_decline(state: HandState) -> None:
+    """Every seat asked about a doubling declines it, target after target, as each would by
+    answering so in turn: every target is closed with no doubling more. Who would have been
+    asked is not worked out (`HandState.pass_round`)."""
+    state.double.targets = []
+    state.double.queue = []
+
+
+def next_step(state: HandState, target: str, scope: Scope | None = None) -> str | None:
     """The name of the target's next doubling, or None when no more may be made: past the
     last of `steps` without `repeat`, once `repeat.limit` doublings are made, or where one
-    more would take the multiplier past the numbers' range."""
+    more would take the multiplier past the numbers' range (`scope`: the state's, when
+    already made)."""
     doubling = state.ruleset.doubling
     assert doubling is not None  # doublings are asked about only with a `doubling` section
     made = state.double.doubled.get(target, 0)
-    if doubling.limit is not None and made >= doubling.limit(state._scope({})):
+    if doubling.limit is not None and made >= doubling.limit(scope or state._scope({})):
         return None
     if made < len(doubling.steps):
         return doubling.steps[made]
@@ -147,10 +159,20 @@ def _ask_next(state: HandState) -> None:
     state.double.queue = []
 
 
+def _speaks(state: HandState, target: DoubleTarget, seat: int, scope: Scope) -> bool:
+    """Whether `seat` is among those that may make the target's next doubling."""
+    return seat in state.seat_order and seat in _turn(state, target, scope)
+
+
 def _side_to_speak(state: HandState, target: DoubleTarget) -> list[int]:
     """The seats that may make the target's next doubling, in order of play from the
     dealer's next: `by` before an even number of doublings, the others after an odd one."""
-    scope = state._scope({})
+    side = _turn(state, target, state._scope({}))
+    return [seat for seat in state.seat_order if seat in side]
+
+
+def _turn(state: HandState, target: DoubleTarget, scope: Scope) -> Sequence[int]:
+    """The seats whose turn it is to double the target, in no particular order."""
     if target.by is not None:
         first = selected_seats(target.by(scope))
     else:  # an announced bonus: first doubled by the seats not on its announcer's side
@@ -158,9 +180,7 @@ def _side_to_speak(state: HandState, target: DoubleTarget) -> list[int]:
         announcer = state.side_of(announcers(state, target.announcement)[0])
         first = [s for s in state.seating.in_play if s not in announcer]
     if state.double.doubled.get(target.id, 0) % 2 == 0:
-        side = first
-    elif target.against is not None:
-        side = selected_seats(target.against(scope))
-    else:
-        side = [s for s in state.seating.in_play if s not in first]
-    return [seat for seat in state.seat_order if seat in side]
+        return first
+    if target.against is not None:
+        return selected_seats(target.against(scope))
+    return [s for s in state.seating.in_play if s not in first]
