@@ -20,7 +20,7 @@ from tarot.batch.announce_rules import ArrayAnnouncements, compile_announcements
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.auction_rules import ArrayBidding, compile_bidding
 from tarot.batch.contract_play import ContractPlays, compile_plays
-from tarot.batch.doubling_rules import ArrayTarget, compile_doubling
+from tarot.batch.doubling_rules import ArrayTarget, compile_doubling, compile_limit
 from tarot.batch.lasting import ArrayLasting, compile_lasting
 from tarot.batch.phases.packets import ArrayPackets
 from tarot.batch.phases.talon_takes import ArrayTake
@@ -165,6 +165,7 @@ class Program:
     discard_told: Node | None = None  # cards whose count among each seat's discards is told
     lasting: ArrayLasting | None = None  # state that lasts from hand to hand (`batch.lasting`)
     discard_scored_by: Node | None = None  # once play is over: whom every discard scores for
+    doubling_limit: Node | None = None  # `doubling.repeat.limit`: the most doublings in all
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -222,6 +223,7 @@ class Program:
             _optional(compiler, "discard.told", ruleset.discard_told, "talon"),
             lasting,
             _optional(compiler, "discard.scored_by", ruleset.discard_scored_by, "settlement"),
+            compile_limit(compiler, ruleset.doubling),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:

@@ -127,6 +127,8 @@ class BatchState:
     totals_before: Floats = field(default_factory=lambda: np.zeros((0, 0)))
     sitting_over: Bools = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
     transfer_log: list[Logged] = field(default_factory=list)
+    # [hands, seats]: how many times each seat passed in the announcements (`announce_passes`)
+    announce_passes: Ints = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:

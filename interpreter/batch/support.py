@@ -104,6 +104,7 @@ RUNS = frozenset(
         "play.forced",  # `batch.phases.card_rules`
         "play.held_back",
         "play.lead_forbidden",
+        "doubling.repeat",  # `batch.doubling_rules.next_allowed`
     }
 )
 #: the mechanisms it does not run, each with what it lacks
@@ -114,7 +115,6 @@ REFUSED: dict[str, str] = {
     "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",
     "play.rank_changes": "cards ranking otherwise for a hand (the batch ranks by the pack)",
     "declarations.table[].hands_over.named": "a card named by the declarer (the batch names none)",
-    "doubling.repeat": "doublings without a fixed end (the batch stops at the named steps)",
     "announcements.reopen": "announcements reopened for a seat (the batch asks each seat once)",
     "questions": "questions during play (no such decision in the batch)",
     "bidding.contracts[].join_at": "joining in the bidding (no joining in the batch)",

@@ -184,6 +184,7 @@ def deal(
         leading=np.full(hands, -1, dtype=np.int8),  # every seat at 0: nobody leads alone
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
+        announce_passes=np.zeros((hands, n), dtype=np.int64),
     )
     if carried is not None:
         carried.put_into(state)
