@@ -69,7 +69,8 @@ def _announcing_variant(tmp_path: Path) -> Path:
     )
     text = text.replace(
         '      when: "count(c in hand(player): c in trumps) >= 6"\n',
-        '      when: "count(c in hand(player): c in trumps) >= 6 and announce_passes(player) == 0"\n',
+        '      when: "count(c in hand(player): c in trumps) >= 6'
+        ' and announce_passes(player) == 0"\n',
     )
     text = text.replace(
         "announcements:\n  source: tarot_003\n",

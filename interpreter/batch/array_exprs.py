@@ -310,10 +310,12 @@ class ArrayCompiler:
         name = tree.name
         if name in self.constants:
             return self.constants[name]
+        if name == "seats" and self.in_hand < self.players:  # the seats in play
+            return Node(Type.SEATS, lambda ctx: ctx.state.in_play(ctx.rows))
         if name == "seats":
             return _const(Type.SEATS, np.ones(self.players, dtype=np.bool_))
         if name == "players":
-            return _const(Type.NUMBER, self.players)
+            return _const(Type.NUMBER, self.in_hand)
         if name == "contract":  # kept as its rank: read only as `contract == 'ID'`
             raise Unsupported("the contract's name read other than as contract == 'ID'")
         if name not in self.variables:

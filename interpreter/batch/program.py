@@ -25,6 +25,7 @@ from tarot.batch.lasting import ArrayLasting, compile_lasting
 from tarot.batch.phases.packets import ArrayPackets
 from tarot.batch.phases.talon_takes import ArrayTake
 from tarot.batch.seat_order import attack_order, attack_ordered
+from tarot.batch.seating import SeatingRefused
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
@@ -169,7 +170,10 @@ class Program:
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
-        tables = DeckTables.of(ruleset)
+        try:
+            tables = DeckTables.of(ruleset)
+        except SeatingRefused as error:  # the scalar engine stops the hand saying why
+            raise Unsupported(str(error)) from None
         compiler = ArrayCompiler(ruleset, tables)
         guards: dict[bytes, np.ndarray] = {}
         rules = {
@@ -296,6 +300,9 @@ def pay(
     size, players = ctx.size, state.players
     payers = seat_mask(sides[0].fn(ctx), size, players)
     payees = seat_mask(sides[1].fn(ctx), size, players)
+    if state.tables.seating.sits_out:  # a seat sitting the hand out neither pays nor is paid
+        in_play = state.in_play(ctx.rows)
+        payers, payees = payers & in_play, payees & in_play
     if amounts is not None and not state.logging and _whole(amounts):
         _pay_whole(state, column, ctx, payers, payees, amounts)
         return

@@ -30,13 +30,13 @@ def announce(program: Program, state: BatchState) -> None:
     rules = program.announcements
     if rules is None:
         return
-    n, every = state.players, np.arange(state.size)
+    every = np.arange(state.size)
     if rules.first is not None:
         first = first_seat(state, rules.first, every, "the announcements' `first`")
     else:
-        first = np.where(state.taker >= 0, state.taker, (state.dealer + 1) % n)
-    order = (first[:, None] + np.arange(n)[None, :]) % n
-    queue = SeatQueue(order, np.ones((state.size, n), dtype=np.bool_))
+        first = np.where(state.taker >= 0, state.taker, state.seat_order(every)[:, 0])
+    order = state.round_from(every, first)  # the seats in play, from the first
+    queue = SeatQueue(order, np.ones(order.shape, dtype=np.bool_))
     bonuses = len(rules.table)
     while True:
         rows = np.flatnonzero(queue.length > 0)
@@ -74,8 +74,8 @@ def announce(program: Program, state: BatchState) -> None:
         spoke = ~passes
         rows, seats, said = rows[spoke], seats[spoke], said[spoke]
         if rules.until_all_pass:  # every seat, this one first, must pass again
-            queue.seats[rows] = (seats[:, None] + np.arange(n)[None, :]) % n
-            queue.length[rows] = n
+            queue.seats[rows] = state.round_from(rows, seats)
+            queue.length[rows] = order.shape[1]
         doubles = said >= bonuses
         state.doubled[rows[doubles], said[doubles] - bonuses] += 1
         rows, seats, said = rows[~doubles], seats[~doubles], said[~doubles]

@@ -35,8 +35,8 @@ def double(program: Program, state: BatchState) -> None:
         open_[:, index] = per_row(rules.when.fn(ctx), state.size).astype(np.bool_)
         if rules.bonus >= 0:
             open_[:, index] &= (state.announced[:, :, rules.bonus] > 0).any(axis=1)
-    nobody = np.zeros((state.size, state.players), dtype=np.bool_)
-    queue = SeatQueue(np.zeros((state.size, state.players), dtype=np.int64), nobody)
+    nobody = np.zeros((state.size, state.tables.seating.in_hand), dtype=np.bool_)
+    queue = SeatQueue(np.zeros(nobody.shape, dtype=np.int64), nobody)
     current = np.zeros(state.size, dtype=np.int64)
     _ask_next(program, state, every, open_, current, queue)
     ids = [t.id for t in targets]
@@ -68,8 +68,7 @@ def _ask_next(
 ) -> None:
     """The seats to ask next in `rows`: the side whose turn it is on the first open target,
     skipping targets that side has nobody for and targets with no doubling left to make."""
-    n = state.players
-    order = (state.dealer[:, None] + 1 + np.arange(n)[None, :]) % n
+    order = state.seat_order(np.arange(state.size))  # the seats in play, from the dealer's next
     while len(rows):
         left = open_[rows].any(axis=1)
         queue.length[rows[~left]] = 0
@@ -104,8 +103,8 @@ def side_to_speak(program: Program, state: BatchState, rows: Ints, targets: Ints
         else:  # an announced bonus: first doubled by the seats not on its announcer's side
             said = state.announced[where, :, target.bonus]
             announcer = np.argmin(np.where(said > 0, said, np.iinfo(np.int64).max), axis=1)
-            first = ~state.sides(where, announcer)
-        answering = ~first
+            first = ~state.sides(where, announcer) & state.in_play(where)
+        answering = ~first & state.in_play(where)
         if target.against is not None:
             answering = seat_mask(target.against.fn(ctx), len(where), n)
         even = (state.doubled[where, index] % 2 == 0)[:, None]
