@@ -8,13 +8,13 @@ payment equal, and the search player's play-outs taken up from a scalar hand."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 from batch_checks import loaded, means_agree, play_outs_replayed, replayed
+from test_batch_playouts import _trials
 
 from tarot.batch.run import play_batch
 from tarot.batch.support import supports
@@ -22,7 +22,6 @@ from tarot.compile.loader import load_ruleset
 from tarot.core.actions import DecisionKind
 from tarot.engine.game import deal_hand
 from tarot.players.random_agent import RandomAgent
-from tarot.players.sampling import Sampler
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "sit-out.yaml"
 BUILT_INS = ("droggn-4", "hungarian-tarokk-5")
@@ -71,37 +70,23 @@ def test_means_agree_with_the_scalar_engine():
     means_agree(loaded(str(GAME)), 6, 400, {}, rules_at_least=2)
 
 
-def _trials(name: str, number: int, trick: int):
-    """A hand of `name` played by random players to a card decision of trick `trick`, and
-    the states the search player's play-outs start from: guessed deals, each with every
-    legal card played."""
-    ruleset = loaded(name)
-    state = deal_hand(ruleset, 5, number)
+def _moment(name: str, number: int, trick: int):
+    """A hand of `name` played by random players to a card decision of trick `trick` with a
+    choice of cards."""
+    state = deal_hand(loaded(name), 5, number)
     player = RandomAgent(number)
     while (decision := state.decision) is not None:
         if decision.kind is DecisionKind.PLAY and state.play.trick_number >= trick:
             if len(decision.actions) > 1:
-                break
+                return state
         state.apply_action(player.choose(state, decision.seat))
-    decision = state.decision
-    assert decision is not None
-    sampler, rng = Sampler(state, decision.seat), random.Random(number)
-    trials, streams = [], []
-    for sample in range(3):
-        guessed = sampler.sample(rng)
-        for action in decision.actions:
-            trial = guessed.clone()
-            trial.apply_action(action)
-            if trial.decision is not None:
-                trials.append(trial)
-                streams.append(sample)
-    return trials, np.array(streams, dtype=np.int64)
+    raise AssertionError(f"hand {number} of {name} ended before trick {trick}")
 
 
 @pytest.mark.parametrize("name", [*BUILT_INS, str(GAME)])
 def test_the_search_player_s_play_outs_run_in_batch(name):
     for number in (1, 2):
-        trials, streams = _trials(name, number, 3)
+        trials, streams = _trials(_moment(name, number, 3), 3, number)
         batch = play_outs_replayed(trials, streams)
         out = ~batch.in_play(np.arange(batch.size))
         assert (batch.net[out] == 0).all()
