@@ -172,3 +172,17 @@ def test_sittings_with_a_seat_sitting_out_replay_hand_by_hand(tmp_path):
             assert len(ante) == 3 and all(m["from"] != record["dealer"] for m in ante)
             antes += len(ante)
     assert antes > 100
+
+
+def test_seats_that_fail_to_sit_out_are_named_and_left_to_the_scalar_engine(tmp_path):
+    """An expression giving the wrong number of seats stops the scalar engine's hand; the
+    batch back end works out every dealer's seating first, and names it."""
+    variant = tmp_path / "wrong.yaml"
+    text = GAME.read_text(encoding="utf-8").replace(
+        "    seats: \"if option.who == 'opposite' then next_seat(next_seat(dealer)) else dealer\"",
+        '    seats: "[s in seats if s != next_seat(dealer)]"',
+    )
+    assert "next_seat(dealer)]" in text
+    variant.write_text(text, encoding="utf-8")
+    (problem,) = supports(load_ruleset(variant))
+    assert problem.startswith("players.sit_out.seats: ") and "3 seat(s)" in problem

@@ -20,7 +20,7 @@ import numpy as np
 from tarot.batch.masks import Bools, Ints
 from tarot.core.ruleset import Ruleset
 from tarot.engine.dealing import Dealt, deal_packets
-from tarot.engine.seating import Seating, first_leader, seating_of
+from tarot.engine.seating import first_leader, seating_of
 from tarot.expressions import EvaluationError
 
 
@@ -32,7 +32,6 @@ class SeatingRefused(Exception):
 class SeatingTables:
     """Each dealer's seating as arrays (`m`: the seats in play, `players`: at the table)."""
 
-    seatings: tuple[Seating, ...]  # by dealer
     rounds: Ints  # [dealers, seats, m]: the seats in play in order of play from each seat
     next_seats: Ints  # [dealers, seats]: each seat's next seat in play
     in_play: Bools  # [dealers, seats]
@@ -68,17 +67,11 @@ class SeatingTables:
             for word in words
         }
         return SeatingTables(
-            seatings,
             rounds,
             np.array([s.next_seats for s in seatings], dtype=np.int64),
             in_play,
             leaders,
         )
-
-    def order(self, dealer: int) -> list[int]:
-        """The order a dealer deals and the auction goes in: every seat in play from his
-        next (`Seating.from_next`)."""
-        return list(self.seatings[dealer].from_next(dealer))
 
     def first_leader(self, dealers: Ints, word: str) -> Ints:
         """The first trick's leader by the play rules' `first_leader` word: the dealer (the
