@@ -22,6 +22,7 @@ from tarot.compile.loader import load_ruleset
 from tarot.core.actions import DecisionKind
 from tarot.engine.game import deal_hand
 from tarot.players.random_agent import RandomAgent
+from tests.commands import tarot
 
 GAME = Path(__file__).parent / "data" / "rulesets" / "sit-out.yaml"
 BUILT_INS = ("droggn-4", "hungarian-tarokk-5")
@@ -186,3 +187,12 @@ def test_seats_that_fail_to_sit_out_are_named_and_left_to_the_scalar_engine(tmp_
     variant.write_text(text, encoding="utf-8")
     (problem,) = supports(load_ruleset(variant))
     assert problem.startswith("players.sit_out.seats: ") and "3 seat(s)" in problem
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", BUILT_INS)
+def test_simulate_plays_the_built_ins_in_batch_by_default(name):
+    ran = tarot("simulate", name, "--hands", "300", "--jobs", "1")
+    assert ran.returncode == 0, ran.stderr
+    assert f"{name}: 300 hands, seed 1, random players, 1 job(s), batch back end" in ran.stdout
+    assert "playing on the scalar engine" not in ran.stderr
