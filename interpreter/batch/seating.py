@@ -21,10 +21,11 @@ from tarot.batch.masks import Bools, Ints
 from tarot.core.ruleset import Ruleset
 from tarot.engine.dealing import Dealt, deal_packets
 from tarot.engine.seating import first_leader, seating_of
+from tarot.errors import TarotError
 from tarot.expressions import EvaluationError
 
 
-class SeatingRefused(Exception):
+class SeatingRefused(TarotError):
     """The expression choosing who sits out fails for a dealer (the text says why)."""
 
 
