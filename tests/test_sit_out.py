@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import tarot as api
-from tarot.batch.support import REFUSED, supports
+from tarot.batch.support import supports
 from tarot.compile.loader import load_ruleset
 from tarot.engine.game import deal_hand, play_game
 from tarot.expressions import EvaluationError
@@ -183,8 +183,13 @@ def test_wrong_uses_are_placed_and_explained(tmp_path: Path):
     )
 
 
-def test_the_batch_back_end_says_it_does_not_run_it():
-    assert f"players.sit_out: {REFUSED['players.sit_out']}" in supports(RULESET)
+def test_the_batch_back_end_runs_it_but_not_a_defender_s_share():
+    """(The batch back end's hands of this game are checked in tests/test_batch_sit_out.py.)"""
+    assert supports(RULESET) == [] and supports(OPPOSITE) == []
+    shared = load_ruleset(GAME, {"share": "as_defender"})
+    assert supports(shared) == [
+        "players.sit_out.pays: as_defender (the batch pays a seat sitting out nothing)"
+    ]
 
 
 def test_the_play_command_and_the_rules_page_show_it():

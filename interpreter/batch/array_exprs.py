@@ -141,6 +141,8 @@ class ArrayCompiler:
         self.ruleset = ruleset
         self.tables = tables
         self.players = ruleset.players
+        sit_out = ruleset.sit_out
+        self.in_hand = ruleset.players if sit_out is None else sit_out.in_hand  # seats in play
         #: the division being compiled straight under a rounding (`exactness.quotient`)
         self._rounded: Typed | None = None
         self.definitions = {d.name: d for d in ruleset.definitions}
@@ -316,10 +318,12 @@ class ArrayCompiler:
         name = tree.name
         if name in self.constants:
             return self.constants[name]
+        if name == "seats" and self.in_hand < self.players:  # the seats in play
+            return Node(Type.SEATS, lambda ctx: ctx.state.in_play(ctx.rows))
         if name == "seats":
             return _const(Type.SEATS, np.ones(self.players, dtype=np.bool_))
         if name == "players":
-            return _const(Type.NUMBER, self.players)
+            return _const(Type.NUMBER, self.in_hand)
         if name == "contract":  # kept as its rank: read only as `contract == 'ID'`
             raise Unsupported("the contract's name read other than as contract == 'ID'")
         if name not in self.variables:
@@ -387,6 +391,11 @@ class ArrayCompiler:
             return _const(type_, value if isinstance(value, Cards) else plain(value))
         return Node(type_, fn)
 
+    def _body(self, name: str) -> Typed | None:
+        """A definition's checked tree (None: not one the compiler knows)."""
+        definition = self.definitions.get(name)
+        return None if definition is None else typed_tree(definition.expression)
+
     def arith(self, tree: Typed, left: Typed, right: Typed) -> Node:
         rounded = self._rounded is tree  # a quotient that goes straight into a rounding
         self._rounded = left if tree.op == "floordiv" else None
@@ -398,6 +407,15 @@ class ArrayCompiler:
         if tree.op == "div" and rounded:
             return self.combine(
                 Type.NUMBER, lambda ctx: checked(_div(af(ctx), bf(ctx), True), ctx), a, b
+            )
+        if (
+            tree.op == "div"
+            and not b.const
+            and exactness.counts_seats(right, self.in_hand, self._body)
+        ):
+            raise Unsupported(
+                "a division by a number of seats that may be three or more, not rounded at once"
+                " (round, floor, ceil, //), whose quotient float64 arrays may not hold exactly"
             )
         if tree.op == "div" and b.const and not isinstance(b.value, bool):
             try:

@@ -1,5 +1,6 @@
 """The doublings' rules as array code: for each target, whether it may be doubled in the hand
-and the seats that make its first doubling and those that answer it.
+and the seats that make its first doubling and those that answer it; past the named steps,
+how far the doublings may go (`doubling.repeat`: `next_allowed`).
 
 Where it sits: compiled once per ruleset with the rest of its `Program`
 (`tarot.batch.program`), raising `Unsupported` naming the key it cannot compile, and read
@@ -11,9 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from tarot.batch.array_exprs import ArrayCompiler, Node
-from tarot.batch.values import Unsupported
+from tarot.batch.masks import Bools, Ints
+from tarot.batch.state import BatchState
+from tarot.batch.values import Ctx, Unsupported, per_row
 from tarot.core.ruleset import Announcements, Doubling
+from tarot.expressions.builtins import MAX_NUMBER
 
 
 @dataclass(frozen=True)
@@ -57,3 +63,41 @@ def compile_doubling(
             )
         )
     return tuple(found)
+
+
+def compile_limit(compiler: ArrayCompiler, doubling: Doubling | None) -> Node | None:
+    """`doubling.repeat.limit` as array code: the most doublings a target may have in all
+    (None: no such limit)."""
+    if doubling is None or doubling.limit is None:
+        return None
+    try:
+        return compiler.expression(doubling.limit, "doubling")
+    except Unsupported as error:
+        raise Unsupported(f"doubling.repeat.limit: {error}") from None
+
+
+def next_allowed(limit: Node | None, state: BatchState, rows: Ints, targets: Ints) -> Bools:
+    """Whether each hand of `rows` may double its target once more, as the scalar engine's
+    `next_step` says: within `repeat.limit`, and within the named steps or, with `repeat`,
+    while the multiplier stays within the numbers' range."""
+    doubling = state.ruleset.doubling
+    assert doubling is not None  # doublings are asked about only with a `doubling` section
+    made = state.doubled[rows, targets]
+    allowed = made < len(doubling.steps)
+    if doubling.repeat is not None:
+        size = doubling.factor if doubling.factor >= 0 else -doubling.factor
+        beyond = [m for m in np.unique(made).tolist() if size ** (m + 1) <= MAX_NUMBER]
+        allowed |= np.isin(made, beyond)
+    if limit is not None and len(rows):
+        ctx = Ctx(state, rows, state.names(rows))
+        allowed &= made < per_row(limit.fn(ctx), len(rows))
+    return allowed
+
+
+def step_name(doubling: Doubling, level: int) -> str:
+    """The name of a target's doubling after `level` of them: a named step, then the
+    repeated one."""
+    if level < len(doubling.steps):
+        return doubling.steps[level]
+    assert doubling.repeat is not None  # past the steps only with `repeat`
+    return doubling.repeat

@@ -15,12 +15,14 @@ as floats only where they are such numbers:
   (`x / 3`) makes the batch back end refuse the ruleset at load (`constant_divisor`), and
   while playing (`quotient`) a division by a value whose quotient a float may not hold
   exactly (the divisor is not a power of two and it does not come out even) stops the run
-  with an `EvaluationError` naming the hand and saying to play it on the scalar engine.
+  with an `EvaluationError` naming the hand and saying to play it on the scalar engine;
+  a division by a number of seats (`x / count(defenders)`) that may be three or more is
+  refused at load (`counts_seats`), since most such quotients do not come out even.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 import numpy as np
@@ -28,6 +30,7 @@ import numpy as np
 from tarot.core.ruleset import Ruleset
 from tarot.expressions import EvaluationError
 from tarot.expressions.numbers import shown
+from tarot.expressions.typed_tree import Type, Typed
 
 #: the built-ins whose argument may be a quotient a float holds only nearly (see above)
 ROUNDING = frozenset({"floor", "ceil", "round"})
@@ -63,6 +66,31 @@ def constant_divisor(value: object) -> None:
             f"a division by {shown(value)} not rounded at once (round, floor, ceil, //), whose "
             "quotient float64 arrays may not hold exactly"
         )
+
+
+def counts_seats(divisor: Typed, in_hand: int, body: Callable[[str], Typed | None]) -> bool:
+    """Whether a divisor is a number of seats (`count` of a group of seats) that may be three
+    or more, with `in_hand` seats in play, so that most quotients by it float64 cannot hold
+    (`body`: a definition's checked tree, by name)."""
+    if divisor.op != "builtin" or divisor.name != "count" or divisor.args[0].type != Type.SEATS:
+        return False
+    return _most_seats(divisor.args[0], in_hand, body) >= 3
+
+
+def _most_seats(group: Typed, in_hand: int, body: Callable[[str], Typed | None]) -> int:
+    """The most seats a group of seats may hold: two for the taker's side (the taker and his
+    partner), the branches' most for a choice, the group's for a filter of it, every seat in
+    play otherwise."""
+    if group.op == "var" and group.name == "attackers":
+        return 2
+    if group.op == "definition":
+        tree = body(group.name)
+        return in_hand if tree is None else _most_seats(tree, in_hand, body)
+    if group.op == "cond":
+        return max(_most_seats(branch, in_hand, body) for branch in group.args[1:])
+    if group.op == "filter":
+        return _most_seats(group.args[0], in_hand, body)
+    return in_hand
 
 
 def inexact_values(ruleset: Ruleset) -> list[str]:

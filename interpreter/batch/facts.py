@@ -93,7 +93,8 @@ def _side_points(ctx: Ctx, seat: Value) -> Value:
 
 
 def _opponents(ctx: Ctx, seat: Value) -> Value:
-    return ~seat_mask(seat, ctx.size, ctx.state.players)
+    others = ~seat_mask(seat, ctx.size, ctx.state.players)
+    return others & ctx.state.in_play(ctx.rows) if ctx.state.tables.seating.sits_out else others
 
 
 def _side(ctx: Ctx, seat: Value) -> Value:
@@ -135,6 +136,8 @@ def _trump_number(ctx: Ctx, card: Value) -> Value:
 
 
 def _next_seat(ctx: Ctx, seat: Value) -> Value:
+    if ctx.state.tables.seating.sits_out:  # the next seat in play
+        return ctx.state.next_seat(ctx.rows, per_row(seat, ctx.size))
     return (per_row(seat, ctx.size) + 1) % ctx.state.players
 
 
@@ -179,7 +182,8 @@ def _played_by(ctx: Ctx, cards: Cards) -> Value:
     wanted = np.broadcast_to(cards.union(), (ctx.size, state.tables.layout.words))
     there = state.tables.layout.contains(wanted[:, None, :], trick)
     place = np.argmax(there, axis=1)
-    on_table = np.where(there.any(axis=1), (state.leader[ctx.rows] + place) % state.players, -1)
+    order = state.round_from(ctx.rows, state.leader[ctx.rows])
+    on_table = np.where(there.any(axis=1), order[np.arange(ctx.size), place], -1)
     return np.where(np.asarray(seat) >= 0, seat, on_table)
 
 
@@ -254,6 +258,10 @@ def _seat_count(field: str) -> Callable[[Ctx, Value], Value]:
 def _bid_position(ctx: Ctx, seat: Value) -> Value:
     """The seat's place in the order the auction speaks in, from 1 (0 for no seat)."""
     rows, seats = _seat_rows(ctx, seat)
+    if ctx.state.tables.seating.sits_out:  # its place among the seats in play, if it plays
+        order = ctx.state.round_from(rows, ctx.state.bid_first[rows])
+        there = order == seats[:, None]
+        return np.where(there.any(axis=1), np.argmax(there, axis=1) + 1, 0)
     place = (seats - ctx.state.bid_first[rows]) % ctx.state.players + 1
     return np.where(seats >= 0, place, 0)
 
@@ -400,13 +408,13 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "total": _total,
     "runs": runs,
     "thrown_in": _thrown_in,
+    "announce_passes": _seat_count("announce_passes"),
 }
 
 
 #: the vocabulary's facts the batch back end does not run, each with what it lacks: a ruleset
 #: that asks for one runs on the scalar engine
 REFUSED_FACTS: dict[str, str] = {
-    "announce_passes": "announcements",
     "answer": "questions during play",
     "asker": "questions during play",
 }

@@ -20,11 +20,12 @@ from tarot.batch.announce_rules import ArrayAnnouncements, compile_announcements
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.auction_rules import ArrayBidding, compile_bidding
 from tarot.batch.contract_play import ContractPlays, compile_plays
-from tarot.batch.doubling_rules import ArrayTarget, compile_doubling
+from tarot.batch.doubling_rules import ArrayTarget, compile_doubling, compile_limit
 from tarot.batch.lasting import ArrayLasting, compile_lasting
 from tarot.batch.phases.packets import ArrayPackets
 from tarot.batch.phases.talon_takes import ArrayTake
 from tarot.batch.seat_order import attack_order, attack_ordered
+from tarot.batch.seating import SeatingRefused
 from tarot.batch.state import THROWN_IN, BatchState, Logged
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import Ctx, Unsupported, per_row, seat_mask
@@ -163,10 +164,14 @@ class Program:
     discard_told: Node | None = None  # cards whose count among each seat's discards is told
     lasting: ArrayLasting | None = None  # state that lasts from hand to hand (`batch.lasting`)
     discard_scored_by: Node | None = None  # once play is over: whom every discard scores for
+    doubling_limit: Node | None = None  # `doubling.repeat.limit`: the most doublings in all
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
-        tables = DeckTables.of(ruleset)
+        try:
+            tables = DeckTables.of(ruleset)
+        except SeatingRefused as error:  # the scalar engine stops the hand saying why
+            raise Unsupported(str(error)) from None
         compiler = ArrayCompiler(ruleset, tables)
         guards: dict[bytes, np.ndarray] = {}
         rules = {
@@ -220,6 +225,7 @@ class Program:
             _optional(compiler, "discard.told", ruleset.discard_told, "talon"),
             lasting,
             _optional(compiler, "discard.scored_by", ruleset.discard_scored_by, "settlement"),
+            compile_limit(compiler, ruleset.doubling),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:
@@ -292,6 +298,9 @@ def pay(
     size, players = ctx.size, state.players
     payers = seat_mask(sides[0].fn(ctx), size, players)
     payees = seat_mask(sides[1].fn(ctx), size, players)
+    if state.tables.seating.sits_out:  # a seat sitting the hand out neither pays nor is paid
+        in_play = state.in_play(ctx.rows)
+        payers, payees = payers & in_play, payees & in_play
     if amounts is not None and not state.logging and _whole(amounts):
         _pay_whole(state, column, ctx, payers, payees, amounts)
         return

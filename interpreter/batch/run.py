@@ -239,9 +239,10 @@ def summaries(state: BatchState) -> list[HandSummary]:
             state.taker.tolist(), state.partner.tolist(), state.contract.tolist(), strict=True
         )
     ]
+    playing = state.in_play(np.arange(state.size)).tolist()  # each hand's seats in play
     by_sides = [
-        _side_winner(hand_net, taker, partner) if taker is not None else None
-        for hand_net, (taker, partner, _) in zip(nets, sides, strict=True)
+        _side_winner(hand_net, taker, partner, in_play) if taker is not None else None
+        for hand_net, (taker, partner, _), in_play in zip(nets, sides, playing, strict=True)
     ]
     if by_rule:
         by_sides = [
@@ -297,14 +298,17 @@ def summaries(state: BatchState) -> list[HandSummary]:
 
 
 def _side_winner(
-    net: Sequence[float], taker: int, partner: int | None
+    net: Sequence[float], taker: int, partner: int | None, in_play: Sequence[bool]
 ) -> tuple[int | None, tuple[int, ...]]:
     """The winner and winning side of a hand with a taker, read by sides as the scalar
     engine reads them (`HandState.side_of`, `core.summary.sole_leader`): the taker and his
-    partner against the rest; (None, ()) when the best result is shared across the sides."""
+    partner against the rest in play, a seat sitting the hand out alone; (None, ()) when the
+    best result is shared across the sides."""
     attackers = (taker,) if partner is None else tuple(sorted({taker, partner}))
-    defenders = tuple(seat for seat in range(len(net)) if seat not in attackers)
-    sides = [attackers if seat in attackers else defenders for seat in range(len(net))]
+    defenders = tuple(s for s in range(len(net)) if s not in attackers and in_play[s])
+    sides = [
+        attackers if s in attackers else defenders if in_play[s] else (s,) for s in range(len(net))
+    ]
     winner = sole_leader(net, sides)
     return (None, ()) if winner is None else (winner, sides[winner])
 

@@ -132,6 +132,8 @@ class BatchState:
     # [hands]: how many tricks each hand played, once its play is over (0: not over, or no
     # trick play), for the settlement of hands whose play ended at different tricks
     played_tricks: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    # [hands, seats]: how many times each seat passed in the announcements (`announce_passes`)
+    announce_passes: Ints = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:
@@ -176,7 +178,28 @@ class BatchState:
         return ((seats == taker) | (seats == partner)) & (taker >= 0)
 
     def defenders(self, rows: Ints) -> Bools:
-        return ~self.attackers(rows) & (self.taker[rows, None] >= 0)
+        found = ~self.attackers(rows) & (self.taker[rows, None] >= 0)
+        return found & self.in_play(rows) if self.tables.seating.sits_out else found
+
+    def in_play(self, rows: Ints) -> Bools:
+        """[hands, seats]: the seats that play each hand of `rows` (all but those sitting
+        it out, `tarot.batch.seating`)."""
+        return self.tables.seating.in_play[self.dealer[rows]]
+
+    def round_from(self, rows: Ints, seats: Ints) -> Ints:
+        """[hands, seats in play]: every seat in play in order of play from each hand's
+        seat (from the next one in play, for a seat sitting out)."""
+        return self.tables.seating.rounds[self.dealer[rows], seats]
+
+    def next_seat(self, rows: Ints, seats: Ints) -> Ints:
+        """Each hand's next seat in play after its seat."""
+        return self.tables.seating.next_seats[self.dealer[rows], seats]
+
+    def seat_order(self, rows: Ints) -> Ints:
+        """[hands, seats in play]: the order each hand is dealt and bid in: every seat in
+        play from the dealer's next."""
+        dealer = self.dealer[rows]
+        return self.round_from(rows, self.tables.seating.next_seats[dealer, dealer])
 
     def sides(self, rows: Ints, seats: Ints) -> Bools:
         """The seats that share each seat's tricks: its side set by rule, else the taker's
@@ -191,6 +214,9 @@ class BatchState:
         in_attack = attack[np.arange(len(rows)), seats]
         side = np.where(in_attack[:, None], attack, self.defenders(rows))
         found = np.where((self.taker[rows] >= 0)[:, None], side, own)
+        if self.tables.seating.sits_out:  # one sitting the hand out is alone
+            out = ~self.in_play(rows)[np.arange(len(rows)), seats]
+            found = np.where(out[:, None], own, found)
         if set_by_rule is None:
             return found
         return np.where(set_by_rule.any(axis=1, keepdims=True), set_by_rule, found)

@@ -104,6 +104,8 @@ RUNS = frozenset(
         "play.forced",  # `batch.phases.card_rules`
         "play.held_back",
         "play.lead_forbidden",
+        "doubling.repeat",  # `batch.doubling_rules.next_allowed`
+        "players.sit_out",  # `batch.seating`: the seats sitting out masked out of every round
     }
 )
 #: the mechanisms it does not run, each with what it lacks
@@ -114,13 +116,11 @@ REFUSED: dict[str, str] = {
     "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",
     "play.rank_changes": "cards ranking otherwise for a hand (the batch ranks by the pack)",
     "declarations.table[].hands_over.named": "a card named by the declarer (the batch names none)",
-    "doubling.repeat": "doublings without a fixed end (the batch stops at the named steps)",
     "announcements.reopen": "announcements reopened for a seat (the batch asks each seat once)",
     "questions": "questions during play (no such decision in the batch)",
     "bidding.contracts[].join_at": "joining in the bidding (no joining in the batch)",
     "play.pile_tops_to_hand": "pile tops taken into the hand (the batch plays them from the piles)",
     "talon.packets.forbidden": "a talon packet forbidden by rule (the batch offers every packet)",
-    "players.sit_out": "seats sitting a hand out (every seat plays every hand in the batch)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES: dict[tuple[str, str], set[object]] = {
@@ -183,6 +183,10 @@ def _compiled(ruleset: Ruleset) -> list[str]:
     found += _flow(ruleset)
     found += _contract_excuses(ruleset)
     found += inexact_values(ruleset)  # exact numbers that float64 cannot hold
+    if ruleset.sit_out is not None and ruleset.sit_out.as_defender:
+        found.append(
+            "players.sit_out.pays: as_defender (the batch pays a seat sitting out nothing)"
+        )
     if not _even_hands(ruleset):
         found.append("deal and discard: the seats do not start play with as many cards each")
     return found

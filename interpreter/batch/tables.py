@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarot.batch.masks import Ints, Layout, Masks
+from tarot.batch.seating import SeatingTables, dealt_by
 from tarot.core.ruleset import Ruleset
-from tarot.engine.dealing import deal_packets
 
 Floats = np.ndarray
 
@@ -39,12 +39,14 @@ class DeckTables:
     places: Ints
     packet_numbers: Ints
     talon_places: Ints  # [dealers, talon cards]: the places of the pack laid in the talon
+    seating: SeatingTables  # by dealer: who plays the hand and in what order
 
     @staticmethod
     def of(ruleset: Ruleset) -> DeckTables:
         deck = ruleset.deck
         cards = deck.cards
         layout = Layout(len(cards))
+        seating = SeatingTables.of(ruleset)
         names = {name: i for i, name in enumerate(deck.suits)}
         suit = np.array(
             [
@@ -83,6 +85,7 @@ class DeckTables:
             beats_equal=beats_equal,
             sets={name: layout.of(members) for name, members in deck.sets.items()},
             **_deal_tables(ruleset),
+            seating=seating,
         )
 
 
@@ -93,11 +96,10 @@ def _beats(strength: int, beats_equal: bool, best: int) -> bool:
 
 def _deal_tables(ruleset: Ruleset) -> dict[str, Ints]:
     """Where each place of the pack goes, for each dealer (`deal_packets` of the places)."""
-    n, size = ruleset.players, len(ruleset.deck)
+    n = ruleset.players
     dealt = []
     for dealer in range(n):
-        order = [(dealer + 1 + i) % n for i in range(n)]
-        dealt.append(deal_packets(ruleset.packets, range(size), order, dealer))
+        dealt.append(dealt_by(ruleset, dealer))
     width = max(1, max(sum(map(len, d.packets[s])) for d in dealt for s in range(n)))
     places = np.full((n, n, width), -1, dtype=np.int64)
     packets = np.zeros((n, n, width), dtype=np.int64)

@@ -197,7 +197,7 @@ def play_states(
     resume = Resume(
         trick_number=first.play.trick_number,
         total_tricks=first.play.total_tricks,
-        trick=_table(states, first.ruleset.players),
+        trick=_table(states, first.ruleset.in_hand),
         played=len(first.zones.trick),
     )
     steps = sum(len(hand) for hand in first.zones.hands)
@@ -257,7 +257,8 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
     slots = len(ruleset.deck.fools) if program.hand.excuse_cards is None else cards
     debtors = np.full((size, slots), -1, dtype=np.int64)
     creditors = debtors.copy()
-    winning_cards, tricks_won, last_winner = _trick_logs(states, cards // n + 1, n)
+    in_hand = ruleset.in_hand  # the seats that play (all but those sitting the hand out)
+    winning_cards, tricks_won, last_winner = _trick_logs(states, cards // in_hand + 1, n)
     fell_at, fell_by = _fallen(states, n, cards)
     history = _auction_history(states, contracts)
     for row, state in enumerate(states):
@@ -310,7 +311,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         declared_redeals=declared_redeals,
         answered=answered,
         winning_cards=winning_cards,
-        trick_cards=_table(states, n),
+        trick_cards=_table(states, in_hand),
         fell_at=fell_at,
         fell_by=fell_by,
         debtors=debtors,
@@ -363,6 +364,9 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
         summarised=False,
+        announce_passes=np.array(
+            [[s.announce.passes.count(seat) for seat in range(n)] for s in states], dtype=np.int64
+        ),
     )
     carry_lasting(program, batch, states)
     return batch

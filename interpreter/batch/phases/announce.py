@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tarot.batch.doubling_rules import next_allowed, step_name
 from tarot.batch.masks import Bools, Ints, Masks, any_card
 from tarot.batch.phases.bidding import SeatQueue, first_seat
 from tarot.batch.phases.double import side_to_speak
@@ -29,13 +30,13 @@ def announce(program: Program, state: BatchState) -> None:
     rules = program.announcements
     if rules is None:
         return
-    n, every = state.players, np.arange(state.size)
+    every = np.arange(state.size)
     if rules.first is not None:
         first = first_seat(state, rules.first, every, "the announcements' `first`")
     else:
-        first = np.where(state.taker >= 0, state.taker, (state.dealer + 1) % n)
-    order = (first[:, None] + np.arange(n)[None, :]) % n
-    queue = SeatQueue(order, np.ones((state.size, n), dtype=np.bool_))
+        first = np.where(state.taker >= 0, state.taker, state.seat_order(every)[:, 0])
+    order = state.round_from(every, first)  # the seats in play, from the first
+    queue = SeatQueue(order, np.ones(order.shape, dtype=np.bool_))
     bonuses = len(rules.table)
     while True:
         rows = np.flatnonzero(queue.length > 0)
@@ -48,7 +49,8 @@ def announce(program: Program, state: BatchState) -> None:
             axis=1,
         )
         counts = open_.sum(axis=1)
-        silent = counts == 0  # nothing to say: the seat is passed over unasked
+        silent = counts == 0  # nothing to say: the seat passes unasked
+        state.announce_passes[rows[silent], seats[silent]] += 1
         queue.pop(rows[silent])
         rows, seats, open_, counts = rows[~silent], seats[~silent], open_[~silent], counts[~silent]
         if not len(rows):
@@ -67,12 +69,13 @@ def announce(program: Program, state: BatchState) -> None:
             ]
             log_texts(state, rows, seats, DecisionKind.ANNOUNCE.value, texts)
         state.decided(rows, counts + 1)
+        state.announce_passes[rows[passes], seats[passes]] += 1
         queue.pop(rows[passes])
         spoke = ~passes
         rows, seats, said = rows[spoke], seats[spoke], said[spoke]
         if rules.until_all_pass:  # every seat, this one first, must pass again
-            queue.seats[rows] = (seats[:, None] + np.arange(n)[None, :]) % n
-            queue.length[rows] = n
+            queue.seats[rows] = state.round_from(rows, seats)
+            queue.length[rows] = order.shape[1]
         doubles = said >= bonuses
         state.doubled[rows[doubles], said[doubles] - bonuses] += 1
         rows, seats, said = rows[~doubles], seats[~doubles], said[~doubles]
@@ -89,13 +92,14 @@ def _text(program: Program, state: BatchState, said: int, level: int) -> str:
         return f"{ANNOUNCE_TEXT}:{rules.table[said].id}"
     doubling = state.ruleset.doubling
     assert doubling is not None  # a doubling is said only in rulesets with them
-    return f"{doubling.steps[level]}:{program.doubling[said - len(rules.table)].id}"
+    return f"{step_name(doubling, level)}:{program.doubling[said - len(rules.table)].id}"
 
 
 def doublings_open(program: Program, state: BatchState, rows: Ints, seats: Ints) -> Bools:
     """[hands, targets]: with `doubling.with_announcements`, the targets each hand's seat may
     double on its turn to speak: open now (their `when` holds, their bonus announced), not
-    doubled to the last step, and its side's turn (`offered_in_announcements`)."""
+    with a doubling left to make (`doubling_rules.next_allowed`), and its side's turn
+    (`offered_in_announcements`)."""
     doubling = state.ruleset.doubling
     found = np.zeros((len(rows), len(program.doubling)), dtype=np.bool_)
     if doubling is None or not doubling.with_announcements:
@@ -106,7 +110,11 @@ def doublings_open(program: Program, state: BatchState, rows: Ints, seats: Ints)
         may = per_row(target.when.fn(ctx), len(rows)).astype(np.bool_)
         if target.bonus >= 0:
             may &= (state.announced[rows, :, target.bonus] > 0).any(axis=1)
-        may &= state.doubled[rows, index] < len(doubling.steps)
+        if may.any():
+            limited = next_allowed(
+                program.doubling_limit, state, rows[may], np.full(int(may.sum()), index)
+            )
+            may[may] = limited
         if may.any():
             side = side_to_speak(program, state, rows[may], np.full(int(may.sum()), index))
             may[may] = side[every[: int(may.sum())], seats[may]]

@@ -25,8 +25,9 @@ def ask(step: ArrayStep, index: int, state: BatchState) -> None:
     asked = np.ones((len(rows), n), dtype=np.bool_)
     if step.seats is not None:
         asked = seat_mask(step.seats.fn(Ctx(state, rows, state.names(rows))), len(rows), n)
-    for position in range(n):
-        seats = (state.dealer[rows] + 1 + position) % n
+    order = state.seat_order(rows)  # the seats in play, from the dealer's next
+    for position in range(order.shape[1]):
+        seats = order[:, position]
         these = np.flatnonzero(asked[np.arange(len(rows)), seats])
         if not len(these):
             continue

@@ -34,10 +34,11 @@ def redeal(program: Program, state: BatchState) -> None:
     rules = program.hand.redeals
     if not rules:
         return
-    n, rows = state.players, np.arange(state.size)
+    rows = np.arange(state.size)
+    order = state.seat_order(rows)  # the seats in play, from the dealer's next
     queue = []
-    for position in range(n):
-        seats = (state.dealer + 1 + position) % n
+    for position in range(order.shape[1]):
+        seats = order[:, position]
         ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
         for index, (rule, when) in enumerate(rules):
             queue.append((seats, index, rule, per_row(when.fn(ctx), state.size).astype(np.bool_)))

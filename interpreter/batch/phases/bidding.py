@@ -85,8 +85,8 @@ def bid(program: Program, state: BatchState, bidders: Node | None = None) -> Non
         return
     first_bidders(program, state)
     n, every = state.players, np.arange(state.size)
-    order = (state.bid_first[:, None] + np.arange(n)[None, :]) % n
-    speaking = ~state.thrown[:, None] & np.ones((state.size, n), dtype=np.bool_)
+    order = state.round_from(every, state.bid_first)  # the seats in play, from the first
+    speaking = ~state.thrown[:, None] & np.ones(order.shape, dtype=np.bool_)
     if bidders is not None:
         chosen = seat_mask(bidders.fn(Ctx(state, every, state.names(every))), state.size, n)
         speaking &= np.take_along_axis(chosen, order, axis=1)
@@ -132,7 +132,7 @@ def _offered_only_then(
     passed = ~state.thrown & (state.contract < 0)
     speaking = np.zeros(order.shape, dtype=np.bool_)
     rows = np.flatnonzero(passed)
-    for position in range(state.players):
+    for position in range(order.shape[1]):
         names = {**state.names(rows), "player": order[rows, position]}
         ctx = Ctx(state, rows, {**names, "highest_bidder": state.taker[rows]})  # -1: no bid
         for rank in np.flatnonzero(only_then).tolist():

@@ -15,11 +15,11 @@ from tarot.batch.lasting_values import Carried
 from tarot.batch.masks import Ints
 from tarot.batch.phases import bidding, piles
 from tarot.batch.program import Program
+from tarot.batch.seating import dealt_by
 from tarot.batch.state import BatchState, sole_leaders
 from tarot.batch.values import Ctx
 from tarot.core.flow import FlowStep
 from tarot.core.ruleset import Ruleset
-from tarot.engine.dealing import deal_packets
 from tarot.engine.events import AT_CUT
 from tarot.engine.lasting import DEAL
 
@@ -30,8 +30,7 @@ def owners(program: Program) -> Ints:
     n, size = ruleset.players, len(ruleset.deck)
     table = np.full((n, size), -1, dtype=np.int64)
     for dealer in range(n):
-        order = [(dealer + 1 + i) % n for i in range(n)]
-        dealt = deal_packets(ruleset.packets, range(size), order, dealer)
+        dealt = dealt_by(ruleset, dealer)
         for seat, packets in enumerate(dealt.packets):
             for packet in packets:
                 table[dealer, packet] = seat
@@ -40,7 +39,7 @@ def owners(program: Program) -> Ints:
 
 def dealt_places(ruleset: Ruleset, step: FlowStep) -> tuple[int, int]:
     """The places of the pack a deal step of the flow hands out: from, up to (not included)."""
-    n = ruleset.players
+    n = ruleset.in_hand  # with seats sitting out, the dealer is dealt as the others are
     sizes = [
         packet.rounds * (packet.dealer + (n - 1) * packet.others + packet.talon + n * packet.piles)
         for packet in ruleset.packets
@@ -141,19 +140,19 @@ def deal(
         ),
         paid=np.zeros((hands, len(program.keys))),
         rule_keys=program.keys,
-        leader=dealer if ruleset.play.first_leader == "dealer" else (dealer + 1) % n,
+        leader=tables.seating.first_leader(dealer, ruleset.play.first_leader),
         tricks_won=np.zeros((hands, n), dtype=np.int64),
         last_trick=layout.empty(hands),
         last_winner=np.full(hands, -1, dtype=np.int64),
         talon=talon,
         talon_dealt=talon.copy(),
         set_aside=layout.empty(hands, n),
-        discard_left=_discard_counts(ruleset, dealer),
+        discard_left=_discard_counts(ruleset, dealer) * tables.seating.in_play[dealer],
         told=np.zeros((hands, n), dtype=np.int64),
         declared_redeals=np.zeros((hands, n, len(ruleset.redeals)), dtype=np.bool_),
         answered=np.zeros((hands, n, len(ruleset.flow)), dtype=np.bool_),
-        winning_cards=np.full((hands, size // n + 1), -1, dtype=np.int64),
-        trick_cards=np.full((hands, n), -1, dtype=np.int64),
+        winning_cards=np.full((hands, size // tables.seating.in_hand + 1), -1, dtype=np.int64),
+        trick_cards=np.full((hands, tables.seating.in_hand), -1, dtype=np.int64),
         fell_at=np.zeros((hands, size), dtype=np.int64),
         fell_by=np.full((hands, size), -1, dtype=np.int64),
         debtors=np.full((hands, slots), -1, dtype=np.int64),
@@ -161,7 +160,7 @@ def deal(
         taker=nobody,
         partner=nobody.copy(),
         contract=nobody.copy(),
-        bid_first=(dealer + 1) % n,
+        bid_first=tables.seating.next_seats[dealer, dealer],
         bids_made=np.zeros((hands, n), dtype=np.int64),
         bid_held=np.zeros(hands, dtype=np.bool_),
         said=np.zeros(hands, dtype=np.int64),
@@ -188,6 +187,7 @@ def deal(
         leading=np.full(hands, -1, dtype=np.int8),  # every seat at 0: nobody leads alone
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
+        announce_passes=np.zeros((hands, n), dtype=np.int64),
     )
     if carried is not None:
         carried.put_into(state)

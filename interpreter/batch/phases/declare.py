@@ -24,8 +24,9 @@ NO_LEVEL = NO_LEVEL_TEXT  # as records write "no declaration"
 
 def before_play(program: Program, state: BatchState) -> None:
     """Every seat's declarations before play, seats in order from the leader."""
-    for position in range(state.players):
-        declare_seat(program, state, (state.leader + position) % state.players, BEFORE_PLAY)
+    order = state.round_from(np.arange(state.size), state.leader)  # the seats in play
+    for position in range(order.shape[1]):
+        declare_seat(program, state, order[:, position], BEFORE_PLAY)
 
 
 def declare_seat(program: Program, state: BatchState, seats: Ints, timing: str) -> None:

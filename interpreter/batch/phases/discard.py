@@ -80,9 +80,10 @@ def _place(state: BatchState, use: ArrayTalon, rows: np.ndarray, owes_discards: 
 def set_counts(rule: Node, state: BatchState) -> None:
     """A discard step that says how many cards each seat lays away (`count`): that many, at
     most the cards it holds, in place of what it owed (`talon.enter_discard`)."""
-    n, rows = state.players, np.arange(state.size)
-    for position in range(n):
-        seats = (state.dealer + 1 + position) % n
+    rows = np.arange(state.size)
+    order = state.seat_order(rows)  # the seats in play, from the dealer's next
+    for position in range(order.shape[1]):
+        seats = order[:, position]
         ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
         wanted = per_row(rule.fn(ctx), state.size).astype(np.int64)
         held = count(state.hands[rows, seats])
@@ -91,9 +92,10 @@ def set_counts(rule: Node, state: BatchState) -> None:
 
 def discard(program: Program, state: BatchState) -> None:
     """Each seat in dealing order lays away the cards it must, one at a time."""
-    n, layout = state.players, state.tables.layout
-    for position in range(n):
-        all_seats = (state.dealer + 1 + position) % n
+    layout = state.tables.layout
+    order = state.seat_order(np.arange(state.size))  # the seats in play, from the dealer's next
+    for position in range(order.shape[1]):
+        all_seats = order[:, position]
         times = state.discard_left[np.arange(state.size), all_seats].copy()
         for time in range(int(times.max(initial=0))):
             rows = np.flatnonzero(times > time)

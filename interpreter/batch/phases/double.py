@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tarot.batch.doubling_rules import next_allowed, step_name
 from tarot.batch.masks import Bools, Ints
 from tarot.batch.phases.bidding import SeatQueue
 from tarot.batch.players import choose_index, log_texts
@@ -34,11 +35,11 @@ def double(program: Program, state: BatchState) -> None:
         open_[:, index] = per_row(rules.when.fn(ctx), state.size).astype(np.bool_)
         if rules.bonus >= 0:
             open_[:, index] &= (state.announced[:, :, rules.bonus] > 0).any(axis=1)
-    nobody = np.zeros((state.size, state.players), dtype=np.bool_)
-    queue = SeatQueue(np.zeros((state.size, state.players), dtype=np.int64), nobody)
+    nobody = np.zeros((state.size, state.tables.seating.in_hand), dtype=np.bool_)
+    queue = SeatQueue(np.zeros(nobody.shape, dtype=np.int64), nobody)
     current = np.zeros(state.size, dtype=np.int64)
     _ask_next(program, state, every, open_, current, queue)
-    steps, ids = doubling.steps, [t.id for t in targets]
+    ids = [t.id for t in targets]
     while True:
         rows = np.flatnonzero(queue.length > 0)
         if not len(rows):
@@ -48,7 +49,7 @@ def double(program: Program, state: BatchState) -> None:
         if state.logging:
             levels = state.doubled[rows, target].tolist()
             texts = [
-                f"{steps[level] if d else PASS_TEXT}:{ids[t]}"
+                f"{step_name(doubling, level) if d else PASS_TEXT}:{ids[t]}"
                 for d, level, t in zip(doubles.tolist(), levels, target.tolist(), strict=True)
             ]
             log_texts(state, rows, seats, DecisionKind.DOUBLE.value, texts)
@@ -59,8 +60,6 @@ def double(program: Program, state: BatchState) -> None:
         open_[closed, current[closed]] = False
         made = rows[doubles]
         state.doubled[made, current[made]] += 1
-        last = made[state.doubled[made, current[made]] == len(steps)]
-        open_[last, current[last]] = False
         _ask_next(program, state, np.concatenate([closed, made]), open_, current, queue)
 
 
@@ -68,9 +67,8 @@ def _ask_next(
     program: Program, state: BatchState, rows: Ints, open_: Bools, current: Ints, queue: SeatQueue
 ) -> None:
     """The seats to ask next in `rows`: the side whose turn it is on the first open target,
-    skipping targets that side has nobody for."""
-    n = state.players
-    order = (state.dealer[:, None] + 1 + np.arange(n)[None, :]) % n
+    skipping targets that side has nobody for and targets with no doubling left to make."""
+    order = state.seat_order(np.arange(state.size))  # the seats in play, from the dealer's next
     while len(rows):
         left = open_[rows].any(axis=1)
         queue.length[rows[~left]] = 0
@@ -78,13 +76,16 @@ def _ask_next(
         if not len(rows):
             return
         current[rows] = np.argmax(open_[rows], axis=1)
+        allowed = next_allowed(program.doubling_limit, state, rows, current[rows])
+        spent, rows = rows[~allowed], rows[allowed]
+        open_[spent, current[spent]] = False
         side = side_to_speak(program, state, rows, current[rows])
         speaking = np.take_along_axis(side, order[rows], axis=1)
         asked = SeatQueue(order[rows], speaking)
         queue.seats[rows], queue.length[rows] = asked.seats, asked.length
         nobody = asked.length == 0
         open_[rows[nobody], current[rows[nobody]]] = False
-        rows = rows[nobody]
+        rows = np.concatenate([spent, rows[nobody]])
 
 
 def side_to_speak(program: Program, state: BatchState, rows: Ints, targets: Ints) -> Bools:
@@ -102,8 +103,8 @@ def side_to_speak(program: Program, state: BatchState, rows: Ints, targets: Ints
         else:  # an announced bonus: first doubled by the seats not on its announcer's side
             said = state.announced[where, :, target.bonus]
             announcer = np.argmin(np.where(said > 0, said, np.iinfo(np.int64).max), axis=1)
-            first = ~state.sides(where, announcer)
-        answering = ~first
+            first = ~state.sides(where, announcer) & state.in_play(where)
+        answering = ~first & state.in_play(where)
         if target.against is not None:
             answering = seat_mask(target.against.fn(ctx), len(where), n)
         even = (state.doubled[where, index] % 2 == 0)[:, None]

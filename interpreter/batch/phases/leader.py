@@ -42,5 +42,5 @@ def settle_leader(program: Program, state: BatchState) -> None:
             state.leader[rows] = np.where(by_taker, taker, state.leader[rows])
             continue
         dealer = state.dealer[rows]
-        otherwise = dealer if rules.first_leader == "dealer" else (dealer + 1) % state.players
+        otherwise = state.tables.seating.first_leader(dealer, rules.first_leader)
         state.leader[rows] = np.where(by_taker, taker, otherwise)

@@ -13,19 +13,16 @@ from __future__ import annotations
 import numpy as np
 
 from tarot.batch.masks import Ints, Masks
+from tarot.batch.seating import dealt_by
 from tarot.batch.state import BatchState
 from tarot.core.ruleset import Ruleset
-from tarot.engine.dealing import deal_packets
 
 
 def pile_places(ruleset: Ruleset) -> Ints:
     """For each dealer, the places of the pack laid on each seat's piles, bottom first:
     [dealers, seats, piles, depth], -1 past a pile's last."""
-    n, size = ruleset.players, len(ruleset.deck)
-    dealt = []
-    for dealer in range(n):
-        order = [(dealer + 1 + i) % n for i in range(n)]
-        dealt.append(deal_packets(ruleset.packets, range(size), order, dealer).piles)
+    n = ruleset.players
+    dealt = [dealt_by(ruleset, dealer).piles for dealer in range(n)]
     count = max((len(piles) for by_seat in dealt for piles in by_seat), default=0)
     depth = max((len(p) for by_seat in dealt for piles in by_seat for p in piles), default=0)
     table = np.full((n, n, count, depth), -1, dtype=np.int64)

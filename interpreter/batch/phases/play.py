@@ -228,7 +228,7 @@ def _play(
 ) -> None:
     """Trick play for hands that all play under `trick_play`."""
     ruleset, tables = state.ruleset, state.tables
-    layout, n = tables.layout, state.players
+    layout, n = tables.layout, tables.seating.in_hand  # the seats in play
     rows = np.arange(state.size)
     rules = trick_play.rules
     before_first_card = any(
@@ -252,7 +252,7 @@ def _play(
         state.trick_number = number
         last = number == state.total_tricks
         trick = np.full((state.size, n), -1, dtype=np.int64)
-        trick_seats = (state.leader[:, None] + np.arange(n)[None, :]) % n
+        trick_seats = state.round_from(rows, state.leader)
         on_table = layout.empty(state.size)
         start = 0
         if resume is not None and number == first:
@@ -343,7 +343,7 @@ def _play_on(
     if not len(rows):
         return
     part = state.take(rows)
-    blank = np.full((part.size, state.players), -1, dtype=np.int64)
+    blank = np.full((part.size, state.tables.seating.in_hand), -1, dtype=np.int64)
     resume = Resume(number, state.total_tricks, blank, 0)
     subset = getattr(chooser, "subset", None)
     _play(program, trick_play, part, chooser if subset is None else subset(rows), resume)
@@ -388,7 +388,7 @@ def _end_trick(
     fool_kept = not last or play_rules.fool_in_last_trick == "kept"
     on_table = layout.from_cards(trick)
     whole = Cards((np.bitwise_or.reduce(on_table, axis=1),))
-    for position in range(state.players):
+    for position in range(trick.shape[1]):
         card, seat = trick[:, position], seats[:, position]
         excused = excuses.of(card) & fool_kept
         keeper = np.where(excused, seat, winner)
@@ -409,7 +409,7 @@ def _end_trick(
         )
         program.fire(state, "trick_end", ctx, at)
     state.trick_cards = np.full_like(trick, -1)  # the trick is taken, and logged
-    places = state.trick_number * state.players + np.arange(state.players)[None, :]
+    places = state.trick_number * state.players + np.arange(trick.shape[1])[None, :]
     state.fell_at[rows[:, None], trick] = places
     state.fell_by[rows[:, None], trick] = seats
     state.tricks_won[rows, winner] += 1

@@ -78,6 +78,8 @@ def _score(rule: Node, state: BatchState, names: dict[str, Value]) -> None:
         ],
         axis=1,
     )
+    if state.tables.seating.sits_out:  # a seat sitting the hand out scores nothing in it
+        scores = np.where(state.in_play(rows), scores, 0)
     state.net += scores
     key = state.rule_keys[HAND_SCORE]
     state.fired[:, key] += (scores != 0).sum(axis=1).astype(state.fired.dtype)

@@ -86,16 +86,17 @@ def draw(state: BatchState, winner: Ints, drawing: np.ndarray | None = None) -> 
     in the hands whose stock has a card for each (of those `drawing`, when given)."""
     if not state.stock.shape[1]:
         return
-    n, layout = state.players, state.tables.layout
+    layout, n = state.tables.layout, state.tables.seating.in_hand
     every = np.arange(state.size)
     ready = left(state, every) >= n
     rows = every[ready if drawing is None else ready & drawing]
     if not len(rows):
         return
+    order = state.round_from(rows, winner[rows])  # the seats in play, the winner first
     for i in range(n):
         top = np.argmax(state.stock[rows] >= 0, axis=1)
         cards = state.stock[rows, top]
         bits = layout.from_cards(cards)
-        state.hands[rows, (winner[rows] + i) % n] |= bits
+        state.hands[rows, order[:, i]] |= bits
         state.talon[rows] &= ~bits
         state.stock[rows, top] = -1

@@ -37,7 +37,6 @@ def share_out(state: BatchState, use: ArrayTalon, rows: Ints, owes_discards: boo
     in the talon. Each seat lays away as many as it took (unless the flow's step says they
     were laid away before)."""
     assert use.shares_first is not None  # shared out only where the talon says so
-    n = state.players
     taker = seat(state, use, rows)
     ctx = Ctx(state, rows, state.names(rows))
     first = np.maximum(per_row(use.shares_first.fn(ctx), len(rows)).astype(np.int64), 0)
@@ -52,7 +51,8 @@ def share_out(state: BatchState, use: ArrayTalon, rows: Ints, owes_discards: boo
         stays = per_row(use.ends_hand.fn(Ctx(state, rows, state.names(rows))), len(rows))
         stays = stays.astype(np.bool_)
     turn = (place - first[:, None]) // max(use.shares_others, 1)
-    receiver = (taker[:, None] + 1 + turn % (n - 1)) % n
+    after = state.round_from(rows, taker)[:, 1:]  # the other seats in play, from his next
+    receiver = np.take_along_axis(after, turn % after.shape[1], axis=1)
     rest = np.where((place >= first[:, None]) & ~stays[:, None], receiver, -1)
     _give(state, rows, cards, rest, owes_discards)
 
