@@ -35,7 +35,8 @@ class TrickPlay:
     (`tables`: the trumps a plain suit where `trumps_as_suit` says so), the card rules that
     narrow the legal cards (`forced`, `held_back`, `lead_forbidden`, each a card
     expression at the `playing` event), what may end play after a trick, the exceptions to
-    who wins one, the first leader given by a rule, and the sides set by rule."""
+    who wins one, the first leader given by a rule, the sides set by rule, and the pile tops
+    taken into the hand (`pile_tops_to_hand`, at the `playing` event too)."""
 
     rules: PlayRules
     tables: DeckTables
@@ -47,6 +48,7 @@ class TrickPlay:
     exceptions: tuple[ArrayException, ...] = ()
     leader: Node | None = None
     sides: Node | None = None
+    pile_tops_to_hand: Node | None = None  # face-up pile tops taken into the hand
 
     @property
     def restricts(self) -> bool:
@@ -126,6 +128,7 @@ def compile_plays(
             exceptions=exceptions,
             leader=optional(rules.leader, "first_leader", "play"),
             sides=sides,
+            pile_tops_to_hand=optional(rules.pile_tops_to_hand, "pile_tops_to_hand", "playing"),
         )
 
     plays = [one(ruleset.play, "play", True)]

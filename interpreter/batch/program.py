@@ -520,6 +520,7 @@ def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTa
             packets.choose,
             packets.rest_to,
             _optional(compiler, f"{where}.packets", packets.rest_seat, "talon"),
+            _optional(compiler, f"{where}.packets.forbidden", packets.forbidden, "packet_check"),
         ),
         use.per_trick,
         _optional(compiler, f"{where}.scored_by", use.scored_by, "settlement"),

@@ -104,6 +104,8 @@ RUNS = frozenset(
         "play.forced",  # `batch.phases.card_rules`
         "play.held_back",
         "play.lead_forbidden",
+        "play.pile_tops_to_hand",  # `batch.phases.pile_tops`
+        "talon.packets.forbidden",  # `batch.phases.packets._allowed`
     }
 )
 #: the mechanisms it does not run, each with what it lacks
@@ -118,8 +120,6 @@ REFUSED: dict[str, str] = {
     "announcements.reopen": "announcements reopened for a seat (the batch asks each seat once)",
     "questions": "questions during play (no such decision in the batch)",
     "bidding.contracts[].join_at": "joining in the bidding (no joining in the batch)",
-    "play.pile_tops_to_hand": "pile tops taken into the hand (the batch plays them from the piles)",
-    "talon.packets.forbidden": "a talon packet forbidden by rule (the batch offers every packet)",
     "players.sit_out": "seats sitting a hand out (every seat plays every hand in the batch)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does

@@ -24,6 +24,7 @@ from tarot.batch.phases.announce import keep_back
 from tarot.batch.phases.card_rules import restricted
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
 from tarot.batch.phases.exceptions import exceptional_winner
+from tarot.batch.phases.pile_tops import take_pile_tops
 from tarot.batch.phases.settle import settle
 from tarot.batch.players import choose_card
 from tarot.batch.program import Program
@@ -229,6 +230,8 @@ def _play(
         state.total_tricks += int(stock.drawn_left(program, state, rows[:1])[0]) // n
         excuses = _excuses(program, state, names, trick_play.tables)
         first = 1
+        if trick_play.pile_tops_to_hand is not None:
+            take_pile_tops(trick_play.pile_tops_to_hand, state, 1)
     else:
         state.total_tricks = resume.total_tricks
         first = resume.trick_number
@@ -284,6 +287,8 @@ def _play(
                 )
                 if (state.debtors[:, :1] >= 0).any():  # a Fool is still to be paid for
                     exchange.pay_debts(program, state, names)
+                if trick_play.pile_tops_to_hand is not None:
+                    take_pile_tops(trick_play.pile_tops_to_hand, state, number)
                 if last:  # the settlement follows the last card, before anyone looks
                     settle(program, state, names)
                 elif trick_play.ends_play:
