@@ -106,6 +106,7 @@ RUNS = frozenset(
         "play.lead_forbidden",
         "play.pile_tops_to_hand",  # `batch.phases.pile_tops`
         "talon.packets.forbidden",  # `batch.phases.packets._allowed`
+        "deal.first_dealer_draw",  # the game's draw, once per seed: `batch.phases.deal`
     }
 )
 #: the mechanisms it does not run, each with what it lacks
@@ -113,7 +114,6 @@ REFUSED: dict[str, str] = {
     "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "redeal[].agreed_by": "a redeal the other seats agree to",
-    "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",
     "play.rank_changes": "cards ranking otherwise for a hand (the batch ranks by the pack)",
     "declarations.table[].hands_over.named": "a card named by the declarer (the batch names none)",
     "doubling.repeat": "doublings without a fixed end (the batch stops at the named steps)",
