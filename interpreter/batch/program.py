@@ -165,6 +165,7 @@ class Program:
     discard_told: Node | None = None  # cards whose count among each seat's discards is told
     lasting: ArrayLasting | None = None  # state that lasts from hand to hand (`batch.lasting`)
     discard_scored_by: Node | None = None  # once play is over: whom every discard scores for
+    discard_all_or_none: Node | None = None  # cards each `player` lays away all or none of
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -222,6 +223,9 @@ class Program:
             _optional(compiler, "discard.told", ruleset.discard_told, "talon"),
             lasting,
             _optional(compiler, "discard.scored_by", ruleset.discard_scored_by, "settlement"),
+            _optional(
+                compiler, "discard.all_or_none", ruleset.discard_all_or_none, "discard_group"
+            ),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:

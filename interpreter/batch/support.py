@@ -107,11 +107,11 @@ RUNS = frozenset(
         "play.pile_tops_to_hand",  # `batch.phases.pile_tops`
         "talon.packets.forbidden",  # `batch.phases.packets._allowed`
         "deal.first_dealer_draw",  # the game's draw, once per seed: `batch.phases.deal`
+        "discard.all_or_none",  # `batch.phases.discard._all_or_none`
     }
 )
 #: the mechanisms it does not run, each with what it lacks
 REFUSED: dict[str, str] = {
-    "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "redeal[].agreed_by": "a redeal the other seats agree to",
     "play.rank_changes": "cards ranking otherwise for a hand (the batch ranks by the pack)",
