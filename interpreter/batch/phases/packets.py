@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarot.batch.array_exprs import Node
-from tarot.batch.masks import Ints, count
+from tarot.batch.masks import Bools, Ints, Masks, count
 from tarot.batch.phases.talon_takes import talon_order
 from tarot.batch.players import choose_index, log_texts
 from tarot.batch.state import BatchState
@@ -94,12 +94,12 @@ def lay_out(
 
 
 def _allowed(
-    state: BatchState, rule: Node, rows: Ints, seats: Ints, masks: np.ndarray, left: np.ndarray
-) -> np.ndarray:
+    state: BatchState, rule: Node, rows: Ints, seats: Ints, masks: Masks, left: Bools
+) -> Bools:
     """Of the packets `left` on the table ([rows, packets]), those the seat of each hand may
     take: every one for which `rule` does not hold, or all of them where it holds for each
     (it is worked out for the packets on the table alone, as the scalar engine does)."""
-    allowed = left.copy()
+    allowed: Bools = np.array(left, dtype=np.bool_)
     for k in range(masks.shape[1]):
         on_table = np.flatnonzero(left[:, k])
         if not len(on_table):
@@ -111,7 +111,8 @@ def _allowed(
         }
         holds = per_row(rule.fn(Ctx(state, rows[on_table], seen)), len(on_table))
         allowed[on_table, k] = ~holds.astype(np.bool_)
-    return np.where(allowed.any(axis=1)[:, None], allowed, left)
+    some = np.asarray(allowed.any(axis=1))
+    return np.where(some[:, None], allowed, left)
 
 
 def _take(
