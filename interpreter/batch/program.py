@@ -81,6 +81,7 @@ class ArrayLevel:
 class ArrayHandOver:
     cards: Node  # the cards asked for
     in_return: Node  # the declarer's cards he may give back for each
+    named: bool = False  # the declarer names one of `cards` he does not hold (a decision)
 
 
 @dataclass(frozen=True)
@@ -489,6 +490,7 @@ def _declaration(compiler: ArrayCompiler, declaration: Declaration, index: int) 
             else ArrayHandOver(
                 compiler.expression(over.cards, "declaration"),
                 compiler.expression(over.in_return, "declaration"),
+                over.named,
             ),
         )
 

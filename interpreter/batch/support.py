@@ -109,13 +109,13 @@ RUNS = frozenset(
         "deal.first_dealer_draw",  # the game's draw, once per seed: `batch.phases.deal`
         "discard.all_or_none",  # `batch.phases.discard._all_or_none`
         "play.rank_changes",  # `batch.rank_changes`, each group of hands with its tables
+        "declarations.table[].hands_over.named",  # `batch.phases.declare._named`
     }
 )
 #: the mechanisms it does not run, each with what it lacks
 REFUSED: dict[str, str] = {
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "redeal[].agreed_by": "a redeal the other seats agree to",
-    "declarations.table[].hands_over.named": "a card named by the declarer (the batch names none)",
     "doubling.repeat": "doublings without a fixed end (the batch stops at the named steps)",
     "announcements.reopen": "announcements reopened for a seat (the batch asks each seat once)",
     "questions": "questions during play (no such decision in the batch)",
