@@ -110,6 +110,7 @@ RUNS = frozenset(
         "discard.all_or_none",  # `batch.phases.discard._all_or_none`
         "play.rank_changes",  # `batch.rank_changes`, each group of hands with its tables
         "declarations.table[].hands_over.named",  # `batch.phases.declare._named`
+        "announcements.reopen",  # `batch.phases.announce._reopen`
     }
 )
 #: the mechanisms it does not run, each with what it lacks
@@ -117,7 +118,6 @@ REFUSED: dict[str, str] = {
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "redeal[].agreed_by": "a redeal the other seats agree to",
     "doubling.repeat": "doublings without a fixed end (the batch stops at the named steps)",
-    "announcements.reopen": "announcements reopened for a seat (the batch asks each seat once)",
     "questions": "questions during play (no such decision in the batch)",
     "bidding.contracts[].join_at": "joining in the bidding (no joining in the batch)",
     "players.sit_out": "seats sitting a hand out (every seat plays every hand in the batch)",
