@@ -1,7 +1,8 @@
 """The batch back end (`tarot.batch`) on announcements that reopen (`announcements.reopen`,
 tests/data/batch/announcements-reopen.yaml on French Tarot for five): after a bonus is
-announced, the announcer's side-mates who are not waiting to speak speak again once he has
-passed, so that a seat that passed may announce the side's other bonus. Every hand tested
+announced, the announcer's side-mates who have passed (the fact `announce_passes`) and are not
+waiting to speak speak again once he has passed, so that a seat that passed may announce the
+side's other bonus. Every hand tested
 replays through the scalar engine with every payment equal (the scalar engine says when the
 round reopened); means agree with the scalar engine's."""
 
@@ -13,6 +14,7 @@ import pytest
 from batch_checks import loaded, means_agree, replayed
 
 from tarot.batch.phases import announce
+from tarot.batch.run import play_batch
 from tarot.batch.support import supports
 from tarot.records.batch_agreement import replay
 from tarot.records.replay import ReplayMismatch
@@ -38,7 +40,13 @@ def test_a_seat_speaks_again_after_its_side_announces():
     assert supports(ruleset) == []
     records, kinds, fired = replayed(ruleset, 1, 300)
     assert kinds["announce"] > 1000 and fired["defences"] > 200
-    reopened = sum(bool(replay(ruleset, record).announce.reopened) for record in records)
+    state = play_batch(ruleset, 1, range(1, 301))  # the same hands, played again
+    reopened = 0
+    for row, record in enumerate(records):
+        scalar = replay(ruleset, record)
+        reopened += bool(scalar.announce.reopened)
+        passes = [scalar.announce.passes.count(seat) for seat in range(ruleset.players)]
+        assert state.announce_passes[row].tolist() == passes, record["number"]
     assert reopened > 100
     assert sum(map(_spoke_after_passing, records)) > 10
 

@@ -388,13 +388,13 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "hand_number": _hand_number,
     "total": _total,
     "runs": runs,
+    "announce_passes": _seat_count("announce_passes"),
 }
 
 
 #: the vocabulary's facts the batch back end does not run, each with what it lacks: a ruleset
 #: that asks for one runs on the scalar engine
 REFUSED_FACTS: dict[str, str] = {
-    "announce_passes": "announcements",
     "answer": "questions during play",
     "asker": "questions during play",
     "thrown_in": "the deals thrown in",

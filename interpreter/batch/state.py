@@ -92,6 +92,7 @@ class BatchState:
     # hand (0: it did not)
     announced: Ints
     kept_back: Masks  # [hands, seats, words]: cards each announcer keeps for the last trick
+    announce_passes: Ints  # [hands, seats]: each seat's passes in the announcements so far
     doubled: Ints  # [hands, doubling targets]: how many times each was doubled
     thrown: Bools  # the deal was thrown in: the hand is over
     ended: Bools  # the talon ended the hand before play (`talon.ends_hand`): it is settled

@@ -345,6 +345,9 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         ),
         announced=_announced(states),
         kept_back=_seat_masks(layout, states, _kept_back),
+        announce_passes=np.array(
+            [[s.announce.passes.count(seat) for seat in range(n)] for s in states], dtype=np.int64
+        ),
         doubled=_doubled(states),
         thrown=np.zeros(size, dtype=np.bool_),
         ended=np.zeros(size, dtype=np.bool_),

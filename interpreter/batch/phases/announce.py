@@ -1,7 +1,8 @@
 """Announcements before play, for every hand of a batch at once: each seat in turn, from the
 first, announces bonuses open to it one at a time and passes when done; once each, or round
 and round until all pass in a row; a bonus's announcer keeps its `keeps` cards for the last
-trick, and the seats `reopen` gives speak again once he has passed.
+trick, and the seats `reopen` gives speak again once he has passed. Each seat's passes are
+counted (`BatchState.announce_passes`, the fact `announce_passes()`).
 
 Where it sits: a batch phase (`tarot.batch.phases`) after the declarations and before
 play, its rules compiled by `tarot.batch.announce_rules`; the scalar engine's is
@@ -49,7 +50,8 @@ def announce(program: Program, state: BatchState) -> None:
             axis=1,
         )
         counts = open_.sum(axis=1)
-        silent = counts == 0  # nothing to say: the seat is passed over unasked
+        silent = counts == 0  # nothing to say: the seat passes unasked
+        state.announce_passes[rows[silent], seats[silent]] += 1
         queue.pop(rows[silent])
         rows, seats, open_, counts = rows[~silent], seats[~silent], open_[~silent], counts[~silent]
         if not len(rows):
@@ -68,6 +70,7 @@ def announce(program: Program, state: BatchState) -> None:
             ]
             log_texts(state, rows, seats, DecisionKind.ANNOUNCE.value, texts)
         state.decided(rows, counts + 1)
+        state.announce_passes[rows[passes], seats[passes]] += 1
         queue.pop(rows[passes])
         spoke = ~passes
         rows, seats, said = rows[spoke], seats[spoke], said[spoke]

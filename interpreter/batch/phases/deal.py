@@ -199,6 +199,7 @@ def deal(
         called=nobody.copy(),
         announced=np.zeros((hands, n, _bonuses(ruleset)), dtype=np.int64),
         kept_back=layout.empty(hands, n),
+        announce_passes=np.zeros((hands, n), dtype=np.int64),
         doubled=np.zeros((hands, _targets(ruleset)), dtype=np.int64),
         thrown=np.zeros(hands, dtype=np.bool_),
         ended=np.zeros(hands, dtype=np.bool_),
