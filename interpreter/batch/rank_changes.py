@@ -28,6 +28,9 @@ from tarot.batch.values import Ctx
 from tarot.core.cards import TRUMP_SUIT, Pack
 from tarot.engine.rank_changes import changed_pack
 
+#: the groups' tables kept per set of play rules, at most (each set of cards moved has its own)
+_KEPT = 4096
+
 
 @dataclass(frozen=True)
 class Changed:
@@ -66,6 +69,8 @@ class ArrayRankChanges:
     def _changed(self, moved: Masks) -> Changed:
         key = moved.tobytes()
         if key not in self.made:
+            if len(self.made) >= _KEPT:
+                self.made.clear()
             layout = self.tables.layout
             cards = [np.flatnonzero(layout.to_bools(m)).tolist() for m in moved]
             places = [place for _node, place in self.changes]
