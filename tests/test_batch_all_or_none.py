@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from batch_checks import loaded, means_agree, replayed
+from test_batch_contract_play import legal_counts_agree
 
 from tarot.batch.masks import count
 from tarot.batch.phases import discard
@@ -45,6 +46,7 @@ def test_the_trumps_go_all_together_or_not_at_all():
 def test_every_hand_replays_and_a_discard_of_any_card_would_not(monkeypatch):
     _records, kinds, fired = replayed(loaded(WHOLE), 3, 300)
     assert kinds["discard"] > 600 and fired["trumps_laid_away"] > 50
+    legal_counts_agree(loaded(WHOLE), 3, 150)  # as many cards to lay away at each discard
     monkeypatch.setattr(discard, "_all_or_none", lambda _rule, _state, _ctx, _hand, c: c)
     with pytest.raises(ReplayMismatch, match="may not discard"):
         replayed(loaded(WHOLE), 3, 300)

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from batch_checks import loaded, means_agree, replayed
+from test_batch_contract_play import legal_counts_agree
 
 from tarot.batch.phases.deal import first_dealers
 from tarot.batch.support import supports
@@ -32,6 +33,7 @@ def test_every_hand_is_dealt_by_the_seat_the_draw_gives():
         assert [r["dealer"] for r in records] == [dealer_of(ruleset, n, seed) for n in range(1, 31)]
         firsts.add(records[0]["dealer"])
     assert firsts == {0, 1, 2}  # the draw gives each seat the first deal in some game
+    legal_counts_agree(ruleset, 3, 50)
 
 
 def test_each_game_of_a_batch_of_sittings_draws_from_its_own_seed():

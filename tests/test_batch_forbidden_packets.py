@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from batch_checks import loaded, means_agree, replayed
+from test_batch_contract_play import legal_counts_agree
 
 from tarot.batch.phases import packets
 from tarot.batch.support import supports
@@ -57,6 +58,7 @@ def test_a_packet_forbidden_is_taken_only_when_every_packet_left_is():
             elif without and any(kings):
                 kept_from += 1
     assert kept_from > 50 and given_way > 0
+    legal_counts_agree(ruleset, 3, 100)
 
 
 def test_the_packets_he_may_take_are_as_likely():
@@ -84,6 +86,7 @@ def test_illustrated_tarock_replays(name):
     assert supports(ruleset) == []
     _records, kinds, _fired = replayed(ruleset, 5, 80)
     assert kinds["packet"] and kinds["ask"] and kinds["double"]
+    legal_counts_agree(ruleset, 5, 30)  # as many legal choices at every decision
 
 
 @pytest.mark.slow

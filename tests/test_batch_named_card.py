@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from batch_checks import loaded, means_agree, replayed
+from test_batch_contract_play import legal_counts_agree
 
 from tarot.batch.phases import declare
 from tarot.batch.support import supports
@@ -42,6 +43,7 @@ def test_the_declarer_names_a_king_and_its_holder_hands_it_over():
                 continue
             apply_decision(state, decision, f"decisions[{i}]")
     assert held > 200 and in_talon > 20
+    legal_counts_agree(ruleset, 3, 150)  # as many cards to name, and to give back
 
 
 def test_handing_over_every_king_would_not_replay(monkeypatch):

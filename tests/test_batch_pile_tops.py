@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from batch_checks import loaded, means_agree, play_outs_replayed, replayed
+from test_batch_contract_play import legal_counts_agree
 from test_batch_playouts import _moment, _trials
 
 from tarot.batch.masks import count
@@ -53,6 +54,7 @@ def test_tops_of_the_kind_go_into_the_hand_until_none_shows():
 def test_every_hand_replays_and_a_hand_without_the_rule_would_not(monkeypatch):
     _records, kinds, fired = replayed(loaded(TOPS), 3, 200)
     assert kinds["play"] == 200 * 20 and fired["most_points"] > 100
+    legal_counts_agree(loaded(TOPS), 3, 100)
     monkeypatch.setattr(play, "take_pile_tops", lambda *_args: None)
     with pytest.raises(ReplayMismatch, match="illegal"):  # the scalar engine took them
         replayed(loaded(TOPS), 3, 200)
@@ -64,6 +66,7 @@ def test_strawman_tarock_replays(name):
     assert supports(ruleset) == []
     _records, kinds, fired = replayed(ruleset, 5, 60)
     assert kinds["bid"] and kinds["play"] == 60 * 27 * 2
+    legal_counts_agree(ruleset, 5, 30)  # as many legal choices at every decision
     assert fired["claim_won"] + fired["claimer_beaten"] + fired["simple_won"] >= 55
 
 

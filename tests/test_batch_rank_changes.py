@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from batch_checks import loaded, means_agree, replayed
+from test_batch_contract_play import legal_counts_agree
 
 from tarot.batch.phases import play
 from tarot.batch.phases.deal import deal
@@ -69,6 +70,7 @@ def test_hands_are_grouped_by_the_cards_their_changes_move():
 def test_every_hand_replays_and_a_hand_ranked_by_the_pack_would_not(monkeypatch):
     _records, kinds, fired = replayed(loaded(CHANGES), 3, 300)
     assert kinds["play"] == 300 * 18 and fired["most_points"] == 300
+    legal_counts_agree(loaded(CHANGES), 3, 150)
     monkeypatch.setattr(play, "_ranked", lambda trick_play, _state, rows: [(trick_play, rows)])
     with pytest.raises(ReplayMismatch):
         replayed(loaded(CHANGES), 3, 300)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from batch_checks import loaded, means_agree, replayed
+from test_batch_contract_play import legal_counts_agree
 
 from tarot.batch.phases import announce
 from tarot.batch.run import play_batch
@@ -49,6 +50,7 @@ def test_a_seat_speaks_again_after_its_side_announces():
         assert state.announce_passes[row].tolist() == passes, record["number"]
     assert reopened > 100
     assert sum(map(_spoke_after_passing, records)) > 10
+    legal_counts_agree(ruleset, 1, 60)
 
 
 def test_asking_each_seat_once_would_not_replay(monkeypatch):
