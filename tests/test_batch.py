@@ -232,7 +232,6 @@ def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, m
 
 
 NEW_MECHANISMS = {
-    "discard.all_or_none": ("french-tarot", "discard:\n  all_or_none: kings\n"),
     "agreed_by": (
         "french-tarot",
         'redeal:\n  - id: petit_sec\n    agreed_by: "[s in seats if s != player]"\n',

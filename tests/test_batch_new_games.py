@@ -1,6 +1,6 @@
 """The batch back end on the games built in in session 38: what it runs replays through the
-scalar engine hand by hand, with as many legal choices at every decision; what it does not run
-it refuses by name (`batch.support`)."""
+scalar engine hand by hand, with as many legal choices at every decision (Illustrated Tarock
+and Strawman Tarock: `test_batch_forbidden_packets.py`, `test_batch_pile_tops.py`)."""
 
 from __future__ import annotations
 
@@ -21,12 +21,6 @@ def test_games_the_batch_runs_replay_through_the_scalar_engine(name: str, hands:
     assert supports(ruleset) == []
     replayed(ruleset, 1, hands)
     legal_counts_agree(ruleset, 1, hands)
-
-
-@pytest.mark.parametrize("name", ["illustrated-tarock", "illustrated-tarock-contra-doubles"])
-def test_a_forbidden_talon_packet_is_refused_by_name(name: str) -> None:
-    found = supports(loaded(name))
-    assert any("talon.packets.forbidden" in line for line in found), found
 
 
 @pytest.mark.slow

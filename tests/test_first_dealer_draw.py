@@ -107,8 +107,9 @@ def test_wrong_uses_are_placed_and_explained(tmp_path: Path):
     assert "$.deal.first_dealer_draw.rank" in message and "NUMBER" in message
 
 
-def test_the_batch_back_end_says_it_does_not_run_it():
-    assert f"deal.first_dealer_draw: {REFUSED['deal.first_dealer_draw']}" in supports(RULESET)
+def test_the_batch_back_end_runs_it():
+    """Each hand dealt by the seat the draw gives (tests/test_batch_first_dealer.py)."""
+    assert "deal.first_dealer_draw" not in REFUSED and supports(RULESET) == []
 
 
 def test_the_play_command_and_the_rules_page_show_it():

@@ -2,8 +2,8 @@
 the hand"), on the small game `tests/data/rulesets/pile-tops-to-hand.yaml`: a trump or King
 lying face up on a pile goes into its owner's hand, shown to all, and the card beneath turns
 up, when play begins and after every trick; the same game without the key leaves them on the
-piles. Records replay, the transcript and `tarot explain` say it, the batch back end refuses
-it by name, and the computer players play it."""
+piles. Records replay, the transcript and `tarot explain` say it, the batch back end runs it,
+and the computer players play it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
+from batch_checks import replayed
 
 import tarot
 from tarot.batch.support import supports
@@ -109,25 +110,24 @@ def test_records_replay_and_the_transcript_and_explain_say_it(capsys, tmp_path):
     assert status == 0 and "goes into his hand, shown to all, and the card beneath" in words
 
 
-def test_the_batch_back_end_refuses_it_by_name(capsys):
-    assert any("pile_tops_to_hand" in why for why in supports(load_ruleset(str(GAME))))
+def test_the_batch_back_end_runs_it(capsys):
+    """Every hand replayed through the scalar engine: tests/test_batch_pile_tops.py."""
+    assert supports(load_ruleset(str(GAME))) == []
     status, out, err = run_in_process(
         capsys, "simulate", str(GAME), "--hands", "20", "--backend", "auto", "--seed", "1"
     )
-    assert status == 0 and "pile tops taken into the hand" in out + err
+    assert status == 0 and "batch back end" in out, out + err
 
 
-def test_a_ruleset_the_batch_runs_is_refused_once_it_writes_the_key(tmp_path):
-    """French Tarot for two (piles on the table) runs on the batch back end; with the key
-    added it is refused, the key named."""
-    assert supports(load_ruleset("french-tarot-2")) == []
+def test_a_ruleset_the_batch_runs_still_runs_there_with_the_key(tmp_path):
+    """French Tarot for two (piles on the table) runs on the batch back end, with the key
+    added too, its hands replaying through the scalar engine."""
     variant = tmp_path / "variant.yaml"
     variant.write_text(
         'extends: french-tarot-2\ntitle: variant\nplay:\n  pile_tops_to_hand: "kings"\n',
         encoding="utf-8",
     )
-    refused = supports(load_ruleset(str(variant)))
-    assert any(reason.startswith("play.pile_tops_to_hand:") for reason in refused), refused
+    replayed(load_ruleset(str(variant)), 1, 20)
 
 
 @pytest.mark.parametrize("agents", ["heuristic", "search"])

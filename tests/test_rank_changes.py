@@ -119,8 +119,9 @@ def test_wrong_uses_are_placed_and_explained(tmp_path: Path):
     assert "$.play.rank_changes[1].to" in message and "highest_trump" in message
 
 
-def test_the_batch_back_end_says_it_does_not_run_it():
-    assert f"play.rank_changes: {REFUSED['play.rank_changes']}" in supports(RULESET)
+def test_the_batch_back_end_runs_it():
+    """Its hands grouped by the cards moved (tests/test_batch_rank_changes.py)."""
+    assert "play.rank_changes" not in REFUSED and supports(RULESET) == []
 
 
 def test_every_player_plays_it_and_its_records_replay():

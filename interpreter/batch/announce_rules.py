@@ -1,5 +1,6 @@
 """The announcements' rules as array code: who speaks first, and for each bonus whether it
-may be announced, by whom, and the cards its announcer keeps for the last trick.
+may be announced, by whom, and the cards its announcer keeps for the last trick; and the
+seats to whom the announcements reopen after a bonus announced.
 
 Where it sits: compiled once per ruleset with the rest of its `Program`
 (`tarot.batch.program`), raising `Unsupported` naming the key it cannot compile, and read
@@ -29,6 +30,7 @@ class ArrayAnnouncements:
     first: Node | None  # the seat that speaks first (None: the taker, else the dealer's next)
     table: tuple[ArrayBonus, ...]
     until_all_pass: bool  # the turn comes round again after each thing said
+    reopen: Node | None = None  # after a bonus announced: the seats that speak again
 
 
 def compile_announcements(
@@ -59,4 +61,9 @@ def compile_announcements(
     first = (
         None if section.first is None else compiled("announcements.first", section.first, "talon")
     )
-    return ArrayAnnouncements(first, table, section.rounds == "until_all_pass")
+    reopen = (
+        None
+        if section.reopen is None
+        else compiled("announcements.reopen", section.reopen, "announcement")
+    )
+    return ArrayAnnouncements(first, table, section.rounds == "until_all_pass", reopen)

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarot.batch.array_exprs import ArrayCompiler, Node
-from tarot.batch.masks import Ints
+from tarot.batch.masks import Ints, Masks
 from tarot.batch.phases.sides import compile_sides
+from tarot.batch.rank_changes import ArrayRankChanges, compile_rank_changes
 from tarot.batch.tables import DeckTables
 from tarot.batch.trick_rules import ArrayException, compile_exceptions
 from tarot.batch.values import Unsupported
@@ -35,7 +36,10 @@ class TrickPlay:
     (`tables`: the trumps a plain suit where `trumps_as_suit` says so), the card rules that
     narrow the legal cards (`forced`, `held_back`, `lead_forbidden`, each a card
     expression at the `playing` event), what may end play after a trick, the exceptions to
-    who wins one, the first leader given by a rule, and the sides set by rule."""
+    who wins one, the first leader given by a rule, the sides set by rule, the pile tops
+    taken into the hand (`pile_tops_to_hand`, at the `playing` event too), and the cards
+    ranking otherwise for a hand (`rank_changes`: `tarot.batch.rank_changes`, whose groups
+    of hands each play under a copy of these rules with their own tables)."""
 
     rules: PlayRules
     tables: DeckTables
@@ -47,6 +51,10 @@ class TrickPlay:
     exceptions: tuple[ArrayException, ...] = ()
     leader: Node | None = None
     sides: Node | None = None
+    pile_tops_to_hand: Node | None = None  # face-up pile tops taken into the hand
+    rank_changes: ArrayRankChanges | None = None  # cards ranking otherwise for a hand
+    # with the ranks changed: the cards that may still play as the Fool (None: unchanged)
+    excuses_kept: Masks | None = None
 
     @property
     def restricts(self) -> bool:
@@ -102,22 +110,25 @@ def compile_plays(
         return plain[0]
 
     def one(rules: PlayRules, where: str, own: bool) -> TrickPlay:
-        def optional(compiled: object, key: str, event: str) -> Node | None:
-            if compiled is None:
-                return None
+        def compiled_at(compiled: object, key: str, event: str) -> Node:
             try:
                 return compiler.expression(compiled, event)
             except Unsupported as error:
                 raise Unsupported(f"{where}.{key}: {error}") from None
+
+        def optional(compiled: object, key: str, event: str) -> Node | None:
+            return None if compiled is None else compiled_at(compiled, key, event)
 
         exceptions = compile_exceptions(compiler, rules, where)
         try:
             sides = None if rules.sides is None else compile_sides(compiler, rules.sides)
         except Unsupported as error:
             raise Unsupported(f"{where}.sides: {error}") from None
+        tables_played = trick_tables(rules)
+        deck = ruleset.deck
         return TrickPlay(
             rules,
-            trick_tables(rules),
+            tables_played,
             own,
             forced=optional(rules.forced, "forced", "playing"),
             held_back=optional(rules.held_back, "held_back", "playing"),
@@ -126,6 +137,14 @@ def compile_plays(
             exceptions=exceptions,
             leader=optional(rules.leader, "first_leader", "play"),
             sides=sides,
+            pile_tops_to_hand=optional(rules.pile_tops_to_hand, "pile_tops_to_hand", "playing"),
+            rank_changes=compile_rank_changes(
+                rules.rank_changes,
+                lambda compiled, key: compiled_at(compiled, key, "play"),
+                deck.cards.plain_trumps if rules.trumps_as_suit else deck.cards,
+                tables_played,
+                tuple(deck.suits),
+            ),
         )
 
     plays = [one(ruleset.play, "play", True)]

@@ -80,6 +80,7 @@ class ArrayLevel:
 class ArrayHandOver:
     cards: Node  # the cards asked for
     in_return: Node  # the declarer's cards he may give back for each
+    named: bool = False  # the declarer names one of `cards` he does not hold (a decision)
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,7 @@ class Program:
     lasting: ArrayLasting | None = None  # state that lasts from hand to hand (`batch.lasting`)
     discard_scored_by: Node | None = None  # once play is over: whom every discard scores for
     doubling_limit: Node | None = None  # `doubling.repeat.limit`: the most doublings in all
+    discard_all_or_none: Node | None = None  # cards each `player` lays away all or none of
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -226,6 +228,9 @@ class Program:
             lasting,
             _optional(compiler, "discard.scored_by", ruleset.discard_scored_by, "settlement"),
             compile_limit(compiler, ruleset.doubling),
+            _optional(
+                compiler, "discard.all_or_none", ruleset.discard_all_or_none, "discard_group"
+            ),
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:
@@ -492,6 +497,7 @@ def _declaration(compiler: ArrayCompiler, declaration: Declaration, index: int) 
             else ArrayHandOver(
                 compiler.expression(over.cards, "declaration"),
                 compiler.expression(over.in_return, "declaration"),
+                over.named,
             ),
         )
 
@@ -527,6 +533,7 @@ def _talon(compiler: ArrayCompiler, use: TalonUse | None, where: str) -> ArrayTa
             packets.choose,
             packets.rest_to,
             _optional(compiler, f"{where}.packets", packets.rest_seat, "talon"),
+            _optional(compiler, f"{where}.packets.forbidden", packets.forbidden, "packet_check"),
         ),
         use.per_trick,
         _optional(compiler, f"{where}.scored_by", use.scored_by, "settlement"),

@@ -94,6 +94,7 @@ class BatchState:
     # hand (0: it did not)
     announced: Ints
     kept_back: Masks  # [hands, seats, words]: cards each announcer keeps for the last trick
+    announce_passes: Ints  # [hands, seats]: each seat's passes in the announcements so far
     doubled: Ints  # [hands, doubling targets]: how many times each was doubled
     thrown: Bools  # the deal was thrown in: the hand is over
     ended: Bools  # the talon ended the hand before play (`talon.ends_hand`): it is settled
@@ -132,8 +133,6 @@ class BatchState:
     # [hands]: how many tricks each hand played, once its play is over (0: not over, or no
     # trick play), for the settlement of hands whose play ended at different tricks
     played_tricks: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    # [hands, seats]: how many times each seat passed in the announcements (`announce_passes`)
-    announce_passes: Ints = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:

@@ -106,21 +106,21 @@ RUNS = frozenset(
         "play.lead_forbidden",
         "doubling.repeat",  # `batch.doubling_rules.next_allowed`
         "players.sit_out",  # `batch.seating`: the seats sitting out masked out of every round
+        "play.pile_tops_to_hand",  # `batch.phases.pile_tops`
+        "talon.packets.forbidden",  # `batch.phases.packets._allowed`
+        "deal.first_dealer_draw",  # the game's draw, once per seed: `batch.phases.deal`
+        "discard.all_or_none",  # `batch.phases.discard._all_or_none`
+        "play.rank_changes",  # `batch.rank_changes`, each group of hands with its tables
+        "declarations.table[].hands_over.named",  # `batch.phases.declare._named`
+        "announcements.reopen",  # `batch.phases.announce._reopen`
     }
 )
 #: the mechanisms it does not run, each with what it lacks
 REFUSED: dict[str, str] = {
-    "discard.all_or_none": "discards all or none (the batch discards a fixed count)",
     "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
     "redeal[].agreed_by": "a redeal the other seats agree to",
-    "deal.first_dealer_draw": "a first dealer drawn for (the batch has a fixed first dealer)",
-    "play.rank_changes": "cards ranking otherwise for a hand (the batch ranks by the pack)",
-    "declarations.table[].hands_over.named": "a card named by the declarer (the batch names none)",
-    "announcements.reopen": "announcements reopened for a seat (the batch asks each seat once)",
     "questions": "questions during play (no such decision in the batch)",
     "bidding.contracts[].join_at": "joining in the bidding (no joining in the batch)",
-    "play.pile_tops_to_hand": "pile tops taken into the hand (the batch plays them from the piles)",
-    "talon.packets.forbidden": "a talon packet forbidden by rule (the batch offers every packet)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES: dict[tuple[str, str], set[object]] = {

@@ -346,6 +346,9 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         ),
         announced=_announced(states),
         kept_back=_seat_masks(layout, states, _kept_back),
+        announce_passes=np.array(
+            [[s.announce.passes.count(seat) for seat in range(n)] for s in states], dtype=np.int64
+        ),
         doubled=_doubled(states),
         thrown=np.zeros(size, dtype=np.bool_),
         ended=np.zeros(size, dtype=np.bool_),
@@ -364,9 +367,6 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
         summarised=False,
-        announce_passes=np.array(
-            [[s.announce.passes.count(seat) for seat in range(n)] for s in states], dtype=np.int64
-        ),
     )
     carry_lasting(program, batch, states)
     return batch

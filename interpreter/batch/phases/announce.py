@@ -1,7 +1,8 @@
 """Announcements before play, for every hand of a batch at once: each seat in turn, from the
 first, announces bonuses open to it one at a time and passes when done; once each, or round
 and round until all pass in a row; a bonus's announcer keeps its `keeps` cards for the last
-trick.
+trick, and the seats `reopen` gives speak again once he has passed. Each seat's passes are
+counted (`BatchState.announce_passes`, the fact `announce_passes()`).
 
 Where it sits: a batch phase (`tarot.batch.phases`) after the declarations and before
 play, its rules compiled by `tarot.batch.announce_rules`; the scalar engine's is
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tarot.batch.array_exprs import Node
 from tarot.batch.doubling_rules import next_allowed, step_name
 from tarot.batch.masks import Bools, Ints, Masks, any_card
 from tarot.batch.phases.bidding import SeatQueue, first_seat
@@ -81,6 +83,32 @@ def announce(program: Program, state: BatchState) -> None:
         rows, seats, said = rows[~doubles], seats[~doubles], said[~doubles]
         state.announced[rows, seats, said] = state.announced[rows].max(axis=(1, 2)) + 1
         _keep(program, state, rows, seats, said)
+        if rules.reopen is not None and len(rows):
+            _reopen(rules.reopen, state, queue, rows, seats)
+
+
+def _reopen(rule: Node, state: BatchState, queue: SeatQueue, rows: Ints, seats: Ints) -> None:
+    """After a bonus announced by `seats` (each at the head of its hand's queue): the seats
+    `rule` gives, other than the announcer and not already waiting to speak, speak again
+    once he has passed, before the seats still to speak, in order of play from him
+    (`announce._reopen`)."""
+    n = state.players
+    ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
+    chosen = seat_mask(rule.fn(ctx), len(rows), n)
+    every = np.arange(len(rows))[:, None]
+    after = (seats[:, None] + np.arange(1, n)[None, :]) % n  # [rows, n - 1], in order of play
+    lined = queue.seats[rows]  # [rows, n]
+    waiting = np.arange(n)[None, :] < queue.length[rows][:, None]
+    queued = ((lined[:, None, :] == after[:, :, None]) & waiting[:, None, :]).any(axis=2)
+    again = chosen[every, after] & ~queued
+    if not again.any():
+        return
+    # the announcer, the seats again, then the rest of the queue, compacted in that order
+    candidates = np.concatenate([lined[:, :1], after, lined[:, 1:]], axis=1)
+    kept = np.concatenate([waiting[:, :1], again, waiting[:, 1:]], axis=1)
+    order = np.argsort(~kept, axis=1, kind="stable")[:, :n]
+    queue.seats[rows] = np.take_along_axis(candidates, order, axis=1)
+    queue.length[rows] += again.sum(axis=1)
 
 
 def _text(program: Program, state: BatchState, said: int, level: int) -> str:

@@ -21,6 +21,7 @@ from tarot.batch.values import Ctx
 from tarot.core.flow import FlowStep
 from tarot.core.ruleset import Ruleset
 from tarot.engine.events import AT_CUT
+from tarot.engine.first_dealer import first_dealer
 from tarot.engine.lasting import DEAL
 
 
@@ -81,6 +82,36 @@ def deal_more(program: Program, state: BatchState, index: int) -> None:
         _dealt(program, state)
 
 
+#: the first dealers kept per ruleset, at most (a run of sittings has a seed per sitting)
+_KEPT = 1 << 16
+
+
+def first_dealers(ruleset: Ruleset, seeds: int | Ints) -> int | Ints:
+    """The seat that deals the first hand of the game of each seed: the ruleset's, or drawn
+    for (`deal.first_dealer_draw`). The draw is the game's, made before any hand from the
+    game's seed alone (`engine.first_dealer`): it is made by the scalar engine's function,
+    once per seed (kept on the ruleset), not per hand."""
+    if ruleset.first_dealer_draw is None:
+        return ruleset.first_dealer
+    known: dict[int, int] | None = getattr(ruleset, "_batch_first_dealers", None)
+    if known is None:
+        known = {}
+        object.__setattr__(ruleset, "_batch_first_dealers", known)
+    if np.ndim(seeds) == 0:
+        return _drawn(ruleset, known, int(seeds))
+    unique, inverse = np.unique(seeds, return_inverse=True)
+    drawn = np.array([_drawn(ruleset, known, int(seed)) for seed in unique], dtype=np.int64)
+    return drawn[inverse]
+
+
+def _drawn(ruleset: Ruleset, known: dict[int, int], seed: int) -> int:
+    if seed not in known:
+        if len(known) >= _KEPT:
+            known.clear()
+        known[seed] = first_dealer(ruleset, seed)
+    return known[seed]
+
+
 def deal(
     program: Program,
     seed: int,
@@ -97,13 +128,13 @@ def deal(
     ruleset, tables = program.ruleset, program.tables
     layout, n = tables.layout, ruleset.players
     size, hands = len(ruleset.deck), len(numbers)
-    step = 1 if ruleset.next_dealer == "next" else 0
-    dealer = (ruleset.first_dealer + step * (numbers - 1)) % n
     if carried is None and program.lasting is not None:  # a hand alone: the start values
         start = program.lasting.layout.start(ruleset, hands)
         carried = Carried(np.zeros(0, dtype=np.int64), start, np.zeros((hands, n)))
     # hands of sittings draw from their own games' seeds
     own = None if carried is None or not carried.seeds.size else carried.seeds
+    step = 1 if ruleset.next_dealer == "next" else 0
+    dealer = (first_dealers(ruleset, seed if own is None else own) + step * (numbers - 1)) % n
     packs = keyed_random.permutations(seed if own is None else own, numbers, size, again)
     first = ruleset.flow[0]
     if first.completes_deal:
@@ -171,6 +202,7 @@ def deal(
         called=nobody.copy(),
         announced=np.zeros((hands, n, _bonuses(ruleset)), dtype=np.int64),
         kept_back=layout.empty(hands, n),
+        announce_passes=np.zeros((hands, n), dtype=np.int64),
         doubled=np.zeros((hands, _targets(ruleset)), dtype=np.int64),
         thrown=np.zeros(hands, dtype=np.bool_),
         ended=np.zeros(hands, dtype=np.bool_),
@@ -187,7 +219,6 @@ def deal(
         leading=np.full(hands, -1, dtype=np.int8),  # every seat at 0: nobody leads alone
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
-        announce_passes=np.zeros((hands, n), dtype=np.int64),
     )
     if carried is not None:
         carried.put_into(state)

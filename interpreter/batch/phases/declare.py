@@ -131,13 +131,15 @@ def _make(
 
 
 def _hand_over(state: BatchState, rule: ArrayHandOver, rows: Ints, seats: Ints) -> None:
-    """Each card asked for moves from another player's hand (the first seat holding it) to
-    the declarer's, who then gives one back for each: one of `in_return` in his hand, or any
-    when he has none of them, never a card handed to him (`declare._hand_over`,
-    `give_back_choices`)."""
+    """Each card asked for (with `named`, the one card the declarer names) moves from
+    another player's hand (the first seat holding it) to the declarer's, who then gives one
+    back for each: one of `in_return` in his hand, or any when he has none of them, never a
+    card handed to him (`declare._hand_over`, `give_back_choices`)."""
     layout = state.tables.layout
     ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
     asked = np.broadcast_to(rule.cards.fn(ctx).union(), (len(rows), layout.words))
+    if rule.named:
+        asked = _named(state, rows, seats, asked)
     received = np.zeros((len(rows), layout.words), dtype=state.hands.dtype)
     owed = []  # (positions in rows, holders), in the order the cards are asked
     for card in np.flatnonzero(layout.to_bools(asked).any(axis=0)).tolist():
@@ -170,6 +172,23 @@ def _hand_over(state: BatchState, rule: ArrayHandOver, rows: Ints, seats: Ints) 
         state.hands[where, seat] &= ~bits
         state.hands[where, holder] |= bits
         state.decided(where, counts)
+
+
+def _named(state: BatchState, rows: Ints, seats: Ints, asked: np.ndarray) -> np.ndarray:
+    """The card each declarer names among those `asked` he does not hold (a decision of
+    kind `name`; none asked where he holds them all), as the mask of the cards to hand over
+    (`declare._hand_over` and `pick_card`). The name is said aloud, which the batch does not
+    keep: nothing it reads depends on it. Cards asked twice by the expression are offered
+    once."""
+    candidates = asked & ~state.hands[rows, seats]
+    naming = any_card(candidates)
+    chosen = np.zeros_like(candidates)
+    if naming.any():
+        where = rows[naming]
+        card, counts = choose_card(state, where, seats[naming], candidates[naming], "name")
+        chosen[naming] = state.tables.layout.from_cards(card)
+        state.decided(where, counts)
+    return chosen
 
 
 def _show(

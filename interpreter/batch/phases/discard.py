@@ -2,7 +2,8 @@
 (`tarot.batch.phases.talon_takes`), then the talon taken into a hand or set aside as the
 contract (or, without an auction, the ruleset) says, then each seat in dealing order lays
 its cards away one at a time, none the ruleset protects unless only protected cards are
-left, with the payments for each.
+left, and cards of a group all or none of them (`discard.all_or_none`), with the payments
+for each.
 
 Where it sits: a batch phase (`tarot.batch.phases`) after the auction; the scalar
 engine's is `tarot.engine.phases.talon`. A talon made a stock is drawn from during play
@@ -32,7 +33,23 @@ def allowed(program: Program, state: BatchState, ctx: Ctx, hand: Masks) -> Masks
             continue
         kept = choices & ~rule(ctx)
         choices = np.where(any_card(kept)[:, None], kept, choices)
+    if program.discard_all_or_none is not None:
+        choices = _all_or_none(program.discard_all_or_none, state, ctx, hand, choices)
     return choices
+
+
+def _all_or_none(rule: Node, state: BatchState, ctx: Ctx, hand: Masks, choices: Masks) -> Masks:
+    """`choices` as the whole discard needs it (`talon._all_or_none`): once a card of the
+    rule's group is laid away, only the rest of the group; none of it while the seat holds
+    more of it than it still has to lay away; all of `choices` where that leaves nothing."""
+    seats = ctx.vars["player"]
+    group = np.broadcast_to(rule.fn(ctx).union(), hand.shape)
+    held = count(hand & group)
+    begun = any_card(state.discards[ctx.rows, seats] & group)
+    too_many = held > state.discard_left[ctx.rows, seats]
+    narrowed = np.where(begun[:, None], choices & group, choices & ~group)
+    narrows = (held > 0) & (begun | too_many) & any_card(narrowed)
+    return np.where(narrows[:, None], narrowed, choices)
 
 
 def place_talon(program: Program, state: BatchState, owes_discards: bool = True) -> None:

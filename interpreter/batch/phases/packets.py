@@ -7,7 +7,9 @@ the scalar engine's is `tarot.engine.phases.talon` (`_lay_out`, `take_packet`,
 `_leave_rest`). The talon keeps the order it was dealt in (`talon_takes.talon_order`, less
 any cards taken by kind before): packet k holds its cards k*size up to (k+1)*size, size being
 the talon's cards divided by the packets (a remainder lies in none, as in the scalar
-engine). The random player takes each packet uniformly among those still on the table.
+engine). The random player takes each packet uniformly among those still on the table that
+it may take (`talon.packets.forbidden`: one for which the rule holds only when it holds for
+every packet left, as in the scalar engine's `_decide_packet`).
 """
 
 from __future__ import annotations
@@ -17,11 +19,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarot.batch.array_exprs import Node
-from tarot.batch.masks import Ints, count
+from tarot.batch.masks import Bools, Ints, Masks, count
 from tarot.batch.phases.talon_takes import talon_order
 from tarot.batch.players import choose_index, log_texts
 from tarot.batch.state import BatchState
-from tarot.batch.values import Ctx, seat_mask
+from tarot.batch.values import Cards, Ctx, per_row, seat_mask
 from tarot.core.actions import PACKET_TEXT, DecisionKind
 from tarot.expressions import EvaluationError
 
@@ -34,6 +36,7 @@ class ArrayPackets:
     choose: int  # packets the talon's seat takes
     rest_to: str  # "tricks" or "out_of_play"
     rest_seat: Node | None  # whose tricks the rest goes to
+    forbidden: Node | None = None  # a packet that may not be taken while another may
 
 
 def lay_out(
@@ -64,6 +67,8 @@ def lay_out(
     state.talon[rows] = 0
     for _time in range(packets.choose):
         left = count(masks) > 0  # [rows, packets]: the packets still on the table
+        if packets.forbidden is not None:
+            left = _allowed(state, packets.forbidden, rows, seats, masks, left)
         counts = left.sum(axis=1)
         going = np.flatnonzero(counts > 0)
         if not len(going):
@@ -86,6 +91,28 @@ def lay_out(
     if packets.rest_to == "tricks":
         rest = np.bitwise_or.reduce(masks, axis=1)
         state.won[rows, _rest_seat(state, packets, rows)] |= rest
+
+
+def _allowed(
+    state: BatchState, rule: Node, rows: Ints, seats: Ints, masks: Masks, left: Bools
+) -> Bools:
+    """Of the packets `left` on the table ([rows, packets]), those the seat of each hand may
+    take: every one for which `rule` does not hold, or all of them where it holds for each
+    (it is worked out for the packets on the table alone, as the scalar engine does)."""
+    allowed: Bools = np.array(left, dtype=np.bool_)
+    for k in range(masks.shape[1]):
+        on_table = np.flatnonzero(left[:, k])
+        if not len(on_table):
+            continue
+        seen = {
+            **state.names(rows[on_table]),
+            "player": seats[on_table],
+            "packet_cards": Cards((masks[on_table, k],)),
+        }
+        holds = per_row(rule.fn(Ctx(state, rows[on_table], seen)), len(on_table))
+        allowed[on_table, k] = ~holds.astype(np.bool_)
+    some = np.asarray(allowed.any(axis=1))
+    return np.where(some[:, None], allowed, left)
 
 
 def _take(

@@ -43,7 +43,7 @@ def lay(ruleset: Ruleset, packs: Ints, dealer: Ints, start: int, end: int) -> In
     return np.where((places >= start) & (places < end), cards, -1)
 
 
-def _tops(state: BatchState, rows: Ints, seats: Ints) -> Ints:
+def tops(state: BatchState, rows: Ints, seats: Ints) -> Ints:
     """Each seat's pile tops: [rows, piles], -1 for a pile with no card left."""
     piles = state.piles[rows, seats]  # [rows, piles, depth]
     if not piles.shape[-1]:
@@ -60,8 +60,8 @@ def playable(state: BatchState, rows: Ints, seats: Ints) -> Masks:
     hand = state.hands[rows, seats]
     if not state.piles.shape[2]:
         return hand
-    tops = state.tables.layout.from_cards(_tops(state, rows, seats))
-    return hand | np.bitwise_or.reduce(tops, axis=1)
+    faces = state.tables.layout.from_cards(tops(state, rows, seats))
+    return hand | np.bitwise_or.reduce(faces, axis=1)
 
 
 def take_top(state: BatchState, rows: Ints, seats: Ints, cards: Ints) -> None:

@@ -24,6 +24,7 @@ from tarot.batch.phases.announce import keep_back
 from tarot.batch.phases.card_rules import restricted
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
 from tarot.batch.phases.exceptions import exceptional_winner
+from tarot.batch.phases.pile_tops import take_pile_tops
 from tarot.batch.phases.settle import settle
 from tarot.batch.players import choose_card
 from tarot.batch.program import Program
@@ -43,7 +44,7 @@ class Excuses:
     def __init__(self, state: BatchState, per_hand: bool, tables: DeckTables | None = None) -> None:
         self.tables = state.tables if tables is None else tables
         self.per_hand = per_hand
-        self.mask: Masks = state.excuses if per_hand else state.tables.fools
+        self.mask: Masks = state.excuses if per_hand else self.tables.fools
 
     def of(self, cards: Ints) -> Bools:
         """Whether each card ([hands] or [hands, k]) plays as the Fool in its hand."""
@@ -191,6 +192,10 @@ def play(
     of every hand at once, wherever its play ended."""
     state.played_tricks = np.zeros(state.size, dtype=np.int64)
     groups = list(program.plays.groups(state.contract))
+    if resume is None:  # the ranks a hand's cards play at are changed as play begins
+        groups = [
+            group for trick_play, rows in groups for group in _ranked(trick_play, state, rows)
+        ]
     if len(groups) == 1:
         _play(program, groups[0][0], state, chooser, resume)
     else:
@@ -219,6 +224,26 @@ def _play_groups(
         state.put(rows, part)
 
 
+def _ranked(trick_play: TrickPlay, state: BatchState, rows: Ints) -> list[tuple[TrickPlay, Ints]]:
+    """The hands `rows` that play under `trick_play`, in groups whose cards rank alike
+    (`play.rank_changes`: `tarot.batch.rank_changes`), each group's rules with its tables."""
+    changes = trick_play.rank_changes
+    if changes is None:
+        return [(trick_play, rows)]
+    return [
+        (
+            dataclasses.replace(
+                trick_play,
+                tables=changed.tables,
+                rank_changes=None,
+                excuses_kept=changed.excuses_kept,
+            ),
+            rows[places],
+        )
+        for changed, places in changes.groups(state, rows)
+    ]
+
+
 def _play(
     program: Program,
     trick_play: TrickPlay,
@@ -241,8 +266,10 @@ def _play(
         state.total_tricks = int(count(state.hands[0, leader[0]]))
         state.total_tricks += int(piles.cards_on_piles(state, rows[:1], leader)[0])
         state.total_tricks += int(stock.drawn_left(program, state, rows[:1])[0]) // n
-        excuses = _excuses(program, state, names, trick_play.tables)
+        excuses = _excuses(program, state, names, trick_play.tables, trick_play.excuses_kept)
         first = 1
+        if trick_play.pile_tops_to_hand is not None:
+            take_pile_tops(trick_play.pile_tops_to_hand, state, 1)
     else:
         state.total_tricks = resume.total_tricks
         first = resume.trick_number
@@ -298,6 +325,8 @@ def _play(
                 )
                 if (state.debtors[:, :1] >= 0).any():  # a Fool is still to be paid for
                     exchange.pay_debts(program, state, names)
+                if trick_play.pile_tops_to_hand is not None:
+                    take_pile_tops(trick_play.pile_tops_to_hand, state, number)
                 if last:  # settled with the others once they are over (`_settle`)
                     state.played_tricks[:] = number
                 elif trick_play.ends_play:
@@ -351,15 +380,22 @@ def _play_on(
 
 
 def _excuses(
-    program: Program, state: BatchState, names: dict[str, object], tables: DeckTables
+    program: Program,
+    state: BatchState,
+    names: dict[str, object],
+    tables: DeckTables,
+    kept: Masks | None = None,
 ) -> Excuses:
     """The cards that play as the Fool in each hand, worked out as play begins (`tables`:
-    the deck's as the hand's play rules play it)."""
+    the deck's as the hand's play rules play it; `kept`: with the ranks changed, the cards
+    that may still play as the Fool)."""
     rule = program.hand.excuse_cards
     if rule is None:
         return Excuses(state, per_hand=False, tables=tables)
     rows = np.arange(state.size)
     chosen = rule.fn(Ctx(state, rows, names)).union()
+    if kept is not None:
+        chosen = chosen & kept
     state.excuses = np.ascontiguousarray(
         np.broadcast_to(chosen, (state.size, state.tables.layout.words))
     )
