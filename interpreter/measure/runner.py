@@ -206,13 +206,14 @@ class _Chunk:
     ) -> list[HandResults]:
         """Every hand's results, the stored ones joined by those just `played` (for
         `work()`, in its order), which are given to the store."""
+        if store is None:  # nothing was stored: every hand was played, under every ruleset
+            return list(played)
         new = iter(played)
         kept: list[tuple[int, HandSummary]] = []
         results = [
             _joined(hands, next(new) if None in hands else (), kept) for hands in self.stored
         ]
-        if store is not None:
-            store.keep(kept)
+        store.keep(kept)
         return results
 
 
@@ -234,7 +235,7 @@ def _joined(
 
 
 CHUNK = 50  # most hand numbers handed to a worker at once
-BATCH_CHUNK = 2048  # the same, for the batch back end
+BATCH_CHUNK = 4096  # the same, for the batch back end (`batch.run.BATCH`, played at once)
 AHEAD = 4  # chunks handed out per worker before their results are taken
 WAIT_STEP = 0.2  # seconds the main thread waits for a result before looking at signals
 STOP_WAIT = 5.0  # seconds a worker is given to end on SIGTERM before it is killed
@@ -381,8 +382,9 @@ def available_cores() -> int:
 
 
 def _chunk_size(hands: int, jobs: int, backend: str = "scalar", pooled: bool = False) -> int:
-    if backend != "scalar":  # many hands at once pay: a few large chunks per worker
-        return max(1, min(BATCH_CHUNK, -(-hands // (jobs * 2))))
+    if backend != "scalar":  # many hands at once pay: a few large chunks per worker, even
+        pieces = max(2, -(-hands // (jobs * BATCH_CHUNK)))  # chunks a worker plays
+        return max(1, -(-hands // (jobs * pieces)))
     if pooled:  # hands side by side pay too (`agents.together`)
         return max(1, min(CHUNK, -(-hands // (jobs * 2))))
     return max(1, min(CHUNK, -(-hands // (jobs * 8))))
