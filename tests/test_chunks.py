@@ -85,7 +85,8 @@ def test_measures_folded_a_chunk_at_a_time_are_those_hand_by_hand(name: str) -> 
 
 def test_a_comparison_folded_a_chunk_at_a_time_is_the_same() -> None:
     a, b = load_ruleset("marolles-1637"), load_ruleset("marolles-1637-ultimo-literal")
-    pairs = list(zip(play_summaries(a, 2, range(1, 401)), play_summaries(b, 2, range(1, 401))))
+    under_a, under_b = play_summaries(a, 2, range(1, 401)), play_summaries(b, 2, range(1, 401))
+    pairs = list(zip(under_a, under_b, strict=True))
     one, chunked = Comparison(a, b), Comparison(a, b)
     for under_a, under_b in pairs:
         one.add(under_a, under_b)
