@@ -206,6 +206,21 @@ def test_a_document_found_valid_is_not_validated_again(
     load_ruleset("french-tarot")  # and a load finds it there
 
 
+def test_a_ruleset_with_options_is_known_valid_at_its_next_load(
+    fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The readings of its options checked in place are checked on the whole document, which
+    is remembered once valid: the next load (a new process) validates nothing."""
+    from tarot.check import known_valid
+
+    calls = counted_validations(monkeypatch)
+    ruleset = load_ruleset("marolles-1637")
+    assert ruleset.options and len(calls) == 2  # as written, then with its readings in place
+    known_valid._known.cache_clear()  # as a new process would, from the file
+    load_ruleset("marolles-1637")
+    assert len(calls) == 2, "both documents read from the list of valid documents"
+
+
 def test_an_invalid_document_and_one_that_is_not_plain_json_are_checked_every_time(
     fresh_cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

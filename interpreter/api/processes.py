@@ -15,7 +15,8 @@ that calls `tarot.simulate(..., jobs=2)` at its top level, not under
   starting while the script is being imported again ends at once, and the caller gets
   `WorkerDied` saying what to write (`GUARD_HINT`).
 
-The command line keeps "spawn" (`tarot` is not a user's script).
+The command line forks its workers wherever that is safe, "spawn" elsewhere
+(`tarot.measure.runner.quick_start`: `tarot` is not a user's script, so only speed decides).
 """
 
 from __future__ import annotations

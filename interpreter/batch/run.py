@@ -37,8 +37,9 @@ from tarot.core.vocabulary import MAX_REDEALS
 
 Steps = list[tuple[int, ArrayStep]]  # steps of the flow, each with its index
 
-#: hands played at once by default: large enough for numpy to pay, small enough to stay in cache
-BATCH = 2048
+#: hands played at once by default: large enough for numpy to pay (a batch has a fixed cost of
+#: a few thousand array operations), small enough to stay in cache
+BATCH = 4096
 
 
 def program_of(ruleset: Ruleset) -> Program:

@@ -128,15 +128,17 @@ def _copy_positions(draft: Draft, readings: Readings, source: tuple, target: tup
 def _check_readings_in_place(draft: Draft, readings: Readings, schema: Mapping) -> None:
     """A reading's value now stands where `{option: X}` stood: it must fit there too.
 
-    Only the sections a reading went into are checked again: the others are as the schema
-    check saw them, and the ruleset's top level (the sections it has) is unchanged, so the
-    problems outside those sections would be the ones already found."""
+    Only the problems in the sections a reading went into are kept: the others are as the
+    schema check saw them, and the ruleset's top level (the sections it has) is unchanged, so
+    the problems outside those sections would be the ones already found. The whole document
+    is checked, not those sections alone, so that once found valid it is known valid
+    (`check.known_valid`) and the next load checks nothing (the sections alone, without the
+    keys the schema requires, were never valid, and were checked at every load)."""
     changed = {parts[:1] for parts in readings.reads}
     if not changed:
         return
     reported = {problem.path for problem in draft.problems}
-    sections = {name: value for name, value in draft.data.items() if (name,) in changed}
-    for where, problem in schema_problems(sections, draft.provenance, schema):
+    for where, problem in schema_problems(draft.data, draft.provenance, schema):
         if where[:1] not in changed or problem.path in reported or where in draft.broken:
             continue
         draft.broken.add([where])

@@ -16,11 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
-
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError, best_match
-from jsonschema.validators import validator_for
+from typing import TYPE_CHECKING, Any
 
 from tarot.check import known_valid
 from tarot.errors import Position, Problem, closest_names, json_path, nearest_position
@@ -42,6 +38,10 @@ __all__ = [
     "validation_errors",
 ]
 
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
+
 DocPath = tuple[str | int, ...]
 
 #: One thing to report: the path it is about, the message, and whether the path names a
@@ -62,7 +62,9 @@ def validation_errors(data: Any, schema: Mapping[str, Any]) -> list[ValidationEr
     key = known_valid.document_key(data, schema)
     if known_valid.is_known_valid(key):  # the same document was found valid before
         return []
-    cls = validator_for(schema, default=Draft202012Validator)
+    from jsonschema import validators
+
+    cls = validator_for(schema)
     strict = validators.extend(
         cls, type_checker=cls.TYPE_CHECKER.redefine("integer", _is_written_integer)
     )
@@ -71,6 +73,16 @@ def validation_errors(data: Any, schema: Mapping[str, Any]) -> list[ValidationEr
     if not errors:
         known_valid.remember_valid(key)
     return errors
+
+
+def validator_for(schema: Mapping[str, Any]) -> type[Validator]:
+    """The validator class for the schema's ``$schema`` (Draft 2020-12 by default).
+    jsonschema is imported here, when a document is validated, not when the check is
+    imported: it takes a tenth of a second, and a document known valid needs none of it."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import validator_for as class_for
+
+    return class_for(schema, default=Draft202012Validator)
 
 
 def _is_written_integer(_checker: Any, instance: Any) -> bool:
@@ -89,6 +101,8 @@ def describe_error(error: ValidationError) -> list[Finding]:
         if branch:
             return [finding for sub in branch for finding in describe_error(sub)]
         if error.context:
+            from jsonschema.exceptions import best_match
+
             # best_match descends into the context preferring the deepest sub-error (the
             # branch that got furthest); when it cannot choose, rank the context directly.
             best = best_match([error])

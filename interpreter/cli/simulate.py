@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
@@ -146,7 +146,7 @@ def drive_run(
     args: argparse.Namespace,
     plan: RunPlan,
     rulesets: list[Ruleset],
-    consume: Callable[[HandResults], None],
+    consume: Callable[[Sequence[HandResults]], None],
     label: str,
 ) -> tuple[RunEnd, _Ran]:
     """Play the plan through `drive` where --jobs or --cluster says, with the --out rows
@@ -201,7 +201,11 @@ def cmd_simulate(args: argparse.Namespace, options: dict[str, str]) -> int:
     plan = RunPlan((RulesetSpec(args.ruleset, chosen),), args.seed, args.hands, agents, 1, backend)
     measures = RulesetMeasures.of(ruleset)
     end, ran = drive_run(
-        args, plan, [ruleset], lambda results: measures.add(results[0]), ruleset.id
+        args,
+        plan,
+        [ruleset],
+        lambda chunk: measures.add_all([hand for (hand,) in chunk]),
+        ruleset.id,
     )
     if measures.hands == 0:
         return nothing_finished(end)
@@ -246,7 +250,11 @@ def cmd_diff_table(
     b_target = " ".join([args.b, *(f"--option {name}={reading}" for name, reading in chosen)])
     comparison = Comparison(a, b)
     end, ran = drive_run(
-        args, plan, [a, b], lambda results: comparison.add(*results), f"{a.id} vs {b.id}"
+        args,
+        plan,
+        [a, b],
+        lambda chunk: comparison.add_all([(under_a, under_b) for under_a, under_b in chunk]),
+        f"{a.id} vs {b.id}",
     )
     if comparison.hands == 0:
         return nothing_finished(end)
@@ -381,9 +389,9 @@ def _against_base(
     plan = RunPlan(specs, args.seed, args.hands, agents, 1, backend)
     comparisons = [Comparison(base, variant) for variant in variants]
 
-    def consume(results: HandResults) -> None:
-        for comparison, under_variant in zip(comparisons, results[1:], strict=True):
-            comparison.add(results[0], under_variant)
+    def consume(chunk: Sequence[HandResults]) -> None:
+        for at, comparison in enumerate(comparisons, start=1):
+            comparison.add_all([(results[0], results[at]) for results in chunk])
 
     end, ran = drive_run(args, plan, [base, *variants], consume, f"{base.id} family")
     if comparisons[0].hands == 0:

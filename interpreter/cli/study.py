@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 from tarot.batch.backend import choose_backend
 from tarot.cli.flags import (
@@ -30,7 +31,7 @@ from tarot.core.ruleset import Ruleset
 from tarot.errors import Problem, RulesetError
 from tarot.measure.comparison import can_pair
 from tarot.measure.report import RunInfo
-from tarot.measure.runner import RulesetSpec, RunPlan
+from tarot.measure.runner import HandResults, RulesetSpec, RunPlan
 from tarot.measure.study.design import Design, make_design
 from tarot.measure.study.effects import StudyEffects
 from tarot.measure.study.factors import Factor, study_factors
@@ -88,7 +89,12 @@ def cmd_study(args: argparse.Namespace) -> int:
         f"in each: {len(design.runs) * args.hands} hands in all",
         file=sys.stderr,
     )
-    end, ran = drive_run(args, plan, rulesets, effects.add, f"{base.id} study")
+
+    def consume(chunk: Sequence[HandResults]) -> None:
+        for results in chunk:
+            effects.add(results)
+
+    end, ran = drive_run(args, plan, rulesets, consume, f"{base.id} study")
     if effects.hands == 0:
         return nothing_finished(end)
     findings, threshold = find(effects, [factor.option for factor in factors])

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tarot.core.ruleset import Ruleset
@@ -58,10 +59,18 @@ class Comparison:
         self._largest: list[tuple[float, int, DifferentHand]] = []
 
     def add(self, under_a: HandSummary, under_b: HandSummary) -> None:
-        self.a.add(under_a)
-        self.b.add(under_b)
-        if not self.paired:
-            return
+        self.add_all([(under_a, under_b)])
+
+    def add_all(self, pairs: Sequence[tuple[HandSummary, HandSummary]]) -> None:
+        """`add` each hand of `pairs` (under A, under B) in turn: each side's measures a
+        chunk at a time (`RulesetMeasures.add_all`), the paired differences hand by hand."""
+        self.a.add_all([under_a for under_a, _ in pairs])
+        self.b.add_all([under_b for _, under_b in pairs])
+        if self.paired:
+            for under_a, under_b in pairs:
+                self._add_paired(under_a, under_b)
+
+    def _add_paired(self, under_a: HandSummary, under_b: HandSummary) -> None:
         gaps = [vb - va for va, vb in zip(under_a.net, under_b.net, strict=True)]
         for seat, gap in enumerate(gaps):
             self.difference[seat].add(gap)

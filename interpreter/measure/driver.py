@@ -19,7 +19,7 @@ from tqdm import tqdm
 from tarot.core.output_files import OutputError, held_signals
 from tarot.core.ruleset import Ruleset
 from tarot.measure.rows import RowWriter
-from tarot.measure.runner import Executor, HandResults, RunPlan, run_hands
+from tarot.measure.runner import Executor, HandResults, RunPlan, quick_start, run_chunks
 from tarot.measure.store import PlanStore, ResultStore
 
 
@@ -36,30 +36,36 @@ class RunEnd:
         return self.interrupted or self.failure is not None
 
 
+class _Bar(tqdm):
+    """The progress bar, without tqdm's monitor thread (which only watches for a bar left
+    behind), so that the workers can be forked from a process of one thread."""
+
+    monitor_interval = 0
+
+
 def drive(
     plan: RunPlan,
     rulesets: Sequence[Ruleset],
     jobs: int | Executor,
-    consume: Callable[[HandResults], None],
+    consume: Callable[[Sequence[HandResults]], None],
     rows: RowWriter | None = None,
     label: str = "hands",
     store: ResultStore | None = None,
 ) -> RunEnd:
-    """Play the plan (in `jobs` processes, or by an executor), giving each hand's results
-    to `consume` and `rows`; with a `store`, the hands it holds are read from it and the
-    others played and added to it."""
-    bar = tqdm(total=plan.hands, unit="hand", desc=label, file=sys.stderr, disable=None)
+    """Play the plan (in `jobs` processes, started as `quick_start` says, or by an
+    executor), giving the results of each chunk of hands played together to `consume` (a
+    list, in hand order) and each hand's to `rows`; with a `store`, the hands it holds are
+    read from it and the others played and added to it."""
+    bar = _Bar(total=plan.hands, unit="hand", desc=label, file=sys.stderr, disable=None)
     end = RunEnd()
     seen: PlanStore | None = None
     try:
         if store is not None:
             seen = PlanStore(store, plan.keys(rulesets))
-        for results in run_hands(plan, rulesets, jobs, seen):
-            with held_signals():  # the hand is in the rows and the report, or in neither
-                if rows is not None:
-                    rows.write(results)
-                consume(results)
-            bar.update()
+        for chunk in run_chunks(plan, rulesets, jobs, seen, quick_start()):
+            with held_signals():  # a hand is in the rows and the report, or in neither
+                _take(chunk, consume, rows)
+            bar.update(len(chunk))
     except KeyboardInterrupt:
         end = RunEnd(interrupted=True)
     except OutputError as error:
@@ -74,6 +80,25 @@ def drive(
         if store is not None:
             end = _close_store(store, seen, end)
     return end
+
+
+def _take(
+    chunk: Sequence[HandResults],
+    consume: Callable[[Sequence[HandResults]], None],
+    rows: RowWriter | None,
+) -> None:
+    """The chunk's rows written, then the chunk consumed; when a write fails, the hands
+    written before it are consumed still, and the failure goes on."""
+    written = 0
+    try:
+        if rows is not None:
+            for results in chunk:
+                rows.write(results)
+                written += 1
+        written = len(chunk)
+    finally:
+        if written:
+            consume(chunk[:written])
 
 
 def _close_store(store: ResultStore, seen: PlanStore | None, end: RunEnd) -> RunEnd:

@@ -1,8 +1,8 @@
 """Game measures of one ruleset over many hands, in the manner of Ludii's metrics.
 
-Where it sits: `RulesetMeasures.add` folds in one `HandSummary` at a time (constant memory);
-`report` gives plain dicts for `tarot.measure.report` to print, which prints those that
-fit the game's shape (`shape.GameShape`). Seats are reported
+Where it sits: `RulesetMeasures.add` folds in one `HandSummary` at a time, `add_all` a run's
+chunk of them (constant memory); `report` gives plain dicts for `tarot.measure.report` to
+print, which prints those that fit the game's shape (`shape.GameShape`). Seats are reported
 two ways: by seat number (as in a game record) and by place relative to the dealer (dealer,
 first after the dealer, ...), which is where an advantage of position shows.
 
@@ -131,33 +131,50 @@ class RulesetMeasures:
         return (seat - dealer) % self.players
 
     def add(self, hand: HandSummary) -> None:
-        self.hands += 1
-        for seat, value in enumerate(hand.net):
-            self.by_seat[seat].add(value)
-            self.by_place[self.place_of(seat, hand.dealer)].add(value)
-            self.histogram[seat][value] += 1
-        winners = hand.winners or ((hand.winner,) if hand.winner is not None else ())
-        if hand.winner is None:
-            self.draws += 1
-        else:
-            self.dealer_side_wins.add(hand.dealer in winners)
-        for seat in winners:
-            self.wins_by_place[self.place_of(seat, hand.dealer)] += 1
-        self.spread.add(spread(hand.net))
-        self.moved.add(sum(v for v in hand.net if v > 0))
-        self.length.add(hand.decisions)
-        self.choices += hand.choices
-        self.decisions += hand.decisions
-        if hand.decided_share is not None:
-            self.decided_share.add(hand.decided_share)
-        self.lead_changes.add(hand.lead_changes)
-        for rule, times in hand.fired.items():
-            self.fired_hands[rule] += 1
-            self.fired_total[rule] += times
-        self.paid.add(hand.paid)
-        self.swing.add(sum(hand.paid.values()))
+        self.add_all((hand,))
+
+    def add_all(self, hands: Sequence[HandSummary]) -> None:
+        """Fold in each of `hands` in turn: every running mean gets the same values in the
+        same order as hand by hand (`RunningMean.add_all`), so the same figures to the last
+        bit, a measure at a time rather than a hand at a time."""
+        players = self.players
+        self.hands += len(hands)
+        nets = [hand.net for hand in hands]
+        for seat in range(players):
+            column = [net[seat] for net in nets]
+            self.by_seat[seat].add_all(column)
+            self.histogram[seat].update(column)
+        for place in range(players):
+            self.by_place[place].add_all(
+                [hand.net[(place + hand.dealer) % players] for hand in hands]
+            )
+        for hand in hands:
+            winners = hand.winners or ((hand.winner,) if hand.winner is not None else ())
+            if hand.winner is None:
+                self.draws += 1
+            else:
+                self.dealer_side_wins.add(hand.dealer in winners)
+            for seat in winners:
+                self.wins_by_place[self.place_of(seat, hand.dealer)] += 1
+        self.spread.add_all([spread(net) for net in nets])
+        self.moved.add_all([sum(v for v in net if v > 0) for net in nets])
+        self.length.add_all([hand.decisions for hand in hands])
+        self.choices += sum(hand.choices for hand in hands)
+        self.decisions += sum(hand.decisions for hand in hands)
+        self.decided_share.add_all(
+            [share for hand in hands if (share := hand.decided_share) is not None]
+        )
+        self.lead_changes.add_all([hand.lead_changes for hand in hands])
+        for hand in hands:
+            for rule, times in hand.fired.items():
+                self.fired_hands[rule] += 1
+                self.fired_total[rule] += times
+        paid = [hand.paid for hand in hands]
+        self.paid.add_all(paid)
+        self.swing.add_all([sum(values.values()) for values in paid])
         if self.auction is not None:
-            self.auction.add(hand)
+            for hand in hands:
+                self.auction.add(hand)
 
     def win_rates(self) -> list[float]:
         return [wins / self.hands if self.hands else 0.0 for wins in self.wins_by_place]

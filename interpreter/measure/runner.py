@@ -3,7 +3,8 @@
 Where it sits: between the command line and the statistics. `run_hands` plays hand numbers
 1..N (or sittings 1..N, for a ruleset with lasting state and a game end) under one or more
 rulesets (every ruleset on every hand number, with the same seeds) and
-yields, hand by hand and in order, a tuple of `HandSummary`s, one per ruleset. Each hand
+yields, hand by hand and in order, a tuple of `HandSummary`s, one per ruleset (`run_chunks`:
+the same, a list for each chunk of hands played together). Each hand
 depends only on (seed, hand number), so the results are the same for any number of jobs.
 Given a results store (`store.PlanStore`), each chunk of hand numbers is looked up in it
 first: only the hands it lacks, under the rulesets that lack them, are handed out to be
@@ -12,14 +13,15 @@ played, and the parent alone gives the new ones to the store as they come back.
 The work is handed out lazily, a few chunks of hand numbers ahead of the results, so a run of
 any length starts at once and holds little. Who plays the chunks is an `Executor`: this
 machine's worker processes (`ProcessPool`, here) or a cluster (`tarot.measure.cluster`).
-Compiled rulesets hold closures and do not pickle: each worker builds them again from the
-very documents the parent read (`Ruleset.written`, no file is read again) and checks that
-each comes out with the parent's content hash; a difference stops the run with
-`RulesetMismatch`. Each local worker is a process
-with a pipe of its own, and no queue or lock is shared between processes, so a worker killed
-at any moment (a signal to the whole process group) can block neither the parent nor another
-worker. Workers never receive Ctrl-C or SIGHUP (blocked from birth, then ignored) and are
-stopped by the parent with SIGTERM, which keeps what it received.
+Compiled rulesets hold closures and do not pickle: a worker forked from the parent
+(`quick_start`) has them already; a spawned one builds them again from the very documents
+the parent read (`Ruleset.written`, no file is read again) and checks that each comes out
+with the parent's content hash; a difference stops the run with `RulesetMismatch`. Each
+local worker is a process with a pipe of its own, and no queue or lock is shared between
+processes, so a worker killed at any moment (a signal to the whole process group) can block
+neither the parent nor another worker. Workers never receive Ctrl-C or SIGHUP (blocked from
+birth, then ignored) and are stopped by the parent with SIGTERM, which keeps what it
+received.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ import itertools
 import multiprocessing
 import os
 import signal
+import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
@@ -202,13 +206,14 @@ class _Chunk:
     ) -> list[HandResults]:
         """Every hand's results, the stored ones joined by those just `played` (for
         `work()`, in its order), which are given to the store."""
+        if store is None:  # nothing was stored: every hand was played, under every ruleset
+            return list(played)
         new = iter(played)
         kept: list[tuple[int, HandSummary]] = []
         results = [
             _joined(hands, next(new) if None in hands else (), kept) for hands in self.stored
         ]
-        if store is not None:
-            store.keep(kept)
+        store.keep(kept)
         return results
 
 
@@ -230,7 +235,7 @@ def _joined(
 
 
 CHUNK = 50  # most hand numbers handed to a worker at once
-BATCH_CHUNK = 2048  # the same, for the batch back end
+BATCH_CHUNK = 4096  # the same, for the batch back end (`batch.run.BATCH`, played at once)
 AHEAD = 4  # chunks handed out per worker before their results are taken
 WAIT_STEP = 0.2  # seconds the main thread waits for a result before looking at signals
 STOP_WAIT = 5.0  # seconds a worker is given to end on SIGTERM before it is killed
@@ -283,17 +288,23 @@ class WorkerDied(TarotError, RuntimeError):
 _DEAF_TO = tuple(getattr(signal, name) for name in ("SIGINT", "SIGHUP") if hasattr(signal, name))
 
 
-def _worker_main(connection: Connection, plan: RunPlan, written: list[Written]) -> None:
+def _worker_main(
+    connection: Connection, plan: RunPlan, rulesets: list[Written] | list[Ruleset]
+) -> None:
     """A worker's whole life: chunks of work in, their results out, until told to stop
-    (None) or killed. An error goes back to the parent as ("error", exception)."""
+    (None) or killed. An error goes back to the parent as ("error", exception). `rulesets`:
+    what to build them from (a spawned worker), or the parent's own (a forked one)."""
     for signum in _DEAF_TO:
         signal.signal(signum, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # started while the parent held its stopping signals (`held_signals`), which a process
+    # inherits blocked: SIGTERM must reach this one
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     table: Table | None = None
     while (work := connection.recv()) is not None:
         try:
             if table is None:  # built here, not at start: a mismatch reaches the parent
-                table = Table(plan, [w.build() for w in written])
+                table = Table(plan, [_built(ruleset) for ruleset in rulesets])
             connection.send(("done", table.play(work)))
         except Exception as error:  # noqa: BLE001 - every failure is the parent's to report
             try:
@@ -301,6 +312,10 @@ def _worker_main(connection: Connection, plan: RunPlan, written: list[Written]) 
             except Exception:  # noqa: BLE001 - an error that does not pickle goes as text
                 connection.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
             return
+
+
+def _built(ruleset: Written | Ruleset) -> Ruleset:
+    return ruleset.build() if isinstance(ruleset, Written) else ruleset
 
 
 @dataclass
@@ -367,8 +382,9 @@ def available_cores() -> int:
 
 
 def _chunk_size(hands: int, jobs: int, backend: str = "scalar", pooled: bool = False) -> int:
-    if backend != "scalar":  # many hands at once pay: a few large chunks per worker
-        return max(1, min(BATCH_CHUNK, -(-hands // (jobs * 2))))
+    if backend != "scalar":  # many hands at once pay: a few large chunks per worker, even
+        pieces = max(2, -(-hands // (jobs * BATCH_CHUNK)))  # chunks a worker plays
+        return max(1, -(-hands // (jobs * pieces)))
     if pooled:  # hands side by side pay too (`agents.together`)
         return max(1, min(CHUNK, -(-hands // (jobs * 2))))
     return max(1, min(CHUNK, -(-hands // (jobs * 8))))
@@ -380,22 +396,32 @@ def _chunks(first: int, hands: int, size: int) -> Iterator[range]:
         yield range(start, min(start + size, last))
 
 
+def quick_start() -> str:
+    """The quickest safe way to start workers here: "fork" on Linux while this process runs
+    no other thread (a copy of this process, its modules imported and its rulesets built,
+    which does neither again), else "spawn"."""
+    forks = sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+    return "fork" if forks and threading.active_count() == 1 else "spawn"
+
+
 def _start_workers(
     plan: RunPlan, rulesets: Sequence[Ruleset], jobs: int, start: str = "spawn"
 ) -> list[_Worker]:
-    written = [Written.of(ruleset) for ruleset in rulesets]
-    context = (
-        multiprocessing.get_context("fork")
-        if start == "fork"
-        else multiprocessing.get_context("spawn")
-    )
+    given: list[Written] | list[Ruleset]
+    context: multiprocessing.context.BaseContext
+    if start == "fork":  # a copy of this process: its rulesets are there already
+        context = multiprocessing.get_context("fork")
+        given = list(rulesets)
+        sys.stdout.flush()  # what waits in a buffer would be written by every copy too
+        sys.stderr.flush()
+    else:
+        context = multiprocessing.get_context("spawn")
+        given = [Written.of(ruleset) for ruleset in rulesets]
     workers = []
     with deaf_children():
         for _ in range(jobs):
             ours, theirs = context.Pipe()
-            process = context.Process(
-                target=_worker_main, args=(theirs, plan, written), daemon=True
-            )
+            process = context.Process(target=_worker_main, args=(theirs, plan, given), daemon=True)
             process.start()
             theirs.close()
             workers.append(_Worker(process, ours))
@@ -487,6 +513,23 @@ def run_hands(
     executor when it is one. With a `store`, the hands it holds are read from it, and only
     the others are played (and given to it). `start` is how worker processes start
     (`ProcessPool`)."""
+    chunks = run_chunks(plan, rulesets, jobs, store, start)
+    try:
+        for chunk in chunks:
+            yield from chunk
+    finally:
+        chunks.close()
+
+
+def run_chunks(
+    plan: RunPlan,
+    rulesets: Sequence[Ruleset],
+    jobs: int | Executor = 1,
+    store: PlanStore | None = None,
+    start: str = "spawn",
+) -> Generator[list[HandResults], None, None]:
+    """`run_hands` a chunk at a time: the results of the hands played together (in a worker,
+    or here), in hand order, as soon as they are all in."""
     width = jobs if isinstance(jobs, int) else jobs.width
     size = _chunk_size(plan.hands, width, plan.backend, plan.pools_playouts)
     whole = range(plan.first, plan.first + plan.hands)
@@ -510,21 +553,21 @@ def run_hands(
     answers = executor.play(plan, rulesets, works())
     try:
         for answer in answers:
-            yield from given.popleft().results(answer, store)
+            yield given.popleft().results(answer, store)
     finally:
         answers.close()  # ends the executor's run at once when the caller stops early
 
 
 def _play_here(
     plan: RunPlan, rulesets: Sequence[Ruleset], chunks: Iterator[_Chunk], store: PlanStore | None
-) -> Iterator[HandResults]:
-    """`run_hands` in this process."""
+) -> Iterator[list[HandResults]]:
+    """`run_chunks` in this process."""
     table = Table(plan, list(rulesets))
     for chunk in chunks:
         if plan.backend != "scalar" or plan.pools_playouts:  # a chunk at once pays
-            yield from chunk.results(table.play(chunk.work()), store)
+            yield chunk.results(table.play(chunk.work()), store)
             continue
         for number, stored in zip(chunk.numbers, chunk.stored, strict=True):
             single = _Chunk(range(number, number + 1), [stored])
             # a hand at a time: each is given to the store as soon as it is played
-            yield from single.results(table.play(single.work()), store)
+            yield single.results(table.play(single.work()), store)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
@@ -147,6 +148,17 @@ class RunningMean:
         self.mean += delta / self.count
         self._m2 += delta * (value - self.mean)
 
+    def add_all(self, values: Iterable[float]) -> None:
+        """`add` each of `values` in turn: the same arithmetic in the same order, so the
+        same mean and variance to the last bit, without a call a value."""
+        count, mean, m2 = self.count, self.mean, self._m2
+        for value in values:
+            count += 1
+            delta = value - mean
+            mean += delta / count
+            m2 += delta * (value - mean)
+        self.count, self.mean, self._m2 = count, mean, m2
+
     @property
     def variance(self) -> float:
         """The sample variance (n - 1 in the denominator); 0 with fewer than two values."""
@@ -235,14 +247,24 @@ class KeyedMeans:
         self.histograms: dict[str, Counter[float]] = {}
 
     def add(self, values: dict[str, float]) -> None:
-        for key in values.keys() - self.means.keys():
-            self.means[key] = RunningMean.of_zeros(self.count)
-            self.histograms[key] = Counter({0.0: self.count} if self.count else {})
-        self.count += 1
+        self.add_all((values,))
+
+    def add_all(self, rows: Sequence[dict[str, float]]) -> None:
+        """`add` each of `rows` in turn, a quantity at a time (the same values in the same
+        order for each, so the same means to the last bit as row by row)."""
+        first_seen: dict[str, int] = {}  # a quantity new here -> the row it first shows in
+        for index, values in enumerate(rows):
+            for key in values:
+                if key not in self.means and key not in first_seen:
+                    first_seen[key] = index
+        for key, index in first_seen.items():
+            self.means[key] = RunningMean.of_zeros(self.count + index)
+            self.histograms[key] = Counter({0.0: self.count + index} if self.count + index else {})
         for key, running in self.means.items():
-            value = values.get(key, 0.0)
-            running.add(value)
-            self.histograms[key][value] += 1
+            column = [values.get(key, 0.0) for values in rows[first_seen.get(key, 0) :]]
+            running.add_all(column)
+            self.histograms[key].update(column)
+        self.count += len(rows)
 
     def mean(self, key: str) -> float:
         running = self.means.get(key)

@@ -25,8 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
-
-import jsonschema
+from typing import TYPE_CHECKING
 
 from tarot.compile.loader import load_ruleset, load_schema
 from tarot.core.ruleset import Ruleset
@@ -40,6 +39,9 @@ from tarot.load import paths
 from tarot.players.lineup import AGENT_KINDS, LineupError, agent_settings
 from tarot.records.record import first_game_winners, hand_record, record_id
 from tarot.records.record_json import RecordError, shortened
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 HUMAN = "human"
 
@@ -88,16 +90,16 @@ def _is_integer(_checker: object, value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_RecordValidator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
-
-
 @cache
-def _validator() -> jsonschema.protocols.Validator:
+def _validator() -> Validator:
+    import jsonschema  # only when a record is validated: a tenth of a second to import
+
+    record_validator = jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+    )
     schema = load_schema("game-record")
-    return _RecordValidator(_inlined(schema, schema))
+    return record_validator(_inlined(schema, schema))
 
 
 def _inlined(node: object, root: dict) -> object:
