@@ -217,7 +217,7 @@ def test_output_paths_are_checked_before_any_hand(capsys, tmp_path: Path, monkey
     def no_run(*_args, **_kwargs):
         raise AssertionError("a hand was played before the output path was checked")
 
-    monkeypatch.setattr(driver, "run_hands", no_run)
+    monkeypatch.setattr(driver, "run_chunks", no_run)
     monkeypatch.setattr("tarot.cli.play.play_hands", no_run)
     (tmp_path / "folder.csv").mkdir()
     cases = [

@@ -1,7 +1,7 @@
 """A body that depends on its card alone, worked out once per card of the deck.
 
 Where it sits: beside the array compiler (`tarot.batch.array_exprs`), which asks it about
-the body of an aggregation over cards (`sum(c in tricks(s): if c in queens then 4 else
+the body of an aggregation over cards (`sum(c in tricks(s): if c in high_cards then 4 else
 ...)`) and the condition of a filter. Such a body reads nothing of the hand, only the card
 and constants, so its value for each card is the same in every hand: it is worked out once,
 for every card of the deck at once, into a table by card, and the aggregation becomes the
