@@ -112,10 +112,14 @@ class Carried:
     seeds: Ints
     lasting: Floats
     totals: Floats
+    # [hands, seats]: the hand scores among `totals`, which the running result of the
+    # summaries' leaders leaves out (as the scalar summary does); None: none
+    scored: Floats | None = None
 
     def take(self, rows: Ints) -> Carried:
         seeds = self.seeds[rows] if self.seeds.size else self.seeds
-        return Carried(seeds, self.lasting[rows], self.totals[rows])
+        scored = None if self.scored is None else self.scored[rows]
+        return Carried(seeds, self.lasting[rows], self.totals[rows], scored)
 
     def put_into(self, state: BatchState) -> None:
         """The hands of `state` (just dealt) start from these values."""
@@ -123,6 +127,8 @@ class Carried:
         state.lasting = self.lasting.copy()
         state.lasting_before = self.lasting.copy()
         state.totals_before = self.totals.copy()
+        if self.scored is not None:
+            state.scored = self.scored.copy()
         state.sitting_over = np.zeros(state.size, dtype=np.bool_)
 
 

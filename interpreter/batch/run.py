@@ -173,7 +173,8 @@ def _carried(state: BatchState, rows: Ints) -> Carried | None:
     if state.totals_before.shape[:1] != (state.size,):
         return None
     seeds = state.seeds[rows] if state.seeds.shape[:1] == (state.size,) else state.seeds[:0]
-    return Carried(seeds, state.lasting_before[rows], state.totals_before[rows])
+    scored = state.scored[rows] if state.scored.shape[:1] == (state.size,) else None
+    return Carried(seeds, state.lasting_before[rows], state.totals_before[rows], scored)
 
 
 def play_summaries(

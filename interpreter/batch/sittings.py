@@ -42,11 +42,13 @@ def sitting_hands(
     going = np.arange(len(lanes))
     values = lasting.layout.start(ruleset, len(lanes))
     totals = np.zeros((len(lanes), ruleset.players))
+    scored = np.zeros((len(lanes), ruleset.players))
     for hand in range(1, game.max_hands + 1):
-        carried = Carried(lanes[going], values[going], totals[going])
+        carried = Carried(lanes[going], values[going], totals[going], scored[going])
         state = play_batch(ruleset, 0, np.full(len(going), hand), logging, carried)
         yield going, state
         totals[going] += state.net
+        scored[going] = state.scored
         values[going] = state.lasting
         going = going[~game_over(lasting, state)]
         if not len(going):

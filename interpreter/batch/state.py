@@ -128,6 +128,9 @@ class BatchState:
     lasting: Floats = field(default_factory=lambda: np.zeros((0, 0)))
     lasting_before: Floats = field(default_factory=lambda: np.zeros((0, 0)))
     totals_before: Floats = field(default_factory=lambda: np.zeros((0, 0)))
+    # [hands, seats]: the hand scores in the running result (in a sitting, the hands' before
+    # it too), which the summaries' leaders leave out, as the scalar summary does
+    scored: Floats = field(default_factory=lambda: np.zeros((0, 0)))
     sitting_over: Bools = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
     transfer_log: list[Logged] = field(default_factory=list)
     # [hands]: how many tricks each hand played, once its play is over (0: not over, or no
@@ -248,9 +251,12 @@ class BatchState:
 
     def running(self, rows: Ints) -> Floats:
         """The running result of `rows`: the hand's net, and in a sitting the game before."""
-        if self.totals_before.shape[:1] != (self.size,):
-            return self.net[rows]
-        return self.net[rows] + self.totals_before[rows]
+        running = self.net[rows]
+        if self.totals_before.shape[:1] == (self.size,):
+            running = running + self.totals_before[rows]
+        if self.scored.shape[:1] == (self.size,):  # scores are not payments: left out
+            running = running - self.scored[rows]
+        return running
 
     def seed_of(self, rows: Ints) -> int | Ints:
         """The seed the draws of the hands `rows` are keyed by (with their numbers): the

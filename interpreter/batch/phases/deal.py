@@ -220,6 +220,8 @@ def deal(
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
     )
+    if carried is not None and carried.scored is None:  # no scores carried: none yet
+        state.scored = np.zeros((hands, n))
     if carried is not None:
         carried.put_into(state)
         state.leading = sole_leaders(state.running(np.arange(hands)))

@@ -81,6 +81,8 @@ def _score(rule: Node, state: BatchState, names: dict[str, Value]) -> None:
     if state.tables.seating.sits_out:  # a seat sitting the hand out scores nothing in it
         scores = np.where(state.in_play(rows), scores, 0)
     state.net += scores
+    if state.scored.shape[:1] == (state.size,):
+        state.scored += scores
     key = state.rule_keys[HAND_SCORE]
     state.fired[:, key] += (scores != 0).sum(axis=1).astype(state.fired.dtype)
     state.paid[:, key] += np.abs(scores).sum(axis=1)
