@@ -739,15 +739,18 @@ def test_play_hand_n_reproduces_hand_n_of_a_game(capsys, tmp_path: Path) -> None
 
 def interrupt_after(monkeypatch, hands: int) -> None:
     """Make the run stop as Ctrl-C would, once `hands` hands have finished."""
-    real = driver.run_hands
+    real = driver.run_chunks
 
-    def stopping(plan, rulesets, jobs=1, store=None):
-        for done, results in enumerate(real(plan, rulesets, jobs, store)):
-            if done == hands:
-                raise KeyboardInterrupt
-            yield results
+    def stopping(plan, rulesets, jobs=1, store=None, start="spawn"):
+        done = 0
+        for chunk in real(plan, rulesets, jobs, store, start):
+            for results in chunk:  # handed on a hand at a time, to stop between two
+                if done == hands:
+                    raise KeyboardInterrupt
+                done += 1
+                yield [results]
 
-    monkeypatch.setattr(driver, "run_hands", stopping)
+    monkeypatch.setattr(driver, "run_chunks", stopping)
 
 
 def test_interrupted_simulate_keeps_what_finished(capsys, tmp_path: Path, monkeypatch) -> None:
@@ -824,7 +827,7 @@ def test_plot_in_a_missing_folder_is_refused_before_the_run(
     def no_run(*_args, **_kwargs):
         raise AssertionError("the run started before the picture's folder was checked")
 
-    monkeypatch.setattr(driver, "run_hands", no_run)
+    monkeypatch.setattr(driver, "run_chunks", no_run)
     target = tmp_path / "no such folder" / "p.png"
     err = refused(capsys, "simulate", "marolles-1637", "--hands", "5", "--plot", str(target))
     assert "no such folder" in err
