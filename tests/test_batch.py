@@ -232,9 +232,10 @@ def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, m
 
 
 NEW_MECHANISMS = {
-    "agreed_by": (
+    "questions": (
         "french-tarot",
-        'redeal:\n  - id: petit_sec\n    agreed_by: "[s in seats if s != player]"\n',
+        "questions:\n  - {id: top, name: Top, before_trick: 2, by: taker, cards: trumps,"
+        " source: tarot_003}\n",
     ),
 }
 

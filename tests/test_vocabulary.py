@@ -102,8 +102,8 @@ def test_the_batch_back_end_rules_on_every_mechanism() -> None:
 
 
 def test_a_refused_mechanism_is_named_where_it_is_written() -> None:
-    document = {"redeal": [{"id": "y", "agreed_by": "seats"}], "payments": [{"id": "x"}]}
-    assert supports_document(document) == [f"redeal[0].agreed_by: {REFUSED['redeal[].agreed_by']}"]
+    document = {"questions": [{"id": "y", "by": "seats"}], "payments": [{"id": "x"}]}
+    assert supports_document(document) == [f"questions: {REFUSED['questions']}"]
     assert supports_document({"tableau": {}}) == [
         "tableau: a section the batch back end does not know"
     ]

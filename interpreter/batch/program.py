@@ -136,6 +136,7 @@ class ArrayHand:
     exchange_cards: Node | None
     excuse_cards: Node | None  # the cards that play as Fools in a hand, if the ruleset picks them
     steps: tuple[ArrayStep, ...]  # the flow's steps, with their expressions as arrays
+    agreed_by: tuple[Node | None, ...] = ()  # by redeal rule: the seats that must agree to it
 
 
 def _reads_pair(compiled: object) -> bool:
@@ -577,6 +578,10 @@ def _hand(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayHand:
         steps=tuple(
             _step(compiler, i, step, i >= after_taker(ruleset.flow))
             for i, step in enumerate(ruleset.flow)
+        ),
+        agreed_by=tuple(
+            _optional(compiler, f"redeal {rule.id}", rule.agreed_by, "redeal")
+            for rule in ruleset.redeals
         ),
     )
 

@@ -115,11 +115,11 @@ RUNS = frozenset(
         "announcements.reopen",  # `batch.phases.announce._reopen`
         "bidding.contracts[].join",  # `batch.phases.joining`, asked once the auction is won
         "bidding.contracts[].join_at",  # and in the bidding (`batch.phases.bidding._bids`)
+        "redeal[].agreed_by",  # `batch.phases.agreement`
     }
 )
 #: the mechanisms it does not run, each with what it lacks
 REFUSED: dict[str, str] = {
-    "redeal[].agreed_by": "a redeal the other seats agree to",
     "questions": "questions during play (no such decision in the batch)",
 }
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
