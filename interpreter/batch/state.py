@@ -139,6 +139,10 @@ class BatchState:
     # [hands, seats]: the seats that joined the taker's side (`bidding.contracts[].join`), each
     # with its place among the joins, from 1 (0: not joined); empty in a play-out's state
     joined: Ints = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    # [hands, questions]: the seat that asked each question during play (-1: not asked), and
+    # [hands, questions, seats] the seats found holding its cards (`phases.questions`)
+    asker: Ints = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    answers: Bools = field(default_factory=lambda: np.zeros((0, 0, 0), dtype=np.bool_))
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:

@@ -116,12 +116,11 @@ RUNS = frozenset(
         "bidding.contracts[].join",  # `batch.phases.joining`, asked once the auction is won
         "bidding.contracts[].join_at",  # and in the bidding (`batch.phases.bidding._bids`)
         "redeal[].agreed_by",  # `batch.phases.agreement`
+        "questions",  # `batch.phases.questions`, asked from trick play
     }
 )
 #: the mechanisms it does not run, each with what it lacks
-REFUSED: dict[str, str] = {
-    "questions": "questions during play (no such decision in the batch)",
-}
+REFUSED: dict[str, str] = {}
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES: dict[tuple[str, str], set[object]] = {
     ("discard", "scores_for"): {"discarder"},

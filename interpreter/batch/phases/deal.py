@@ -220,6 +220,8 @@ def deal(
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
         joined=np.zeros((hands, n), dtype=np.int64),
+        asker=np.full((hands, len(ruleset.questions)), -1, dtype=np.int64),
+        answers=np.zeros((hands, len(ruleset.questions), n), dtype=np.bool_),
     )
     if carried is not None and carried.scored is None:  # no scores carried: none yet
         state.scored = np.zeros((hands, n))
