@@ -15,7 +15,7 @@ import numpy as np
 
 from tarot.batch.array_exprs import Node
 from tarot.batch.masks import Ints
-from tarot.batch.players import choose_index, log_texts
+from tarot.batch.players import choose_first
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, seat_mask
 from tarot.core.actions import PLAY_ON_TEXT, REDEAL_TEXT, DecisionKind
@@ -38,10 +38,7 @@ def agreed(state: BatchState, rule_id: str, agreed_by: Node, rows: Ints, seats: 
         if not ask.any():
             continue
         these, by = rows[ask], agreeing[ask]
-        counts = np.full(len(these), 2, dtype=np.int64)
-        agrees = choose_index(state, these, counts) == 0  # the choices: redeal, play on
-        texts = [f"{rule_id}:{REDEAL_TEXT if a else PLAY_ON_TEXT}" for a in agrees.tolist()]
-        log_texts(state, these, by, DecisionKind.REDEAL.value, texts)
-        state.decided(these, counts)
+        redeal, play_on = f"{rule_id}:{REDEAL_TEXT}", f"{rule_id}:{PLAY_ON_TEXT}"
+        agrees = choose_first(state, these, by, DecisionKind.REDEAL.value, redeal, play_on)
         standing[np.flatnonzero(ask)[~agrees]] = False
     return rows[standing]

@@ -15,7 +15,7 @@ import numpy as np
 
 from tarot.batch.masks import Ints, any_card
 from tarot.batch.phases.agreement import agreed
-from tarot.batch.players import choose_card, choose_index, log_texts
+from tarot.batch.players import choose_card, choose_first
 from tarot.batch.program import THROWN_IN, Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, per_row
@@ -48,13 +48,11 @@ def redeal(program: Program, state: BatchState) -> None:
     for seats, index, rule, holds in queue:
         asked = np.flatnonzero(holds & ~state.thrown)
         if rule.choice and len(asked):
-            counts = np.full(len(asked), 2, dtype=np.int64)
-            redeals = choose_index(state, asked, counts) == 0  # the choices: redeal, play on
-            answers = [f"{rule.id}:{REDEAL_TEXT if r else PLAY_ON_TEXT}" for r in redeals.tolist()]
-            log_texts(state, asked, seats[asked], DecisionKind.REDEAL.value, answers)
+            redeal, play_on = f"{rule.id}:{REDEAL_TEXT}", f"{rule.id}:{PLAY_ON_TEXT}"
+            kind = DecisionKind.REDEAL.value
+            redeals = choose_first(state, asked, seats[asked], kind, redeal, play_on)
             playing_on = asked[~redeals]
             state.declared_redeals[playing_on, seats[playing_on], index] = True
-            state.decided(asked, counts)
             asked = asked[redeals]
         agreed_by = agreement[index] if agreement else None
         if agreed_by is not None:  # the others asked to agree: one refusal and it stands

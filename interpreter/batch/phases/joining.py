@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarot.batch.masks import Bools, Ints
-from tarot.batch.players import choose_index, log_texts
+from tarot.batch.players import choose_first
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, seat_mask
@@ -84,12 +84,9 @@ def asked_once_won(
         if not ask.any():
             continue
         asked, asked_seats = rows[ask], seats[ask]
-        counts = np.full(len(asked), 2, dtype=np.int64)
-        joins = choose_index(state, asked, counts) == 0  # the choices: join, stay out
-        texts = [JOIN_TEXT if j else STAY_OUT_TEXT for j in joins.tolist()]
-        log_texts(state, asked, asked_seats, DecisionKind.JOIN.value, texts)
+        kind = DecisionKind.JOIN.value
+        joins = choose_first(state, asked, asked_seats, kind, JOIN_TEXT, STAY_OUT_TEXT)
         join_bid(state, asked[joins], asked_seats[joins])
-        state.decided(asked, counts)
     void = rows[needs & (state.joined[rows] == 0).all(axis=1)]
     state.contract[void] = -1
     state.taker[void] = -1

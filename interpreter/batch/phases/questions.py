@@ -18,7 +18,7 @@ import numpy as np
 
 from tarot.batch.array_exprs import Node
 from tarot.batch.masks import Ints
-from tarot.batch.players import choose_index, log_texts
+from tarot.batch.players import choose_first
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, per_row, seat_mask
@@ -49,12 +49,9 @@ def ask_before(program: Program, state: BatchState, rows: Ints, number: int) -> 
             if not ask.any():
                 continue
             these, by = rows[ask], seats[ask]
-            counts = np.full(len(these), 2, dtype=np.int64)
-            yes = choose_index(state, these, counts) == 0  # the choices: yes, no
-            texts = [f"{question.id}:{YES_TEXT if y else NO_TEXT}" for y in yes.tolist()]
-            log_texts(state, these, by, DecisionKind.ASK.value, texts)
-            _answered(state, question.cards, index, these[yes], by[yes])
-            state.decided(these, counts)
+            yes, no = f"{question.id}:{YES_TEXT}", f"{question.id}:{NO_TEXT}"
+            asks = choose_first(state, these, by, DecisionKind.ASK.value, yes, no)
+            _answered(state, question.cards, index, these[asks], by[asks])
 
 
 def _answered(state: BatchState, cards: Node, index: int, rows: Ints, seats: Ints) -> None:
