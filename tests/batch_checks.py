@@ -11,6 +11,7 @@ from functools import cache
 
 import numpy as np
 
+from tarot.batch import support
 from tarot.batch.run import play_summaries
 from tarot.batch.state import BatchState
 from tarot.batch.support import supports
@@ -93,3 +94,19 @@ def play_outs_replayed(trials: list[HandState], streams: np.ndarray) -> BatchSta
         assert made == _payments(batch, row), row
         assert again.returns() == batch.net[row].tolist(), row
     return batch
+
+
+#: a mechanism the batch back end runs, and the reason it gave when it did not, for the tests
+#: of what a refusal does (`refusing`): the built-in rulesets all run in batch, and so do the
+#: language's test rulesets
+REFUSED_FOR_TEST = ("questions", "questions during play (no such decision in the batch)")
+
+
+def refusing(monkeypatch) -> str:
+    """The batch back end made to refuse one mechanism it runs (`REFUSED_FOR_TEST`), as it
+    did before it ran it, so that the tests of a refusal (the command refused or fallen back
+    from, naming it) have one; the mechanism's name."""
+    mechanism, why = REFUSED_FOR_TEST
+    monkeypatch.setattr(support, "RUNS", support.RUNS - {mechanism})
+    monkeypatch.setitem(support.REFUSED, mechanism, why)
+    return mechanism

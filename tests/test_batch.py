@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from batch_checks import means_agree, replayed
+from batch_checks import means_agree, refusing, replayed
 
 from tarot.batch.masks import Layout, count
 from tarot.batch.run import play_batch, play_summaries, summaries
@@ -108,7 +108,7 @@ def test_only_what_it_knows_is_run():
     assert supports(loaded("marolles-1637-wickson-2p-le-mort")) == []
     assert supports(loaded("french-tarot-2")) == []
     assert supports(loaded("hungarian-tarokk")) == []
-    assert any("questions" in why for why in supports(loaded(QUESTIONS)))
+    assert supports(loaded(QUESTIONS)) == []
     ruleset = loaded(BASE)
     assert supports(ruleset, ("search", "random", "random"))[0].startswith("the player 'search'")
     unknown_section = dataclasses.replace(ruleset, document={**ruleset.document, "tableau": {}})
@@ -167,7 +167,8 @@ def test_simulate_reports_the_same_shape_from_both_back_ends(capsys):
     assert "300 hands" in batch
 
 
-def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys):
+def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys, monkeypatch):
+    refusing(monkeypatch)
     status, out, err = run(capsys, "simulate", QUESTIONS, "--hands", "5", "--backend", "batch")
     assert status == 1 and out == ""
     assert "questions-in-play: --backend batch cannot run questions: questions during" in err
@@ -177,7 +178,8 @@ def test_batch_on_a_ruleset_it_cannot_run_is_refused_naming_the_rule(capsys):
     assert status == 1 and "the player 'heuristic'" in err
 
 
-def test_auto_falls_back_and_says_why(capsys):
+def test_auto_falls_back_and_says_why(capsys, monkeypatch):
+    refusing(monkeypatch)
     status, out, err = run(
         capsys, "diff", BASE, QUESTIONS, "--hands", "4", "--jobs", "1", "--backend", "auto"
     )
@@ -232,17 +234,19 @@ def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, m
 
 
 NEW_MECHANISMS = {
-    "agreed_by": (
+    "questions": (
         "french-tarot",
-        'redeal:\n  - id: petit_sec\n    agreed_by: "[s in seats if s != player]"\n',
+        "questions:\n  - {id: top, name: Top, before_trick: 2, by: taker, cards: trumps,"
+        " source: tarot_003}\n",
     ),
 }
 
 
 @pytest.mark.parametrize("mechanism", sorted(NEW_MECHANISMS))
-def test_a_mechanism_the_batch_does_not_run_is_refused_by_name(mechanism, tmp_path):
+def test_a_mechanism_the_batch_does_not_run_is_refused_by_name(mechanism, tmp_path, monkeypatch):
     """The whitelist refuses what was added to the language after it: one key added to a
     ruleset the batch runs is enough to be named."""
+    assert refusing(monkeypatch) == mechanism
     base, extra = NEW_MECHANISMS[mechanism]
     assert supports(loaded(base)) == []
     variant = tmp_path / "variant.yaml"

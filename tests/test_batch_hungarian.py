@@ -35,15 +35,19 @@ def test_hungarian_tarokk_runs_in_batch_and_replays_through_the_scalar_engine():
 
 
 def test_the_taker_s_side_is_paid_in_the_scalar_engine_s_order():
-    """The scalar engine gives the taker's side taker first, then his partner; a rule paying
-    such a side (through a definition choosing it) is paid in that order in the batch, and
-    one paying a filter of every seat in seat order."""
+    """The scalar engine gives the taker's side taker first, then his partner, then the
+    seats that joined him in the order they joined; a rule paying such a side (through a
+    definition choosing it) is paid in that order in the batch, and one paying a filter of
+    every seat in seat order."""
     program = program_of(loaded(NAME))
     rule = next(r for r in program.settlement if r.key == "game_points")
     assert rule.attack_ordered == (False, True)  # from a filter of seats, to `game_side`
-    state = SimpleNamespace(players=4, taker=np.array([3, 1, -1]), partner=np.array([0, 2, -1]))
-    order = attack_order(state, np.arange(3))
-    assert order.tolist() == [[3, 0, 1, 2], [1, 2, 0, 3], [0, 1, 2, 3]]
+    taker, partner = np.array([3, 1, -1, 3]), np.array([0, 2, -1, 0])
+    joined = np.zeros((4, 4), dtype=np.int64)
+    joined[3] = [0, 2, 1, 0]  # seat 2 joined the taker, then seat 1 (`bidding.contracts[].join`)
+    state = SimpleNamespace(players=4, size=4, taker=taker, partner=partner, joined=joined)
+    order = attack_order(state, np.arange(4))
+    assert order.tolist() == [[3, 0, 1, 2], [1, 2, 0, 3], [0, 1, 2, 3], [3, 0, 2, 1]]
 
 
 @pytest.mark.slow

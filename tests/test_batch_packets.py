@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from batch_checks import means_agree, replayed
+from batch_checks import means_agree, refusing, replayed
 
 from tarot.batch.run import program_of
 from tarot.batch.support import supports
@@ -68,7 +68,8 @@ def test_packets_means_agree_with_the_scalar_engine():
     means_agree(loaded(PACKETS), 7, 600, {}, rules_at_least=3)
 
 
-def test_a_refusal_names_the_ruleset_with_no_stray_path(capsys):
+def test_a_refusal_names_the_ruleset_with_no_stray_path(capsys, monkeypatch):
+    refusing(monkeypatch)
     status = main(["simulate", QUESTIONS, "--hands", "5", "--backend", "batch"])
     err = capsys.readouterr().err
     assert status == 1

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from batch_checks import refusing
 
 from tarot.compile.loader import load_ruleset
 from tarot.core.actions import DecisionKind
@@ -154,10 +155,18 @@ def _variance(values: list[float]) -> float:
     return sum((v - mean) ** 2 for v in values) / (len(values) - 1)
 
 
-def test_what_the_batch_cannot_take_up_is_played_by_the_scalar_engine() -> None:
+def test_what_the_batch_cannot_take_up_is_played_by_the_scalar_engine(monkeypatch) -> None:
     assert runs(load_ruleset("marolles-1637"))
     questions = Path(__file__).parent / "data" / "rulesets" / "questions-in-play.yaml"
-    assert not runs(load_ruleset(str(questions)))  # questions asked during play
+    # questions asked during play: the batch plays them, but not in a play-out
+    asking = deal_hand(load_ruleset(str(questions)), 1, 3)
+    chooser = random.Random(3)
+    while asking.decision is not None and asking.decision.kind is not DecisionKind.PLAY:
+        asking.apply_action(chooser.choice(asking.legal_actions()))
+    assert asking.decision is not None  # a card to play
+    assert runs(asking.ruleset) and not batchable(asking)
+    refusing(monkeypatch)  # a ruleset the batch back end does not run: none is taken up
+    assert not runs(load_ruleset(str(questions)))
     # a declaration still to come before a seat's first card: not taken up in trick 1
     french = _moment("french-tarot", 1, 1, 0)
     assert french.play.trick_number == 1 and not batchable(french)

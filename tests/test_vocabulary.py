@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from batch_checks import refusing
 
 from tarot.batch.facts import ARRAY_FACTS, REFUSED_FACTS, fact
 from tarot.batch.support import REFUSED, RUNS
@@ -101,9 +102,10 @@ def test_the_batch_back_end_rules_on_every_mechanism() -> None:
     assert all(REFUSED.values())  # each says what the batch back end lacks
 
 
-def test_a_refused_mechanism_is_named_where_it_is_written() -> None:
-    document = {"redeal": [{"id": "y", "agreed_by": "seats"}], "payments": [{"id": "x"}]}
-    assert supports_document(document) == [f"redeal[0].agreed_by: {REFUSED['redeal[].agreed_by']}"]
+def test_a_refused_mechanism_is_named_where_it_is_written(monkeypatch) -> None:
+    mechanism = refusing(monkeypatch)
+    document = {"questions": [{"id": "y", "by": "seats"}], "payments": [{"id": "x"}]}
+    assert supports_document(document) == [f"{mechanism}: {REFUSED[mechanism]}"]
     assert supports_document({"tableau": {}}) == [
         "tableau: a section the batch back end does not know"
     ]

@@ -1,5 +1,6 @@
 """The auction's rules as array code: who bids first, who may hold the highest bid, who may
-not pass, to whom each contract is open, the contract played when all pass.
+not pass, to whom each contract is open, the contract played when all pass, who may join
+each contract's taker.
 
 Where it sits: compiled once per ruleset with the rest of its `Program`
 (`tarot.batch.program`), raising `Unsupported` naming the key it cannot compile, and read
@@ -35,6 +36,7 @@ class ArrayBidding:
     open_to: tuple[Node | None, ...]  # by contract rank: whether `player` may bid it
     all_passed: ArrayForced | None
     compulsory: tuple[ArrayForced, ...]
+    join: tuple[Node | None, ...] = ()  # by contract rank: the seats that may join its taker
 
 
 def compile_bidding(compiler: ArrayCompiler, bidding: Bidding | None) -> ArrayBidding | None:
@@ -72,5 +74,9 @@ def compile_bidding(compiler: ArrayCompiler, bidding: Bidding | None) -> ArrayBi
         compulsory=tuple(
             forced(f"bidding.compulsory[{i}]", entry.contract, entry.when, entry.taker)
             for i, entry in enumerate(bidding.compulsory)
+        ),
+        join=tuple(
+            optional(f"bidding.contracts[{i}].join", c.join, "call")
+            for i, c in enumerate(bidding.contracts)
         ),
     )

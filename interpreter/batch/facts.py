@@ -363,6 +363,26 @@ def _total(ctx: Ctx, seat: Value) -> Value:
     return net + per_row(scored, len(rows))
 
 
+def _question(ctx: Ctx, question: Value) -> int | None:
+    """The index of the question during play named `question` (None: none)."""
+    ids = [q.id for q in ctx.state.ruleset.questions]
+    return ids.index(question) if question in ids else None
+
+
+def _answer(ctx: Ctx, question: Value) -> Value:
+    """The seats found holding a card of the question (none if it was not asked)."""
+    index = _question(ctx, question)
+    if index is None:
+        return np.zeros((ctx.size, ctx.state.players), dtype=np.bool_)
+    return ctx.state.answers[ctx.rows, index]
+
+
+def _asker(ctx: Ctx, question: Value) -> Value:
+    """The seat that asked the question (-1: nobody did)."""
+    index = _question(ctx, question)
+    return -1 if index is None else ctx.state.asker[ctx.rows, index]
+
+
 #: the batch back end's implementation of the vocabulary's facts, by name
 ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "hand": _zone("hands"),
@@ -409,15 +429,14 @@ ARRAY_FACTS: dict[str, Callable[..., Value]] = {
     "runs": runs,
     "thrown_in": _thrown_in,
     "announce_passes": _seat_count("announce_passes"),
+    "answer": _answer,  # questions during play: `batch.phases.questions`
+    "asker": _asker,
 }
 
 
 #: the vocabulary's facts the batch back end does not run, each with what it lacks: a ruleset
 #: that asks for one runs on the scalar engine
-REFUSED_FACTS: dict[str, str] = {
-    "answer": "questions during play",
-    "asker": "questions during play",
-}
+REFUSED_FACTS: dict[str, str] = {}
 
 
 def fact(name: str) -> Callable[..., Value]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarot.batch import keyed_random
-from tarot.batch.masks import Ints, Masks, count
+from tarot.batch.masks import Bools, Ints, Masks, count
 from tarot.batch.state import BatchState, Logged
 
 
@@ -42,3 +42,16 @@ def log_texts(state: BatchState, rows: Ints, seats: Ints, kind: str, texts: list
         state.decision_log.append(
             Logged(rows, ("text", kind, seats, np.array(texts, dtype=object)))
         )
+
+
+def choose_first(
+    state: BatchState, rows: Ints, seats: Ints, kind: str, first: str, second: str
+) -> Bools:
+    """Each hand's choice between two answers, `first` (True) and `second` (yes or no,
+    redeal or play on, join or stay out), drawn as any decision, logged and counted."""
+    counts = np.full(len(rows), 2, dtype=np.int64)
+    chosen = choose_index(state, rows, counts) == 0
+    if state.logging:
+        log_texts(state, rows, seats, kind, [first if c else second for c in chosen.tolist()])
+    state.decided(rows, counts)
+    return chosen

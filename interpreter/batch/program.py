@@ -24,6 +24,7 @@ from tarot.batch.doubling_rules import ArrayTarget, compile_doubling, compile_li
 from tarot.batch.lasting import ArrayLasting, compile_lasting
 from tarot.batch.phases.packets import ArrayPackets
 from tarot.batch.phases.talon_takes import ArrayTake
+from tarot.batch.question_rules import ArrayQuestion, compile_questions
 from tarot.batch.seat_order import attack_order, attack_ordered
 from tarot.batch.seating import SeatingRefused
 from tarot.batch.state import THROWN_IN, BatchState, Logged
@@ -136,6 +137,8 @@ class ArrayHand:
     exchange_cards: Node | None
     excuse_cards: Node | None  # the cards that play as Fools in a hand, if the ruleset picks them
     steps: tuple[ArrayStep, ...]  # the flow's steps, with their expressions as arrays
+    agreed_by: tuple[Node | None, ...] = ()  # by redeal rule: the seats that must agree to it
+    questions: tuple[ArrayQuestion, ...] = ()  # asked during play
 
 
 def _reads_pair(compiled: object) -> bool:
@@ -578,6 +581,11 @@ def _hand(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayHand:
             _step(compiler, i, step, i >= after_taker(ruleset.flow))
             for i, step in enumerate(ruleset.flow)
         ),
+        agreed_by=tuple(
+            _optional(compiler, f"redeal {rule.id}", rule.agreed_by, "redeal")
+            for rule in ruleset.redeals
+        ),
+        questions=compile_questions(compiler, ruleset.questions),
     )
 
 

@@ -241,10 +241,14 @@ def summaries(state: BatchState) -> list[HandSummary]:
             state.taker.tolist(), state.partner.tolist(), state.contract.tolist(), strict=True
         )
     ]
-    playing = state.in_play(np.arange(state.size)).tolist()  # each hand's seats in play
+    every = np.arange(state.size)
+    playing = state.in_play(every).tolist()  # each hand's seats in play
+    attack = state.attackers(every).tolist()  # each hand's taker's side
     by_sides = [
-        _side_winner(hand_net, taker, partner, in_play) if taker is not None else None
-        for hand_net, (taker, partner, _), in_play in zip(nets, sides, playing, strict=True)
+        _side_winner(hand_net, attackers, in_play) if taker is not None else None
+        for hand_net, (taker, _p, _c), attackers, in_play in zip(
+            nets, sides, attack, playing, strict=True
+        )
     ]
     if by_rule:
         by_sides = [
@@ -300,13 +304,14 @@ def summaries(state: BatchState) -> list[HandSummary]:
 
 
 def _side_winner(
-    net: Sequence[float], taker: int, partner: int | None, in_play: Sequence[bool]
+    net: Sequence[float], attacking: Sequence[bool], in_play: Sequence[bool]
 ) -> tuple[int | None, tuple[int, ...]]:
     """The winner and winning side of a hand with a taker, read by sides as the scalar
-    engine reads them (`HandState.side_of`, `core.summary.sole_leader`): the taker and his
-    partner against the rest in play, a seat sitting the hand out alone; (None, ()) when the
-    best result is shared across the sides."""
-    attackers = (taker,) if partner is None else tuple(sorted({taker, partner}))
+    engine reads them (`HandState.side_of`, `core.summary.sole_leader`): the taker's side
+    (`attacking`, by seat: he, his partner and the seats that joined him) against the rest
+    in play, a seat sitting the hand out alone; (None, ()) when the best result is shared
+    across the sides."""
+    attackers = tuple(s for s, attacks in enumerate(attacking) if attacks)
     defenders = tuple(s for s in range(len(net)) if s not in attackers and in_play[s])
     sides = [
         attackers if s in attackers else defenders if in_play[s] else (s,) for s in range(len(net))

@@ -5,8 +5,8 @@ Where it sits: read when a payment rule is compiled (`tarot.batch.program`). The
 a group of seats as a mask, in no order, and pays in seat order; the scalar engine pays the
 seats of a group in the order the expression gives them: ascending for most, but the taker's
 side (`attackers`, and `side(s)` of one of its seats) begins with the taker, then his
-partner. Each payment is the same either way; only the order of a hand's payments, which
-its record keeps, depends on it.
+partner, then the seats that joined him. Each payment is the same either way; only the
+order of a hand's payments, which its record keeps, depends on it.
 """
 
 from __future__ import annotations
@@ -43,9 +43,15 @@ def attack_ordered(tree: Typed | None, definitions: Mapping[str, object]) -> boo
 
 def attack_order(state: BatchState, rows: Ints) -> Ints:
     """[hands, seats]: the seats of each hand of `rows` in the taker's side's order: the
-    taker, his partner, then the others from seat 0 (in seat order without a taker)."""
+    taker, his partner, the seats that joined him in the order they joined, then the others
+    from seat 0 (in seat order without a taker)."""
     n = state.players
     seats = np.arange(n)[None, :]
     taker, partner = state.taker[rows, None], state.partner[rows, None]
-    rank = np.where(seats == taker, -2, np.where((seats == partner) & (taker >= 0), -1, seats))
+    rank = np.broadcast_to(seats, (len(rows), n))
+    if state.joined.shape[:1] == (state.size,):  # joined: -n - 1 + its place, from 1
+        joined = state.joined[rows]
+        rank = np.where((joined > 0) & (taker >= 0), joined - n - 1, rank)
+    rank = np.where((seats == partner) & (taker >= 0), -2 * n, rank)
+    rank = np.where(seats == taker, -3 * n, rank)
     return np.argsort(rank, axis=1, kind="stable")

@@ -136,6 +136,13 @@ class BatchState:
     # [hands]: how many tricks each hand played, once its play is over (0: not over, or no
     # trick play), for the settlement of hands whose play ended at different tricks
     played_tricks: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    # [hands, seats]: the seats that joined the taker's side (`bidding.contracts[].join`), each
+    # with its place among the joins, from 1 (0: not joined); empty in a play-out's state
+    joined: Ints = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    # [hands, questions]: the seat that asked each question during play (-1: not asked), and
+    # [hands, questions, seats] the seats found holding its cards (`phases.questions`)
+    asker: Ints = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    answers: Bools = field(default_factory=lambda: np.zeros((0, 0, 0), dtype=np.bool_))
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:
@@ -174,10 +181,14 @@ class BatchState:
         return found
 
     def attackers(self, rows: Ints) -> Bools:
-        """The taker and his partner, as [hands, seats]; nobody where nobody took."""
+        """The taker, his partner and the seats that joined him, as [hands, seats]; nobody
+        where nobody took."""
         seats = np.arange(self.players)[None, :]
         taker, partner = self.taker[rows, None], self.partner[rows, None]
-        return ((seats == taker) | (seats == partner)) & (taker >= 0)
+        attack = (seats == taker) | (seats == partner)
+        if self.joined.shape[:1] == (self.size,):
+            attack |= self.joined[rows] > 0
+        return attack & (taker >= 0)
 
     def defenders(self, rows: Ints) -> Bools:
         found = ~self.attackers(rows) & (self.taker[rows, None] >= 0)

@@ -113,15 +113,14 @@ RUNS = frozenset(
         "play.rank_changes",  # `batch.rank_changes`, each group of hands with its tables
         "declarations.table[].hands_over.named",  # `batch.phases.declare._named`
         "announcements.reopen",  # `batch.phases.announce._reopen`
+        "bidding.contracts[].join",  # `batch.phases.joining`, asked once the auction is won
+        "bidding.contracts[].join_at",  # and in the bidding (`batch.phases.bidding._bids`)
+        "redeal[].agreed_by",  # `batch.phases.agreement`
+        "questions",  # `batch.phases.questions`, asked from trick play
     }
 )
 #: the mechanisms it does not run, each with what it lacks
-REFUSED: dict[str, str] = {
-    "bidding.contracts[].join": "seats joining the taker (no joining in the batch)",
-    "redeal[].agreed_by": "a redeal the other seats agree to",
-    "questions": "questions during play (no such decision in the batch)",
-    "bidding.contracts[].join_at": "joining in the bidding (no joining in the batch)",
-}
+REFUSED: dict[str, str] = {}
 #: keys of the mechanisms it runs whose every value it does not run: the values it does
 _VALUES: dict[tuple[str, str], set[object]] = {
     ("discard", "scores_for"): {"discarder"},

@@ -86,6 +86,7 @@ def batchable(state: HandState) -> bool:
         and state.play.rules is ruleset.play_for(state.auction.contract)
         and state.play.trick_pack is ruleset.deck.cards
         and not state.auction.joined
+        and not ruleset.questions  # a play-out's state keeps no questions' answers
         and not any(state.scores)
         and not state.declare.queue
         and not (state.play.trick_number == 1 and _declares_before_first_card(ruleset))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot.batch.players import choose_index, log_texts
+from tarot.batch.players import choose_first
 from tarot.batch.program import ArrayStep
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, seat_mask
@@ -32,9 +32,6 @@ def ask(step: ArrayStep, index: int, state: BatchState) -> None:
         if not len(these):
             continue
         picked, seated = rows[these], seats[these]
-        counts = np.full(len(picked), 2, dtype=np.int64)
-        yes = choose_index(state, picked, counts) == 0  # the answers: yes, no
-        texts = [f"{question.id}:{YES_TEXT if y else NO_TEXT}" for y in yes.tolist()]
-        log_texts(state, picked, seated, DecisionKind.ASK.value, texts)
+        answers = f"{question.id}:{YES_TEXT}", f"{question.id}:{NO_TEXT}"
+        yes = choose_first(state, picked, seated, DecisionKind.ASK.value, *answers)
         state.answered[picked[yes], seated[yes], index] = True
-        state.decided(picked, counts)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from tarot.batch.masks import Ints, any_card
-from tarot.batch.players import choose_card, choose_index, log_texts
+from tarot.batch.phases.agreement import agreed
+from tarot.batch.players import choose_card, choose_first
 from tarot.batch.program import THROWN_IN, Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, per_row
@@ -30,7 +31,8 @@ def throw_in(program: Program, state: BatchState, rows: Ints, reason: str) -> No
 
 def redeal(program: Program, state: BatchState) -> None:
     """Each seat in dealing order, each redeal rule in turn: worked out at the deal, then
-    asked (or, for a rule without a choice, the deal thrown in) while the deal stands."""
+    asked (or, for a rule without a choice, the deal thrown in) while the deal stands; a
+    redeal the other seats must agree to put to them first (`phases.agreement`)."""
     rules = program.hand.redeals
     if not rules:
         return
@@ -42,21 +44,20 @@ def redeal(program: Program, state: BatchState) -> None:
         ctx = Ctx(state, rows, {**state.names(rows), "player": seats})
         for index, (rule, when) in enumerate(rules):
             queue.append((seats, index, rule, per_row(when.fn(ctx), state.size).astype(np.bool_)))
+    agreement = program.hand.agreed_by
     for seats, index, rule, holds in queue:
         asked = np.flatnonzero(holds & ~state.thrown)
-        if not rule.choice:
-            throw_in(program, state, asked, rule.id)
-            continue
-        if not len(asked):
-            continue
-        counts = np.full(len(asked), 2, dtype=np.int64)
-        redeals = choose_index(state, asked, counts) == 0  # the choices: redeal, play on
-        answers = [f"{rule.id}:{REDEAL_TEXT if r else PLAY_ON_TEXT}" for r in redeals.tolist()]
-        log_texts(state, asked, seats[asked], DecisionKind.REDEAL.value, answers)
-        playing_on = asked[~redeals]
-        state.declared_redeals[playing_on, seats[playing_on], index] = True
-        state.decided(asked, counts)
-        throw_in(program, state, asked[redeals], rule.id)
+        if rule.choice and len(asked):
+            redeal, play_on = f"{rule.id}:{REDEAL_TEXT}", f"{rule.id}:{PLAY_ON_TEXT}"
+            kind = DecisionKind.REDEAL.value
+            redeals = choose_first(state, asked, seats[asked], kind, redeal, play_on)
+            playing_on = asked[~redeals]
+            state.declared_redeals[playing_on, seats[playing_on], index] = True
+            asked = asked[redeals]
+        agreed_by = agreement[index] if agreement else None
+        if agreed_by is not None:  # the others asked to agree: one refusal and it stands
+            asked = agreed(state, rule.id, agreed_by, asked, seats[asked])
+        throw_in(program, state, asked, rule.id)
 
 
 def call(program: Program, state: BatchState) -> None:

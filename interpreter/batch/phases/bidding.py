@@ -1,7 +1,8 @@
 """The auction, for every hand of a batch at once: the seats in the order they bid, each in
 turn bidding a higher contract open to it, holding the highest bid or passing, once each or
 round and round until one is left; a compulsory contract played without an auction, the
-contract played when all passed, or the deal thrown in.
+contract played when all passed, or the deal thrown in; the seats that join the taker
+(`tarot.batch.phases.joining`) once each stage of it is won.
 
 Where it sits: a batch phase (`tarot.batch.phases`) after the deal, its rules compiled by
 `tarot.batch.auction_rules`; the scalar engine's is `tarot.engine.phases.auction`, whose
@@ -16,12 +17,13 @@ import numpy as np
 
 from tarot.batch.array_exprs import Node
 from tarot.batch.masks import Bools, Ints
+from tarot.batch.phases import joining
 from tarot.batch.phases.auction import throw_in
 from tarot.batch.players import choose_index, log_texts
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, seat_mask
-from tarot.core.actions import HOLD_TEXT, PASS_TEXT, DecisionKind
+from tarot.core.actions import HOLD_TEXT, JOIN_TEXT, PASS_TEXT, DecisionKind
 from tarot.engine.events import ThrownIn
 from tarot.engine.phases.auction import MAX_AUCTION_WORDS, UNTIL_ONE_LEFT
 from tarot.expressions import EvaluationError
@@ -100,17 +102,51 @@ def bid(program: Program, state: BatchState, bidders: Node | None = None) -> Non
         queue.length[rows] = 0
     only_then = np.array([c.only_when_all_passed for c in bidding.contracts], dtype=np.bool_)
     _bids(program, state, queue, ~only_then)
+    _joins(program, state, order, _won(state, every), bidding_stage=True)
     if only_then.any():  # every seat passed: the contracts offered only then
         asked = _offered_only_then(program, state, order, only_then)
+        before = state.contract.copy()
         _bids(program, state, asked, only_then, all_passed=True)
+        _joins(program, state, order, _won(state, every) & (before < 0), bidding_stage=False)
     passed = np.flatnonzero(~state.thrown & (state.contract < 0))
     if rules.all_passed is None:
         throw_in(program, state, passed, ThrownIn.ALL_PASSED)
     else:
-        every_pass = rules.all_passed
-        _force(state, every_pass.rank, every_pass.taker, passed, "the forced contract's `taker`")
+        every_pass, what = rules.all_passed, "the forced contract's `taker`"
+        for _again in range(MAX_AUCTION_WORDS):  # forced again while the bid is void
+            _force(state, every_pass.rank, every_pass.taker, passed, what)
+            won = np.zeros(state.size, dtype=np.bool_)
+            won[passed] = _won(state, passed)
+            passed = _joins(program, state, order, won, bidding_stage=not only_then.any())
+            if not len(passed):
+                break
+        else:
+            raise EvaluationError(
+                "bidding.all_passed: the contract forced when all pass needs a seat to join "
+                f"it, and none has after {MAX_AUCTION_WORDS:,} tries"
+            )
     if state.ruleset.play.first_leader == "taker":
         state.leader = np.where(state.taker >= 0, state.taker, state.leader)
+
+
+def _won(state: BatchState, rows: Ints) -> Bools:
+    """Whether each hand of `rows` has a contract with a taker, the deal standing."""
+    return ~state.thrown[rows] & (state.contract[rows] >= 0) & (state.taker[rows] >= 0)
+
+
+def _joins(
+    program: Program, state: BatchState, order: Ints, won: Bools, bidding_stage: bool
+) -> Ints:
+    """The seats asked to join the taker in the hands `won` ([hands]), whose auction was
+    won in the bidding itself (`bidding_stage`) or after it; a bid that needed a seat to join
+    it and got none is void. Gives the hands whose bid is void."""
+    rules = program.bidding
+    assert rules is not None  # asked only in rulesets with an auction
+    if not any(node is not None for node in rules.join):
+        return np.zeros(0, dtype=np.int64)
+    rows = np.flatnonzero(won)
+    needs = joining.bid_needs(state, rows, bidding_stage)
+    return joining.asked_once_won(program, state, rows, order[rows], needs)
 
 
 def _force(state: BatchState, rank: int, taker: Node | None, rows: Ints, what: str) -> None:
@@ -154,6 +190,7 @@ def _bids(
     rounds = bidding.rounds == UNTIL_ONE_LEFT
     raise_ = bidding.winner_may_raise
     spoken = np.zeros(state.size, dtype=np.bool_)  # the seat left has spoken its last word
+    joinable = bool(joining.in_bidding(state).any())
     for _word in range(MAX_AUCTION_WORDS):
         head = queue.seats[:, 0]
         won = rounds & (queue.length == 1) & (head == state.taker) & (spoken | (not raise_))
@@ -181,6 +218,11 @@ def _bids(
         for rank in range(contracts):
             offered[:, rank] = _open_to(rules.open_to, ctx, rank, jumps[:, rank], eligible[:, rank])
         count = start + offered.sum(axis=1)
+        may_join = np.zeros(len(rows), dtype=np.bool_)
+        if joinable and not all_passed:  # the standing bid joined at its rank, after the bids
+            may_join = joining.may_join(program, state, rows, seats, standing & ~last_word)
+        join_at = count
+        count = count + may_join
         no_pass = last_word
         if raise_ and rounds and bidding.all_passed is None and not bidding.after_all_passed:
             no_pass = no_pass | ((count > 0) & ~standing & (length == 1))
@@ -189,22 +231,30 @@ def _bids(
         counts = count + ~no_pass
         chosen = choose_index(state, rows, counts)
         held = chosen < start
+        joins = may_join & (chosen == join_at)
         passes = chosen >= count
         # the chosen contract: the (chosen - start)th offered one
         nth = np.cumsum(offered, axis=1) == (chosen - start + 1)[:, None]
-        ranks = np.where(held, contract, np.argmax(offered & nth, axis=1))
+        ranks = np.where(held | joins, contract, np.argmax(offered & nth, axis=1))
         if state.logging:
             texts = [
-                PASS_TEXT if p else (f"{HOLD_TEXT}:{ids[r]}" if h else ids[r])
-                for p, h, r in zip(passes.tolist(), held.tolist(), ranks.tolist(), strict=True)
+                PASS_TEXT
+                if p
+                else (f"{HOLD_TEXT}:{ids[r]}" if h else f"{JOIN_TEXT}:{ids[r]}" if j else ids[r])
+                for p, h, j, r in zip(
+                    passes.tolist(), held.tolist(), joins.tolist(), ranks.tolist(), strict=True
+                )
             ]
             log_texts(state, rows, seats, DecisionKind.BID.value, texts)
         if rounds:
             spoken[rows] |= length == 1
         queue.pop(rows)
-        _log(state, rows, seats, passes, np.where(held, 0, jumps[np.arange(len(rows)), ranks]))
-        said = ~passes
+        at_rank = held | joins  # a hold or a join leaps over nothing
+        _log(state, rows, seats, passes, np.where(at_rank, 0, jumps[np.arange(len(rows)), ranks]))
+        joining.join_bid(state, rows[joins], seats[joins])  # on the bidder's side, speaking no more
+        said = ~passes & ~joins
         bidders, said_rows = seats[said], rows[said]
+        state.joined[said_rows] = 0  # the joins to the bid passed fall with it
         state.taker[said_rows] = bidders
         state.contract[said_rows] = ranks[said]
         state.bids_made[said_rows, bidders] += 1

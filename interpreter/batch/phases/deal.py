@@ -219,6 +219,9 @@ def deal(
         leading=np.full(hands, -1, dtype=np.int8),  # every seat at 0: nobody leads alone
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
+        joined=np.zeros((hands, n), dtype=np.int64),
+        asker=np.full((hands, len(ruleset.questions)), -1, dtype=np.int64),
+        answers=np.zeros((hands, len(ruleset.questions), n), dtype=np.bool_),
     )
     if carried is not None and carried.scored is None:  # no scores carried: none yet
         state.scored = np.zeros((hands, n))

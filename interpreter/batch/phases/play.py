@@ -19,7 +19,7 @@ import numpy as np
 from tarot.batch.contract_play import TrickPlay
 from tarot.batch.lasting import pay_transfers
 from tarot.batch.masks import Bools, Ints, Masks, any_card, count
-from tarot.batch.phases import exchange, piles, stock
+from tarot.batch.phases import exchange, piles, questions, stock
 from tarot.batch.phases.announce import keep_back
 from tarot.batch.phases.card_rules import restricted
 from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD, declare_seat
@@ -294,6 +294,8 @@ def _play(
             "last_trick": last,
             "leader": state.leader.copy(),
         }
+        if start == 0 and program.hand.questions:  # asked before the trick is led
+            questions.ask_before(program, state, rows, number)
         for position in range(start, n):
             seats = trick_seats[:, position]
             if number == 1 and before_first_card:
