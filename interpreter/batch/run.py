@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import numpy.ma  # noqa: F401 - read by np.unique, which numpy would import at its first call
 
 from tarot.batch.lasting_values import Carried
 from tarot.batch.masks import Ints
