@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from batch_checks import means_agree, replayed
 
-from tarot.batch.masks import Layout, count
+from tarot.batch.masks import Layout, count, distinct
 from tarot.batch.run import play_batch, play_summaries, summaries
 from tarot.batch.support import supports
 from tarot.cli import main
@@ -54,6 +54,12 @@ def test_masks_count_list_and_pick_cards():
         False,
         False,
     ]
+
+
+def test_distinct_gives_what_np_unique_gives():
+    rng = np.random.default_rng(3)
+    for values in (rng.integers(-3, 9, size=(40, 3)), np.array([], dtype=np.int64), np.array([5])):
+        assert distinct(values) == np.unique(values).tolist()
 
 
 def test_a_hand_plays_the_same_alone_or_in_any_batch():
