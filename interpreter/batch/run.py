@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-import numpy.ma  # noqa: F401 - read by np.unique, which numpy would import at its first call
 
 from tarot.batch.lasting_values import Carried
 from tarot.batch.masks import Ints
@@ -229,9 +228,16 @@ def summaries(state: BatchState) -> list[HandSummary]:
     for row, key, amount in zip(paid_rows.tolist(), paid_keys.tolist(), amounts, strict=True):
         paid[row][keys[key]] = amount
     whole = net == np.floor(net)
+    # a hand whose results are all whole numbers (and exact as floats) takes them as ints
+    exact = whole.all(axis=1) & (np.abs(net) < 2.0**53).all(axis=1)
+    counted = np.where(exact[:, None], net, 0).astype(np.int64).tolist()
     nets = [
-        tuple(int(v) if w else v for v, w in zip(values, wholes, strict=True))
-        for values, wholes in zip(net.tolist(), whole.tolist(), strict=True)
+        tuple(ints)
+        if ok
+        else tuple(int(v) if w else v for v, w in zip(values, wholes, strict=True))
+        for ints, ok, values, wholes in zip(
+            counted, exact.tolist(), net.tolist(), whole.tolist(), strict=True
+        )
     ]
     winners = [None if w < 0 else w for w in winner.tolist()]
     bidding = state.ruleset.bidding

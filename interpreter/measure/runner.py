@@ -160,7 +160,8 @@ class Table:
             numbers = [number for number, which in work if index in which]
             # a ruleset whose hands depend on the hands before plays sittings, as here
             play = sitting_summaries if plays_sittings(ruleset) else play_summaries
-            found = play(ruleset, self.plan.seed, numbers)
+            with few_collections():  # a batch's summaries are many objects, few cycles
+                found = play(ruleset, self.plan.seed, numbers)
             for summary in found:
                 played[summary.number, index] = summary
         return [tuple(played[number, index] for index in which) for number, which in work]
