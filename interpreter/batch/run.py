@@ -38,8 +38,9 @@ from tarot.core.vocabulary import MAX_REDEALS
 Steps = list[tuple[int, ArrayStep]]  # steps of the flow, each with its index
 
 #: hands played at once by default: large enough for numpy to pay (a batch has a fixed cost of
-#: a few thousand array operations), small enough to stay in cache
-BATCH = 4096
+#: a few thousand array operations, and each array operation one of its own), small enough
+#: to keep a batch's arrays to some tens of megabytes
+BATCH = 8192
 
 
 def program_of(ruleset: Ruleset) -> Program:

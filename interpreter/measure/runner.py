@@ -233,7 +233,7 @@ def _joined(
 
 
 CHUNK = 50  # most hand numbers handed to a worker at once
-BATCH_CHUNK = 4096  # the same, for the batch back end (`batch.run.BATCH`, played at once)
+BATCH_CHUNK = 8192  # the same, for the batch back end (`batch.run.BATCH`, played at once)
 AHEAD = 4  # chunks handed out per worker before their results are taken
 WAIT_STEP = 0.2  # seconds the main thread waits for a result before looking at signals
 STOP_WAIT = 5.0  # seconds a worker is given to end on SIGTERM before it is killed
