@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from batch_checks import means_agree, refusing, replayed
 
-from tarot.batch.masks import Layout, count
+from tarot.batch.masks import Layout, count, distinct
 from tarot.batch.run import play_batch, play_summaries, summaries
 from tarot.batch.support import supports
 from tarot.cli import main
@@ -54,6 +54,12 @@ def test_masks_count_list_and_pick_cards():
         False,
         False,
     ]
+
+
+def test_distinct_gives_what_np_unique_gives():
+    rng = np.random.default_rng(3)
+    for values in (rng.integers(-3, 9, size=(40, 3)), np.array([], dtype=np.int64), np.array([5])):
+        assert distinct(values) == np.unique(values).tolist()
 
 
 def test_a_hand_plays_the_same_alone_or_in_any_batch():
@@ -231,6 +237,49 @@ def test_auto_stops_a_run_whose_batch_disagrees_with_the_scalar_engine(capsys, m
     assert "the batch back end and the scalar engine differ on hand 1 of marolles-1637" in err
     status, out, err = run(capsys, *common, "--backend", "batch")  # not checked: it runs
     assert status == 0
+
+
+def test_auto_replays_the_sample_of_every_chunk_in_one_batch_and_checks_each(monkeypatch):
+    """A run's sample is played again with a log once for many chunks (a batch costs about
+    the same for one hand as for some tens), and each hand of it checked as its chunk comes
+    back: a hand of the second chunk that differs from its replay stops the run there."""
+    from tarot.measure import runner
+    from tarot.records import batch_agreement
+
+    ruleset = loaded(BASE)
+    logged: list[list[int]] = []
+
+    def counted(ruleset, seed, numbers, keep=None):
+        logged.append(list(numbers))
+        return batch_records(ruleset, seed, numbers, keep)
+
+    monkeypatch.setattr(batch_agreement, "batch_records", counted)
+    plan = runner.RunPlan((runner.RulesetSpec(BASE),), 4, 2 * SAMPLE + 1, backend="auto")
+    chunks = list(runner.run_chunks(plan, [ruleset], 1))
+    assert len(chunks) == 2  # hands 1 and 1001 in the first chunk, 2001 in the second
+    assert logged == [[1, 1 + SAMPLE, 1 + 2 * SAMPLE]]
+    assert [hand.net for (hand,) in chunks[0]] == [
+        hand.net for hand in play_summaries(ruleset, 4, range(1, len(chunks[0]) + 1))
+    ]
+
+    logged.clear()
+    table_play = runner.Table.play
+
+    def wrong_last(table, work):  # a bug in the hand of the sample of the second chunk
+        played = table_play(table, work)
+        return [
+            (dataclasses.replace(hand, net=(99, 0, 0)),)
+            if hand.number == 2 * SAMPLE + 1
+            else (hand,)
+            for (hand,) in played
+        ]
+
+    monkeypatch.setattr(runner.Table, "play", wrong_last)
+    chunks = runner.run_chunks(plan, [ruleset], 1)
+    assert len(next(chunks)) == SAMPLE + 1  # the first chunk agrees
+    with pytest.raises(BatchDisagreement, match=rf"hand {2 * SAMPLE + 1} of marolles-1637"):
+        next(chunks)
+    assert logged == [[1, 1 + SAMPLE, 1 + 2 * SAMPLE]]
 
 
 NEW_MECHANISMS = {

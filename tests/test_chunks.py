@@ -127,10 +127,11 @@ def test_a_failed_write_keeps_the_hands_written_before_it_in_the_report() -> Non
 
 
 def test_the_batch_back_ends_chunks_are_even_across_the_workers() -> None:
-    assert _chunk_size(20000, 2, "batch") == 3334  # three each, not three and two
-    assert _chunk_size(20000, 1, "auto") == 4000
+    assert _chunk_size(20000, 2, "batch") == 5000  # two each, not two and one
+    assert _chunk_size(20000, 1, "auto") == 6667
+    assert _chunk_size(40000, 2, "batch") == 6667  # three each, not three and two
     assert _chunk_size(1000, 2, "batch") == 250  # at least two chunks a worker
-    for hands, jobs in [(20000, 2), (100000, 2), (8193, 2), (50000, 3)]:
+    for hands, jobs in [(20000, 2), (100000, 2), (8193, 2), (16385, 2), (50000, 3)]:
         size = _chunk_size(hands, jobs, "batch")
         assert size <= BATCH_CHUNK and -(-hands // size) % jobs == 0
 

@@ -17,7 +17,7 @@ from functools import cache
 
 import numpy as np
 
-from tarot.batch.masks import Bools, Ints
+from tarot.batch.masks import Bools, Ints, distinct
 from tarot.batch.values import Cards, Ctx, Value, per_row
 
 
@@ -81,7 +81,7 @@ def runs(ctx: Ctx, cards: Cards, length: Value) -> Cards:
     # the shifts below would then read it across rows)
     present = np.take(held, places.cards, axis=1) & places.held
     in_run = np.zeros_like(present)
-    for each in np.unique(wanted).tolist():  # as a rule one length for every hand
+    for each in distinct(wanted):  # as a rule one length for every hand
         rows = wanted == each
         if rows.all():
             in_run = _in_runs(present, each)

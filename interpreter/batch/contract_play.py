@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarot.batch.array_exprs import ArrayCompiler, Node
-from tarot.batch.masks import Ints, Masks
+from tarot.batch.masks import Ints, Masks, distinct
 from tarot.batch.phases.sides import compile_sides
 from tarot.batch.rank_changes import ArrayRankChanges, compile_rank_changes
 from tarot.batch.tables import DeckTables
@@ -88,7 +88,7 @@ class ContractPlays:
     def groups(self, contract: Ints) -> Iterator[tuple[TrickPlay, Ints]]:
         """Each set of rules some hand plays under, with those hands' rows (in order)."""
         which = self.of(contract)
-        for index in np.unique(which).tolist():
+        for index in distinct(which):
             yield self.plays[index], np.flatnonzero(which == index)
 
 

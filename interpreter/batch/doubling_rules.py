@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarot.batch.array_exprs import ArrayCompiler, Node
-from tarot.batch.masks import Bools, Ints
+from tarot.batch.masks import Bools, Ints, distinct
 from tarot.batch.state import BatchState
 from tarot.batch.values import Ctx, Unsupported, per_row
 from tarot.core.ruleset import Announcements, Doubling
@@ -86,7 +86,7 @@ def next_allowed(limit: Node | None, state: BatchState, rows: Ints, targets: Int
     allowed = made < len(doubling.steps)
     if doubling.repeat is not None:
         size = doubling.factor if doubling.factor >= 0 else -doubling.factor
-        beyond = [m for m in np.unique(made).tolist() if size ** (m + 1) <= MAX_NUMBER]
+        beyond = [m for m in distinct(made) if size ** (m + 1) <= MAX_NUMBER]
         allowed |= np.isin(made, beyond)
     if limit is not None and len(rows):
         ctx = Ctx(state, rows, state.names(rows))

@@ -38,8 +38,9 @@ from tarot.core.vocabulary import MAX_REDEALS
 Steps = list[tuple[int, ArrayStep]]  # steps of the flow, each with its index
 
 #: hands played at once by default: large enough for numpy to pay (a batch has a fixed cost of
-#: a few thousand array operations), small enough to stay in cache
-BATCH = 4096
+#: a few thousand array operations, and each array operation one of its own), small enough
+#: to keep a batch's arrays to some tens of megabytes
+BATCH = 8192
 
 
 def program_of(ruleset: Ruleset) -> Program:
@@ -228,9 +229,16 @@ def summaries(state: BatchState) -> list[HandSummary]:
     for row, key, amount in zip(paid_rows.tolist(), paid_keys.tolist(), amounts, strict=True):
         paid[row][keys[key]] = amount
     whole = net == np.floor(net)
+    # a hand whose results are all whole numbers (and exact as floats) takes them as ints
+    exact = whole.all(axis=1) & (np.abs(net) < 2.0**53).all(axis=1)
+    counted = np.where(exact[:, None], net, 0).astype(np.int64).tolist()
     nets = [
-        tuple(int(v) if w else v for v, w in zip(values, wholes, strict=True))
-        for values, wholes in zip(net.tolist(), whole.tolist(), strict=True)
+        tuple(ints)
+        if ok
+        else tuple(int(v) if w else v for v, w in zip(values, wholes, strict=True))
+        for ints, ok, values, wholes in zip(
+            counted, exact.tolist(), net.tolist(), whole.tolist(), strict=True
+        )
     ]
     winners = [None if w < 0 else w for w in winner.tolist()]
     bidding = state.ruleset.bidding

@@ -18,6 +18,7 @@ from tqdm import tqdm
 
 from tarot.core.output_files import OutputError, held_signals
 from tarot.core.ruleset import Ruleset
+from tarot.engine.collector import few_collections
 from tarot.measure.rows import RowWriter
 from tarot.measure.runner import Executor, HandResults, RunPlan, quick_start, run_chunks
 from tarot.measure.store import PlanStore, ResultStore
@@ -62,10 +63,13 @@ def drive(
     try:
         if store is not None:
             seen = PlanStore(store, plan.keys(rulesets))
-        for chunk in run_chunks(plan, rulesets, jobs, seen, quick_start()):
-            with held_signals():  # a hand is in the rows and the report, or in neither
-                _take(chunk, consume, rows)
-            bar.update(len(chunk))
+        # what is loaded is frozen before workers fork (a collection would copy its pages);
+        # the results read and added are many objects with few cycles
+        with few_collections():
+            for chunk in run_chunks(plan, rulesets, jobs, seen, quick_start()):
+                with held_signals():  # a hand is in the rows and the report, or in neither
+                    _take(chunk, consume, rows)
+                bar.update(len(chunk))
     except KeyboardInterrupt:
         end = RunEnd(interrupted=True)
     except OutputError as error:

@@ -36,7 +36,6 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Protocol
@@ -153,17 +152,16 @@ class Table:
         """`play` on the batch back end: the hands each ruleset lacks, played at once."""
         from tarot.batch.run import play_summaries
         from tarot.batch.sittings import sitting_summaries
-        from tarot.records.batch_agreement import check_sample
 
-        # `auto` replays a sample of the hands through the scalar engine as it goes
-        auto = self.plan.backend == "auto"
+        # `auto`'s sample of hands replayed through the scalar engine is the runner's
+        # (`_Sampled`), checked as the chunks come back
         played: dict[tuple[int, int], HandSummary] = {}
         for index, ruleset in enumerate(self.rulesets):
             numbers = [number for number, which in work if index in which]
-            check = partial(check_sample, ruleset, self.plan.seed, first=self.plan.first)
             # a ruleset whose hands depend on the hands before plays sittings, as here
             play = sitting_summaries if plays_sittings(ruleset) else play_summaries
-            found = play(ruleset, self.plan.seed, numbers, check if auto else None)
+            with few_collections():  # a batch's summaries are many objects, few cycles
+                found = play(ruleset, self.plan.seed, numbers)
             for summary in found:
                 played[summary.number, index] = summary
         return [tuple(played[number, index] for index in which) for number, which in work]
@@ -235,7 +233,7 @@ def _joined(
 
 
 CHUNK = 50  # most hand numbers handed to a worker at once
-BATCH_CHUNK = 4096  # the same, for the batch back end (`batch.run.BATCH`, played at once)
+BATCH_CHUNK = 8192  # the same, for the batch back end (`batch.run.BATCH`, played at once)
 AHEAD = 4  # chunks handed out per worker before their results are taken
 WAIT_STEP = 0.2  # seconds the main thread waits for a result before looking at signals
 STOP_WAIT = 5.0  # seconds a worker is given to end on SIGTERM before it is killed
@@ -543,17 +541,22 @@ def run_chunks(
             yield from _play_here(plan, rulesets, chunks, store)
             return
     executor = ProcessPool(jobs, start) if isinstance(jobs, int) else jobs
-    given: deque[_Chunk] = deque()  # handed out, oldest first: the order answers come in
+    given: deque[tuple[_Chunk, Work]] = deque()  # handed out, oldest first: as answers come
+    sampled = _Sampled.of(plan, rulesets)
 
     def works() -> Iterator[Work]:
         for chunk in chunks:
-            given.append(chunk)
-            yield chunk.work()
+            work = chunk.work()
+            given.append((chunk, work))
+            yield work
 
     answers = executor.play(plan, rulesets, works())
     try:
         for answer in answers:
-            yield given.popleft().results(answer, store)
+            chunk, work = given.popleft()
+            if sampled is not None:
+                sampled.check(work, answer)
+            yield chunk.results(answer, store)
     finally:
         answers.close()  # ends the executor's run at once when the caller stops early
 
@@ -563,11 +566,47 @@ def _play_here(
 ) -> Iterator[list[HandResults]]:
     """`run_chunks` in this process."""
     table = Table(plan, list(rulesets))
+    sampled = _Sampled.of(plan, rulesets)
     for chunk in chunks:
         if plan.backend != "scalar" or plan.pools_playouts:  # a chunk at once pays
-            yield chunk.results(table.play(chunk.work()), store)
+            work = chunk.work()
+            played = table.play(work)
+            if sampled is not None:
+                sampled.check(work, played)
+            yield chunk.results(played, store)
             continue
         for number, stored in zip(chunk.numbers, chunk.stored, strict=True):
             single = _Chunk(range(number, number + 1), [stored])
             # a hand at a time: each is given to the store as soon as it is played
             yield single.results(table.play(single.work()), store)
+
+
+class _Sampled:
+    """`--backend auto`'s check of a run: one hand (or sitting) in `SAMPLE` of each ruleset
+    replayed through the scalar engine, the sample of many chunks played again together
+    (`records.batch_agreement.SampleCheck`), and each hand of the sample that the run plays
+    checked as its chunk comes back, before its results are given on; BatchDisagreement
+    stops the run at the first that differs."""
+
+    def __init__(self, plan: RunPlan, rulesets: Sequence[Ruleset]) -> None:
+        from tarot.records.batch_agreement import SAMPLE, SampleCheck
+
+        last = plan.first + plan.hands - 1
+        self.first, self.every = plan.first, SAMPLE
+        self.checks = [SampleCheck(ruleset, plan.seed, plan.first, last) for ruleset in rulesets]
+
+    @staticmethod
+    def of(plan: RunPlan, rulesets: Sequence[Ruleset]) -> _Sampled | None:
+        """The check of a run played with `--backend auto`; None for any other."""
+        return _Sampled(plan, rulesets) if plan.backend == "auto" else None
+
+    def check(self, work: Work, played: Sequence[tuple[HandSummary, ...]]) -> None:
+        """The hands of the sample among those `played` (for `work`, in its order)."""
+        hands: list[list[HandSummary]] = [[] for _ in self.checks]
+        for (number, which), results in zip(work, played, strict=True):
+            if (number - self.first) % self.every == 0:
+                for index, hand in zip(which, results, strict=True):
+                    hands[index].append(hand)
+        for check, sample in zip(self.checks, hands, strict=True):
+            if sample:
+                check.check(sample)

@@ -253,18 +253,26 @@ class KeyedMeans:
         """`add` each of `rows` in turn, a quantity at a time (the same values in the same
         order for each, so the same means to the last bit as row by row)."""
         first_seen: dict[str, int] = {}  # a quantity new here -> the row it first shows in
+        # each quantity's values, 0 where a row lacks it, filled in one pass over the rows
+        columns: dict[str, list[float]] = {}
+        size = len(rows)
         for index, values in enumerate(rows):
-            for key in values:
-                if key not in self.means and key not in first_seen:
-                    first_seen[key] = index
+            for key, value in values.items():
+                column = columns.get(key)
+                if column is None:
+                    column = columns[key] = [0.0] * size
+                    if key not in self.means:
+                        first_seen[key] = index
+                column[index] = value
         for key, index in first_seen.items():
             self.means[key] = RunningMean.of_zeros(self.count + index)
             self.histograms[key] = Counter({0.0: self.count + index} if self.count + index else {})
         for key, running in self.means.items():
-            column = [values.get(key, 0.0) for values in rows[first_seen.get(key, 0) :]]
+            found = columns.get(key)
+            column = [0.0] * size if found is None else found[first_seen.get(key, 0) :]
             running.add_all(column)
             self.histograms[key].update(column)
-        self.count += len(rows)
+        self.count += size
 
     def mean(self, key: str) -> float:
         running = self.means.get(key)

@@ -7,14 +7,14 @@ and lasting values, and net); `replay` plays each record's decisions through the
 engine as a record replay does (`tarot.records.replay`: each decision checked for seat, kind
 and legality) and raises `ReplayMismatch` at the first payment or result that differs. For a
 ruleset that plays sittings, `sitting_records` and `replay_sitting` do the same for whole
-sittings, hand after hand. `check_sample` does both for one hand (or sitting) in `SAMPLE` of
-a run (`--backend auto`) and stops the run with `BatchDisagreement` at the first that
-differs.
+sittings, hand after hand. `SampleCheck` does both for one hand (or sitting) in `SAMPLE` of
+a run (`--backend auto`; the runner checks each chunk as it comes back) and stops the run
+with `BatchDisagreement` at the first that differs; `check_sample` checks a list of hands.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -263,6 +263,9 @@ def replay_sitting(ruleset: Ruleset, records: Sequence[dict], where: str) -> lis
 #: one hand in this many of a run played with `--backend auto` is replayed (a replay costs
 #: tens of batch hands, so that the check stays a small part of the run's time)
 SAMPLE = 1000
+#: most hands (or sittings) of the sample played again in one batch: a batch costs about the
+#: same for one hand as for some tens, so the sample of many chunks is played together
+WINDOW = 64
 
 
 class BatchDisagreement(TarotError, RuntimeError):
@@ -270,50 +273,85 @@ class BatchDisagreement(TarotError, RuntimeError):
     of the batch back end, which must not make a study."""
 
 
+class SampleCheck:
+    """The sample of a run's hands (or sittings) numbered `first` to `last` (included) that
+    `check_sample` checks, checked as the run's hands come back (`check`): the hands of the
+    sample are played again with a log and replayed through the scalar engine up to WINDOW
+    at a time, the first time one of them comes back, and each hand's result in the run is
+    compared with its replay's. A hand of the sample that the run does not play (one a
+    results store gives) is still replayed when its window is."""
+
+    def __init__(self, ruleset: Ruleset, seed: int, first: int, last: int) -> None:
+        self.ruleset = ruleset
+        self.seed = seed
+        self.first = first
+        self.last = last
+        self.replayed: dict[int, list[float]] = {}  # number -> the net of its replay
+
+    def sampled(self, number: int) -> bool:
+        return (number - self.first) % SAMPLE == 0
+
+    def check(self, played: Sequence[HandSummary]) -> None:
+        """BatchDisagreement naming the hand (or sitting) and the first difference when one
+        of `played` in the sample does not agree with the scalar engine."""
+        for summary in played:
+            if not self.sampled(summary.number):
+                continue
+            if summary.number not in self.replayed:
+                self._replay_from(summary.number)
+            self._compare(summary.number, self.replayed.pop(summary.number), summary.net)
+
+    def _replay_from(self, number: int) -> None:
+        """The sample's hands from `number` on, up to WINDOW of them, replayed."""
+        window = list(range(number, self.last + 1, SAMPLE))[:WINDOW]
+        if plays_sittings(self.ruleset):
+            seeds = [sitting_seed(self.seed, n) for n in window]
+            for n, records in zip(window, sitting_records(self.ruleset, seeds), strict=True):
+                for record in records:
+                    record["fired"] = dict(sorted(record["fired"].items()))
+                where = f"sitting {n}"
+                self._replayed(where, replay_sitting, self.ruleset, records, where)
+                seats = range(self.ruleset.players)
+                self.replayed[n] = [sum(r["net"][seat] for r in records) for seat in seats]
+            return
+        for record in batch_records(self.ruleset, self.seed, window):
+            record["fired"] = dict(sorted(record["fired"].items()))
+            self._replayed(f"hand {record['number']}", replay, self.ruleset, record)
+            self.replayed[record["number"]] = record["net"]
+
+    def _replayed(self, what: str, play: Callable[..., object], *args: object) -> None:
+        """`play(*args)`, a replay: BatchDisagreement naming `what` where it differs."""
+        try:
+            play(*args)
+        except ReplayMismatch as error:
+            raise self._disagreement(what, error) from None
+
+    def _compare(self, number: int, replayed: list[float], net: Sequence[float]) -> None:
+        try:
+            if plays_sittings(self.ruleset):
+                where = f"sitting {number}"
+                compare(_rounded_list(replayed), _rounded_list(net), f"{where}.net")
+            else:
+                where = f"hand {number}"
+                compare(replayed, list(net), f"{where}.net (in its batch)")
+        except ReplayMismatch as error:
+            raise self._disagreement(where, error) from None
+
+    def _disagreement(self, where: str, error: ReplayMismatch) -> BatchDisagreement:
+        return BatchDisagreement(
+            f"--backend auto: the batch back end and the scalar engine differ on {where} of "
+            f"{self.ruleset.id} (seed {self.seed}): {error}; the run was stopped, since its "
+            "results cannot be trusted (--backend scalar plays it on the scalar engine)"
+        )
+
+
 def check_sample(ruleset: Ruleset, seed: int, played: Sequence[HandSummary], first: int) -> None:
     """Replay through the scalar engine the hands of `played` numbered first, first + SAMPLE,
-    ... (played again alone, with a log: the same hands, as draws are keyed by hand), after
-    checking that each gives the result it gave in its batch; BatchDisagreement naming the
-    hand and the first difference when one does not agree."""
-    wanted = {h.number: h for h in played if (h.number - first) % SAMPLE == 0}
-    if not wanted:
-        return
-    if plays_sittings(ruleset):
-        _check_sittings(ruleset, seed, wanted)
-        return
-    for record in batch_records(ruleset, seed, sorted(wanted)):
-        number = record["number"]
-        try:
-            compare(record["net"], list(wanted[number].net), f"hand {number}.net (in its batch)")
-            record["fired"] = dict(sorted(record["fired"].items()))
-            replay(ruleset, record)
-        except ReplayMismatch as error:
-            raise BatchDisagreement(
-                f"--backend auto: the batch back end and the scalar engine differ on hand "
-                f"{number} of {ruleset.id} (seed {seed}): {error}; the run was stopped, since "
-                "its results cannot be trusted (--backend scalar plays it on the scalar engine)"
-            ) from None
-
-
-def _check_sittings(ruleset: Ruleset, seed: int, wanted: dict[int, HandSummary]) -> None:
-    """`check_sample` for sittings: each wanted sitting played again with a log, its
-    result checked against its batch's, and replayed hand by hand (`replay_sitting`)."""
-    numbers = sorted(wanted)
-    seeds = [sitting_seed(seed, number) for number in numbers]
-    for number, records in zip(numbers, sitting_records(ruleset, seeds), strict=True):
-        where = f"sitting {number}"
-        try:
-            net = [sum(r["net"][s] for r in records) for s in range(ruleset.players)]
-            compare(_rounded_list(net), _rounded_list(wanted[number].net), f"{where}.net")
-            for record in records:
-                record["fired"] = dict(sorted(record["fired"].items()))
-            replay_sitting(ruleset, records, where)
-        except ReplayMismatch as error:
-            raise BatchDisagreement(
-                f"--backend auto: the batch back end and the scalar engine differ on {where} "
-                f"of {ruleset.id} (seed {seed}): {error}; the run was stopped, since its "
-                "results cannot be trusted (--backend scalar plays it on the scalar engine)"
-            ) from None
+    ... (played again alone, with a log: the same hands, as draws are keyed by hand), and
+    check that each gives the result it gave in `played`; BatchDisagreement naming the hand
+    and the first difference when one does not agree (`SampleCheck`, over `played`)."""
+    last = max((h.number for h in played), default=first)
+    SampleCheck(ruleset, seed, first, last).check(played)
 
 
 def _rounded_list(values: Sequence[float]) -> list[float]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarot.batch.array_exprs import Node
-from tarot.batch.masks import Bools, Ints
+from tarot.batch.masks import Bools, Ints, distinct
 from tarot.batch.phases import joining
 from tarot.batch.phases.auction import throw_in
 from tarot.batch.players import choose_index, log_texts
@@ -311,7 +311,7 @@ def _open_to(
     ranks = np.broadcast_to(np.asarray(rank), (size,))
     jumps = np.broadcast_to(np.asarray(jump), (size,))
     result = asked.copy()
-    for each in np.unique(ranks[asked]).tolist():
+    for each in distinct(ranks[asked]):
         node = open_to[each]
         these = asked & (ranks == each)
         if node is None:

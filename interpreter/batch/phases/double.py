@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarot.batch.doubling_rules import next_allowed, step_name
-from tarot.batch.masks import Bools, Ints
+from tarot.batch.masks import Bools, Ints, distinct
 from tarot.batch.phases.bidding import SeatQueue
 from tarot.batch.players import choose_index, log_texts
 from tarot.batch.program import Program
@@ -93,7 +93,7 @@ def side_to_speak(program: Program, state: BatchState, rows: Ints, targets: Ints
     before an even number of doublings, the others after an odd one."""
     n = state.players
     side = np.zeros((len(rows), n), dtype=np.bool_)
-    for index in np.unique(targets).tolist():
+    for index in distinct(targets):
         target = program.doubling[index]
         these = targets == index
         where = rows[these]
