@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot.batch.masks import Bools, Ints
+from tarot.batch.masks import Bools, Ints, distinct
 from tarot.batch.players import choose_first
 from tarot.batch.program import Program
 from tarot.batch.state import BatchState
@@ -112,7 +112,7 @@ def _join_seats(
     rules = program.bidding
     assert rules is not None  # only an auction has contracts to join
     found = np.zeros((len(rows), state.players), dtype=np.bool_)
-    for rank in np.unique(ranks[asked]).tolist():
+    for rank in distinct(ranks[asked]):
         node = rules.join[rank]
         these = np.flatnonzero(asked & (ranks == rank))
         if node is None or not len(these):
