@@ -21,8 +21,8 @@ Ints = npt.NDArray[np.int64]
 
 def distinct(values: npt.NDArray) -> list:
     """The different values of an array, in increasing order: `np.unique(values).tolist()`
-    without the masked-array module (`numpy.ma`), which np.unique imports at its first call
-    (about 0.1 s, again in every worker process)."""
+    without the masked-array module (`numpy.ma`), which np.unique imports at its first call,
+    again in every worker process."""
     flat = np.sort(values, axis=None)
     if not flat.size:
         return []
