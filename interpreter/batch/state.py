@@ -136,6 +136,9 @@ class BatchState:
     # [hands]: how many tricks each hand played, once its play is over (0: not over, or no
     # trick play), for the settlement of hands whose play ended at different tricks
     played_tricks: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    # `net`, `paid`, `scored` and `totals_before` are counted in 1/scale: the payments' common
+    # denominator (`tarot.batch.scaled_amounts`), 1 where every amount is held as it is
+    scale: int = 1
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:

@@ -42,6 +42,7 @@ from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD
 from tarot.batch.phases.play import Resume, play
 from tarot.batch.program import Program
 from tarot.batch.run import program_of
+from tarot.batch.scaled_amounts import unscaled
 from tarot.batch.state import BatchState, sole_leaders
 from tarot.batch.support import supports
 from tarot.core.actions import DecisionKind
@@ -204,6 +205,8 @@ def play_states(
     steps += sum(len(pile) for piles in first.zones.piles for pile in piles)
     steps += len(first.zones.talon) if first.talon_phase.drawing else 0
     play(program, batch, CardHabit(program.tables, seed, streams, steps, explore), resume)
+    batch.net = unscaled(batch.net, batch.scale)  # the results, no longer in 1/scale
+    batch.scale = 1
     batch.net -= np.array([s.totals_before for s in states], dtype=np.float64)
     return batch
 
@@ -275,8 +278,9 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
                 declared_values[row, seat, declarations[what]] = value
         for slot, (debtor, creditor) in enumerate(state.play.excuse_debts):
             debtors[row, slot], creditors[row, slot] = debtor, creditor
-    net = np.array([s.net() for s in states], dtype=np.float64)
-    net += np.array([s.totals_before for s in states], dtype=np.float64)
+    scale = program.scale  # the batch counts payments in 1/scale (`batch.scaled_amounts`)
+    net = np.array([[x * scale for x in s.net()] for s in states], dtype=np.float64)
+    net += np.array([s.totals_before for s in states], dtype=np.float64) * scale
     batch = BatchState(
         ruleset=ruleset,
         tables=tables,
@@ -367,6 +371,7 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
         summarised=False,
+        scale=scale,
     )
     carry_lasting(program, batch, states)
     return batch

@@ -219,6 +219,7 @@ def deal(
         leading=np.full(hands, -1, dtype=np.int8),  # every seat at 0: nobody leads alone
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
+        scale=program.scale,
     )
     if carried is not None and carried.scored is None:  # no scores carried: none yet
         state.scored = np.zeros((hands, n))

@@ -80,6 +80,7 @@ def _score(rule: Node, state: BatchState, names: dict[str, Value]) -> None:
     )
     if state.tables.seating.sits_out:  # a seat sitting the hand out scores nothing in it
         scores = np.where(state.in_play(rows), scores, 0)
+    scores = scores * state.scale  # counted as the payments are
     state.net += scores
     if state.scored.shape[:1] == (state.size,):
         state.scored += scores
