@@ -279,7 +279,7 @@ _PER_HAND = tuple(
     for f in dataclasses.fields(BatchState)
     if f.name not in ("ruleset", "tables", "seed", "rule_keys", "trick_number", "total_tricks")
     and f.name not in ("logging", "summarised", "decision_log", "payment_log", "transfer_log")
-    and f.name not in ("hand_score", "settled")
+    and f.name not in ("hand_score", "settled", "scale")
 )
 
 
