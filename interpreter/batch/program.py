@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from math import lcm
 from typing import TypeVar
 
 import numpy as np
@@ -24,6 +25,7 @@ from tarot.batch.doubling_rules import ArrayTarget, compile_doubling, compile_li
 from tarot.batch.lasting import ArrayLasting, compile_lasting
 from tarot.batch.phases.packets import ArrayPackets
 from tarot.batch.phases.talon_takes import ArrayTake
+from tarot.batch.defender_share import defender_divisors
 from tarot.batch.scaled_amounts import payment_scale
 from tarot.batch.seat_order import attack_order, attack_ordered
 from tarot.batch.seating import SeatingRefused
@@ -315,6 +317,8 @@ def pay(
         payers, payees = payers & in_play, payees & in_play
     if amounts is not None and not state.logging and _whole(amounts):
         _pay_whole(state, column, ctx, payers, payees, amounts)
+        if state.flows is not None:
+            state.flows.add(state.size, column, at.text, ctx.rows, payers, payees, amounts)
         return
     paid = np.zeros(size, dtype=np.bool_)
     ordered = any(attack_ordered)  # else both in seat order: one seat a pair for every hand
@@ -360,6 +364,8 @@ def pay(
             state.net[rows, taker] += size_paid
             state.lead_changed(rows)
             state.paid[rows, column] += size_paid
+            if state.flows is not None:
+                state.flows.add(state.size, column, at.text, rows, giver, taker, size_paid)
             paid[where] = True
             if state.logging:
                 state.payment_log.append(Logged(rows, (key, giver, taker, np.abs(value), at.text)))
@@ -441,11 +447,13 @@ def _payment_scale(compiler: ArrayCompiler, ruleset: Ruleset) -> int:
         amounts += [transfer.amount for transfer in ruleset.lasting.transfers]
     trees = [typed_tree(amount) for amount in amounts]
     try:
-        return payment_scale(
+        scale = payment_scale(
             [tree for tree in trees if tree is not None], compiler.in_hand, compiler.body
         )
     except ValueError as error:
         raise Unsupported(str(error)) from None
+    # a seat sitting out settling as a defender is paid a share of payments already made
+    return scale * lcm(1, *defender_divisors(ruleset))
 
 
 def _rule(

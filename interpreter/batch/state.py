@@ -36,6 +36,53 @@ class Logged:
     ]  # (kind, seat array, choice...) or (rule key, payer, payee, amount, at)
 
 
+class Flows:
+    """What each rule paid in each hand at each moment, from each seat to each other (in
+    1/scale; paid the other way: negative), kept where a seat sitting out settles as a
+    defender (`tarot.batch.defender_share`), by rule column and moment."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.paid: dict[tuple[int, str], Floats] = {}  # [hands, payer, payee] sums
+
+    def add(
+        self,
+        size: int,
+        column: int,
+        moment: str,
+        rows: Ints,
+        payers: Ints | Bools,
+        payees: Ints | Bools,
+        amounts: Floats,
+    ) -> None:
+        """Payments of the hands `rows` of a state of `size` hands: from the seat `payers`
+        to the seat `payees` (one each per row), or, given as [rows, seats] masks, from every
+        payer to every payee but himself (each `amounts` per row)."""
+        sums = self.paid.get((column, moment))
+        if sums is None:
+            sums = self.paid[(column, moment)] = np.zeros((size, self.players, self.players))
+        payers, payees = np.asarray(payers), np.asarray(payees)
+        if payers.ndim == 2:
+            pairs = payers[:, :, None] & payees[:, None, :] & ~np.eye(self.players, dtype=bool)
+            sums[rows] += pairs * np.asarray(amounts, dtype=np.float64)[:, None, None]
+        else:
+            np.add.at(sums, (rows, payers, payees), amounts)
+
+    def take(self, rows: Ints) -> Flows:
+        """The sums of the hands `rows` alone (`BatchState.take`)."""
+        part = Flows(self.players)
+        part.paid = {key: sums[rows] for key, sums in self.paid.items()}
+        return part
+
+    def put(self, rows: Ints, part: Flows, size: int) -> None:
+        """Write back the sums of the hands `rows` as `part` (made by `take`) has them."""
+        for key, sums in part.paid.items():
+            mine = self.paid.get(key)
+            if mine is None:
+                mine = self.paid[key] = np.zeros((size, self.players, self.players))
+            mine[rows] = sums
+
+
 @dataclass
 class BatchState:
     ruleset: Ruleset
@@ -139,6 +186,8 @@ class BatchState:
     # `net`, `paid`, `scored` and `totals_before` are counted in 1/scale: the payments' common
     # denominator (`tarot.batch.scaled_amounts`), 1 where every amount is held as it is
     scale: int = 1
+    # where a seat sitting out settles as a defender: each rule's payments, seat to seat
+    flows: Flows | None = None
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:
@@ -148,7 +197,9 @@ class BatchState:
         for name in _PER_HAND:
             value = getattr(self, name)
             values[name] = value[rows] if value.shape[:1] == (size,) else value
-        return dataclasses.replace(self, **values, decision_log=[], payment_log=[], transfer_log=[])
+        flows = None if self.flows is None else self.flows.take(rows)
+        logs: dict = {"decision_log": [], "payment_log": [], "transfer_log": []}
+        return dataclasses.replace(self, **values, **logs, flows=flows)
 
     def put(self, rows: Ints, part: BatchState) -> None:
         """Write back what the hands `rows` did as the state `part` (made by `take`)."""
@@ -166,6 +217,8 @@ class BatchState:
         self.payment_log += [Logged(rows[e.rows], e.what) for e in part.payment_log]
         self.transfer_log += [Logged(rows[e.rows], e.what) for e in part.transfer_log]
         self.trick_number, self.total_tricks = part.trick_number, part.total_tricks
+        if self.flows is not None and part.flows is not None:
+            self.flows.put(rows, part.flows, self.size)
 
     def names(self, rows: Ints) -> dict[str, object]:
         """The names every evaluation of the hands `rows` has: the dealer, and once an
@@ -279,7 +332,7 @@ _PER_HAND = tuple(
     for f in dataclasses.fields(BatchState)
     if f.name not in ("ruleset", "tables", "seed", "rule_keys", "trick_number", "total_tricks")
     and f.name not in ("logging", "summarised", "decision_log", "payment_log", "transfer_log")
-    and f.name not in ("hand_score", "settled", "scale")
+    and f.name not in ("hand_score", "settled", "scale", "flows")
 )
 
 
