@@ -70,6 +70,21 @@ def pay_as_defenders(state: BatchState) -> None:
         _log(state, attackers, defenders, out, settled)
 
 
+def _logged(state: BatchState, row: int) -> list[tuple]:
+    """The payments of hand `row` in the payment log, in order, as (rule, payer, payee,
+    exact amount, moment)."""
+    found = []
+    for entry in state.payment_log:
+        at = np.flatnonzero(entry.rows == row)
+        if not len(at):
+            continue
+        key, givers, takers, amounts, moment = entry.what
+        paid = amounts[at[0] : at[0] + 1]  # type: ignore[index]
+        amount = Fraction(exact_values(paid, state.scale)[0])
+        found.append((str(key), int(givers[at[0]]), int(takers[at[0]]), amount, str(moment)))  # type: ignore[index]
+    return found
+
+
 def _log(
     state: BatchState, attackers: Bools, defenders: Bools, out: Bools, settled: Bools
 ) -> None:
@@ -77,16 +92,14 @@ def _log(
     order: each seat out in seat order, then each (rule, moment, seat of the taker's side)
     in the order its first payment with a defender was made (read from the payment log)."""
     scale = state.scale
+    assert state.flows is not None
+    earlier = state.flows.earlier
     for row in np.flatnonzero(settled).tolist():
         moved: dict[tuple[str, str, int], Fraction] = {}
-        for entry in state.payment_log:
-            at = np.flatnonzero(entry.rows == row)
-            if not len(at):
-                continue
-            key, givers, takers, amounts, moment = entry.what
-            giver, taker = int(givers[at[0]]), int(takers[at[0]])  # type: ignore[index]
-            paid = amounts[at[0] : at[0] + 1]  # type: ignore[index]
-            amount = Fraction(exact_values(paid, scale)[0])
+        for key, giver, taker, amount, moment in [
+            *([] if earlier is None else earlier[row]),
+            *_logged(state, row),
+        ]:
             if attackers[row, taker] and defenders[row, giver]:
                 entry_key, signed = (str(key), str(moment), taker), amount
             elif attackers[row, giver] and defenders[row, taker]:

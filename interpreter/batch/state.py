@@ -44,6 +44,9 @@ class Flows:
     def __init__(self, players: int) -> None:
         self.players = players
         self.paid: dict[tuple[int, str], Floats] = {}  # [hands, payer, payee] sums
+        #: hands taken up from the scalar engine (play-outs): each hand's payments made
+        #: before, as (rule, payer, payee, amount, moment), read with the payment log
+        self.earlier: list[list[tuple]] | None = None
 
     def add(
         self,
@@ -72,6 +75,8 @@ class Flows:
         """The sums of the hands `rows` alone (`BatchState.take`)."""
         part = Flows(self.players)
         part.paid = {key: sums[rows] for key, sums in self.paid.items()}
+        if self.earlier is not None:
+            part.earlier = [self.earlier[row] for row in rows.tolist()]
         return part
 
     def put(self, rows: Ints, part: Flows, size: int) -> None:
