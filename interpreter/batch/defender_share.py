@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from tarot.batch.masks import Bools, Ints
+from tarot.batch.masks import Bools
 from tarot.batch.scaled_amounts import exact_values
 from tarot.batch.state import BatchState, Logged
 from tarot.core.ruleset import Ruleset
@@ -85,9 +85,7 @@ def _logged(state: BatchState, row: int) -> list[tuple]:
     return found
 
 
-def _log(
-    state: BatchState, attackers: Bools, defenders: Bools, out: Bools, settled: Bools
-) -> None:
+def _log(state: BatchState, attackers: Bools, defenders: Bools, out: Bools, settled: Bools) -> None:
     """The payments of the seats sitting out, written hand by hand in the scalar engine's
     order: each seat out in seat order, then each (rule, moment, seat of the taker's side)
     in the order its first payment with a defender was made (read from the payment log)."""

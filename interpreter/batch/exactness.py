@@ -78,9 +78,7 @@ def counts_seats(divisor: Typed, in_hand: int, body: Callable[[str], Typed | Non
     return most is not None and most >= 3
 
 
-def seats_counted(
-    divisor: Typed, in_hand: int, body: Callable[[str], Typed | None]
-) -> int | None:
+def seats_counted(divisor: Typed, in_hand: int, body: Callable[[str], Typed | None]) -> int | None:
     """The most seats a divisor may count, where it is a number of seats (`count` of a group
     of seats); None for any other divisor."""
     if divisor.op != "builtin" or divisor.name != "count" or divisor.args[0].type != Type.SEATS:

@@ -171,7 +171,9 @@ def pay_transfers(
         if not moved.any():
             continue
         # the amounts are counted in 1/scale, as the net; the account as expressions read it
-        into = exactly_unscaled(signed.sum(axis=1), state.scale, f"a transfer into {transfer.account}")
+        into = exactly_unscaled(
+            signed.sum(axis=1), state.scale, f"a transfer into {transfer.account}"
+        )
         state.lasting[rows, transfer.column] += into
         state.net[rows] -= signed
         state.lead_changed(rows)

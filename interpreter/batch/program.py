@@ -21,11 +21,11 @@ from tarot.batch.announce_rules import ArrayAnnouncements, compile_announcements
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.auction_rules import ArrayBidding, compile_bidding
 from tarot.batch.contract_play import ContractPlays, compile_plays
+from tarot.batch.defender_share import defender_divisors
 from tarot.batch.doubling_rules import ArrayTarget, compile_doubling, compile_limit
 from tarot.batch.lasting import ArrayLasting, compile_lasting
 from tarot.batch.phases.packets import ArrayPackets
 from tarot.batch.phases.talon_takes import ArrayTake
-from tarot.batch.defender_share import defender_divisors
 from tarot.batch.scaled_amounts import payment_scale
 from tarot.batch.seat_order import attack_order, attack_ordered
 from tarot.batch.seating import SeatingRefused

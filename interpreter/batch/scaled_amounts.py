@@ -78,7 +78,7 @@ def scaled_tree(tree: Typed, scale: int, in_hand: int, body: Body) -> Typed:
     if op == "div":
         left, right = args
         if right.is_const:
-            share: Typed = constant(Type.NUMBER, scale // int(right.value))  # type: ignore[arg-type]
+            share: Typed = constant(Type.NUMBER, scale // int(right.value))
         else:
             share = Typed("floordiv", Type.NUMBER, (constant(Type.NUMBER, scale), right),
                           cost=right.cost + 1, reads=right.reads)  # fmt: skip

@@ -97,7 +97,9 @@ def _summarized(ruleset: Ruleset, seed: int, numbers: list[int]) -> list[HandSum
     ]
 
 
-def _sitting(number: int, hands: list[HandSummary], led: list[int], net: list[float]) -> HandSummary:
+def _sitting(
+    number: int, hands: list[HandSummary], led: list[int], net: list[float]
+) -> HandSummary:
     """A sitting's hands as one summary, each seat a side alone (`_Running.summary`); `net`:
     the sitting's result, added up exactly and measured as floats."""
     fired: dict[str, int] = {}

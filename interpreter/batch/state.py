@@ -64,12 +64,13 @@ class Flows:
         sums = self.paid.get((column, moment))
         if sums is None:
             sums = self.paid[(column, moment)] = np.zeros((size, self.players, self.players))
-        payers, payees = np.asarray(payers), np.asarray(payees)
-        if payers.ndim == 2:
-            pairs = payers[:, :, None] & payees[:, None, :] & ~np.eye(self.players, dtype=bool)
+        if np.ndim(payers) == 2:
+            givers, takers = np.asarray(payers, dtype=np.bool_), np.asarray(payees, dtype=np.bool_)
+            pairs = givers[:, :, None] & takers[:, None, :] & ~np.eye(self.players, dtype=bool)
             sums[rows] += pairs * np.asarray(amounts, dtype=np.float64)[:, None, None]
         else:
-            np.add.at(sums, (rows, payers, payees), amounts)
+            at = (rows, np.asarray(payers, dtype=np.int64), np.asarray(payees, dtype=np.int64))
+            np.add.at(sums, at, amounts)
 
     def take(self, rows: Ints) -> Flows:
         """The sums of the hands `rows` alone (`BatchState.take`)."""
