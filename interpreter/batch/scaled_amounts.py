@@ -15,10 +15,12 @@ compiled as `amount * scale`, the division rewritten so that no quotient is ever
 `exact_values`): a float64 quotient of two whole numbers is the float nearest the exact
 number, as the scalar engine's measures give it, and the records read the exact number.
 
-Only the divisions the amount adds, subtracts, multiplies, negates or picks with `if` are
-rewritten (there the scaled amount is a sum of products); a division elsewhere (under `max`,
-inside an aggregation, in a comparison) is left as it is, and the array runner refuses it at
-load as before (`exactness.counts_seats`, `constant_divisor`).
+A constant a float cannot hold (`40 / 3`, which the checker works out as 40/3) is counted the
+same way: its denominator is one of the divisors, and it is compiled as `40/3 * scale`.
+Only the divisions and constants the amount adds, subtracts, multiplies, negates or picks
+with `if` are rewritten (there the scaled amount is a sum of products); one elsewhere (under
+`max`, inside an aggregation, in a comparison) is left as it is, and the array runner refuses
+it at load as before (`exactness.counts_seats`, `constant_divisor`, `constant`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from math import lcm
 
 import numpy as np
 
-from tarot.batch.exactness import seats_counted
+from tarot.batch.exactness import binary, seats_counted
 from tarot.expressions import EvaluationError
 from tarot.expressions.numbers import Exact, exact, shown
 from tarot.expressions.typed_tree import Type, Typed, constant
@@ -44,10 +46,14 @@ MOST_SCALE = 1 << 20
 def divisors(tree: Typed, in_hand: int, body: Body) -> set[int]:
     """Every whole divisor a division of `tree` that `scaled_tree` rewrites may have: each
     count of 1 to the most seats of a group (`count(S)`), or a whole constant whose
-    quotients a float may not hold."""
+    quotients a float may not hold; and the denominator of a constant a float cannot hold
+    (`40 / 3`, which the checker works out as 40/3)."""
     found: set[int] = set()
-    for division in _divisions(tree, in_hand, body):
-        found |= _divisor_values(division.args[1], in_hand, body) or set()
+    for node in _rewritten(tree, in_hand, body):
+        if node.op == "const":
+            found.add(Fraction(node.value).denominator)
+        else:
+            found |= _divisor_values(node.args[1], in_hand, body) or set()
     return found
 
 
@@ -71,6 +77,8 @@ def scaled_tree(tree: Typed, scale: int, in_hand: int, body: Body) -> Typed:
     if not _divides(tree, in_hand, body):
         return _times(tree, constant(Type.NUMBER, scale))
     op, args = tree.op, tree.args
+    if op == "const":
+        return constant(Type.NUMBER, exact(Fraction(tree.value) * scale))
     if op == "definition":
         inner = body(tree.name)
         assert inner is not None  # `_divides` found a division in it
@@ -168,25 +176,28 @@ def exact_values(values: np.ndarray, scale: int) -> list[Exact]:
     return [exact(Fraction(v) / scale) for v in np.asarray(values, dtype=np.float64).tolist()]
 
 
-def _divisions(tree: Typed, in_hand: int, body: Body) -> Iterable[Typed]:
-    """The divisions `scaled_tree` rewrites (see the module), definitions looked into."""
+def _rewritten(tree: Typed, in_hand: int, body: Body) -> Iterable[Typed]:
+    """The divisions and the constants `scaled_tree` rewrites (see the module), definitions
+    looked into."""
     op, args = tree.op, tree.args
     if op == "div" and _divisor_values(args[1], in_hand, body) is not None:
         yield tree
+    elif op == "const" and isinstance(tree.value, Fraction) and not binary(tree.value):
+        yield tree
     elif op in ("add", "sub", "neg", "mul"):
         for arg in args:
-            yield from _divisions(arg, in_hand, body)
+            yield from _rewritten(arg, in_hand, body)
     elif op == "cond":
         for arg in args[1:]:
-            yield from _divisions(arg, in_hand, body)
+            yield from _rewritten(arg, in_hand, body)
     elif op == "definition":
         inner = body(tree.name)
         if inner is not None:
-            yield from _divisions(inner, in_hand, body)
+            yield from _rewritten(inner, in_hand, body)
 
 
 def _divides(tree: Typed, in_hand: int, body: Body) -> bool:
-    return next(iter(_divisions(tree, in_hand, body)), None) is not None
+    return next(iter(_rewritten(tree, in_hand, body)), None) is not None
 
 
 def _divisor_values(divisor: Typed, in_hand: int, body: Body) -> set[int] | None:
