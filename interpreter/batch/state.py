@@ -101,11 +101,11 @@ class BatchState:
     discards: Masks
     won: Masks
     played: Masks
-    net: Floats  # [hands, seats]: payments received less paid
+    net: Floats  # [hands, seats]: payments received less paid (in 1/scale, below)
     declared: Bools  # [hands, seats, declarations]
     declared_values: Floats
     fired: npt.NDArray[np.int32]  # [hands, rule keys]: times each rule paid
-    paid: Floats  # [hands, rule keys]: the sum of the amounts each rule paid
+    paid: Floats  # [hands, rule keys]: the sum of the amounts each rule paid (in 1/scale)
     rule_keys: dict[str, int]
     leader: Ints
     tricks_won: Ints  # [hands, seats]
