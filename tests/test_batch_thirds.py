@@ -16,6 +16,7 @@ import pytest
 from batch_checks import loaded, means_agree, play_outs_replayed, replayed
 from small_games import edited
 from test_batch_playouts import _trials
+from test_batch_sit_out import _moment
 
 from tarot.batch import array_exprs, program
 from tarot.batch.phases import settle
@@ -23,9 +24,6 @@ from tarot.batch.program import Program
 from tarot.batch.run import play_summaries
 from tarot.batch.support import supports
 from tarot.compile.loader import load_ruleset
-from tarot.core.actions import DecisionKind
-from tarot.engine.game import deal_hand
-from tarot.players.random_agent import RandomAgent
 from tarot.records.batch_agreement import replay_sitting, sitting_records
 from tarot.records.replay import ReplayMismatch
 from tests.commands import tarot
@@ -146,18 +144,6 @@ def test_a_defender_s_share_in_halves_replays():
     assert sum(r["dealer"] in (p["from"], p["to"]) for r in records for p in r["payments"]) > 100
 
 
-def _moment(name: str, options: dict, number: int, trick: int):
-    """A hand played by random players to a card decision of trick `trick` with a choice."""
-    state = deal_hand(load_ruleset(name, options), 5, number)
-    player = RandomAgent(number)
-    while (decision := state.decision) is not None:
-        if decision.kind is DecisionKind.PLAY and state.play.trick_number >= trick:
-            if len(decision.actions) > 1:
-                return state
-        state.apply_action(player.choose(state, decision.seat))
-    raise AssertionError(f"hand {number} of {name} ended before trick {trick}")
-
-
 @pytest.mark.parametrize(
     ("name", "options"), [(str(GAME), {}), (str(GAME), {"share": "as_defender"}), (ROMANIAN, {})]
 )
@@ -166,7 +152,7 @@ def test_the_search_player_s_play_outs_run_in_batch(name, options):
     behind it) replay with every payment and result the same exact number."""
     thirds = 0
     for number in (1, 2):
-        state = _moment(name, options, number, 3)
+        state = _moment(name, number, 3, options)
         state.totals_before = [Fraction(40, 3), Fraction(-40, 3), 5, -5, 0][: len(state.net())]
         trials, streams = _trials(state, 3, number)
         batch = play_outs_replayed(trials, streams)

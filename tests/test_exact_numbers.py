@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from batch_checks import replayed
 
 from tarot.batch.exactness import quotient
 from tarot.batch.run import play_summaries
@@ -26,7 +27,6 @@ from tarot.expressions.numbers import exact, from_json, shown, to_json
 from tarot.expressions.types import Environment, Scope, Type
 from tarot.players.random_agent import RandomAgent
 from tarot.presentation.transcript import hand_transcript
-from tarot.records.batch_agreement import batch_records, replay
 from tarot.records.record import game_record
 from tarot.records.record_json import parse_record, record_text
 from tarot.records.replay import ReplayMismatch, replay_record
@@ -179,12 +179,7 @@ def test_a_batch_payment_in_thirds_replays_exactly(tmp_path: Path) -> None:
     settlement = [rule for rule in document["settlement"] if rule["id"] != "tie"]
     path = tmp_path / "no-tie.yaml"
     path.write_text(yaml.safe_dump({**document, "settlement": settlement}))
-    ruleset = load_ruleset(path)
-    assert supports(ruleset) == []
-    records = batch_records(ruleset, 2, range(1, 61))
-    for record in records:
-        record["fired"] = dict(sorted(record["fired"].items()))
-        replay(ruleset, record)
+    records, _kinds, _fired = replayed(load_ruleset(path), 2, 60)
     amounts = [p["amount"] for r in records for p in r["payments"]]
     assert Fraction(40, 3) in amounts
     assert all(type(a) in (int, Fraction) for a in amounts)
