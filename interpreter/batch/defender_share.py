@@ -22,7 +22,6 @@ from fractions import Fraction
 import numpy as np
 
 from tarot.batch.masks import Bools
-from tarot.batch.scaled_amounts import exact_values
 from tarot.batch.state import BatchState, Logged
 from tarot.core.ruleset import Ruleset
 
@@ -70,21 +69,6 @@ def pay_as_defenders(state: BatchState) -> None:
         _log(state, attackers, defenders, out, settled)
 
 
-def _logged(state: BatchState, row: int) -> list[tuple]:
-    """The payments of hand `row` in the payment log, in order, as (rule, payer, payee,
-    exact amount, moment)."""
-    found = []
-    for entry in state.payment_log:
-        at = np.flatnonzero(entry.rows == row)
-        if not len(at):
-            continue
-        key, givers, takers, amounts, moment = entry.what
-        paid = amounts[at[0] : at[0] + 1]  # type: ignore[index]
-        amount = Fraction(exact_values(paid, state.scale)[0])
-        found.append((str(key), int(givers[at[0]]), int(takers[at[0]]), amount, str(moment)))  # type: ignore[index]
-    return found
-
-
 def _log(state: BatchState, attackers: Bools, defenders: Bools, out: Bools, settled: Bools) -> None:
     """The payments of the seats sitting out, written hand by hand in the scalar engine's
     order: each seat out in seat order, then each (rule, moment, seat of the taker's side)
@@ -94,10 +78,11 @@ def _log(state: BatchState, attackers: Bools, defenders: Bools, out: Bools, sett
     earlier = state.flows.earlier
     for row in np.flatnonzero(settled).tolist():
         moved: dict[tuple[str, str, int], Fraction] = {}
-        for key, giver, taker, amount, moment in [
+        for key, giver, taker, scaled, moment in [
             *([] if earlier is None else earlier[row]),
-            *_logged(state, row),
+            *state.payments_of(row),
         ]:
+            amount = Fraction(scaled) / scale  # the float holds the whole number of units
             if attackers[row, taker] and defenders[row, giver]:
                 entry_key, signed = (str(key), str(moment), taker), amount
             elif attackers[row, giver] and defenders[row, taker]:

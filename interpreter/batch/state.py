@@ -44,9 +44,10 @@ class Flows:
     def __init__(self, players: int) -> None:
         self.players = players
         self.paid: dict[tuple[int, str], Floats] = {}  # [hands, payer, payee] sums
-        #: hands taken up from the scalar engine (play-outs): each hand's payments made
-        #: before, as (rule, payer, payee, amount, moment), read with the payment log
-        self.earlier: list[list[tuple]] | None = None
+        #: with a log kept, the payments each hand made before the log it is played with
+        #: began (a hand taken up from the scalar engine by the play-outs, or from a bigger
+        #: state by `BatchState.take`), as `BatchState.payments_of` gives them
+        self.earlier: list[list[tuple[str, int, int, float, str]]] | None = None
 
     def add(
         self,
@@ -204,6 +205,10 @@ class BatchState:
             value = getattr(self, name)
             values[name] = value[rows] if value.shape[:1] == (size,) else value
         flows = None if self.flows is None else self.flows.take(rows)
+        if flows is not None and self.logging:  # the log the part starts leaves these out
+            before = flows.earlier or [[] for _ in range(len(rows))]
+            made = zip(before, rows.tolist(), strict=True)
+            flows.earlier = [[*old, *self.payments_of(row)] for old, row in made]
         logs: dict = {"decision_log": [], "payment_log": [], "transfer_log": []}
         return dataclasses.replace(self, **values, **logs, flows=flows)
 
@@ -225,6 +230,19 @@ class BatchState:
         self.trick_number, self.total_tricks = part.trick_number, part.total_tricks
         if self.flows is not None and part.flows is not None:
             self.flows.put(rows, part.flows, self.size)
+
+    def payments_of(self, row: int) -> list[tuple[str, int, int, float, str]]:
+        """The payments of hand `row` in the payment log, in order, as (rule, payer, payee,
+        amount in 1/scale, moment)."""
+        found = []
+        for entry in self.payment_log:
+            at = np.flatnonzero(entry.rows == row)
+            if len(at):
+                key, givers, takers, amounts, moment = entry.what
+                i = int(at[0])
+                paid = (int(givers[i]), int(takers[i]), float(amounts[i]))  # type: ignore[index]
+                found.append((str(key), *paid, str(moment)))
+        return found
 
     def names(self, rows: Ints) -> dict[str, object]:
         """The names every evaluation of the hands `rows` has: the dealer, and once an

@@ -29,7 +29,6 @@ import random
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from itertools import chain
 from typing import TypeVar
 
@@ -386,12 +385,14 @@ def _flows(program: Program, states: Sequence[HandState]) -> Flows:
     flows, size = Flows(program.ruleset.players), len(states)
     flows.earlier = []
     for row, state in enumerate(states):
-        made = [(p.rule, p.payer, p.payee, Fraction(p.amount), p.at) for p in state.payments]
+        made = [
+            (p.rule, p.payer, p.payee, float(p.amount * program.scale), p.at)
+            for p in state.payments
+        ]
         flows.earlier.append(made)
         for rule, payer, payee, amount, at in made:
-            scaled = np.array([float(amount * program.scale)])
             rows, payers, payees = np.array([row]), np.array([payer]), np.array([payee])
-            flows.add(size, program.keys[rule], at, rows, payers, payees, scaled)
+            flows.add(size, program.keys[rule], at, rows, payers, payees, np.array([amount]))
     return flows
 
 
