@@ -3,7 +3,8 @@ announcements (`announce_passes`) in the batch back end (`tarot.batch.doubling_r
 `tarot.batch.phases.double`, `tarot.batch.phases.announce`): the sides doubling on in turn
 up to the `limit` an expression gives, in their own step and in the round of announcements;
 each hand replayed through the scalar engine with every decision legal and every payment
-equal. A division by a number of seats that may be three is refused at load."""
+equal. A division by a number of seats that may be three runs where it is paid (counted in
+thirds), and is refused at load elsewhere."""
 
 from __future__ import annotations
 
