@@ -13,6 +13,7 @@ import numpy as np
 
 from tarot.batch import support
 from tarot.batch.run import play_summaries
+from tarot.batch.scaled_amounts import exact_values
 from tarot.batch.state import BatchState
 from tarot.batch.support import supports
 from tarot.compile.loader import load_ruleset
@@ -92,7 +93,7 @@ def play_outs_replayed(trials: list[HandState], streams: np.ndarray) -> BatchSta
         again = replay_row(trial, batch, row)
         made = [p.as_record() for p in again.payments[len(trial.payments) :]]
         assert made == _payments(batch, row), row
-        assert again.returns() == batch.net[row].tolist(), row
+        assert again.returns() == exact_values(batch.net[row], batch.scale), row
     return batch
 
 

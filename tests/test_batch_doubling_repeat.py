@@ -3,7 +3,8 @@ announcements (`announce_passes`) in the batch back end (`tarot.batch.doubling_r
 `tarot.batch.phases.double`, `tarot.batch.phases.announce`): the sides doubling on in turn
 up to the `limit` an expression gives, in their own step and in the round of announcements;
 each hand replayed through the scalar engine with every decision legal and every payment
-equal. A division by a number of seats that may be three is refused at load."""
+equal. A division by a number of seats that may be three runs where it is paid (counted in
+thirds), and is refused at load elsewhere."""
 
 from __future__ import annotations
 
@@ -97,17 +98,23 @@ def test_repeated_doublings_in_the_round_of_announcements_replay(tmp_path):
     assert fired["d_game"] > 60
 
 
-def test_a_division_by_a_side_of_three_is_refused_at_load(tmp_path):
-    text = DOUBLING.read_text(encoding="utf-8")
-    variant = tmp_path / "thirds.yaml"
-    variant.write_text(
-        text
-        + "  - id: shared\n    name: shared out among the defenders\n"
-        + "    from: taker\n    to: defenders\n    amount: '10 / count(defenders)'\n"
-        + "    source: tarot_003\n",
-        encoding="utf-8",
-    )
-    (problem,) = supports(load_ruleset(str(variant)))
+def test_a_division_by_a_side_of_three_runs_only_where_it_is_paid(tmp_path):
+    """A payment shared among a side of three runs (counted in thirds:
+    `batch.scaled_amounts`); the same division inside `max` is refused at load."""
+
+    def shared(amount: str) -> list[str]:
+        variant = tmp_path / "thirds.yaml"
+        variant.write_text(
+            DOUBLING.read_text(encoding="utf-8")
+            + "  - id: shared\n    name: shared out among the defenders\n"
+            + f"    from: taker\n    to: defenders\n    amount: '{amount}'\n"
+            + "    source: tarot_003\n",
+            encoding="utf-8",
+        )
+        return supports(load_ruleset(str(variant)))
+
+    assert shared("10 / count(defenders)") == []
+    (problem,) = shared("max(1, 10 / count(defenders))")
     assert "division by a number of seats" in problem and "shared" in problem
 
 

@@ -71,10 +71,10 @@ def test_means_agree_with_the_scalar_engine():
     means_agree(loaded(str(GAME)), 6, 400, {}, rules_at_least=2)
 
 
-def _moment(name: str, number: int, trick: int):
-    """A hand of `name` played by random players to a card decision of trick `trick` with a
-    choice of cards."""
-    state = deal_hand(loaded(name), 5, number)
+def _moment(name: str, number: int, trick: int, options: dict | None = None):
+    """A hand of `name` (with `options`) played by random players to a card decision of
+    trick `trick` with a choice of cards."""
+    state = deal_hand(loaded(name) if options is None else load_ruleset(name, options), 5, number)
     player = RandomAgent(number)
     while (decision := state.decision) is not None:
         if decision.kind is DecisionKind.PLAY and state.play.trick_number >= trick:

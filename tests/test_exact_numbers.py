@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from batch_checks import replayed
 
 from tarot.batch.exactness import quotient
 from tarot.batch.run import play_summaries
@@ -157,25 +158,39 @@ def batch_variant(tmp_path: Path, **changes: object) -> Ruleset:
 
 
 def test_the_batch_back_end_refuses_numbers_float64_cannot_hold(tmp_path: Path) -> None:
+    """A payment of 40/3 runs in batch (counted in thirds: `batch.scaled_amounts`), but
+    not two definitions of 14 2/3 compared, nor a card worth 0.1."""
     document = yaml.safe_load(GAME.read_text())
     missing = supports(batch_variant(tmp_path))
-    refused = "payment rule thirds: the number 13 1/3, which float64 arrays cannot hold exactly"
+    refused = "payment rule tie: the number 14 2/3, which float64 arrays cannot hold exactly"
     assert missing == [refused], missing
     tenth = {**document["counting"], "values": [{"set": "kings", "value": 0.1}]}
-    settlement = [rule for rule in document["settlement"] if rule["id"] != "thirds"]
+    settlement = [rule for rule in document["settlement"] if rule["id"] != "tie"]
+    assert supports(batch_variant(tmp_path, settlement=settlement)) == []
     missing = supports(batch_variant(tmp_path, counting=tenth, settlement=settlement))
     assert missing == ["counting: a card worth 0.1, which float64 arrays cannot hold exactly"]
 
 
-def test_a_batch_division_by_three_is_refused_and_one_by_a_fact_checked_as_it_runs(
-    tmp_path: Path,
-) -> None:
+def test_a_batch_payment_in_thirds_replays_exactly(tmp_path: Path) -> None:
+    """The game's payments of 40/3 and of a third of the dealer's card points, and its pot
+    shared out in thirds, played in batch (each amount counted in 1/scale) and replayed
+    through the scalar engine, every payment and net the same exact number."""
+    document = yaml.safe_load(GAME.read_text())
+    settlement = [rule for rule in document["settlement"] if rule["id"] != "tie"]
+    path = tmp_path / "no-tie.yaml"
+    path.write_text(yaml.safe_dump({**document, "settlement": settlement}))
+    records, _kinds, _fired = replayed(load_ruleset(path), 2, 60)
+    amounts = [p["amount"] for r in records for p in r["payments"]]
+    assert Fraction(40, 3) in amounts
+    assert all(type(a) in (int, Fraction) for a in amounts)
+
+
+def test_a_batch_division_by_a_fact_is_checked_as_it_runs(tmp_path: Path) -> None:
+    """A division by three runs in a payment (counted in thirds) and where it is rounded at
+    once; one by a fact the hand works out is checked as it runs."""
     document = yaml.safe_load(GAME.read_text())
     (by_three,) = [rule for rule in document["settlement"] if rule["id"] == "points_in_thirds"]
-    assert supports(batch_variant(tmp_path, settlement=[by_three])) == [
-        "payment rule points_in_thirds: a division by 3 not rounded at once (round, floor, "
-        "ceil, //), whose quotient float64 arrays may not hold exactly"
-    ]
+    assert supports(batch_variant(tmp_path, settlement=[by_three])) == []
     rounded = {**by_three, "amount": "round(points(dealer) / 3)"}
     assert supports(batch_variant(tmp_path, settlement=[rounded])) == []
     by_count = {**by_three, "amount": "points(dealer) / tricks_won(dealer)"}

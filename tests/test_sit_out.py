@@ -183,13 +183,11 @@ def test_wrong_uses_are_placed_and_explained(tmp_path: Path):
     )
 
 
-def test_the_batch_back_end_runs_it_but_not_a_defender_s_share():
-    """(The batch back end's hands of this game are checked in tests/test_batch_sit_out.py.)"""
+def test_the_batch_back_end_runs_it_and_a_defender_s_share():
+    """(The batch back end's hands of this game are checked in tests/test_batch_sit_out.py,
+    a defender's share in tests/test_batch_thirds.py.)"""
     assert supports(RULESET) == [] and supports(OPPOSITE) == []
-    shared = load_ruleset(GAME, {"share": "as_defender"})
-    assert supports(shared) == [
-        "players.sit_out.pays: as_defender (the batch pays a seat sitting out nothing)"
-    ]
+    assert supports(load_ruleset(GAME, {"share": "as_defender"})) == []
 
 
 def test_the_play_command_and_the_rules_page_show_it():

@@ -22,7 +22,7 @@ from itertools import zip_longest
 
 import numpy as np
 
-from tarot.batch import exactness, facts
+from tarot.batch import exactness, facts, scaled_amounts
 from tarot.batch.card_tables import CardTable, of_card_alone, reduce_by_table
 from tarot.batch.lasting_values import lasting_facts
 from tarot.batch.masks import count
@@ -156,6 +156,9 @@ class ArrayCompiler:
         self._memo: dict[tuple, Value] | None = None
         #: the facts worked out are kept with the definitions (inside `remembering`)
         self._keeps_facts = False
+        #: payments are counted in 1/scale (`tarot.batch.scaled_amounts`), set by the program
+        #: before it compiles any expression: a seat's result is then held only nearly
+        self.scale = 1
 
     # --- entry points -------------------------------------------------------------------
 
@@ -169,17 +172,20 @@ class ArrayCompiler:
         event: str,
         amount: bool = False,
         constants: dict[str, str] | None = None,
+        scale: int = 1,
     ) -> Node:
         """The array form of what the ruleset compiled at `event` (a literal stays one);
-        `constants` fixes names the scalar engine reads as variables (a level's id)."""
+        `constants` fixes names the scalar engine reads as variables (a level's id); `scale`:
+        a payment's amount counted in 1/scale (`tarot.batch.scaled_amounts`)."""
         tree = typed_tree(compiled)
         if tree is None:
             value = getattr(compiled, "value", None)
             if isinstance(value, bool):
                 return _const(Type.BOOL, value)
             if isinstance(value, int | float):
-                return _const(Type.NUMBER, value)
+                return _const(Type.NUMBER, value * scale)
             raise Unsupported("an expression the batch back end cannot read")
+        tree = scaled_amounts.scaled_tree(tree, scale, self.in_hand, self.body)
         fixed = {name: _const(Type.STRING, text) for name, text in (constants or {}).items()}
         saved = self.constants
         self.constants = fixed
@@ -258,6 +264,7 @@ class ArrayCompiler:
             every = bool(getattr(compiled, "value", False))
             mask = self.tables.layout.all if every else self.tables.layout.of(())
             return lambda ctx: mask
+        self._results_compared_only(tree)
         saved = self.variables
         self.variables = self.names(event)
         try:
@@ -268,8 +275,11 @@ class ArrayCompiler:
         finally:
             self.variables = saved
 
-    def run(self, tree: Typed, variables: Mapping[str, Type]) -> Node:
-        """`tree` as array code, its context variables being `variables`."""
+    def run(self, tree: Typed, variables: Mapping[str, Type], whole: bool = True) -> Node:
+        """`tree` as array code, its context variables being `variables`; `whole`: a whole
+        expression, not a definition's body compiled for one."""
+        if whole:
+            self._results_compared_only(tree)
         saved = self.variables
         self.variables = variables
         try:
@@ -351,7 +361,7 @@ class ArrayCompiler:
             saved = self.constants
             self.constants = {}
             try:
-                self._definitions[name] = self.run(body, variables)
+                self._definitions[name] = self.run(body, variables, whole=False)
             finally:
                 self.constants = saved
         return self._definitions[name]
@@ -391,7 +401,16 @@ class ArrayCompiler:
             return _const(type_, value if isinstance(value, Cards) else plain(value))
         return Node(type_, fn)
 
-    def _body(self, name: str) -> Typed | None:
+    def _results_compared_only(self, tree: Typed) -> None:
+        """Unsupported where a seat's result (`total()`), held as the nearest float once
+        payments are counted in 1/scale, is used for more than comparing it."""
+        if self.scale != 1 and not scaled_amounts.results_compared_only(tree, RESULTS, self.body):
+            raise Unsupported(
+                f"{RESULTS}() used other than in comparisons, where payments come in fractions "
+                f"(of 1/{self.scale}) that float64 arrays hold only nearly"
+            )
+
+    def body(self, name: str) -> Typed | None:
         """A definition's checked tree (None: not one the compiler knows)."""
         definition = self.definitions.get(name)
         return None if definition is None else typed_tree(definition.expression)
@@ -411,7 +430,7 @@ class ArrayCompiler:
         if (
             tree.op == "div"
             and not b.const
-            and exactness.counts_seats(right, self.in_hand, self._body)
+            and exactness.counts_seats(right, self.in_hand, self.body)
         ):
             raise Unsupported(
                 "a division by a number of seats that may be three or more, not rounded at once"

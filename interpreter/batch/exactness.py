@@ -17,7 +17,9 @@ as floats only where they are such numbers:
   exactly (the divisor is not a power of two and it does not come out even) stops the run
   with an `EvaluationError` naming the hand and saying to play it on the scalar engine;
   a division by a number of seats (`x / count(defenders)`) that may be three or more is
-  refused at load (`counts_seats`), since most such quotients do not come out even.
+  refused at load (`counts_seats`), since most such quotients do not come out even, except
+  in a payment's amount where `tarot.batch.scaled_amounts` counts it in whole fractions of
+  a common denominator (so also a payment's division by a whole constant such as 3).
 """
 
 from __future__ import annotations
@@ -72,9 +74,16 @@ def counts_seats(divisor: Typed, in_hand: int, body: Callable[[str], Typed | Non
     """Whether a divisor is a number of seats (`count` of a group of seats) that may be three
     or more, with `in_hand` seats in play, so that most quotients by it float64 cannot hold
     (`body`: a definition's checked tree, by name)."""
+    most = seats_counted(divisor, in_hand, body)
+    return most is not None and most >= 3
+
+
+def seats_counted(divisor: Typed, in_hand: int, body: Callable[[str], Typed | None]) -> int | None:
+    """The most seats a divisor may count, where it is a number of seats (`count` of a group
+    of seats); None for any other divisor."""
     if divisor.op != "builtin" or divisor.name != "count" or divisor.args[0].type != Type.SEATS:
-        return False
-    return _most_seats(divisor.args[0], in_hand, body) >= 3
+        return None
+    return _most_seats(divisor.args[0], in_hand, body)
 
 
 def _most_seats(group: Typed, in_hand: int, body: Callable[[str], Typed | None]) -> int:

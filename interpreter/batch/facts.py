@@ -18,6 +18,7 @@ import numpy as np
 from tarot.batch.card_runs import runs
 from tarot.batch.exactness import constant
 from tarot.batch.masks import Masks
+from tarot.batch.scaled_amounts import unscaled
 from tarot.batch.state import THROWN_IN, BatchState
 from tarot.batch.values import Cards, Ctx, Unsupported, Value, per_row, seat_mask
 from tarot.core.actions import HOLD_TEXT
@@ -357,10 +358,11 @@ def _total(ctx: Ctx, seat: Value) -> Value:
     net = state.net[rows, seats]
     if state.totals_before.shape[:1] == (state.size,):  # a sitting's hand: the game before
         net = net + state.totals_before[rows, seats]
-    if state.hand_score is None or state.settled:
-        return net
-    scored = state.hand_score(Ctx(state, ctx.rows, {**state.names(ctx.rows), "player": seats}))
-    return net + per_row(scored, len(rows))
+    if state.hand_score is not None and not state.settled:
+        scored = state.hand_score(Ctx(state, ctx.rows, {**state.names(ctx.rows), "player": seats}))
+        net = net + per_row(scored, len(rows)) * state.scale
+    # counted in 1/scale: the nearest float, which only comparisons read (`ArrayCompiler`)
+    return unscaled(net, state.scale)
 
 
 def _question(ctx: Ctx, question: Value) -> int | None:

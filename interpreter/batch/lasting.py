@@ -23,6 +23,7 @@ import numpy as np
 from tarot.batch.array_exprs import ArrayCompiler, Node
 from tarot.batch.lasting_values import LastingLayout
 from tarot.batch.masks import Ints
+from tarot.batch.scaled_amounts import exactly_unscaled
 from tarot.batch.state import BatchState, Logged
 from tarot.batch.values import Ctx, Unsupported, Value, per_row, seat_mask
 from tarot.core.ruleset import CounterChange, Ruleset, Transfer
@@ -76,8 +77,11 @@ class ArrayLasting:
         return [t.key for t in self.transfers]
 
 
-def compile_lasting(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayLasting | None:
-    """The ruleset's lasting rules as arrays (None without a `lasting` section)."""
+def compile_lasting(
+    compiler: ArrayCompiler, ruleset: Ruleset, scale: int = 1
+) -> ArrayLasting | None:
+    """The ruleset's lasting rules as arrays (None without a `lasting` section), the
+    transfers' amounts counted in 1/`scale` as payments are (`BatchState.scale`)."""
     rules = ruleset.lasting
     if rules is None:
         return None
@@ -92,7 +96,7 @@ def compile_lasting(compiler: ArrayCompiler, ruleset: Ruleset) -> ArrayLasting |
     return ArrayLasting(
         layout,
         tuple(_change(compiler, change) for change in rules.changes),
-        tuple(_transfer(compiler, layout, transfer) for transfer in rules.transfers),
+        tuple(_transfer(compiler, layout, transfer, scale) for transfer in rules.transfers),
         ends_when,
         winners,
     )
@@ -121,7 +125,9 @@ def _change(compiler: ArrayCompiler, change: CounterChange) -> ArrayChange:
     return _named(f"lasting change {change.id}", build)
 
 
-def _transfer(compiler: ArrayCompiler, layout: LastingLayout, transfer: Transfer) -> ArrayTransfer:
+def _transfer(
+    compiler: ArrayCompiler, layout: LastingLayout, transfer: Transfer, scale: int
+) -> ArrayTransfer:
     seats_event, event = _EVENTS.get(transfer.at, ("lasting", "lasting_seat"))
 
     def build() -> ArrayTransfer:
@@ -135,7 +141,7 @@ def _transfer(compiler: ArrayCompiler, layout: LastingLayout, transfer: Transfer
             compiler.expression(transfer.seats, seats_event),
             transfer.pays_in,
             None if transfer.when is None else compiler.expression(transfer.when, event),
-            compiler.expression(transfer.amount, event),
+            compiler.expression(transfer.amount, event, scale=scale),
         )
 
     return _named(f"lasting transfer {transfer.id}", build)
@@ -164,7 +170,11 @@ def pay_transfers(
         moved = signed != 0
         if not moved.any():
             continue
-        state.lasting[rows, transfer.column] += signed.sum(axis=1)
+        # the amounts are counted in 1/scale, as the net; the account as expressions read it
+        into = exactly_unscaled(
+            signed.sum(axis=1), state.scale, f"a transfer into {transfer.account}"
+        )
+        state.lasting[rows, transfer.column] += into
         state.net[rows] -= signed
         state.lead_changed(rows)
         column = state.rule_keys[transfer.key]

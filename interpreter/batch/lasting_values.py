@@ -106,8 +106,9 @@ def _number(value: float) -> int | float:
 class Carried:
     """What each hand of a sitting starts from: its game's seed (its draws keyed by it and
     the hand's number), the lasting values the hand before left ([hands, width]) and the
-    game totals before it ([hands, seats]). A hand played alone has no seed of its own
-    (`seeds` empty: the batch's)."""
+    game totals before it ([hands, seats], in 1/scale as the batch counts payments:
+    `BatchState.scale`). A hand played alone has no seed of its own (`seeds` empty: the
+    batch's)."""
 
     seeds: Ints
     lasting: Floats

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from math import lcm
 from typing import TypeVar
 
 import numpy as np
@@ -20,11 +21,13 @@ from tarot.batch.announce_rules import ArrayAnnouncements, compile_announcements
 from tarot.batch.array_exprs import ArrayCompiler, Fn, Node, typed_tree
 from tarot.batch.auction_rules import ArrayBidding, compile_bidding
 from tarot.batch.contract_play import ContractPlays, compile_plays
+from tarot.batch.defender_share import defender_divisors
 from tarot.batch.doubling_rules import ArrayTarget, compile_doubling, compile_limit
 from tarot.batch.lasting import ArrayLasting, compile_lasting
 from tarot.batch.phases.packets import ArrayPackets
 from tarot.batch.phases.talon_takes import ArrayTake
 from tarot.batch.question_rules import ArrayQuestion, compile_questions
+from tarot.batch.scaled_amounts import payment_scale
 from tarot.batch.seat_order import attack_order, attack_ordered
 from tarot.batch.seating import SeatingRefused
 from tarot.batch.state import THROWN_IN, BatchState, Logged
@@ -170,6 +173,8 @@ class Program:
     discard_scored_by: Node | None = None  # once play is over: whom every discard scores for
     doubling_limit: Node | None = None  # `doubling.repeat.limit`: the most doublings in all
     discard_all_or_none: Node | None = None  # cards each `player` lays away all or none of
+    # payments, nets and what rules paid are counted in 1/scale (`batch.scaled_amounts`)
+    scale: int = 1
 
     @staticmethod
     def of(ruleset: Ruleset) -> Program:
@@ -179,12 +184,14 @@ class Program:
             raise Unsupported(str(error)) from None
         compiler = ArrayCompiler(ruleset, tables)
         guards: dict[bytes, np.ndarray] = {}
+        scale = compiler.scale = _payment_scale(compiler, ruleset)
         rules = {
-            event: tuple(_rule(compiler, tables, rule, event, guards) for rule in group)
+            event: tuple(_rule(compiler, tables, rule, event, guards, scale) for rule in group)
             for event, group in ruleset.payments.items()
         }
         settlement = tuple(
-            _rule(compiler, tables, rule, "settlement", guards) for rule in ruleset.settlement
+            _rule(compiler, tables, rule, "settlement", guards, scale)
+            for rule in ruleset.settlement
         )
         declarations = tuple(
             _declaration(compiler, declaration, i)
@@ -200,7 +207,7 @@ class Program:
         if ruleset.bidding is not None:
             thrown.append(f"{THROWN_IN}:{ThrownIn.ALL_PASSED}")
         scored = [HAND_SCORE] if ruleset.hand_score is not None else []
-        lasting = compile_lasting(compiler, ruleset)
+        lasting = compile_lasting(compiler, ruleset, scale)
         moved = [] if lasting is None else lasting.keys
         keys = {
             key: i
@@ -234,6 +241,7 @@ class Program:
             _optional(
                 compiler, "discard.all_or_none", ruleset.discard_all_or_none, "discard_group"
             ),
+            scale,
         )
 
     def fire(self, state: BatchState, event: str, ctx: Ctx, at: At) -> None:
@@ -300,7 +308,8 @@ def pay(
 ) -> None:
     """Payments named `key` for the hands of `ctx`: each payer to each payee, in seat order
     (or, for a side `attack_ordered`, the taker's side's order), of `amounts` (one per hand)
-    or of `amount` worked out for each payer and payee. `remembered`: the definitions are
+    or of `amount` worked out for each payer and payee, each counted in 1/`state.scale` (a
+    rule's amount is compiled so: `Program.scale`). `remembered`: the definitions are
     kept between evaluations (the settlement), so a pair's `amount` is worked out for every
     hand of `ctx`, where the definitions it reads were worked out already (`_pair_amounts`)."""
     size, players = ctx.size, state.players
@@ -311,6 +320,8 @@ def pay(
         payers, payees = payers & in_play, payees & in_play
     if amounts is not None and not state.logging and _whole(amounts):
         _pay_whole(state, column, ctx, payers, payees, amounts)
+        if state.flows is not None:
+            state.flows.add(state.size, column, at.text, ctx.rows, payers, payees, amounts)
         return
     paid = np.zeros(size, dtype=np.bool_)
     ordered = any(attack_ordered)  # else both in seat order: one seat a pair for every hand
@@ -356,6 +367,8 @@ def pay(
             state.net[rows, taker] += size_paid
             state.lead_changed(rows)
             state.paid[rows, column] += size_paid
+            if state.flows is not None:
+                state.flows.add(state.size, column, at.text, rows, giver, taker, size_paid)
             paid[where] = True
             if state.logging:
                 state.payment_log.append(Logged(rows, (key, giver, taker, np.abs(value), at.text)))
@@ -429,15 +442,34 @@ def _named(where: str, build: Callable[[], T]) -> T:
         raise Unsupported(f"{where}: {error}") from None
 
 
+def _payment_scale(compiler: ArrayCompiler, ruleset: Ruleset) -> int:
+    """What payments are counted in (1/scale) so that every amount is held exactly."""
+    rules = [rule for group in ruleset.payments.values() for rule in group]
+    amounts = [rule.amount for rule in [*rules, *ruleset.settlement]]
+    if ruleset.lasting is not None:  # a transfer to or from an account is paid as they are
+        amounts += [transfer.amount for transfer in ruleset.lasting.transfers]
+    trees = [typed_tree(amount) for amount in amounts]
+    try:
+        scale = payment_scale(
+            [tree for tree in trees if tree is not None], compiler.in_hand, compiler.body
+        )
+    except ValueError as error:
+        raise Unsupported(str(error)) from None
+    # a seat sitting out settling as a defender is paid a share of payments already made
+    return scale * lcm(1, *defender_divisors(ruleset))
+
+
 def _rule(
     compiler: ArrayCompiler,
     tables: DeckTables,
     rule: PaymentRule,
     event: str,
     guards: dict[bytes, np.ndarray],
+    scale: int = 1,
 ) -> ArrayRule:
-    """The rule as array code; `guards`: those made so far, so that rules letting the same
-    cards through share one (`Program.fire_rules` then picks their hands once)."""
+    """The rule as array code, its amount counted in 1/`scale`; `guards`: those made so far,
+    so that rules letting the same cards through share one (`Program.fire_rules` then picks
+    their hands once)."""
     if event not in (*EVENTS, "settlement"):
         raise Unsupported(f"payment rule {rule.id}: the event {event!r}")
     where = f"payment rule {rule.id}"
@@ -455,7 +487,9 @@ def _rule(
         never=needs is None,
         payers=_named(where, lambda: compiler.expression(rule.payers, event)),
         payees=_named(where, lambda: compiler.expression(rule.payees, event)),
-        amount=_named(where, lambda: compiler.expression(rule.amount, event, amount=True)),
+        amount=_named(
+            where, lambda: compiler.expression(rule.amount, event, amount=True, scale=scale)
+        ),
         pairwise=_reads_pair(rule.amount),
         attack_ordered=(
             attack_ordered(typed_tree(rule.payers), compiler.definitions),

@@ -28,6 +28,7 @@ from tarot.batch.phases import (
     sides,
 )
 from tarot.batch.program import ArrayStep, Program
+from tarot.batch.scaled_amounts import unscaled
 from tarot.batch.state import BatchState, sets_sides, sole_leaders
 from tarot.batch.values import Ctx, Unsupported, per_row
 from tarot.core.flow import Phase
@@ -199,7 +200,7 @@ def play_summaries(
 
 def summaries(state: BatchState) -> list[HandSummary]:
     """Each hand's summary, as `hand_summary.play_summarized` makes it."""
-    net = state.net
+    net = unscaled(state.net, state.scale)
     decisions = state.decisions
     leaders = state.leaders
     columns = np.arange(leaders.shape[1])[None, :]
@@ -225,7 +226,7 @@ def summaries(state: BatchState) -> list[HandSummary]:
         fired[row][keys[key]] = n
     paid: list[dict[str, float]] = [{} for _ in range(state.size)]
     paid_rows, paid_keys = np.nonzero(state.paid)
-    amounts = state.paid[paid_rows, paid_keys].tolist()
+    amounts = unscaled(state.paid[paid_rows, paid_keys], state.scale).tolist()
     for row, key, amount in zip(paid_rows.tolist(), paid_keys.tolist(), amounts, strict=True):
         paid[row][keys[key]] = amount
     whole = net == np.floor(net)

@@ -23,6 +23,7 @@ from tarot.batch.lasting import game_over
 from tarot.batch.lasting_values import Carried
 from tarot.batch.masks import Ints
 from tarot.batch.run import BATCH, play_batch, program_of, summaries
+from tarot.batch.scaled_amounts import unscaled
 from tarot.batch.state import BatchState
 from tarot.core.ruleset import Ruleset
 from tarot.core.summary import Deal, HandSummary, sole_leader
@@ -79,25 +80,31 @@ def _summarized(ruleset: Ruleset, seed: int, numbers: list[int]) -> list[HandSum
     hands: list[list[HandSummary]] = [[] for _ in numbers]
     leaders: list[list[int]] = [[] for _ in numbers]
     seeds = [sitting_seed(seed, number) for number in numbers]
+    totals = np.zeros((len(numbers), ruleset.players))  # added up exactly, in 1/scale
+    scale = 1
     for going, state in sitting_hands(ruleset, seeds):
+        totals[going] += state.net
+        scale = state.scale
         for lane, row, summary in zip(
             going.tolist(), range(state.size), summaries(state), strict=True
         ):
             hands[lane].append(summary)
             leaders[lane] += state.leaders[row, : summary.decisions + 1].tolist()
+    nets = unscaled(totals, scale).tolist()
     return [
-        _sitting(number, played, led, ruleset.players)
-        for number, played, led in zip(numbers, hands, leaders, strict=True)
+        _sitting(number, played, led, net)
+        for number, played, led, net in zip(numbers, hands, leaders, nets, strict=True)
     ]
 
 
-def _sitting(number: int, hands: list[HandSummary], led: list[int], players: int) -> HandSummary:
-    """A sitting's hands as one summary, each seat a side alone (`_Running.summary`)."""
-    net = [0.0] * players
+def _sitting(
+    number: int, hands: list[HandSummary], led: list[int], net: list[float]
+) -> HandSummary:
+    """A sitting's hands as one summary, each seat a side alone (`_Running.summary`); `net`:
+    the sitting's result, added up exactly and measured as floats."""
     fired: dict[str, int] = {}
     paid: dict[str, float] = {}
     for hand in hands:
-        net = [a + b for a, b in zip(net, hand.net, strict=True)]
         for rule, times in hand.fired.items():
             fired[rule] = fired.get(rule, 0) + times
         for rule, amount in hand.paid.items():

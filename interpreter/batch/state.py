@@ -36,6 +36,60 @@ class Logged:
     ]  # (kind, seat array, choice...) or (rule key, payer, payee, amount, at)
 
 
+class Flows:
+    """What each rule paid in each hand at each moment, from each seat to each other (in
+    1/scale; paid the other way: negative), kept where a seat sitting out settles as a
+    defender (`tarot.batch.defender_share`), by rule column and moment."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.paid: dict[tuple[int, str], Floats] = {}  # [hands, payer, payee] sums
+        #: with a log kept, the payments each hand made before the log it is played with
+        #: began (a hand taken up from the scalar engine by the play-outs, or from a bigger
+        #: state by `BatchState.take`), as `BatchState.payments_of` gives them
+        self.earlier: list[list[tuple[str, int, int, float, str]]] | None = None
+
+    def add(
+        self,
+        size: int,
+        column: int,
+        moment: str,
+        rows: Ints,
+        payers: Ints | Bools,
+        payees: Ints | Bools,
+        amounts: Floats,
+    ) -> None:
+        """Payments of the hands `rows` of a state of `size` hands: from the seat `payers`
+        to the seat `payees` (one each per row), or, given as [rows, seats] masks, from every
+        payer to every payee but himself (each `amounts` per row)."""
+        sums = self.paid.get((column, moment))
+        if sums is None:
+            sums = self.paid[(column, moment)] = np.zeros((size, self.players, self.players))
+        if np.ndim(payers) == 2:
+            givers, takers = np.asarray(payers, dtype=np.bool_), np.asarray(payees, dtype=np.bool_)
+            pairs = givers[:, :, None] & takers[:, None, :] & ~np.eye(self.players, dtype=bool)
+            sums[rows] += pairs * np.asarray(amounts, dtype=np.float64)[:, None, None]
+        else:
+            at = (rows, np.asarray(payers, dtype=np.int64), np.asarray(payees, dtype=np.int64))
+            np.add.at(sums, at, amounts)
+
+    def take(self, rows: Ints) -> Flows:
+        """The sums of the hands `rows` alone (`BatchState.take`)."""
+        part = Flows(self.players)
+        part.paid = {key: sums[rows] for key, sums in self.paid.items()}
+        if self.earlier is not None:
+            part.earlier = [self.earlier[row] for row in rows.tolist()]
+        return part
+
+    def put(self, rows: Ints, part: Flows, size: int) -> None:
+        """Write back the sums of the hands `rows` as `part` (made by `take`) has them."""
+        for key, sums in part.paid.items():
+            mine = self.paid.get(key)
+            if mine is None:
+                mine = self.paid[key] = np.zeros((size, self.players, self.players))
+            mine[rows] = sums
+
+
 @dataclass
 class BatchState:
     ruleset: Ruleset
@@ -48,11 +102,11 @@ class BatchState:
     discards: Masks
     won: Masks
     played: Masks
-    net: Floats  # [hands, seats]: payments received less paid
+    net: Floats  # [hands, seats]: payments received less paid (in 1/scale, below)
     declared: Bools  # [hands, seats, declarations]
     declared_values: Floats
     fired: npt.NDArray[np.int32]  # [hands, rule keys]: times each rule paid
-    paid: Floats  # [hands, rule keys]: the sum of the amounts each rule paid
+    paid: Floats  # [hands, rule keys]: the sum of the amounts each rule paid (in 1/scale)
     rule_keys: dict[str, int]
     leader: Ints
     tricks_won: Ints  # [hands, seats]
@@ -143,6 +197,11 @@ class BatchState:
     # [hands, questions, seats] the seats found holding its cards (`phases.questions`)
     asker: Ints = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
     answers: Bools = field(default_factory=lambda: np.zeros((0, 0, 0), dtype=np.bool_))
+    # `net`, `paid`, `scored` and `totals_before` are counted in 1/scale: the payments' common
+    # denominator (`tarot.batch.scaled_amounts`), 1 where every amount is held as it is
+    scale: int = 1
+    # where a seat sitting out settles as a defender: each rule's payments, seat to seat
+    flows: Flows | None = None
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:
@@ -152,7 +211,13 @@ class BatchState:
         for name in _PER_HAND:
             value = getattr(self, name)
             values[name] = value[rows] if value.shape[:1] == (size,) else value
-        return dataclasses.replace(self, **values, decision_log=[], payment_log=[], transfer_log=[])
+        flows = None if self.flows is None else self.flows.take(rows)
+        if flows is not None and self.logging:  # the log the part starts leaves these out
+            before = flows.earlier or [[] for _ in range(len(rows))]
+            made = zip(before, rows.tolist(), strict=True)
+            flows.earlier = [[*old, *self.payments_of(row)] for old, row in made]
+        logs: dict = {"decision_log": [], "payment_log": [], "transfer_log": []}
+        return dataclasses.replace(self, **values, **logs, flows=flows)
 
     def put(self, rows: Ints, part: BatchState) -> None:
         """Write back what the hands `rows` did as the state `part` (made by `take`)."""
@@ -170,6 +235,21 @@ class BatchState:
         self.payment_log += [Logged(rows[e.rows], e.what) for e in part.payment_log]
         self.transfer_log += [Logged(rows[e.rows], e.what) for e in part.transfer_log]
         self.trick_number, self.total_tricks = part.trick_number, part.total_tricks
+        if self.flows is not None and part.flows is not None:
+            self.flows.put(rows, part.flows, self.size)
+
+    def payments_of(self, row: int) -> list[tuple[str, int, int, float, str]]:
+        """The payments of hand `row` in the payment log, in order, as (rule, payer, payee,
+        amount in 1/scale, moment)."""
+        found = []
+        for entry in self.payment_log:
+            at = np.flatnonzero(entry.rows == row)
+            if len(at):
+                key, givers, takers, amounts, moment = entry.what
+                i = int(at[0])
+                paid = (int(givers[i]), int(takers[i]), float(amounts[i]))  # type: ignore[index]
+                found.append((str(key), *paid, str(moment)))
+        return found
 
     def names(self, rows: Ints) -> dict[str, object]:
         """The names every evaluation of the hands `rows` has: the dealer, and once an
@@ -287,7 +367,7 @@ _PER_HAND = tuple(
     for f in dataclasses.fields(BatchState)
     if f.name not in ("ruleset", "tables", "seed", "rule_keys", "trick_number", "total_tricks")
     and f.name not in ("logging", "summarised", "decision_log", "payment_log", "transfer_log")
-    and f.name not in ("hand_score", "settled")
+    and f.name not in ("hand_score", "settled", "scale", "flows")
 )
 
 

@@ -182,10 +182,6 @@ def _compiled(ruleset: Ruleset) -> list[str]:
     found += _flow(ruleset)
     found += _contract_excuses(ruleset)
     found += inexact_values(ruleset)  # exact numbers that float64 cannot hold
-    if ruleset.sit_out is not None and ruleset.sit_out.as_defender:
-        found.append(
-            "players.sit_out.pays: as_defender (the batch pays a seat sitting out nothing)"
-        )
     if not _even_hands(ruleset):
         found.append("deal and discard: the seats do not start play with as many cards each")
     return found

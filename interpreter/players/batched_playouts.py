@@ -42,7 +42,8 @@ from tarot.batch.phases.declare import BEFORE_OWN_FIRST_CARD
 from tarot.batch.phases.play import Resume, play
 from tarot.batch.program import Program
 from tarot.batch.run import program_of
-from tarot.batch.state import BatchState, sole_leaders
+from tarot.batch.scaled_amounts import unscaled
+from tarot.batch.state import BatchState, Flows, sole_leaders
 from tarot.batch.support import supports
 from tarot.core.actions import DecisionKind
 from tarot.core.ruleset import Ruleset
@@ -175,7 +176,8 @@ def finish(pendings: Sequence[Pending]) -> None:
         for (_ruleset, _trick, _played, explore), group in groups.items():
             trials = [trial for _pending, trial, _index, _sample, _stream in group]
             streams = np.array([row[4] for row in group], dtype=np.int64)
-            net = play_states(trials, ROW_KEYED, streams, explore).net
+            played = play_states(trials, ROW_KEYED, streams, explore)
+            net = unscaled(played.net, played.scale)
             seats = np.array([row[0].seat for row in group], dtype=np.int64)
             values = net[np.arange(len(group)), seats].tolist()
             for (pending, _trial, index, sample, _stream), value in zip(group, values, strict=True):
@@ -191,7 +193,8 @@ def play_states(
 ) -> BatchState:
     """The hands `states` (each `batchable`, all in the same trick with as many cards on
     the table) played to their end at once by the card habit; the state's `net` is then
-    each hand's final result per seat (`HandState.returns`)."""
+    each hand's final result per seat (`HandState.returns`), counted in 1/`scale` as the
+    batch counts payments (`tarot.batch.scaled_amounts`)."""
     program = program_of(states[0].ruleset)
     first = states[0]
     batch = from_states(program, states, logging)
@@ -205,7 +208,7 @@ def play_states(
     steps += sum(len(pile) for piles in first.zones.piles for pile in piles)
     steps += len(first.zones.talon) if first.talon_phase.drawing else 0
     play(program, batch, CardHabit(program.tables, seed, streams, steps, explore), resume)
-    batch.net -= np.array([s.totals_before for s in states], dtype=np.float64)
+    batch.net -= np.array([s.totals_before for s in states], dtype=np.float64) * batch.scale
     return batch
 
 
@@ -276,8 +279,9 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
                 declared_values[row, seat, declarations[what]] = value
         for slot, (debtor, creditor) in enumerate(state.play.excuse_debts):
             debtors[row, slot], creditors[row, slot] = debtor, creditor
-    net = np.array([s.net() for s in states], dtype=np.float64)
-    net += np.array([s.totals_before for s in states], dtype=np.float64)
+    scale = program.scale  # the batch counts payments in 1/scale (`batch.scaled_amounts`)
+    net = np.array([[x * scale for x in s.net()] for s in states], dtype=np.float64)
+    net += np.array([s.totals_before for s in states], dtype=np.float64) * scale
     batch = BatchState(
         ruleset=ruleset,
         tables=tables,
@@ -368,9 +372,29 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
         logging=logging,
         hand_score=None if program.hand_score is None else program.hand_score.fn,
         summarised=False,
+        scale=scale,
     )
     carry_lasting(program, batch, states)
+    if ruleset.sit_out is not None and ruleset.sit_out.as_defender:
+        batch.flows = _flows(program, states)
     return batch
+
+
+def _flows(program: Program, states: Sequence[HandState]) -> Flows:
+    """The payments each state made so far, as the settlement of a seat sitting out as a
+    defender reads them (`tarot.batch.defender_share`), counted in 1/scale."""
+    flows, size = Flows(program.ruleset.players), len(states)
+    flows.earlier = []
+    for row, state in enumerate(states):
+        made = [
+            (p.rule, p.payer, p.payee, float(p.amount * program.scale), p.at)
+            for p in state.payments
+        ]
+        flows.earlier.append(made)
+        for rule, payer, payee, amount, at in made:
+            rows, payers, payees = np.array([row]), np.array([payer]), np.array([payee])
+            flows.add(size, program.keys[rule], at, rows, payers, payees, np.array([amount]))
+    return flows
 
 
 def _packs(states: Sequence[HandState]) -> Ints:

@@ -21,9 +21,9 @@ import numpy as np
 from tarot.batch import keyed_random
 from tarot.batch.lasting_values import LastingLayout
 from tarot.batch.run import play_batch, program_of, summaries
+from tarot.batch.scaled_amounts import exact_values
 from tarot.batch.sittings import sitting_hands
 from tarot.batch.state import BatchState
-from tarot.batch.values import tidy
 from tarot.core.ruleset import HAND_SCORE, Ruleset
 from tarot.core.summary import HandSummary, paid_by_rule, sole_leader
 from tarot.engine.game import game_winners, plays_sittings, sitting_seed
@@ -56,7 +56,7 @@ def _records(state: BatchState) -> list[dict]:
                 "decisions": _decisions(state, row),
                 "payments": _payments(state, row),
                 **_lasting(state, row),
-                "net": list(summary.net),
+                "net": exact_values(state.net[row], state.scale),
                 # a hand's score is the summary's, not a payment: the record has payments
                 "fired": {k: n for k, n in summary.fired.items() if k != HAND_SCORE},
                 "paid": _rounded({k: v for k, v in summary.paid.items() if k != HAND_SCORE}),
@@ -131,7 +131,7 @@ def _payments(state: BatchState, row: int) -> list[dict]:
                 "rule": key,
                 "from": int(givers[at]),  # type: ignore[index]
                 "to": int(takers[at]),  # type: ignore[index]
-                "amount": tidy(np.asarray([amounts[at]]))[0],  # type: ignore[index]
+                "amount": exact_values(amounts[at : at + 1], state.scale)[0],  # type: ignore[index]
                 "at": when,
             }
         )
@@ -156,7 +156,7 @@ def _lasting(state: BatchState, row: int) -> dict:
             "rule": rule,
             "from": seat if into else account,
             "to": account if into else seat,
-            "amount": tidy(np.asarray([abs(amount)]))[0],
+            "amount": exact_values(np.asarray([abs(amount)]), state.scale)[0],
             "at": moment,
         }
         if moment == TRICK:
@@ -166,7 +166,7 @@ def _lasting(state: BatchState, row: int) -> dict:
     after = layout.values(state.lasting[row]).as_record()
     return {
         "lasting": {"before": before, "transfers": made, "after": after},
-        "totals_before": tidy(state.totals_before[row]),
+        "totals_before": exact_values(state.totals_before[row], state.scale),
     }
 
 
@@ -202,17 +202,30 @@ def replay(ruleset: Ruleset, record: dict) -> HandState:
     if not state.is_terminal():
         raise ReplayMismatch(f"{where}.decisions", "the batch's decisions stop before the end")
     compare(record["payments"], [p.as_record() for p in state.payments], f"{where}.payments")
+    _exactly([p["amount"] for p in record["payments"]], [p.amount for p in state.payments],
+             f"{where}.payments", "amount")  # fmt: skip
     if "lasting" in record:
         made = [move.as_record() for move in state.transfers]
         compare(record["lasting"]["transfers"], made, f"{where}.lasting.transfers")
         after = state.lasting.as_record()
         compare(record["lasting"]["after"], after, f"{where}.lasting.after")
     compare(record["net"], state.returns(), f"{where}.net")
+    _exactly(record["net"], state.returns(), f"{where}.net")
     compare(record["fired"], dict(sorted(state.fired.items())), f"{where}.fired")
     compare(record["paid"], _rounded(_moved(state)), f"{where}.paid")
     if "winners" in record:
         compare(record["winners"], _winners(state), f"{where}.winners")
     return state
+
+
+def _exactly(batch: Sequence[object], scalar: Sequence[object], where: str, key: str = "") -> None:
+    """ReplayMismatch unless each of the batch's numbers is an exact number (an int or a
+    Fraction, never a float) equal to the scalar engine's: `compare` also takes, as records
+    written before numbers were exact hold them, the float nearest the number."""
+    for i, (mine, theirs) in enumerate(zip(batch, scalar, strict=True)):
+        if isinstance(mine, float | bool) or mine != theirs:
+            at = f"{where}[{i}]" + (f".{key}" if key else "")
+            raise ReplayMismatch(at, f"the batch gave {mine!r}, the scalar engine {theirs!r}")
 
 
 def _values(layout: LastingLayout, written: dict) -> LastingValues:

@@ -16,7 +16,7 @@ from tarot.batch.masks import Ints
 from tarot.batch.phases import bidding, piles
 from tarot.batch.program import Program
 from tarot.batch.seating import dealt_by
-from tarot.batch.state import BatchState, sole_leaders
+from tarot.batch.state import BatchState, Flows, sole_leaders
 from tarot.batch.values import Ctx
 from tarot.core.flow import FlowStep
 from tarot.core.ruleset import Ruleset
@@ -222,7 +222,10 @@ def deal(
         joined=np.zeros((hands, n), dtype=np.int64),
         asker=np.full((hands, len(ruleset.questions)), -1, dtype=np.int64),
         answers=np.zeros((hands, len(ruleset.questions), n), dtype=np.bool_),
+        scale=program.scale,
     )
+    if ruleset.sit_out is not None and ruleset.sit_out.as_defender:
+        state.flows = Flows(n)
     if carried is not None and carried.scored is None:  # no scores carried: none yet
         state.scored = np.zeros((hands, n))
     if carried is not None:

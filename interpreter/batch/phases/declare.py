@@ -117,7 +117,8 @@ def _make(
         key = f"{declaration.id}:{level.id}"
         if declaration.paid_when_declared:
             sides = (array.payers, array.payees)
-            pay(state, program.keys[key], key, ctx, sides, AT_DECLARATIONS, value)
+            paid = value * state.scale  # counted as every payment (`BatchState.scale`)
+            pay(state, program.keys[key], key, ctx, sides, AT_DECLARATIONS, paid)
         else:
             state.fired[declaring, program.keys[key]] += 1
         shows_after.append((level_index, declaring))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarot.batch.array_exprs import Node
+from tarot.batch.defender_share import pay_as_defenders
 from tarot.batch.lasting import close_hands
 from tarot.batch.masks import Ints
 from tarot.batch.phases import exchange
@@ -36,6 +37,8 @@ def settle(program: Program, state: BatchState, names: dict[str, Value]) -> None
     _name_who_scores_what_is_left(program, state, ctx)
     with program.compiler.remembering():  # the cards lie still: definitions are worked out once
         program.fire_rules(state, program.settlement, ctx, AT_SETTLEMENT)
+        if state.flows is not None:  # a seat sitting out settles as a defender
+            pay_as_defenders(state)
         if program.hand_score is not None:  # every seat's score worked out before any is added
             _score(program.hand_score, state, names)
     if program.lasting is not None:
@@ -80,6 +83,7 @@ def _score(rule: Node, state: BatchState, names: dict[str, Value]) -> None:
     )
     if state.tables.seating.sits_out:  # a seat sitting the hand out scores nothing in it
         scores = np.where(state.in_play(rows), scores, 0)
+    scores = scores * state.scale  # counted as the payments are
     state.net += scores
     if state.scored.shape[:1] == (state.size,):
         state.scored += scores
