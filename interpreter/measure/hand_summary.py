@@ -35,7 +35,7 @@ from tarot.engine.game import deal_hand, dealt_hands, sitting_seed
 from tarot.engine.state import HandState
 from tarot.expressions.builtins import Number, magnitude
 from tarot.expressions.numbers import approximate, measured
-from tarot.players.together import Playing, deciding, play_together
+from tarot.players.together import Playing, deciding, play_together, staged
 
 
 def play_summarized(
@@ -85,8 +85,8 @@ def sitting_summarized(
     fired: dict[str, int] = {}
     paid: dict[str, float] = {}
     deals: list[Deal] = []
-    for state in dealt_hands(ruleset, sitting_seed(seed, number), None):
-        yield from running.playing(state, agents(state.number))
+    for stage, state in enumerate(dealt_hands(ruleset, sitting_seed(seed, number), None)):
+        yield from staged(running.playing(state, agents(state.number)), stage)
         returns = state.returns()
         net = [n + r for n, r in zip(net, returns, strict=True)]
         hand_fired, hand_paid = moved_by_rule(state)
