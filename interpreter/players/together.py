@@ -8,8 +8,9 @@ player's `deciding`) yields its play-outs waiting for the batch back end
 every hand to its next such wait, plays all their waiting play-outs in one batch per moment
 of trick play (`batched_playouts.finish`), and goes on. A batch of one decision holds some
 50-250 play-outs, too few to pay for the fixed cost of each array step; the decisions of
-many hands together fill it. Each play-out's random numbers are keyed by its own decision,
-so every choice, and every hand, is the same as when played alone.
+many hands together fill it. Whole sittings play side by side the same way, their later
+hands marked (`staged`) so that they keep step. Each play-out's random numbers are keyed by
+its own decision, so every choice, and every hand, is the same as when played alone.
 """
 
 from __future__ import annotations
