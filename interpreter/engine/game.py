@@ -3,7 +3,9 @@
 `shuffled_pack` gives the same pack for the same (seed, hand number) under any ruleset with
 the same number of cards, so two rulesets can be compared on identical deals. `deal_hand`
 makes hand N of a seeded game on its own; `play_hands` runs agents through a run of hands,
-yielding each finished state, and `play_game` hands them all back in a list.
+yielding each finished state, and `play_game` hands them all back in a list; `dealt_hands`
+deals a run's hands one by one for a caller that plays them its own way (side by side with
+other runs' hands, `measure.hand_summary.sitting_summarized`).
 """
 
 from __future__ import annotations
@@ -118,6 +120,18 @@ def play_hands(
 ) -> Iterator[HandState]:
     """The hands of `play_game`, each yielded as it finishes and not kept, so a long run
     needs no more memory than one hand (`play`: how the agents play a hand out)."""
+    for state in dealt_hands(ruleset, seed, hands):
+        with few_collections():
+            play(state, agents(state.number) if callable(agents) else agents)
+        yield state
+
+
+def dealt_hands(
+    ruleset: Ruleset, seed: int, hands: int | Iterable[int] | None = 1
+) -> Iterator[HandState]:
+    """The hands of `play_hands`, each yielded as dealt, for the caller to play out before
+    it asks for the next (which starts from the totals and lasting values the hand left):
+    hands 1..`hands`, the given hand numbers, or with `hands=None` until the game ends."""
     whole_game = hands is None
     if whole_game:
         numbers: Iterable[int] = range(1, ruleset.game.max_hands + 1) if ruleset.game else [1]
@@ -128,11 +142,10 @@ def play_hands(
     lasting: LastingValues | None = None  # the sitting's start values for the first hand
     for number in numbers:
         state = deal_hand(ruleset, seed, number, totals, lasting)
-        with few_collections():
-            play(state, agents(number) if callable(agents) else agents)
+        yield state
+        assert state.is_terminal()  # the caller played the hand out before asking for more
         totals = [t + r for t, r in zip(totals, state.returns(), strict=True)]
         lasting = state.lasting
-        yield state
         if whole_game and game_winners(state):
             break
 

@@ -31,11 +31,11 @@ from tarot.core.summary import (
     sole_leader,
 )
 from tarot.engine.collector import few_collections
-from tarot.engine.game import deal_hand, play_hands, sitting_seed
+from tarot.engine.game import deal_hand, dealt_hands, sitting_seed
 from tarot.engine.state import HandState
 from tarot.expressions.builtins import Number, magnitude
 from tarot.expressions.numbers import approximate, measured
-from tarot.players.together import Playing, deciding, play_together
+from tarot.players.together import Playing, deciding, play_together, staged
 
 
 def play_summarized(
@@ -71,12 +71,22 @@ def play_sitting_summarized(
     end and summarized as one unit: its net is the sitting's, its decisions all of its
     hands', its dealer the first hand's (`agents`: the agents for each hand number). Each seat
     is a side alone: sides may change from hand to hand."""
+    with few_collections():
+        return play_together([sitting_summarized(ruleset, seed, number, agents)])[0]
+
+
+def sitting_summarized(
+    ruleset: Ruleset, seed: int, number: int, agents: Callable[[int], Sequence[Agent]]
+) -> Playing[HandSummary]:
+    """`play_sitting_summarized` as a coroutine (`agents.together`), to be played beside
+    other sittings or hands."""
     running = _Running(ruleset.players)
     net: list[Number] = [0] * ruleset.players  # added up exactly, measured as floats
     fired: dict[str, int] = {}
     paid: dict[str, float] = {}
     deals: list[Deal] = []
-    for state in play_hands(ruleset, sitting_seed(seed, number), agents, None, running.play):
+    for stage, state in enumerate(dealt_hands(ruleset, sitting_seed(seed, number), None)):
+        yield from staged(running.playing(state, agents(state.number)), stage)
         returns = state.returns()
         net = [n + r for n, r in zip(net, returns, strict=True)]
         hand_fired, hand_paid = moved_by_rule(state)
@@ -107,12 +117,9 @@ class _Running:
         self.bests: list[tuple[int, ...]] = []  # the best seats after 0, 1, 2... decisions
         self.decisions = self.choices = 0
 
-    def play(self, state: HandState, agents: Sequence[Agent]) -> None:
-        """Let the agents play the hand out, noting the best seats after each decision."""
-        play_together([self.playing(state, agents)])
-
     def playing(self, state: HandState, agents: Sequence[Agent]) -> Playing[None]:
-        """`play` as a coroutine (`agents.together`)."""
+        """Let the agents play the hand out, noting the best seats after each decision: a
+        coroutine (`agents.together`)."""
         counted = [0, 0]  # payments and transfers already in the running result
 
         def note_leader() -> None:

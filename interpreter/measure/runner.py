@@ -48,11 +48,11 @@ from tarot.core.summary import HandSummary
 from tarot.engine.collector import few_collections
 from tarot.engine.game import plays_sittings, sitting_seed
 from tarot.errors import RulesetError, TarotError
-from tarot.measure.hand_summary import play_sitting_summarized, play_summarized, summarized
+from tarot.measure.hand_summary import sitting_summarized, summarized
 from tarot.measure.provenance import RunKey
 from tarot.measure.store import PlanStore
 from tarot.players.lineup import seat_agents
-from tarot.players.together import play_together, pools_playouts
+from tarot.players.together import Playing, play_together, pools_playouts
 
 HandResults = tuple[HandSummary, ...]  # one summary per ruleset, for one hand number
 
@@ -129,24 +129,13 @@ class Table:
         return [self.play_hand(number, which) for number, which in work]
 
     def _play_together(self, work: Work) -> list[tuple[HandSummary, ...]]:
-        """`play` with the hands side by side, their search players' play-outs batched
-        together (`agents.together`): the same hands as one at a time, in less time."""
-        plan = self.plan
-        apart: dict[tuple[int, int], HandSummary] = {}
-        units: list[tuple[int, int]] = []
-        playing = []
-        for number, which in work:
-            for index in which:
-                ruleset = self.rulesets[index]
-                if plays_sittings(ruleset):
-                    apart[number, index] = self._unit(ruleset, number)
-                    continue
-                agents = seat_agents(plan.agents, plan.seed, number, ruleset.players)
-                units.append((number, index))
-                playing.append(summarized(ruleset, plan.seed, number, agents))
+        """`play` with the hands (or sittings) side by side, their search players' play-outs
+        batched together (`agents.together`): the same hands as one at a time, in less time."""
+        units = [(number, index) for number, which in work for index in which]
+        playing = [self._unit_playing(self.rulesets[index], number) for number, index in units]
         with few_collections():
-            apart.update(zip(units, play_together(playing), strict=True))
-        return [tuple(apart[number, index] for index in which) for number, which in work]
+            played = dict(zip(units, play_together(playing), strict=True))
+        return [tuple(played[number, index] for index in which) for number, which in work]
 
     def _play_batch(self, work: Work) -> list[tuple[HandSummary, ...]]:
         """`play` on the batch back end: the hands each ruleset lacks, played at once."""
@@ -171,17 +160,22 @@ class Table:
 
     def _unit(self, ruleset: Ruleset, number: int) -> HandSummary:
         """Hand `number`, or sitting `number` for a ruleset that plays sittings."""
+        with few_collections():
+            return play_together([self._unit_playing(ruleset, number)])[0]
+
+    def _unit_playing(self, ruleset: Ruleset, number: int) -> Playing[HandSummary]:
+        """`_unit` as a coroutine (`agents.together`)."""
         plan = self.plan
         if plays_sittings(ruleset):
             seed = sitting_seed(plan.seed, number)
-            return play_sitting_summarized(
+            return sitting_summarized(
                 ruleset,
                 plan.seed,
                 number,
                 lambda hand: self.seat(seed, hand, ruleset.players),
             )
         agents = self.seat(plan.seed, number, ruleset.players)
-        return play_summarized(ruleset, plan.seed, number, agents)
+        return summarized(ruleset, plan.seed, number, agents)
 
 
 @dataclass

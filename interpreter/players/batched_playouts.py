@@ -112,6 +112,9 @@ class Pending:
     explore: float
     results: list[list[float]]
     waiting: dict[tuple[int, int], list[tuple[HandState, int, int, int]]]
+    #: which hand of its unit the decision is in, from 0 (a sitting's later hands count
+    #: up: `agents.together.staged`), so that the earlier hands' play-outs are played first
+    stage: int = 0
 
 
 def prepare(
