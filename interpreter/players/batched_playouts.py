@@ -142,8 +142,10 @@ def prepare(
         for sample in range(samples):
             guessed = sampler.sample(rng)
             playout_seed = rng.getrandbits(64)
+            last = len(actions) - 1
             for index, action in enumerate(actions):
-                trial = guessed.clone()
+                # the last action is tried on the guessed deal itself, not on a clone of it
+                trial = guessed.clone() if index < last else guessed
                 trial.apply_action(action)
                 if trial.decision is not None and not batchable(trial):
                     # (a play-out's stream is seeded only when it is drawn from)
@@ -353,7 +355,11 @@ def from_states(program: Program, states: Sequence[HandState], logging: bool = F
             dtype=np.int64,
         ),
         announced=_announced(states),
-        kept_back=_seat_masks(layout, states, _kept_back),
+        kept_back=(
+            _seat_masks(layout, states, _kept_back)
+            if any(state.announce.kept_back for state in states)
+            else layout.empty(size, n)
+        ),
         announce_passes=np.array(
             [[s.announce.passes.count(seat) for seat in range(n)] for s in states], dtype=np.int64
         ),
@@ -516,14 +522,37 @@ def _auction_history(states: Sequence[HandState], contracts: list[str]) -> dict[
 
 def _fallen(states: Sequence[HandState], players: int, cards: int) -> tuple[Ints, Ints]:
     """Where each card fell in each state's finished tricks (`BatchState.fell_at`) and who
-    played it (`BatchState.fell_by`)."""
-    fell_at = np.zeros((len(states), cards), dtype=np.int64)
-    fell_by = np.full((len(states), cards), -1, dtype=np.int64)
-    for row, state in enumerate(states):
-        for number, _leader, trick, _winner in state.play.trick_log:
-            for place, (seat, card) in enumerate(trick):
-                fell_at[row, card] = number * players + place
-                fell_by[row, card] = seat
+    played it (`BatchState.fell_by`). The states of one decision share most of their tricks
+    (as in `_trick_logs`), so each entry's cards are read once."""
+    size = len(states)
+    fell_at = np.zeros((size, cards), dtype=np.int64)
+    fell_by = np.full((size, cards), -1, dtype=np.int64)
+    logs = [state.play.trick_log for state in states]
+    entries = list(chain.from_iterable(logs))
+    if not entries:
+        return fell_at, fell_by
+    distinct, index = _read_once(entries)
+    # each distinct trick's cards, laid end to end: (card, where it fell, who played it)
+    fell = np.array(
+        [
+            (card, number * players + place, seat)
+            for number, _leader, trick, _winner in distinct
+            for place, (seat, card) in enumerate(trick)
+        ],
+        dtype=np.int64,
+    ).reshape(-1, 3)
+    counts = np.fromiter((len(entry[2]) for entry in distinct), dtype=np.int64)
+    starts = np.cumsum(counts) - counts
+    # every occurrence of a trick in a state: its row, then each of its cards
+    lengths = np.fromiter(map(len, logs), dtype=np.int64, count=size)
+    occurrences = counts[index]
+    rows = np.repeat(np.repeat(np.arange(size), lengths), occurrences)
+    offsets = np.arange(int(occurrences.sum())) - np.repeat(
+        np.cumsum(occurrences) - occurrences, occurrences
+    )
+    which = fell[np.repeat(starts[index], occurrences) + offsets]
+    fell_at[rows, which[:, 0]] = which[:, 1]
+    fell_by[rows, which[:, 0]] = which[:, 2]
     return fell_at, fell_by
 
 

@@ -237,12 +237,19 @@ def _try_deal(
                 placed[i] = shuffled[start : start + size]
                 start += size
         return placed
-    order = sorted(cards, key=lambda card: (len(allowed[card]), rng.random()))
-    for card in order:
-        options = [i for i in allowed[card] if room[i]]
+    # a draw per card in the order of `cards`, as a sort key would draw them; `cards` is
+    # sorted, so a card breaks a tie as the sort's stability would
+    draws = [rng.random() for _ in cards]
+    ranked = sorted(zip([len(allowed[card]) for card in cards], draws, cards, strict=True))
+    for _count, _draw, card in ranked:
+        options = []
+        total = 0
+        for i in allowed[card]:
+            if room[i]:
+                options.append(i)
+                total += room[i]
         if not options:
             return None
-        total = sum(room[i] for i in options)
         pick = below(rng, total)
         for i in options:
             pick -= room[i]
