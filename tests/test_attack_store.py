@@ -13,6 +13,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from test_simulation_cli import run  # tarot ARGS in this process: status, out, err
@@ -159,6 +160,24 @@ def test_a_long_query_stops_at_its_time_and_on_a_signal(monkeypatch: pytest.Monk
                 store_check.interrupted(db, stopped.value)
     finally:
         db.close()
+
+
+def test_a_reading_s_deadline_does_not_stop_later_writes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The clock of a query ends with it: hands kept long after the last reading of the
+    store are written (a long run's writes were once stopped as "interrupted" by the
+    deadline of a reading made minutes before)."""
+    now = [0.0]
+    monkeypatch.setattr(store_check, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(store_check, "PROGRESS_STEPS", 50)  # the clock looked at often
+    store = ResultStore(str(tmp_path / "store.sqlite"))
+    run = store.run_id(KEY)
+    assert store.count(run, range(1, 1000)) == 0  # a reading, its clock begun at 0
+    now[0] = 10 * store_check.QUERY_SECONDS
+    store.keep((run, dataclasses.replace(HAND, number=n)) for n in range(1, 301))
+    assert store.count(run, range(1, 1000)) == 300
+    store.close()
 
 
 def test_a_good_store_is_read_and_written_as_before(tmp_path: Path) -> None:

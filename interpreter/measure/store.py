@@ -183,30 +183,31 @@ class ResultStore:
             try:
                 if version != FORMAT_VERSION:
                     self._db.execute(_SEALS)
-                store_check.begin(self._db)
-                runs = {  # only runs a key of this program can match: of its types, small
-                    int(run): run_text(values)
-                    for run, *values in self._db.execute(
-                        "SELECT id, ruleset_hash, options, agents, seed, version, backend "
-                        "FROM runs WHERE typeof(id) = 'integer' AND typeof(seed) = 'integer' "
-                        "AND typeof(ruleset_hash) = 'text' AND typeof(options) = 'text' "
-                        "AND typeof(agents) = 'text' AND typeof(version) = 'text' "
-                        "AND typeof(backend) = 'text' AND length(ruleset_hash) "
-                        "+ length(options) + length(agents) + length(version) "
-                        f"+ length(backend) <= {MAX_RUN_KEY}"
-                    )
-                }
+                with store_check.clocked(self._db):
+                    runs = {  # only runs a key of this program can match: of its types, small
+                        int(run): run_text(values)
+                        for run, *values in self._db.execute(
+                            "SELECT id, ruleset_hash, options, agents, seed, version, backend "
+                            "FROM runs WHERE typeof(id) = 'integer' "
+                            "AND typeof(seed) = 'integer' "
+                            "AND typeof(ruleset_hash) = 'text' AND typeof(options) = 'text' "
+                            "AND typeof(agents) = 'text' AND typeof(version) = 'text' "
+                            "AND typeof(backend) = 'text' AND length(ruleset_hash) "
+                            "+ length(options) + length(agents) + length(version) "
+                            f"+ length(backend) <= {MAX_RUN_KEY}"
+                        )
+                    }
                 self._db.execute("DELETE FROM seals")
-                store_check.begin(self._db)
-                hands = self._db.execute("SELECT run, hand, summary FROM hands")
-                self._db.executemany(
-                    "INSERT INTO seals VALUES (?, ?, ?)",
-                    (
-                        (run, hand, self._sealer.seal(runs[run], hand, summary))
-                        for run, hand, summary in hands
-                        if run in runs  # a hand of no run is never read
-                    ),
-                )
+                with store_check.clocked(self._db):
+                    hands = self._db.execute("SELECT run, hand, summary FROM hands")
+                    self._db.executemany(
+                        "INSERT INTO seals VALUES (?, ?, ?)",
+                        (
+                            (run, hand, self._sealer.seal(runs[run], hand, summary))
+                            for run, hand, summary in hands
+                            if run in runs  # a hand of no run is never read
+                        ),
+                    )
                 self.resealed = self._db.execute("SELECT count(*) FROM seals").fetchone()[0]
                 self._db.execute(
                     "INSERT OR REPLACE INTO store VALUES ('format_version', ?), ('owner', ?)",
@@ -279,12 +280,12 @@ class ResultStore:
 
     def _select(self, columns: str, run: int, numbers: range) -> list[tuple]:
         """`columns` of the run's hands of these numbers."""
-        store_check.begin(self._db)
         try:
-            return self._db.execute(
-                f"SELECT {columns} FROM hands WHERE run = ? AND hand BETWEEN ? AND ?",
-                (run, numbers.start, numbers.stop - 1),
-            ).fetchall()
+            with store_check.clocked(self._db):
+                return self._db.execute(
+                    f"SELECT {columns} FROM hands WHERE run = ? AND hand BETWEEN ? AND ?",
+                    (run, numbers.start, numbers.stop - 1),
+                ).fetchall()
         except sqlite3.Error as error:
             raise self._error("cannot read it", store_check.interrupted(self._db, error)) from None
 
@@ -295,17 +296,18 @@ class ResultStore:
     def hands(self, run: int, numbers: range, players: int | None = None) -> dict[int, HandSummary]:
         """The hands of these numbers that the store holds for the run (`players`: the
         ruleset's seats, which every seat a hand names must be one of)."""
-        store_check.begin(self._db)
         try:
-            rows = self._db.execute(
-                "SELECT h.hand, CASE WHEN typeof(h.summary) = 'text' AND "
-                f"length(CAST(h.summary AS BLOB)) <= {store_check.MAX_SUMMARY} THEN h.summary "
-                "END, CASE WHEN typeof(s.seal) = 'text' AND length(s.seal) = 64 THEN s.seal "
-                "END FROM hands AS h LEFT JOIN seals AS s "
-                "ON s.run = h.run AND s.hand = h.hand "
-                "WHERE h.run = ? AND h.hand BETWEEN ? AND ?",
-                (run, numbers.start, numbers.stop - 1),
-            ).fetchall()
+            with store_check.clocked(self._db):
+                rows = self._db.execute(
+                    "SELECT h.hand, CASE WHEN typeof(h.summary) = 'text' AND "
+                    f"length(CAST(h.summary AS BLOB)) <= {store_check.MAX_SUMMARY} "
+                    "THEN h.summary END, CASE WHEN typeof(s.seal) = 'text' "
+                    "AND length(s.seal) = 64 THEN s.seal "
+                    "END FROM hands AS h LEFT JOIN seals AS s "
+                    "ON s.run = h.run AND s.hand = h.hand "
+                    "WHERE h.run = ? AND h.hand BETWEEN ? AND ?",
+                    (run, numbers.start, numbers.stop - 1),
+                ).fetchall()
         except sqlite3.Error as error:
             raise self._error("cannot read it", store_check.interrupted(self._db, error)) from None
         found = {}

@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from tarot.core.output_files import OutputError
@@ -34,17 +35,23 @@ class _Clock:
     def __init__(self) -> None:
         self.deadline = math.inf
         self.caught: BaseException | None = None
+        self.ran_out = False  # the deadline stopped a query
 
     def begin(self) -> None:
         self.deadline = time.monotonic() + QUERY_SECONDS
         self.caught = None
+        self.ran_out = False
+
+    def end(self) -> None:
+        self.deadline = math.inf
 
     def progress(self) -> int:
         """SQLite's progress handler: non-zero stops the query. Running Python code here
         lets a signal's handler run (Ctrl-C, SIGTERM); what it raises is kept and raised
         again once SQLite has stopped (`interrupted`)."""
         try:
-            return int(time.monotonic() > self.deadline)
+            self.ran_out = time.monotonic() > self.deadline
+            return int(self.ran_out)
         except BaseException as signal:  # noqa: BLE001 - raised again by `interrupted`
             self.caught = signal
             return 1
@@ -67,10 +74,29 @@ def forget(db: sqlite3.Connection) -> None:
 
 
 def begin(db: sqlite3.Connection) -> None:
-    """Start the clock of the next query on `db`."""
+    """Start the clock of the next query on `db`; it runs until `end` (or the next `begin`),
+    for a connection closed after its reading; else use `clocked`."""
     clock = _CLOCKS.get(id(db))
     if clock is not None:
         clock.begin()
+
+
+def end(db: sqlite3.Connection) -> None:
+    """Stop the clock of `db`: the queries after it run without a deadline (a signal still
+    stops them), not under one begun for an earlier query."""
+    clock = _CLOCKS.get(id(db))
+    if clock is not None:
+        clock.end()
+
+
+@contextmanager
+def clocked(db: sqlite3.Connection) -> Iterator[None]:
+    """The queries of the block stopped once `QUERY_SECONDS` have passed since it began."""
+    begin(db)
+    try:
+        yield
+    finally:
+        end(db)
 
 
 def interrupted(db: sqlite3.Connection, error: sqlite3.Error) -> str:
@@ -80,7 +106,7 @@ def interrupted(db: sqlite3.Connection, error: sqlite3.Error) -> str:
     if clock is not None and clock.caught is not None:
         caught, clock.caught = clock.caught, None
         raise caught
-    if clock is not None and time.monotonic() > clock.deadline:
+    if clock is not None and clock.ran_out:
         return f"a query ran past {QUERY_SECONDS:g} s and was stopped"
     if "interrupted" in str(error):
         # the progress handler raised when it was entered, and sqlite3 dropped what it
