@@ -136,6 +136,9 @@ class BatchState:
     # [hands]: how many tricks each hand played, once its play is over (0: not over, or no
     # trick play), for the settlement of hands whose play ended at different tricks
     played_tricks: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    # what the array code keeps for these hands from one evaluation to the next, checked
+    # against what it read (`tarot.batch.kept_definitions`)
+    kept: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:
@@ -145,7 +148,9 @@ class BatchState:
         for name in _PER_HAND:
             value = getattr(self, name)
             values[name] = value[rows] if value.shape[:1] == (size,) else value
-        return dataclasses.replace(self, **values, decision_log=[], payment_log=[], transfer_log=[])
+        return dataclasses.replace(
+            self, **values, decision_log=[], payment_log=[], transfer_log=[], kept={}
+        )
 
     def put(self, rows: Ints, part: BatchState) -> None:
         """Write back what the hands `rows` did as the state `part` (made by `take`)."""
@@ -276,7 +281,7 @@ _PER_HAND = tuple(
     for f in dataclasses.fields(BatchState)
     if f.name not in ("ruleset", "tables", "seed", "rule_keys", "trick_number", "total_tricks")
     and f.name not in ("logging", "summarised", "decision_log", "payment_log", "transfer_log")
-    and f.name not in ("hand_score", "settled")
+    and f.name not in ("hand_score", "settled", "kept")
 )
 
 
