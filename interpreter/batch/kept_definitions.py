@@ -71,6 +71,26 @@ def _collect(
     return all(_collect(arg, seat, definitions, bound, found) for arg in node.args)
 
 
+def _read(value: Value, size: int, type_: Type) -> tuple[np.ndarray, ...]:
+    """An input as arrays whose first axis is the hands evaluated, cards as the collection
+    they make whatever the terms hold them (`_levels`)."""
+    if isinstance(value, Cards):
+        return _levels(_rows_of(value, size, type_))
+    return _rows_of(value, size, type_)
+
+
+def _levels(terms: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """Terms of cards (each [hands, words]) as the cards held at least once, at least twice,
+    ...: the same for the same collection however its cards lie among the terms (a card
+    played moves from `hand(s)` to `played(s)`, and `hand(s) + played(s)` is unchanged)."""
+    levels = [np.zeros_like(term) for term in terms]
+    for term in terms:
+        carry = term
+        for k, level in enumerate(levels):
+            levels[k], carry = level | carry, level & carry
+    return tuple(levels)
+
+
 def _rows_of(value: Value, size: int, type_: Type) -> tuple[np.ndarray, ...]:
     """A value as arrays whose first axis is the hands evaluated."""
     if isinstance(value, Cards):
@@ -138,7 +158,7 @@ class Keeper:
         if size == 0 or seat.min() < 0 or seat.max() >= players:
             return work_out(ctx)
         try:
-            read = [a for type_, fn in self.inputs for a in _rows_of(fn(ctx), size, type_)]
+            read = [a for type_, fn in self.inputs for a in _read(fn(ctx), size, type_)]
         except EvaluationError:  # told as the body tells it, if the body meets it too
             return work_out(ctx)
         rows = ctx.rows
