@@ -4,7 +4,9 @@ Where it sits: beside the compiler (`expressions.compiler`), which gives every c
 the set of what it reads, merged from its parts; the ruleset's compiler uses it to tell
 which declarations depend on nothing but the declarer and the cards in his hand
 (`only_on_own`), so that the engine may work them out once for the same hand
-(`engine.phases.declare`). The set is conservative: anything it cannot follow is written
+(`engine.phases.declare`), and which definitions read the auction's words alone
+(`only_on_auction`), so that the engine works them out once for the deal after the auction.
+The set is conservative: anything it cannot follow is written
 so that no question about it is answered yes.
 
 Each entry is text:
