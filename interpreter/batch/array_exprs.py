@@ -373,7 +373,7 @@ class ArrayCompiler:
                     compiled = [(part.type, self.run(part, variables).fn) for part in parts]
                 finally:
                     self.constants = saved
-                keeper = Keeper(name, body.type, compiled)
+                keeper = Keeper(name, seat, body.type, compiled)
             self._keepers[name] = keeper
         return self._keepers[name]
 

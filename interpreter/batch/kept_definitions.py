@@ -143,11 +143,56 @@ class Keeper:
     array code of its inputs)."""
 
     def __init__(
-        self, name: str, type_: Type, inputs: list[tuple[Type, Callable[[Ctx], Value]]]
+        self,
+        name: str,
+        seat: str,
+        type_: Type,
+        inputs: list[tuple[Type, Callable[[Ctx], Value]]],
     ) -> None:
         self.name = name
+        self.seat = seat
         self.type = type_
         self.inputs = inputs
+
+    def _fill(self, ctx: Ctx, work_out: Callable[[Ctx], Value]) -> bool:
+        """Work the body out for every hand of the state and every seat at once, and keep
+        it: a rule asks for a few hands at a time, each with its own seat (whether it was
+        done: not where the names of `ctx` are not the state's, or the body fails)."""
+        state = ctx.state
+        hands, players = state.size, state.players
+        rows = np.repeat(np.arange(hands), players)
+        seats = np.tile(np.arange(players), hands)
+        names = state.names(rows)
+        fixed = [name for name in ctx.vars if name != self.seat]
+        if any(name not in names for name in fixed):
+            return False
+        whole = Ctx(state, rows, {**{name: names[name] for name in fixed}, self.seat: seats})
+        try:
+            read = [a for type_, fn in self.inputs for a in _read(fn(whole), whole.size, type_)]
+            value = _rows_of(work_out(whole), whole.size, self.type)
+        except EvaluationError:  # told where a rule asks for it, if it does
+            return False
+        kept = _new(hands, players, read, value)
+        kept.known[rows, seats] = True
+        for stored, now in zip([*kept.inputs, *kept.value], [*read, *value], strict=True):
+            stored[rows, seats] = now
+        state.kept[self.name] = kept
+        return True
+
+    def _same(self, ctx: Ctx, seat: np.ndarray, read: list[np.ndarray]) -> np.ndarray | None:
+        """Where the kept value stands for the hands of `ctx` (None: nothing kept that fits)."""
+        state, rows = ctx.state, ctx.rows
+        kept: _Kept | None = state.kept.get(self.name)
+        if kept is None or kept.known.shape != (state.size, state.players):
+            return None
+        if not kept.fits(read):
+            return None
+        same = kept.known[rows, seat].copy()
+        for stored, now in zip(kept.inputs, read, strict=True):
+            if not same.any():
+                break
+            same &= (stored[rows, seat] == now).reshape(ctx.size, -1).all(axis=1)
+        return same
 
     def value(self, ctx: Ctx, seat: np.ndarray, work_out: Callable[[Ctx], Value]) -> Value:
         """The definition's value for the hands of `ctx` (the body's names, its seat among
@@ -162,17 +207,17 @@ class Keeper:
         except EvaluationError:  # told as the body tells it, if the body meets it too
             return work_out(ctx)
         rows = ctx.rows
+        same = self._same(ctx, seat, read)
+        if same is None and self.name not in state.kept and self._fill(ctx, work_out):
+            same = self._same(ctx, seat, read)
         kept: _Kept | None = state.kept.get(self.name)
         missing = np.ones(size, dtype=np.bool_)
-        if kept is not None and kept.known.shape == (state.size, players) and kept.fits(read):
-            same = kept.known[rows, seat].copy()
-            for stored, now in zip(kept.inputs, read, strict=True):
-                if not same.any():
-                    break
-                same &= (stored[rows, seat] == now).reshape(size, -1).all(axis=1)
+        if same is not None and kept is not None:
             if same.all():
                 return self._read(kept, rows, seat)
             missing = ~same
+        else:
+            kept = None
         part = ctx if missing.all() else ctx.subset(missing)
         given = work_out(part)
         value = _rows_of(given, part.size, self.type)
