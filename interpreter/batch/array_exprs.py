@@ -24,6 +24,7 @@ import numpy as np
 
 from tarot.batch import exactness, facts, scaled_amounts
 from tarot.batch.card_tables import CardTable, of_card_alone, reduce_by_table
+from tarot.batch.kept_definitions import Keeper, inputs_of
 from tarot.batch.lasting_values import lasting_facts
 from tarot.batch.masks import count
 from tarot.batch.tables import DeckTables
@@ -151,6 +152,7 @@ class ArrayCompiler:
         self.constants: dict[str, Node] = {}  # names fixed for one compilation (a level's id)
         self.variables: Mapping[str, Type] = {}
         self._definitions: dict[str, Node] = {}
+        self._keepers: dict[str, Keeper | None] = {}  # by definition of a seat
         #: the definitions worked out in the evaluation under way (None between evaluations):
         #: an expression is pure, so a definition of the same hands and seat gives one value
         self._memo: dict[tuple, Value] | None = None
@@ -365,6 +367,25 @@ class ArrayCompiler:
             finally:
                 self.constants = saved
         return self._definitions[name]
+
+    def _keeper(self, name: str, seat: str) -> Keeper | None:
+        """The definition of a seat `name` kept by hand and seat, where its body reads the
+        hand through other definitions alone (`kept_definitions`)."""
+        if name not in self._keepers:
+            body = typed_tree(self.definitions[name].expression)
+            parts = None if body is None else inputs_of(body, seat, list(self.definitions))
+            keeper = None
+            if body is not None and parts is not None:
+                variables = {**self.names("settlement"), seat: Type.SEAT}
+                saved = self.constants
+                self.constants = {}
+                try:
+                    compiled = [(part.type, self.run(part, variables).fn) for part in parts]
+                finally:
+                    self.constants = saved
+                keeper = Keeper(name, seat, body.type, compiled)
+            self._keepers[name] = keeper
+        return self._keepers[name]
 
     def c_contract(self, tree: Typed) -> Node:
         """`contract.NAME`: the value of the contract each hand is played at (0 without one)."""
@@ -601,14 +622,17 @@ class ArrayCompiler:
             body = self._definition(name, definition.of_seat)
             (f,) = fns
             seat_name = definition.of_seat
+            keeper = self._keeper(name, seat_name)
+
+            def work_out(ctx: Ctx, seat: np.ndarray) -> Value:
+                scope = _base(ctx).with_vars(**{seat_name: seat})
+                if keeper is None:
+                    return body.fn(scope)
+                return keeper.value(scope, seat, body.fn)
 
             def of_seat(ctx: Ctx) -> Value:
                 seat = per_row(f(ctx), ctx.size)
-                return self._remembered(
-                    (name, seat.tobytes()),
-                    ctx,
-                    lambda: body.fn(_base(ctx).with_vars(**{seat_name: seat})),
-                )
+                return self._remembered((name, seat.tobytes()), ctx, lambda: work_out(ctx, seat))
 
             return Node(body.type, of_seat)
         impl = self.counters.get(name) or facts.fact(name)

@@ -202,6 +202,9 @@ class BatchState:
     scale: int = 1
     # where a seat sitting out settles as a defender: each rule's payments, seat to seat
     flows: Flows | None = None
+    # what the array code keeps for these hands from one evaluation to the next, checked
+    # against what it read (`tarot.batch.kept_definitions`)
+    kept: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def take(self, rows: Ints) -> BatchState:
         """The hands `rows` as a state of their own (the hands left after some finished:
@@ -217,7 +220,7 @@ class BatchState:
             made = zip(before, rows.tolist(), strict=True)
             flows.earlier = [[*old, *self.payments_of(row)] for old, row in made]
         logs: dict = {"decision_log": [], "payment_log": [], "transfer_log": []}
-        return dataclasses.replace(self, **values, **logs, flows=flows)
+        return dataclasses.replace(self, **values, **logs, flows=flows, kept={})
 
     def put(self, rows: Ints, part: BatchState) -> None:
         """Write back what the hands `rows` did as the state `part` (made by `take`)."""
@@ -367,7 +370,7 @@ _PER_HAND = tuple(
     for f in dataclasses.fields(BatchState)
     if f.name not in ("ruleset", "tables", "seed", "rule_keys", "trick_number", "total_tricks")
     and f.name not in ("logging", "summarised", "decision_log", "payment_log", "transfer_log")
-    and f.name not in ("hand_score", "settled", "scale", "flows")
+    and f.name not in ("hand_score", "settled", "scale", "flows", "kept")
 )
 
 

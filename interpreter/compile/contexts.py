@@ -359,12 +359,17 @@ class RememberedDefinition:
     changes). Called as the compiled expression's `fn`, in place of a closure that made a
     lambda at every use, so that the compiled build runs it as C."""
 
-    def __init__(self, compute: Callable[[Scope], Value], name: str) -> None:
+    def __init__(
+        self, compute: Callable[[Scope], Value], name: str, of_auction: bool = False
+    ) -> None:
         self.compute = compute
         self.name = name
+        self.of_auction = of_auction  # reads the auction's words alone
 
     def __call__(self, scope: Scope) -> Value:
         state: HandState = scope.state  # type: ignore[assignment]
+        if self.of_auction:
+            return state.remember_after_auction(self.name, self.compute, scope)
         return state.remember(self.name, self.compute, scope)
 
 
@@ -372,11 +377,22 @@ class SeatDefinition:
     """A definition `of_seat` as a game fact: called with a seat, it evaluates with that seat
     standing for `seat_name`, once per seat and state of the hand."""
 
-    def __init__(self, compute: Callable[[Scope], Value], seat_name: str, name: str) -> None:
+    def __init__(
+        self,
+        compute: Callable[[Scope], Value],
+        seat_name: str,
+        name: str,
+        of_auction: bool = False,
+    ) -> None:
         self.compute = compute
         self.seat_name = seat_name
         self.name = name
+        self.of_auction = of_auction  # reads the auction's words and its seat alone
 
     def __call__(self, state: HandState, seat: int) -> Value:
         variables = {self.seat_name: seat}
+        if self.of_auction:
+            return state.remember_after_auction(
+                (self.name, seat), state.evaluate, self.compute, variables
+            )
         return state.remember((self.name, seat), state.evaluate, self.compute, variables)

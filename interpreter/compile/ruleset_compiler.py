@@ -1074,7 +1074,12 @@ class Compiler:
                 self.seat_functions[name] = FactFunction(
                     (Type.SEAT,),
                     compiled.type,
-                    SeatDefinition(compiled, seat_name, name),
+                    SeatDefinition(
+                        compiled,
+                        seat_name,
+                        name,
+                        dependence.only_on_auction(compiled.reads, seat_name),
+                    ),
                     options=compiled.options,
                     memo={**compiled.memo, name: compiled.own_cost * (self.seats + 1)},
                     calls=compiled.calls,
@@ -1099,5 +1104,7 @@ def _on_own_cards(levels: tuple[DeclarationLevel, ...]) -> bool:
 
 
 def _remembered(compiled: CompiledExpression, name: str) -> CompiledExpression:
-    """A definition computed once per state of the hand (`RememberedDefinition`)."""
-    return replace(compiled, fn=RememberedDefinition(compiled, name))
+    """A definition computed once per state of the hand (`RememberedDefinition`), or once
+    for the deal after the auction where it reads the auction's words alone."""
+    of_auction = dependence.only_on_auction(compiled.reads)
+    return replace(compiled, fn=RememberedDefinition(compiled, name, of_auction))

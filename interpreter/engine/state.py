@@ -42,7 +42,7 @@ from tarot.engine.lasting import (
 from tarot.engine.phases import APPLY, Phase, advance, announce, auction, doubling, enter_first_step
 from tarot.engine.phases.announce import AnnounceState
 from tarot.engine.phases.ask import AskState
-from tarot.engine.phases.auction import AuctionState
+from tarot.engine.phases.auction import AuctionStage, AuctionState
 from tarot.engine.phases.deal import DealState
 from tarot.engine.phases.declare import HANDED_OVER, DeclareState
 from tarot.engine.phases.doubling import DoubleState
@@ -351,6 +351,21 @@ class HandState(ZoneAttributes):
         if key in memo:
             return memo[key]
         value = memo[key] = compute(*args)
+        return value
+
+    def remember_after_auction(
+        self, key: object, compute: Callable[..., Value], *args: object
+    ) -> Value:
+        """`compute(*args)` for a definition that reads the auction's words alone (and the
+        names fixed for the deal): once the auction is over, worked out once for the deal,
+        kept with the auction and so shared by this state's clones; before, as `remember`."""
+        auction = self.auction
+        if auction.stage != AuctionStage.OVER:
+            return self.remember(key, compute, *args)
+        kept = auction.kept
+        if key in kept:
+            return kept[key]
+        value = kept[key] = compute(*args)
         return value
 
     def _forget_totals(self) -> None:

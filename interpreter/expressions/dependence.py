@@ -4,7 +4,9 @@ Where it sits: beside the compiler (`expressions.compiler`), which gives every c
 the set of what it reads, merged from its parts; the ruleset's compiler uses it to tell
 which declarations depend on nothing but the declarer and the cards in his hand
 (`only_on_own`), so that the engine may work them out once for the same hand
-(`engine.phases.declare`). The set is conservative: anything it cannot follow is written
+(`engine.phases.declare`), and which definitions read the auction's words alone
+(`only_on_auction`), so that the engine works them out once for the deal after the auction.
+The set is conservative: anything it cannot follow is written
 so that no question about it is answered yes.
 
 Each entry is text:
@@ -29,6 +31,21 @@ PARAMETER = "@"  # a definition of a seat's own seat, in what it reads
 COMPUTED = "?"  # an argument that is not a bare variable
 REMEMBERED = "definition"
 CONTRACT = frozenset({"contract.value"})
+#: the facts of the auction's words (who bid, held, leapt or passed, and when): none changes
+#: once the auction is over
+AUCTION_FACTS = frozenset(
+    {
+        "bids_made",
+        "bid_held",
+        "bid_jump",
+        "bid_number",
+        "pass_number",
+        "passed_over",
+        "bid_position",
+    }
+)
+#: the names fixed for a deal: the seats in play, their number and the dealer
+DEAL_NAMES = frozenset({"seats", "players", "dealer"})
 
 
 def of_call(
@@ -58,6 +75,15 @@ def only_on_own(reads: Iterable[str], seat: str, facts: Iterable[str]) -> bool:
     `facts` of that seat."""
     allowed = {seat, *(f"{fact}({seat})" for fact in facts)}
     return all(entry in allowed for entry in reads)
+
+
+def only_on_auction(reads: Iterable[str], seat: str | None = None) -> bool:
+    """Whether a value reading `reads` depends on nothing but the auction's words (its facts,
+    with any argument), the names fixed for the deal and the variable `seat` (a definition of
+    a seat's own); and on something of the auction."""
+    entries = set(reads) - {REMEMBERED}
+    facts = {entry for entry in entries if entry.partition("(")[0] in AUCTION_FACTS}
+    return bool(facts) and all(entry in DEAL_NAMES or entry == seat for entry in entries - facts)
 
 
 def _put(entry: str, old: str, new: str) -> str:

@@ -35,6 +35,7 @@ from tarot.engine.events import ThrownIn
 from tarot.engine.phases import deal
 from tarot.engine.values import first_seat, selected_seats
 from tarot.expressions import EvaluationError
+from tarot.expressions.types import Value
 
 if TYPE_CHECKING:
     from tarot.core.ruleset import Bidding, Contract
@@ -87,6 +88,9 @@ class AuctionState:
     partner: int | None  # the called card's holder, when not the taker
     needs_partner: bool  # the winning bid counts only if a seat joins it (`join_needed`)
     voided: str | None  # a bid won that nobody joined, and that did not count
+    # once the auction is over, the definitions that read its words alone, by name (and
+    # seat), shared by the copies (`HandState.remember_after_auction`)
+    kept: dict[object, Value]
 
     @classmethod
     def new(cls, players: int) -> AuctionState:
@@ -108,6 +112,7 @@ class AuctionState:
             None,
             False,
             None,
+            {},
         )
 
     def copy(self) -> AuctionState:
@@ -128,6 +133,7 @@ class AuctionState:
             self.partner,
             self.needs_partner,
             self.voided,
+            self.kept if self.stage == AuctionStage.OVER else {},
         )
 
 
