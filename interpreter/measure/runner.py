@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import queue
 import signal
 import sys
 import threading
@@ -293,7 +294,7 @@ def _worker_main(
     # inherits blocked: SIGTERM must reach this one
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     table: Table | None = None
-    while (work := connection.recv()) is not None:
+    for work in _received(connection):
         try:
             if table is None:  # built here, not at start: a mismatch reaches the parent
                 table = Table(plan, [_built(ruleset) for ruleset in rulesets])
@@ -304,6 +305,25 @@ def _worker_main(
             except Exception:  # noqa: BLE001 - an error that does not pickle goes as text
                 connection.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
             return
+
+
+def _received(connection: Connection) -> Iterator[Work]:
+    """The chunks the parent sends, until it sends None or is gone. A thread reads them as
+    they come: the parent hands chunks out ahead, and a chunk waiting in a full pipe while
+    this worker sends a large result back would leave each waiting for the other."""
+    chunks: queue.SimpleQueue[Work | None] = queue.SimpleQueue()
+
+    def read() -> None:
+        try:
+            while (work := connection.recv()) is not None:
+                chunks.put(work)
+        except (EOFError, OSError):
+            pass  # the parent is gone: the worker ends
+        chunks.put(None)
+
+    threading.Thread(target=read, name="chunks", daemon=True).start()
+    while (work := chunks.get()) is not None:
+        yield work
 
 
 def _built(ruleset: Written | Ruleset) -> Ruleset:
