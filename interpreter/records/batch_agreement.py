@@ -316,7 +316,7 @@ class SampleCheck:
 
     def _replay_from(self, number: int) -> None:
         """The sample's hands from `number` on, up to WINDOW of them, replayed."""
-        window = list(range(number, self.last + 1, SAMPLE))[:WINDOW]
+        window = list(range(number, self.last + 1, SAMPLE)[:WINDOW])
         if plays_sittings(self.ruleset):
             seeds = [sitting_seed(self.seed, n) for n in window]
             for n, records in zip(window, sitting_records(self.ruleset, seeds), strict=True):
