@@ -26,7 +26,7 @@ DEFAULT_BACKEND = "auto"
 def choose_backend(requested: str, rulesets: Sequence[Ruleset], agents: Sequence[str]) -> str:
     """The back end the run uses: "scalar", "batch", or "auto" for the batch back end with
     one hand in a thousand replayed through the scalar engine
-    (`records.batch_agreement.check_sample`)."""
+    (`records.batch_agreement.SampleCheck`)."""
     if requested == "scalar":
         return "scalar"
     from tarot.batch.support import supports  # numpy: only for a run that may use it

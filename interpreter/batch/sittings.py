@@ -15,7 +15,7 @@ hands', its running result read after every decision of every hand, each hand a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -60,18 +60,13 @@ def sitting_summaries(
     ruleset: Ruleset,
     seed: int,
     numbers: Sequence[int],
-    check: Callable[[list[HandSummary]], None] | None = None,
 ) -> list[HandSummary]:
-    """The summaries of sittings `numbers`, BATCH sittings at a time, each batch's handed to
-    `check` (as `run.play_summaries`)."""
+    """The summaries of sittings `numbers`, BATCH sittings at a time (as
+    `run.play_summaries`)."""
     found: list[HandSummary] = []
     numbers = list(numbers)
     for start in range(0, len(numbers), BATCH):
-        part = numbers[start : start + BATCH]
-        played = _summarized(ruleset, seed, part)
-        if check is not None:
-            check(played)
-        found += played
+        found += _summarized(ruleset, seed, numbers[start : start + BATCH])
     return found
 
 
