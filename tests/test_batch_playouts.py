@@ -17,7 +17,13 @@ from tarot.compile.loader import load_ruleset
 from tarot.core.actions import DecisionKind
 from tarot.engine.game import deal_hand, play_hand
 from tarot.engine.state import HandState
-from tarot.players.batched_playouts import batchable, play_states, replay_row, runs
+from tarot.players.batched_playouts import (
+    batchable,
+    forces_cards,
+    play_states,
+    replay_row,
+    runs,
+)
 from tarot.players.playouts import greedy_policy, play_out
 from tarot.players.random_agent import RandomAgent
 from tarot.players.sampling import Sampler
@@ -89,6 +95,73 @@ def test_batched_play_outs_replay_exactly(ruleset_id: str, trick: int, on_table:
             made = [p.as_record() for p in replayed.payments[len(trial.payments) :]]
             assert made == _payments(batch, row), (ruleset_id, number, row)
             assert replayed.returns() == batch.net[row].tolist(), (ruleset_id, number, row)
+
+
+def _guessed(state: HandState, samples: int, seed: int) -> list[HandState]:
+    """Guessed deals of the deciding seat, at the decision itself (no card applied)."""
+    decision = state.decision
+    assert decision is not None
+    sampler, rng = Sampler(state, decision.seat), random.Random(seed)
+    return [sampler.sample(rng) for _ in range(samples)]
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "trick", "on_table"),
+    [
+        ("marolles-1637", 2, 0),
+        ("marolles-1637", 6, 2),  # the card forced ends the trick
+        ("french-tarot-5", 3, 4),
+        ("minchiate", 4, 3),  # a counting card killed is paid as the trick ends
+        ("hungarian-tarokk", 5, 1),
+        (TRUMP_ORDER, 4, 1),
+    ],
+)
+def test_a_card_forced_first_plays_as_the_scalar_engine_applies_it(
+    ruleset_id: str, trick: int, on_table: int
+) -> None:
+    """Each guessed deal laid into the batch once and every legal card played there as the
+    row's first card (`forces_cards`): each row replays exactly through the scalar engine
+    from the guessed deal, and its result is the one of the same card applied by the scalar
+    engine first and the batch taking the hand up after it, the same draws for both."""
+    for number in (1, 2):
+        state = _moment(ruleset_id, number, trick, on_table)
+        decision = state.decision
+        assert decision is not None
+        guessed = _guessed(state, 3, number)
+        assert all(forces_cards(g) for g in guessed)
+        rows = [(g, card) for g in guessed for card in decision.actions]
+        states = [g for g, _card in rows]
+        forced = np.array([card for _g, card in rows], dtype=np.int64)
+        streams = np.repeat(np.arange(len(guessed), dtype=np.int64), len(decision.actions))
+        batch = play_states(states, 11, streams, explore=0.3, logging=True, forced=forced)
+        for row, (start, _card) in enumerate(rows):
+            replayed = replay_row(start, batch, row)
+            assert replayed.is_terminal()
+            made = [p.as_record() for p in replayed.payments[len(start.payments) :]]
+            assert made == _payments(batch, row), (ruleset_id, number, row)
+            assert replayed.returns() == batch.net[row].tolist(), (ruleset_id, number, row)
+        applied = []
+        for start, card in rows:
+            trial = start.clone()
+            trial.apply_action(card)
+            applied.append(trial)
+        assert all(batchable(t) for t in applied)
+        after = play_states(applied, 11, streams, explore=0.3)
+        assert after.net.tolist() == batch.net.tolist(), (ruleset_id, number)
+
+
+def test_cards_are_not_forced_where_play_may_end_early() -> None:
+    """A ruleset whose play may end before its last card (a claim of the game, an end of
+    play by rule) and the last trick keep the card applied by the scalar engine first."""
+    state = _moment("marolles-1637", 3, 10, 0)
+    assert forces_cards(state)
+    player = RandomAgent(3)
+    while state.play.trick_number < state.play.total_tricks:
+        assert state.decision is not None
+        state.apply_action(player.choose(state, state.decision.seat))
+    assert batchable(state) and not forces_cards(state)  # the last trick
+    early = _moment("early-french", 3, 4, 1)  # a seat may claim the game after a trick
+    assert batchable(early) and not forces_cards(early)
 
 
 @pytest.mark.parametrize(("trick", "on_table"), [(1, 1), (5, 2), (8, 1)])

@@ -30,7 +30,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import numpy as np
 
@@ -101,17 +101,24 @@ def _declares_before_first_card(ruleset: Ruleset) -> bool:
     )
 
 
+#: a trial waiting for its batch: its state, its action's index, its guessed deal, its
+#: random stream, and the card the batch plays first for it (-1: none, the action applied)
+Trial = tuple[HandState, int, int, int, int]
+#: when a trial's batch begins: trick number, cards on its table, whether a card is forced
+Moment = tuple[int, int, bool]
+
+
 @dataclass
 class Pending:
     """A decision's play-outs, played by the scalar engine up to the moment the batch back
     end takes them up: `results` holds what is known (per action, per guessed deal), and
-    `waiting` the trials still to play, by moment (trick number, cards on its table), each
-    with its action's index, its guessed deal and its random stream."""
+    `waiting` the trials still to play, by moment (`Moment`), each with its action's index,
+    its guessed deal, its random stream and the card played first for it (`Trial`)."""
 
     seat: int
     explore: float
     results: list[list[float]]
-    waiting: dict[tuple[int, int], list[tuple[HandState, int, int, int]]]
+    waiting: dict[Moment, list[Trial]]
     #: which hand of its unit the decision is in, from 0 (a sitting's later hands count
     #: up: `agents.together.staged`), so that the earlier hands' play-outs are played first
     stage: int = 0
@@ -137,11 +144,16 @@ def prepare(
     actions = decision.actions if only is None else [decision.actions[i] for i in only]
     sampler = sampler or Sampler(state, seat)
     results: list[list[float]] = [[0.0] * samples for _ in actions]
-    waiting: dict[tuple[int, int], list[tuple[HandState, int, int, int]]] = defaultdict(list)
+    waiting: dict[Moment, list[Trial]] = defaultdict(list)
     with few_collections():
         for sample in range(samples):
             guessed = sampler.sample(rng)
             playout_seed = rng.getrandbits(64)
+            if forces_cards(guessed):  # each action a first card of the guessed deal's rows
+                moment = (guessed.play.trick_number, len(guessed.zones.trick), True)
+                cards = [cast(int, action) for action in actions]  # a card decision's
+                waiting[moment] += [(guessed, i, sample, 0, c) for i, c in enumerate(cards)]
+                continue
             last = len(actions) - 1
             for index, action in enumerate(actions):
                 # the last action is tried on the guessed deal itself, not on a clone of it
@@ -153,8 +165,8 @@ def prepare(
                 if trial.decision is None:
                     results[index][sample] = approximate(trial.returns()[seat])
                 else:
-                    moment = (trial.play.trick_number, len(trial.zones.trick))
-                    waiting[moment].append((trial, index, sample, 0))
+                    moment = (trial.play.trick_number, len(trial.zones.trick), False)
+                    waiting[moment].append((trial, index, sample, 0, -1))
     if waiting:
         # each guessed deal's random stream, shared by its actions and keyed by the
         # decision's seed: a row's draws do not depend on the rows it is batched with
@@ -162,31 +174,47 @@ def prepare(
         streams = keyed_random.words(seed, np.arange(samples), keyed_random.CHOICE, 0)
         stream_of = streams.view(np.int64).tolist()
         for group in waiting.values():
-            group[:] = [(trial, index, s, stream_of[s]) for trial, index, s, _ in group]
+            group[:] = [(trial, i, s, stream_of[s], card) for trial, i, s, _, card in group]
     return Pending(seat, EXPLORE[rollout], results, waiting)
+
+
+def forces_cards(state: HandState) -> bool:
+    """Whether a card decision of `state` is judged by laying the state into the batch once
+    and playing each action there as its first card: the state `batchable`, not in its last
+    trick, and its play ended only by its last card (no claim of the game, no end of play
+    by its play rules), so that after any card the hand is still in trick play, where the
+    batch would have taken it up after the card applied by the scalar engine (a `batchable`
+    state stays so through trick play: what it rules out is settled before the first card,
+    or at the first trick)."""
+    if not batchable(state) or state.play.trick_number >= state.play.total_tricks:
+        return False
+    game = state.ruleset.game
+    return state.play.rules.ends_when is None and (game is None or game.claim is None)
 
 
 def finish(pendings: Sequence[Pending]) -> None:
     """Play every waiting trial of `pendings` to its end and fill in their results: the
     trials of the same ruleset at the same moment with the same habit in one batch,
     whichever decision (and hand) they come from."""
-    groups: dict[tuple[int, int, int, float], list[tuple[Pending, HandState, int, int, int]]]
+    groups: dict[tuple[int, int, int, bool, float], list[tuple[Pending, Trial]]]
     groups = defaultdict(list)
     for pending in pendings:
         for moment, waiting in pending.waiting.items():
             key = (id(waiting[0][0].ruleset), *moment, pending.explore)
-            groups[key].extend((pending, *trial) for trial in waiting)
+            groups[key].extend((pending, trial) for trial in waiting)
         pending.waiting = {}
     with few_collections():
-        for (_ruleset, _trick, _played, explore), group in groups.items():
-            trials = [trial for _pending, trial, _index, _sample, _stream in group]
-            streams = np.array([row[4] for row in group], dtype=np.int64)
-            played = play_states(trials, ROW_KEYED, streams, explore)
+        for (_ruleset, _trick, _played, forced, explore), group in groups.items():
+            trials = [trial for _pending, trial in group]
+            streams = np.array([trial[3] for trial in trials], dtype=np.int64)
+            cards = np.array([trial[4] for trial in trials], dtype=np.int64) if forced else None
+            states = [trial[0] for trial in trials]
+            played = play_states(states, ROW_KEYED, streams, explore, forced=cards)
             net = unscaled(played.net, played.scale)
-            seats = np.array([row[0].seat for row in group], dtype=np.int64)
+            seats = np.array([pending.seat for pending, _trial in group], dtype=np.int64)
             values = net[np.arange(len(group)), seats].tolist()
-            for (pending, _trial, index, sample, _stream), value in zip(group, values, strict=True):
-                pending.results[index][sample] = value
+            for (pending, trial), value in zip(group, values, strict=True):
+                pending.results[trial[1]][trial[2]] = value
 
 
 def play_states(
@@ -195,19 +223,26 @@ def play_states(
     streams: Ints,
     explore: float,
     logging: bool = False,
+    forced: Ints | None = None,
 ) -> BatchState:
     """The hands `states` (each `batchable`, all in the same trick with as many cards on
     the table) played to their end at once by the card habit; the state's `net` is then
     each hand's final result per seat (`HandState.returns`), counted in 1/`scale` as the
-    batch counts payments (`tarot.batch.scaled_amounts`)."""
+    batch counts payments (`tarot.batch.scaled_amounts`). `forced`: the card each row plays
+    first (`forces_cards`), before the habit's first choice; the same state may then stand
+    for several rows, and is laid into the batch once."""
     program = program_of(states[0].ruleset)
     first = states[0]
-    batch = from_states(program, states, logging)
+    distinct, which = _read_once(states)
+    batch = from_states(program, distinct, logging)
+    if len(distinct) < len(states):
+        batch = batch.take(which)
     resume = Resume(
         trick_number=first.play.trick_number,
         total_tricks=first.play.total_tricks,
-        trick=_table(states, first.ruleset.in_hand),
+        trick=_table(distinct, first.ruleset.in_hand)[which],
         played=len(first.zones.trick),
+        forced=forced,
     )
     steps = sum(len(hand) for hand in first.zones.hands)
     steps += sum(len(pile) for piles in first.zones.piles for pile in piles)

@@ -28,7 +28,7 @@ from tarot.batch.phases.pile_tops import take_pile_tops
 from tarot.batch.phases.settle import settle
 from tarot.batch.players import choose_card
 from tarot.batch.program import Program
-from tarot.batch.state import BatchState
+from tarot.batch.state import BatchState, Logged
 from tarot.batch.tables import DeckTables
 from tarot.batch.values import Cards, Ctx, per_row
 from tarot.core.ruleset import PlayRules
@@ -172,12 +172,20 @@ def random_card(
 class Resume:
     """Trick play taken up in the middle of a hand (the search player's play-outs): the
     trick being played, how many there are, and the cards already on its table ([hands,
-    players], -1 past the `played` first). The state's `excuses` are each hand's."""
+    players], -1 past the `played` first). The state's `excuses` are each hand's.
+    `forced`: the card each hand plays next, as a choice already made (a search player's
+    action tried): played without asking the chooser, and not counted among its decisions."""
 
     trick_number: int
     total_tricks: int
     trick: Ints
     played: int
+    forced: Ints | None = None
+
+    def part(self, rows: Ints) -> Resume:
+        """The same for the hands `rows` alone."""
+        forced = None if self.forced is None else self.forced[rows]
+        return dataclasses.replace(self, trick=self.trick[rows], forced=forced)
 
 
 def play(
@@ -219,7 +227,7 @@ def _play_groups(
             trick_play,
             part,
             chooser if subset is None else subset(rows),
-            None if resume is None else dataclasses.replace(resume, trick=resume.trick[rows]),
+            None if resume is None else resume.part(rows),
         )
         state.put(rows, part)
 
@@ -261,6 +269,7 @@ def _play(
         for d in ruleset.declarations
     )
     names = state.names(rows)
+    forced = None
     if resume is None:
         leader = state.leader[:1]
         state.total_tricks = int(count(state.hands[0, leader[0]]))
@@ -273,6 +282,7 @@ def _play(
     else:
         state.total_tricks = resume.total_tricks
         first = resume.trick_number
+        forced = resume.forced
         fools = (state.excuses == tables.fools[None, :]).all()
         excuses = Excuses(state, per_hand=not fools, tables=trick_play.tables)
     for number in range(first, state.total_tricks + 1):
@@ -298,16 +308,24 @@ def _play(
             questions.ask_before(program, state, rows, number)
         for position in range(start, n):
             seats = trick_seats[:, position]
-            if number == 1 and before_first_card:
-                declare_seat(program, state, seats, BEFORE_OWN_FIRST_CARD)
-            hand = piles.playable(state, rows, seats)
-            choices = legal(rules, excuses, hand, trick, position)
-            if trick_play.restricts:
-                seen = {**variables, "player": seats, "trick": Cards((on_table,))}
-                choices = restricted(trick_play, Ctx(state, rows, seen), choices, position == 0)
-            if program.announcements is not None:
-                choices = keep_back(state, seats, choices)
-            cards, counts = chooser(state, seats, choices, trick, position, excuses)
+            counts: Ints | None = None
+            if forced is not None and number == first and position == start:
+                cards = forced  # chosen already: the chooser's decisions start after it
+                if state.logging:
+                    state.decision_log.append(
+                        Logged(np.arange(state.size), ("card", "play", seats, cards))
+                    )
+            else:
+                if number == 1 and before_first_card:
+                    declare_seat(program, state, seats, BEFORE_OWN_FIRST_CARD)
+                hand = piles.playable(state, rows, seats)
+                choices = legal(rules, excuses, hand, trick, position)
+                if trick_play.restricts:
+                    seen = {**variables, "player": seats, "trick": Cards((on_table,))}
+                    choices = restricted(trick_play, Ctx(state, rows, seen), choices, position == 0)
+                if program.announcements is not None:
+                    choices = keep_back(state, seats, choices)
+                cards, counts = chooser(state, seats, choices, trick, position, excuses)
             bits = layout.from_cards(cards)
             state.hands[rows, seats] &= ~bits
             piles.take_top(state, rows, seats, cards)
@@ -333,7 +351,8 @@ def _play(
                     state.played_tricks[:] = number
                 elif trick_play.ends_play:
                     ending = _play_ended(trick_play, state, names)
-            state.decided(rows, counts)
+            if counts is not None:
+                state.decided(rows, counts)
         if ending is not None and ending.any():
             _play_on(program, trick_play, state, chooser, ~ending, number + 1)
             return
