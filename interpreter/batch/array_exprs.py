@@ -530,14 +530,28 @@ class ArrayCompiler:
         if a.const:
             return b if a.value else a
         af, bf = a.fn, b.fn
-        return self.combine(Type.BOOL, lambda ctx: np.logical_and(af(ctx), bf(ctx)), a, b)
+
+        def both(ctx: Ctx) -> Value:
+            held = af(ctx)
+            if not np.any(held):  # false in every hand: the right side is not worked out
+                return held
+            return np.logical_and(held, bf(ctx))
+
+        return self.combine(Type.BOOL, both, a, b)
 
     def c_or(self, _tree: Typed, left: Typed, right: Typed) -> Node:
         a, b = self.compile(left), self.compile(right)
         if a.const:
             return a if a.value else b
         af, bf = a.fn, b.fn
-        return self.combine(Type.BOOL, lambda ctx: np.logical_or(af(ctx), bf(ctx)), a, b)
+
+        def either(ctx: Ctx) -> Value:
+            held = af(ctx)
+            if np.all(held):  # true in every hand: the right side is not worked out
+                return held
+            return np.logical_or(held, bf(ctx))
+
+        return self.combine(Type.BOOL, either, a, b)
 
     def c_not(self, _tree: Typed, operand: Typed) -> Node:
         node = self.compile(operand)
