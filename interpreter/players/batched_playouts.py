@@ -4,16 +4,18 @@ moment of trick play, played to their end at once.
 Where it sits: between the search player (`tarot.players.search_agent`, which asks for
 it with `batch=auto`) and the batch back end's trick play (`tarot.batch.phases.play`).
 `prepare` and `finish` judge a decision as `tarot.players.judging.play_each` does (the
-same guessed deals, each action applied to a clone of each by the scalar engine), but play each
-trial on with the scalar play-out policy only until it reaches trick play in a state the
+same guessed deals, each action applied to a clone of each by the scalar engine), but play
+each trial on with the scalar play-out policy only until it reaches trick play in a state the
 batch back end can take up exactly (`batchable`), then plays all such trials of the
 decision at once (`play_states`) with the card habit as array code (`habits.CardHabit`).
 Trials that never get there (a ruleset or a moment the batch back end does not run) are
-played out by the scalar engine as before. The two halves are `prepare` (the guessed
-deals, the actions applied, the scalar play-out up to trick play) and `finish` (the batch),
-so that the decisions of many hands can share one batch (`tarot.players.together`):
-each guessed deal's random stream is keyed by its decision's own seed, so a play-out draws
-the same numbers whatever it is batched with.
+played out by the scalar engine as before. A card decision in trick play is judged without
+clones where `forces_cards` allows: each guessed deal is laid into the batch once, a row per
+action, and the batch plays the action as the row's first card. The two halves are
+`prepare` (the guessed deals, the actions applied, the scalar play-out up to trick play)
+and `finish` (the batch), so that the decisions of many hands can share one batch
+(`tarot.players.together`): each guessed deal's random stream is keyed by its decision's
+own seed, so a play-out draws the same numbers whatever it is batched with.
 
 `from_states` lays the scalar states into one `BatchState`: every zone, the trick on the
 table, the sides, the declarations, the announcements and the cards they keep back for the
