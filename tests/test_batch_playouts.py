@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from batch_checks import refusing
 
+from tarot.batch.state import BatchState
 from tarot.compile.loader import load_ruleset
 from tarot.core.actions import DecisionKind
 from tarot.engine.game import deal_hand, play_hand
@@ -68,6 +69,17 @@ def _trials(state: HandState, samples: int, seed: int) -> tuple[list[HandState],
     return trials, np.array(streams, dtype=np.int64)
 
 
+def _replays_exactly(starts: list[HandState], batch: BatchState, where: object) -> None:
+    """Each row of the logged `batch`, its cards played through the scalar engine from the
+    state it was made from, ends the hand with the same payments and the same result."""
+    for row, start in enumerate(starts):
+        replayed = replay_row(start, batch, row)
+        assert replayed.is_terminal()
+        made = [p.as_record() for p in replayed.payments[len(start.payments) :]]
+        assert made == _payments(batch, row), (where, row)
+        assert replayed.returns() == batch.net[row].tolist(), (where, row)
+
+
 @pytest.mark.parametrize(
     ("ruleset_id", "trick", "on_table"),
     [
@@ -89,12 +101,7 @@ def test_batched_play_outs_replay_exactly(ruleset_id: str, trick: int, on_table:
         trials, streams = _trials(state, 3, number)
         assert trials and all(batchable(t) for t in trials)
         batch = play_states(trials, 11, streams, explore=0.3, logging=True)
-        for row, trial in enumerate(trials):
-            replayed = replay_row(trial, batch, row)
-            assert replayed.is_terminal()
-            made = [p.as_record() for p in replayed.payments[len(trial.payments) :]]
-            assert made == _payments(batch, row), (ruleset_id, number, row)
-            assert replayed.returns() == batch.net[row].tolist(), (ruleset_id, number, row)
+        _replays_exactly(trials, batch, (ruleset_id, number))
 
 
 def _guessed(state: HandState, samples: int, seed: int) -> list[HandState]:
@@ -134,12 +141,7 @@ def test_a_card_forced_first_plays_as_the_scalar_engine_applies_it(
         forced = np.array([card for _g, card in rows], dtype=np.int64)
         streams = np.repeat(np.arange(len(guessed), dtype=np.int64), len(decision.actions))
         batch = play_states(states, 11, streams, explore=0.3, logging=True, forced=forced)
-        for row, (start, _card) in enumerate(rows):
-            replayed = replay_row(start, batch, row)
-            assert replayed.is_terminal()
-            made = [p.as_record() for p in replayed.payments[len(start.payments) :]]
-            assert made == _payments(batch, row), (ruleset_id, number, row)
-            assert replayed.returns() == batch.net[row].tolist(), (ruleset_id, number, row)
+        _replays_exactly(states, batch, (ruleset_id, number))
         applied = []
         for start, card in rows:
             trial = start.clone()
@@ -176,12 +178,7 @@ def test_cards_kept_back_for_the_last_trick_are_taken_up(trick: int, on_table: i
         trials, streams = _trials(state, 3, number)
         assert trials and all(batchable(t) for t in trials)
         batch = play_states(trials, 11, streams, explore=0.3, logging=True)
-        for row, trial in enumerate(trials):
-            replayed = replay_row(trial, batch, row)
-            assert replayed.is_terminal()
-            made = [p.as_record() for p in replayed.payments[len(trial.payments) :]]
-            assert made == _payments(batch, row), (number, row)
-            assert replayed.returns() == batch.net[row].tolist(), (number, row)
+        _replays_exactly(trials, batch, number)
     assert kept  # the hands chosen have a card kept back: the check can fail
 
 
