@@ -32,7 +32,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import TypeVar, cast
+from typing import NamedTuple, TypeVar, cast
 
 import numpy as np
 
@@ -103,9 +103,16 @@ def _declares_before_first_card(ruleset: Ruleset) -> bool:
     )
 
 
-#: a trial waiting for its batch: its state, its action's index, its guessed deal, its
-#: random stream, and the card the batch plays first for it (-1: none, the action applied)
-Trial = tuple[HandState, int, int, int, int]
+class Trial(NamedTuple):
+    """A trial waiting for its batch."""
+
+    state: HandState
+    action: int  # the index of its action among those tried
+    sample: int  # its guessed deal
+    stream: int  # its random stream (0 until the decision's streams are drawn)
+    card: int  # the card the batch plays first for it (-1: none, the action applied)
+
+
 #: when a trial's batch begins: trick number, cards on its table, whether a card is forced
 Moment = tuple[int, int, bool]
 
@@ -154,7 +161,7 @@ def prepare(
             if forces_cards(guessed):  # each action a first card of the guessed deal's rows
                 moment = (guessed.play.trick_number, len(guessed.zones.trick), True)
                 cards = [cast(int, action) for action in actions]  # a card decision's
-                waiting[moment] += [(guessed, i, sample, 0, c) for i, c in enumerate(cards)]
+                waiting[moment] += [Trial(guessed, i, sample, 0, c) for i, c in enumerate(cards)]
                 continue
             last = len(actions) - 1
             for index, action in enumerate(actions):
@@ -168,7 +175,7 @@ def prepare(
                     results[index][sample] = approximate(trial.returns()[seat])
                 else:
                     moment = (trial.play.trick_number, len(trial.zones.trick), False)
-                    waiting[moment].append((trial, index, sample, 0, -1))
+                    waiting[moment].append(Trial(trial, index, sample, 0, -1))
     if waiting:
         # each guessed deal's random stream, shared by its actions and keyed by the
         # decision's seed: a row's draws do not depend on the rows it is batched with
@@ -176,7 +183,7 @@ def prepare(
         streams = keyed_random.words(seed, np.arange(samples), keyed_random.CHOICE, 0)
         stream_of = streams.view(np.int64).tolist()
         for group in waiting.values():
-            group[:] = [(trial, i, s, stream_of[s], card) for trial, i, s, _, card in group]
+            group[:] = [trial._replace(stream=stream_of[trial.sample]) for trial in group]
     return Pending(seat, EXPLORE[rollout], results, waiting)
 
 
@@ -202,21 +209,21 @@ def finish(pendings: Sequence[Pending]) -> None:
     groups = defaultdict(list)
     for pending in pendings:
         for moment, waiting in pending.waiting.items():
-            key = (id(waiting[0][0].ruleset), *moment, pending.explore)
+            key = (id(waiting[0].state.ruleset), *moment, pending.explore)
             groups[key].extend((pending, trial) for trial in waiting)
         pending.waiting = {}
     with few_collections():
         for (_ruleset, _trick, _played, forced, explore), group in groups.items():
             trials = [trial for _pending, trial in group]
-            streams = np.array([trial[3] for trial in trials], dtype=np.int64)
-            cards = np.array([trial[4] for trial in trials], dtype=np.int64) if forced else None
-            states = [trial[0] for trial in trials]
+            streams = np.array([trial.stream for trial in trials], dtype=np.int64)
+            cards = np.array([trial.card for trial in trials], dtype=np.int64) if forced else None
+            states = [trial.state for trial in trials]
             played = play_states(states, ROW_KEYED, streams, explore, forced=cards)
             net = unscaled(played.net, played.scale)
             seats = np.array([pending.seat for pending, _trial in group], dtype=np.int64)
             values = net[np.arange(len(group)), seats].tolist()
             for (pending, trial), value in zip(group, values, strict=True):
-                pending.results[trial[1]][trial[2]] = value
+                pending.results[trial.action][trial.sample] = value
 
 
 def play_states(
