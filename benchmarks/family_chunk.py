@@ -1,20 +1,21 @@
 """A worker's chunk of the Marolles family report with search players: CPU time a hand.
 
 `tarot diff --family marolles-1637 --hands N --agents search` hands each worker chunks of up
-to 50 deals (`measure.runner.CHUNK`), every deal played under all 17 rulesets of the family
+to 100 deals (`measure.runner.POOLED_CHUNK`), every deal played under all 17 rulesets of the family
 side by side, the search players' play-outs of all those hands batched together
 (`tarot.players.together`). This script plays one such chunk in this process, as a worker
 plays it (`Table.play`), and prints the CPU time a hand, the load average around the run,
 the commit, and a digest of every hand summary played: two commits that decide alike give
 the same digest for the same arguments, so a speed change can be checked to change nothing.
 
-    python benchmarks/family_chunk.py [--deals 50] [--first 1] [--rulesets 17] [--seed 1]
+    python benchmarks/family_chunk.py [--deals 100] [--first 1] [--rulesets 17] [--seed 1]
 
 The family report's CPU time is about its hands (17 x 1,000) times the CPU a hand measured
-here with `--deals 50`; its clock time, on an idle machine, that divided by the cores. The
-batches grow with the deals of a chunk (their fixed costs shared by more play-outs), so a
-smaller `--deals` gives a higher figure; `--rulesets R` plays the first R rulesets only,
-which leaves each ruleset's batches as large (a quicker comparison of two commits).
+here with `--deals` at its default (a worker's chunk); its clock time, on an idle machine,
+that divided by the cores. The batches grow with the deals of a chunk (their fixed costs
+shared by more play-outs), so a smaller `--deals` gives a higher figure; `--rulesets R`
+plays the first R rulesets only, which leaves each ruleset's batches as large (a quicker
+comparison of two commits).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ CHECKOUT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(CHECKOUT))  # this checkout's engine
 
 from tarot.load import paths  # noqa: E402
-from tarot.measure.runner import RulesetSpec, RunPlan, Table  # noqa: E402
+from tarot.measure.runner import POOLED_CHUNK, RulesetSpec, RunPlan, Table  # noqa: E402
 
 BASE = "marolles-1637"
 
@@ -56,7 +57,9 @@ def load() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=50, help="deals of the chunk (50)")
+    parser.add_argument(
+        "--deals", type=int, default=POOLED_CHUNK, help=f"deals of the chunk ({POOLED_CHUNK})"
+    )
     parser.add_argument("--first", type=int, default=1, help="the chunk's first deal number")
     parser.add_argument("--rulesets", type=int, help="the family's first R rulesets only")
     parser.add_argument("--seed", type=int, default=1)

@@ -47,8 +47,8 @@ The targets:
   without it the line says so and is skipped;
 - one Marolles hand with three search players at their default settings: at most 1 s; and
   with `--search-run N`, such hands as a run plays them, side by side: at most 0.2 s of CPU
-  a hand (issue 15; a study's worker plays 50 side by side, `measure.runner.CHUNK`, so
-  `--search-run 50` is what a study does);
+  a hand (issue 15; a study's worker plays up to 100 side by side,
+  `measure.runner.POOLED_CHUNK`, so `--search-run 100` is what a study does);
 - `tarot rules` (`python -m tarot rules`, process start included): under 0.3 s;
 - loading, checking and compiling one ruleset: under 0.1 s, each ruleset of the table in one
   process, and the largest as the first load of a fresh process.

@@ -20,6 +20,8 @@ from tarot.measure.driver import drive
 from tarot.measure.measures import RulesetMeasures
 from tarot.measure.runner import (
     BATCH_CHUNK,
+    CHUNK,
+    POOLED_CHUNK,
     RulesetSpec,
     RunPlan,
     _chunk_size,
@@ -134,6 +136,13 @@ def test_the_batch_back_ends_chunks_are_even_across_the_workers() -> None:
     for hands, jobs in [(20000, 2), (100000, 2), (8193, 2), (16385, 2), (50000, 3)]:
         size = _chunk_size(hands, jobs, "batch")
         assert size <= BATCH_CHUNK and -(-hands // size) % jobs == 0
+
+
+def test_hands_side_by_side_come_in_chunks_of_up_to_the_pooled_size() -> None:
+    assert _chunk_size(1000, 2, pooled=True) == POOLED_CHUNK  # the family report's
+    assert _chunk_size(40, 2, pooled=True) == 10  # two chunks a worker, when few hands
+    assert _chunk_size(1000, 2) == CHUNK  # a hand at a time: the scalar chunk
+    assert CHUNK < POOLED_CHUNK
 
 
 def test_workers_are_forked_only_from_a_process_of_one_thread(

@@ -228,6 +228,9 @@ def _joined(
 
 
 CHUNK = 50  # most hand numbers handed to a worker at once
+#: the same, for hands played side by side (`agents.together`): larger batches of play-outs
+#: cost less a hand up to about this many (`benchmarks/family_chunk.py`)
+POOLED_CHUNK = 100
 BATCH_CHUNK = 8192  # the same, for the batch back end (`batch.run.BATCH`, played at once)
 AHEAD = 4  # chunks handed out per worker before their results are taken
 WAIT_STEP = 0.2  # seconds the main thread waits for a result before looking at signals
@@ -398,7 +401,7 @@ def _chunk_size(hands: int, jobs: int, backend: str = "scalar", pooled: bool = F
         pieces = max(2, -(-hands // (jobs * BATCH_CHUNK)))  # chunks a worker plays
         return max(1, -(-hands // (jobs * pieces)))
     if pooled:  # hands side by side pay too (`agents.together`)
-        return max(1, min(CHUNK, -(-hands // (jobs * 2))))
+        return max(1, min(POOLED_CHUNK, -(-hands // (jobs * 2))))
     return max(1, min(CHUNK, -(-hands // (jobs * 8))))
 
 
