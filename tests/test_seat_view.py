@@ -197,13 +197,15 @@ def test_the_outcome_is_in_the_view_only_once_the_hand_is_over() -> None:
 
 
 def test_inferred_voids_are_every_unseen_card_the_trick_rules_rule_out() -> None:
-    """The voids, read through the memo of what each play rules out (shared by rulesets
-    whose trick rules differ, read in turns), against the trick rules asked card by card."""
+    """The voids, read through a memo of what each play rules out (shared by rulesets whose
+    trick rules differ, read in turns), and through the hand's own memo as a view reads them,
+    against the trick rules asked card by card."""
     from tarot.engine import tricks
     from tarot.engine.seat_view import inferred_voids
 
     names = ("marolles-1637", "french-tarot", "minchiate", "hungarian-tarokk")
     checked = voids = 0
+    shared: dict = {}
     for step in range(0, 60, 7):
         for name in names:
             states = list(moments(name, 5))
@@ -225,9 +227,13 @@ def test_inferred_voids_are_every_unseen_card_the_trick_rules_rule_out() -> None
                     if card not in legal:
                         ruled_out.add(other)
             found = inferred_voids(
-                view.play_rules, view.trick_pack, view.plays(), view.unseen, skip=seat
+                view.play_rules, view.trick_pack, view.plays(), view.unseen, seat, shared
             )
             assert {s: set(v) for s, v in found.items()} == expected, (name, step)
+            assert {s: set(v) for s, v in view.voids.items()} == expected, (name, step)
+            # the view read and filled its hand's memo, which the hand's clones share
+            assert bool(state.ruled_out_seen) == any(p[0] != seat for p in view.plays())
+            assert state.clone().ruled_out_seen is state.ruled_out_seen
             checked += bool(view.plays())
             voids += sum(map(len, found.values()))
     assert checked > 10 and voids > 100

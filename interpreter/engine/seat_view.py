@@ -24,7 +24,7 @@ once the hand is over.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -53,6 +53,11 @@ SHOWN_PILES = {
 }
 
 Play = tuple[int, int]  # (seat, card index) of a card played to a trick
+
+#: what `ruled_out_by` worked out, by (rules, pack, card, trick before it), with the rules
+#: and the pack themselves (whose ids are the key's): a hand keeps one
+#: (`HandState.ruled_out_seen`), as each of its plays is read again at every later decision
+RuledOut = dict[tuple[int, int, int, tuple[Play, ...]], tuple[object, object, frozenset[int]]]
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,8 @@ class SeatView:
     drawing: bool  # the talon is a stock drawn from after each trick
     play_rules: PlayRules  # the hand's (its contract's, once the auction is over)
     trick_pack: Pack  # the pack as they play it (trumps as a plain suit, or not)
+    # not something seen: the hand's memo of what its plays rule out, read by `voids`
+    ruled_out_seen: RuledOut = field(repr=False, compare=False)
 
     def __init__(self, state: HandState, seat: int) -> None:
         ruleset = state.ruleset
@@ -246,6 +253,7 @@ class SeatView:
         }
         for name, value in fields.items():
             object.__setattr__(self, name, value)
+        object.__setattr__(self, "ruled_out_seen", state.ruled_out_seen)
 
     # --- read from the fields above -------------------------------------------------------
 
@@ -270,7 +278,12 @@ class SeatView:
         if self.drawing:
             return {}
         return inferred_voids(
-            self.play_rules, self.trick_pack, self.plays(), self.unseen, skip=self.seat
+            self.play_rules,
+            self.trick_pack,
+            self.plays(),
+            self.unseen,
+            skip=self.seat,
+            memo=self.ruled_out_seen,
         )
 
 
@@ -280,34 +293,34 @@ def inferred_voids(
     plays: Iterable[tuple[int, int, tuple[Play, ...]]],
     unseen: Iterable[int],
     skip: int | None = None,
+    memo: RuledOut | None = None,
 ) -> dict[int, frozenset[int]]:
     """For each seat that played (but `skip`), the `unseen` cards the trick rules say it could
     not have held when it played. The hand's own card rules (`forced`, `held_back`...) only
-    ever narrow what the trick rules allow, so what is inferred without them holds."""
+    ever narrow what the trick rules allow, so what is inferred without them holds. `memo`:
+    what each play ruled out, kept from one call to the next (`ruled_out_by`)."""
     unseen = frozenset(unseen)
     voids: dict[int, frozenset[int]] = {}
     for played_by, card, before in plays:
         if played_by == skip:
             continue
-        ruled_out = ruled_out_by(rules, cards, card, before) & unseen
+        ruled_out = ruled_out_by(rules, cards, card, before, memo) & unseen
         voids[played_by] = voids.get(played_by, frozenset()) | ruled_out
     return voids
 
 
-#: what `ruled_out_by` worked out, by (rules, pack, card, trick before it): the same plays
-#: are read again at each later decision of the hand, by every seat
-_RULED_OUT: dict[tuple[int, int, int, tuple[Play, ...]], tuple[object, object, frozenset[int]]]
-_RULED_OUT = {}
-_RULED_OUT_KEPT = 10_000  # entries kept before the memo starts afresh (about 1 kB each)
-
-
 def ruled_out_by(
-    rules: PlayRules, cards: Pack, card: int, before: tuple[Play, ...]
+    rules: PlayRules,
+    cards: Pack,
+    card: int,
+    before: tuple[Play, ...],
+    memo: RuledOut | None = None,
 ) -> frozenset[int]:
     """Every other card of the pack that a seat playing `card` after `before` cannot have
-    held: with it beside `card`, the trick rules would not have allowed `card`."""
+    held: with it beside `card`, the trick rules would not have allowed `card`. `memo`:
+    the answers worked out before, read and added to."""
     key = (id(rules), id(cards), card, before)
-    known = _RULED_OUT.get(key)
+    known = None if memo is None else memo.get(key)
     if known is not None and known[0] is rules and known[1] is cards:
         return known[2]
     excuses = cards.fools
@@ -318,9 +331,8 @@ def ruled_out_by(
         if other != card
         and card not in trick_rules.legal_cards(rules, cards, [card, other], trick, excuses)
     )
-    if len(_RULED_OUT) >= _RULED_OUT_KEPT:
-        _RULED_OUT.clear()
-    _RULED_OUT[key] = (rules, cards, ruled_out)  # the objects kept: their ids stay theirs
+    if memo is not None:
+        memo[key] = (rules, cards, ruled_out)  # the objects kept: their ids stay theirs
     return ruled_out
 
 

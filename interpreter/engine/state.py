@@ -151,6 +151,9 @@ class HandState(ZoneAttributes):
         # declarations that depend on a seat's own cards alone, by (seat, timing, cards):
         # kept by the hand and shared with its clones (`phases.declare._declarations_for`)
         self.declarations_seen: dict = {}
+        # what each card played rules out of its player's hand, worked out once for the hand
+        # and its clones (`seat_view.ruled_out_by`: a pure function of its key)
+        self.ruled_out_seen: dict = {}
         self._sides_vars: tuple = (None, {})  # (taker, partner, contract), their variables
         self.keeps_log = True  # False: `decisions` is not kept (a play-out nobody records)
         self.meter = StepMeter(HAND_BUDGET)  # the steps its expressions took, deals again too
@@ -221,6 +224,7 @@ class HandState(ZoneAttributes):
         other.seating = self.seating
         other._base_vars = self._base_vars
         other.declarations_seen = self.declarations_seen  # shared on purpose: see __init__
+        other.ruled_out_seen = self.ruled_out_seen
         # where the hand stands
         other.step = self.step
         other.phase = self.phase
