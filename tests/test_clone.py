@@ -27,14 +27,16 @@ from tarot.engine.state import SHARED_WITH_CLONES, HandState
 from tarot.load.listing import builtin_listings
 
 #: read by a state and its clones alike, never changed: the compiled ruleset and its tables,
-#: the pack dealt, the function that deals a new pack, and the shared memos of declarations
-#: and of the definitions that read the auction's words alone once it is over (each entry
-#: the same for every clone: `HandState.remember_after_auction`)
+#: the pack dealt, the function that deals a new pack, and the shared memos of declarations,
+#: of what each card played rules out (`seat_view.ruled_out_by`) and of the definitions that
+#: read the auction's words alone once it is over (each entry the same for every clone:
+#: `HandState.remember_after_auction`)
 NOT_THE_HANDS = (
     "ruleset",
     "pack",
     "_repack",
     "declarations_seen",
+    "ruled_out_seen",
     "auction.kept",
     "play.rules",
     "play.trick_pack",
