@@ -250,10 +250,10 @@ class SeatView:
             "drawing": state.talon_phase.drawing,
             "play_rules": state.play.rules,
             "trick_pack": state.play.trick_pack,
+            "ruled_out_seen": state.ruled_out_seen,
         }
         for name, value in fields.items():
             object.__setattr__(self, name, value)
-        object.__setattr__(self, "ruled_out_seen", state.ruled_out_seen)
 
     # --- read from the fields above -------------------------------------------------------
 
